@@ -1,0 +1,35 @@
+"""spades_ai: a Monte Carlo AI research toolkit for Spades, on a numba bitboard engine.
+
+>>> import spades_ai as sa
+>>> hand = sa.Hand(sa.deal(seed=0))
+>>> hand.legal_bids()[:3]
+[0, 1, 2]
+"""
+
+from spades_ai.cards import Card, Seat, Suit, format_hand, parse_cards
+from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
+from spades_ai.game import Hand, parse_deal
+from spades_ai.rules import Rules
+from spades_ai.scoring import HandResult, match_winner, score_hand
+from spades_ai.simulate import deal, random_playouts
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Card",
+    "Hand",
+    "HandResult",
+    "IllegalBidError",
+    "IllegalPlayError",
+    "Rules",
+    "RulesError",
+    "Seat",
+    "Suit",
+    "deal",
+    "format_hand",
+    "match_winner",
+    "parse_cards",
+    "parse_deal",
+    "random_playouts",
+    "score_hand",
+]

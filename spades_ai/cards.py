@@ -1,0 +1,170 @@
+"""Cards, suits and seats: the vocabulary players use.
+
+A card id is ``suit * 13 + rank`` with suits clubs, diamonds, hearts, spades (0..3) and ranks
+2..A (0..12), so the spades are ids 39..51. A card prints as two characters (``AS``, ``TD``,
+``2C``); parsing also accepts ``10D``, lower case and the suit symbols (``♠ ♥ ♦ ♣``).
+
+Seats are 0..3 clockwise; partners sit opposite (team 0 = seats 0 and 2, team 1 = seats 1, 3).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import IntEnum
+from typing import Iterable
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+_SUIT_ALIASES = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "♠": 3, "♤": 3}
+_TOKEN = re.compile(r"^(10|[2-9TJQKA])([CDHS♣♧♦♢♥♡♠♤])$", re.IGNORECASE)
+
+
+class Suit(IntEnum):
+    """The four suits in id order; spades are always trump."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    def __str__(self) -> str:
+        return SUIT_NAMES[self]
+
+    @property
+    def char(self) -> str:
+        return SUIT_CHARS[self]
+
+
+class Card(int):
+    """A card id 0..51 that prints as ``AS``.
+
+    >>> Card.parse("10d"), int(Card.parse("AS")), Card(39).suit
+    (TD, 51, <Suit.SPADES: 3>)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Card:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 52:
+            raise ValueError(f"a card id is an int in 0..51, not {value!r}")
+        return super().__new__(cls, value)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``AS``, ``10D``, ``td``, ``Q♥`` ...; a bad token raises ``ValueError`` naming it."""
+        match = _TOKEN.match(text.strip()) if isinstance(text, str) else None
+        if match is None:
+            raise ValueError(
+                f"bad card {text!r}: expected a rank (2-9, T or 10, J, Q, K, A) "
+                f"followed by a suit (C D H S or a suit symbol)"
+            )
+        rank_text, suit_text = match.groups()
+        rank = 8 if rank_text == "10" else RANK_CHARS.index(rank_text.upper())
+        suit = _SUIT_ALIASES.get(suit_text)
+        if suit is None:
+            suit = SUIT_CHARS.index(suit_text.upper())
+        return cls(suit * 13 + rank)
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(self // 13)
+
+    @property
+    def rank(self) -> int:
+        """0 for a two up to 12 for an ace."""
+        return self % 13
+
+    @property
+    def bit(self) -> int:
+        return 1 << self
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self.rank] + SUIT_CHARS[self.suit]
+
+    __repr__ = __str__
+
+
+DECK = tuple(Card(i) for i in range(52))
+
+
+def to_card(value: Card | str | int) -> Card:
+    """A ``Card`` from a card, a string such as ``"AS"`` or an id 0..51."""
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    return Card(value)
+
+
+def parse_cards(text: str | Iterable[Card | str | int]) -> list[Card]:
+    """Cards from ``"AS KS 7H"`` (spaces or commas) or from an iterable of cards, strings or ids.
+
+    >>> parse_cards("AS, 10d 7♥")
+    [AS, TD, 7H]
+    """
+    if isinstance(text, str):
+        tokens = [t for t in re.split(r"[\s,]+", text) if t]
+        return [Card.parse(t) for t in tokens]
+    return [to_card(c) for c in text]
+
+
+def cards_to_mask(cards: Iterable[Card | str | int]) -> int:
+    """The bitboard (bit = card id) of some cards; a repeated card raises ``ValueError``."""
+    mask = 0
+    for card in parse_cards(cards) if isinstance(cards, str) else map(to_card, cards):
+        if mask >> card & 1:
+            raise ValueError(f"card {card} appears twice")
+        mask |= 1 << card
+    return mask
+
+
+def mask_to_cards(mask: int) -> list[Card]:
+    """The cards of a bitboard, lowest id first."""
+    mask = int(mask)
+    return [DECK[i] for i in range(52) if mask >> i & 1]
+
+
+def format_hand(mask: int) -> str:
+    """A hand as players write it, spades first, high cards first: ``S: A K 7  H: Q 4  D: -  C: 2``."""
+    mask = int(mask)
+    parts = []
+    for suit in (3, 2, 1, 0):
+        ranks = [RANK_CHARS[r] for r in range(12, -1, -1) if mask >> (suit * 13 + r) & 1]
+        parts.append(f"{SUIT_CHARS[suit]}: {' '.join(ranks) if ranks else '-'}")
+    return "  ".join(parts)
+
+
+class Seat(int):
+    """A seat 0..3, clockwise. ``Seat(0).partner == 2``, ``.left`` is the next seat to play.
+
+    >>> s = Seat(1); (s.partner, s.left, s.right, s.team)
+    (3, 2, 0, 1)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Seat:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
+            raise ValueError(f"a seat is an int in 0..3, not {value!r}")
+        return super().__new__(cls, value)
+
+    @property
+    def partner(self) -> Seat:
+        return Seat((self + 2) % 4)
+
+    @property
+    def left(self) -> Seat:
+        """The seat to this one's left, which plays next (clockwise)."""
+        return Seat((self + 1) % 4)
+
+    @property
+    def right(self) -> Seat:
+        return Seat((self + 3) % 4)
+
+    @property
+    def team(self) -> int:
+        return self % 2
+
+    def __repr__(self) -> str:
+        return f"Seat({int(self)})"

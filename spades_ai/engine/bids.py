@@ -1,0 +1,71 @@
+"""Which bids a seat may make, for every bidding preset.
+
+A bid is 0 (nil) or 1..13. ``legal_bids`` returns a mask: bit ``b`` set means bid ``b`` is
+allowed, and bit ``BLIND_NIL_BIT`` means a blind nil (a nil declared before seeing the cards)
+is allowed. ``bids`` holds -1 for seats that have not bid yet.
+"""
+
+import numpy as np
+
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.bits import SPADES, popcount
+from spades_ai.rules import (
+    BID_CLASSIC,
+    BID_MIRROR,
+    BID_SUICIDE,
+    BID_WHIZ,
+    R_BIDDING,
+    R_BLIND_DEFICIT,
+    R_BLIND_NIL,
+    R_MIN_BID,
+    R_MIN_TEAM_BID,
+    R_NIL,
+)
+
+BLIND_NIL_BIT = 14
+NIL_BIT = 1
+_NUMBERS = np.int64(0x3FFE)  # bits 1..13
+
+
+@kernel
+def _from(lowest):
+    """Bids ``lowest .. 13`` as a mask."""
+    return _NUMBERS & ~((np.int64(1) << lowest) - 1)
+
+
+@kernel
+def legal_bids(seat, hand, bids, scores, rules):
+    """The bid mask of ``seat`` holding ``hand`` with ``bids`` made so far and match ``scores``."""
+    preset = rules[R_BIDDING]
+    partner_bid = bids[(seat + 2) & 3]
+    min_bid = rules[R_MIN_BID]
+    nil_on = rules[R_NIL] != 0
+    if preset == BID_MIRROR or preset == BID_WHIZ:
+        n_spades = np.int64(popcount(hand & SPADES))
+        mask = np.int64(1) << n_spades
+        if preset == BID_WHIZ:
+            mask = np.int64(NIL_BIT)
+            if n_spades >= min_bid:
+                mask |= np.int64(1) << n_spades
+        return mask
+    if preset == BID_SUICIDE:
+        numbers = _from(max(4, min_bid))
+        if partner_bid < 0:
+            mask = numbers | NIL_BIT
+        elif partner_bid == 0:
+            mask = numbers
+        else:
+            mask = np.int64(NIL_BIT)
+    else:
+        mask = _from(min_bid) | (NIL_BIT if nil_on else 0)
+        if partner_bid >= 0 and rules[R_MIN_TEAM_BID] > 0:
+            need = rules[R_MIN_TEAM_BID] - partner_bid  # partner's nil counts 0
+            if need > 0:
+                mask &= _from(max(need, min_bid))
+    if preset == BID_CLASSIC or preset == BID_SUICIDE:
+        if (mask & NIL_BIT) and rules[R_BLIND_NIL] != 0:
+            team = seat & 1
+            deficit = scores[1 - team] - scores[team]
+            if rules[R_BLIND_DEFICIT] == 0 or deficit >= rules[R_BLIND_DEFICIT]:
+                mask |= np.int64(1) << BLIND_NIL_BIT
+    return mask

@@ -1,0 +1,59 @@
+"""Counter-based random numbers: the same key gives the same stream in any order or process.
+
+A stream is keyed by ``(seed, index, stream)``: the tournament's seed, the deal's index and a
+stream id (0 deals and plays a hand; agents use their own ids). ``stream_state`` hashes the key
+with the splitmix64 finaliser, a bijection on 64-bit words, applied once per key part. Draws then
+follow splitmix64 (add the golden gamma, finalise), and ``below(state, n)`` turns a draw into an
+exactly uniform integer in ``[0, n)`` with Lemire's multiply-shift and its rare rejection step.
+
+There is no global state: every kernel takes the state and returns the advanced one.
+"""
+
+import numpy as np
+
+from spades_ai.engine._jit import kernel
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+
+
+@kernel
+def mix64(z):
+    """The splitmix64 finaliser: a bijective, well-mixed hash of a 64-bit word."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@kernel
+def stream_state(seed, index, stream):
+    """The starting state of the stream keyed by ``(seed, index, stream)``."""
+    z = mix64(np.uint64(seed) + _GAMMA)
+    z = mix64(z + np.uint64(index))
+    return mix64(z + np.uint64(stream))
+
+
+@kernel
+def next_u64(state):
+    """Advance the state; return ``(state, 64 random bits)``."""
+    state = state + _GAMMA
+    return state, mix64(state)
+
+
+@kernel
+def below(state, n):
+    """Advance the state; return ``(state, r)`` with r uniform in ``[0, n)``, 1 <= n < 2**32."""
+    n = np.uint64(n)
+    state, x = next_u64(state)
+    m = (x >> np.uint64(32)) * n
+    low = m & _LOW32
+    if low < n:
+        threshold = (_TWO32 - n) % n
+        while low < threshold:
+            state, x = next_u64(state)
+            m = (x >> np.uint64(32)) * n
+            low = m & _LOW32
+    return state, np.int64(m >> np.uint64(32))

@@ -1,0 +1,117 @@
+"""Scoring a hand and deciding a match, with every house-rule option.
+
+Per team (seats ``t`` and ``t + 2``)::
+
+    contract        sum of the non-nil bids
+    counted         tricks toward the contract: the non-nil bidders' tricks, or (nil tricks
+                    count) both partners' tricks
+    made            counted >= contract (a team of two nil bidders has contract 0 and makes it)
+    contract points made: 10 x contract (20 x with ten_for_200 and contract >= 10);
+                    set: -10 x contract
+    new bags        overtricks of a made contract, plus, unless nil tricks count, every trick a
+                    nil bidder took; each is also worth one point
+    nil points      per nil bidder: +bonus with no trick, else -bonus (blind: blind bonus)
+    penalties       while bags >= bag_limit: bags -= bag_limit, one penalty of bag_penalty
+    points          contract points + new bags + nil points - penalties x bag_penalty
+
+``score_hand`` fills ``out[team, F_*]`` and ``nil_out[seat]`` (``NIL_NONE``, ``NIL_FAILED``,
+``NIL_MADE``).
+"""
+
+import numpy as np
+
+from spades_ai.engine._jit import kernel
+from spades_ai.rules import (
+    R_BAG_LIMIT,
+    R_BAG_PENALTY,
+    R_BLIND_BONUS,
+    R_LOSS,
+    R_MAX_HANDS,
+    R_NIL_BONUS,
+    R_NIL_TRICKS_COUNT,
+    R_TARGET,
+    R_TEN_FOR_200,
+)
+
+(
+    F_CONTRACT,
+    F_TRICKS,
+    F_COUNTED,
+    F_MADE,
+    F_CONTRACT_POINTS,
+    F_NEW_BAGS,
+    F_NIL_POINTS,
+    F_PENALTIES,
+    F_POINTS,
+    F_SCORE,
+    F_BAGS,
+) = range(11)
+N_FIELDS = 11
+NIL_NONE, NIL_FAILED, NIL_MADE = -1, 0, 1
+
+
+@kernel
+def score_hand(bids, blind, tricks, scores, bags, rules, out, nil_out):
+    """Score one hand (see the module docstring); ``scores`` and ``bags`` are before the hand."""
+    nil_count = rules[R_NIL_TRICKS_COUNT] != 0
+    for team in range(2):
+        contract = 0
+        counted = 0
+        nil_bags = 0
+        nil_points = 0
+        team_tricks = 0
+        for seat in (team, team + 2):
+            t = tricks[seat]
+            team_tricks += t
+            if bids[seat] > 0:
+                contract += bids[seat]
+                counted += t
+                nil_out[seat] = NIL_NONE
+            else:
+                bonus = rules[R_BLIND_BONUS] if blind[seat] else rules[R_NIL_BONUS]
+                nil_points += bonus if t == 0 else -bonus
+                nil_out[seat] = NIL_MADE if t == 0 else NIL_FAILED
+                if nil_count:
+                    counted += t
+                else:
+                    nil_bags += t
+        made = counted >= contract
+        if made:
+            per_trick = 20 if (rules[R_TEN_FOR_200] != 0 and contract >= 10) else 10
+            contract_points = per_trick * contract
+            new_bags = counted - contract + nil_bags
+        else:
+            contract_points = -10 * contract
+            new_bags = nil_bags
+        total_bags = bags[team] + new_bags
+        penalties = 0
+        while total_bags >= rules[R_BAG_LIMIT]:
+            total_bags -= rules[R_BAG_LIMIT]
+            penalties += 1
+        points = contract_points + new_bags + nil_points - penalties * rules[R_BAG_PENALTY]
+        out[team, F_CONTRACT] = contract
+        out[team, F_TRICKS] = team_tricks
+        out[team, F_COUNTED] = counted
+        out[team, F_MADE] = made
+        out[team, F_CONTRACT_POINTS] = contract_points
+        out[team, F_NEW_BAGS] = new_bags
+        out[team, F_NIL_POINTS] = nil_points
+        out[team, F_PENALTIES] = penalties
+        out[team, F_POINTS] = points
+        out[team, F_SCORE] = scores[team] + points
+        out[team, F_BAGS] = total_bags
+
+
+@kernel
+def match_winner(score0, score1, hands_played, rules):
+    """0 or 1 when the match is over after ``hands_played`` hands, -1 to play on.
+
+    The match ends when a team reaches the target, a team falls to the loss threshold, or
+    ``max_hands`` hands are played; the higher score then wins and a tie plays another hand.
+    """
+    over = max(score0, score1) >= rules[R_TARGET] or min(score0, score1) <= rules[R_LOSS]
+    if rules[R_MAX_HANDS] > 0 and hands_played >= rules[R_MAX_HANDS]:
+        over = True
+    if not over or score0 == score1:
+        return -1
+    return 0 if score0 > score1 else 1

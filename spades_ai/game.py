@@ -1,0 +1,345 @@
+"""``Hand``: one hand of Spades, validated and printable, driven by the engine's kernels.
+
+>>> from spades_ai import Hand, deal
+>>> h = Hand(deal(seed=1))
+>>> h.phase, h.to_act
+('bidding', 1)
+>>> for _ in range(4):
+...     h.bid(3)
+>>> h.phase, h.to_act
+('playing', 1)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from spades_ai.cards import SUIT_NAMES, Card, cards_to_mask, format_hand, mask_to_cards, parse_cards, to_card
+from spades_ai.engine import bids as _bids
+from spades_ai.engine import play as _play
+from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
+from spades_ai.scoring import HandResult, _result
+from spades_ai.simulate import check_dealer
+
+FULL = (1 << 52) - 1
+SPADE_MASK = 0x1FFF << 39
+
+
+def parse_deal(hands) -> tuple[int, int, int, int]:
+    """Four disjoint 13-card bitboards from four hands (strings, card lists or int masks).
+
+    A string with ``/`` between the hands (``"AS KS ... / ... / ... / ..."``) also works.
+    Anything that is not a full, valid deal raises ``ValueError`` saying what is wrong.
+    """
+    if isinstance(hands, str):
+        hands = hands.split("/")
+    hands = list(hands)
+    if len(hands) != 4:
+        raise ValueError(f"a deal has 4 hands, not {len(hands)}")
+    masks = []
+    for seat, h in enumerate(hands):
+        try:
+            if isinstance(h, (int, np.integer)) and not isinstance(h, bool):
+                m = int(h)
+                if not 0 <= m <= FULL:
+                    raise ValueError(f"bitboard {m:#x} has bits outside 0..51")
+            else:
+                m = cards_to_mask(parse_cards(h) if isinstance(h, str) else h)
+        except ValueError as exc:
+            raise ValueError(f"seat {seat}'s hand: {exc}") from None
+        n = m.bit_count()
+        if n != 13:
+            raise ValueError(f"seat {seat}'s hand has {n} cards, not 13")
+        masks.append(m)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            both = masks[a] & masks[b]
+            if both:
+                raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, mask_to_cards(both)))}")
+    return tuple(masks)
+
+
+class Hand:
+    """One hand: bidding from the dealer's left, then 13 tricks, then the score.
+
+    ``hands`` are the four seats' cards (see ``parse_deal``); ``scores`` and ``bags`` are the
+    match totals before this hand (they matter for blind nil and for the result). Refused
+    actions raise ``IllegalBidError`` / ``IllegalPlayError`` and change nothing.
+    """
+
+    def __init__(
+        self,
+        hands,
+        dealer: int = 0,
+        rules: Rules | None = None,
+        scores: Sequence[int] = (0, 0),
+        bags: Sequence[int] = (0, 0),
+    ):
+        self.rules = Rules() if rules is None else rules
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
+        self.deal = parse_deal(hands)
+        self.dealer = check_dealer(dealer)
+        self.scores = tuple(int(s) for s in scores)
+        self.bags = tuple(int(b) for b in bags)
+        if len(self.scores) != 2 or len(self.bags) != 2:
+            raise ValueError("scores and bags are pairs (team 0, team 1)")
+        for team, b in enumerate(self.bags):
+            if not 0 <= b < self.rules.bag_limit:
+                raise ValueError(f"bags[{team}] = {b} must be in 0..{self.rules.bag_limit - 1}")
+        self._rules_array = self.rules.as_array()
+        self._held = list(self.deal)
+        self._bids: list[int] = []
+        self._blind: list[bool] = []
+        self.plays: list[tuple[int, Card]] = []
+        self.tricks_won = [0, 0, 0, 0]
+        self.spades_broken = False
+        self.trick_leaders: list[int] = []
+        self._leader = int(_play.first_leader(np.array(self.deal, dtype=np.uint64), self.dealer, self._rules_array[R_FIRST_LEAD]))
+        self._result: HandResult | None = None
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """``"bidding"``, ``"playing"`` or ``"over"``."""
+        if len(self._bids) < 4:
+            return "bidding"
+        return "playing" if len(self.plays) < 52 else "over"
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to bid or play next (None when the hand is over)."""
+        if len(self._bids) < 4:
+            return (self.dealer + 1 + len(self._bids)) % 4
+        if len(self.plays) == 52:
+            return None
+        return (self._leader + len(self.current_trick)) % 4
+
+    @property
+    def bids(self) -> list[int | None]:
+        """Bids by seat (0 = nil, None = not yet)."""
+        out: list[int | None] = [None] * 4
+        for i, b in enumerate(self._bids):
+            out[(self.dealer + 1 + i) % 4] = b
+        return out
+
+    @property
+    def blind(self) -> list[bool]:
+        """Blind-nil flags by seat."""
+        out = [False] * 4
+        for i, b in enumerate(self._blind):
+            out[(self.dealer + 1 + i) % 4] = b
+        return out
+
+    @property
+    def trick_no(self) -> int:
+        """Index (0..12) of the trick in play."""
+        return len(self.plays) // 4
+
+    @property
+    def current_trick(self) -> list[tuple[int, Card]]:
+        """The (seat, card) pairs of the unfinished trick, in play order."""
+        return self.plays[len(self.plays) - len(self.plays) % 4 :] if len(self.plays) < 52 else []
+
+    @property
+    def leader(self) -> int | None:
+        """The seat that led (or is to lead) the trick in play."""
+        return None if self.phase == "over" else self._leader
+
+    @property
+    def tricks(self) -> list[list[tuple[int, Card]]]:
+        """Finished tricks, each as four (seat, card) pairs in play order."""
+        done = len(self.plays) // 4 * 4
+        return [self.plays[i : i + 4] for i in range(0, done, 4)]
+
+    def held(self, seat: int) -> list[Card]:
+        """The cards ``seat`` still holds."""
+        return mask_to_cards(self._held[seat])
+
+    # -- bidding -------------------------------------------------------------------------
+    def _bid_mask(self) -> int:
+        seat = self.to_act
+        bids = np.array([-1 if b is None else b for b in self.bids], dtype=np.int64)
+        return int(_bids.legal_bids(seat, np.uint64(self.deal[seat]), bids, np.array(self.scores, dtype=np.int64), self._rules_array))
+
+    def legal_bids(self, blind: bool = False) -> list[int]:
+        """The bids the seat to act may make (0 = nil); with ``blind=True``, ``[0]`` if a blind
+        nil is allowed, else ``[]``."""
+        if self.phase != "bidding":
+            return []
+        mask = self._bid_mask()
+        if blind:
+            return [0] if mask >> _bids.BLIND_NIL_BIT & 1 else []
+        return [b for b in range(14) if mask >> b & 1]
+
+    def bid(self, n: int, blind: bool = False) -> None:
+        """Bid ``n`` tricks (0 = nil) for the seat to act; ``blind=True`` declares a blind nil."""
+        seat = self.to_act
+        if self.phase != "bidding":
+            raise IllegalBidError(f"no bid is due: the hand is {self.phase}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise IllegalBidError(f"seat {seat} bid {n!r}: a bid is an int, 0 (nil) to 13")
+        n = int(n)
+        if not isinstance(blind, (bool, np.bool_)):
+            raise IllegalBidError(f"seat {seat}: blind must be True or False, not {blind!r}")
+        if n not in self.legal_bids(blind=bool(blind)):
+            raise IllegalBidError(f"seat {seat} may not bid {_bid_name(n, blind)}: {self._bid_reason(seat, n, blind)}")
+        self._bids.append(n)
+        self._blind.append(bool(blind))
+
+    def _bid_reason(self, seat: int, n: int, blind: bool) -> str:
+        r = self.rules
+        partner = self.bids[(seat + 2) % 4]
+        if not 0 <= n <= 13:
+            return "a bid is 0 (nil) to 13"
+        if blind and n != 0:
+            return "only a nil can be blind"
+        if n == 0 and not r.nil:
+            return "nil is off in these rules"
+        if blind and not r.blind_nil:
+            return "blind nil is off in these rules"
+        if blind and r.bidding in ("classic", "suicide"):
+            return f"blind nil needs the team to trail by at least {r.blind_nil_min_deficit} (scores {self.scores})"
+        n_spades = (self.deal[seat] & SPADE_MASK).bit_count()
+        if r.bidding == "mirror":
+            return f"mirror bidding: the bid is the number of spades held, {n_spades}"
+        if r.bidding == "whiz":
+            return f"whiz bidding: the bid is nil or the number of spades held, {n_spades} (minimum bid {r.min_bid})"
+        if r.bidding == "suicide":
+            if partner is not None and partner > 0:
+                return "suicide bidding: the partner bid a number, so this seat must bid nil"
+            if partner == 0 and n == 0:
+                return "suicide bidding: the partner bid nil, so this seat must bid a number"
+            return f"suicide bidding: a number bid is at least {max(4, r.min_bid)}"
+        if n < r.min_bid and n != 0:
+            return f"the minimum bid is {r.min_bid}"
+        return f"the team must bid at least {r.min_team_bid} (partner bid {partner})"
+
+    # -- play ----------------------------------------------------------------------------
+    def _legal_mask(self) -> int:
+        seat = self.to_act
+        trick = self.current_trick
+        led = -1 if not trick else trick[0][1].suit
+        a = self._rules_array
+        return int(
+            _play.legal_mask(np.uint64(self._held[seat]), led, self.spades_broken, self.trick_no, a[R_SPADE_LEAD], a[R_FIRST_LEAD])
+        )
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the seat to act may play (empty outside the play)."""
+        if self.phase != "playing":
+            return []
+        return mask_to_cards(self._legal_mask())
+
+    def play(self, card: Card | str | int) -> None:
+        """Play a card (a ``Card``, a string such as ``"AS"`` or an id) for the seat to act."""
+        seat = self.to_act
+        if self.phase != "playing":
+            raise IllegalPlayError(f"no card is due: the hand is {self.phase}")
+        try:
+            card = to_card(card)
+        except ValueError as exc:
+            raise IllegalPlayError(f"seat {seat} played a bad card: {exc}") from None
+        held = self._held[seat]
+        if not held >> card & 1:
+            raise IllegalPlayError(f"seat {seat} does not hold {card}")
+        legal = self._legal_mask()
+        if not legal >> card & 1:
+            raise IllegalPlayError(f"seat {seat} may not play {card}: {self._play_reason(seat, card, legal)}")
+        self._held[seat] = held & ~(1 << card)
+        self.plays.append((seat, card))
+        if card.suit == 3:
+            self.spades_broken = True
+        if len(self.plays) % 4 == 0:
+            trick = self.plays[-4:]
+            bits = [np.uint64(1 << c) for _, c in trick]
+            winner = (self._leader + int(_play.winning_offset(*bits))) % 4
+            self.trick_leaders.append(self._leader)
+            self.tricks_won[winner] += 1
+            self._leader = winner
+
+    def _play_reason(self, seat: int, card: Card, legal: int) -> str:
+        trick = self.current_trick
+        held = " ".join(map(str, mask_to_cards(legal)))
+        if trick:
+            suit = SUIT_NAMES[trick[0][1].suit]
+            return f"seat {seat} must follow {suit}: holds {held}"
+        if self.trick_no == 0 and self.rules.first_lead == "low_club":
+            return f"the first trick is led with the lowest club, {held}"
+        when = {
+            "broken": "spades are not broken",
+            "after_first_trick": "spades may not be led to the first trick",
+            "after_three_tricks": "spades may not be led before the fourth trick",
+            "after_three_tricks_or_broken": "spades are not broken and three tricks are not played",
+        }[self.rules.spade_lead]
+        return f"may not lead spades: {when} and the hand holds other suits"
+
+    # -- result --------------------------------------------------------------------------
+    def result(self) -> HandResult:
+        """The score sheet, once the hand is over."""
+        if self.phase != "over":
+            raise ValueError(f"the hand is not over: it is {self.phase} ({len(self.plays)} of 52 cards played)")
+        if self._result is None:
+            self._result = _result(
+                np.array(self.bids, dtype=np.int64),
+                np.array(self.blind, dtype=np.bool_),
+                np.array(self.tricks_won, dtype=np.int64),
+                np.array(self.scores, dtype=np.int64),
+                np.array(self.bags, dtype=np.int64),
+                self._rules_array,
+            )
+        return self._result
+
+    # -- records -------------------------------------------------------------------------
+    def to_record(self) -> dict:
+        """A JSON-ready record (deal, dealer, rules, match state, bids, plays) to replay from."""
+        return {
+            "deal": [" ".join(map(str, mask_to_cards(m))) for m in self.deal],
+            "dealer": self.dealer,
+            "rules": self.rules.to_dict(),
+            "scores": list(self.scores),
+            "bags": list(self.bags),
+            "bids": list(self._bids),
+            "blind": list(self._blind),
+            "plays": [str(c) for _, c in self.plays],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_record())
+
+    @classmethod
+    def from_record(cls, record: dict | str) -> Hand:
+        """Replay a record from ``to_record`` (or its JSON); every action is checked again."""
+        if isinstance(record, str):
+            record = json.loads(record)
+        expected = {"deal", "dealer", "rules", "scores", "bags", "bids", "blind", "plays"}
+        if not isinstance(record, dict) or set(record) != expected:
+            got = sorted(record) if isinstance(record, dict) else type(record).__name__
+            raise ValueError(f"a hand record has the keys {sorted(expected)}, not {got}")
+        hand = cls(record["deal"], record["dealer"], Rules.from_dict(record["rules"]), record["scores"], record["bags"])
+        if len(record["blind"]) != len(record["bids"]):
+            raise ValueError("a hand record has one blind flag per bid")
+        for b, blind in zip(record["bids"], record["blind"]):
+            hand.bid(b, blind=blind)
+        for c in record["plays"]:
+            hand.play(c)
+        return hand
+
+    def __str__(self) -> str:
+        lines = [f"dealer {self.dealer}, {self.phase}, bids {self.bids}, tricks {self.tricks_won}"]
+        for seat in range(4):
+            lines.append(f"  seat {seat}: {format_hand(self._held[seat])}")
+        if self.current_trick:
+            lines.append("  trick: " + " ".join(f"{s}:{c}" for s, c in self.current_trick))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Hand dealer={self.dealer} phase={self.phase} to_act={self.to_act} plays={len(self.plays)}>"
+
+
+def _bid_name(n: int, blind: bool) -> str:
+    return "blind nil" if blind else ("nil" if n == 0 else str(n))
