@@ -19,9 +19,10 @@ import numpy as np
 
 from spades_ai.cards import SUIT_NAMES, Card, cards_to_mask, format_hand, mask_to_cards, parse_cards, to_card
 from spades_ai.engine import bids as _bids
-from spades_ai.engine import play as _play
+from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPlayError
-from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
+from spades_ai.observation import Observation
+from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, _result
 from spades_ai.simulate import check_dealer
 
@@ -67,7 +68,8 @@ class Hand:
     """One hand: bidding from the dealer's left, then 13 tricks, then the score.
 
     ``hands`` are the four seats' cards (see ``parse_deal``); ``scores`` and ``bags`` are the
-    match totals before this hand (they matter for blind nil and for the result). Refused
+    match totals before this hand (they matter for blind nil and for the result), and
+    ``hands_played`` the number of hands of the match before it. Refused
     actions raise ``IllegalBidError`` / ``IllegalPlayError`` and change nothing.
     """
 
@@ -78,6 +80,7 @@ class Hand:
         rules: Rules | None = None,
         scores: Sequence[int] = (0, 0),
         bags: Sequence[int] = (0, 0),
+        hands_played: int = 0,
     ):
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
@@ -92,63 +95,62 @@ class Hand:
             if not 0 <= b < self.rules.bag_limit:
                 raise ValueError(f"bags[{team}] = {b} must be in 0..{self.rules.bag_limit - 1}")
         self._rules_array = self.rules.as_array()
-        self._held = list(self.deal)
-        self._bids: list[int] = []
-        self._blind: list[bool] = []
+        self._hands = np.array(self.deal, dtype=np.uint64)
+        self._pub = np.zeros(_st.N_PUBLIC, dtype=np.int64)
+        if isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
+            raise ValueError(f"hands_played must be an int >= 0, not {hands_played!r}")
+        self.hands_played = hands_played
+        _st.reset_public(self._pub, self._hands, self.dealer, *self.scores, *self.bags, hands_played, self._rules_array)
         self.plays: list[tuple[int, Card]] = []
-        self.tricks_won = [0, 0, 0, 0]
-        self.spades_broken = False
         self.trick_leaders: list[int] = []
-        self._leader = int(_play.first_leader(np.array(self.deal, dtype=np.uint64), self.dealer, self._rules_array[R_FIRST_LEAD]))
         self._result: HandResult | None = None
 
     # -- state ---------------------------------------------------------------------------
     @property
     def phase(self) -> str:
         """``"bidding"``, ``"playing"`` or ``"over"``."""
-        if len(self._bids) < 4:
-            return "bidding"
-        return "playing" if len(self.plays) < 52 else "over"
+        return ("bidding", "playing", "over")[self._pub[_st.P_PHASE]]
 
     @property
     def to_act(self) -> int | None:
         """The seat to bid or play next (None when the hand is over)."""
-        if len(self._bids) < 4:
-            return (self.dealer + 1 + len(self._bids)) % 4
-        if len(self.plays) == 52:
-            return None
-        return (self._leader + len(self.current_trick)) % 4
+        seat = int(self._pub[_st.P_TO_ACT])
+        return None if seat < 0 else seat
 
     @property
     def bids(self) -> list[int | None]:
         """Bids by seat (0 = nil, None = not yet)."""
-        out: list[int | None] = [None] * 4
-        for i, b in enumerate(self._bids):
-            out[(self.dealer + 1 + i) % 4] = b
-        return out
+        return [None if b < 0 else int(b) for b in self._pub[_st.P_BIDS : _st.P_BIDS + 4]]
 
     @property
     def blind(self) -> list[bool]:
         """Blind-nil flags by seat."""
-        out = [False] * 4
-        for i, b in enumerate(self._blind):
-            out[(self.dealer + 1 + i) % 4] = b
-        return out
+        return [bool(b) for b in self._pub[_st.P_BLIND : _st.P_BLIND + 4]]
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks won so far, by seat."""
+        return [int(t) for t in self._pub[_st.P_WON : _st.P_WON + 4]]
+
+    @property
+    def spades_broken(self) -> bool:
+        return bool(self._pub[_st.P_BROKEN])
 
     @property
     def trick_no(self) -> int:
-        """Index (0..12) of the trick in play."""
-        return len(self.plays) // 4
+        """Tricks finished so far (the index, 0..12, of the trick in play)."""
+        return int(self._pub[_st.P_TRICK_NO])
 
     @property
     def current_trick(self) -> list[tuple[int, Card]]:
         """The (seat, card) pairs of the unfinished trick, in play order."""
-        return self.plays[len(self.plays) - len(self.plays) % 4 :] if len(self.plays) < 52 else []
+        n = int(self._pub[_st.P_TRICK_LEN])
+        return self.plays[len(self.plays) - n :] if n else []
 
     @property
     def leader(self) -> int | None:
         """The seat that led (or is to lead) the trick in play."""
-        return None if self.phase == "over" else self._leader
+        return None if self.phase == "over" else int(self._pub[_st.P_LEADER])
 
     @property
     def tricks(self) -> list[list[tuple[int, Card]]]:
@@ -158,13 +160,13 @@ class Hand:
 
     def held(self, seat: int) -> list[Card]:
         """The cards ``seat`` still holds."""
-        return mask_to_cards(self._held[seat])
+        return mask_to_cards(self._hands[seat])
 
     # -- bidding -------------------------------------------------------------------------
     def _bid_mask(self) -> int:
         seat = self.to_act
-        bids = np.array([-1 if b is None else b for b in self.bids], dtype=np.int64)
-        return int(_bids.legal_bids(seat, np.uint64(self.deal[seat]), bids, np.array(self.scores, dtype=np.int64), self._rules_array))
+        pub = self._pub
+        return int(_bids.legal_bids(seat, self._hands[seat], pub[_st.P_BIDS : _st.P_BIDS + 4], pub[_st.P_SCORES : _st.P_SCORES + 2], self._rules_array))
 
     def legal_bids(self, blind: bool = False) -> list[int]:
         """The bids the seat to act may make (0 = nil); with ``blind=True``, ``[0]`` if a blind
@@ -188,8 +190,7 @@ class Hand:
             raise IllegalBidError(f"seat {seat}: blind must be True or False, not {blind!r}")
         if n not in self.legal_bids(blind=bool(blind)):
             raise IllegalBidError(f"seat {seat} may not bid {_bid_name(n, blind)}: {self._bid_reason(seat, n, blind)}")
-        self._bids.append(n)
-        self._blind.append(bool(blind))
+        _st.apply_bid(self._pub, n, bool(blind))
 
     def _bid_reason(self, seat: int, n: int, blind: bool) -> str:
         r = self.rules
@@ -221,13 +222,7 @@ class Hand:
 
     # -- play ----------------------------------------------------------------------------
     def _legal_mask(self) -> int:
-        seat = self.to_act
-        trick = self.current_trick
-        led = -1 if not trick else trick[0][1].suit
-        a = self._rules_array
-        return int(
-            _play.legal_mask(np.uint64(self._held[seat]), led, self.spades_broken, self.trick_no, a[R_SPADE_LEAD], a[R_FIRST_LEAD])
-        )
+        return int(_st.legal_now(self._pub, self._hands[self.to_act], self._rules_array))
 
     def legal_cards(self) -> list[Card]:
         """The cards the seat to act may play (empty outside the play)."""
@@ -244,23 +239,15 @@ class Hand:
             card = to_card(card)
         except ValueError as exc:
             raise IllegalPlayError(f"seat {seat} played a bad card: {exc}") from None
-        held = self._held[seat]
-        if not held >> card & 1:
+        if not int(self._hands[seat]) >> card & 1:
             raise IllegalPlayError(f"seat {seat} does not hold {card}")
         legal = self._legal_mask()
         if not legal >> card & 1:
             raise IllegalPlayError(f"seat {seat} may not play {card}: {self._play_reason(seat, card, legal)}")
-        self._held[seat] = held & ~(1 << card)
+        leader = int(self._pub[_st.P_LEADER])
         self.plays.append((seat, card))
-        if card.suit == 3:
-            self.spades_broken = True
-        if len(self.plays) % 4 == 0:
-            trick = self.plays[-4:]
-            bits = [np.uint64(1 << c) for _, c in trick]
-            winner = (self._leader + int(_play.winning_offset(*bits))) % 4
-            self.trick_leaders.append(self._leader)
-            self.tricks_won[winner] += 1
-            self._leader = winner
+        if _st.apply_card(self._pub, self._hands, int(card)) >= 0:
+            self.trick_leaders.append(leader)
 
     def _play_reason(self, seat: int, card: Card, legal: int) -> str:
         trick = self.current_trick
@@ -294,6 +281,20 @@ class Hand:
             )
         return self._result
 
+    def observation(self, blind_decision: bool = False) -> Observation:
+        """What the seat to act may know (``blind_decision``: asked about blind nil, no cards)."""
+        if self.phase == "over":
+            raise ValueError("the hand is over: no seat is to act")
+        seat = self.to_act
+        hand = 0 if blind_decision else int(self._hands[seat])
+        return Observation(seat, hand, self._pub, self.rules, self.plays, blind_decision)
+
+    def _bid_history(self) -> list[tuple[int, int, bool]]:
+        """(seat, bid, blind) in bidding order."""
+        n = int(self._pub[_st.P_N_BIDS])
+        seats = [(self.dealer + 1 + i) % 4 for i in range(n)]
+        return [(s, int(self._pub[_st.P_BIDS + s]), bool(self._pub[_st.P_BLIND + s])) for s in seats]
+
     # -- records -------------------------------------------------------------------------
     def to_record(self) -> dict:
         """A JSON-ready record (deal, dealer, rules, match state, bids, plays) to replay from."""
@@ -303,8 +304,8 @@ class Hand:
             "rules": self.rules.to_dict(),
             "scores": list(self.scores),
             "bags": list(self.bags),
-            "bids": list(self._bids),
-            "blind": list(self._blind),
+            "bids": [b for _, b, _ in self._bid_history()],
+            "blind": [bl for _, _, bl in self._bid_history()],
             "plays": [str(c) for _, c in self.plays],
         }
 
@@ -332,7 +333,7 @@ class Hand:
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}, {self.phase}, bids {self.bids}, tricks {self.tricks_won}"]
         for seat in range(4):
-            lines.append(f"  seat {seat}: {format_hand(self._held[seat])}")
+            lines.append(f"  seat {seat}: {format_hand(self._hands[seat])}")
         if self.current_trick:
             lines.append("  trick: " + " ".join(f"{s}:{c}" for s, c in self.current_trick))
         return "\n".join(lines)

@@ -39,7 +39,8 @@ def stream_state(seed, index, stream):
 @kernel
 def next_u64(state):
     """Advance the state; return ``(state, 64 random bits)``."""
-    state = state + _GAMMA
+    # A Python int state arrives typed int64, and int64 + uint64 is float64 in numba: coerce.
+    state = np.uint64(state) + _GAMMA
     return state, mix64(state)
 
 

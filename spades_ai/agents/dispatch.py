@@ -1,0 +1,53 @@
+"""The built-in agents as numba kernels, chosen by kind, and the seat's decision stream.
+
+Each built-in is a kind (``KIND_*``) plus an int64 parameter vector (``PARAM_*`` slots). A
+decision's random stream is keyed by the agent's seed and the observation itself (own cards,
+cards played, seat, bids made), so the same observation always gives the same decision, in
+self-play, from Python, in any order.
+"""
+
+import numpy as np
+
+from spades_ai.agents.easy import easy_bid, easy_play, random_bid, random_card
+from spades_ai.agents.normal import normal_bid, normal_play
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bits import U64, lowest_index
+from spades_ai.engine.rng import mix64, stream_state
+from spades_ai.engine.state import P_BIDS, P_N_BIDS, P_PLAYED, P_SCORES, legal_now
+
+KIND_RANDOM, KIND_EASY, KIND_NORMAL = 0, 1, 2
+PARAM_SEED, PARAM_CARELESS = 0, 1
+N_PARAMS = 8
+
+
+@kernel
+def decision_state(params, pub, seat, hand):
+    """The random stream of one decision, keyed by the agent's seed and the observation."""
+    return stream_state(U64(params[PARAM_SEED]), hand ^ mix64(U64(pub[P_PLAYED])), U64(seat + 4 * pub[P_N_BIDS]))
+
+
+@kernel
+def agent_bid(kind, params, pub, seat, hand, rules):
+    """``(bid, blind)`` of a built-in agent for ``seat`` (the seat to act)."""
+    mask = legal_bids(seat, hand, pub[P_BIDS : P_BIDS + 4], pub[P_SCORES : P_SCORES + 2], rules)
+    if kind == KIND_RANDOM:
+        _, b = random_bid(mask, decision_state(params, pub, seat, hand))
+    elif kind == KIND_EASY:
+        b = easy_bid(hand, mask)
+    else:
+        b = normal_bid(pub, seat, hand, rules, mask)
+    return b, False
+
+
+@kernel
+def agent_play(kind, params, pub, seat, hand, rules):
+    """The card id a built-in agent plays for ``seat`` (the seat to act)."""
+    legal = legal_now(pub, hand, rules)
+    if kind == KIND_RANDOM:
+        _, c = random_card(legal, decision_state(params, pub, seat, hand))
+    elif kind == KIND_EASY:
+        _, c = easy_play(pub, legal, params[PARAM_CARELESS], decision_state(params, pub, seat, hand))
+    else:
+        c = normal_play(pub, seat, hand, rules, legal)
+    return lowest_index(c)

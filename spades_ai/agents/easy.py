@@ -1,0 +1,59 @@
+"""Easy and random: the weak built-ins (seed 004's Easy), and the uniform random baseline.
+
+Easy bids a rough count (aces, kings, spades beyond three), never bids nil unless the rules
+leave no other bid, and plays a careless card (uniform among the legal ones) with probability
+``careless``; otherwise it plays high when it can win and low when it cannot, with no thought
+for its partner or the bags.
+"""
+
+import numpy as np
+
+from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.bits import ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_index, popcount, select_bit
+from spades_ai.engine.rng import below
+from spades_ai.engine.state import P_TRICK_LEN
+
+
+@kernel
+def random_bid(bid_mask, state):
+    """A uniform legal bid (blind nil excluded)."""
+    m = U64(bid_mask & 0x3FFF)
+    state, r = below(state, popcount(m))
+    return state, lowest_index(select_bit(m, r))
+
+
+@kernel
+def random_card(legal, state):
+    state, r = below(state, popcount(legal))
+    return state, select_bit(legal, r)
+
+
+@kernel
+def easy_bid(hand, bid_mask):
+    count = 0
+    for s in range(4):
+        m = hand & SUIT_MASK[s]
+        count += (m >> U64(13 * s + 12)) & ONE
+        count += (m >> U64(13 * s + 11)) & ONE
+    n_sp = np.int64(popcount(hand & SPADES))
+    want = np.int64(count) + max(0, n_sp - 3)
+    for d in range(14):
+        for b in (want - d, want + d):
+            if 1 <= b <= 13 and (bid_mask >> b) & 1:
+                return b
+    return 0
+
+
+@kernel
+def easy_play(pub, legal, careless_permille, state):
+    state, r = below(state, 1000)
+    if r < careless_permille:
+        return random_card(legal, state)
+    if pub[P_TRICK_LEN] == 0:
+        return state, highest_by_rank(legal)
+    win, _, led = trick_status(pub)
+    over = winners_over(legal, win, led)
+    if over != ZERO:
+        return state, highest_bit(over)
+    return state, lowest_by_rank(legal)

@@ -1,0 +1,348 @@
+"""Normal: a counting bidder and a card player that knows what it needs (seed 004's Normal).
+
+Bidding counts sure and likely tricks: aces, guarded kings and queens, high and long spades,
+and ruffs from voids, singletons and doubletons with spades to spare. It trims the bid when the
+partner already bid high or the table has overbid, bids up when its team is close to the bag
+limit, and bids nil with a safe hand (no ace, no high or long spades, no unguarded honour),
+never after its partner's nil.
+
+Play tracks the unseen cards and the voids shown. With the contract not yet safe (or a set of
+the opponents within reach) it wins tricks as cheaply as possible: it never overtakes a
+partner's sure winner, plays the lowest card that surely wins, ducks in second seat, plays high
+in third and trumps with the lowest spade that wins. Once the contract is safe it ducks,
+shedding its highest losers. A nil bidder plays under; its partner covers (wins early, plays
+high in front of the nil, leads winners); against a live nil it leads low in suits the nil
+bidder still holds and never overtakes the nil bidder's card.
+"""
+
+import numpy as np
+
+from spades_ai.agents.tactics import (
+    beats,
+    bit_id,
+    discard_high,
+    discard_low,
+    highest_by_rank,
+    is_top,
+    losers_under,
+    lowest_by_rank,
+    nil_alive,
+    rank_of,
+    suit_len,
+    team_need,
+    trick_status,
+    unseen_cards,
+    void_in,
+    winners_over,
+)
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.bids import NIL_BIT
+from spades_ai.engine.bits import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount
+from spades_ai.engine.state import P_BAGS, P_BIDS, P_TRICK_LEN, P_TRICK_NO
+from spades_ai.rules import R_BAG_LIMIT
+
+# rank indexes
+_Q, _K, _A = 10, 11, 12
+
+
+@kernel
+def estimate_tricks(hand):
+    """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs."""
+    total = 0.0
+    n_sp = np.int64(popcount(hand & SPADES))
+    sp = hand & SPADES
+    # Spade honours, guarded by length; every spade beyond the fourth is a long trick.
+    honours = 0
+    if sp >> U64(39 + _A) & ONE:
+        total += 1.0
+        honours += 1
+    if sp >> U64(39 + _K) & ONE:
+        total += 1.0 if n_sp >= 2 else 0.4
+        honours += 1
+    if sp >> U64(39 + _Q) & ONE:
+        total += 0.9 if n_sp >= 3 else 0.3
+        honours += 1
+    if sp >> U64(39 + 9) & ONE and n_sp >= 4:
+        total += 0.5
+    if n_sp > 4:
+        total += n_sp - 4
+    spare = n_sp - honours
+    for s in range(3):
+        m = hand & SUIT_MASK[s]
+        n = np.int64(popcount(m))
+        base = 13 * s
+        if m >> U64(base + _A) & ONE:
+            total += 1.0 if n <= 5 else 0.6
+        if m >> U64(base + _K) & ONE:
+            if n >= 2 and n <= 5:
+                total += 0.8 if m >> U64(base + _A) & ONE else 0.6
+            elif n == 1:
+                total += 0.15
+        if m >> U64(base + _Q) & ONE and n >= 3 and n <= 4:
+            total += 0.3 if (m >> U64(base + _A) & ONE) or (m >> U64(base + _K) & ONE) else 0.15
+        # Ruffs: short side suits with spades to spare.
+        if spare > 0:
+            if n == 0:
+                r = min(spare, 2)
+                total += 0.8 * r
+                spare -= r
+            elif n == 1:
+                total += 0.7
+                spare -= 1
+            elif n == 2 and spare >= 2:
+                total += 0.3
+                spare -= 1
+    return total
+
+
+@kernel
+def nil_safe(hand):
+    """A hand that can hope to take no trick: few low spades, no ace, no unguarded honour."""
+    sp = hand & SPADES
+    n_sp = np.int64(popcount(sp))
+    if n_sp > 3:
+        return False
+    if sp != ZERO and rank_of(highest_bit(sp)) >= 9:  # J or higher spade
+        return False
+    for s in range(3):
+        m = hand & SUIT_MASK[s]
+        n = np.int64(popcount(m))
+        if n == 0:
+            continue
+        if m >> U64(13 * s + _A) & ONE:
+            return False
+        # cards 2..7 of the suit guard an honour
+        low = np.int64(popcount(m & (U64(0x3F) << U64(13 * s))))
+        if m >> U64(13 * s + _K) & ONE and low < 3:
+            return False
+        if m >> U64(13 * s + _Q) & ONE and low < 2:
+            return False
+    return True
+
+
+@kernel
+def nearest_legal(mask, want):
+    """The legal number bid (1..13) closest to ``want``; nil (0) only when nothing else is legal."""
+    for d in range(14):
+        for b in (want - d, want + d):
+            if 1 <= b <= 13 and (mask >> b) & 1:
+                return b
+    return 0
+
+
+@kernel
+def normal_bid(pub, seat, hand, rules, bid_mask):
+    """Normal's bid (0 = nil) from the legal-bid mask."""
+    partner = pub[P_BIDS + (seat ^ 2)]
+    est = estimate_tricks(hand)
+    if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
+        return 0
+    if (bid_mask & 0x3FFE) == 0:
+        return 0
+    team = seat & 1
+    if pub[P_BAGS + team] >= rules[R_BAG_LIMIT] - 3:
+        est += 0.4  # close to the bag limit: bid the extra trick rather than bag it
+    if partner > 0 and partner + est > 9:
+        est -= 0.5
+    total = 0
+    known = 0
+    for s in range(4):
+        if pub[P_BIDS + s] > 0:
+            total += pub[P_BIDS + s]
+            known += 1
+    if known > 0 and total + est > 13.5 - (3 - known) * 1.5:
+        est -= 0.5
+    want = max(1, np.int64(est + 0.25))
+    return nearest_legal(bid_mask, want)
+
+
+@kernel
+def _sure_partner_win(pub, win, led, unseen, seat):
+    """Whether the partner's winning card ``win`` will hold against the seats still to play."""
+    left = 3 - pub[P_TRICK_LEN]
+    if left == 0:
+        return True
+    if not is_top(win, unseen):
+        return False
+    if win & SPADES:
+        return True
+    # An opponent after us who shows a void in the led suit may trump.
+    led_suit = 0
+    for s in range(4):
+        if led == SUIT_MASK[s]:
+            led_suit = s
+    for k in range(1, left + 1):
+        nxt = (seat + k) & 3
+        if void_in(pub, nxt, led_suit) and (unseen & SPADES) != ZERO:
+            return False
+    return True
+
+
+@kernel
+def _nil_play(pub, legal, unseen):
+    """Play to take no trick."""
+    if pub[P_TRICK_LEN] == 0:
+        # Lead the card with the most unseen cards above it in its suit.
+        best = ZERO
+        best_score = -1
+        for s in range(4):
+            m = legal & SUIT_MASK[s]
+            if m != ZERO:
+                b = lowest_bit(m)
+                above = np.int64(popcount(unseen & SUIT_MASK[s] & ~((b << ONE) - ONE)))
+                score = above * 2 - (1 if s == 3 else 0)
+                if score > best_score:
+                    best, best_score = b, score
+        return best
+    win, _, led = trick_status(pub)
+    under = losers_under(legal, win, led)
+    if under != ZERO:
+        if (under & led) != ZERO:
+            return highest_bit(under & led)
+        return discard_high(under)
+    last = pub[P_TRICK_LEN] == 3
+    if last:
+        return highest_bit(legal & led) if (legal & led) != ZERO else highest_bit(legal)
+    return lowest_by_rank(legal)
+
+
+@kernel
+def _duck(pub, legal, win, led):
+    """Lose the trick if possible, shedding the highest card that loses."""
+    under = losers_under(legal, win, led)
+    if under != ZERO:
+        if (under & led) != ZERO:
+            return highest_bit(under & led)
+        return discard_high(under)
+    if pub[P_TRICK_LEN] == 3:
+        return highest_bit(legal & led) if (legal & led) != ZERO else lowest_bit(legal)
+    return lowest_by_rank(legal)
+
+
+@kernel
+def _lead(pub, seat, legal, unseen, want, cover, attack_seat):
+    """Choose a lead."""
+    if attack_seat >= 0:
+        # Lead low in a suit the nil bidder still holds.
+        best = ZERO
+        best_rank = 99
+        for s in range(4):
+            m = legal & SUIT_MASK[s]
+            if m != ZERO and not void_in(pub, attack_seat, s) and (unseen & SUIT_MASK[s]) != ZERO:
+                b = lowest_bit(m)
+                r = rank_of(b) + (4 if s == 3 else 0)
+                if r < best_rank:
+                    best, best_rank = b, r
+        if best != ZERO:
+            return best
+    if cover or want:
+        # Draw trumps with the top spade, then cash sure side-suit winners.
+        sp = legal & SPADES
+        if sp != ZERO and (unseen & SPADES) != ZERO and is_top(highest_bit(sp), unseen):
+            return highest_bit(sp)
+        for s in range(3):
+            m = legal & SUIT_MASK[s]
+            if m != ZERO:
+                top = highest_bit(m)
+                safe = True
+                for k in (1, 3):
+                    opp = (seat + k) & 3
+                    if void_in(pub, opp, s) and (unseen & SPADES) != ZERO:
+                        safe = False
+                if safe and is_top(top, unseen) and (unseen & SUIT_MASK[s]) != ZERO:
+                    return top
+        if cover:
+            return highest_by_rank(legal)
+        # Lead low from the longest side suit, keeping spades.
+        best = ZERO
+        best_len = -1
+        for s in range(3):
+            m = legal & SUIT_MASK[s]
+            n = np.int64(popcount(m))
+            if n > best_len and m != ZERO:
+                best, best_len = lowest_bit(m), n
+        return best if best != ZERO else lowest_bit(legal)
+    # Ducking: lead the low card with the most unseen cards above it.
+    best = ZERO
+    best_score = -99
+    for s in range(4):
+        m = legal & SUIT_MASK[s]
+        if m != ZERO:
+            b = lowest_bit(m)
+            above = np.int64(popcount(unseen & SUIT_MASK[s] & ~((b << ONE) - ONE)))
+            score = above - (3 if s == 3 else 0)
+            if score > best_score:
+                best, best_score = b, score
+    return best
+
+
+@kernel
+def normal_play(pub, seat, hand, rules, legal):
+    """Normal's card (a one-bit mask) among the ``legal`` cards."""
+    if popcount(legal) == 1:
+        return legal
+    unseen = unseen_cards(pub, hand)
+    team = seat & 1
+    partner = seat ^ 2
+    if nil_alive(pub, seat):
+        return _nil_play(pub, legal, unseen)
+    cover = nil_alive(pub, partner)
+    attack_seat = -1
+    for k in (1, 3):
+        opp = (seat + k) & 3
+        if nil_alive(pub, opp):
+            attack_seat = opp
+    _, need = team_need(pub, team, rules)
+    _, opp_need = team_need(pub, 1 - team, rules)
+    left = 13 - pub[P_TRICK_NO]
+    bags_close = pub[P_BAGS + team] >= rules[R_BAG_LIMIT] - 2
+    set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
+    want = need > 0 or set_chance
+    if pub[P_TRICK_LEN] == 0:
+        return _lead(pub, seat, legal, unseen, want, cover, attack_seat)
+    win, win_seat, led = trick_status(pub)
+    last = pub[P_TRICK_LEN] == 3
+    if cover:
+        if win_seat == partner or not last:
+            over = winners_over(legal, win, led)
+            if over != ZERO:
+                if win_seat == partner or (over & led) == ZERO:
+                    return lowest_bit(over & led) if (over & led) != ZERO else lowest_bit(over)
+                return highest_bit(over & led)  # play high in front of the nil
+        if win_seat != partner and last:
+            return _duck(pub, legal, win, led) if not want else discard_low(legal)
+    if attack_seat >= 0 and win_seat == attack_seat:
+        under = losers_under(legal, win, led)
+        if under != ZERO:
+            if (under & led) != ZERO:
+                return highest_bit(under & led)
+            return discard_high(under)
+    if not want:
+        return _duck(pub, legal, win, led)
+    if win_seat == partner and _sure_partner_win(pub, win, led, unseen, seat):
+        return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
+    over = winners_over(legal, win, led)
+    if over == ZERO:
+        return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
+    if last:
+        # Cheapest winner: a card of the led suit, else the lowest trump.
+        return lowest_bit(over & led) if (over & led) != ZERO else lowest_bit(over)
+    if (over & led) != ZERO:
+        top = highest_bit(over & led)
+        if is_top(top, unseen):
+            # The lowest of our cards that is still above every unseen card of the suit.
+            m = over & led
+            while m != ZERO:
+                b = lowest_bit(m)
+                if is_top(b, unseen):
+                    return b
+                m &= ~b
+        if pub[P_TRICK_LEN] == 1:
+            return lowest_bit(legal & led)  # second hand low
+        return top  # third hand high
+    # Void in the led suit: trump with the lowest spade that wins.
+    if pub[P_TRICK_LEN] == 1 and win_seat != partner and not is_top(win, unseen) and (win & SPADES) == ZERO:
+        # Second seat: the partner may still win a low lead; ruff only high cards.
+        if rank_of(win) < 9:
+            return discard_low(legal & ~SPADES) if (legal & NON_SPADES) != ZERO else lowest_bit(over)
+    return lowest_bit(over)

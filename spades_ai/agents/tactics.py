@@ -1,0 +1,159 @@
+"""Card sense shared by the heuristic agents: trick status, winners, ranks across suits.
+
+All kernels read an observation (public array, seat, own bitboard) and never a hidden hand.
+Card bits are uint64 one-bit masks; ranks compare across suits by ``bit index mod 13``.
+"""
+
+import numpy as np
+
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
+from spades_ai.engine.state import P_BIDS, P_LEADER, P_PLAYED, P_TRICK, P_TRICK_LEN, P_VOIDS, P_WON
+from spades_ai.rules import R_NIL_TRICKS_COUNT
+
+
+@kernel
+def card_bit(card_id):
+    return ONE << U64(card_id)
+
+
+@kernel
+def bit_id(b):
+    return lowest_index(b)
+
+
+@kernel
+def rank_of(b):
+    return lowest_index(b) % 13
+
+
+@kernel
+def unseen_cards(pub, hand):
+    """Cards in the other three hands."""
+    return FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
+
+
+@kernel
+def trick_status(pub):
+    """``(winning card bit, winning seat, led suit mask)`` of the current trick (zeros if empty)."""
+    n = pub[P_TRICK_LEN]
+    if n == 0:
+        return ZERO, -1, ZERO
+    lead = card_bit(pub[P_TRICK])
+    led = SUIT_MASK[pub[P_TRICK] // 13]
+    win = lead
+    pos = 0
+    for i in range(1, n):
+        c = card_bit(pub[P_TRICK + i])
+        if beats(c, win, led):
+            win = c
+            pos = i
+    return win, (pub[P_LEADER] + pos) & 3, led
+
+
+@kernel
+def beats(c, win, led):
+    """Whether card bit ``c`` beats the trick's current winner ``win`` (led suit mask ``led``)."""
+    if win & SPADES:
+        return (c & SPADES) != ZERO and c > win
+    if c & SPADES:
+        return True
+    return (c & led) != ZERO and c > win
+
+
+@kernel
+def winners_over(cards, win, led):
+    """The cards of ``cards`` that beat ``win``."""
+    if win & SPADES:
+        return cards & SPADES & ~((win << ONE) - ONE)
+    return (cards & SPADES) | (cards & led & ~((win << ONE) - ONE))
+
+
+@kernel
+def losers_under(cards, win, led):
+    """The cards of ``cards`` that do not beat ``win``."""
+    return cards & ~winners_over(cards, win, led)
+
+
+@kernel
+def is_top(c, unseen):
+    """Whether card bit ``c`` outranks every unseen card of its suit."""
+    for s in range(4):
+        if c & SUIT_MASK[s]:
+            return (unseen & SUIT_MASK[s] & ~((c << ONE) - ONE)) == ZERO
+    return False
+
+
+@kernel
+def void_in(pub, seat, suit):
+    return (pub[P_VOIDS] >> (4 * seat + suit)) & 1 == 1
+
+
+@kernel
+def lowest_by_rank(cards):
+    """The lowest-ranked card of ``cards``, preferring a non-spade at equal rank."""
+    best = ZERO
+    best_rank = 99
+    for s in range(4):
+        m = cards & SUIT_MASK[s]
+        if m != ZERO:
+            b = lowest_bit(m)
+            r = rank_of(b)
+            if r < best_rank:
+                best, best_rank = b, r
+    return best
+
+
+@kernel
+def highest_by_rank(cards):
+    """The highest-ranked card of ``cards``, preferring a non-spade at equal rank."""
+    best = ZERO
+    best_rank = -1
+    for s in range(4):
+        m = cards & SUIT_MASK[s]
+        if m != ZERO:
+            b = highest_bit(m)
+            r = rank_of(b)
+            if r > best_rank or (r == best_rank and s < 3 and (best & SPADES) != ZERO):
+                best, best_rank = b, r
+    return best
+
+
+@kernel
+def discard_low(cards):
+    """A throw-away: the lowest non-spade if any, else the lowest spade."""
+    others = cards & NON_SPADES
+    return lowest_by_rank(others) if others != ZERO else lowest_bit(cards)
+
+
+@kernel
+def discard_high(cards):
+    """Shed the highest non-spade if any, else the lowest spade."""
+    others = cards & NON_SPADES
+    return highest_by_rank(others) if others != ZERO else lowest_bit(cards)
+
+
+@kernel
+def team_need(pub, team, rules):
+    """``(contract, tricks still needed)`` of ``team``; nil bidders' tricks count only if the rules say so."""
+    contract = 0
+    counted = 0
+    for s in (team, team + 2):
+        b = pub[P_BIDS + s]
+        if b > 0:
+            contract += b
+            counted += pub[P_WON + s]
+        elif rules[R_NIL_TRICKS_COUNT] != 0:
+            counted += pub[P_WON + s]
+    return contract, contract - counted
+
+
+@kernel
+def nil_alive(pub, seat):
+    """Whether ``seat`` bid nil and has taken no trick yet."""
+    return pub[P_BIDS + seat] == 0 and pub[P_WON + seat] == 0
+
+
+@kernel
+def suit_len(cards, s):
+    return np.int64(popcount(cards & SUIT_MASK[s]))
