@@ -13,6 +13,8 @@ import re
 from enum import IntEnum
 from typing import Iterable
 
+import numpy as np
+
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -46,9 +48,10 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Card:
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 52:
+        # numpy ints are ids too (agents read them off bitboards); bools are not.
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 52:
             raise ValueError(f"a card id is an int in 0..51, not {value!r}")
-        return super().__new__(cls, value)
+        return super().__new__(cls, int(value))
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -145,9 +148,9 @@ class Seat(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Seat:
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 4:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 4:
             raise ValueError(f"a seat is an int in 0..3, not {value!r}")
-        return super().__new__(cls, value)
+        return super().__new__(cls, int(value))
 
     @property
     def partner(self) -> Seat:

@@ -165,8 +165,7 @@ class Hand:
     # -- bidding -------------------------------------------------------------------------
     def _bid_mask(self) -> int:
         seat = self.to_act
-        pub = self._pub
-        return int(_bids.legal_bids(seat, self._hands[seat], pub[_st.P_BIDS : _st.P_BIDS + 4], pub[_st.P_SCORES : _st.P_SCORES + 2], self._rules_array))
+        return int(_bids.legal_bids(seat, self._hands[seat], self._pub, self._rules_array))
 
     def legal_bids(self, blind: bool = False) -> list[int]:
         """The bids the seat to act may make (0 = nil); with ``blind=True``, ``[0]`` if a blind

@@ -98,10 +98,7 @@ class Observation:
         """The bids this seat may make now (0 = nil); ``[0]`` or ``[]`` for a blind-nil decision."""
         if self.phase != "bidding":
             return []
-        p = self.public
-        mask = int(
-            _bids.legal_bids(self.seat, np.uint64(self.hand), p[_st.P_BIDS : _st.P_BIDS + 4], p[_st.P_SCORES : _st.P_SCORES + 2], self.rules_array)
-        )
+        mask = int(_bids.legal_bids(self.seat, np.uint64(self.hand), self.public, self.rules_array))
         if self.blind_decision:
             return [0] if mask >> _bids.BLIND_NIL_BIT & 1 else []
         return [b for b in range(14) if mask >> b & 1]

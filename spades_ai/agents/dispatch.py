@@ -14,7 +14,7 @@ from spades_ai.engine._jit import kernel
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import U64, lowest_index
 from spades_ai.engine.rng import mix64, stream_state
-from spades_ai.engine.state import P_BIDS, P_N_BIDS, P_PLAYED, P_SCORES, legal_now
+from spades_ai.engine.state import P_N_BIDS, P_PLAYED, legal_now
 
 KIND_RANDOM, KIND_EASY, KIND_NORMAL = 0, 1, 2
 PARAM_SEED, PARAM_CARELESS = 0, 1
@@ -22,17 +22,22 @@ N_PARAMS = 8
 
 
 @kernel
-def decision_state(params, pub, seat, hand):
+def decision_state(seed, pub, seat, hand):
     """The random stream of one decision, keyed by the agent's seed and the observation."""
-    return stream_state(U64(params[PARAM_SEED]), hand ^ mix64(U64(pub[P_PLAYED])), U64(seat + 4 * pub[P_N_BIDS]))
+    return stream_state(U64(seed), hand ^ mix64(U64(pub[P_PLAYED])), U64(seat + 4 * pub[P_N_BIDS]))
 
 
 @kernel
-def agent_bid(kind, params, pub, seat, hand, rules):
-    """``(bid, blind)`` of a built-in agent for ``seat`` (the seat to act)."""
-    mask = legal_bids(seat, hand, pub[P_BIDS : P_BIDS + 4], pub[P_SCORES : P_SCORES + 2], rules)
+def agent_bid(kinds, params, pub, seat, hand, rules):
+    """``(bid, blind)`` of the built-in agent at ``seat`` (the seat to act).
+
+    ``kinds[seat]`` and ``params[seat]`` describe the agent; rows are read in place rather
+    than sliced, which keeps reference counting out of the hot loop.
+    """
+    kind = kinds[seat]
+    mask = legal_bids(seat, hand, pub, rules)
     if kind == KIND_RANDOM:
-        _, b = random_bid(mask, decision_state(params, pub, seat, hand))
+        _, b = random_bid(mask, decision_state(params[seat, PARAM_SEED], pub, seat, hand))
     elif kind == KIND_EASY:
         b = easy_bid(hand, mask)
     else:
@@ -41,13 +46,15 @@ def agent_bid(kind, params, pub, seat, hand, rules):
 
 
 @kernel
-def agent_play(kind, params, pub, seat, hand, rules):
-    """The card id a built-in agent plays for ``seat`` (the seat to act)."""
+def agent_play(kinds, params, pub, seat, hand, rules):
+    """The card id the built-in agent at ``seat`` (the seat to act) plays."""
+    kind = kinds[seat]
     legal = legal_now(pub, hand, rules)
     if kind == KIND_RANDOM:
-        _, c = random_card(legal, decision_state(params, pub, seat, hand))
+        _, c = random_card(legal, decision_state(params[seat, PARAM_SEED], pub, seat, hand))
     elif kind == KIND_EASY:
-        _, c = easy_play(pub, legal, params[PARAM_CARELESS], decision_state(params, pub, seat, hand))
+        state = decision_state(params[seat, PARAM_SEED], pub, seat, hand)
+        _, c = easy_play(pub, legal, params[seat, PARAM_CARELESS], state)
     else:
         c = normal_play(pub, seat, hand, rules, legal)
     return lowest_index(c)

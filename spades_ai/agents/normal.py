@@ -152,7 +152,7 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
             known += 1
     if known > 0 and total + est > 13.5 - (3 - known) * 1.5:
         est -= 0.5
-    want = max(1, np.int64(est + 0.25))
+    want = max(1, np.int64(est + 0.6))
     return nearest_legal(bid_mask, want)
 
 

@@ -80,11 +80,17 @@ class BuiltinAgent:
         self.params = params
 
     def bid(self, obs: Observation) -> int:
-        b, _ = _d.agent_bid(self.kind, self.params, obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)
+        b, _ = _d.agent_bid(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)
         return int(b)
 
     def play(self, obs: Observation) -> Card:
-        return DECK[_d.agent_play(self.kind, self.params, obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)]
+        return DECK[_d.agent_play(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)]
+
+    def _seat_arrays(self, seat: int):
+        """The (kinds, params) tables the kernels read, with this agent at ``seat``."""
+        kinds = np.full(4, self.kind, dtype=np.int64)
+        params = np.broadcast_to(self.params, (4, _d.N_PARAMS))
+        return kinds, np.ascontiguousarray(params)
 
     def blind_nil(self, obs: Observation) -> bool:
         return False

@@ -7,8 +7,8 @@ Card bits are uint64 one-bit masks; ranks compare across suits by ``bit index mo
 import numpy as np
 
 from spades_ai.engine._jit import kernel
-from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
-from spades_ai.engine.state import P_BIDS, P_LEADER, P_PLAYED, P_TRICK, P_TRICK_LEN, P_VOIDS, P_WON
+from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount, suit_mask_of
+from spades_ai.engine.state import P_BIDS, P_PLAYED, P_TRICK, P_TRICK_LEN, P_VOIDS, P_WIN_CARD, P_WIN_SEAT, P_WON
 from spades_ai.rules import R_NIL_TRICKS_COUNT
 
 
@@ -36,19 +36,9 @@ def unseen_cards(pub, hand):
 @kernel
 def trick_status(pub):
     """``(winning card bit, winning seat, led suit mask)`` of the current trick (zeros if empty)."""
-    n = pub[P_TRICK_LEN]
-    if n == 0:
+    if pub[P_TRICK_LEN] == 0:
         return ZERO, -1, ZERO
-    lead = card_bit(pub[P_TRICK])
-    led = SUIT_MASK[pub[P_TRICK] // 13]
-    win = lead
-    pos = 0
-    for i in range(1, n):
-        c = card_bit(pub[P_TRICK + i])
-        if beats(c, win, led):
-            win = c
-            pos = i
-    return win, (pub[P_LEADER] + pos) & 3, led
+    return card_bit(pub[P_WIN_CARD]), pub[P_WIN_SEAT], SUIT_MASK[pub[P_TRICK] // 13]
 
 
 @kernel
@@ -78,10 +68,7 @@ def losers_under(cards, win, led):
 @kernel
 def is_top(c, unseen):
     """Whether card bit ``c`` outranks every unseen card of its suit."""
-    for s in range(4):
-        if c & SUIT_MASK[s]:
-            return (unseen & SUIT_MASK[s] & ~((c << ONE) - ONE)) == ZERO
-    return False
+    return (unseen & suit_mask_of(c) & ~((c << ONE) - ONE)) == ZERO
 
 
 @kernel

@@ -9,6 +9,7 @@ import numpy as np
 
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bits import SPADES, popcount
+from spades_ai.engine.state import P_BIDS, P_SCORES
 from spades_ai.rules import (
     BID_CLASSIC,
     BID_MIRROR,
@@ -34,10 +35,10 @@ def _from(lowest):
 
 
 @kernel
-def legal_bids(seat, hand, bids, scores, rules):
-    """The bid mask of ``seat`` holding ``hand`` with ``bids`` made so far and match ``scores``."""
+def legal_bids(seat, hand, pub, rules):
+    """The bid mask of ``seat`` holding ``hand`` in the hand whose public state is ``pub``."""
     preset = rules[R_BIDDING]
-    partner_bid = bids[(seat + 2) & 3]
+    partner_bid = pub[P_BIDS + ((seat + 2) & 3)]
     min_bid = rules[R_MIN_BID]
     nil_on = rules[R_NIL] != 0
     if preset == BID_MIRROR or preset == BID_WHIZ:
@@ -65,7 +66,7 @@ def legal_bids(seat, hand, bids, scores, rules):
     if preset == BID_CLASSIC or preset == BID_SUICIDE:
         if (mask & NIL_BIT) and rules[R_BLIND_NIL] != 0:
             team = seat & 1
-            deficit = scores[1 - team] - scores[team]
+            deficit = pub[P_SCORES + 1 - team] - pub[P_SCORES + team]
             if rules[R_BLIND_DEFICIT] == 0 or deficit >= rules[R_BLIND_DEFICIT]:
                 mask |= np.int64(1) << BLIND_NIL_BIT
     return mask

@@ -143,9 +143,5 @@ select_bit = _select_bit_pdep if HAS_PDEP else select_bit_portable
 
 @kernel
 def suit_mask_of(card_bit):
-    """The 13-bit mask of the suit that a one-bit mask lies in."""
-    m = ZERO
-    for s in range(4):
-        if card_bit & SUIT_MASK[s]:
-            m = SUIT_MASK[s]
-    return m
+    """The 13-bit mask of the suit that a non-zero one-bit mask lies in."""
+    return SUIT_MASK[np.int64(_cttz(card_bit)) // 13]

@@ -24,13 +24,15 @@ Slots::
     P_TO_ACT            seat to bid or play next (-1 when the hand is over)
     P_PHASE             PHASE_BIDDING, PHASE_PLAYING or PHASE_OVER
     P_HANDS_PLAYED      hands of the match finished before this one
+    P_WIN_CARD          card id now winning the current trick, -1 if the trick is empty
+    P_WIN_SEAT          seat that played it, -1 if the trick is empty
 """
 
 import numpy as np
 
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bits import ONE, SPADES, U64
-from spades_ai.engine.play import first_leader, legal_mask, winning_offset
+from spades_ai.engine.play import first_leader, legal_mask
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD
 
 P_DEALER = 0
@@ -51,7 +53,9 @@ P_BAGS = 30
 P_TO_ACT = 32
 P_PHASE = 33
 P_HANDS_PLAYED = 34
-N_PUBLIC = 35
+P_WIN_CARD = 35
+P_WIN_SEAT = 36
+N_PUBLIC = 37
 
 PHASE_BIDDING, PHASE_PLAYING, PHASE_OVER = 0, 1, 2
 
@@ -72,6 +76,8 @@ def reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played,
     pub[P_TO_ACT] = (dealer + 1) & 3
     pub[P_PHASE] = PHASE_BIDDING
     pub[P_HANDS_PLAYED] = hands_played
+    pub[P_WIN_CARD] = -1
+    pub[P_WIN_SEAT] = -1
 
 
 @kernel
@@ -115,10 +121,20 @@ def apply_card(pub, hands, card):
     pub[P_PLAYED] |= np.int64(b)
     pub[P_PLAYED_BY + seat] |= np.int64(b)
     n = pub[P_TRICK_LEN]
-    if n > 0:
+    if n == 0:
+        pub[P_WIN_CARD] = card
+        pub[P_WIN_SEAT] = seat
+    else:
         led = pub[P_TRICK] // 13
-        if card // 13 != led:
+        suit = card // 13
+        if suit != led:
             pub[P_VOIDS] |= 1 << (4 * seat + led)
+        # A spade beats any other suit; within one suit the higher id wins; other suits lose.
+        win = pub[P_WIN_CARD]
+        win_suit = win // 13
+        if (suit == win_suit and card > win) or (suit == 3 and win_suit != 3):
+            pub[P_WIN_CARD] = card
+            pub[P_WIN_SEAT] = seat
     if b & SPADES:
         pub[P_BROKEN] = 1
     pub[P_TRICK + n] = card
@@ -126,10 +142,9 @@ def apply_card(pub, hands, card):
     if n < 3:
         pub[P_TO_ACT] = (seat + 1) & 3
         return -1
-    c0 = ONE << U64(pub[P_TRICK])
-    c1 = ONE << U64(pub[P_TRICK + 1])
-    c2 = ONE << U64(pub[P_TRICK + 2])
-    winner = (pub[P_LEADER] + winning_offset(c0, c1, c2, b)) & 3
+    winner = pub[P_WIN_SEAT]
+    pub[P_WIN_CARD] = -1
+    pub[P_WIN_SEAT] = -1
     pub[P_WON + winner] += 1
     pub[P_TRICK_NO] += 1
     for i in range(4):
