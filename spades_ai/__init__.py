@@ -6,9 +6,11 @@
 [0, 1, 2]
 """
 
+from spades_ai.agents import Agent, HandRecords, list_agents, make_agent, play_hands, play_matches
 from spades_ai.cards import Card, Seat, Suit, format_hand, parse_cards
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand, parse_deal
+from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner, score_hand
 from spades_ai.simulate import deal, random_playouts
@@ -16,6 +18,13 @@ from spades_ai.simulate import deal, random_playouts
 __version__ = "0.1.0"
 
 __all__ = [
+    "Agent",
+    "HandRecords",
+    "Observation",
+    "list_agents",
+    "make_agent",
+    "play_hands",
+    "play_matches",
     "Card",
     "Hand",
     "HandResult",

@@ -1,0 +1,6 @@
+"""Agents: the interface, the built-ins (random, easy, normal), and self-play."""
+
+from spades_ai.agents.registry import Agent, BuiltinAgent, list_agents, make_agent
+from spades_ai.agents.selfplay import HandRecords, play_hands, play_matches
+
+__all__ = ["Agent", "BuiltinAgent", "HandRecords", "list_agents", "make_agent", "play_hands", "play_matches"]

@@ -1,0 +1,82 @@
+"""Conformance checks for agents: ``check_agent(agent)``.
+
+>>> from spades_ai import make_agent
+>>> check_agent(make_agent("easy"), hands=20)
+'easy: 20 hands, 560 decisions, all legal and reproducible'
+"""
+
+from __future__ import annotations
+
+from spades_ai.agents.registry import make_agent
+from spades_ai.agents.selfplay import agent_name
+from spades_ai.cards import to_card
+from spades_ai.game import Hand
+from spades_ai.rules import Rules
+from spades_ai.simulate import deal_masks
+
+
+class AgentCheckError(AssertionError):
+    """An agent broke the interface: an illegal or malformed action, a crash, or a decision
+    that changed when asked again about the same observation."""
+
+
+def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = None, partner=None, opponents="normal") -> str:
+    """Play ``hands`` deals with ``agent`` at every seat in turn and check each decision.
+
+    The agent sits at seat ``i % 4`` of deal ``i`` (its partner and the opponents are built-ins
+    or agents). Every decision is asked twice on the same observation and must agree, must be
+    legal, and must not raise. Returns a one-line report; raises ``AgentCheckError``.
+    """
+    rules = Rules() if rules is None else rules
+    name = agent_name(agent)
+    partner = agent if partner is None else partner
+    opp = make_agent(opponents) if isinstance(opponents, str) else opponents
+    partner = make_agent(partner) if isinstance(partner, str) else partner
+    masks = deal_masks(seed, 0, hands)
+    decisions = 0
+    for i in range(hands):
+        me = i % 4
+        lineup = [None] * 4
+        lineup[me], lineup[(me + 2) % 4] = agent, partner
+        lineup[(me + 1) % 4] = lineup[(me + 3) % 4] = opp
+        hand = Hand(masks[i].tolist(), dealer=i % 4, rules=rules)
+        while hand.phase != "over":
+            seat = hand.to_act
+            who = lineup[seat]
+            checked = who is agent
+            where = f"agent {name!r} at seat {seat}, deal {i} of seed {seed}"
+            if hand.phase == "bidding":
+                blind = bool(hand.legal_bids(blind=True)) and hasattr(who, "blind_nil")
+                if blind and _ask(who.blind_nil, hand.observation(blind_decision=True), checked, where, "blind_nil"):
+                    hand.bid(0, blind=True)
+                    continue
+                b = _ask(who.bid, hand.observation(), checked, where, "bid")
+                if checked and (isinstance(b, bool) or not isinstance(b, int)):
+                    raise AgentCheckError(f"{where}: bid returned {b!r}, not an int")
+                if b not in hand.legal_bids():
+                    raise AgentCheckError(f"{where}: illegal bid {b!r}; legal bids: {hand.legal_bids()}")
+                hand.bid(b)
+            else:
+                c = _ask(who.play, hand.observation(), checked, where, "play")
+                try:
+                    card = to_card(c)
+                except (ValueError, TypeError) as exc:
+                    raise AgentCheckError(f"{where}: play returned {c!r}, not a card ({exc})") from None
+                if card not in hand.legal_cards():
+                    raise AgentCheckError(f"{where}: illegal card {card}; legal cards: {' '.join(map(str, hand.legal_cards()))}")
+                hand.play(card)
+            decisions += checked
+    return f"{name}: {hands} hands, {decisions} decisions, all legal and reproducible"
+
+
+def _ask(method, obs, checked: bool, where: str, what: str):
+    try:
+        first = method(obs)
+        if not checked:
+            return first
+        second = method(obs)
+    except Exception as exc:  # the point is to report any crash of the agent
+        raise AgentCheckError(f"{where}: {what} raised {type(exc).__name__}: {exc}") from exc
+    if first != second:
+        raise AgentCheckError(f"{where}: {what} is not reproducible: {first!r} then {second!r} on the same observation")
+    return first
