@@ -46,6 +46,22 @@ def _probability(v) -> float:
     return float(v)
 
 
+def _worlds(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= int(v) <= 100_000:
+        raise ValueError(f"must be an int in 1..100000, not {v!r}")
+    return int(v)
+
+
+def _flag(v) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"must be True or False, not {v!r}")
+    return v
+
+
+HARD_WORLDS = 160
+CRAZY_WORLDS = 1200
+
+
 @dataclass(frozen=True)
 class _Spec:
     kind: int
@@ -62,6 +78,16 @@ BUILTINS: dict[str, _Spec] = {
         {**_COMMON, "careless": (0.3, _probability)},
     ),
     "normal": _Spec(_d.KIND_NORMAL, "counting bidder, plays for the contract, covers and attacks nils", dict(_COMMON)),
+    "hard": _Spec(
+        _d.KIND_HARD,
+        "Monte Carlo over sampled worlds that fit the play, Normal rollouts",
+        {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "bid_aware": (False, _flag)},
+    ),
+    "crazy": _Spec(
+        _d.KIND_CRAZY,
+        "Hard with far more worlds, weighted by how well they explain the bids",
+        {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "bid_aware": (True, _flag)},
+    ),
 }
 
 
@@ -76,15 +102,28 @@ class BuiltinAgent:
         params[_d.PARAM_SEED] = options["seed"]
         if "careless" in options:
             params[_d.PARAM_CARELESS] = round(options["careless"] * 1000)
+        if "worlds" in options:
+            params[_d.PARAM_WORLDS] = options["worlds"]
+            params[_d.PARAM_BID_AWARE] = options["bid_aware"]
         params.setflags(write=False)
         self.params = params
+        #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
+        #: uniform worlds (the numba self-play loop does not count)
+        self.stats = {"decisions": 0, "uniform_fallbacks": 0}
 
     def bid(self, obs: Observation) -> int:
-        b, _ = _d.agent_bid(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)
+        b, _, fell_back = _d.agent_bid(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)
+        self._tally(fell_back)
         return int(b)
 
     def play(self, obs: Observation) -> Card:
-        return DECK[_d.agent_play(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)]
+        c, fell_back = _d.agent_play(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)
+        self._tally(fell_back)
+        return DECK[c]
+
+    def _tally(self, fell_back: bool) -> None:
+        self.stats["decisions"] += 1
+        self.stats["uniform_fallbacks"] += bool(fell_back)
 
     def _seat_arrays(self, seat: int):
         """The (kinds, params) tables the kernels read, with this agent at ``seat``."""

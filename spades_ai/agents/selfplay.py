@@ -51,11 +51,12 @@ def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played
     reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, rules)
     for _ in range(4):
         seat = pub[P_TO_ACT]
-        b, blind = _d.agent_bid(kinds, params, pub, seat, hands[seat], rules)
+        b, blind, _ = _d.agent_bid(kinds, params, pub, seat, hands[seat], rules)
         apply_bid(pub, b, blind)
     for _ in range(52):
         seat = pub[P_TO_ACT]
-        apply_card(pub, hands, _d.agent_play(kinds, params, pub, seat, hands[seat], rules))
+        card, _ = _d.agent_play(kinds, params, pub, seat, hands[seat], rules)
+        apply_card(pub, hands, card)
 
 
 @kernel

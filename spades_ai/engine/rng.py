@@ -58,3 +58,29 @@ def below(state, n):
             m = (x >> np.uint64(32)) * n
             low = m & _LOW32
     return state, np.int64(m >> np.uint64(32))
+
+
+@kernel
+def below64(state, n):
+    """Advance the state; return ``(state, r)`` with r uniform in ``[0, n)`` for any n >= 1.
+
+    Draws the bit length of ``n - 1`` and rejects values >= n (fewer than two draws on average).
+    """
+    n = np.uint64(n)
+    if n <= np.uint64(1):
+        return state, np.int64(0)
+    bits = np.uint64(64) - np.uint64(_bit_length(n - np.uint64(1)))
+    while True:
+        state, x = next_u64(state)
+        x >>= bits
+        if x < n:
+            return state, np.int64(x)
+
+
+@kernel
+def _bit_length(x):
+    n = 0
+    while x != np.uint64(0):
+        x >>= np.uint64(1)
+        n += 1
+    return n

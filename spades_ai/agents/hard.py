@@ -1,0 +1,236 @@
+"""Hard and Crazy: determinized Monte Carlo agents (seed 004's Hard and Crazy).
+
+Before each card, Hard samples ``worlds`` deals of the unseen cards that fit everything it has
+seen (``sampling``), plays every distinct legal card in each of them (cards of equal value in a
+suit count once: all ranks between them are played or its own), finishes the hand with the
+Normal policy at every seat, and plays the card with the best mean value. The same worlds serve
+every candidate card (common random numbers). Before bidding it does the same for each
+plausible bid (nil included), with the later bidders bidding as Normal would.
+
+A finished hand's value to the seat's team is ``utility``: the difference between the teams'
+points, with every bag charged its real cost (``bag_penalty / bag_limit`` for the bags that do not
+yet reach the limit, the penalty itself counted when they do), and a bonus of ``MATCH_BONUS``
+when the hand ends the match (target or loss threshold).
+
+Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
+the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
+noise; a nil asks for a nil-safe hand). When the weights collapse (effective sample size below
+a quarter of the worlds) it falls back to uniform weights and counts the fallback.
+"""
+
+import numpy as np
+
+from spades_ai.agents.normal import estimate_tricks, nil_safe, normal_bid, normal_play
+from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bits import FULL_DECK, ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
+from spades_ai.engine.rng import below
+from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
+from spades_ai.engine.state import (
+    N_PUBLIC,
+    P_BAGS,
+    P_BIDS,
+    P_BLIND,
+    P_HANDS_PLAYED,
+    P_N_BIDS,
+    P_PHASE,
+    P_PLAYED,
+    P_PLAYED_BY,
+    P_SCORES,
+    P_TO_ACT,
+    P_WON,
+    PHASE_BIDDING,
+    PHASE_PLAYING,
+    apply_bid,
+    apply_card,
+    legal_now,
+)
+from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_TARGET
+
+MATCH_BONUS = 300.0
+BID_SIGMA = 1.2
+
+
+@kernel
+def rollout(pub, hands, rules):
+    """Finish the hand from any point with Normal at every seat (bids included)."""
+    while pub[P_PHASE] == PHASE_BIDDING:
+        seat = pub[P_TO_ACT]
+        apply_bid(pub, normal_bid(pub, seat, hands[seat], rules, legal_bids(seat, hands[seat], pub, rules)), False)
+    while pub[P_PHASE] == PHASE_PLAYING:
+        seat = pub[P_TO_ACT]
+        card = normal_play(pub, seat, hands[seat], rules, legal_now(pub, hands[seat], rules))
+        apply_card(pub, hands, lowest_index(card))
+
+
+@kernel
+def utility(pub, rules, team, sheet, nil_out):
+    """Value of the finished hand in ``pub`` to ``team``: point difference, bags at their cost,
+    and the match's end."""
+    score_hand(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
+               pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil_out)
+    per_bag = rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    value = np.zeros(2)
+    for t in range(2):
+        # Bags still on the count will cost their share of a penalty later, unless the match
+        # is about to end (then they are nearly free).
+        near_end = sheet[t, F_SCORE] >= rules[R_TARGET] - 150
+        cost = per_bag * (0.5 if near_end else 1.0)
+        value[t] = sheet[t, F_POINTS] - cost * (sheet[t, F_BAGS] - pub[P_BAGS + t])
+    v = value[team] - value[1 - team]
+    w = match_winner(sheet[0, F_SCORE], sheet[1, F_SCORE], pub[P_HANDS_PLAYED] + 1, rules)
+    if w >= 0:
+        v += MATCH_BONUS if w == team else -MATCH_BONUS
+    return v
+
+
+@kernel
+def distinct_cards(legal, hand, played):
+    """One card per class of equal value: in a suit, cards with only own or played cards
+    between them are interchangeable; keep the lowest of each run."""
+    out = ZERO
+    gone = hand | played
+    for s in range(4):
+        m = legal & SUIT_MASK[s]
+        prev = ZERO
+        while m != ZERO:
+            b = lowest_bit(m)
+            # b continues the run of prev if every card strictly between them is gone.
+            if prev != ZERO:
+                between = (b - ONE) & ~((prev << ONE) - ONE)
+                if (between & ~gone) == ZERO:
+                    prev = b
+                    m ^= b
+                    continue
+            out |= b
+            prev = b
+            m ^= b
+    return out
+
+
+@kernel
+def bid_log_likelihood(bid, hand):
+    """log P(bid | hand) under the bidding model (Normal's count with Gaussian noise)."""
+    if bid == 0:
+        return np.log(0.9) if nil_safe(hand) and estimate_tricks(hand) < 2.0 else np.log(0.03)
+    d = (bid - 0.1 - estimate_tricks(hand)) / BID_SIGMA
+    return -0.5 * d * d
+
+
+@kernel
+def world_weights(pub, seat, worlds, n):
+    """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, fell_back)."""
+    logw = np.zeros(n)
+    for k in range(1, 4):
+        o = (seat + k) & 3
+        b = pub[P_BIDS + o]
+        if b < 0 or pub[P_BLIND + o] != 0:
+            continue
+        played = U64(pub[P_PLAYED_BY + o])
+        for i in range(n):
+            logw[i] += bid_log_likelihood(b, worlds[i, o] | played)
+    top = logw.max()
+    w = np.exp(logw - top)
+    ess = w.sum() ** 2 / (w * w).sum()
+    if ess < max(2.0, 0.25 * n):
+        return np.ones(n), True
+    return w, False
+
+
+@kernel
+def sample_worlds(state, pub, seat, hand, n):
+    """``n`` consistent worlds as rows of four bitboards (the seat's own hand included)."""
+    unseen, others, need, allowed = world_constraints(pub, seat, hand)
+    f = count_worlds(unseen, need, allowed)
+    worlds = np.empty((n, 4), dtype=np.uint64)
+    hands = np.empty(4, dtype=np.uint64)
+    for i in range(n):
+        state = sample_world(state, f, unseen, others, need, allowed, hands)
+        hands[seat] = hand
+        worlds[i] = hands
+    return state, worlds
+
+
+@kernel
+def mc_play(pub, seat, hand, rules, legal, n_worlds, bid_aware, state):
+    """The card (one-bit mask) with the best mean utility over sampled worlds; and whether the
+    bid-aware weights fell back to uniform."""
+    cands = distinct_cards(legal, hand, U64(pub[P_PLAYED]))
+    if popcount(cands) == 1:
+        return cands, False
+    state, worlds = sample_worlds(state, pub, seat, hand, n_worlds)
+    fell_back = False
+    if bid_aware:
+        weights, fell_back = world_weights(pub, seat, worlds, n_worlds)
+    else:
+        weights = np.ones(n_worlds)
+    n_c = np.int64(popcount(cands))
+    ids = np.empty(n_c, dtype=np.int64)
+    m = cands
+    for j in range(n_c):
+        b = lowest_bit(m)
+        ids[j] = lowest_index(b)
+        m ^= b
+    totals = np.zeros(n_c)
+    sim = np.empty(N_PUBLIC, dtype=np.int64)
+    hs = np.empty(4, dtype=np.uint64)
+    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(4, dtype=np.int64)
+    team = seat & 1
+    for i in range(n_worlds):
+        for j in range(n_c):
+            sim[:] = pub
+            hs[:] = worlds[i]
+            apply_card(sim, hs, ids[j])
+            rollout(sim, hs, rules)
+            totals[j] += weights[i] * utility(sim, rules, team, sheet, nil_out)
+    best = 0
+    for j in range(1, n_c):
+        if totals[j] > totals[best]:
+            best = j
+    return ONE << U64(ids[best]), fell_back
+
+
+@kernel
+def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, bid_aware, state):
+    """The bid with the best mean utility over sampled deals; and the fallback flag."""
+    numbers = bid_mask & 0x3FFE
+    if numbers == 0 or popcount(U64(bid_mask & 0x3FFF)) == 1:
+        return normal_bid(pub, seat, hand, rules, bid_mask), False
+    guess = normal_bid(pub, seat, hand, rules, bid_mask)
+    n_c = 0
+    cands = np.empty(8, dtype=np.int64)
+    for b in range(max(1, guess - 2), min(13, guess + 3) + 1):
+        if (bid_mask >> b) & 1 and n_c < 7:
+            cands[n_c] = b
+            n_c += 1
+    if bid_mask & 1 and estimate_tricks(hand) < 3.0:
+        cands[n_c] = 0
+        n_c += 1
+    if n_c == 1:
+        return cands[0], False
+    state, worlds = sample_worlds(state, pub, seat, hand, n_worlds)
+    fell_back = False
+    if bid_aware:
+        weights, fell_back = world_weights(pub, seat, worlds, n_worlds)
+    else:
+        weights = np.ones(n_worlds)
+    totals = np.zeros(n_c)
+    sim = np.empty(N_PUBLIC, dtype=np.int64)
+    hs = np.empty(4, dtype=np.uint64)
+    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(4, dtype=np.int64)
+    team = seat & 1
+    for i in range(n_worlds):
+        for j in range(n_c):
+            sim[:] = pub
+            hs[:] = worlds[i]
+            apply_bid(sim, cands[j], False)
+            rollout(sim, hs, rules)
+            totals[j] += weights[i] * utility(sim, rules, team, sheet, nil_out)
+    best = 0
+    for j in range(1, n_c):
+        if totals[j] > totals[best]:
+            best = j
+    return cands[best], fell_back
