@@ -17,10 +17,12 @@ from typing import Sequence
 import numpy as np
 
 from spades_ai.agents import dispatch as _d
+from spades_ai.agents.normal import normal_play
 from spades_ai.agents.registry import Agent, BuiltinAgent, make_agent
 from spades_ai.cards import to_card
 from spades_ai.engine import score as _sc
 from spades_ai.engine._jit import kernel
+from spades_ai.engine.bits import lowest_index
 from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
 from spades_ai.engine.rng import below, stream_state
 from spades_ai.engine.state import (
@@ -33,6 +35,7 @@ from spades_ai.engine.state import (
     P_WON,
     apply_bid,
     apply_card,
+    legal_now,
     reset_public,
 )
 from spades_ai.errors import IllegalBidError, IllegalPlayError
@@ -55,7 +58,13 @@ def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played
         apply_bid(pub, b, blind)
     for _ in range(52):
         seat = pub[P_TO_ACT]
-        card, _ = _d.agent_play(kinds, params, pub, seat, hands[seat], rules)
+        if kinds[seat] == _d.KIND_NORMAL:
+            # Normal called here directly rather than through agent_play: measured 40% faster
+            # self-play (LLVM optimises the call in the loop; see benchmarks/RESULTS.md).
+            hand = hands[seat]
+            card = lowest_index(normal_play(pub, seat, hand, rules, legal_now(pub, hand, rules)))
+        else:
+            card, _ = _d.agent_play(kinds, params, pub, seat, hands[seat], rules)
         apply_card(pub, hands, card)
 
 

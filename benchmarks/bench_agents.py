@@ -1,0 +1,116 @@
+"""Agent speed: self-play hands/s, per-decision times, and world sampling.
+
+    python benchmarks/bench_agents.py [--hands 200000] [--positions 20]
+
+- Self-play: ``play_hands`` with four copies of an agent (bid + play + score all in numba), one
+  core, median of ``--repeats`` runs after a warm-up. Per-decision time of the fast agents is
+  derived from it (56 decisions a hand).
+- Hard and Crazy: every decision point (4 bids, 52 cards) of ``--positions`` hands of Normal
+  self-play is put to the agent through its Python face; median and 90th percentile.
+- Sampling: one consistent world of 39 unseen cards, after the per-decision counting table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from spades_ai import Hand, make_agent, play_hands
+from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.rng import stream_state
+from spades_ai.simulate import deal_masks
+
+
+def selfplay_rate(name: str, n: int, repeats: int) -> float:
+    play_hands([name] * 4, 100, seed=1)
+    times = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        play_hands([name] * 4, n, seed=r)
+        times.append(time.perf_counter() - t0)
+    return n / statistics.median(times)
+
+
+def decision_times(agent, positions: int, seed: int = 5) -> np.ndarray:
+    """Seconds per decision of ``agent`` at every decision point of Normal self-play hands."""
+    normal = make_agent("normal")
+    masks = deal_masks(seed, 0, positions)
+    warm = Hand(masks[0].tolist())
+    agent.bid(warm.observation())
+    out = []
+    for i in range(positions):
+        hand = Hand(masks[i].tolist(), dealer=i % 4)
+        while hand.phase != "over":
+            obs = hand.observation()
+            t0 = time.perf_counter()
+            agent.bid(obs) if hand.phase == "bidding" else agent.play(obs)
+            out.append(time.perf_counter() - t0)
+            if hand.phase == "bidding":
+                hand.bid(normal.bid(obs))
+            else:
+                hand.play(normal.play(obs))
+    return np.array(out)
+
+
+@kernel
+def _sample_many(state, f, unseen, others, need, allowed, n):
+    hands = np.zeros(4, dtype=np.uint64)
+    acc = np.uint64(0)
+    for _ in range(n):
+        state = sample_world(state, f, unseen, others, need, allowed, hands)
+        acc ^= hands[others[0]]
+    return acc
+
+
+def sampling_time(n: int = 200_000) -> tuple[float, float]:
+    """(µs per world, µs for the counting table) for a first-trick position (39 unseen cards)."""
+    hand = Hand(deal_masks(3, 0, 1)[0].tolist())
+    for _ in range(4):
+        hand.bid(3)
+    hand.play(hand.legal_cards()[0])
+    obs = hand.observation()
+    unseen, others, need, allowed = world_constraints(obs.public, obs.seat, np.uint64(obs.hand))
+    f = count_worlds(unseen, need, allowed)
+    t0 = time.perf_counter()
+    for _ in range(1000):
+        count_worlds(unseen, need, allowed)
+    table_us = (time.perf_counter() - t0) / 1000 * 1e6
+    state = stream_state(np.uint64(1), 0, 0)
+    _sample_many(state, f, unseen, others, need, allowed, 10)
+    t0 = time.perf_counter()
+    _sample_many(state, f, unseen, others, need, allowed, n)
+    return (time.perf_counter() - t0) / n * 1e6, table_us
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=200_000)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--positions", type=int, default=20, help="hands of decision points for Hard and Crazy")
+    ap.add_argument("--skip-mc", action="store_true", help="leave out Hard and Crazy")
+    args = ap.parse_args()
+
+    print("| agent | self-play hands/s (one core) | time per decision |")
+    print("|---|---|---|")
+    for name in ("random", "easy", "normal"):
+        rate = selfplay_rate(name, args.hands, args.repeats)
+        print(f"| {name} | {rate:,.0f} | {1e9 / rate / 56:.0f} ns (mean, incl. dealing and scoring) |")
+    if not args.skip_mc:
+        for name in ("hard", "crazy"):
+            agent = make_agent(name)
+            t = decision_times(agent, args.positions)
+            print(
+                f"| {name} (worlds={agent.options['worlds']}) | - | median {np.median(t) * 1e3:.2f} ms, "
+                f"p90 {np.percentile(t, 90) * 1e3:.2f} ms, mean {t.mean() * 1e3:.2f} ms ({len(t)} decisions) |"
+            )
+    world_us, table_us = sampling_time()
+    print()
+    print(f"World sampling (39 unseen cards, first trick): {world_us:.2f} µs per world; counting table {table_us:.1f} µs per decision.")
+
+
+if __name__ == "__main__":
+    main()
