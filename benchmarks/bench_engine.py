@@ -18,7 +18,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
 
 from spades_ai.simulate import deal_masks, random_playouts
 

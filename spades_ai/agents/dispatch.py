@@ -9,7 +9,6 @@ self-play, from Python, in any order.
 (Crazy) decision fell back to uniform worlds.
 """
 
-import numpy as np
 
 from spades_ai.agents.easy import easy_bid, easy_play, random_bid, random_card
 from spades_ai.agents.hard import mc_bid, mc_play

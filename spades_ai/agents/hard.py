@@ -24,8 +24,7 @@ from spades_ai.agents.normal import estimate_tricks, nil_safe, normal_bid, norma
 from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bids import legal_bids
-from spades_ai.engine.bits import FULL_DECK, ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
-from spades_ai.engine.rng import below
+from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
 from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -33,7 +32,6 @@ from spades_ai.engine.state import (
     P_BIDS,
     P_BLIND,
     P_HANDS_PLAYED,
-    P_N_BIDS,
     P_PHASE,
     P_PLAYED,
     P_PLAYED_BY,

@@ -19,7 +19,6 @@ import numpy as np
 from spades_ai.agents import dispatch as _d
 from spades_ai.agents.normal import normal_play
 from spades_ai.agents.registry import Agent, BuiltinAgent, make_agent
-from spades_ai.cards import to_card
 from spades_ai.engine import score as _sc
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bits import lowest_index

@@ -18,7 +18,6 @@ Per team (seats ``t`` and ``t + 2``)::
 ``NIL_MADE``).
 """
 
-import numpy as np
 
 from spades_ai.engine._jit import kernel
 from spades_ai.rules import (
