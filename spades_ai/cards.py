@@ -142,7 +142,7 @@ class Seat(int):
     """A seat 0..3, clockwise. ``Seat(0).partner == 2``, ``.left`` is the next seat to play.
 
     >>> s = Seat(1); (s.partner, s.left, s.right, s.team)
-    (3, 2, 0, 1)
+    (Seat(3), Seat(2), Seat(0), 1)
     """
 
     __slots__ = ()

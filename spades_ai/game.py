@@ -303,6 +303,7 @@ class Hand:
             "rules": self.rules.to_dict(),
             "scores": list(self.scores),
             "bags": list(self.bags),
+            "hands_played": self.hands_played,
             "bids": [b for _, b, _ in self._bid_history()],
             "blind": [bl for _, _, bl in self._bid_history()],
             "plays": [str(c) for _, c in self.plays],
@@ -317,10 +318,18 @@ class Hand:
         if isinstance(record, str):
             record = json.loads(record)
         expected = {"deal", "dealer", "rules", "scores", "bags", "bids", "blind", "plays"}
-        if not isinstance(record, dict) or set(record) != expected:
+        optional = {"hands_played"}  # records written before it was kept lack it
+        if not isinstance(record, dict) or not expected <= set(record) <= expected | optional:
             got = sorted(record) if isinstance(record, dict) else type(record).__name__
-            raise ValueError(f"a hand record has the keys {sorted(expected)}, not {got}")
-        hand = cls(record["deal"], record["dealer"], Rules.from_dict(record["rules"]), record["scores"], record["bags"])
+            raise ValueError(f"a hand record has the keys {sorted(expected | optional)}, not {got}")
+        hand = cls(
+            record["deal"],
+            record["dealer"],
+            Rules.from_dict(record["rules"]),
+            record["scores"],
+            record["bags"],
+            hands_played=record.get("hands_played", 0),
+        )
         if len(record["blind"]) != len(record["bids"]):
             raise ValueError("a hand record has one blind flag per bid")
         for b, blind in zip(record["bids"], record["blind"]):
@@ -342,4 +351,6 @@ class Hand:
 
 
 def _bid_name(n: int, blind: bool) -> str:
-    return "blind nil" if blind else ("nil" if n == 0 else str(n))
+    if blind:
+        return "blind nil" if n == 0 else f"{n} (blind)"
+    return "nil" if n == 0 else str(n)

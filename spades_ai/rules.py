@@ -11,6 +11,7 @@ The engine's kernels read the rules as a small int64 array (``Rules.as_array()``
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,7 +163,11 @@ class Rules:
 
     # -- the engine's view --------------------------------------------------------------
     def as_array(self) -> np.ndarray:
-        """The int64 array the kernels read; slots are the ``R_*`` constants."""
+        """The int64 array the kernels read; slots are the ``R_*`` constants (read-only, made once)."""
+        return self._array
+
+    @functools.cached_property
+    def _array(self) -> np.ndarray:
         a = np.zeros(N_RULE_SLOTS, dtype=np.int64)
         a[R_TARGET] = NO_TARGET if self.target_score is None else self.target_score
         a[R_LOSS] = NO_LOSS if self.loss_threshold is None else self.loss_threshold

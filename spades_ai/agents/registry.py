@@ -107,6 +107,8 @@ class BuiltinAgent:
             params[_d.PARAM_BID_AWARE] = options["bid_aware"]
         params.setflags(write=False)
         self.params = params
+        self._kinds = np.full(4, kind, dtype=np.int64)
+        self._params = np.ascontiguousarray(np.broadcast_to(params, (4, _d.N_PARAMS)))
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
@@ -126,10 +128,8 @@ class BuiltinAgent:
         self.stats["uniform_fallbacks"] += bool(fell_back)
 
     def _seat_arrays(self, seat: int):
-        """The (kinds, params) tables the kernels read, with this agent at ``seat``."""
-        kinds = np.full(4, self.kind, dtype=np.int64)
-        params = np.broadcast_to(self.params, (4, _d.N_PARAMS))
-        return kinds, np.ascontiguousarray(params)
+        """The (kinds, params) tables the kernels read, with this agent at every seat."""
+        return self._kinds, self._params
 
     def blind_nil(self, obs: Observation) -> bool:
         return False

@@ -310,7 +310,7 @@ def play_hands(lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer
     ``lineup`` is four agents or names by seat, or two for (A, B, A, B).
 
     >>> rec = play_hands(["normal", "easy"], 100, seed=1)
-    >>> len(rec), rec.tricks.sum(axis=1).max()
+    >>> len(rec), int(rec.tricks.sum(axis=1).max())
     (100, 13)
     """
     agents = resolve_lineup(lineup)

@@ -1,0 +1,383 @@
+"""The engine against the slow references of ``naive.py``.
+
+* 10,000 random hands driven through ``spades_ai.Hand`` (default rules and random house rules):
+  legal bids and legal cards equal the reference at every step, every trick's winner and the
+  final score sheet equal it too.
+* The bitboard helpers of ``engine/bits.py`` against plain Python on random masks.
+* ``spades_ai.deal`` and ``spades_ai.random_playouts`` equal the pure-Python replica of the
+  engine's random stream card for card.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from naive import (
+    MASK64,
+    NaiveStream,
+    card_name,
+    mix64,
+    naive_deal,
+    naive_first_leader,
+    naive_legal_bids,
+    naive_legal_cards,
+    naive_match_winner,
+    naive_random_playouts,
+    naive_score,
+    naive_trick_winner,
+    random_rules_kwargs,
+    stream_start,
+    suit,
+    unmix64,
+)
+
+import spades_ai as sa
+from spades_ai.engine import bits, rng
+from spades_ai.simulate import deal_masks
+
+HANDS_DEFAULT = 4000  # hands under the default rules
+HANDS_RANDOM_RULES = 6000  # hands under random house rules (a fresh draw every 10 hands)
+SPADE_LEADS = ["broken", "after_first_trick", "after_three_tricks", "after_three_tricks_or_broken", "anytime"]
+
+
+def choose_bid(rnd: random.Random, legal: list[int]) -> int:
+    """Half the time any legal bid, half the time one near a realistic 0..5."""
+    if rnd.random() < 0.5:
+        return rnd.choice(legal)
+    aim = rnd.randint(0, 5)
+    return min(legal, key=lambda b: (abs(b - aim), b))
+
+
+def card_form(rnd: random.Random, card: int):
+    """The same card as a ``Card``, a string or an int id: ``Hand.play`` takes all three."""
+    form = rnd.randrange(3)
+    if form == 0:
+        return sa.Card(card)
+    if form == 1:
+        return card_name(card)
+    return card
+
+
+def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> None:
+    """Play one random hand through ``Hand``, checking every step against the references."""
+    hands = [sorted(int(c) for c in h) for h in sa.deal(seed, index)]
+    dealer = rnd.randrange(4)
+    bags = (rnd.randrange(rules.bag_limit), rnd.randrange(rules.bag_limit))
+    scores = (rnd.randint(-300, 600), rnd.randint(-300, 600))
+    hand = sa.Hand(hands, dealer=dealer, rules=rules, scores=scores, bags=bags)
+
+    # Bidding: one bid each, clockwise from the dealer's left.
+    bids: list[int | None] = [None] * 4
+    blind = [False] * 4
+    for k in range(4):
+        seat = (dealer + 1 + k) % 4
+        assert hand.phase == "bidding"
+        assert hand.to_act == seat
+        legal, blind_ok = naive_legal_bids(seat, hands[seat], bids, scores, rules)
+        assert hand.legal_bids() == legal, (seat, bids, rules)
+        assert hand.legal_bids(blind=True) == ([0] if blind_ok else []), (seat, scores, rules)
+        if blind_ok and rnd.random() < 0.3:
+            hand.bid(0, blind=True)
+            bids[seat], blind[seat] = 0, True
+        else:
+            b = choose_bid(rnd, legal)
+            hand.bid(b)
+            bids[seat] = b
+    assert hand.bids == bids
+    assert hand.blind == blind
+    assert hand.legal_bids() == []
+
+    # Play: 13 tricks.
+    held = [list(h) for h in hands]
+    leader = naive_first_leader(hands, dealer, rules)
+    broken = False
+    tricks_won = [0, 0, 0, 0]
+    for trick_no in range(13):
+        trick: list[tuple[int, int]] = []
+        for pos in range(4):
+            seat = (leader + pos) % 4
+            assert hand.phase == "playing"
+            assert hand.to_act == seat and hand.trick_no == trick_no
+            legal = naive_legal_cards(held[seat], [c for _, c in trick], broken, trick_no, rules)
+            assert [int(c) for c in hand.legal_cards()] == legal, (seat, trick, broken, trick_no, rules)
+            card = rnd.choice(legal)
+            hand.play(card_form(rnd, card))
+            held[seat].remove(card)
+            trick.append((seat, card))
+        winner = naive_trick_winner(trick)
+        tricks_won[winner] += 1
+        assert [(s, int(c)) for s, c in hand.tricks[-1]] == trick
+        assert hand.tricks_won == tricks_won, (trick, tricks_won)
+        broken = broken or any(suit(c) == 3 for _, c in trick)
+        leader = winner
+    assert hand.phase == "over" and hand.to_act is None
+
+    expected = naive_score(bids, blind, tricks_won, scores, bags, rules)
+    result = hand.result()
+    assert result.tricks == tuple(tricks_won)
+    assert list(result.points) == expected["points"]
+    assert list(result.scores) == expected["scores"]
+    assert list(result.bags) == expected["bags"]
+    assert list(result.made) == expected["made"]
+    assert list(result.contract) == expected["contract"]
+    assert list(result.new_bags) == expected["new_bags"]
+    assert list(result.nil_points) == expected["nil_points"]
+    assert list(result.bag_penalties) == expected["penalties"]
+    assert list(result.nil) == expected["nil"]
+    hands_played = rnd.randint(1, 25)
+    assert sa.match_winner(result.scores, rules, hands_played=hands_played) == naive_match_winner(
+        result.scores, rules, hands_played
+    )
+
+
+@pytest.mark.parametrize("block", range(8))
+def test_random_hands_default_rules(block):
+    rnd = random.Random(1000 + block)
+    rules = sa.Rules()
+    n = HANDS_DEFAULT // 8
+    for i in range(n):
+        drive_hand(rnd, rules, seed=block, index=i)
+
+
+def rules_for_block(block: int) -> list[sa.Rules]:
+    """The house rules of each run of 10 hands in block ``block`` (their own random stream)."""
+    rnd = random.Random(3000 + block)
+    return [sa.Rules(**random_rules_kwargs(rnd)) for _ in range(HANDS_RANDOM_RULES // 12 // 10)]
+
+
+@pytest.mark.parametrize("block", range(12))
+def test_random_hands_random_rules(block):
+    rnd = random.Random(2000 + block)
+    for k, rules in enumerate(rules_for_block(block)):
+        for i in range(10):
+            drive_hand(rnd, rules, seed=100 + block, index=10 * k + i)
+
+
+def test_enough_random_hands():
+    assert HANDS_DEFAULT // 8 * 8 + HANDS_RANDOM_RULES // 12 // 10 * 12 * 10 >= 10_000
+
+
+def test_random_rules_cover_every_option():
+    """The hands above meet every value of every text option and both values of every switch."""
+    seen: dict[str, set] = {}
+    for block in range(12):
+        for rules in rules_for_block(block):
+            for key, value in rules.to_dict().items():
+                seen.setdefault(key, set()).add(value)
+    assert seen["spade_lead"] == set(SPADE_LEADS)
+    assert seen["first_lead"] == {"dealer_left", "low_club"}
+    assert seen["bidding"] == {"classic", "suicide", "mirror", "whiz"}
+    for switch in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200"):
+        assert seen[switch] == {True, False}, switch
+    assert {0, 100} <= seen["blind_nil_min_deficit"]
+    assert {1, 2, 3, 4} <= seen["min_bid"] and {0, 4} <= seen["min_team_bid"]
+    assert {1, 5, 10} <= seen["bag_limit"] and None in seen["max_hands"] and None in seen["loss_threshold"]
+
+
+# -- bitboard helpers --------------------------------------------------------------------------
+
+
+def random_masks(rnd: random.Random, n: int) -> list[int]:
+    """Masks of every density: uniform 64-bit words, sparse and dense 52-bit hands, single bits."""
+    out = [1, 1 << 63, MASK64, (1 << 52) - 1, 1 << 51, 0x1FFF << 39]
+    while len(out) < n:
+        kind = rnd.randrange(4)
+        if kind == 0:
+            out.append(rnd.getrandbits(64) or 1)
+        elif kind == 1:
+            out.append(sum(1 << b for b in rnd.sample(range(52), rnd.randint(1, 13))))
+        elif kind == 2:
+            out.append(((1 << 52) - 1) & ~sum(1 << b for b in rnd.sample(range(52), rnd.randint(0, 51))) or 1)
+        else:
+            out.append(1 << rnd.randrange(64))
+    return out
+
+
+def set_bits(x: int) -> list[int]:
+    return [i for i in range(64) if x >> i & 1]
+
+
+def test_bit_helpers_vs_python():
+    rnd = random.Random(42)
+    for x in random_masks(rnd, 600):
+        u = np.uint64(x)
+        ones = set_bits(x)
+        assert int(bits.popcount(u)) == len(ones)
+        assert int(bits.lowest_index(u)) == ones[0]
+        assert int(bits.highest_index(u)) == ones[-1]
+        assert int(bits.highest_bit(u)) == 1 << ones[-1]
+        assert int(bits.lowest_bit(u)) == 1 << ones[0]
+        rs = range(len(ones)) if len(ones) <= 16 else rnd.sample(range(len(ones)), 16)
+        for r in rs:
+            want = 1 << ones[r]
+            assert int(bits.select_bit(u, r)) == want, (hex(x), r)
+            assert int(bits.select_bit_portable(u, r)) == want, (hex(x), r)
+            if bits.HAS_PDEP:
+                assert int(bits._select_bit_pdep(u, r)) == want, (hex(x), r)
+
+
+def test_bit_helpers_on_zero():
+    zero = np.uint64(0)
+    assert int(bits.popcount(zero)) == 0
+    assert int(bits.lowest_index(zero)) == 64
+    assert int(bits.highest_index(zero)) == -1
+    assert int(bits.lowest_bit(zero)) == 0
+
+
+def test_suit_masks():
+    for c in range(52):
+        assert int(bits.suit_mask_of(np.uint64(1 << c))) == 0x1FFF << (13 * (c // 13))
+    assert [int(m) for m in bits.SUIT_MASK] == [0x1FFF << (13 * s) for s in range(4)]
+    assert int(bits.SPADES) == sum(1 << c for c in range(39, 52))
+    assert int(bits.NON_SPADES) == sum(1 << c for c in range(39))
+
+
+def test_trick_winner_kernel_vs_naive():
+    """``winning_offset`` on random tricks (random legal-looking or not) against the reference."""
+    from spades_ai.engine.play import winning_offset
+
+    rnd = random.Random(5)
+    for _ in range(3000):
+        cards = rnd.sample(range(52), 4)
+        leader = rnd.randrange(4)
+        trick = [((leader + i) % 4, c) for i, c in enumerate(cards)]
+        off = int(winning_offset(*(np.uint64(1 << c) for c in cards)))
+        assert (leader + off) % 4 == naive_trick_winner(trick), [card_name(c) for c in cards]
+
+
+# -- the random stream ------------------------------------------------------------------------
+
+
+def test_mix64_and_stream_start_match_replica():
+    rnd = random.Random(11)
+    for _ in range(300):
+        z = rnd.getrandbits(64)
+        assert int(rng.mix64(np.uint64(z))) == mix64(z)
+        assert unmix64(mix64(z)) == z
+        seed, index, stream = rnd.getrandbits(64), rnd.getrandbits(40), rnd.randrange(8)
+        assert int(rng.stream_state(np.uint64(seed), index, stream)) == stream_start(seed, index, stream)
+
+
+def test_below_matches_replica():
+    rnd = random.Random(12)
+    for _ in range(2000):
+        state = rnd.getrandbits(64)
+        n = rnd.choice([1, 2, 3, 13, 52, 39, rnd.randrange(1, 1 << 32)])
+        new_state, r = rng.below(np.uint64(state), n)
+        ref = NaiveStream(state=state)
+        assert int(r) == ref.below(n)
+        assert int(new_state) == ref.state
+        assert 0 <= int(r) < n
+
+
+def test_stream_kernels_take_a_python_int_state():
+    """A state passed as a Python int (typed int64 by numba) draws the same as a uint64 state.
+
+    Regression: ``int64 + uint64`` is float64 in numba, so an uncoerced state gave wrong draws.
+    """
+    rnd = random.Random(13)
+    for _ in range(200):
+        state = rnd.getrandbits(63)
+        ref = NaiveStream(state=state)
+        new_state, x = rng.next_u64(state)
+        assert int(x) == ref.next_u64() and int(new_state) == ref.state
+        new_state, r = rng.below(state, 52)
+        ref = NaiveStream(state=state)
+        assert int(r) == ref.below(52) and int(new_state) == ref.state
+
+
+def _state_drawing(high32: int) -> int:
+    """A state whose next draw has ``high32`` as its high 32 bits (mix64 is invertible)."""
+    return (unmix64(high32 << 32) - 0x9E3779B97F4A7C15) & MASK64
+
+
+@pytest.mark.parametrize("n, high", [(3, 0), ((1 << 31) + 1, 2), ((1 << 31) + 1, 0), (52, 0)])
+def test_below_rejection_step(n, high):
+    """A first draw in the biased zone is thrown away: the state moves two steps, not one."""
+    state = _state_drawing(high)
+    low = (high * n) & 0xFFFFFFFF
+    assert low < ((1 << 32) - n) % n  # this draw must be rejected
+    new_state, r = rng.below(np.uint64(state), n)
+    ref = NaiveStream(state=state)
+    assert int(r) == ref.below(n)
+    assert ref.draws >= 2
+    assert int(new_state) == ref.state == (state + ref.draws * 0x9E3779B97F4A7C15) & MASK64
+
+
+def test_below_accepts_unbiased_low_draw():
+    """A draw whose low word is small but not below the threshold is kept (one step only)."""
+    n = (1 << 31) + 1
+    state = _state_drawing(1)  # low = 2**31 + 1 >= threshold 2**31 - 1
+    new_state, r = rng.below(np.uint64(state), n)
+    assert int(r) == 0
+    assert int(new_state) == (state + 0x9E3779B97F4A7C15) & MASK64
+
+
+def test_below_is_uniform():
+    """Chi-square test of 60,000 draws of below(13) and below(52) from one fixed stream."""
+    from scipy.stats import chisquare
+
+    for n in (13, 52):
+        state = stream_start(99, n, 3)
+        counts = np.zeros(n, dtype=np.int64)
+        for _ in range(60_000):
+            state, r = rng.below(np.uint64(state), n)
+            counts[int(r)] += 1
+        assert chisquare(counts).pvalue > 1e-4, counts
+
+
+# -- dealing and random playouts, card for card --------------------------------------------
+
+
+def test_deal_matches_replica():
+    rnd = random.Random(3)
+    keys = [(0, 0), (0, 1), (1, 0), (MASK64, 0), (MASK64, 2**40), (2**63, 5)]
+    keys += [(rnd.getrandbits(64), rnd.getrandbits(32)) for _ in range(1500)]
+    for seed, index in keys:
+        got = [[int(c) for c in h] for h in sa.deal(seed, index)]
+        assert got == naive_deal(seed, index), (seed, index)
+
+
+def test_deal_batch_matches_replica():
+    masks = deal_masks(77, 1000, 500)
+    for i, row in enumerate(masks):
+        want = naive_deal(77, 1000 + i)
+        assert [int(m) for m in row] == [sum(1 << c for c in h) for h in want]
+
+
+
+@pytest.mark.parametrize("first_lead", ["dealer_left", "low_club"])
+@pytest.mark.parametrize("spade_lead", SPADE_LEADS)
+def test_random_playouts_match_replica(spade_lead, first_lead):
+    rules = sa.Rules(spade_lead=spade_lead, first_lead=first_lead)
+    seed = 1 + SPADE_LEADS.index(spade_lead) * 2 + (first_lead == "low_club")
+    dealer = seed % 4
+    got = sa.random_playouts(300, seed=seed, rules=rules, dealer=dealer)
+    want = naive_random_playouts(300, seed, rules, dealer=dealer)
+    assert got.shape == (300, 4)
+    for i in range(300):
+        assert got[i].tolist() == want[i][0], (i, spade_lead, first_lead)
+
+
+def test_random_playouts_default_arguments():
+    got = sa.random_playouts(1000, seed=2024)
+    want = naive_random_playouts(1000, 2024, sa.Rules(), dealer=0)
+    assert got.tolist() == [w[0] for w in want]
+    # Deals 0..n-1 of the seed: a shorter run is a prefix of a longer one.
+    assert sa.random_playouts(10, seed=2024).tolist() == got[:10].tolist()
+
+
+def test_replica_playouts_are_legal_hands():
+    """The replica's card sequences replay through ``Hand`` (the engine accepts every card)."""
+    for spade_lead in SPADE_LEADS:
+        rules = sa.Rules(spade_lead=spade_lead, first_lead="low_club")
+        for tricks, plays, hands in naive_random_playouts(20, 5, rules, dealer=1):
+            hand = sa.Hand(hands, dealer=1, rules=rules)
+            for _ in range(4):
+                hand.bid(hand.legal_bids()[-1])
+            for seat, card in plays:
+                assert hand.to_act == seat
+                hand.play(card)
+            assert hand.tricks_won == tricks

@@ -1,0 +1,502 @@
+"""``Rules``: defaults, validation, TOML, presets, the kernels' array, and the bidding presets."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from naive import random_rules_kwargs
+
+import spades_ai as sa
+from spades_ai import Hand, Rules, RulesError
+from spades_ai import rules as rules_mod
+
+# The defaults of RULES.md / issue 2, written out independently of the dataclass.
+RULES_MD_DEFAULTS = {
+    "target_score": 500,
+    "loss_threshold": -200,
+    "nil": True,
+    "nil_bonus": 100,
+    "blind_nil": False,
+    "blind_nil_bonus": 200,
+    "blind_nil_min_deficit": 0,
+    "nil_tricks_count": False,
+    "bag_limit": 10,
+    "bag_penalty": 100,
+    "spade_lead": "broken",
+    "first_lead": "dealer_left",
+    "min_bid": 1,
+    "min_team_bid": 0,
+    "ten_for_200": False,
+    "bidding": "classic",
+    "max_hands": None,
+}
+
+
+def test_defaults_are_rules_md():
+    assert Rules().to_dict() == RULES_MD_DEFAULTS
+    assert [f.name for f in dataclasses.fields(Rules)] == list(RULES_MD_DEFAULTS)
+
+
+def test_rules_are_frozen_and_hashable():
+    r = Rules()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.nil_bonus = 50
+    assert r == Rules() and hash(r) == hash(Rules())
+    assert r != Rules(nil_bonus=50)
+
+
+def test_every_field_documented():
+    """Every field has a docstring in the class source (STYLE.md: a docstring per field)."""
+    import inspect
+
+    src = inspect.getsource(Rules)
+    for name in RULES_MD_DEFAULTS:
+        after = src.split(f"\n    {name}:", 1)[1].split("\n", 2)
+        assert after[1].strip().startswith('"""'), name
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("target_score", 0),
+        ("target_score", -500),
+        ("target_score", True),
+        ("target_score", 500.0),
+        ("target_score", "500"),
+        ("loss_threshold", 0),
+        ("loss_threshold", 200),
+        ("loss_threshold", True),
+        ("loss_threshold", -200.5),
+        ("nil", 1),
+        ("nil", "yes"),
+        ("nil", None),
+        ("nil_bonus", 0),
+        ("nil_bonus", -100),
+        ("nil_bonus", True),
+        ("nil_bonus", 100.0),
+        ("blind_nil", 1),
+        ("blind_nil_bonus", 0),
+        ("blind_nil_bonus", False),
+        ("blind_nil_min_deficit", -1),
+        ("blind_nil_min_deficit", 1.5),
+        ("nil_tricks_count", 0),
+        ("nil_tricks_count", "no"),
+        ("bag_limit", 0),
+        ("bag_limit", -10),
+        ("bag_limit", True),
+        ("bag_penalty", -1),
+        ("bag_penalty", None),
+        ("spade_lead", "never"),
+        ("spade_lead", "Broken"),
+        ("spade_lead", None),
+        ("spade_lead", 0),
+        ("first_lead", "lowest_club"),
+        ("first_lead", 1),
+        ("min_bid", 0),
+        ("min_bid", 14),
+        ("min_bid", True),
+        ("min_bid", 2.0),
+        ("min_team_bid", -1),
+        ("min_team_bid", 14),
+        ("min_team_bid", False),
+        ("ten_for_200", "on"),
+        ("ten_for_200", 1),
+        ("bidding", "cutthroat"),
+        ("bidding", None),
+        ("max_hands", 0),
+        ("max_hands", -3),
+        ("max_hands", True),
+        ("max_hands", 2.0),
+    ],
+)
+def test_nonsensical_value_names_the_field(field, value):
+    with pytest.raises(RulesError) as info:
+        Rules(**{field: value})
+    assert repr(field) in str(info.value) or field in str(info.value)
+    assert repr(value) in str(info.value)
+    # from_dict and replace validate the same way.
+    with pytest.raises(RulesError, match=field):
+        Rules.from_dict({field: value})
+    with pytest.raises(RulesError, match=field):
+        Rules().replace(**{field: value})
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        (dict(target_score=None), "target_score"),
+        (dict(blind_nil=True, nil=False), "blind_nil"),
+        (dict(bidding="suicide", min_team_bid=4), "min_team_bid"),
+        (dict(bidding="suicide", nil=False), "nil"),
+        (dict(bidding="mirror", nil=False), "nil"),
+        (dict(bidding="whiz", nil=False), "nil"),
+        (dict(bidding="mirror", min_bid=2), "min_bid"),
+        (dict(bidding="whiz", blind_nil=True), "blind_nil"),
+        (dict(bidding="mirror", blind_nil=True), "blind_nil"),
+    ],
+)
+def test_inconsistent_combinations_name_the_field(kwargs, field):
+    with pytest.raises(RulesError, match=field):
+        Rules(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(target_score=None, max_hands=10),
+        dict(loss_threshold=None),
+        dict(target_score=1, loss_threshold=-1),
+        dict(bag_penalty=0, blind_nil_min_deficit=0),
+        dict(bag_limit=1),
+        dict(min_bid=13, min_team_bid=13),
+        dict(bidding="suicide", blind_nil=True),
+        dict(bidding="whiz", min_bid=4),
+        dict(nil=False),
+        dict(blind_nil=True, blind_nil_min_deficit=100, blind_nil_bonus=300),
+        dict(spade_lead="after_three_tricks_or_broken", first_lead="low_club"),
+    ],
+)
+def test_sensible_combinations_are_accepted(kwargs):
+    r = Rules(**kwargs)
+    for k, v in kwargs.items():
+        assert getattr(r, k) == v
+
+
+def test_rules_error_is_a_value_error():
+    assert issubclass(RulesError, ValueError)
+
+
+def test_from_dict_unknown_key_names_it():
+    with pytest.raises(RulesError, match="'bag_limt'") as info:
+        Rules.from_dict({"bag_limt": 5, "nil_bonus": 50})
+    assert "bag_limit" in str(info.value)  # the valid fields are listed
+    with pytest.raises(RulesError, match="table"):
+        Rules.from_dict([("nil_bonus", 50)])
+
+
+def test_from_dict_round_trip():
+    rnd = random.Random(0)
+    for _ in range(50):
+        r = Rules(**random_rules_kwargs(rnd))
+        assert Rules.from_dict(r.to_dict()) == r
+
+
+# -- TOML -------------------------------------------------------------------------------------
+
+
+def test_from_toml_top_level(tmp_path):
+    p = tmp_path / "rules.toml"
+    p.write_text('target_score = 300\nnil_bonus = 50\nspade_lead = "anytime"\nblind_nil = true\n')
+    assert Rules.from_toml(p) == Rules(target_score=300, nil_bonus=50, spade_lead="anytime", blind_nil=True)
+
+
+def test_from_toml_rules_table(tmp_path):
+    p = tmp_path / "match.toml"
+    p.write_text('[tournament]\nseed = 7\n\n[rules]\nbag_limit = 5\nbag_penalty = 50\nbidding = "suicide"\n')
+    assert Rules.from_toml(str(p)) == Rules(bag_limit=5, bag_penalty=50, bidding="suicide")
+
+
+def test_from_toml_off_means_none(tmp_path):
+    p = tmp_path / "rules.toml"
+    p.write_text('loss_threshold = "off"\ntarget_score = "none"\nmax_hands = 12\n')
+    r = Rules.from_toml(p)
+    assert r.loss_threshold is None and r.target_score is None and r.max_hands == 12
+    p.write_text('max_hands = "OFF"\n')
+    assert Rules.from_toml(p).max_hands is None
+
+
+def test_from_toml_unknown_key_names_key_and_file(tmp_path):
+    p = tmp_path / "rules.toml"
+    p.write_text("[rules]\nnil_bonsu = 50\n")
+    with pytest.raises(RulesError) as info:
+        Rules.from_toml(p)
+    assert "nil_bonsu" in str(info.value) and "rules.toml" in str(info.value)
+
+
+def test_from_toml_bad_value_names_field(tmp_path):
+    p = tmp_path / "rules.toml"
+    p.write_text('spade_lead = "whenever"\n')
+    with pytest.raises(RulesError, match="spade_lead"):
+        Rules.from_toml(p)
+    p.write_text("nil = 1\n")
+    with pytest.raises(RulesError, match="'nil'"):
+        Rules.from_toml(p)
+
+
+def test_from_toml_bad_file(tmp_path):
+    with pytest.raises(RulesError, match="does not exist"):
+        Rules.from_toml(tmp_path / "missing.toml")
+    p = tmp_path / "broken.toml"
+    p.write_text("target_score = = 5\n")
+    with pytest.raises(RulesError, match="not valid TOML"):
+        Rules.from_toml(p)
+
+
+# -- presets ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, changes",
+    [
+        ("classic", {}),
+        ("blind", {"blind_nil": True}),
+        ("suicide", {"bidding": "suicide"}),
+        ("mirror", {"bidding": "mirror"}),
+        ("whiz", {"bidding": "whiz"}),
+    ],
+)
+def test_presets(name, changes):
+    r = Rules.preset(name)
+    assert r.to_dict() == {**RULES_MD_DEFAULTS, **changes}
+
+
+def test_preset_overrides_and_unknown():
+    assert Rules.preset("suicide", target_score=250).target_score == 250
+    with pytest.raises(RulesError, match="'cutthroat'"):
+        Rules.preset("cutthroat")
+    with pytest.raises(RulesError, match="min_bid"):
+        Rules.preset("mirror", min_bid=3)
+
+
+# -- the kernels' array -----------------------------------------------------------------------
+
+
+def test_as_array_defaults():
+    a = Rules().as_array()
+    assert a.dtype.name == "int64" and a.shape == (17,)
+    # target, loss, nil, nil bonus, blind nil, blind bonus, deficit, nil tricks count, bag limit,
+    # bag penalty, spade lead (broken), first lead (dealer's left), min bid, min team bid,
+    # ten for 200, bidding (classic), max hands (0 = off)
+    assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0]
+    with pytest.raises(ValueError):
+        a[0] = 1  # read-only: the kernels' view cannot be changed behind the dataclass's back
+
+
+def _from_array(a) -> Rules:
+    """Decode ``as_array`` back to ``Rules`` (the inverse the slot table promises)."""
+    R = rules_mod
+    return Rules(
+        target_score=None if a[R.R_TARGET] == R.NO_TARGET else int(a[R.R_TARGET]),
+        loss_threshold=None if a[R.R_LOSS] == R.NO_LOSS else int(a[R.R_LOSS]),
+        nil=bool(a[R.R_NIL]),
+        nil_bonus=int(a[R.R_NIL_BONUS]),
+        blind_nil=bool(a[R.R_BLIND_NIL]),
+        blind_nil_bonus=int(a[R.R_BLIND_BONUS]),
+        blind_nil_min_deficit=int(a[R.R_BLIND_DEFICIT]),
+        nil_tricks_count=bool(a[R.R_NIL_TRICKS_COUNT]),
+        bag_limit=int(a[R.R_BAG_LIMIT]),
+        bag_penalty=int(a[R.R_BAG_PENALTY]),
+        spade_lead=R.SPADE_LEADS[a[R.R_SPADE_LEAD]],
+        first_lead=R.FIRST_LEADS[a[R.R_FIRST_LEAD]],
+        min_bid=int(a[R.R_MIN_BID]),
+        min_team_bid=int(a[R.R_MIN_TEAM_BID]),
+        ten_for_200=bool(a[R.R_TEN_FOR_200]),
+        bidding=R.BIDDINGS[a[R.R_BIDDING]],
+        max_hands=None if a[R.R_MAX_HANDS] == 0 else int(a[R.R_MAX_HANDS]),
+    )
+
+
+def test_as_array_round_trip():
+    rnd = random.Random(1)
+    seen = set()
+    for _ in range(300):
+        kw = random_rules_kwargs(rnd)
+        if rnd.random() < 0.2:
+            kw.update(target_score=None, max_hands=rnd.randint(1, 30))
+        r = Rules(**kw)
+        assert _from_array(r.as_array()) == r
+        seen.add(tuple(r.as_array().tolist()))
+    assert len(seen) > 250  # distinct rules give distinct arrays
+    assert len(set(range(17)) - {getattr(rules_mod, n) for n in dir(rules_mod) if n.startswith("R_")}) == 0
+
+
+def test_as_array_codes_of_text_options():
+    assert [Rules(spade_lead=s).as_array()[rules_mod.R_SPADE_LEAD] for s in rules_mod.SPADE_LEADS] == [0, 1, 2, 3, 4]
+    assert rules_mod.SPADE_LEADS[rules_mod.LEAD_ANYTIME] == "anytime"
+    assert rules_mod.SPADE_LEADS[rules_mod.LEAD_AFTER_THREE] == "after_three_tricks"
+    assert rules_mod.FIRST_LEADS[rules_mod.FIRST_LOW_CLUB] == "low_club"
+    assert rules_mod.BIDDINGS[rules_mod.BID_WHIZ] == "whiz" and rules_mod.BIDDINGS[rules_mod.BID_SUICIDE] == "suicide"
+
+
+# -- bidding presets through Hand.legal_bids ---------------------------------------------------
+
+# Seat 0: five spades; seat 1: none; seat 2: eight spades; seat 3: none.
+SPADE_DEAL = [
+    "AS KS QS JS TS 2C 3C 4C 5C 6C 7C 8C 9C",
+    "TC JC QC KC AC 2H 3H 4H 5H 6H 7H 8H 9H",
+    "2S 3S 4S 5S 6S 7S 8S 9S TH JH QH KH AH",
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+]
+ALL = list(range(14))
+
+
+def bidding_hand(dealer=3, scores=(0, 0), **rules):
+    """A hand where seat 0 bids first (dealer 3 by default)."""
+    return Hand(SPADE_DEAL, dealer=dealer, rules=Rules(**rules), scores=scores)
+
+
+def legal_sequence(hand, bids):
+    """Make ``bids`` in turn and collect the legal bids offered before each."""
+    out = []
+    for b in bids:
+        out.append(hand.legal_bids())
+        hand.bid(b)
+    return out
+
+
+def test_classic_bids():
+    h = bidding_hand()
+    assert legal_sequence(h, [3, 0, 13, 1]) == [ALL] * 4
+    assert h.bids == [3, 0, 13, 1]
+
+
+def test_mirror_bids_the_spade_count():
+    h = bidding_hand(bidding="mirror")
+    assert legal_sequence(h, [5, 0, 8, 0]) == [[5], [0], [8], [0]]
+    assert h.legal_bids(blind=True) == []
+
+
+def test_mirror_refuses_other_bids():
+    h = bidding_hand(bidding="mirror")
+    with pytest.raises(sa.IllegalBidError, match="seat 0 may not bid 4: mirror"):
+        h.bid(4)
+
+
+def test_whiz_bids_nil_or_the_spade_count():
+    h = bidding_hand(bidding="whiz")
+    assert legal_sequence(h, [0, 0, 8, 0]) == [[0, 5], [0], [0, 8], [0]]
+    h = bidding_hand(bidding="whiz", min_bid=6)
+    assert legal_sequence(h, [0, 0, 8, 0]) == [[0], [0], [0, 8], [0]]
+
+
+def test_suicide_bids():
+    numbers = list(range(4, 14))
+    h = bidding_hand(bidding="suicide")
+    # seat 0 first (partner 2 has not bid), seat 1 (partner 3 has not bid), seat 2 (partner bid
+    # nil: a number of at least 4), seat 3 (partner bid a number: nil).
+    assert legal_sequence(h, [0, 5, 4, 0]) == [[0] + numbers, [0] + numbers, numbers, [0]]
+    h = bidding_hand(bidding="suicide")
+    assert legal_sequence(h, [6, 0, 0, 9]) == [[0] + numbers, [0] + numbers, [0], numbers]
+    h = bidding_hand(bidding="suicide", min_bid=6)
+    assert h.legal_bids() == [0] + list(range(6, 14))
+
+
+def test_suicide_refusals_say_why():
+    h = bidding_hand(bidding="suicide")
+    with pytest.raises(sa.IllegalBidError, match="seat 0 may not bid 3: suicide .* at least 4"):
+        h.bid(3)
+    h.bid(0)
+    h.bid(5)
+    with pytest.raises(sa.IllegalBidError, match="seat 2 may not bid nil: suicide"):
+        h.bid(0)
+    h.bid(4)
+    with pytest.raises(sa.IllegalBidError, match="seat 3 may not bid 4: suicide"):
+        h.bid(4)
+
+
+def test_min_bid():
+    h = bidding_hand(min_bid=3)
+    assert h.legal_bids() == [0] + list(range(3, 14))
+    with pytest.raises(sa.IllegalBidError, match="seat 0 may not bid 2: the minimum bid is 3"):
+        h.bid(2)
+    h = bidding_hand(min_bid=4, nil=False)
+    assert h.legal_bids() == list(range(4, 14))
+
+
+@pytest.mark.parametrize(
+    "first, second_legal",
+    [
+        (2, list(range(3, 14))),  # 2 + 3 reaches 5
+        (0, list(range(5, 14))),  # a partner's nil counts 0
+        (4, list(range(1, 14))),  # any number reaches 5, nil does not
+        (5, ALL),  # already there: nil too
+        (9, ALL),
+    ],
+)
+def test_min_team_bid(first, second_legal):
+    h = bidding_hand(min_team_bid=5)
+    assert h.legal_bids() == ALL  # the first partner is free
+    h.bid(first)
+    assert h.legal_bids() == ALL  # seat 1's partner (3) has not bid
+    h.bid(1)
+    assert h.legal_bids() == second_legal  # seat 2, partner of seat 0
+    h.bid(second_legal[0])
+    assert h.legal_bids() == [b for b in ALL if b + 1 >= 5]  # seat 3, partner of seat 1 (bid 1)
+
+
+def test_min_team_bid_with_min_bid():
+    h = bidding_hand(min_team_bid=5, min_bid=2)
+    legal_sequence(h, [4, 2])
+    assert h.legal_bids() == list(range(2, 14))
+    h = bidding_hand(min_team_bid=5, min_bid=2)
+    legal_sequence(h, [0, 2])
+    assert h.legal_bids() == list(range(5, 14))
+    with pytest.raises(sa.IllegalBidError, match="seat 2 may not bid 4: the team must bid at least 5"):
+        h.bid(4)
+
+
+def test_nil_off():
+    h = bidding_hand(nil=False)
+    assert h.legal_bids() == list(range(1, 14))
+    assert h.legal_bids(blind=True) == []
+    with pytest.raises(sa.IllegalBidError, match="seat 0 may not bid nil: nil is off"):
+        h.bid(0)
+
+
+def test_blind_nil_off_by_default():
+    h = bidding_hand()
+    assert h.legal_bids(blind=True) == []
+    with pytest.raises(sa.IllegalBidError, match="seat 0 may not bid blind nil: blind nil is off"):
+        h.bid(0, blind=True)
+
+
+def test_blind_nil_any_time():
+    h = bidding_hand(blind_nil=True, scores=(300, 0))  # even when leading
+    for seat in (0, 1, 2, 3):
+        assert h.to_act == seat
+        assert h.legal_bids(blind=True) == [0]
+        h.bid(0, blind=(seat % 2 == 0))
+    assert h.blind == [True, False, True, False]
+    assert h.bids == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    "scores, allowed",
+    [
+        ((0, 100), [True, False, True, False]),  # team 0 trails by exactly 100
+        ((0, 99), [False] * 4),
+        ((250, 100), [False, True, False, True]),  # team 1 trails by 150
+        ((-150, -50), [True, False, True, False]),
+        ((0, 0), [False] * 4),
+    ],
+)
+def test_blind_nil_min_deficit(scores, allowed):
+    h = bidding_hand(blind_nil=True, blind_nil_min_deficit=100, scores=scores)
+    for seat in (0, 1, 2, 3):
+        assert h.legal_bids(blind=True) == ([0] if allowed[seat] else []), seat
+        assert 0 in h.legal_bids()  # a seen nil is always possible
+        if not allowed[seat]:
+            with pytest.raises(sa.IllegalBidError, match=f"seat {seat} may not bid blind nil: .*trail by at least 100"):
+                h.bid(0, blind=True)
+        h.bid(3)
+
+
+def test_blind_nil_under_suicide_follows_the_nil_rule():
+    h = bidding_hand(bidding="suicide", blind_nil=True)
+    assert h.legal_bids(blind=True) == [0]
+    h.bid(0, blind=True)
+    h.bid(5)
+    assert h.legal_bids(blind=True) == []  # seat 2's partner bid nil: seat 2 must bid a number
+    h.bid(4)
+    assert h.legal_bids(blind=True) == [0]  # seat 3's partner bid a number: nil, blind or not
+    h.bid(0, blind=True)
+    assert h.blind == [True, False, False, True]
+
+
+def test_blind_nil_lost_with_min_team_bid():
+    h = bidding_hand(blind_nil=True, min_team_bid=4)
+    h.bid(2)
+    h.bid(5)
+    assert h.legal_bids(blind=True) == []  # nil would leave the team at 2 < 4
