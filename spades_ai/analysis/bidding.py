@@ -1,0 +1,192 @@
+"""The bidding benchmark: bidding heuristics compared on one fixed set of deals.
+
+Each bidder bids for one partnership (seats 0 and 2 at table 0, seats 1 and 3 at table 1, on the
+same deals), the opponents bid with their own agent, and every card, at every seat, is played by
+one fixed policy (Normal by default). Only the bids differ between bidders, so the differences in
+the tricks taken, the sets, the bags and the points are the bidding's.
+
+A bidder is a built-in or user agent (its ``bid``), an agent spec such as ``"hard:worlds=64"``,
+or a plain function ``f(hand, seat, bids, scores) -> bid`` taking the seat's cards (a list of
+``Card``), its seat, the bids so far by seat (None for not yet, 0 for nil) and the match
+scores.
+
+>>> def two_each(hand, seat, bids, scores):
+...     return 2
+>>> board = bidding_benchmark({"two": two_each, "normal": "normal"}, deals=40)
+>>> list(board.index)
+['normal', 'two']
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+
+from spades_ai.agents import make_agent
+from spades_ai.agents.selfplay import play_hands
+from spades_ai.observation import Observation
+from spades_ai.rules import Rules
+
+Z95 = 1.959963984540054
+
+
+class FunctionBidder:
+    """An agent that bids with a plain function and plays with ``policy``."""
+
+    def __init__(self, name: str, bid_fn: Callable, policy):
+        self.name = name
+        self._bid_fn = bid_fn
+        self._policy = policy
+
+    def bid(self, obs: Observation) -> int:
+        return self._bid_fn(obs.cards, obs.seat, obs.bids, obs.scores)
+
+    def play(self, obs: Observation):
+        return self._policy.play(obs)
+
+
+class AgentBidder:
+    """An agent that bids like ``bidder`` and plays with ``policy``."""
+
+    def __init__(self, name: str, bidder, policy):
+        self.name = name
+        self._bidder = bidder
+        self._policy = policy
+
+    def bid(self, obs: Observation) -> int:
+        return self._bidder.bid(obs)
+
+    def play(self, obs: Observation):
+        return self._policy.play(obs)
+
+
+def _agent(spec):
+    if isinstance(spec, str):
+        from spades_ai.tournament.schedule import parse_agent
+
+        return parse_agent(spec).build()
+    return spec
+
+
+def _name_of(spec) -> str:
+    if isinstance(spec, str):
+        return spec
+    return str(getattr(spec, "name", getattr(spec, "__name__", type(spec).__name__)))
+
+
+def _seat_agent(name, spec, policy):
+    obj = _agent(spec)
+    if hasattr(obj, "bid"):
+        return AgentBidder(name, obj, policy)
+    if callable(obj):
+        return FunctionBidder(name, obj, policy)
+    raise TypeError(f"bidder {name!r} is neither an agent with bid(obs) nor a function f(hand, seat, bids, scores)")
+
+
+def _normalise(bidders) -> dict:
+    if isinstance(bidders, Mapping):
+        items = dict(bidders)
+    else:
+        items = {}
+        for spec in bidders:
+            items[_name_of(spec)] = spec
+    if not items:
+        raise ValueError("give at least one bidder")
+    return items
+
+
+def _chunk(name, spec, policy_spec, opponent_spec, seed, start, n, rules):
+    policy = _agent(policy_spec)
+    seat_agent = _seat_agent(name, spec, policy)
+    opponent = AgentBidder("opponents", _agent(opponent_spec), policy)
+    tables = (play_hands([seat_agent, opponent], n, seed=seed, rules=rules, start=start),
+              play_hands([opponent, seat_agent], n, seed=seed, rules=rules, start=start))
+    rows = []
+    for table, rec in enumerate(tables):
+        team = table  # the bidder's partnership
+        for seat in (team, team + 2):
+            rows.append(pd.DataFrame({
+                "bidder": name,
+                "deal": rec.deal,
+                "table": np.int8(table),
+                "seat": np.int8(seat),
+                "bid": rec.bids[:, seat].astype(np.int16),
+                "blind": rec.blind[:, seat],
+                "tricks": rec.tricks[:, seat].astype(np.int16),
+                "nil_made": rec.nil[:, seat] == 1,
+                "contract": rec.contract[:, team],
+                "made": rec.made[:, team],
+                "team_bags": rec.new_bags[:, team],
+                "team_points": rec.points[:, team],
+                "opponent_points": rec.points[:, 1 - team],
+            }))
+    return pd.concat(rows, ignore_index=True)
+
+
+def bidding_records(
+    bidders,
+    deals: int = 2000,
+    seed: int = 0,
+    *,
+    rules: Rules | None = None,
+    policy="normal",
+    opponents="normal",
+    n_jobs: int = 1,
+    chunk: int = 250,
+) -> pd.DataFrame:
+    """One row per bidder, deal, table and bidding seat: the bid, the tricks that seat took,
+    and its team's contract, made flag, new bags and points (and the opponents' points)."""
+    items = _normalise(bidders)
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ValueError(f"deals must be an int >= 1, not {deals!r}")
+    tasks = [
+        delayed(_chunk)(name, spec, policy, opponents, seed, s, min(chunk, deals - s), rules)
+        for name, spec in items.items()
+        for s in range(0, deals, chunk)
+    ]
+    parts = Parallel(n_jobs=n_jobs)(tasks) if n_jobs != 1 else [t[0](*t[1], **t[2]) for t in tasks]
+    return pd.concat(parts, ignore_index=True)
+
+
+def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard of ``bidding_records``: per bidder, how its bids met the tricks taken.
+
+    ``mean_error`` and ``mae`` compare each number bid with the tricks that seat took (nil bids
+    apart); ``set_rate`` and ``bags_per_hand`` are per team-hand; ``points_per_deal`` is the
+    bidder's team's points averaged over both tables of a deal, ``margin`` the same minus the
+    opponents' points, with its 95% interval over deals. Sorted by margin.
+    """
+    out = []
+    for name, g in records.groupby("bidder", sort=False):
+        numbers = g[g["bid"] > 0]
+        nils = g[g["bid"] == 0]
+        team = g.drop_duplicates(["deal", "table"])
+        per_deal = team.groupby("deal")[["team_points", "opponent_points"]].mean()
+        margin = (per_deal["team_points"] - per_deal["opponent_points"]).to_numpy(float)
+        half = Z95 * margin.std(ddof=1) / np.sqrt(len(margin)) if len(margin) > 1 else np.nan
+        err = (numbers["bid"] - numbers["tricks"]).to_numpy(float)
+        with_contract = team[team["contract"] > 0]
+        out.append({
+            "bidder": name,
+            "deals": int(per_deal.shape[0]),
+            "mean_bid": float(numbers["bid"].mean()) if len(numbers) else np.nan,
+            "mean_error": float(err.mean()) if len(err) else np.nan,
+            "mae": float(np.abs(err).mean()) if len(err) else np.nan,
+            "set_rate": float(1 - with_contract["made"].mean()) if len(with_contract) else np.nan,
+            "bags_per_hand": float(team["team_bags"].mean()),
+            "nil_rate": float(len(nils) / len(g)),
+            "nil_success": float(nils["nil_made"].mean()) if len(nils) else np.nan,
+            "points_per_deal": float(per_deal["team_points"].mean()),
+            "margin": float(margin.mean()),
+            "margin_low": float(margin.mean() - half),
+            "margin_high": float(margin.mean() + half),
+        })
+    return pd.DataFrame(out).set_index("bidder").sort_values("margin", ascending=False)
+
+
+def bidding_benchmark(bidders, deals: int = 2000, seed: int = 0, **kwargs) -> pd.DataFrame:
+    """``bidding_leaderboard(bidding_records(bidders, deals, seed, **kwargs))``."""
+    return bidding_leaderboard(bidding_records(bidders, deals, seed, **kwargs))
