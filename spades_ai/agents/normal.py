@@ -309,8 +309,9 @@ def normal_play(pub, seat, hand, rules, legal):
                 if win_seat == partner or (over & led) == ZERO:
                     return lowest_bit(over & led) if (over & led) != ZERO else lowest_bit(over)
                 return highest_bit(over & led)  # play high in front of the nil
-        if win_seat != partner and last:
-            return _duck(pub, legal, win, led) if not want else discard_low(legal)
+        # Last to a trick the nil partner has lost: it is safe, so play for our own tricks.
+        if win_seat != partner and last and not want:
+            return _duck(pub, legal, win, led)
     if attack_seat >= 0 and win_seat == attack_seat:
         under = losers_under(legal, win, led)
         if under != ZERO:
