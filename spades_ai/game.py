@@ -149,8 +149,8 @@ class Hand:
 
     @property
     def leader(self) -> int | None:
-        """The seat that led (or is to lead) the trick in play."""
-        return None if self.phase == "over" else int(self._pub[_st.P_LEADER])
+        """The seat that led (or is to lead) the trick in play; None outside the play."""
+        return int(self._pub[_st.P_LEADER]) if self.phase == "playing" else None
 
     @property
     def tricks(self) -> list[list[tuple[int, Card]]]:
@@ -189,7 +189,7 @@ class Hand:
             raise IllegalBidError(f"seat {seat}: blind must be True or False, not {blind!r}")
         if n not in self.legal_bids(blind=bool(blind)):
             raise IllegalBidError(f"seat {seat} may not bid {_bid_name(n, blind)}: {self._bid_reason(seat, n, blind)}")
-        _st.apply_bid(self._pub, n, bool(blind))
+        _st.apply_bid(self._pub, self._hands, n, bool(blind), self._rules_array)
 
     def _bid_reason(self, seat: int, n: int, blind: bool) -> str:
         r = self.rules
@@ -245,7 +245,7 @@ class Hand:
             raise IllegalPlayError(f"seat {seat} may not play {card}: {self._play_reason(seat, card, legal)}")
         leader = int(self._pub[_st.P_LEADER])
         self.plays.append((seat, card))
-        if _st.apply_card(self._pub, self._hands, int(card)) >= 0:
+        if _st.apply_card(self._pub, self._hands, int(card), self._rules_array) >= 0:
             self.trick_leaders.append(leader)
 
     def _play_reason(self, seat: int, card: Card, legal: int) -> str:

@@ -362,10 +362,9 @@ def redeal(obs, rng: random.Random, budget: int = 20_000) -> list[int] | None:
     """The hidden cards dealt again at random among the three other seats, fitting ``obs``.
 
     Each seat keeps its number of cards; a seat shown void in a suit gets none of it; under
-    mirror / whiz a seat that bid a number holds that many spades in all; under low_club the
-    first leader holds the two of clubs (the public state names the first leader from the deal
-    on: see ``test_low_club_first_leader_is_not_public_during_bidding``). Returns the re-dealt *original* deal (cards now held
-    plus cards played), or None if the randomized backtracking ran out of budget.
+    mirror / whiz a seat that bid a number holds that many spades in all. Returns the re-dealt
+    *original* deal (cards now held plus cards played), or None if the randomized backtracking
+    ran out of budget.
     """
     me = obs.seat
     played = int(obs.public[st.P_PLAYED])
@@ -380,15 +379,10 @@ def redeal(obs, rng: random.Random, budget: int = 20_000) -> list[int] | None:
             b = obs.bids[s]
             if b is not None and (b > 0 or obs.rules.bidding == "mirror"):
                 spades_due[s] = b - (played_by[s] & SPADES).bit_count()
-    voids = [set(v) for v in obs.voids]
-    for s, suits in shown_only_spades(obs).items():
-        voids[s] |= suits
-    pinned = {}
-    if obs.rules.first_lead == "low_club" and not played >> TWO_CLUBS & 1 and TWO_CLUBS in unseen:
-        pinned[TWO_CLUBS] = int(obs.public[st.P_LEADER])
+    voids = obs.voids
 
     def allowed(c, s):
-        if c // 13 in voids[s] or pinned.get(c, s) != s:
+        if c // 13 in voids[s]:
             return False
         if s in spades_due and c // 13 == 3:
             return spades_due[s] > 0
@@ -436,9 +430,8 @@ def redeal(obs, rng: random.Random, budget: int = 20_000) -> list[int] | None:
 
 
 def shown_only_spades(obs) -> dict[int, set[int]]:
-    """Seats that led a spade while the spade-lead rule forbade it: they held nothing else.
-
-    ``obs.voids`` only records failures to follow, so this is read from the plays."""
+    """Seats that led a spade while the spade-lead rule forbade it: they held nothing else
+    (read from the plays, independently of the engine's void tracking)."""
     may_lead = {
         "broken": lambda broken, t: broken,
         "after_first_trick": lambda broken, t: t >= 1,
@@ -571,12 +564,8 @@ def test_redeal_respects_voids_counts_and_mirror_bids():
                         assert (deal[s] & SPADES).bit_count() == b
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine.state.reset_public sets P_LEADER to the holder of the 2 of clubs at the deal, "
-    "so under first_lead='low_club' every seat's observation shows where that hidden card is while bidding",
-)
 def test_low_club_first_leader_is_not_public_during_bidding():
+    """The first leader (the holder of the lowest club) is not public before the play."""
     rules = Rules(first_lead="low_club")
     deal = [mask(h) for h in OBS_DEAL]  # seat 0 holds the 2 of clubs
     moved = list(deal)
@@ -589,3 +578,24 @@ def test_low_club_first_leader_is_not_public_during_bidding():
         seen.append(hand.observation())
     assert seen[0].hand == seen[1].hand
     assert np.array_equal(seen[0].public, seen[1].public)
+
+
+def test_voids_include_spade_leads_that_show_an_all_spade_hand():
+    """A seat that leads a spade while the rules allow that only from an all-spade hand has
+    shown it holds nothing else: the engine records it as void in the other three suits."""
+    shown = 0
+    for _, obs in random_positions(400, seed=17):
+        for seat, suits in shown_only_spades(obs).items():
+            assert suits <= obs.voids[seat]
+            shown += 1
+    assert shown > 0  # the positions do contain such leads
+
+
+def test_first_leader_is_public_once_the_play_starts():
+    rules = Rules(first_lead="low_club")
+    deal = [mask(h) for h in OBS_DEAL]  # seat 0 holds the 2 of clubs
+    hand = Hand(deal, dealer=1, rules=rules)
+    for _ in range(4):
+        hand.bid(hand.legal_bids()[1])
+    assert hand.leader == 0 and hand.to_act == 0
+    assert int(hand.observation().public[st.P_LEADER]) == 0

@@ -107,7 +107,7 @@ UNBROKEN_OK = {
 @pytest.mark.parametrize("dealer", range(4))
 def test_bidding_starts_at_dealers_left(dealer):
     h = Hand(DEAL_C, dealer=dealer)
-    assert h.phase == "bidding" and h.leader == (dealer + 1) % 4
+    assert h.phase == "bidding" and h.leader is None  # who leads is not public before the play
     order = []
     for k in range(4):
         order.append(h.to_act)

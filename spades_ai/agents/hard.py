@@ -55,11 +55,11 @@ def rollout(pub, hands, rules):
     """Finish the hand from any point with Normal at every seat (bids included)."""
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
-        apply_bid(pub, normal_bid(pub, seat, hands[seat], rules, legal_bids(seat, hands[seat], pub, rules)), False)
+        apply_bid(pub, hands, normal_bid(pub, seat, hands[seat], rules, legal_bids(seat, hands[seat], pub, rules)), False, rules)
     while pub[P_PHASE] == PHASE_PLAYING:
         seat = pub[P_TO_ACT]
         card = normal_play(pub, seat, hands[seat], rules, legal_now(pub, hands[seat], rules))
-        apply_card(pub, hands, lowest_index(card))
+        apply_card(pub, hands, lowest_index(card), rules)
 
 
 @kernel
@@ -180,7 +180,7 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, bid_aware, state):
         for j in range(n_c):
             sim[:] = pub
             hs[:] = worlds[i]
-            apply_card(sim, hs, ids[j])
+            apply_card(sim, hs, ids[j], rules)
             rollout(sim, hs, rules)
             totals[j] += weights[i] * utility(sim, rules, team, sheet, nil_out)
     best = 0
@@ -224,7 +224,7 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, bid_aware, state):
         for j in range(n_c):
             sim[:] = pub
             hs[:] = worlds[i]
-            apply_bid(sim, cands[j], False)
+            apply_bid(sim, hs, cands[j], False, rules)
             rollout(sim, hs, rules)
             totals[j] += weights[i] * utility(sim, rules, team, sheet, nil_out)
     best = 0

@@ -18,8 +18,6 @@ bidder still holds and never overtakes the nil bidder's card.
 import numpy as np
 
 from spades_ai.agents.tactics import (
-    beats,
-    bit_id,
     discard_high,
     discard_low,
     highest_by_rank,
@@ -28,7 +26,6 @@ from spades_ai.agents.tactics import (
     lowest_by_rank,
     nil_alive,
     rank_of,
-    suit_len,
     team_need,
     trick_status,
     unseen_cards,

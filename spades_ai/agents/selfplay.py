@@ -54,7 +54,7 @@ def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played
     for _ in range(4):
         seat = pub[P_TO_ACT]
         b, blind, _ = _d.agent_bid(kinds, params, pub, seat, hands[seat], rules)
-        apply_bid(pub, b, blind)
+        apply_bid(pub, hands, b, blind, rules)
     for _ in range(52):
         seat = pub[P_TO_ACT]
         if kinds[seat] == _d.KIND_NORMAL:
@@ -64,7 +64,7 @@ def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played
             card = lowest_index(normal_play(pub, seat, hand, rules, legal_now(pub, hand, rules)))
         else:
             card, _ = _d.agent_play(kinds, params, pub, seat, hands[seat], rules)
-        apply_card(pub, hands, card)
+        apply_card(pub, hands, card, rules)
 
 
 @kernel

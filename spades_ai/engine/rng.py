@@ -66,6 +66,7 @@ def below64(state, n):
 
     Draws the bit length of ``n - 1`` and rejects values >= n (fewer than two draws on average).
     """
+    state = np.uint64(state)  # as in next_u64: an int64 state would make the result float64
     n = np.uint64(n)
     if n <= np.uint64(1):
         return state, np.int64(0)

@@ -14,11 +14,14 @@ Slots::
     P_PLAYED_BY + s     the cards seat s has played (mask)
     P_TRICK + i         card id played i-th to the current trick, -1 if none yet
     P_TRICK_LEN         cards in the current trick
-    P_LEADER            seat that leads (or led) the current trick
+    P_LEADER            seat that leads (or led) the current trick; -1 during the bidding, as
+                        with ``first_lead="low_club"`` it would tell who holds the lowest club
     P_TRICK_NO          tricks finished (0..13)
     P_WON + s           tricks seat s has won
     P_BROKEN            1 once a spade has been played
-    P_VOIDS             bit 4*s + suit set once seat s failed to follow that suit
+    P_VOIDS             bit 4*s + suit set once seat s showed it lacks that suit: it failed to
+                        follow it, or it led a spade while the rules allowed that only from a
+                        hand of nothing but spades
     P_SCORES + t        match score of team t before this hand
     P_BAGS + t          bag count of team t before this hand
     P_TO_ACT            seat to bid or play next (-1 when the hand is over)
@@ -32,7 +35,7 @@ import numpy as np
 
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bits import ONE, SPADES, U64
-from spades_ai.engine.play import first_leader, legal_mask
+from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD
 
 P_DEALER = 0
@@ -68,7 +71,7 @@ def reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played,
     for s in range(4):
         pub[P_BIDS + s] = -1
         pub[P_TRICK + s] = -1
-    pub[P_LEADER] = first_leader(hands, dealer, rules[R_FIRST_LEAD])
+    pub[P_LEADER] = -1
     pub[P_SCORES] = score0
     pub[P_SCORES + 1] = score1
     pub[P_BAGS] = bags0
@@ -81,14 +84,18 @@ def reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played,
 
 
 @kernel
-def apply_bid(pub, bid, blind):
-    """Record the bid of the seat to act (no legality check: see ``bids.legal_bids``)."""
+def apply_bid(pub, hands, bid, blind, rules):
+    """Record the bid of the seat to act (no legality check: see ``bids.legal_bids``).
+
+    After the fourth bid the play starts and the first leader is found from ``hands``.
+    """
     seat = pub[P_TO_ACT]
     pub[P_BIDS + seat] = bid
     pub[P_BLIND + seat] = 1 if blind else 0
     pub[P_N_BIDS] += 1
     if pub[P_N_BIDS] == 4:
         pub[P_PHASE] = PHASE_PLAYING
+        pub[P_LEADER] = first_leader(hands, pub[P_DEALER], rules[R_FIRST_LEAD])
         pub[P_TO_ACT] = pub[P_LEADER]
     else:
         pub[P_TO_ACT] = (seat + 1) & 3
@@ -109,7 +116,7 @@ def legal_now(pub, hand, rules):
 
 
 @kernel
-def apply_card(pub, hands, card):
+def apply_card(pub, hands, card, rules):
     """Play card id ``card`` for the seat to act (no legality check: see ``legal_now``).
 
     Removes it from ``hands``, notes voids and broken spades, and closes the trick after the
@@ -124,6 +131,8 @@ def apply_card(pub, hands, card):
     if n == 0:
         pub[P_WIN_CARD] = card
         pub[P_WIN_SEAT] = seat
+        if card // 13 == 3 and not may_lead_spades(pub[P_BROKEN] != 0, pub[P_TRICK_NO], rules[R_SPADE_LEAD]):
+            pub[P_VOIDS] |= 0x7 << (4 * seat)  # a spade lead only an all-spade hand may make
     else:
         led = pub[P_TRICK] // 13
         suit = card // 13
