@@ -18,25 +18,21 @@ bidder still holds and never overtakes the nil bidder's card.
 import numpy as np
 
 from spades_ai.agents.tactics import (
+    card_bit,
     discard_high,
     discard_low,
     highest_by_rank,
     is_top,
     losers_under,
     lowest_by_rank,
-    nil_alive,
     rank_of,
-    team_need,
-    trick_status,
-    unseen_cards,
-    void_in,
     winners_over,
 )
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bids import NIL_BIT
-from spades_ai.engine.bits import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount
-from spades_ai.engine.state import P_BAGS, P_BIDS, P_TRICK_LEN, P_TRICK_NO
-from spades_ai.rules import R_BAG_LIMIT
+from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount
+from spades_ai.engine.state import P_BAGS, P_BIDS, P_PLAYED, P_TRICK, P_TRICK_LEN, P_TRICK_NO, P_VOIDS, P_WIN_CARD, P_WIN_SEAT, P_WON
+from spades_ai.rules import R_BAG_LIMIT, R_NIL_TRICKS_COUNT
 
 # rank indexes
 _Q, _K, _A = 10, 11, 12
@@ -154,9 +150,14 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
 
 
 @kernel
-def _sure_partner_win(pub, win, led, unseen, seat):
+def _void_in(voids, seat, suit):
+    return (voids >> (4 * seat + suit)) & 1 == 1
+
+
+@kernel
+def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
     """Whether the partner's winning card ``win`` will hold against the seats still to play."""
-    left = 3 - pub[P_TRICK_LEN]
+    left = 3 - trick_len
     if left == 0:
         return True
     if not is_top(win, unseen):
@@ -164,60 +165,56 @@ def _sure_partner_win(pub, win, led, unseen, seat):
     if win & SPADES:
         return True
     # An opponent after us who shows a void in the led suit may trump.
-    led_suit = 0
-    for s in range(4):
-        if led == SUIT_MASK[s]:
-            led_suit = s
     for k in range(1, left + 1):
-        nxt = (seat + k) & 3
-        if void_in(pub, nxt, led_suit) and (unseen & SPADES) != ZERO:
+        if _void_in(voids, (seat + k) & 3, led_suit) and (unseen & SPADES) != ZERO:
             return False
     return True
 
 
 @kernel
-def _nil_play(pub, legal, unseen):
-    """Play to take no trick."""
-    if pub[P_TRICK_LEN] == 0:
-        # Lead the card with the most unseen cards above it in its suit.
-        best = ZERO
-        best_score = -1
-        for s in range(4):
-            m = legal & SUIT_MASK[s]
-            if m != ZERO:
-                b = lowest_bit(m)
-                above = np.int64(popcount(unseen & SUIT_MASK[s] & ~((b << ONE) - ONE)))
-                score = above * 2 - (1 if s == 3 else 0)
-                if score > best_score:
-                    best, best_score = b, score
-        return best
-    win, _, led = trick_status(pub)
+def _nil_lead(legal, unseen):
+    """Lead the card with the most unseen cards above it in its suit."""
+    best = ZERO
+    best_score = -1
+    for s in range(4):
+        m = legal & SUIT_MASK[s]
+        if m != ZERO:
+            b = lowest_bit(m)
+            above = np.int64(popcount(unseen & SUIT_MASK[s] & ~((b << ONE) - ONE)))
+            score = above * 2 - (1 if s == 3 else 0)
+            if score > best_score:
+                best, best_score = b, score
+    return best
+
+
+@kernel
+def _nil_follow(legal, win, led, last):
+    """Follow to a trick without taking it if at all possible."""
     under = losers_under(legal, win, led)
     if under != ZERO:
         if (under & led) != ZERO:
             return highest_bit(under & led)
         return discard_high(under)
-    last = pub[P_TRICK_LEN] == 3
     if last:
         return highest_bit(legal & led) if (legal & led) != ZERO else highest_bit(legal)
     return lowest_by_rank(legal)
 
 
 @kernel
-def _duck(pub, legal, win, led):
+def _duck(legal, win, led, last):
     """Lose the trick if possible, shedding the highest card that loses."""
     under = losers_under(legal, win, led)
     if under != ZERO:
         if (under & led) != ZERO:
             return highest_bit(under & led)
         return discard_high(under)
-    if pub[P_TRICK_LEN] == 3:
+    if last:
         return highest_bit(legal & led) if (legal & led) != ZERO else lowest_bit(legal)
     return lowest_by_rank(legal)
 
 
 @kernel
-def _lead(pub, seat, legal, unseen, want, cover, attack_seat):
+def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
     """Choose a lead."""
     if attack_seat >= 0:
         # Lead low in a suit the nil bidder still holds.
@@ -225,7 +222,7 @@ def _lead(pub, seat, legal, unseen, want, cover, attack_seat):
         best_rank = 99
         for s in range(4):
             m = legal & SUIT_MASK[s]
-            if m != ZERO and not void_in(pub, attack_seat, s) and (unseen & SUIT_MASK[s]) != ZERO:
+            if m != ZERO and not _void_in(voids, attack_seat, s) and (unseen & SUIT_MASK[s]) != ZERO:
                 b = lowest_bit(m)
                 r = rank_of(b) + (4 if s == 3 else 0)
                 if r < best_rank:
@@ -237,16 +234,13 @@ def _lead(pub, seat, legal, unseen, want, cover, attack_seat):
         sp = legal & SPADES
         if sp != ZERO and (unseen & SPADES) != ZERO and is_top(highest_bit(sp), unseen):
             return highest_bit(sp)
+        trumps_out = (unseen & SPADES) != ZERO
         for s in range(3):
             m = legal & SUIT_MASK[s]
             if m != ZERO:
                 top = highest_bit(m)
-                safe = True
-                for k in (1, 3):
-                    opp = (seat + k) & 3
-                    if void_in(pub, opp, s) and (unseen & SPADES) != ZERO:
-                        safe = False
-                if safe and is_top(top, unseen) and (unseen & SUIT_MASK[s]) != ZERO:
+                ruffed = trumps_out and (_void_in(voids, (seat + 1) & 3, s) or _void_in(voids, (seat + 3) & 3, s))
+                if not ruffed and is_top(top, unseen) and (unseen & SUIT_MASK[s]) != ZERO:
                     return top
         if cover:
             return highest_by_rank(legal)
@@ -274,31 +268,55 @@ def _lead(pub, seat, legal, unseen, want, cover, attack_seat):
 
 
 @kernel
+def _need(bid_a, won_a, bid_b, won_b, nil_count):
+    """Tricks a partnership still needs for its contract (nil tricks count only if the rules say)."""
+    counted = 0
+    if bid_a > 0 or nil_count:
+        counted += won_a
+    if bid_b > 0 or nil_count:
+        counted += won_b
+    return max(bid_a, 0) + max(bid_b, 0) - counted
+
+
+@kernel
 def normal_play(pub, seat, hand, rules, legal):
-    """Normal's card (a one-bit mask) among the ``legal`` cards."""
+    """Normal's card (a one-bit mask) among the ``legal`` cards.
+
+    The public array is read once into scalars and the helpers take scalars: a numba call
+    that passes an array costs reference counting that dominated this function's time.
+    """
     if popcount(legal) == 1:
         return legal
-    unseen = unseen_cards(pub, hand)
+    unseen = FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
     team = seat & 1
     partner = seat ^ 2
-    if nil_alive(pub, seat):
-        return _nil_play(pub, legal, unseen)
-    cover = nil_alive(pub, partner)
+    trick_len = pub[P_TRICK_LEN]
+    voids = pub[P_VOIDS]
+    if pub[P_BIDS + seat] == 0 and pub[P_WON + seat] == 0:
+        if trick_len == 0:
+            return _nil_lead(legal, unseen)
+        return _nil_follow(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[pub[P_TRICK] // 13], trick_len == 3)
+    cover = pub[P_BIDS + partner] == 0 and pub[P_WON + partner] == 0
     attack_seat = -1
     for k in (1, 3):
         opp = (seat + k) & 3
-        if nil_alive(pub, opp):
+        if pub[P_BIDS + opp] == 0 and pub[P_WON + opp] == 0:
             attack_seat = opp
-    _, need = team_need(pub, team, rules)
-    _, opp_need = team_need(pub, 1 - team, rules)
+    nil_count = rules[R_NIL_TRICKS_COUNT] != 0
+    need = _need(pub[P_BIDS + team], pub[P_WON + team], pub[P_BIDS + team + 2], pub[P_WON + team + 2], nil_count)
+    opp = 1 - team
+    opp_need = _need(pub[P_BIDS + opp], pub[P_WON + opp], pub[P_BIDS + opp + 2], pub[P_WON + opp + 2], nil_count)
     left = 13 - pub[P_TRICK_NO]
     bags_close = pub[P_BAGS + team] >= rules[R_BAG_LIMIT] - 2
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
     want = need > 0 or set_chance
-    if pub[P_TRICK_LEN] == 0:
-        return _lead(pub, seat, legal, unseen, want, cover, attack_seat)
-    win, win_seat, led = trick_status(pub)
-    last = pub[P_TRICK_LEN] == 3
+    if trick_len == 0:
+        return _lead(seat, legal, unseen, want, cover, attack_seat, voids)
+    win = card_bit(pub[P_WIN_CARD])
+    win_seat = pub[P_WIN_SEAT]
+    led_suit = pub[P_TRICK] // 13
+    led = SUIT_MASK[led_suit]
+    last = trick_len == 3
     if cover:
         if win_seat == partner or not last:
             over = winners_over(legal, win, led)
@@ -308,7 +326,7 @@ def normal_play(pub, seat, hand, rules, legal):
                 return highest_bit(over & led)  # play high in front of the nil
         # Last to a trick the nil partner has lost: it is safe, so play for our own tricks.
         if win_seat != partner and last and not want:
-            return _duck(pub, legal, win, led)
+            return _duck(legal, win, led, last)
     if attack_seat >= 0 and win_seat == attack_seat:
         under = losers_under(legal, win, led)
         if under != ZERO:
@@ -316,8 +334,8 @@ def normal_play(pub, seat, hand, rules, legal):
                 return highest_bit(under & led)
             return discard_high(under)
     if not want:
-        return _duck(pub, legal, win, led)
-    if win_seat == partner and _sure_partner_win(pub, win, led, unseen, seat):
+        return _duck(legal, win, led, last)
+    if win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
         return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
     over = winners_over(legal, win, led)
     if over == ZERO:
@@ -335,11 +353,11 @@ def normal_play(pub, seat, hand, rules, legal):
                 if is_top(b, unseen):
                     return b
                 m &= ~b
-        if pub[P_TRICK_LEN] == 1:
+        if trick_len == 1:
             return lowest_bit(legal & led)  # second hand low
         return top  # third hand high
     # Void in the led suit: trump with the lowest spade that wins.
-    if pub[P_TRICK_LEN] == 1 and win_seat != partner and not is_top(win, unseen) and (win & SPADES) == ZERO:
+    if trick_len == 1 and win_seat != partner and not is_top(win, unseen) and (win & SPADES) == ZERO:
         # Second seat: the partner may still win a low lead; ruff only high cards.
         if rank_of(win) < 9:
             return discard_low(legal & ~SPADES) if (legal & NON_SPADES) != ZERO else lowest_bit(over)
