@@ -15,7 +15,7 @@ when the hand ends the match (target or loss threshold).
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
 noise; a nil asks for a nil-safe hand). When the weights collapse (effective sample size below
-a quarter of the worlds) it falls back to uniform weights and counts the fallback.
+``min(n / 4, 32)`` worlds) it tempers them toward uniform and counts the fallback.
 """
 
 import numpy as np
@@ -47,7 +47,11 @@ from spades_ai.engine.state import (
 from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_TARGET
 
 MATCH_BONUS = 300.0
+#: How many standard errors a candidate must beat Normal's choice by (see ``anchored_choice``).
+ANCHOR_Z = 2.0
 BID_SIGMA = 1.2
+#: Bid-aware weights keep at least this many effective worlds (or a quarter of them).
+MIN_EFFECTIVE_WORLDS = 32.0
 
 
 @kernel
@@ -117,8 +121,27 @@ def bid_log_likelihood(bid, hand):
 
 
 @kernel
+def _ess(logw, t):
+    """Effective sample size of the weights ``exp(t * logw)`` (``logw`` has maximum 0)."""
+    s1 = 0.0
+    s2 = 0.0
+    for x in logw:
+        w = np.exp(t * x)
+        s1 += w
+        s2 += w * w
+    return s1 * s1 / s2
+
+
+@kernel
 def world_weights(pub, seat, worlds, n):
-    """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, fell_back)."""
+    """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, tempered).
+
+    Each world is weighted by the likelihood of every known, non-blind bid of the other seats
+    given that seat's hand in the world (the cards it holds there plus those it has played).
+    When the weights collapse (effective sample size below ``min(n / 4, 32)``) they are
+    tempered, ``w ** t`` with the largest ``t`` in [0, 1] that keeps that many effective
+    worlds (``t = 0`` is uniform sampling), and the decision counts as a fallback.
+    """
     logw = np.zeros(n)
     for k in range(1, 4):
         o = (seat + k) & 3
@@ -128,12 +151,18 @@ def world_weights(pub, seat, worlds, n):
         played = U64(pub[P_PLAYED_BY + o])
         for i in range(n):
             logw[i] += bid_log_likelihood(b, worlds[i, o] | played)
-    top = logw.max()
-    w = np.exp(logw - top)
-    ess = w.sum() ** 2 / (w * w).sum()
-    if ess < max(2.0, 0.25 * n):
-        return np.ones(n), True
-    return w, False
+    logw -= logw.max()
+    floor = max(2.0, min(0.25 * n, MIN_EFFECTIVE_WORLDS))
+    if _ess(logw, 1.0) >= floor:
+        return np.exp(logw), False
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if _ess(logw, mid) >= floor:
+            lo = mid
+        else:
+            hi = mid
+    return np.exp(lo * logw), True
 
 
 @kernel
@@ -148,6 +177,38 @@ def sample_worlds(state, pub, seat, hand, n):
         hands[seat] = hand
         worlds[i] = hands
     return state, worlds
+
+
+@kernel
+def anchored_choice(values, weights, anchor, z):
+    """Index of the candidate to play: the anchor (Normal's choice) unless another candidate's
+    weighted mean advantage over it, paired world by world, exceeds ``z`` standard errors.
+
+    Picking the largest of several noisy means favours the luckiest estimate (the winner's
+    curse): with few worlds Hard would bid and play wildly. Anchoring on Normal's choice makes
+    a small budget fall back to Normal rather than below it.
+    """
+    n, k = values.shape
+    w_sum = weights.sum()
+    n_eff = w_sum * w_sum / (weights * weights).sum()
+    best = anchor
+    best_mean = 0.0
+    for j in range(k):
+        if j == anchor:
+            continue
+        mean = 0.0
+        for i in range(n):
+            mean += weights[i] * (values[i, j] - values[i, anchor])
+        mean /= w_sum
+        var = 0.0
+        for i in range(n):
+            d = values[i, j] - values[i, anchor] - mean
+            var += weights[i] * d * d
+        var /= w_sum
+        se = np.sqrt(var / max(n_eff - 1.0, 1.0))
+        if mean - z * se > 0.0 and mean > best_mean:
+            best, best_mean = j, mean
+    return best
 
 
 @kernel
@@ -170,7 +231,13 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, bid_aware, state):
         b = lowest_bit(m)
         ids[j] = lowest_index(b)
         m ^= b
-    totals = np.zeros(n_c)
+    # The anchor: the candidate standing for Normal's card (the lowest card of its run).
+    normal_card = lowest_index(normal_play(pub, seat, hand, rules, legal))
+    anchor = 0
+    for j in range(n_c):
+        if ids[j] <= normal_card and ids[j] // 13 == normal_card // 13:
+            anchor = j
+    values = np.empty((n_worlds, n_c))
     sim = np.empty(N_PUBLIC, dtype=np.int64)
     hs = np.empty(4, dtype=np.uint64)
     sheet = np.empty((2, N_FIELDS), dtype=np.int64)
@@ -182,11 +249,8 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, bid_aware, state):
             hs[:] = worlds[i]
             apply_card(sim, hs, ids[j], rules)
             rollout(sim, hs, rules)
-            totals[j] += weights[i] * utility(sim, rules, team, sheet, nil_out)
-    best = 0
-    for j in range(1, n_c):
-        if totals[j] > totals[best]:
-            best = j
+            values[i, j] = utility(sim, rules, team, sheet, nil_out)
+    best = anchored_choice(values, weights, anchor, ANCHOR_Z)
     return ONE << U64(ids[best]), fell_back
 
 
@@ -214,7 +278,7 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, bid_aware, state):
         weights, fell_back = world_weights(pub, seat, worlds, n_worlds)
     else:
         weights = np.ones(n_worlds)
-    totals = np.zeros(n_c)
+    values = np.empty((n_worlds, n_c))
     sim = np.empty(N_PUBLIC, dtype=np.int64)
     hs = np.empty(4, dtype=np.uint64)
     sheet = np.empty((2, N_FIELDS), dtype=np.int64)
@@ -226,9 +290,9 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, bid_aware, state):
             hs[:] = worlds[i]
             apply_bid(sim, hs, cands[j], False, rules)
             rollout(sim, hs, rules)
-            totals[j] += weights[i] * utility(sim, rules, team, sheet, nil_out)
-    best = 0
-    for j in range(1, n_c):
-        if totals[j] > totals[best]:
-            best = j
-    return cands[best], fell_back
+            values[i, j] = utility(sim, rules, team, sheet, nil_out)
+    anchor = 0
+    for j in range(n_c):
+        if cands[j] == guess:
+            anchor = j
+    return cands[anchored_choice(values, weights, anchor, ANCHOR_Z)], fell_back
