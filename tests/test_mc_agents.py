@@ -141,9 +141,9 @@ def test_hard_and_crazy_pass_check_agent(name, worlds, rules, hands):
         assert agent.stats["uniform_fallbacks"] == 0
 
 
-def test_make_agent_worlds_and_bid_aware_options():
+def test_make_agent_worlds_rollouts_and_bid_aware_options():
     hard, crazy = make_agent("hard"), make_agent("crazy")
-    assert hard.options == {"seed": 0, "worlds": hard.options["worlds"], "bid_aware": False}
+    assert hard.options == {"seed": 0, "worlds": hard.options["worlds"], "rollouts": hard.options["rollouts"], "bid_aware": False}
     assert crazy.options["bid_aware"] is True
     assert crazy.options["worlds"] > hard.options["worlds"] >= 16  # Crazy imagines far more
     a = make_agent("hard", worlds=8, bid_aware=True, seed=9)
@@ -158,6 +158,11 @@ def test_make_agent_worlds_and_bid_aware_options():
     for bad in (1, 0, "yes", None):
         with pytest.raises(ValueError, match="option 'bid_aware'"):
             make_agent("crazy", bid_aware=bad)
+    r = make_agent("hard", rollouts=64)
+    assert r.params[_d.PARAM_ROLLOUTS] == 64 and r.label == "hard(rollouts=64)"
+    for bad in (-1, 10_000_001, 2.0, True):
+        with pytest.raises(ValueError, match="option 'rollouts'"):
+            make_agent("hard", rollouts=bad)
     with pytest.raises(ValueError, match="has no option 'careless'.*worlds"):
         make_agent("hard", careless=0.1)
     with pytest.raises(ValueError, match="option 'seed'"):
@@ -435,3 +440,12 @@ def test_hard_beats_normal_on_duplicate_deals():
     diff = (a.points[:, 0] - a.points[:, 1] + b.points[:, 1] - b.points[:, 0]) / 2
     half = 1.96 * diff.std(ddof=1) / np.sqrt(n)
     assert diff.mean() - half > 0, f"{diff.mean():+.1f} +- {half:.1f} points per deal"
+
+
+def test_rollouts_cap_the_worlds_of_a_decision():
+    from spades_ai.agents.hard import worlds_for
+
+    assert worlds_for(512, 0, 7) == 512  # no cap
+    assert worlds_for(512, 1000, 4) == 250  # 250 worlds x 4 candidates
+    assert worlds_for(100, 1000, 4) == 100  # the cap never adds worlds
+    assert worlds_for(512, 3, 7) == 1  # at least one world

@@ -20,7 +20,7 @@ from spades_ai.engine.rng import mix64, stream_state
 from spades_ai.engine.state import P_N_BIDS, P_PLAYED, legal_now
 
 KIND_RANDOM, KIND_EASY, KIND_NORMAL, KIND_HARD, KIND_CRAZY = 0, 1, 2, 3, 4
-PARAM_SEED, PARAM_CARELESS, PARAM_WORLDS, PARAM_BID_AWARE = 0, 1, 2, 3
+PARAM_SEED, PARAM_CARELESS, PARAM_WORLDS, PARAM_BID_AWARE, PARAM_ROLLOUTS = 0, 1, 2, 3, 4
 N_PARAMS = 8
 
 
@@ -48,7 +48,9 @@ def agent_bid(kinds, params, pub, seat, hand, rules):
         b = normal_bid(pub, seat, hand, rules, mask)
     else:
         state = decision_state(params[seat, PARAM_SEED], pub, seat, hand)
-        b, fell_back = mc_bid(pub, seat, hand, rules, mask, params[seat, PARAM_WORLDS], params[seat, PARAM_BID_AWARE] != 0, state)
+        b, fell_back = mc_bid(
+            pub, seat, hand, rules, mask, params[seat, PARAM_WORLDS], params[seat, PARAM_ROLLOUTS], params[seat, PARAM_BID_AWARE] != 0, state
+        )
     return b, False, fell_back
 
 
@@ -67,5 +69,7 @@ def agent_play(kinds, params, pub, seat, hand, rules):
         c = normal_play(pub, seat, hand, rules, legal)
     else:
         state = decision_state(params[seat, PARAM_SEED], pub, seat, hand)
-        c, fell_back = mc_play(pub, seat, hand, rules, legal, params[seat, PARAM_WORLDS], params[seat, PARAM_BID_AWARE] != 0, state)
+        c, fell_back = mc_play(
+            pub, seat, hand, rules, legal, params[seat, PARAM_WORLDS], params[seat, PARAM_ROLLOUTS], params[seat, PARAM_BID_AWARE] != 0, state
+        )
     return lowest_index(c), fell_back

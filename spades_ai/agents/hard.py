@@ -212,12 +212,22 @@ def anchored_choice(values, weights, anchor, z):
 
 
 @kernel
-def mc_play(pub, seat, hand, rules, legal, n_worlds, bid_aware, state):
+def worlds_for(n_worlds, max_rollouts, n_candidates):
+    """Worlds to sample: ``n_worlds``, fewer when ``max_rollouts`` (if > 0) caps the playouts
+    (one per world and candidate) of a decision with many candidates."""
+    if max_rollouts > 0:
+        return max(1, min(n_worlds, max_rollouts // n_candidates))
+    return n_worlds
+
+
+@kernel
+def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state):
     """The card (one-bit mask) with the best mean utility over sampled worlds; and whether the
     bid-aware weights fell back to uniform."""
     cands = distinct_cards(legal, hand, U64(pub[P_PLAYED]))
     if popcount(cands) == 1:
         return cands, False
+    n_worlds = worlds_for(n_worlds, max_rollouts, np.int64(popcount(cands)))
     state, worlds = sample_worlds(state, pub, seat, hand, n_worlds)
     fell_back = False
     if bid_aware:
@@ -255,7 +265,7 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, bid_aware, state):
 
 
 @kernel
-def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, bid_aware, state):
+def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state):
     """The bid with the best mean utility over sampled deals; and the fallback flag."""
     numbers = bid_mask & 0x3FFE
     if numbers == 0 or popcount(U64(bid_mask & 0x3FFF)) == 1:
@@ -272,6 +282,7 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, bid_aware, state):
         n_c += 1
     if n_c == 1:
         return cands[0], False
+    n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
     state, worlds = sample_worlds(state, pub, seat, hand, n_worlds)
     fell_back = False
     if bid_aware:
