@@ -1,0 +1,118 @@
+"""Rates per agent from tournament results: bags, sets, nils, bid accuracy, and score context.
+
+These work on the tidy frame of ``load_results`` (one row per hand per team; see
+``spades_ai.tournament.results``). The rate definitions are those of ``summarize``::
+
+    set_rate        contracts set / contracts bid, Wilson 95% interval
+    bags_per_hand   new bags per team-hand (95% interval of the mean)
+    penalties_per_100   bag penalties per 100 team-hands
+    nil_rate        nil bids per player-hand; nil_success: nils made / nils bid (Wilson)
+    bid_error       number bid minus the tricks that player took (nil bids apart); bid_mae
+                    its mean absolute value
+
+Score context (matches mode, where the running scores are kept): before each hand a team is
+``near_target`` when its score is within 100 points of the target, ``near_bag_limit`` when its
+bag count is within 3 of the limit, and ``trailing`` when it is 100 or more points behind.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from spades_ai.analysis.summary import _agent_stats, mean_interval, wilson_interval
+from spades_ai.rules import Rules
+
+CONTEXTS = ("near_target", "near_bag_limit", "trailing")
+
+
+def seat_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per player-hand: ``agent``, ``bid``, ``blind``, ``nil``, ``nil_won``, ``tricks``
+    (the player's own), with the hand's ``pairing``, ``deal``, ``table`` and ``team``."""
+    keys = [c for c in ("pairing", "match", "deal", "table", "team") if c in df.columns]
+    parts = []
+    for side in ("a", "b"):
+        part = df[keys + ["agent", "opponent"]].copy()
+        part["seat"] = side
+        part["bid"] = df[f"bid_{side}"].astype(np.int16)
+        part["blind"] = df[f"blind_{side}"]
+        part["nil"] = df[f"nil_{side}"]
+        part["nil_won"] = df[f"nil_won_{side}"]
+        part["tricks"] = df[f"tricks_{side}"].astype(np.int16)
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def bid_accuracy(df: pd.DataFrame) -> pd.DataFrame:
+    """Number bids (nil apart) with ``error`` = bid - the tricks that player took."""
+    seats = seat_rows(df)
+    seats = seats[seats["bid"] > 0].copy()
+    seats["error"] = (seats["bid"] - seats["tricks"]).astype(np.int16)
+    return seats
+
+
+def _rates(team: pd.DataFrame, seats: pd.DataFrame) -> dict:
+    out = _agent_stats(team)
+    bid_made = team["contract"] > 0
+    sets = int((~team["made"][bid_made]).sum())
+    out["set_lo"], out["set_hi"] = wilson_interval(sets, int(bid_made.sum()))
+    _, out["bags_lo"], out["bags_hi"] = mean_interval(team["bags"].to_numpy(float))
+    nils = int(seats["nil"].sum())
+    out["nil_lo"], out["nil_hi"] = wilson_interval(int(seats["nil_won"].sum()), nils)
+    numbers = seats[seats["bid"] > 0]
+    err = (numbers["bid"] - numbers["tricks"]).to_numpy(float)
+    out["bid_error"] = float(err.mean()) if len(err) else np.nan
+    out["bid_mae"] = float(np.abs(err).mean()) if len(err) else np.nan
+    return out
+
+
+def agent_rates(df: pd.DataFrame, by: str | list[str] = "agent") -> pd.DataFrame:
+    """Bag, set, nil and bid-accuracy rates with 95% intervals, per agent (or per ``by``)."""
+    by = [by] if isinstance(by, str) else list(by)
+    seats = seat_rows(df)
+    for col in by:
+        if col not in seats.columns:
+            seats[col] = np.concatenate([df[col].to_numpy()] * 2)  # seat_rows stacks side a, then b
+    rows = []
+    for key, team in df.groupby(by, observed=True, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        mask = np.ones(len(seats), bool)
+        for col, value in zip(by, key, strict=True):
+            mask &= (seats[col] == value).to_numpy()
+        rows.append({**dict(zip(by, key, strict=True)), **_rates(team, seats[mask])})
+    return pd.DataFrame(rows)
+
+
+def with_context(df: pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
+    """``df`` (matches mode) with each team's score and bag count before the hand and the
+    ``CONTEXTS`` flags. The rules come from the results' config unless given."""
+    if "score" not in df.columns:
+        raise ValueError("score context needs matches-mode results (running scores are kept only there)")
+    if rules is None:
+        cfg = df.attrs.get("config", {}).get("rules") if isinstance(df.attrs.get("config"), dict) else None
+        rules = Rules.from_dict(cfg) if cfg else Rules()
+    out = df.copy()
+    points = df["points"].astype(np.int64)
+    out["score_before"] = df["score"].astype(np.int64) - points
+    # The opponents' row of the same hand holds their points.
+    keys = [c for c in ("pairing", "match", "table", "hand") if c in df.columns]
+    opp = df[keys + ["team", "points"]].copy()
+    opp["team"] = 1 - opp["team"]
+    opp = opp.rename(columns={"points": "opp_points"})
+    merged = df[keys + ["team"]].merge(opp, on=keys + ["team"], how="left")
+    out["opp_score_before"] = df["opp_score"].to_numpy(np.int64) - merged["opp_points"].to_numpy(np.int64)
+    out["bags_before"] = (
+        df["bag_count"].astype(np.int64) - df["bags"].astype(np.int64) + df["bag_penalties"].astype(np.int64) * rules.bag_limit
+    )
+    target = rules.target_score if rules.target_score is not None else np.iinfo(np.int64).max // 2
+    out["near_target"] = out["score_before"] >= target - 100
+    out["near_bag_limit"] = out["bags_before"] >= rules.bag_limit - 3
+    out["trailing"] = out["score_before"] <= out["opp_score_before"] - 100
+    return out
+
+
+def rates_by_context(df: pd.DataFrame, context: str = "near_bag_limit", rules: Rules | None = None) -> pd.DataFrame:
+    """``agent_rates`` per agent, split by one score-context flag (see ``CONTEXTS``)."""
+    if context not in CONTEXTS:
+        raise ValueError(f"unknown context {context!r}; contexts: {', '.join(CONTEXTS)}")
+    return agent_rates(with_context(df, rules), by=["agent", context])
