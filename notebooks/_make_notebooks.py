@@ -1,0 +1,94 @@
+"""Writes the three notebooks (run: python notebooks/_make_notebooks.py). Notebooks only call
+spades_ai: every computation lives in the package, so the notebooks stay short and tested."""
+
+from pathlib import Path
+
+import nbformat as nbf
+
+HERE = Path(__file__).parent
+
+
+def notebook(title: str, intro: str, params: str, cells: list[str]) -> nbf.NotebookNode:
+    nb = nbf.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbf.v4.new_markdown_cell(f"# {title}\n\n{intro}")]
+    p = nbf.v4.new_code_cell(params)
+    p.metadata["tags"] = ["parameters"]
+    nb.cells.append(p)
+    nb.cells += [nbf.v4.new_markdown_cell(c[3:]) if c.startswith("## ") else nbf.v4.new_code_cell(c) for c in cells]
+    return nb
+
+
+SETUP = """import tempfile
+import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
+import spades_ai as sa
+from spades_ai.analysis import metrics, plots
+pd.set_option("display.width", 160)
+out = OUT or tempfile.mkdtemp(prefix="spades-nb-")"""
+
+rates = notebook(
+    "Bag and set rates",
+    "Tournament results to bag and set rates: a round-robin on duplicate deals (hands mode) for the "
+    "rates and the bid accuracy, and a matches-mode run for how the rates move with the score "
+    "context (near the target, close to the bag limit, trailing).",
+    "# Parameters: small for CI. Full size used in experiments/RESULTS.md: DEALS = 100_000, MATCHES = 2_000\n"
+    'AGENTS = "normal,easy,random"\nDEALS = 400\nMATCHES = 30\nSEED = 1\nOUT = None  # a folder to keep the results in',
+    [
+        SETUP,
+        "## Round-robin, hands mode",
+        'run = sa.run_tournament(AGENTS, deals=DEALS, seed=SEED, out=f"{out}/hands", progress=False)\n'
+        "df = sa.load_results(run)\nrates = metrics.agent_rates(df)\n"
+        'rates[["agent", "hands", "set_rate", "set_lo", "set_hi", "bags_per_hand", "penalties_per_100", "nil_rate", "nil_success", "bid_error", "bid_mae"]].round(3)',
+        "plots.plot_rates(rates);",
+        "plots.plot_bid_accuracy(metrics.bid_accuracy(df));",
+        "## Score context, matches mode",
+        'runm = sa.run_tournament("normal,easy", deals=MATCHES, seed=SEED, mode="matches", out=f"{out}/matches", progress=False)\n'
+        "dm = sa.load_results(runm)\n"
+        'ctx = metrics.rates_by_context(dm, "near_bag_limit")\n'
+        'ctx[["agent", "near_bag_limit", "hands", "set_rate", "bags_per_hand", "bid_error"]].round(3)',
+        'metrics.rates_by_context(dm, "near_target")[["agent", "near_target", "hands", "set_rate", "bags_per_hand"]].round(3)',
+    ],
+)
+
+bidding = notebook(
+    "Bidding benchmark",
+    "Bidding heuristics compared on one fixed set of deals: each bidder bids for one partnership "
+    "(both orientations, same cards), every card is played by one fixed policy (Normal), so the "
+    "differences are the bidding's. A bidder is a built-in agent or a plain function.",
+    "# Parameters: small for CI. Full size in experiments/RESULTS.md: DEALS = 20_000, HARD_WORLDS = 512\n"
+    "DEALS = 150\nHARD_WORLDS = 16\nSEED = 3\nOUT = None",
+    [
+        "import matplotlib\nimport pandas as pd\nfrom spades_ai.analysis import plots\nfrom spades_ai.analysis.bidding import bidding_benchmark\npd.set_option('display.width', 160)",
+        "## A bidder of our own: count aces, kings with a guard, and spades beyond three",
+        "def honours_and_length(hand, seat, bids, scores):\n"
+        "    suits = [[c for c in hand if c.suit == s] for s in range(4)]\n"
+        "    n = sum(1 for c in hand if c.rank == 12) + sum(1 for cs in suits for c in cs if c.rank == 11 and len(cs) >= 2)\n"
+        "    n += max(0, len(suits[3]) - 3)\n"
+        "    return max(1, min(13, n))",
+        'board = bidding_benchmark({"normal": "normal", "easy": "easy", f"hard:worlds={HARD_WORLDS}": f"hard:worlds={HARD_WORLDS}",\n'
+        '                          "honours_and_length": honours_and_length}, deals=DEALS, seed=SEED)\n'
+        "board.round(3)",
+        "plots.plot_bidding_leaderboard(board);",
+    ],
+)
+
+ladder = notebook(
+    "Agent ladder",
+    "Easy < Normal < Hard < Crazy: a round-robin on duplicate deals, Bradley-Terry ratings on the "
+    "Elo scale with bootstrap intervals, and the points-per-deal table behind them.",
+    "# Parameters: small for CI. Full size in experiments/RESULTS.md: DEALS = 2_000 with the default budgets\n"
+    'AGENTS = "random,easy,normal,hard:worlds=16"\nDEALS = 60\nSEED = 5\nOUT = None',
+    [
+        SETUP,
+        'run = sa.run_tournament(AGENTS, deals=DEALS, seed=SEED, out=f"{out}/ladder", progress=False)\n'
+        "df = sa.load_results(run)\ntable = sa.summarize(df)\n"
+        'table[["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "nil_success"]].round(2)',
+        "from spades_ai.analysis import ratings\nr = ratings(df)\nr",
+        "plots.plot_ladder(r);",
+    ],
+)
+
+for name, nb in (("bag_and_set_rates", rates), ("bidding_benchmark", bidding), ("agent_ladder", ladder)):
+    nbf.write(nb, HERE / f"{name}.ipynb")
