@@ -28,7 +28,7 @@ from spades_ai.agents.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.engine._jit import kernel
+from spades_ai.engine._jit import inline_kernel, kernel
 from spades_ai.engine.bids import NIL_BIT
 from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount
 from spades_ai.engine.state import P_BAGS, P_BIDS, P_PLAYED, P_TRICK, P_TRICK_LEN, P_TRICK_NO, P_VOIDS, P_WIN_CARD, P_WIN_SEAT, P_WON
@@ -278,7 +278,7 @@ def _need(bid_a, won_a, bid_b, won_b, nil_count):
     return max(bid_a, 0) + max(bid_b, 0) - counted
 
 
-@kernel
+@inline_kernel
 def normal_play(pub, seat, hand, rules, legal):
     """Normal's card (a one-bit mask) among the ``legal`` cards.
 

@@ -33,7 +33,7 @@ Slots::
 
 import numpy as np
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine._jit import inline_kernel, kernel
 from spades_ai.engine.bits import ONE, SPADES, U64
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD
@@ -109,13 +109,13 @@ def led_suit(pub):
     return pub[P_TRICK] // 13
 
 
-@kernel
+@inline_kernel
 def legal_now(pub, hand, rules):
     """The legal cards of ``hand`` for the seat to act."""
     return legal_mask(hand, led_suit(pub), pub[P_BROKEN] != 0, pub[P_TRICK_NO], rules[R_SPADE_LEAD], rules[R_FIRST_LEAD])
 
 
-@kernel
+@inline_kernel
 def apply_card(pub, hands, card, rules):
     """Play card id ``card`` for the seat to act (no legality check: see ``legal_now``).
 

@@ -1,0 +1,144 @@
+"""Run one headline experiment from its TOML file and write its table and plot.
+
+    python experiments/run.py ladder            # Easy < Normal < Hard < Crazy, round-robin
+    python experiments/run.py hard_vs_normal    # issue 4: Hard against Normal
+    python experiments/run.py crazy_vs_hard     # issue 4: Crazy against Hard
+    python experiments/run.py budget_curve      # Hard's strength against worlds per decision
+    python experiments/run.py bidding           # the bidding benchmark
+
+Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
+``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
+the library (resuming any finished chunks in ``experiments/runs/NAME``), then writes
+``experiments/results/NAME.md`` (the table, the sizes, the seed and the machine) and
+``experiments/results/NAME.png``. ``bidding.toml`` holds the benchmark's own settings.
+Same files, same seed: same numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import spades_ai as sa  # noqa: E402
+from spades_ai.analysis import plots, ratings  # noqa: E402
+from spades_ai.analysis.bidding import bidding_benchmark  # noqa: E402
+from spades_ai.tournament.schedule import read_experiment  # noqa: E402
+
+HERE = Path(__file__).parent
+RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
+KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "budget_curve": "curve", "bidding": "bidding"}
+
+
+def machine() -> str:
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, spades_ai {sa.__version__}"
+
+
+def pairs_table(table) -> str:
+    cols = ["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand", "nil_rate", "nil_success", "bid", "tricks"]
+    lines = ["| agent | opponent | deals | points per deal vs opponent | 95% interval | set rate | bags/hand | nil rate | nil success | team bid | team tricks |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in table[cols].itertuples(index=False):
+        lines.append(
+            f"| {r.agent} | {r.opponent} | {r.units:,} | {r.diff:+.1f} | [{r.diff_lo:+.1f}, {r.diff_hi:+.1f}] | {r.set_rate:.1%} "
+            f"| {r.bags_per_hand:.2f} | {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.bid:.2f} | {r.tricks:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = None) -> str:
+    path = HERE / f"{name}.toml"
+    settings = read_experiment(path)
+    if deals is not None:  # a smoke test: a small run in its own folder
+        settings["deals"] = deals
+        settings["out"] = str(HERE / "runs" / f"{name}-smoke-{deals}")
+    settings.pop("backend", None)
+    settings.pop("scheduler", None)
+    n_jobs = jobs if jobs is not None else settings.pop("jobs", None)
+    settings.pop("jobs", None)
+    settings.setdefault("out", str(HERE / "runs" / name))
+    t0 = time.perf_counter()
+    run = sa.run_tournament(settings.pop("agents"), n_jobs=n_jobs, **settings)
+    elapsed = time.perf_counter() - t0
+    df = sa.load_results(run)
+    table = sa.summarize(df)
+    kind = KINDS[name]
+    out = [pairs_table(table)]
+    if kind == "ladder":
+        r = ratings(df)
+        out.append("\n| agent | rating (Elo scale) | 95% interval | duplicate wins | losses | ties |\n|---|---|---|---|---|---|")
+        for row in r.itertuples(index=False):
+            out.append(f"| {row.agent} | {row.rating:+.0f} | [{row.lo:+.0f}, {row.hi:+.0f}] | {row.wins} | {row.losses} | {row.ties} |")
+        ax = plots.plot_ladder(r)
+    elif kind == "curve":
+        first = df.attrs["config"]["agents"][0]["label"]  # the gauntlet's head meets every budget
+        curve = table[table["opponent"] == first].copy()
+        worlds = {a["label"]: a["options"].get("worlds") for a in df.attrs["config"]["agents"]}
+        curve["worlds"] = [worlds[a] for a in curve["agent"]]
+        curve = curve.sort_values("worlds")
+        ax = plots.plot_budget_curve(curve, title=f"Hard vs {first}: strength against budget")
+    else:
+        ax = None
+    if ax is not None:
+        ax.figure.tight_layout()
+        ax.figure.savefig(RESULTS / f"{name}.png", dpi=110)
+    cfg = df.attrs["config"]
+    head = (f"`python experiments/run.py {name}` ({path.name}): {cfg.get('mode', 'hands')} mode, {settings.get('deals', 2000):,} "
+            f"duplicate units per pairing, seed {cfg.get('seed')}; {elapsed:.0f} s on {machine()}.\n")
+    return head + "\n" + "\n".join(out) + "\n"
+
+
+def run_bidding(jobs: int | None, deals: int | None = None) -> str:
+    cfg = tomllib.loads((HERE / "bidding.toml").read_text())
+    if deals is not None:
+        cfg["deals"] = deals
+    bidders = {b: b for b in cfg.pop("bidders")}
+    t0 = time.perf_counter()
+    board = bidding_benchmark(bidders, n_jobs=jobs if jobs is not None else cfg.pop("jobs", 1), **cfg)
+    elapsed = time.perf_counter() - t0
+    axes = plots.plot_bidding_leaderboard(board)
+    axes[0].figure.tight_layout()
+    axes[0].figure.savefig(RESULTS / "bidding.png", dpi=110)
+    lines = ["| bidder | deals | mean bid | bid - tricks | mean abs error | set rate | bags/hand | nil rate | nil success | points/deal | margin vs opponents | 95% interval |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, r in board.iterrows():
+        lines.append(
+            f"| {name} | {r.deals:,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
+            f"| {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.points_per_deal:.1f} | {r.margin:+.1f} | [{r.margin_low:+.1f}, {r.margin_high:+.1f}] |"
+        )
+    head = (f"`python experiments/run.py bidding` (bidding.toml): {cfg.get('deals', 2000):,} deals x 2 tables per bidder, seed "
+            f"{cfg.get('seed', 0)}, play by {cfg.get('policy', 'normal')}, opponents {cfg.get('opponents', 'normal')}; "
+            f"{elapsed:.0f} s on {machine()}.\n")
+    return head + "\n" + "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("name", choices=sorted(KINDS))
+    ap.add_argument("--jobs", type=int, default=None, help="override the file's jobs")
+    ap.add_argument("--smoke", type=int, default=None, metavar="DEALS", help="a small run to try the pipeline; writes nothing to results/")
+    args = ap.parse_args()
+    results = HERE / "results"
+    if args.smoke is not None:
+        results = HERE / "runs" / "smoke"
+        results.mkdir(parents=True, exist_ok=True)
+    global RESULTS
+    RESULTS = results
+    if args.name == "bidding":
+        text = run_bidding(args.jobs, args.smoke)
+    else:
+        text = run_tournament_experiment(args.name, args.jobs, args.smoke)
+    (results / f"{args.name}.md").write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
