@@ -8,7 +8,7 @@ for its partner or the bags.
 
 import numpy as np
 
-from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
+from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, nearest_legal, trick_status, winners_over
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bits import ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_index, popcount, select_bit
 from spades_ai.engine.rng import below
@@ -37,12 +37,7 @@ def easy_bid(hand, bid_mask):
         count += (m >> U64(13 * s + 12)) & ONE
         count += (m >> U64(13 * s + 11)) & ONE
     n_sp = np.int64(popcount(hand & SPADES))
-    want = np.int64(count) + max(0, n_sp - 3)
-    for d in range(14):
-        for b in (want - d, want + d):
-            if 1 <= b <= 13 and (bid_mask >> b) & 1:
-                return b
-    return 0
+    return nearest_legal(bid_mask, np.int64(count) + max(0, n_sp - 3))
 
 
 @kernel

@@ -221,19 +221,43 @@ def worlds_for(n_worlds, max_rollouts, n_candidates):
 
 
 @kernel
-def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state):
-    """The card (one-bit mask) with the best mean utility over sampled worlds; and whether the
-    bid-aware weights fell back to uniform."""
-    cands = distinct_cards(legal, hand, U64(pub[P_PLAYED]))
-    if popcount(cands) == 1:
-        return cands, False
-    n_worlds = worlds_for(n_worlds, max_rollouts, np.int64(popcount(cands)))
+def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state):
+    """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds and
+    finish the hand with Normal: ``(values[world, choice], world weights, fell_back)``. Every
+    choice meets the same worlds (common random numbers)."""
     state, worlds = sample_worlds(state, pub, seat, hand, n_worlds)
     fell_back = False
     if bid_aware:
         weights, fell_back = world_weights(pub, seat, worlds, n_worlds)
     else:
         weights = np.ones(n_worlds)
+    n_c = len(choices)
+    values = np.empty((n_worlds, n_c))
+    sim = np.empty(N_PUBLIC, dtype=np.int64)
+    hs = np.empty(4, dtype=np.uint64)
+    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(4, dtype=np.int64)
+    team = seat & 1
+    for i in range(n_worlds):
+        for j in range(n_c):
+            sim[:] = pub
+            hs[:] = worlds[i]
+            if is_bid:
+                apply_bid(sim, hs, choices[j], False, rules)
+            else:
+                apply_card(sim, hs, choices[j], rules)
+            rollout(sim, hs, rules)
+            values[i, j] = utility(sim, rules, team, sheet, nil_out)
+    return values, weights, fell_back
+
+
+@kernel
+def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state):
+    """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``); and whether
+    the bid-aware weights fell back."""
+    cands = distinct_cards(legal, hand, U64(pub[P_PLAYED]))
+    if popcount(cands) == 1:
+        return cands, False
     n_c = np.int64(popcount(cands))
     ids = np.empty(n_c, dtype=np.int64)
     m = cands
@@ -247,26 +271,14 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
     for j in range(n_c):
         if ids[j] <= normal_card and ids[j] // 13 == normal_card // 13:
             anchor = j
-    values = np.empty((n_worlds, n_c))
-    sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(4, dtype=np.uint64)
-    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
-    nil_out = np.empty(4, dtype=np.int64)
-    team = seat & 1
-    for i in range(n_worlds):
-        for j in range(n_c):
-            sim[:] = pub
-            hs[:] = worlds[i]
-            apply_card(sim, hs, ids[j], rules)
-            rollout(sim, hs, rules)
-            values[i, j] = utility(sim, rules, team, sheet, nil_out)
-    best = anchored_choice(values, weights, anchor, ANCHOR_Z)
-    return ONE << U64(ids[best]), fell_back
+    n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
+    values, weights, fell_back = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state)
+    return ONE << U64(ids[anchored_choice(values, weights, anchor, ANCHOR_Z)]), fell_back
 
 
 @kernel
 def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state):
-    """The bid with the best mean utility over sampled deals; and the fallback flag."""
+    """The bid chosen over sampled deals (see ``anchored_choice``); and the fallback flag."""
     numbers = bid_mask & 0x3FFE
     if numbers == 0 or popcount(U64(bid_mask & 0x3FFF)) == 1:
         return normal_bid(pub, seat, hand, rules, bid_mask), False
@@ -282,28 +294,10 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
         n_c += 1
     if n_c == 1:
         return cands[0], False
-    n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
-    state, worlds = sample_worlds(state, pub, seat, hand, n_worlds)
-    fell_back = False
-    if bid_aware:
-        weights, fell_back = world_weights(pub, seat, worlds, n_worlds)
-    else:
-        weights = np.ones(n_worlds)
-    values = np.empty((n_worlds, n_c))
-    sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(4, dtype=np.uint64)
-    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
-    nil_out = np.empty(4, dtype=np.int64)
-    team = seat & 1
-    for i in range(n_worlds):
-        for j in range(n_c):
-            sim[:] = pub
-            hs[:] = worlds[i]
-            apply_bid(sim, hs, cands[j], False, rules)
-            rollout(sim, hs, rules)
-            values[i, j] = utility(sim, rules, team, sheet, nil_out)
     anchor = 0
     for j in range(n_c):
         if cands[j] == guess:
             anchor = j
+    n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
+    values, weights, fell_back = evaluate(pub, seat, hand, rules, cands[:n_c], True, n_worlds, bid_aware, state)
     return cands[anchored_choice(values, weights, anchor, ANCHOR_Z)], fell_back

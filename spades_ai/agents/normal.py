@@ -25,6 +25,7 @@ from spades_ai.agents.tactics import (
     is_top,
     losers_under,
     lowest_by_rank,
+    nearest_legal,
     rank_of,
     winners_over,
 )
@@ -114,16 +115,6 @@ def nil_safe(hand):
 
 
 @kernel
-def nearest_legal(mask, want):
-    """The legal number bid (1..13) closest to ``want``; nil (0) only when nothing else is legal."""
-    for d in range(14):
-        for b in (want - d, want + d):
-            if 1 <= b <= 13 and (mask >> b) & 1:
-                return b
-    return 0
-
-
-@kernel
 def normal_bid(pub, seat, hand, rules, bid_mask):
     """Normal's bid (0 = nil) from the legal-bid mask."""
     partner = pub[P_BIDS + (seat ^ 2)]
@@ -172,44 +163,36 @@ def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
 
 
 @kernel
-def _nil_lead(legal, unseen):
-    """Lead the card with the most unseen cards above it in its suit."""
+def _low_lead(legal, unseen, above_weight, spade_penalty):
+    """Lead the lowest card of the suit where it has the most unseen cards above it (scored
+    ``above_weight * above - spade_penalty`` for spades): the lead least likely to win."""
     best = ZERO
-    best_score = -1
+    best_score = -99
     for s in range(4):
         m = legal & SUIT_MASK[s]
         if m != ZERO:
             b = lowest_bit(m)
             above = np.int64(popcount(unseen & SUIT_MASK[s] & ~((b << ONE) - ONE)))
-            score = above * 2 - (1 if s == 3 else 0)
+            score = above_weight * above - (spade_penalty if s == 3 else 0)
             if score > best_score:
                 best, best_score = b, score
     return best
 
 
 @kernel
-def _nil_follow(legal, win, led, last):
-    """Follow to a trick without taking it if at all possible."""
+def _play_under(legal, win, led, last, forced_high):
+    """Lose the trick if possible, shedding the highest card that loses. Forced to win in last
+    seat, play the highest card of the led suit, or when void the highest card (a nil that is
+    lost anyway: ``forced_high``) or the lowest (keep the high trumps)."""
     under = losers_under(legal, win, led)
     if under != ZERO:
         if (under & led) != ZERO:
             return highest_bit(under & led)
         return discard_high(under)
     if last:
-        return highest_bit(legal & led) if (legal & led) != ZERO else highest_bit(legal)
-    return lowest_by_rank(legal)
-
-
-@kernel
-def _duck(legal, win, led, last):
-    """Lose the trick if possible, shedding the highest card that loses."""
-    under = losers_under(legal, win, led)
-    if under != ZERO:
-        if (under & led) != ZERO:
-            return highest_bit(under & led)
-        return discard_high(under)
-    if last:
-        return highest_bit(legal & led) if (legal & led) != ZERO else lowest_bit(legal)
+        if (legal & led) != ZERO:
+            return highest_bit(legal & led)
+        return highest_bit(legal) if forced_high else lowest_bit(legal)
     return lowest_by_rank(legal)
 
 
@@ -254,17 +237,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
                 best, best_len = lowest_bit(m), n
         return best if best != ZERO else lowest_bit(legal)
     # Ducking: lead the low card with the most unseen cards above it.
-    best = ZERO
-    best_score = -99
-    for s in range(4):
-        m = legal & SUIT_MASK[s]
-        if m != ZERO:
-            b = lowest_bit(m)
-            above = np.int64(popcount(unseen & SUIT_MASK[s] & ~((b << ONE) - ONE)))
-            score = above - (3 if s == 3 else 0)
-            if score > best_score:
-                best, best_score = b, score
-    return best
+    return _low_lead(legal, unseen, 1, 3)
 
 
 @kernel
@@ -294,8 +267,8 @@ def normal_play(pub, seat, hand, rules, legal):
     voids = pub[P_VOIDS]
     if pub[P_BIDS + seat] == 0 and pub[P_WON + seat] == 0:
         if trick_len == 0:
-            return _nil_lead(legal, unseen)
-        return _nil_follow(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[pub[P_TRICK] // 13], trick_len == 3)
+            return _low_lead(legal, unseen, 2, 1)
+        return _play_under(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[pub[P_TRICK] // 13], trick_len == 3, True)
     cover = pub[P_BIDS + partner] == 0 and pub[P_WON + partner] == 0
     attack_seat = -1
     for k in (1, 3):
@@ -326,7 +299,7 @@ def normal_play(pub, seat, hand, rules, legal):
                 return highest_bit(over & led)  # play high in front of the nil
         # Last to a trick the nil partner has lost: it is safe, so play for our own tricks.
         if win_seat != partner and last and not want:
-            return _duck(legal, win, led, last)
+            return _play_under(legal, win, led, last, False)
     if attack_seat >= 0 and win_seat == attack_seat:
         under = losers_under(legal, win, led)
         if under != ZERO:
@@ -334,7 +307,7 @@ def normal_play(pub, seat, hand, rules, legal):
                 return highest_bit(under & led)
             return discard_high(under)
     if not want:
-        return _duck(legal, win, led, last)
+        return _play_under(legal, win, led, last, False)
     if win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
         return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
     over = winners_over(legal, win, led)

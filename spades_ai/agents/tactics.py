@@ -144,3 +144,14 @@ def nil_alive(pub, seat):
 @kernel
 def suit_len(cards, s):
     return np.int64(popcount(cards & SUIT_MASK[s]))
+
+
+@kernel
+def nearest_legal(mask, want):
+    """The legal number bid (1..13) closest to ``want`` (the lower on a tie); nil (0) only when
+    the bid mask allows nothing else."""
+    for d in range(14):
+        for b in (want - d, want + d):
+            if 1 <= b <= 13 and (mask >> b) & 1:
+                return b
+    return 0
