@@ -17,6 +17,21 @@ from spades_ai.simulate import deal, random_playouts
 
 __version__ = "0.1.0"
 
+# The tournament and analysis layers load pandas and pyarrow: imported on first use only.
+_LAZY = {
+    "load_results": "spades_ai.tournament",
+    "run_tournament": "spades_ai.tournament",
+    "summarize": "spades_ai.analysis",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'spades_ai' has no attribute {name!r}")
+
 __all__ = [
     "Agent",
     "HandRecords",
@@ -41,4 +56,7 @@ __all__ = [
     "parse_deal",
     "random_playouts",
     "score_hand",
+    "load_results",
+    "run_tournament",
+    "summarize",
 ]

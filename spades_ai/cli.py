@@ -1,25 +1,238 @@
-"""The ``spades-ai`` command line. Bad arguments get one clear line, not a traceback."""
+"""The ``spades-ai`` command line. Bad arguments get one clear line, not a traceback.
+
+spades-ai                                   a small tournament (Normal vs Easy, 2,000
+                                            duplicate deals) and its summary
+spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|matches]
+          [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml]
+          [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
+spades-ai summary DIR                       the summary table of a results folder
+spades-ai agents                            the built-in agents
+spades-ai deal SEED [INDEX]                 print a deal
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
+import os
+import re
 import sys
-import time
+import tempfile
+import warnings
+from pathlib import Path
 
-import numpy as np
+EXIT_USAGE = 2
+DEFAULT_AGENTS = "normal,easy"
+DEFAULT_DEALS = 2000
 
 
-def _cmd_demo(args) -> None:
-    from spades_ai.simulate import random_playouts
+class CLIError(ValueError):
+    """A command-line problem, reported in one line with exit code 2."""
 
-    random_playouts(10, seed=args.seed)  # compile (or load the cache) outside the timing
-    start = time.perf_counter()
-    tricks = random_playouts(args.deals, seed=args.seed)
-    elapsed = time.perf_counter() - start
-    print(f"random playouts: {args.deals:,} deals of seed {args.seed} in {elapsed:.2f} s ({args.deals / elapsed:,.0f} hands/s)")
-    team = tricks[:, [0, 1]] + tricks[:, [2, 3]]
-    print("mean tricks per seat: " + "  ".join(f"{i}: {m:.3f}" for i, m in enumerate(tricks.mean(axis=0))))
-    print(f"team 0 takes 7+ tricks in {np.mean(team[:, 0] >= 7):.1%} of deals")
+
+class WorkerLost(RuntimeError):
+    """A worker process died mid-run (one line, exit code 1: the run can resume)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not usage + message
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an int") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, not {v}")
+    return v
+
+
+def _jobs(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an int") from None
+    if v == 0 or v < -1:
+        raise argparse.ArgumentTypeError(f"must be >= 1 or -1 (all cores), not {v}")
+    return v
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an int") from None
+    if not 0 <= v < 2**64:
+        raise argparse.ArgumentTypeError(f"must be in 0..2**64-1, not {v}")
+    return v
+
+
+# -- commands ---------------------------------------------------------------------------------
+def _settings(args) -> dict:
+    """The run's settings: the experiment file, then the command-line flags over it."""
+    from spades_ai.tournament.schedule import load_rules, read_experiment
+
+    s = read_experiment(args.config) if args.config else {}
+    for key in ("agents", "deals", "seed", "mode", "jobs", "backend", "scheduler", "out", "chunk_size", "schedule"):
+        value = getattr(args, key, None)
+        if value is not None:
+            s[key] = value
+    if args.rules is not None:
+        s["rules"] = load_rules(args.rules)
+    if args.no_duplicate:
+        s["duplicate"] = False
+    s.setdefault("agents", DEFAULT_AGENTS)
+    s.setdefault("deals", DEFAULT_DEALS)
+    return s
+
+
+def _default_out(t) -> Path:
+    slug = "-vs-".join(re.sub(r"[^\w.=-]+", "_", label) for label in t.labels)
+    if len(slug) > 80:
+        slug = f"{len(t.labels)}-agents"
+    return Path("runs") / f"{slug}_{t.mode}_seed{t.seed}_{t.deals}"
+
+
+@contextlib.contextmanager
+def backend(name: str | None, scheduler: str | None, jobs: int | None):
+    """The joblib backend the CLI asks for: loky, or dask on ``scheduler`` or on a local
+    cluster of ``jobs`` worker processes (one thread each: the kernels hold the core)."""
+    import joblib
+
+    if scheduler and name not in (None, "dask"):
+        raise CLIError(f"--scheduler needs the dask backend, not {name!r}")
+    if name not in (None, "loky", "dask"):
+        raise CLIError(f"unknown backend {name!r}; valid: loky, dask")
+    if name == "dask" or scheduler:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise CLIError("the dask backend needs dask[distributed]: pip install 'spades-ai[dask]'") from None
+        with contextlib.ExitStack() as stack:
+            if scheduler:
+                try:
+                    client = stack.enter_context(Client(scheduler, timeout="10s"))
+                except (OSError, TimeoutError) as exc:
+                    raise CLIError(f"cannot reach the dask scheduler {scheduler}: {exc}") from None
+            else:
+                n = jobs if jobs and jobs > 0 else os.cpu_count() or 1
+                cluster = stack.enter_context(
+                    LocalCluster(
+                        n_workers=n,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,
+                    )
+                )
+                client = stack.enter_context(Client(cluster))
+            stack.enter_context(joblib.parallel_config(backend="dask"))
+            print(
+                f"dask: {len(client.scheduler_info().get('workers', {}))} workers at {client.scheduler.address}",
+                file=sys.stderr,
+            )
+            yield
+    elif name == "loky":
+        with joblib.parallel_config(backend="loky"):
+            yield
+    else:
+        yield
+
+
+def _print_summary(path, n_boot: int = 1000, out=None) -> None:
+    from spades_ai.analysis.summary import format_summary, ratings, summarize
+    from spades_ai.tournament.results import load_results
+
+    out = sys.stdout if out is None else out
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        df = load_results(path)
+    for w in caught:
+        print(f"spades-ai: note: {w.message}", file=sys.stderr)
+    cfg = df.attrs.get("config", {})
+    agents = [a["label"] for a in cfg.get("agents", [])]
+    mode = cfg.get("mode", "hands")
+    unit = "deals" if mode == "hands" else "matches"
+    dup = "duplicate " if cfg.get("duplicate", True) else ""
+    rules = cfg.get("rules", {})
+    from spades_ai.rules import Rules
+
+    changed = {k: v for k, v in rules.items() if Rules().to_dict().get(k) != v}
+    title = (
+        f"{' vs '.join(agents) if len(agents) <= 3 else f'{len(agents)} agents, ' + cfg.get('schedule', '')}: "
+        f"{cfg.get('deals', 0):,} {dup}{unit} per pairing ({mode} mode), seed {cfg.get('seed')}, "
+        f"rules: {', '.join(f'{k}={v}' for k, v in changed.items()) or 'default'}\nresults: {path}\n"
+    )
+    if df.empty:
+        print(title + "no results yet", file=out)
+        return
+    table = summarize(df, n_boot=n_boot)
+    rating_table = ratings(df, n_boot=n_boot) if len(agents) > 2 else None
+    text = format_summary(table, rating_table, title=title)
+    if mode == "matches":
+        text = text.replace("diff/deal", "diff/hand")
+    print(text, file=out)
+
+
+def _cmd_tournament(args) -> None:
+    from spades_ai.tournament import Tournament, run_tournament
+
+    s = _settings(args)
+    t = Tournament.make(
+        s["agents"], s["deals"], s.get("seed", 0), s.get("mode", "hands"),
+        duplicate=s.get("duplicate", True), rules=s.get("rules"), schedule=s.get("schedule"),
+    )  # fmt: skip
+    if args.default_run and "out" not in s:
+        out = Path(tempfile.mkdtemp(prefix="spades-ai-"))
+    else:
+        out = Path(s["out"]) if "out" in s else _default_out(t)
+    jobs = s.get("jobs")
+    with backend(s.get("backend"), s.get("scheduler"), jobs):
+        try:
+            run = run_tournament(
+                t, out=out, n_jobs=jobs, chunk_size=s.get("chunk_size"), progress=None if not args.quiet else False
+            )
+        except KeyboardInterrupt:
+            print(
+                f"\nspades-ai: interrupted; finished chunks are kept in {out}: run the same command to resume",
+                file=sys.stderr,
+            )
+            raise
+        except Exception as exc:
+            if type(exc).__name__ not in ("TerminatedWorkerError", "KilledWorker", "BrokenProcessPool"):
+                raise
+            raise WorkerLost(
+                f"a worker died ({type(exc).__name__}); finished chunks are kept in {out}: run the same command to resume"
+            ) from None
+    if run.chunks_skipped:
+        print(f"resumed: {run.chunks_skipped} finished chunks kept, {run.chunks_played} played", file=sys.stderr)
+    rate = run.units_played / run.seconds if run.seconds > 0 else 0
+    print(
+        f"played {run.units_played:,} {'deals' if t.mode == 'hands' else 'matches'} x {len(t.pairings)} pairing(s) "
+        f"in {run.seconds:.1f} s ({rate:,.0f}/s, {run.n_jobs} job(s))",
+        file=sys.stderr,
+    )
+    _print_summary(run.path, n_boot=args.boot)
+
+
+def _cmd_summary(args) -> None:
+    path = Path(args.dir)
+    if not path.exists():
+        raise CLIError(f"{path} does not exist")
+    _print_summary(path, n_boot=args.boot)
+
+
+def _cmd_agents(args) -> None:
+    from spades_ai.agents import list_agents
+    from spades_ai.agents.registry import BUILTINS
+
+    for name, desc in list_agents().items():
+        opts = ", ".join(f"{k}={d!r}" for k, (d, _) in BUILTINS[name].options.items())
+        print(f"{name:8s} {desc}  [{opts}]")
+    print("a Python agent: module:attribute (an agent object, or a factory called with the options)")
 
 
 def _cmd_deal(args) -> None:
@@ -31,29 +244,72 @@ def _cmd_deal(args) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="spades-ai", description="Monte Carlo AI research toolkit for Spades.")
-    sub = p.add_subparsers(dest="command")
-    d = sub.add_parser("demo", help="random playouts: the engine's speed baseline (the default)")
-    d.add_argument("--deals", type=int, default=200_000)
-    d.add_argument("--seed", type=int, default=0)
-    d.set_defaults(func=_cmd_demo)
-    s = sub.add_parser("deal", help="print deal INDEX of SEED")
-    s.add_argument("seed", type=int)
-    s.add_argument("index", type=int, nargs="?", default=0)
-    s.set_defaults(func=_cmd_deal)
+    p = _Parser(
+        prog="spades-ai",
+        description="Monte Carlo AI research toolkit for Spades. With no command: a small Normal vs Easy tournament.",
+    )
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    t = sub.add_parser("tournament", help="play a tournament on duplicate deals and print its summary")
+    t.add_argument(
+        "--agents", help=f"comma-separated agents, e.g. normal,easy:careless=0.5,mymod:MyBot (default {DEFAULT_AGENTS})"
+    )
+    t.add_argument(
+        "--deals",
+        type=_positive,
+        help=f"duplicate deals per pairing; matches in matches mode (default {DEFAULT_DEALS})",
+    )
+    t.add_argument("--seed", type=_seed, help="deal i comes from (seed, i) (default 0)")
+    t.add_argument("--mode", choices=("hands", "matches"), help="independent hands, or whole matches (default hands)")
+    t.add_argument(
+        "--schedule", choices=("round_robin", "gauntlet", "head_to_head"), help="who meets whom (default round_robin)"
+    )
+    t.add_argument("--no-duplicate", action="store_true", help="play each deal once (table 1 gets other cards)")
+    t.add_argument("--jobs", type=_jobs, help="parallel jobs (default all cores)")
+    t.add_argument(
+        "--chunk-size", dest="chunk_size", type=_positive, help="units per chunk (default: a few chunks per job)"
+    )
+    t.add_argument("--backend", choices=("loky", "dask"), help="joblib backend (default loky)")
+    t.add_argument("--scheduler", metavar="ADDR", help="address of a running dask scheduler (implies --backend dask)")
+    t.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
+    t.add_argument("--out", metavar="DIR", help="results folder; the same folder resumes an interrupted run")
+    t.add_argument(
+        "--config", metavar="EXPERIMENT.toml", help="a TOML file with any of these settings; flags override it"
+    )
+    t.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
+    t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    t.set_defaults(func=_cmd_tournament, default_run=False)
+    s = sub.add_parser("summary", help="the summary table of a results folder")
+    s.add_argument("dir", metavar="DIR")
+    s.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
+    s.set_defaults(func=_cmd_summary)
+    a = sub.add_parser("agents", help="list the built-in agents and their options")
+    a.set_defaults(func=_cmd_agents)
+    d = sub.add_parser("deal", help="print deal INDEX of SEED")
+    d.add_argument("seed", type=_seed)
+    d.add_argument("index", type=int, nargs="?", default=0)
+    d.set_defaults(func=_cmd_deal)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     if args.command is None:
-        args = parser.parse_args(["demo", *(argv or [])])
+        # the README's main job: a small default tournament, results in a temporary folder
+        args = parser.parse_args(["tournament"])
+        args.default_run = True
     try:
         args.func(args)
-    except (ValueError, OSError) as exc:
+    except KeyboardInterrupt:
+        return 130
+    except WorkerLost as exc:
         print(f"spades-ai: error: {exc}", file=sys.stderr)
-        return 2
+        return 1
+    except (ValueError, OSError, ImportError) as exc:
+        msg = str(exc).strip().replace("\n", " ") or type(exc).__name__
+        print(f"spades-ai: error: {msg}", file=sys.stderr)
+        return EXIT_USAGE
     return 0
 
 

@@ -1,0 +1,39 @@
+"""Tournaments: duplicate-deal schedules, parallel resumable runs, Parquet results.
+
+>>> from spades_ai.tournament import run_tournament, load_results
+>>> run = run_tournament("normal,easy", deals=20, n_jobs=1, progress=False)
+>>> df = load_results(run)
+>>> sorted(df.agent.unique())
+['easy', 'normal']
+"""
+
+from spades_ai.tournament.results import COLUMNS_DOC, ResultsError, load_results, read_config
+from spades_ai.tournament.runner import RunInfo, play_chunk, run_tournament
+from spades_ai.tournament.schedule import (
+    AgentSpec,
+    Chunk,
+    Tournament,
+    TournamentError,
+    parse_agent,
+    parse_agents,
+    plan_chunks,
+    read_experiment,
+)
+
+__all__ = [
+    "COLUMNS_DOC",
+    "AgentSpec",
+    "Chunk",
+    "ResultsError",
+    "RunInfo",
+    "Tournament",
+    "TournamentError",
+    "load_results",
+    "parse_agent",
+    "parse_agents",
+    "plan_chunks",
+    "play_chunk",
+    "read_config",
+    "read_experiment",
+    "run_tournament",
+]

@@ -1,0 +1,473 @@
+"""Tournament results on disk: one Parquet file per chunk beside ``config.json``.
+
+A results folder::
+
+    config.json                     the run: agents with options, rules, seed, counts, mode,
+                                    package version (a folder is never reused for another run)
+    data/p000-000000000000-000000025000.parquet
+                                    pairing 0, units 0 .. 24,999, both tables; written to a
+                                    hidden temporary file and renamed, so a file is whole or absent
+
+Rows are tidy: one per hand per team. Seat ``a`` of team ``t`` is seat ``t``, seat ``b`` is
+``t + 2``. Columns (``COLUMNS`` holds their types)::
+
+    pairing, deal, table, team, dealer     deal: the unit index (hands mode), or the hand's
+                                           number within its match (matches mode)
+    agent, opponent                        labels (categorical)
+    bid_a, bid_b, nil_a, nil_b,            bids (0 = nil), nil and blind flags,
+    blind_a, blind_b, nil_won_a, nil_won_b whether each nil was made
+    tricks_a, tricks_b, tricks, counted    tricks per player, per team, toward the contract
+    contract, made, contract_points, nil_points,
+    bags, bag_penalties, points            bags: new this hand; points: this hand's total
+    match, hand, score, opp_score,         matches mode only: running scores and bag count
+    bag_count, winner                      after the hand; winner: the match winner's team on
+                                           the match's last row, -1 elsewhere
+
+Rows are ordered by (pairing, deal, table, team) in hands mode and (pairing, match, table,
+hand, team) in matches mode, whatever the chunking.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import warnings
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from spades_ai.engine import score as _sc
+
+if TYPE_CHECKING:
+    import pandas
+from spades_ai.tournament.schedule import Chunk, Tournament, as_json
+
+FORMAT = 1
+CONFIG_FILE = "config.json"
+DATA_DIR = "data"
+LOCK_FILE = ".lock"
+META_KEY = b"spades_ai"
+COMPRESSION = "zstd"
+
+# name -> (arrow type, description)
+HAND_COLUMNS = {
+    "pairing": (pa.int16(), "index of the pairing in config.json"),
+    "deal": (pa.int64(), "unit index (hands) or hand number in the match (matches)"),
+    "table": (pa.int8(), "duplicate orientation: 0 = first agent of the pairing on team 0"),
+    "team": (pa.int8(), "0 (seats 0, 2) or 1 (seats 1, 3)"),
+    "dealer": (pa.int8(), "dealer seat"),
+    "agent": (pa.dictionary(pa.int8(), pa.string()), "this team's agent"),
+    "opponent": (pa.dictionary(pa.int8(), pa.string()), "the other team's agent"),
+    "bid_a": (pa.int8(), "bid of seat team (0 = nil)"),
+    "bid_b": (pa.int8(), "bid of seat team + 2 (0 = nil)"),
+    "nil_a": (pa.bool_(), "seat a bid nil (blind or not)"),
+    "nil_b": (pa.bool_(), "seat b bid nil"),
+    "blind_a": (pa.bool_(), "seat a bid blind nil"),
+    "blind_b": (pa.bool_(), "seat b bid blind nil"),
+    "nil_won_a": (pa.bool_(), "seat a made its nil"),
+    "nil_won_b": (pa.bool_(), "seat b made its nil"),
+    "tricks_a": (pa.int8(), "tricks taken by seat a"),
+    "tricks_b": (pa.int8(), "tricks taken by seat b"),
+    "tricks": (pa.int8(), "team tricks"),
+    "counted": (pa.int8(), "tricks counted toward the contract"),
+    "contract": (pa.int8(), "sum of the non-nil bids"),
+    "made": (pa.bool_(), "counted >= contract"),
+    "contract_points": (pa.int32(), "points from the contract (negative when set)"),
+    "nil_points": (pa.int32(), "points from nil bids"),
+    "bags": (pa.int8(), "bags taken this hand"),
+    "bag_penalties": (pa.int8(), "bag penalties paid this hand"),
+    "points": (pa.int32(), "this hand's points, everything included"),
+}
+MATCH_COLUMNS = {
+    "match": (pa.int64(), "match index"),
+    "hand": (pa.int16(), "hand number in the match, from 0"),
+    "score": (pa.int32(), "team score after the hand"),
+    "opp_score": (pa.int32(), "opponents' score after the hand"),
+    "bag_count": (pa.int32(), "team bag count after the hand"),
+    "winner": (pa.int8(), "match winner's team on the last hand, -1 elsewhere"),
+}
+
+
+#: Column name -> description, for ``spades-ai summary --columns`` and notebooks.
+COLUMNS_DOC = {name: doc for name, (_, doc) in {**HAND_COLUMNS, **MATCH_COLUMNS}.items()}
+
+
+class ResultsError(ValueError):
+    """A results folder that cannot be used: unreadable file, another run's folder, a lock."""
+
+
+def columns(mode: str) -> dict:
+    return {**HAND_COLUMNS, **(MATCH_COLUMNS if mode == "matches" else {})}
+
+
+def schema(t: Tournament, config: dict | None = None) -> pa.Schema:
+    meta = {META_KEY: json.dumps(config).encode()} if config is not None else None
+    # required (non-nullable) fields: no value is ever missing, and Parquet then writes no
+    # definition levels, which makes the encoding a quarter faster
+    return pa.schema([pa.field(n, typ, nullable=False) for n, (typ, _) in columns(t.mode).items()], metadata=meta)
+
+
+# -- records -> rows --------------------------------------------------------------------------
+_TEAM_FIELDS = {
+    "tricks": _sc.F_TRICKS,
+    "counted": _sc.F_COUNTED,
+    "contract": _sc.F_CONTRACT,
+    "made": _sc.F_MADE,
+    "contract_points": _sc.F_CONTRACT_POINTS,
+    "nil_points": _sc.F_NIL_POINTS,
+    "bags": _sc.F_NEW_BAGS,
+    "bag_penalties": _sc.F_PENALTIES,
+    "points": _sc.F_POINTS,
+    "score": _sc.F_SCORE,
+    "bag_count": _sc.F_BAGS,
+}
+
+
+def _flat_columns(records: list, lineups: list[tuple[int, int]], tables: list[int]) -> dict[str, np.ndarray]:
+    """Columns of tables holding the same number of hands, rows ordered (hand, table, team).
+
+    Each source array is stacked over the tables and transposed once, so every column comes
+    out contiguous (reading the fields one by one, strided, cost more than the Parquet encoding).
+    """
+    n, k = len(records[0]), len(records)
+    stacked = np.empty((n, k, 2, records[0].team.shape[-1]), np.int32)  # cast first: the transpose
+    for i, r in enumerate(records):  # of the narrower type is faster
+        stacked[:, i] = r.team
+    team = np.ascontiguousarray(stacked.reshape(-1, stacked.shape[-1]).T)  # (field, hand * table * team)
+    out = {name: team[f] for name, f in _TEAM_FIELDS.items()}
+    out["made"] = out["made"] != 0
+    out["opp_score"] = team[_sc.F_SCORE].reshape(-1, 2)[:, ::-1].reshape(-1)
+
+    def seats(arrays):  # (hand, seat) per table -> (seat a/b, hand, table, team): a = team, b = team + 2
+        o = np.empty((2, n, k, 2), arrays[0].dtype)
+        for i, a in enumerate(arrays):
+            o[:, :, i, :] = a.reshape(n, 2, 2).transpose(1, 0, 2)
+        return o.reshape(2, -1)
+
+    bids = seats([r.bids for r in records])
+    out["bid_a"], out["bid_b"] = bids
+    out["nil_a"], out["nil_b"] = bids == 0
+    out["blind_a"], out["blind_b"] = seats([r.blind for r in records])
+    out["tricks_a"], out["tricks_b"] = seats([r.tricks for r in records])
+    out["nil_won_a"], out["nil_won_b"] = seats([r.nil == 1 for r in records])
+    per_row = 2 * k
+    out["dealer"] = np.repeat(records[0].dealer, per_row)
+    out["table"] = np.tile(np.repeat(np.array(tables, np.int8), 2), n)
+    out["team"] = np.tile(np.array([0, 1], np.int8), n * k)
+    out["agent"] = np.tile(np.array(lineups, np.int8).reshape(-1), n)
+    out["opponent"] = np.tile(np.array([(b, a) for a, b in lineups], np.int8).reshape(-1), n)
+    if records[0].match is None:
+        out["deal"] = np.repeat(records[0].deal, per_row)
+    else:
+        out["deal"] = out["hand"] = np.repeat(records[0].hand, per_row)
+        out["match"] = np.repeat(records[0].match, per_row)
+        out["winner"] = np.repeat(records[0].winner, per_row)
+    return out
+
+
+def chunk_table(t: Tournament, chunk: Chunk, records: list, config: dict | None = None) -> pa.Table:
+    """The rows of one chunk from its tables' ``HandRecords`` (table 0, table 1)."""
+    cols = columns(t.mode)
+    lineups = [t.lineup(chunk.pairing, table) for table in range(len(records))]
+    if t.mode == "hands":
+        out = _flat_columns(records, lineups, list(range(len(records))))
+    else:
+        # tables of a match last different numbers of hands: (match, table, hand, team) order
+        parts = [_flat_columns([rec], [lineups[i]], [i]) for i, rec in enumerate(records)]
+        flat = {name: np.concatenate([p[name] for p in parts]) for name in cols if name != "pairing"}
+        order = np.argsort(flat["match"] * 2 + flat["table"], kind="stable")
+        out = {name: a[order] for name, a in flat.items()}
+    n_rows = len(out["deal"])
+    out["pairing"] = np.full(n_rows, chunk.pairing, np.int16)
+    labels = pa.array(t.labels, pa.string())
+    arrays = []
+    for name, (typ, _) in cols.items():
+        if pa.types.is_dictionary(typ):
+            arrays.append(pa.DictionaryArray.from_arrays(pa.array(out[name], pa.int8()), labels))
+        else:
+            arrays.append(pa.array(out[name].astype(typ.to_pandas_dtype(), copy=False), typ))
+    return pa.Table.from_arrays(arrays, schema=schema(t, config))
+
+
+def encode(table: pa.Table) -> bytes:
+    """Parquet bytes of a chunk (made in the worker, so the parent only writes them).
+
+    zstd level 1, dictionary encoding for the small-valued columns and delta encoding for the
+    index columns: ~4 bytes a row, and the encoding costs ~10% of the play of Normal vs Easy.
+    """
+    keys = [c for c in ("deal", "match") if c in table.schema.names]
+    sink = pa.BufferOutputStream()
+    pq.write_table(
+        table,
+        sink,
+        compression=COMPRESSION,
+        compression_level=1,
+        use_dictionary=[c for c in table.schema.names if c not in keys],
+        column_encoding={c: "DELTA_BINARY_PACKED" for c in keys},
+        write_statistics=["pairing", *keys],
+    )
+    return sink.getvalue().to_pybytes()
+
+
+# -- the folder -------------------------------------------------------------------------------
+def package_version() -> str:
+    from spades_ai import __version__
+
+    return __version__
+
+
+def run_config(t: Tournament) -> dict:
+    """What ``config.json`` holds: the tournament, the format and the package version."""
+    return as_json({"format": FORMAT, "version": package_version(), **t.to_dict()})
+
+
+def write_atomic(path: Path, data: bytes, *, sync: bool = False) -> None:
+    """Write to a hidden temporary file beside ``path``, then rename it: ``path`` is whole or
+    absent. ``sync`` also flushes it to disk first; chunk files skip that, since a resumed run
+    reads every file's footer and replays any that a crash left cut short."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _describe_difference(old: dict, new: dict) -> str:
+    diffs = []
+    for key in sorted(set(old) | set(new)):
+        if old.get(key) != new.get(key):
+            if key == "rules" and isinstance(old.get(key), dict) and isinstance(new.get(key), dict):
+                inner = [
+                    f"{k} {old[key].get(k)!r} vs {new[key].get(k)!r}"
+                    for k in sorted(set(old[key]) | set(new[key]))
+                    if old[key].get(k) != new[key].get(k)
+                ]
+                diffs.append("rules (" + ", ".join(inner) + ")")
+            elif key == "agents":
+                diffs.append(
+                    f"agents {[a.get('label') for a in old.get(key, [])]} vs {[a.get('label') for a in new.get(key, [])]}"
+                    if [a.get("label") for a in old.get(key, [])] != [a.get("label") for a in new.get(key, [])]
+                    else "agents' options"
+                )
+            else:
+                diffs.append(f"{key} {old.get(key)!r} vs {new.get(key)!r}")
+    return "; ".join(diffs)
+
+
+def prepare_folder(out: str | Path, t: Tournament) -> Path:
+    """Create ``out`` (or check that it holds this very tournament) and write ``config.json``.
+
+    A folder holding another run, or files that are not a run's, is refused with
+    ``ResultsError`` saying what differs.
+    """
+    out = Path(out)
+    config = run_config(t)
+    cfg_path = out / CONFIG_FILE
+    if cfg_path.exists():
+        try:
+            old = json.loads(cfg_path.read_text())
+        except (OSError, ValueError) as exc:
+            raise ResultsError(
+                f"{cfg_path} is not a readable run configuration ({exc}); use another output folder"
+            ) from None
+        if old != config:
+            raise ResultsError(
+                f"output folder {out} holds a different tournament ({_describe_difference(old, config)}); "
+                "use another output folder, or delete this one to start over"
+            )
+    else:
+        if out.exists() and not out.is_dir():
+            raise ResultsError(f"output folder {out} is a file")
+        if out.exists() and any(p.name != LOCK_FILE for p in out.iterdir()):
+            raise ResultsError(
+                f"output folder {out} is not empty and holds no {CONFIG_FILE}; use an empty or new folder"
+            )
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomic(cfg_path, (json.dumps(config, indent=2) + "\n").encode(), sync=True)
+    (out / DATA_DIR).mkdir(exist_ok=True)
+    return out
+
+
+class FolderLock:
+    """``out/.lock`` while a run writes, so two runs never fill one folder at once.
+
+    A lock whose process is gone (killed, or written on another host) is taken over.
+    """
+
+    def __init__(self, out: Path):
+        self.path = Path(out) / LOCK_FILE
+        self.held = False
+
+    def __enter__(self):
+        me = {"pid": os.getpid(), "host": socket.gethostname()}
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    other = json.loads(self.path.read_text())
+                except (OSError, ValueError):
+                    other = {}
+                if other.get("host") == me["host"] and _alive(other.get("pid")):
+                    raise ResultsError(
+                        f"another run (pid {other['pid']}) is writing to {self.path.parent}; wait for it or stop it"
+                    ) from None
+                self.path.unlink(missing_ok=True)  # left by a run that died: take it over
+                continue
+            with os.fdopen(fd, "w") as f:
+                json.dump(me, f)
+            self.held = True
+            return self
+        raise ResultsError(f"cannot take the lock {self.path}")
+
+    def __exit__(self, *exc):
+        if self.held:
+            self.path.unlink(missing_ok=True)
+            self.held = False
+
+
+def _alive(pid) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def expected_rows(t: Tournament, chunk: Chunk) -> int | None:
+    """Rows of a whole chunk in hands mode (4 per unit); None in matches mode (it varies)."""
+    return 2 * 2 * chunk.size if t.mode == "hands" else None
+
+
+def check_chunk_file(path: Path, t: Tournament, chunk: Chunk) -> str | None:
+    """None if ``path`` is a whole chunk file of this run, else what is wrong with it."""
+    try:
+        meta = pq.read_metadata(path)
+    except Exception as exc:  # noqa: BLE001 -- pyarrow raises several types for a damaged file
+        return f"not a readable Parquet file ({exc})"
+    rows = expected_rows(t, chunk)
+    if rows is not None and meta.num_rows != rows:
+        return f"holds {meta.num_rows} rows, not {rows}"
+    names = set(meta.schema.names)
+    missing = [c for c in columns(t.mode) if c not in names]
+    if missing:
+        return f"lacks column(s) {', '.join(missing)}"
+    return None
+
+
+def finished_chunks(out: Path, t: Tournament, *, quarantine: bool = True) -> list[Chunk]:
+    """The chunks already on disk and whole. Stale temporary files are removed; a damaged chunk
+    file is renamed ``*.parquet.bad`` (kept, never deleted) so that its units are played again."""
+    data = Path(out) / DATA_DIR
+    done = []
+    if not data.is_dir():
+        return done
+    for path in sorted(data.iterdir()):
+        if path.name.startswith(".") and path.name.endswith(".tmp"):
+            path.unlink(missing_ok=True)  # an interrupted write: its chunk is played again
+            continue
+        chunk = Chunk.from_filename(path.name)
+        if chunk is None:
+            continue
+        problem = check_chunk_file(path, t, chunk) if chunk.pairing < len(t.pairings) else "a pairing this run lacks"
+        if problem:
+            if not quarantine:
+                raise ResultsError(f"{path}: {problem}")
+            bad = path.with_name(path.name + ".bad")
+            os.replace(path, bad)
+            warnings.warn(f"{path}: {problem}; kept as {bad.name}, and its deals are played again", stacklevel=2)
+            continue
+        done.append(chunk)
+    return done
+
+
+# -- reading ----------------------------------------------------------------------------------
+def read_config(path: str | Path) -> dict:
+    """``config.json`` of a results folder."""
+    cfg = Path(path) / CONFIG_FILE
+    try:
+        return json.loads(cfg.read_text())
+    except FileNotFoundError:
+        raise ResultsError(f"{path} is not a tournament results folder: it has no {CONFIG_FILE}") from None
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{cfg}: cannot read the run configuration ({exc})") from None
+
+
+def chunk_files(path: Path) -> list[tuple[Chunk, Path]]:
+    data = Path(path) / DATA_DIR
+    files = [(Chunk.from_filename(p.name), p) for p in data.iterdir()] if data.is_dir() else []
+    return sorted((c, p) for c, p in files if c is not None)
+
+
+def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> pandas.DataFrame:
+    """All rows of a results folder (or of one chunk file) as a pandas DataFrame.
+
+    ``df.attrs["config"]`` holds the run's configuration, ``df.attrs["complete"]`` whether every
+    chunk is there (an unfinished run loads with a warning). A file that cannot be read raises
+    ``ResultsError`` naming it; nothing on disk is changed.
+
+    >>> from spades_ai import run_tournament
+    >>> df = load_results(run_tournament("normal,easy", deals=100, n_jobs=1, progress=False))
+    >>> len(df), list(df.columns[:7])
+    (400, ['pairing', 'deal', 'table', 'team', 'dealer', 'agent', 'opponent'])
+    """
+    path = Path(path)
+    if path.is_file():
+        tables = [_read(path, columns)]
+        config = json.loads(tables[0].schema.metadata.get(META_KEY, b"{}")) if tables[0].schema.metadata else {}
+        missing = 0
+    else:
+        if not path.exists():
+            raise ResultsError(f"results folder {path} does not exist")
+        config = read_config(path)
+        files = chunk_files(path)
+        t = Tournament.from_dict(config)
+        _check_overlaps(files)
+        tables = [_read(p, columns) for _, p in files]
+        for (chunk, p), table in zip(files, tables):
+            rows = expected_rows(t, chunk)
+            if rows is not None and columns is None and table.num_rows != rows:
+                raise ResultsError(f"{p}: holds {table.num_rows} rows, not {rows}; the file is damaged")
+        have = sum(c.size for c, _ in files)
+        missing = t.deals * len(t.pairings) - have
+        if not tables:
+            tables = [schema(t).empty_table()]
+            if columns is not None:
+                tables = [tables[0].select(list(columns))]
+    table = pa.concat_tables(tables, promote_options="none") if len(tables) > 1 else tables[0]
+    df = table.replace_schema_metadata(None).to_pandas()
+    df.attrs["config"] = config
+    df.attrs["complete"] = missing == 0
+    if missing:
+        warnings.warn(f"{path}: the run is unfinished, {missing:,} of its units are not played yet", stacklevel=2)
+    return df
+
+
+def _read(path: Path, columns) -> pa.Table:
+    try:
+        return pq.read_table(path, columns=list(columns) if columns is not None else None)
+    except Exception as exc:  # noqa: BLE001 -- damaged files raise ArrowInvalid, OSError, ...
+        raise ResultsError(
+            f"{path}: cannot read this chunk file ({type(exc).__name__}: {exc}); the other files are intact. "
+            "Run the same tournament again with this folder to replay it (the file is kept as *.bad)"
+        ) from None
+
+
+def _check_overlaps(files: list[tuple[Chunk, Path]]) -> None:
+    last: dict[int, tuple[Chunk, Path]] = {}
+    for chunk, p in files:
+        prev = last.get(chunk.pairing)
+        if prev is not None and chunk.start < prev[0].stop:
+            raise ResultsError(f"{p} overlaps {prev[1].name}: the folder mixes two runs' files")
+        last[chunk.pairing] = (chunk, p)

@@ -1,0 +1,219 @@
+"""Running a tournament: chunks in parallel with joblib, each written to disk as it finishes.
+
+The backend is the caller's: ``run_tournament`` never names one, so it runs on whatever
+``joblib.parallel_config`` is active (loky processes by default, a dask cluster with
+``parallel_config(backend="dask")``). Each chunk is played and encoded as Parquet in a worker;
+the calling process only writes the bytes (temporary file, then rename) and moves the progress
+bar, so memory stays flat and a remote dask worker needs no shared disk. With the default
+``n_jobs`` a run starts in this process and starts workers only if it lasts longer than a
+quarter of a second, so small runs do not pay for process start-up.
+
+>>> import tempfile
+>>> run = run_tournament(["normal", "easy"], deals=50, out=tempfile.mkdtemp(), n_jobs=1, progress=False)
+>>> run.units_played, len(load_results(run))
+(50, 200)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import joblib
+from joblib.parallel import get_active_backend
+
+from spades_ai.tournament.results import (
+    DATA_DIR,
+    FolderLock,
+    chunk_table,
+    encode,
+    finished_chunks,
+    load_results,
+    prepare_folder,
+    run_config,
+    write_atomic,
+)
+from spades_ai.tournament.schedule import Chunk, Tournament, TournamentError, default_chunk_size, plan_chunks
+
+__all__ = ["RunInfo", "load_results", "play_chunk", "run_tournament"]
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What ``run_tournament`` did. ``os.fspath(run)`` is the results folder."""
+
+    path: Path
+    tournament: Tournament
+    chunks_played: int
+    chunks_skipped: int
+    units_played: int
+    seconds: float
+    n_jobs: int
+    chunk_size: int
+
+    def __fspath__(self) -> str:
+        return str(self.path)
+
+
+def play_chunk(t: Tournament, chunk: Chunk, config: dict | None = None) -> tuple[Chunk, bytes, int]:
+    """Play one chunk at both tables and return it as Parquet bytes (runs in a worker)."""
+    from spades_ai.agents import play_hands, play_matches
+    from spades_ai.tournament.results import package_version
+
+    if config is not None and config.get("version") != package_version():
+        # a worker of a dask cluster may run another install: its deals would differ
+        raise TournamentError(f"this worker has spades_ai {package_version()}, the run needs {config.get('version')}")
+
+    records = []
+    for table in range(2):
+        a, b = t.lineup(chunk.pairing, table)
+        lineup = [t.agents[a].build(), t.agents[b].build()]
+        play = play_hands if t.mode == "hands" else play_matches
+        records.append(play(lineup, chunk.size, seed=t.table_seed(table), rules=t.rules, start=chunk.start))
+    table = chunk_table(t, chunk, records, config)
+    return chunk, encode(table), table.num_rows
+
+
+def _warm_up(t: Tournament, chunk: Chunk) -> None:
+    """Compile (or load from numba's cache) the kernels once here, before the workers start,
+    so that on a cold cache they load it instead of each compiling the same code."""
+    play_chunk(t, Chunk(chunk.pairing, chunk.start, chunk.start + 1))
+
+
+def _resolve_n_jobs(n_jobs: int | None) -> tuple[int, int]:
+    """(n_jobs to pass to joblib, how many workers that gives under the active backend)."""
+    if n_jobs is None:
+        _, configured = get_active_backend()
+        n_jobs = -1 if configured is None else configured
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
+        raise TournamentError(f"n_jobs must be a positive int or -1 (all cores), not {n_jobs!r}")
+    return n_jobs, max(1, joblib.effective_n_jobs(n_jobs))
+
+
+#: With the default ``n_jobs``, chunks are played here until this many seconds have passed;
+#: only a run that lasts longer starts worker processes (which cost seconds to start).
+SEQUENTIAL_SECONDS = 0.25
+
+
+def _execute(tasks: list, n_jobs: int, workers: int, adaptive: bool) -> Iterator[tuple[Chunk, bytes, int]]:
+    """Results of ``play_chunk`` over ``tasks`` in the order they finish."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_chunk(*task)
+        return
+    i = 0
+    if adaptive:
+        # the first chunk, played here, also compiles (or loads) the kernels before any worker
+        # starts, so that on a cold cache the workers load them instead of compiling them again
+        began = time.perf_counter()
+        while i < len(tasks) and (i == 0 or time.perf_counter() - began < SEQUENTIAL_SECONDS):
+            i += 1
+            yield play_chunk(*tasks[i - 1])
+    else:
+        _warm_up(*tasks[0][:2])
+    rest = tasks[i:]
+    if not rest:
+        return
+    n_jobs = min(workers, len(rest)) if n_jobs < 0 or n_jobs > len(rest) else n_jobs
+    if n_jobs == 1:
+        for task in rest:
+            yield play_chunk(*task)
+        return
+    try:
+        parallel = joblib.Parallel(
+            n_jobs=n_jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
+        )
+    except ValueError as exc:
+        if "return_as" not in str(exc):
+            raise
+        parallel = None
+    if parallel is not None:
+        yield from parallel(joblib.delayed(play_chunk)(*task) for task in rest)
+        return
+    # A backend that cannot stream results (multiprocessing): waves of two tasks per worker.
+    with joblib.Parallel(n_jobs=n_jobs, batch_size=1) as parallel:
+        wave = 2 * n_jobs
+        for k in range(0, len(rest), wave):
+            yield from parallel(joblib.delayed(play_chunk)(*task) for task in rest[k : k + wave])
+
+
+def run_tournament(
+    agents: Tournament | str | Sequence,
+    deals: int = 2000,
+    seed: int = 0,
+    mode: str = "hands",
+    *,
+    duplicate: bool = True,
+    rules=None,
+    schedule: str | None = None,
+    out: str | os.PathLike | None = None,
+    n_jobs: int | None = None,
+    chunk_size: int | None = None,
+    progress: bool | None = True,
+) -> RunInfo:
+    """Play a tournament into the folder ``out`` and return a ``RunInfo`` (a path-like).
+
+    ``agents`` is a ``Tournament`` or what ``Tournament.make`` takes (names such as
+    ``"normal,easy"`` or a list of specs; more than two agents play a round-robin). Work is cut
+    into chunks of ``chunk_size`` units (by default a few per worker, sized for the agents'
+    speed: ``schedule.default_chunk_size``) and run with ``joblib.Parallel(n_jobs)`` on the caller's
+    ``parallel_config`` backend; ``n_jobs=None`` takes the configured ``n_jobs``, else all
+    cores. The results do not depend on ``n_jobs``, ``chunk_size`` or the backend.
+
+    If ``out`` already holds this tournament, finished chunks are kept and only the rest is
+    played; if it holds another one, ``ResultsError`` says what differs. ``out=None`` writes
+    to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
+    """
+    t = (
+        agents
+        if isinstance(agents, Tournament)
+        else Tournament.make(agents, deals, seed, mode, duplicate=duplicate, rules=rules, schedule=schedule)
+    )
+    out = Path(tempfile.mkdtemp(prefix="spades-ai-")) if out is None else Path(out)
+    adaptive = n_jobs is None
+    n_jobs, workers = _resolve_n_jobs(n_jobs)
+    start_time = time.perf_counter()
+    out = prepare_folder(out, t)
+    with FolderLock(out):
+        done = finished_chunks(out, t)
+        total = t.deals * len(t.pairings)
+        remaining = total - sum(c.size for c in done)
+        if chunk_size is None:
+            chunk_size = default_chunk_size(t, workers, remaining)
+        todo = plan_chunks(t, chunk_size, done)
+        config = run_config(t)
+        tasks = [(t, chunk, config) for chunk in todo]
+        from tqdm.auto import tqdm
+
+        unit = "deal" if t.mode == "hands" else "match"
+        bar = tqdm(
+            total=total,
+            initial=total - remaining,
+            unit=unit,
+            unit_scale=True,
+            smoothing=0.05,
+            disable=None if progress is None else not progress,
+            desc=" vs ".join(t.labels) if len(t.agents) <= 3 else f"{len(t.agents)} agents",
+        )
+        played = 0
+        try:
+            for chunk, data, _ in _execute(tasks, n_jobs, workers, adaptive):
+                write_atomic(out / DATA_DIR / chunk.filename, data)
+                played += chunk.size
+                bar.update(chunk.size)
+        finally:
+            bar.close()
+    return RunInfo(
+        path=out,
+        tournament=t,
+        chunks_played=len(todo),
+        chunks_skipped=len(done),
+        units_played=played,
+        seconds=time.perf_counter() - start_time,
+        n_jobs=min(workers, max(1, len(todo))),
+        chunk_size=chunk_size,
+    )

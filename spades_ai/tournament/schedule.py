@@ -1,0 +1,510 @@
+"""What a tournament plays: the agents, who meets whom, on which deals, under which rules.
+
+A ``Tournament`` is a frozen, JSON-able description of the run. It is all that decides the
+results: ``n_jobs``, the chunk size and the joblib backend never change a single row.
+
+Duplicate deals (the default): duplicate unit ``i`` of a pairing (A, B) is played at two tables
+on the same cards, table 0 with A in seats 0 and 2 (team 0), table 1 with the teams swapped, so
+the luck of the cards cancels in A's points minus B's. In hands mode a unit is deal ``i`` of
+``seed`` (scores from zero, dealer fixed); in matches mode it is match ``i`` of ``seed``, played
+to the end at each table (hand ``k`` of match ``i`` has the same cards at both tables).
+Without duplicate, table 1 plays the same indices of another seed (``table_seed``), so every
+hand has fresh cards while each agent still sits on each team equally often.
+
+Agents are written as a built-in name with options, ``"easy:careless=0.5,seed=3"`` (or a TOML
+table ``{name = "easy", careless = 0.5}``), or as a user's Python agent ``"package.module:attr"``
+where ``attr`` is an agent object or a factory called with the options.
+
+>>> t = Tournament.make(["normal", "easy:careless=0.5"], deals=100)
+>>> [a.label for a in t.agents], t.pairings
+(['normal', 'easy(careless=0.5)'], ((0, 1),))
+>>> chunks = plan_chunks(t, chunk_size=40)
+>>> [(c.pairing, c.start, c.stop) for c in chunks]
+[(0, 0, 40), (0, 40, 80), (0, 80, 100)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import itertools
+import json
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spades_ai.rules import Rules
+
+MODES = ("hands", "matches")
+SCHEDULES = ("round_robin", "gauntlet", "head_to_head")
+#: Table 1 of a non-duplicate run draws its cards from ``seed ^ OTHER_TABLE_SEED``.
+OTHER_TABLE_SEED = 0x9E3779B97F4A7C15
+
+
+class TournamentError(ValueError):
+    """A tournament description that cannot be run: unknown agent, bad count, bad file."""
+
+
+# -- agents -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AgentSpec:
+    """One entrant: a built-in ``name`` with ``options``, or a Python ``target`` ``module:attr``.
+
+    ``label`` names the agent in results and summaries (by default the built-in's label, such
+    as ``easy(careless=0.5)``, or the target). ``build()`` makes the agent object.
+    """
+
+    name: str
+    """Built-in agent name, or ``"python"`` for a user agent."""
+    options: dict = field(default_factory=dict)
+    """Options passed to ``make_agent`` (or to a user factory); built-ins get every default."""
+    label: str = ""
+    """The agent's name in results."""
+    target: str | None = None
+    """``module:attribute`` of a user agent."""
+
+    def build(self):
+        """The agent object (built-ins through ``make_agent``, user agents by import).
+
+        A user factory is called afresh for every chunk, so an agent that keeps state between
+        decisions starts each chunk the same way; for results that do not depend on the
+        chunking, its decisions should depend only on what it observes (and its own seed).
+        """
+        if self.target is None:
+            return _builtin_agent(self.name, json.dumps(self.options, sort_keys=True))
+        return _build_agent(self.name, self.target, json.dumps(self.options, sort_keys=True))
+
+    @property
+    def is_builtin(self) -> bool:
+        return self.target is None
+
+    def to_dict(self) -> dict:
+        d = {"label": self.label, "name": self.name, "options": dict(self.options)}
+        if self.target is not None:
+            d["target"] = self.target
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> AgentSpec:
+        return cls(name=d["name"], options=dict(d.get("options", {})), label=d["label"], target=d.get("target"))
+
+
+@functools.lru_cache(maxsize=64)
+def _builtin_agent(name: str, options_json: str):
+    """Built-in agents hold no state that play changes: one per process serves every chunk."""
+    return _build_agent(name, None, options_json)
+
+
+def _build_agent(name: str, target: str | None, options_json: str):
+    options = json.loads(options_json)
+    if target is None:
+        from spades_ai.agents import make_agent
+
+        return make_agent(name, **options)
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise TournamentError(f"agent {target!r}: cannot import module {module_name!r} ({exc})") from None
+    obj = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise TournamentError(f"agent {target!r}: module {module_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not (hasattr(obj, "bid") and hasattr(obj, "play")) or isinstance(obj, type):
+        if not callable(obj):
+            raise TournamentError(f"agent {target!r} is neither an agent (bid and play) nor a factory")
+        try:
+            obj = obj(**options)
+        except Exception as exc:  # noqa: BLE001 -- a user factory may raise anything; report it in one line
+            raise TournamentError(f"agent {target!r}: calling it with {options} failed: {exc}") from None
+    elif options:
+        raise TournamentError(f"agent {target!r} is an agent object, so it takes no options (got {options})")
+    if not (hasattr(obj, "bid") and hasattr(obj, "play")):
+        raise TournamentError(f"agent {target!r} gave {obj!r}, which is not an agent (it needs bid(obs) and play(obs))")
+    return obj
+
+
+_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+
+
+def _option_value(text: str):
+    """``64`` -> 64, ``0.5`` -> 0.5, ``true`` -> True, ``"x"`` or ``x`` -> "x"."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def _parse_options(text: str, where: str) -> dict:
+    options = {}
+    for item in filter(None, re.split(r"[,:]", text)):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise TournamentError(f"agent {where!r}: option {item!r} is not KEY=VALUE")
+        options[key] = _option_value(value.strip())
+    return options
+
+
+def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
+    """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
+    ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``.
+
+    Built-in names are checked (with their options) at once; a user agent is imported.
+
+    >>> parse_agent("easy:careless=0.5,seed=3").options
+    {'seed': 3, 'careless': 0.5}
+    >>> parse_agent("best")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    spades_ai.tournament.schedule.TournamentError: unknown agent 'best'; built-in agents: random, easy, normal...
+    """
+    if isinstance(spec, AgentSpec):
+        return spec
+    if isinstance(spec, dict):
+        spec = dict(spec)
+        name = spec.pop("name", None) or spec.pop("agent", None)
+        label = spec.pop("label", None)
+        options = spec.pop("options", {}) or {}
+        if not isinstance(name, str) or not name:
+            raise TournamentError(f"agent table {spec!r} needs a name (a built-in name or module:attribute)")
+        if not isinstance(options, dict):
+            raise TournamentError(f"agent {name!r}: options must be a table")
+        options = {**options, **spec}
+        head, target, rest = _split(name)
+        if rest:
+            options = {**_parse_options(rest, name), **options}
+        return _make_spec(head, target, options, label, name)
+    if not isinstance(spec, str) or not spec.strip():
+        raise TournamentError(f"an agent is a name such as 'normal' or 'module:attribute', not {spec!r}")
+    text = spec.strip()
+    head, target, rest = _split(text)
+    return _make_spec(head, target, _parse_options(rest, text) if rest else {}, None, text)
+
+
+def _split(text: str) -> tuple[str, str | None, str]:
+    """(built-in name, None, options text) or ("python", "module:attr", options text)."""
+    from spades_ai.agents.registry import BUILTINS
+
+    head, _, rest = text.partition(":")
+    head = head.strip()
+    if head in BUILTINS or "=" in rest.partition(":")[0] or not rest:
+        return head, None, rest
+    attr, _, opts = rest.partition(":")
+    return "python", f"{head}:{attr.strip()}", opts
+
+
+def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str) -> AgentSpec:
+    from spades_ai.agents.registry import BUILTINS
+
+    if target is None:
+        if name not in BUILTINS:
+            raise TournamentError(
+                f"unknown agent {name!r}; built-in agents: {', '.join(BUILTINS)}; a Python agent is written module:attribute"
+            )
+        try:
+            agent = _build_agent(name, None, json.dumps(options, sort_keys=True))
+        except (ValueError, TypeError) as exc:
+            raise TournamentError(str(exc)) from None
+        return AgentSpec(name=name, options=dict(agent.options), label=label or agent.label)
+    module, _, attr = target.partition(":")
+    if not (_NAME.match(module) and _NAME.match(attr)):
+        raise TournamentError(f"agent {text!r} is neither a built-in name nor module:attribute")
+    _build_agent("python", target, json.dumps(options, sort_keys=True))  # fail now, not in a worker
+    if label is None:
+        label = target + (f"({', '.join(f'{k}={v}' for k, v in options.items())})" if options else "")
+    return AgentSpec(name="python", options=options, label=label, target=target)
+
+
+def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
+    """Agents from ``"normal,easy:careless=0.5,seed=3"`` or a list of specs.
+
+    In the comma-separated form an item ``key=value`` with no name continues the previous
+    agent's options. Repeated labels get ``#2``, ``#3``.
+    """
+    if isinstance(specs, str):
+        items: list[str] = []
+        for token in (t.strip() for t in specs.split(",")):
+            if not token:
+                raise TournamentError(f"empty agent name in {specs!r}")
+            if "=" in token and ":" not in token and items:
+                items[-1] += "," + token
+            else:
+                items.append(token)
+        specs = items
+    agents = [parse_agent(s) for s in specs]
+    seen: dict[str, int] = {}
+    out = []
+    for a in agents:
+        seen[a.label] = seen.get(a.label, 0) + 1
+        out.append(a if seen[a.label] == 1 else dataclasses.replace(a, label=f"{a.label}#{seen[a.label]}"))
+    return out
+
+
+# -- the tournament ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Tournament:
+    """Everything that decides a tournament's results. Build with ``Tournament.make``."""
+
+    agents: tuple[AgentSpec, ...]
+    """The entrants, in order (pairings refer to their indices)."""
+    pairings: tuple[tuple[int, int], ...]
+    """Who meets whom: (A, B) agent indices; A sits at team 0 on table 0."""
+    deals: int
+    """Duplicate units per pairing: deals (hands mode) or matches (matches mode)."""
+    seed: int = 0
+    """Deal ``i`` comes from ``(seed, i)``."""
+    mode: str = "hands"
+    """``hands``: independent deals, scores from zero, dealer seat 0. ``matches``: whole matches."""
+    duplicate: bool = True
+    """Play each unit at both tables on the same cards (else table 1 gets other cards)."""
+    rules: Rules = field(default_factory=Rules)
+    """House rules."""
+    schedule: str = "round_robin"
+    """How the pairings were made: ``round_robin``, ``gauntlet`` (first agent vs each other)
+    or ``head_to_head`` (two agents)."""
+
+    @classmethod
+    def make(
+        cls,
+        agents: str | Sequence,
+        deals: int = 2000,
+        seed: int = 0,
+        mode: str = "hands",
+        *,
+        duplicate: bool = True,
+        rules: Rules | dict | str | Path | None = None,
+        schedule: str | None = None,
+    ) -> Tournament:
+        """Check and build a tournament; every problem raises ``TournamentError`` in one line."""
+        specs = parse_agents(agents)
+        if len(specs) < 2:
+            raise TournamentError(f"a tournament needs at least 2 agents, got {len(specs)}")
+        schedule = schedule or ("head_to_head" if len(specs) == 2 else "round_robin")
+        schedule = schedule.replace("-", "_")
+        if schedule not in SCHEDULES:
+            raise TournamentError(f"unknown schedule {schedule!r}; valid: {', '.join(SCHEDULES)}")
+        if schedule == "head_to_head" and len(specs) != 2:
+            raise TournamentError(
+                f"a head_to_head schedule takes 2 agents, got {len(specs)}; use round_robin or gauntlet"
+            )
+        if schedule == "gauntlet":
+            pairings = tuple((0, j) for j in range(1, len(specs)))
+        else:
+            pairings = tuple(itertools.combinations(range(len(specs)), 2))
+        if mode not in MODES:
+            raise TournamentError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise TournamentError(f"deals must be a positive int, not {deals!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise TournamentError(f"seed must be an int in 0..2**64-1, not {seed!r}")
+        if not isinstance(duplicate, bool):
+            raise TournamentError(f"duplicate must be true or false, not {duplicate!r}")
+        return cls(tuple(specs), pairings, deals, seed, mode, duplicate, load_rules(rules), schedule)
+
+    # -- derived ------------------------------------------------------------------------
+    @property
+    def labels(self) -> list[str]:
+        return [a.label for a in self.agents]
+
+    def table_seed(self, table: int) -> int:
+        """The seed of a table's cards: ``seed`` for both tables of a duplicate run."""
+        return self.seed if (self.duplicate or table == 0) else self.seed ^ OTHER_TABLE_SEED
+
+    def lineup(self, pairing: int, table: int) -> tuple[int, int]:
+        """(team 0's agent, team 1's agent) as indices, at ``table`` of ``pairing``."""
+        a, b = self.pairings[pairing]
+        return (a, b) if table == 0 else (b, a)
+
+    # -- persistence --------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The JSON-able identity of the run (what ``config.json`` holds, with the version)."""
+        return {
+            "agents": [a.to_dict() for a in self.agents],
+            "pairings": [list(p) for p in self.pairings],
+            "schedule": self.schedule,
+            "deals": self.deals,
+            "seed": self.seed,
+            "mode": self.mode,
+            "duplicate": self.duplicate,
+            "rules": self.rules.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Tournament:
+        return cls(
+            agents=tuple(AgentSpec.from_dict(a) for a in d["agents"]),
+            pairings=tuple(tuple(p) for p in d["pairings"]),
+            deals=d["deals"],
+            seed=d["seed"],
+            mode=d["mode"],
+            duplicate=d["duplicate"],
+            rules=Rules.from_dict(d["rules"]),
+            schedule=d.get("schedule", "round_robin"),
+        )
+
+
+def load_rules(rules: Rules | dict | str | Path | None, base: Path | None = None) -> Rules:
+    """Rules from a ``Rules``, a table of fields, a TOML file name, or None (the defaults)."""
+    from spades_ai.errors import RulesError
+
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    try:
+        if isinstance(rules, dict):
+            data = {k: (None if isinstance(v, str) and v.lower() in ("off", "none") else v) for k, v in rules.items()}
+            return Rules.from_dict(data)
+        if isinstance(rules, (str, Path)):
+            path = Path(rules)
+            if base is not None and not path.is_absolute():
+                path = base / path
+            return Rules.from_toml(path)
+    except RulesError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise RulesError(f"bad rules: {exc}") from None
+    raise TournamentError(f"rules must be a Rules, a table or a TOML file name, not {type(rules).__name__}")
+
+
+# -- chunks -----------------------------------------------------------------------------------
+@dataclass(frozen=True, order=True)
+class Chunk:
+    """Units ``start .. stop-1`` of one pairing, at both tables: one task, one Parquet file."""
+
+    pairing: int
+    start: int
+    stop: int
+
+    @property
+    def size(self) -> int:
+        return self.stop - self.start
+
+    @property
+    def filename(self) -> str:
+        return f"p{self.pairing:03d}-{self.start:012d}-{self.stop:012d}.parquet"
+
+    @classmethod
+    def from_filename(cls, name: str) -> Chunk | None:
+        m = re.fullmatch(r"p(\d{3,})-(\d{12,})-(\d{12,})\.parquet", name)
+        return cls(int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+FAST_AGENTS = ("random", "easy", "normal")
+
+
+def default_chunk_size(t: Tournament, n_workers: int, remaining: int | None = None) -> int:
+    """Units per chunk: at least 4 chunks per worker when there is enough work, each big enough
+    that per-task costs stay small (~0.1 s of play or more) and, for slow agents (Monte Carlo
+    or Python), small enough that the progress bar moves and an interruption loses little."""
+    remaining = t.deals * len(t.pairings) if remaining is None else remaining
+    fast = all(a.is_builtin and a.name in FAST_AGENTS for a in t.agents)
+    if t.mode == "hands":
+        lo, hi = (2_500, 25_000) if fast else (10, 500)
+    else:
+        lo, hi = (100, 2_000) if fast else (1, 20)
+    return int(min(hi, max(lo, -(-remaining // (4 * max(1, n_workers))))))
+
+
+def plan_chunks(t: Tournament, chunk_size: int, done: Iterable[Chunk] = ()) -> list[Chunk]:
+    """The chunks still to play: the gaps between finished ones, cut every ``chunk_size`` units.
+
+    Chunk edges are multiples of ``chunk_size`` inside a gap, so a resumed run may use another
+    chunk size without overlapping what is on disk.
+    """
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise TournamentError(f"chunk_size must be a positive int, not {chunk_size!r}")
+    by_pairing: dict[int, list[Chunk]] = {}
+    for c in done:
+        by_pairing.setdefault(c.pairing, []).append(c)
+    todo = []
+    for p in range(len(t.pairings)):
+        pos = 0
+        gaps = []
+        for c in sorted(by_pairing.get(p, [])):
+            if c.start > pos:
+                gaps.append((pos, c.start))
+            pos = max(pos, c.stop)
+        if pos < t.deals:
+            gaps.append((pos, t.deals))
+        for lo, hi in gaps:
+            edge = lo
+            while edge < hi:
+                nxt = min(hi, (edge // chunk_size + 1) * chunk_size)
+                todo.append(Chunk(p, edge, nxt))
+                edge = nxt
+    return todo
+
+
+# -- experiment files -------------------------------------------------------------------------
+EXPERIMENT_KEYS = {
+    "agents": "a list of agents (strings or tables)",
+    "deals": "duplicate units per pairing",
+    "matches": "alias of deals in matches mode",
+    "seed": "an int",
+    "mode": "'hands' or 'matches'",
+    "duplicate": "true or false",
+    "schedule": "'round_robin', 'gauntlet' or 'head_to_head'",
+    "rules": "a [rules] table or a TOML file name",
+    "out": "an output folder",
+    "jobs": "parallel jobs",
+    "chunk_size": "units per chunk",
+    "backend": "'loky' or 'dask'",
+    "scheduler": "a dask scheduler address",
+}
+
+
+def read_experiment(path: str | Path) -> dict:
+    """The settings of a TOML experiment file, checked for unknown keys.
+
+    ``rules`` may be a table or a file name (relative to the experiment file); ``out`` is
+    relative to the experiment file too. Returns a dict with the keys of ``EXPERIMENT_KEYS``
+    that the file sets, ``rules`` already a ``Rules``.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise TournamentError(f"experiment file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"experiment file {path} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"experiment file {path} is not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - set(EXPERIMENT_KEYS))
+    if unknown:
+        raise TournamentError(
+            f"experiment file {path}: unknown key(s) {', '.join(map(repr, unknown))}; valid keys: {', '.join(EXPERIMENT_KEYS)}"
+        )
+    types = {"out": str, "scheduler": str, "backend": str, "mode": str, "schedule": str, "agents": (list, str)}
+    for key, typ in types.items():
+        if key in data and not isinstance(data[key], typ):
+            raise TournamentError(f"experiment file {path}: {key} must be {EXPERIMENT_KEYS[key]}, not {data[key]!r}")
+    for key in ("deals", "matches", "seed", "jobs", "chunk_size"):
+        if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int)):
+            raise TournamentError(f"experiment file {path}: {key} must be an int, not {data[key]!r}")
+    if "matches" in data:
+        if "deals" in data:
+            raise TournamentError(f"experiment file {path}: give deals or matches, not both")
+        data["deals"] = data.pop("matches")
+    base = path.parent
+    if "rules" in data:
+        from spades_ai.errors import RulesError
+
+        try:
+            data["rules"] = load_rules(data["rules"], base)
+        except RulesError as exc:
+            raise RulesError(f"experiment file {path}: {exc}") from None
+    if "out" in data:
+        data["out"] = str(base / data["out"])
+    return data
+
+
+def as_json(obj: Any) -> Any:
+    """``obj`` after a JSON round trip (tuples become lists), for comparing configurations."""
+    return json.loads(json.dumps(obj, sort_keys=True))

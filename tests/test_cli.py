@@ -1,0 +1,194 @@
+"""The ``spades-ai`` command line (issue 5, section 5): happy paths and one-line errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spades_ai import load_results
+from spades_ai.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_no_arguments_runs_the_default_tournament(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the default run writes to a temporary folder
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    code, out, err = cli(capsys)
+    assert code == 0, err
+    assert "normal vs easy: 2,000 duplicate deals" in out
+    assert any(line.split()[:3] == ["normal", "easy", "2,000"] for line in out.splitlines())
+    assert "played 2,000 deals" in err
+    (folder,) = tmp_path.glob("spades-ai-*")
+    assert len(load_results(folder)) == 8000
+
+
+def test_tournament_then_summary(capsys, tmp_path):
+    out_dir = tmp_path / "run"
+    code, out, err = cli(capsys, "tournament", "--agents", "normal,easy:careless=0.5", "--deals", "300", "--seed", "4",
+                         "--jobs", "1", "--out", str(out_dir), "-q")  # fmt: skip
+    assert code == 0, err
+    assert "easy(careless=0.5)" in out and "seed 4" in out
+    df = load_results(out_dir)
+    assert len(df) == 1200 and df.attrs["config"]["seed"] == 4
+    code, again, err = cli(capsys, "summary", str(out_dir))
+    assert code == 0 and again == out
+    code, _, err = cli(capsys, "tournament", "--agents", "normal,easy:careless=0.5", "--deals", "300", "--seed", "4",
+                       "--jobs", "1", "--out", str(out_dir), "-q")  # fmt: skip
+    assert code == 0 and "resumed" in err and "played 0 deals" in err
+
+
+def test_without_out_results_go_to_a_folder_named_after_the_run(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(capsys, "tournament", "--deals", "20", "--seed", "3", "--jobs", "1", "-q")
+    assert code == 0, err
+    folder = tmp_path / "runs" / "normal-vs-easy_hands_seed3_20"
+    assert f"results: {Path('runs') / folder.name}" in out
+    assert len(load_results(folder)) == 80
+
+
+def test_matches_round_robin_with_a_rules_file(capsys, tmp_path):
+    rules = tmp_path / "house.toml"
+    rules.write_text("target_score = 200\nnil_bonus = 50\n")
+    code, out, err = cli(capsys, "tournament", "--agents", "normal,easy,random", "--deals", "8", "--mode", "matches",
+                         "--rules", str(rules), "--jobs", "1", "--out", str(tmp_path / "m"), "-q")  # fmt: skip
+    assert code == 0, err
+    assert "win rate" in out and "ratings" in out and "diff/hand" in out and "target_score=200" in out
+    assert load_results(tmp_path / "m").attrs["config"]["rules"]["nil_bonus"] == 50
+
+
+def test_an_experiment_file_with_flags_over_it(capsys, tmp_path):
+    exp = tmp_path / "exp.toml"
+    exp.write_text('agents = ["normal", {name = "easy", label = "sloppy", careless = 0.6}]\ndeals = 50\nseed = 2\n'
+                   'out = "results"\njobs = 1\n[rules]\nbag_limit = 5\n')  # fmt: skip
+    code, _out, err = cli(capsys, "tournament", "--config", str(exp), "--deals", "60", "-q")
+    assert code == 0, err
+    df = load_results(tmp_path / "results")
+    cfg = df.attrs["config"]
+    assert (cfg["deals"], cfg["seed"], cfg["rules"]["bag_limit"]) == (60, 2, 5)
+    assert set(df.agent.astype(str)) == {"normal", "sloppy"}
+
+
+def test_the_dask_backend_on_a_local_cluster(capsys, tmp_path):
+    pytest.importorskip("dask.distributed")
+    code, out, err = cli(capsys, "tournament", "--deals", "3000", "--chunk-size", "1000", "--backend", "dask", "--jobs", "2",
+                         "--out", str(tmp_path / "d"), "-q")  # fmt: skip
+    assert code == 0, err
+    assert "dask: 2 workers" in err
+    code, ref, _ = cli(capsys, "tournament", "--deals", "3000", "--jobs", "1", "--out", str(tmp_path / "l"), "-q")
+    assert out.split("\n", 2)[2] == ref.split("\n", 2)[2]  # same table, only the folder differs
+
+
+def test_agents_and_deal_commands(capsys):
+    code, out, _ = cli(capsys, "agents")
+    assert code == 0 and "normal" in out and "careless=0.3" in out
+    code, out, _ = cli(capsys, "deal", "7", "3")
+    assert code == 0 and out.count("seat") == 4
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["tournament", "--agents", "normal,best", "--out", "{tmp}/x"], ["unknown agent 'best'"]),
+        (["tournament", "--agents", "normal"], ["at least 2 agents"]),
+        (["tournament", "--deals", "lots"], ["--deals", "'lots' is not an int"]),
+        (["tournament", "--deals", "-5"], ["--deals", "must be >= 1"]),
+        (["tournament", "--jobs", "0"], ["--jobs"]),
+        (["tournament", "--mode", "rubber"], ["--mode", "invalid choice"]),
+        (["tournament", "--backend", "spark"], ["--backend", "invalid choice"]),
+        (
+            ["tournament", "--backend", "loky", "--scheduler", "tcp://127.0.0.1:1"],
+            ["--scheduler needs the dask backend"],
+        ),
+        (["tournament", "--rules", "{tmp}/missing.toml"], ["rules file", "does not exist"]),
+        (["tournament", "--rules", "{tmp}/bad.toml"], ["colour"]),
+        (["tournament", "--config", "{tmp}/missing.toml"], ["experiment file", "does not exist"]),
+        (["tournament", "--agents", "normal,easy", "--deals", "10", "--out", "{tmp}/taken"], ["not empty"]),
+        (["summary", "{tmp}/nowhere"], ["does not exist"]),
+        (["summary", "{tmp}"], ["not a tournament results folder"]),
+        (["tournament", "--frobnicate"], ["unrecognized arguments"]),
+        (["bogus"], ["invalid choice"]),
+    ],
+)
+def test_bad_input_gets_one_line_and_exit_2(capsys, tmp_path, args, words):
+    (tmp_path / "bad.toml").write_text("colour = 'red'\n")
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "mine.txt").write_text("x")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse's own errors
+        code = exc.code
+    _out, err = capsys.readouterr()
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("spades-ai")
+    assert "Traceback" not in err
+    for w in words:
+        assert w in err
+
+
+def test_errors_from_the_installed_command_have_no_traceback(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "spades_ai", "tournament", "--agents", "normal,nobody"]
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == ["spades-ai: error: unknown agent 'nobody'; built-in agents: "
+                                               + res.stderr.split("built-in agents: ")[1].strip()]  # fmt: skip
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+class KillerEasy:
+    """Easy, except that in a worker process (not the test's own) it kills that process once:
+    the marker file names the test's pid and is removed before the kill."""
+
+    name = "killer"
+    marker = None
+
+    def __init__(self, marker: str):
+        from spades_ai import make_agent
+
+        self.easy = make_agent("easy")
+        self.marker = marker
+
+    def bid(self, obs):
+        try:
+            with open(self.marker) as f:
+                parent = int(f.read())
+        except FileNotFoundError:
+            parent = None
+        if parent is not None and parent != os.getpid():
+            os.remove(self.marker)
+            os._exit(1)
+        return self.easy.bid(obs)
+
+    def play(self, obs):
+        return self.easy.play(obs)
+
+
+def test_a_killed_worker_is_one_line_and_the_run_resumes(capsys, tmp_path):
+    marker = tmp_path / "kill-once"
+    marker.write_text(str(os.getpid()))
+    args = ["tournament", "--agents", f"normal,test_cli:KillerEasy:marker='{marker}'", "--deals", "40",
+            "--chunk-size", "10", "--jobs", "2", "--backend", "loky", "--out", str(tmp_path / "k"), "-q"]  # fmt: skip
+    code, _, err = cli(capsys, *args)
+    assert code == 1, err
+    assert "a worker died" in err and "run the same command to resume" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not marker.exists()
+    code, out, err = cli(capsys, *args)
+    assert code == 0, err
+    df = load_results(tmp_path / "k")
+    assert len(df) == 40 * 4 and not df.duplicated(["deal", "table", "team"]).any()

@@ -1,0 +1,329 @@
+"""Tournament runs (issue 5, sections 2-3): rows, reproducibility across n_jobs, chunk sizes and
+backends, resume after an interruption, refusal of another run's folder, damaged files."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import spades_ai
+from spades_ai import Rules, load_results, play_hands, play_matches, run_tournament
+from spades_ai.tournament import ResultsError, Tournament
+from spades_ai.tournament.results import COLUMNS_DOC, DATA_DIR, LOCK_FILE, chunk_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(out, agents="normal,easy", **kw):
+    kw.setdefault("n_jobs", 1)
+    kw.setdefault("progress", False)
+    return run_tournament(agents, out=out, **kw)
+
+
+def files(out) -> list[str]:
+    return sorted(p.name for p in (Path(out) / DATA_DIR).iterdir())
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """Normal vs Easy, 3,000 duplicate deals, in one process and one chunk."""
+    out = tmp_path_factory.mktemp("ref")
+    run(out, deals=3000, chunk_size=3000)
+    return load_results(out)
+
+
+@pytest.fixture(scope="module")
+def reference_matches(tmp_path_factory):
+    out = tmp_path_factory.mktemp("refm")
+    run(out, deals=60, mode="matches", chunk_size=60, rules=Rules(target_score=300))
+    return load_results(out)
+
+
+# -- rows -------------------------------------------------------------------------------------
+def test_rows_are_typed_and_documented(reference):
+    df = reference
+    assert len(df) == 3000 * 4
+    assert set(df.columns) <= set(COLUMNS_DOC)
+    for col in ("deal", "table", "team", "agent", "opponent", "bid_a", "bid_b", "nil_a", "nil_b", "blind_a", "blind_b",
+                "contract", "tricks", "points", "bags", "bag_penalties", "made", "nil_won_a", "nil_won_b"):  # fmt: skip
+        assert col in df.columns
+    assert df["deal"].dtype == np.int64 and df["bid_a"].dtype == np.int8 and df["points"].dtype == np.int32
+    assert df["made"].dtype == bool and df["nil_a"].dtype == bool
+    assert isinstance(df["agent"].dtype, pd.CategoricalDtype)
+    assert df.attrs["config"]["agents"][1]["options"] == {"seed": 0, "careless": 0.3}
+    assert df.attrs["config"]["version"] == spades_ai.__version__
+    assert df.attrs["complete"]
+
+
+def test_rows_are_exactly_play_hands_at_both_tables(reference):
+    df = reference
+    for table, lineup in ((0, ["normal", "easy"]), (1, ["easy", "normal"])):
+        rec = play_hands(lineup, 3000, seed=0)
+        for team in (0, 1):
+            rows = df[(df.table == table) & (df.team == team)].sort_values("deal")
+            assert (rows["agent"].astype(str) == lineup[team]).all()
+            assert (rows["opponent"].astype(str) == lineup[1 - team]).all()
+            np.testing.assert_array_equal(rows["points"], rec.points[:, team])
+            np.testing.assert_array_equal(rows["bid_a"], rec.bids[:, team])
+            np.testing.assert_array_equal(rows["bid_b"], rec.bids[:, team + 2])
+            np.testing.assert_array_equal(rows["tricks"], rec.team_tricks[:, team])
+            np.testing.assert_array_equal(rows["bags"], rec.new_bags[:, team])
+            np.testing.assert_array_equal(rows["made"], rec.made[:, team])
+            np.testing.assert_array_equal(rows["nil_won_a"], rec.nil[:, team] == 1)
+    # rows are ordered by deal, table, team
+    assert (df[["deal", "table", "team"]].to_numpy()[:4] == [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1]]).all()
+    assert df["deal"].is_monotonic_increasing
+
+
+def test_matches_rows_carry_running_scores_and_the_winner(reference_matches):
+    df = reference_matches
+    rules = Rules(target_score=300)
+    rec = play_matches(["normal", "easy"], 60, seed=0, rules=rules)
+    t0 = df[df.table == 0]
+    for team in (0, 1):
+        rows = t0[t0.team == team].sort_values(["match", "hand"])
+        np.testing.assert_array_equal(rows["score"], rec.scores[:, team])
+        np.testing.assert_array_equal(rows["opp_score"], rec.scores[:, 1 - team])
+        np.testing.assert_array_equal(rows["winner"], rec.winner)
+        np.testing.assert_array_equal(rows["bag_count"], rec.bags[:, team])
+    last = df[df.winner >= 0]
+    assert len(last) == 60 * 2 * 2  # every match ends, at both tables, two team rows each
+    assert (
+        (last["score"] >= 300) | (last["opp_score"] >= 300) | (last[["score", "opp_score"]].min(axis=1) <= -200)
+    ).all()
+    assert (df["deal"] == df["hand"]).all()
+
+
+def test_non_duplicate_tables_get_other_cards(tmp_path):
+    run(tmp_path, deals=200, duplicate=False)
+    df = load_results(tmp_path)
+    t1 = df[(df.table == 1) & (df.team == 0)].sort_values("deal")
+    other = play_hands(["easy", "normal"], 200, seed=Tournament.make("normal,easy", duplicate=False).table_seed(1))
+    np.testing.assert_array_equal(t1["points"], other.points[:, 0])
+    same = play_hands(["easy", "normal"], 200, seed=0)
+    assert not np.array_equal(t1["bid_a"], same.bids[:, 0])
+
+
+def test_user_agents_play_through_the_python_loop(tmp_path):
+    r = run(tmp_path, agents="test_tournament_schedule:FirstCard:bid=2,easy", deals=30, chunk_size=10)
+    df = load_results(r)
+    mine = df[df.agent == "test_tournament_schedule:FirstCard(bid=2)"]
+    assert len(mine) == 60 and (mine["bid_a"] == 2).all() and (mine["contract"] == 4).all()
+
+
+# -- reproducibility --------------------------------------------------------------------------
+def test_results_do_not_depend_on_n_jobs_or_chunk_size(tmp_path, reference):
+    a = run(tmp_path / "a", deals=3000, n_jobs=2, chunk_size=700)
+    assert a.chunks_played == 5 and a.n_jobs == 2
+    b = run(tmp_path / "b", deals=3000, n_jobs=1, chunk_size=1234)
+    pd.testing.assert_frame_equal(load_results(a), reference)
+    pd.testing.assert_frame_equal(load_results(b), reference)
+    # deal i is deal i whatever the run's length, so a one-deal-per-chunk run of the first
+    # 60 deals gives the reference's first rows
+    c = run(tmp_path / "c", deals=60, n_jobs=2, chunk_size=1)
+    pd.testing.assert_frame_equal(load_results(c), reference.iloc[: 60 * 4])
+
+
+def test_matches_do_not_depend_on_n_jobs_or_chunk_size(tmp_path, reference_matches):
+    with joblib.parallel_config(backend="loky"):
+        r = run(tmp_path, deals=60, mode="matches", chunk_size=7, rules=Rules(target_score=300), n_jobs=2)
+    assert r.n_jobs == 2
+    pd.testing.assert_frame_equal(load_results(r), reference_matches)
+
+
+def test_n_jobs_comes_from_the_callers_parallel_config():
+    from spades_ai.tournament.runner import _resolve_n_jobs
+
+    with joblib.parallel_config(n_jobs=2):
+        assert _resolve_n_jobs(None) == (2, 2)
+    with joblib.parallel_config(backend="threading", n_jobs=3):
+        assert _resolve_n_jobs(None) == (3, 3)
+    assert _resolve_n_jobs(None)[0] == -1  # all cores
+    assert _resolve_n_jobs(1) == (1, 1)
+    with pytest.raises(ValueError, match="n_jobs"):
+        _resolve_n_jobs(0)
+
+
+def test_a_dask_cluster_gives_the_same_rows(tmp_path, reference):
+    distributed = pytest.importorskip("dask.distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+        ) as cluster,
+        distributed.Client(cluster),
+        joblib.parallel_config(backend="dask"),
+    ):
+        r = run(tmp_path, deals=3000, chunk_size=600, n_jobs=-1)
+    assert r.n_jobs == 2 and r.chunks_played == 5
+    pd.testing.assert_frame_equal(load_results(r), reference)
+
+
+def test_a_round_robin_runs_every_pairing(tmp_path):
+    r = run(tmp_path, agents="normal,easy,random", deals=50, chunk_size=20)
+    df = load_results(r)
+    assert len(df) == 3 * 50 * 4
+    pairs = df.groupby("pairing", observed=True)["agent"].agg(lambda s: tuple(sorted(set(s.astype(str)))))
+    assert pairs.tolist() == [("easy", "normal"), ("normal", "random"), ("easy", "random")]
+
+
+# -- resume -----------------------------------------------------------------------------------
+def test_resume_replays_only_missing_chunks(tmp_path, reference):
+    first = run(tmp_path, deals=3000, chunk_size=500)
+    names = files(tmp_path)
+    assert len(names) == 6
+    for name in names[1::2]:  # lose half the chunks, as if the run had stopped
+        (tmp_path / DATA_DIR / name).unlink()
+    kept = {n: (tmp_path / DATA_DIR / n).stat().st_mtime_ns for n in names[0::2]}
+    (tmp_path / DATA_DIR / ".p000-000000000500-000000001000.parquet.123.tmp").write_bytes(b"half a file")
+    again = run(tmp_path, deals=3000, chunk_size=400)  # another chunk size: gaps are cut to fit
+    assert again.chunks_skipped == 3 and again.units_played == 1500
+    assert all((tmp_path / DATA_DIR / n).stat().st_mtime_ns == m for n, m in kept.items())
+    assert not [n for n in files(tmp_path) if n.endswith(".tmp")]
+    pd.testing.assert_frame_equal(load_results(tmp_path), reference)
+    done = run(tmp_path, deals=3000)
+    assert done.chunks_played == 0 and done.units_played == 0
+    assert first.chunks_played == 6
+
+
+def test_resume_after_the_process_is_killed(tmp_path, reference):
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "spades_ai", "tournament", "--agents", "normal,easy", "--deals", "3000",
+           "--chunk-size", "50", "--jobs", "1", "--out", str(out), "-q"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            if (out / DATA_DIR).is_dir() and len(list((out / DATA_DIR).glob("*.parquet"))) >= 3:
+                break
+            if proc.poll() is not None:
+                pytest.fail(f"the run ended before it could be killed: {proc.stderr.read().decode()}")
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    before = len(list((out / DATA_DIR).glob("*.parquet")))
+    assert 3 <= before < 60, "the run was killed mid-way"
+    assert (out / LOCK_FILE).exists()  # left behind by the killed run: taken over below
+    again = run(out, deals=3000, n_jobs=2, chunk_size=200)
+    assert again.chunks_skipped == before
+    assert not (out / LOCK_FILE).exists()
+    df = load_results(out)
+    assert not df.duplicated(["deal", "table", "team"]).any()
+    pd.testing.assert_frame_equal(df, reference)
+
+
+def test_interrupt_keeps_finished_chunks(tmp_path, monkeypatch, reference):
+    from spades_ai.tournament import runner
+
+    real = runner.play_chunk
+    calls = []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(runner, "play_chunk", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, deals=3000, chunk_size=500)
+    assert len(files(tmp_path)) == 3 and not (tmp_path / LOCK_FILE).exists()
+    monkeypatch.setattr(runner, "play_chunk", real)
+    assert run(tmp_path, deals=3000, chunk_size=500).chunks_played == 3
+    pd.testing.assert_frame_equal(load_results(tmp_path), reference)
+
+
+# -- refusals and damage ----------------------------------------------------------------------
+def test_a_folder_of_another_run_is_refused(tmp_path):
+    run(tmp_path, deals=40)
+    before = files(tmp_path)
+    for kw, words in (
+        ({"deals": 40, "seed": 1}, ["different tournament", "seed 0 vs 1"]),
+        ({"deals": 50}, ["deals 40 vs 50"]),
+        ({"deals": 40, "rules": Rules(nil_bonus=50)}, ["rules", "nil_bonus 100 vs 50"]),
+        ({"deals": 40, "agents": "normal,easy:careless=0.5"}, ["agents"]),
+        ({"deals": 40, "mode": "matches"}, ["mode"]),
+    ):
+        with pytest.raises(ResultsError) as err:
+            run(tmp_path, **kw)
+        for w in words:
+            assert w in str(err.value)
+    assert files(tmp_path) == before
+    cfg = json.loads((tmp_path / "config.json").read_text())
+    cfg["version"] = "0.0.1"
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    with pytest.raises(ResultsError, match="version"):
+        run(tmp_path, deals=40)
+
+
+def test_a_folder_of_other_files_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ResultsError, match="not empty"):
+        run(tmp_path, deals=10)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_a_live_lock_is_refused(tmp_path):
+    run(tmp_path, deals=10)
+    import socket
+
+    (tmp_path / LOCK_FILE).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    with pytest.raises(ResultsError, match="another run"):
+        run(tmp_path, deals=10)
+
+
+def test_a_damaged_file_is_named_and_then_replayed(tmp_path, reference):
+    run(tmp_path, deals=3000, chunk_size=1000)
+    victim = chunk_files(tmp_path)[1][1]
+    good = victim.read_bytes()
+    victim.write_bytes(good[: len(good) // 2])
+    with pytest.raises(ResultsError) as err:
+        load_results(tmp_path)
+    assert victim.name in str(err.value) and "\n" not in str(err.value)
+    assert victim.read_bytes() == good[: len(good) // 2]  # load_results changes nothing
+    with pytest.warns(UserWarning, match=victim.name):
+        again = run(tmp_path, deals=3000, chunk_size=1000)
+    assert again.chunks_played == 1
+    assert (victim.parent / (victim.name + ".bad")).exists()  # kept, not deleted
+    pd.testing.assert_frame_equal(load_results(tmp_path), reference)
+
+
+def test_an_unfinished_run_loads_with_a_warning(tmp_path, reference):
+    run(tmp_path, deals=3000, chunk_size=1000)
+    chunk_files(tmp_path)[2][1].unlink()
+    with pytest.warns(UserWarning, match="unfinished"):
+        df = load_results(tmp_path)
+    assert not df.attrs["complete"] and len(df) == 2000 * 4
+
+
+def test_load_results_reads_one_chunk_file_and_refuses_non_folders(tmp_path):
+    run(tmp_path, deals=20)
+    one = chunk_files(tmp_path)[0][1]
+    df = load_results(one)
+    assert len(df) == 80 and df.attrs["config"]["deals"] == 20
+    assert pq.read_schema(one).metadata[b"spades_ai"]
+    with pytest.raises(ResultsError, match="no config.json"):
+        load_results(tmp_path / DATA_DIR)
+    with pytest.raises(ResultsError, match="does not exist"):
+        load_results(tmp_path / "nowhere")
+
+
+def test_no_warnings_on_a_clean_run(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run(tmp_path, deals=20)
+        load_results(tmp_path)
