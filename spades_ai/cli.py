@@ -6,6 +6,9 @@ spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|m
           [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml]
           [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
 spades-ai summary DIR                       the summary table of a results folder
+spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
+          [--opponents A] [--jobs J] [--rules FILE.toml] [--config BIDDING.toml]
+                                            the bidding benchmark on fixed duplicate deals
 spades-ai agents                            the built-in agents
 spades-ai deal SEED [INDEX]                 print a deal
 """
@@ -225,6 +228,50 @@ def _cmd_summary(args) -> None:
     _print_summary(path, n_boot=args.boot)
 
 
+BIDDING_KEYS = ("bidders", "deals", "seed", "policy", "opponents", "jobs", "rules")
+
+
+def _cmd_bidding(args) -> None:
+    import tomllib
+
+    from spades_ai.analysis.bidding import bidding_benchmark
+    from spades_ai.tournament.schedule import load_rules
+
+    cfg: dict = {}
+    if args.config:
+        path = Path(args.config)
+        try:
+            cfg = tomllib.loads(path.read_text())
+        except FileNotFoundError:
+            raise CLIError(f"bidding file {path} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise CLIError(f"bidding file {path} is not valid TOML: {exc}") from None
+        unknown = sorted(set(cfg) - set(BIDDING_KEYS))
+        if unknown:
+            raise CLIError(f"bidding file {path}: unknown key(s) {', '.join(map(repr, unknown))}; valid keys: {', '.join(BIDDING_KEYS)}")
+    for key in BIDDING_KEYS:
+        value = getattr(args, key, None)
+        if value is not None:
+            cfg[key] = value
+    bidders = cfg.get("bidders", "normal,easy")
+    if isinstance(bidders, str):
+        bidders = [b.strip() for b in bidders.split(",") if b.strip()]
+    rules = load_rules(cfg["rules"], Path(args.config).parent if args.config else None) if "rules" in cfg else None
+    board = bidding_benchmark(
+        {b: b for b in bidders},
+        deals=cfg.get("deals", 2000),
+        seed=cfg.get("seed", 0),
+        rules=rules,
+        policy=cfg.get("policy", "normal"),
+        opponents=cfg.get("opponents", "normal"),
+        n_jobs=cfg.get("jobs", 1),
+    )
+    import pandas as pd
+
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        print(board.round(3).to_string())
+
+
 def _cmd_agents(args) -> None:
     from spades_ai.agents import list_agents
     from spades_ai.agents.registry import BUILTINS
@@ -282,6 +329,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
     s.set_defaults(func=_cmd_summary)
+    b = sub.add_parser("bidding", help="the bidding benchmark: bidders compared on fixed duplicate deals")
+    b.add_argument("--bidders", help="comma-separated agents whose bids are compared (default normal,easy)")
+    b.add_argument("--deals", type=_positive, help="duplicate deals per bidder (default 2000)")
+    b.add_argument("--seed", type=_seed, help="deal i comes from (seed, i) (default 0)")
+    b.add_argument("--policy", help="the agent that plays every card (default normal)")
+    b.add_argument("--opponents", help="the agent whose bids the opponents make (default normal)")
+    b.add_argument("--jobs", type=_jobs, help="parallel jobs (default 1)")
+    b.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
+    b.add_argument("--config", metavar="BIDDING.toml", help="a TOML file with any of these settings; flags override it")
+    b.set_defaults(func=_cmd_bidding)
     a = sub.add_parser("agents", help="list the built-in agents and their options")
     a.set_defaults(func=_cmd_agents)
     d = sub.add_parser("deal", help="print deal INDEX of SEED")
