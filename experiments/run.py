@@ -102,7 +102,8 @@ def run_bidding(jobs: int | None, deals: int | None = None) -> str:
         cfg["deals"] = deals
     bidders = {b: b for b in cfg.pop("bidders")}
     t0 = time.perf_counter()
-    board = bidding_benchmark(bidders, n_jobs=jobs if jobs is not None else cfg.pop("jobs", 1), **cfg)
+    file_jobs = cfg.pop("jobs", 1)
+    board = bidding_benchmark(bidders, n_jobs=jobs if jobs is not None else file_jobs, **cfg)
     elapsed = time.perf_counter() - t0
     axes = plots.plot_bidding_leaderboard(board)
     axes[0].figure.tight_layout()
@@ -111,7 +112,7 @@ def run_bidding(jobs: int | None, deals: int | None = None) -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in board.iterrows():
         lines.append(
-            f"| {name} | {r.deals:,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
+            f"| {name} | {int(r.deals):,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
             f"| {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.points_per_deal:.1f} | {r.margin:+.1f} | [{r.margin_low:+.1f}, {r.margin_high:+.1f}] |"
         )
     head = (f"`python experiments/run.py bidding` (bidding.toml): {cfg.get('deals', 2000):,} deals x 2 tables per bidder, seed "
