@@ -19,13 +19,12 @@ scores.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from spades_ai.agents import make_agent
 from spades_ai.agents.selfplay import play_hands
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
