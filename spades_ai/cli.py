@@ -232,20 +232,14 @@ BIDDING_KEYS = ("bidders", "deals", "seed", "policy", "opponents", "jobs", "rule
 
 
 def _cmd_bidding(args) -> None:
-    import tomllib
-
     from spades_ai.analysis.bidding import bidding_benchmark
+    from spades_ai.tomlfile import read_toml
     from spades_ai.tournament.schedule import load_rules
 
     cfg: dict = {}
     if args.config:
         path = Path(args.config)
-        try:
-            cfg = tomllib.loads(path.read_text())
-        except FileNotFoundError:
-            raise CLIError(f"bidding file {path} does not exist") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise CLIError(f"bidding file {path} is not valid TOML: {exc}") from None
+        cfg = read_toml(path, "bidding file", CLIError)
         unknown = sorted(set(cfg) - set(BIDDING_KEYS))
         if unknown:
             raise CLIError(f"bidding file {path}: unknown key(s) {', '.join(map(repr, unknown))}; valid keys: {', '.join(BIDDING_KEYS)}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,13 +124,10 @@ class Rules:
 
         ``"off"`` or ``"none"`` stands for None (TOML has no null), e.g. ``loss_threshold = "off"``.
         """
+        from spades_ai.tomlfile import read_toml
+
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text())
-        except FileNotFoundError:
-            raise RulesError(f"rules file {path} does not exist") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"rules file {path} is not valid TOML: {exc}") from None
+        data = read_toml(path, "rules file", RulesError)
         if "rules" in data and isinstance(data["rules"], dict):
             data = data["rules"]
         data = {k: (None if isinstance(v, str) and v.lower() in ("off", "none") else v) for k, v in data.items()}

@@ -467,15 +467,10 @@ def read_experiment(path: str | Path) -> dict:
     relative to the experiment file too. Returns a dict with the keys of ``EXPERIMENT_KEYS``
     that the file sets, ``rules`` already a ``Rules``.
     """
+    from spades_ai.tomlfile import read_toml
+
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise TournamentError(f"experiment file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TournamentError(f"experiment file {path} cannot be read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"experiment file {path} is not valid TOML: {exc}") from None
+    data = read_toml(path, "experiment file", TournamentError)
     unknown = sorted(set(data) - set(EXPERIMENT_KEYS))
     if unknown:
         raise TournamentError(
