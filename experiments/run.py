@@ -5,6 +5,7 @@
     python experiments/run.py crazy_vs_hard     # issue 4: Crazy against Hard
     python experiments/run.py budget_curve      # Hard's strength against worlds per decision
     python experiments/run.py bidding           # the bidding benchmark
+    python experiments/run.py crazy_vs_hard_pooled   # both Crazy vs Hard runs (seeds 5 and 6) pooled
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -35,7 +36,7 @@ from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 
 HERE = Path(__file__).parent
 RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
-KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "budget_curve": "curve", "bidding": "bidding"}
+KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding"}
 
 
 def machine() -> str:
@@ -96,6 +97,35 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
     return head + "\n" + "\n".join(out) + "\n"
 
 
+POOLS = {"crazy_vs_hard_pooled": ("crazy_vs_hard", "crazy_vs_hard_seed6")}
+
+
+def run_pool(name: str, jobs: int | None) -> str:
+    """Pool the per-deal duplicate differences of independent runs (different seeds: different
+    deals) of the same pairing; each run is played first if its folder is not complete."""
+    import numpy as np
+
+    from spades_ai.analysis.summary import mean_interval
+
+    diffs, parts = [], []
+    for part in POOLS[name]:
+        settings = read_experiment(HERE / f"{part}.toml")
+        first, second = settings["agents"][:2]
+        run = sa.run_tournament(settings["agents"], n_jobs=jobs, deals=settings["deals"], seed=settings["seed"],
+                                mode=settings.get("mode", "hands"), out=str(HERE / "runs" / part), progress=False)
+        df = sa.load_results(run)
+        sign = np.where(df["agent"].astype(str).to_numpy() == first, 1.0, -1.0)
+        per_deal = (sign * df["points"].to_numpy(float)).reshape(-1)
+        d = df.assign(s=per_deal).groupby("deal")["s"].sum().to_numpy() / 2  # two tables a deal
+        diffs.append(d)
+        parts.append(f"{part} (seed {settings['seed']}, {len(d):,} deals): {d.mean():+.1f}")
+    d = np.concatenate(diffs)
+    m, lo, hi = mean_interval(d)
+    return (f"`python experiments/run.py {name}`: {first} vs {second}, runs {', '.join(POOLS[name])} pooled "
+            f"({len(d):,} duplicate deals): **{m:+.1f} points per deal, 95% interval [{lo:+.1f}, {hi:+.1f}]**.\n\n"
+            + "\n".join(f"- {p}" for p in parts) + "\n")
+
+
 def run_bidding(jobs: int | None, deals: int | None = None) -> str:
     cfg = tomllib.loads((HERE / "bidding.toml").read_text())
     if deals is not None:
@@ -123,7 +153,7 @@ def run_bidding(jobs: int | None, deals: int | None = None) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("name", choices=sorted(KINDS))
+    ap.add_argument("name", choices=sorted([*KINDS, *POOLS]))
     ap.add_argument("--jobs", type=int, default=None, help="override the file's jobs")
     ap.add_argument("--smoke", type=int, default=None, metavar="DEALS", help="a small run to try the pipeline; writes nothing to results/")
     args = ap.parse_args()
@@ -133,7 +163,9 @@ def main() -> None:
         results.mkdir(parents=True, exist_ok=True)
     global RESULTS
     RESULTS = results
-    if args.name == "bidding":
+    if args.name in POOLS:
+        text = run_pool(args.name, args.jobs)
+    elif args.name == "bidding":
         text = run_bidding(args.jobs, args.smoke)
     else:
         text = run_tournament_experiment(args.name, args.jobs, args.smoke)
