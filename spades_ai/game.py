@@ -21,7 +21,7 @@ from spades_ai.cards import SUIT_NAMES, Card, cards_to_mask, format_hand, mask_t
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPlayError
-from spades_ai.observation import Observation
+from spades_ai.observation import Observation, PublicFacts
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, _result
 from spades_ai.simulate import check_dealer
@@ -64,7 +64,7 @@ def parse_deal(hands) -> tuple[int, int, int, int]:
     return tuple(masks)
 
 
-class Hand:
+class Hand(PublicFacts):
     """One hand: bidding from the dealer's left, then 13 tricks, then the score.
 
     ``hands`` are the four seats' cards (see ``parse_deal``); ``scores`` and ``bags`` are the
@@ -105,41 +105,16 @@ class Hand:
         self.trick_leaders: list[int] = []
         self._result: HandResult | None = None
 
-    # -- state ---------------------------------------------------------------------------
+    # -- state (phase, bids, blind, tricks_won, trick_no, spades_broken: see PublicFacts) --
     @property
-    def phase(self) -> str:
-        """``"bidding"``, ``"playing"`` or ``"over"``."""
-        return ("bidding", "playing", "over")[self._pub[_st.P_PHASE]]
+    def _public_array(self) -> np.ndarray:
+        return self._pub
 
     @property
     def to_act(self) -> int | None:
         """The seat to bid or play next (None when the hand is over)."""
         seat = int(self._pub[_st.P_TO_ACT])
         return None if seat < 0 else seat
-
-    @property
-    def bids(self) -> list[int | None]:
-        """Bids by seat (0 = nil, None = not yet)."""
-        return [None if b < 0 else int(b) for b in self._pub[_st.P_BIDS : _st.P_BIDS + 4]]
-
-    @property
-    def blind(self) -> list[bool]:
-        """Blind-nil flags by seat."""
-        return [bool(b) for b in self._pub[_st.P_BLIND : _st.P_BLIND + 4]]
-
-    @property
-    def tricks_won(self) -> list[int]:
-        """Tricks won so far, by seat."""
-        return [int(t) for t in self._pub[_st.P_WON : _st.P_WON + 4]]
-
-    @property
-    def spades_broken(self) -> bool:
-        return bool(self._pub[_st.P_BROKEN])
-
-    @property
-    def trick_no(self) -> int:
-        """Tricks finished so far (the index, 0..12, of the trick in play)."""
-        return int(self._pub[_st.P_TRICK_NO])
 
     @property
     def current_trick(self) -> list[tuple[int, Card]]:

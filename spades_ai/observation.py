@@ -16,7 +16,43 @@ from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
 
 
-class Observation:
+class PublicFacts:
+    """What every seat sees, read from the engine's public array (``_public_array``): shared by
+    ``Hand`` and ``Observation``."""
+
+    __slots__ = ()
+
+    @property
+    def phase(self) -> str:
+        """``"bidding"``, ``"playing"`` or ``"over"``."""
+        return ("bidding", "playing", "over")[self._public_array[_st.P_PHASE]]
+
+    @property
+    def bids(self) -> list[int | None]:
+        """Bids by seat (0 = nil, None = not yet)."""
+        return [None if b < 0 else int(b) for b in self._public_array[_st.P_BIDS : _st.P_BIDS + 4]]
+
+    @property
+    def blind(self) -> list[bool]:
+        """Blind-nil flags by seat."""
+        return [bool(b) for b in self._public_array[_st.P_BLIND : _st.P_BLIND + 4]]
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """Tricks won so far, by seat."""
+        return [int(t) for t in self._public_array[_st.P_WON : _st.P_WON + 4]]
+
+    @property
+    def trick_no(self) -> int:
+        """Tricks finished so far (the index, 0..12, of the trick in play)."""
+        return int(self._public_array[_st.P_TRICK_NO])
+
+    @property
+    def spades_broken(self) -> bool:
+        return bool(self._public_array[_st.P_BROKEN])
+
+
+class Observation(PublicFacts):
     """A seat's view of a hand. Read-only; build one with ``Hand.observation()``."""
 
     __slots__ = ("seat", "hand", "public", "rules", "rules_array", "plays", "blind_decision")
@@ -37,24 +73,16 @@ class Observation:
 
     # -- facts ---------------------------------------------------------------------------
     @property
+    def _public_array(self) -> np.ndarray:
+        return self.public
+
+    @property
     def cards(self) -> list[Card]:
         return mask_to_cards(self.hand)
 
     @property
-    def phase(self) -> str:
-        return ("bidding", "playing", "over")[self.public[_st.P_PHASE]]
-
-    @property
     def dealer(self) -> int:
         return int(self.public[_st.P_DEALER])
-
-    @property
-    def bids(self) -> list[int | None]:
-        return [None if b < 0 else int(b) for b in self.public[_st.P_BIDS : _st.P_BIDS + 4]]
-
-    @property
-    def blind(self) -> list[bool]:
-        return [bool(b) for b in self.public[_st.P_BLIND : _st.P_BLIND + 4]]
 
     @property
     def played_by(self) -> list[list[Card]]:
@@ -66,18 +94,6 @@ class Observation:
         n = int(self.public[_st.P_TRICK_LEN])
         leader = int(self.public[_st.P_LEADER])
         return [((leader + i) % 4, Card(int(self.public[_st.P_TRICK + i]))) for i in range(n)]
-
-    @property
-    def tricks_won(self) -> list[int]:
-        return [int(t) for t in self.public[_st.P_WON : _st.P_WON + 4]]
-
-    @property
-    def trick_no(self) -> int:
-        return int(self.public[_st.P_TRICK_NO])
-
-    @property
-    def spades_broken(self) -> bool:
-        return bool(self.public[_st.P_BROKEN])
 
     @property
     def voids(self) -> list[set[int]]:
