@@ -6,6 +6,7 @@
 [0, 1, 2]
 """
 
+from spades_ai._version import __version__
 from spades_ai.agents import Agent, HandRecords, list_agents, make_agent, play_hands, play_matches
 from spades_ai.cards import Card, Seat, Suit, format_hand, parse_cards
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
@@ -15,7 +16,6 @@ from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner, score_hand
 from spades_ai.simulate import deal, random_playouts
 
-__version__ = "0.1.0"
 
 # The tournament and analysis layers load pandas and pyarrow: imported on first use only.
 _LAZY = {

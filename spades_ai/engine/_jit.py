@@ -1,72 +1,109 @@
-"""The one decorator policy of the engine and the agents, and a cache that never goes stale.
+"""The one decorator policy of the engine and the agents, and a compiled-kernel cache that
+never goes stale and never lands inside the installed package.
 
-``kernel``: every kernel is cached beside the code (``cache=True``), releases the GIL so that
-callers may run kernels from threads, and uses ``error_model="numpy"``, which drops Python's
+``kernel``: every kernel is cached on disk (``cache=True``), releases the GIL so that callers
+may run kernels from threads, and uses ``error_model="numpy"``, which drops Python's
 zero-division checks from integer code (no kernel divides by a runtime value that can be zero).
+``inline_kernel`` is the same, inlined into each caller at numba's IR level.
 
-numba stamps a cached kernel with the source of its own file only, yet the compiled code
-includes every kernel it calls. Edit ``normal.py`` and the cached self-play loop in
-``selfplay.py`` would go on running the old Normal. The locators below stamp every cached
-kernel of this package with one hash of all the package's source files instead, so any edit
-recompiles whatever depends on it. Where numba's internals differ (another numba version), the
-package falls back to numba's own locators.
+Where the cache lives, and why: numba stamps a cached kernel with the source of its own file
+only, yet the compiled code includes every kernel it calls, so an edit to ``normal.py`` would
+leave the cached self-play loop in ``selfplay.py`` running the old Normal. And numba's default
+cache sits beside the code, so ``pip install .`` followed by a first run would write cache
+files into ``site-packages/spades_ai/``, which a later uninstall leaves behind as an empty
+namespace package that shadows the real one. So every kernel of this package is cached in a
+per-user folder named after the package version and a hash of all kernel sources
+(``cache_dir()``): any edit, or another version, gets a fresh folder, and nothing is written
+next to the code. The folder is chosen through numba's public setting ``numba.config.CACHE_DIR``,
+set only while this package's kernels are being decorated, so the caller's own numba functions
+keep whatever cache location they had.
+
+The root is ``$SPADES_AI_CACHE_DIR`` if set, else ``$NUMBA_CACHE_DIR/spades_ai`` if the user set
+numba's own variable, else ``$XDG_CACHE_HOME/spades_ai`` (``~/.cache/spades_ai``); an unwritable
+root falls back to the temporary directory. Delete the folder to start from scratch.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
+import os
+import tempfile
 from pathlib import Path
 
+import numba
 from numba import njit
 
-kernel = njit(cache=True, nogil=True, error_model="numpy")
-#: The same, inlined into each caller at numba's IR level: for the few state transitions that
-#: the self-play and rollout loops call for every card. Passing arrays to a separately compiled
-#: function costs reference counting on every call; inlined, the loop ran 20% faster.
-inline_kernel = njit(cache=True, nogil=True, error_model="numpy", inline="always")
+from spades_ai._version import __version__
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
+#: The files kernels are compiled from, relative to the package. A kernel module elsewhere in
+#: the package must be added here, or an edit to it would not start a fresh cache.
+KERNEL_SOURCES = ("engine/*.py", "agents/*.py", "rules.py", "kernels.py")
 
-KERNEL_SOURCES = ("engine/*.py", "agents/*.py", "rules.py")
+CACHE_ENV = "SPADES_AI_CACHE_DIR"
 
 
 @functools.lru_cache(maxsize=None)
-def package_stamp() -> bytes:
+def source_hash() -> str:
     """A hash of the source files that kernels are built from (computed once per process)."""
     h = hashlib.sha256()
     for path in sorted(p for pattern in KERNEL_SOURCES for p in PACKAGE_DIR.glob(pattern)):
         h.update(str(path.relative_to(PACKAGE_DIR)).encode())
         h.update(path.read_bytes())
-    return h.digest()
+    return h.hexdigest()[:16]
 
 
-def _install_package_locators() -> bool:
+def cache_root() -> Path:
+    """The folder holding one cache folder per version and kernel-source hash."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]).expanduser()
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]).expanduser() / "spades_ai"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "spades_ai"
+
+
+@functools.lru_cache(maxsize=None)
+def cache_dir() -> Path:
+    """This version's and these sources' kernel cache (created on first use)."""
+    name = f"{__version__}-{source_hash()}"
+    for root in (cache_root(), Path(tempfile.gettempdir()) / f"spades_ai-cache-{os.getuid()}"):
+        path = root / name
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+            if os.access(path, os.W_OK):
+                return path
+        except OSError:
+            continue
+    raise OSError(f"no writable folder for the numba cache: tried {cache_root() / name} and the temporary directory")
+
+
+@contextlib.contextmanager
+def _package_cache():
+    """numba picks a kernel's cache folder when the kernel is decorated: set it for that."""
+    saved = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(cache_dir())
     try:
-        from numba.core import caching
-    except ImportError:  # pragma: no cover
-        return False
-    bases = [getattr(caching, n, None) for n in ("UserProvidedCacheLocator", "InTreeCacheLocator")]
-    impl = getattr(caching, "CacheImpl", None)
-    if None in bases or impl is None or not isinstance(getattr(impl, "_locator_classes", None), list):
-        return False  # pragma: no cover
-
-    class _PackageStamp:
-        def get_source_stamp(self):
-            return package_stamp()
-
-        @classmethod
-        def from_function(cls, py_func, py_file):
-            try:
-                inside = Path(py_file).resolve().is_relative_to(PACKAGE_DIR)
-            except OSError:  # pragma: no cover
-                inside = False
-            return super().from_function(py_func, py_file) if inside else None
-
-    locators = [type(f"Package{b.__name__}", (_PackageStamp, b), {}) for b in bases]
-    impl._locator_classes[:0] = [c for c in locators if c.__name__ not in {k.__name__ for k in impl._locator_classes}]
-    return True
+        yield
+    finally:
+        numba.config.CACHE_DIR = saved
 
 
-PACKAGE_LOCATORS = _install_package_locators()
+def _policy(**options):
+    jit = njit(cache=True, nogil=True, error_model="numpy", **options)
+
+    def decorate(fn):
+        with _package_cache():
+            return jit(fn)
+
+    return decorate
+
+
+kernel = _policy()
+#: The same, inlined into each caller at numba's IR level: for the few state transitions that
+#: the self-play and rollout loops call for every card. Passing arrays to a separately compiled
+#: function costs reference counting on every call; inlined, the loop ran 20% faster.
+inline_kernel = _policy(inline="always")

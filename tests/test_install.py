@@ -1,0 +1,70 @@
+"""The installed package is whole: no compiled-kernel cache inside it, and no stale folder that
+shadows it.
+
+``pip install . && spades-ai`` followed by ``pip install -e ".[test]"`` used to leave numba's
+cache files in ``site-packages/spades_ai/``: the editable install removed the package's Python
+files but not those, and an interpreter started outside the checkout imported the leftover
+folder as an empty namespace package (``module 'spades_ai' has no attribute ...``).
+"""
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+
+import spades_ai
+from spades_ai.engine import _jit
+
+PACKAGE = Path(spades_ai.__file__).resolve().parent
+
+
+def test_kernels_cache_outside_the_package():
+    spades_ai.random_playouts(10, seed=3)  # compiles or loads at least one kernel
+    assert not PACKAGE.resolve().is_relative_to(_jit.cache_dir().resolve())
+    stray = sorted(p.relative_to(PACKAGE) for p in PACKAGE.rglob("*.nb[ic]"))
+    assert not stray, f"numba cache files inside the package (left by an older version? delete them: find {PACKAGE} -name '*.nb[ic]' -delete): {stray[:5]}"
+    assert any(_jit.cache_dir().rglob("*.nbi")), "the kernel cache folder holds no index"
+
+
+def test_cache_folder_is_keyed_by_version_and_sources():
+    assert _jit.cache_dir().name == f"{spades_ai.__version__}-{_jit.source_hash()}"
+    assert len(_jit.source_hash()) == 16
+
+
+def test_callers_numba_cache_setting_is_left_alone():
+    import numba
+
+    before = numba.config.CACHE_DIR
+
+    @_jit.kernel
+    def twice(x):
+        return 2 * x
+
+    assert twice(np.int64(4)) == 8
+    assert numba.config.CACHE_DIR == before
+
+
+def test_no_shadow_folder_in_site_packages():
+    """A ``spades_ai`` folder without ``__init__.py`` on the path is a stale shadow."""
+    roots = {Path(p) for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]) if p}
+    roots |= {Path(p) for p in sys.path if p and "site-packages" in p}
+    for root in roots:
+        folder = root / "spades_ai"
+        if folder.is_dir() and folder.resolve() != PACKAGE:
+            assert (folder / "__init__.py").exists(), (
+                f"{folder} has no __init__.py: a stale folder (old numba cache files?) that shadows the "
+                f"real package outside the checkout; delete it"
+            )
+
+
+def test_import_from_another_directory(tmp_path):
+    """As a notebook kernel does: an interpreter whose working directory is not the checkout."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    code = "import spades_ai, sys; print(spades_ai.__file__); print(hasattr(spades_ai, 'run_tournament'))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    file, has_runner = out.stdout.split()
+    assert file != "None", "spades_ai imported as a namespace package: a stale folder shadows it"
+    assert has_runner == "True"
