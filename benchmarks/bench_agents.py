@@ -20,7 +20,7 @@ import numpy as np
 
 from spades_ai import Hand, make_agent, play_hands
 from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.simulate import deal_masks
 
@@ -75,7 +75,7 @@ def sampling_time(n: int = 200_000) -> tuple[float, float]:
         hand.bid(3)
     hand.play(hand.legal_cards()[0])
     obs = hand.observation()
-    unseen, others, need, allowed = world_constraints(obs.public, obs.seat, np.uint64(obs.hand))
+    unseen, others, need, allowed = world_constraints(obs.public, obs.seat, np.uint64(obs.cards))
     f = count_worlds(unseen, need, allowed)
     t0 = time.perf_counter()
     for _ in range(1000):

@@ -44,13 +44,13 @@ def machine() -> str:
 
 
 def pairs_table(table) -> str:
-    cols = ["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand", "nil_rate", "nil_success", "bid", "tricks"]
+    cols = ["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand", "nil_rate", "nil_success", "team_bid", "team_tricks"]
     lines = ["| agent | opponent | deals | points per deal vs opponent | 95% interval | set rate | bags/hand | nil rate | nil success | team bid | team tricks |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in table[cols].itertuples(index=False):
         lines.append(
             f"| {r.agent} | {r.opponent} | {r.units:,} | {r.diff:+.1f} | [{r.diff_lo:+.1f}, {r.diff_hi:+.1f}] | {r.set_rate:.1%} "
-            f"| {r.bags_per_hand:.2f} | {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.bid:.2f} | {r.tricks:.2f} |"
+            f"| {r.bags_per_hand:.2f} | {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.team_bid:.2f} | {r.team_tricks:.2f} |"
         )
     return "\n".join(lines)
 
@@ -116,7 +116,7 @@ def run_pool(name: str, jobs: int | None) -> str:
         df = sa.load_results(run)
         sign = np.where(df["agent"].astype(str).to_numpy() == first, 1.0, -1.0)
         per_deal = (sign * df["points"].to_numpy(float)).reshape(-1)
-        d = df.assign(s=per_deal).groupby("deal")["s"].sum().to_numpy() / 2  # two tables a deal
+        d = df.assign(s=per_deal).groupby("deal_no")["s"].sum().to_numpy() / 2  # two tables a deal
         diffs.append(d)
         parts.append(f"{part} (seed {settings['seed']}, {len(d):,} deals): {d.mean():+.1f}")
     d = np.concatenate(diffs)

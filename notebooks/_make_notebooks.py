@@ -62,9 +62,9 @@ bidding = notebook(
     [
         "import matplotlib\nimport pandas as pd\nfrom spades_ai.analysis import plots\nfrom spades_ai.analysis.bidding import bidding_benchmark\npd.set_option('display.width', 160)",
         "## A bidder of our own: count aces, kings with a guard, and spades beyond three",
-        "def honours_and_length(hand, seat, bids, scores):\n"
-        "    suits = [[c for c in hand if c.suit == s] for s in range(4)]\n"
-        "    n = sum(1 for c in hand if c.rank == 12) + sum(1 for cs in suits for c in cs if c.rank == 11 and len(cs) >= 2)\n"
+        "def honours_and_length(cards, seat, bids, scores):\n"
+        "    suits = [[c for c in cards if c.suit == s] for s in range(4)]\n"
+        "    n = sum(1 for c in cards if c.rank == 12) + sum(1 for cs in suits for c in cs if c.rank == 11 and len(cs) >= 2)\n"
         "    n += max(0, len(suits[3]) - 3)\n"
         "    return max(1, min(13, n))",
         'board = bidding_benchmark({"normal": "normal", "easy": "easy", f"hard:worlds={HARD_WORLDS}": f"hard:worlds={HARD_WORLDS}",\n'

@@ -6,9 +6,9 @@
 [0, 1, 2]
 """
 
-from spades_ai._version import __version__
+from spades_ai.version import __version__  # noqa: F401 -- the package version
 from spades_ai.agents import Agent, HandRecords, list_agents, make_agent, play_hands, play_matches
-from spades_ai.cards import Card, Seat, Suit, format_hand, parse_cards
+from spades_ai.cards import Card, CardSet, Seat, Suit, format_hand, parse_cards
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand, parse_deal
 from spades_ai.observation import Observation
@@ -41,6 +41,7 @@ __all__ = [
     "play_hands",
     "play_matches",
     "Card",
+    "CardSet",
     "Hand",
     "HandResult",
     "IllegalBidError",

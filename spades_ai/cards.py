@@ -128,6 +128,93 @@ def mask_to_cards(mask: int) -> list[Card]:
     return [DECK[i] for i in range(52) if mask >> i & 1]
 
 
+FULL_MASK = (1 << 52) - 1
+
+
+class CardSet(int):
+    """A set of cards held as a bitboard (bit = card id), like python-chess's ``SquareSet``.
+
+    It is the int the engine uses (``int(s)``, ``np.uint64(s)``, ``s >> 51 & 1`` all work), and
+    it iterates, counts, tests membership, combines and prints as a set of cards. Built from a
+    bitboard, a string of cards or any iterable of cards; a repeated card or a bit outside
+    0..51 raises ``ValueError``.
+
+    >>> s = CardSet("AS KS 7H")
+    >>> len(s), "KS" in s, s
+    (3, True, CardSet('7H KS AS'))
+    >>> print(s)
+    S: A K  H: 7  D: -  C: -
+    >>> list(s & CardSet("AS 2C")), s - CardSet("AS"), s == ["AS", "KS", "7H"]
+    ([AS], CardSet('7H KS'), True)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: int | str | Iterable[Card | str | int] = 0) -> CardSet:
+        if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
+            mask = int(cards)
+            if not 0 <= mask <= FULL_MASK:
+                raise ValueError(f"bitboard {mask:#x} has bits outside 0..51")
+        else:
+            mask = cards_to_mask(cards)
+        return super().__new__(cls, mask)
+
+    def __iter__(self):
+        """The cards, lowest id first (clubs 2 .. spades A)."""
+        return iter(mask_to_cards(self))
+
+    def __len__(self) -> int:
+        return self.bit_count()
+
+    def __contains__(self, card) -> bool:
+        try:
+            return bool(int(self) >> to_card(card) & 1)
+        except ValueError:
+            return False
+
+    def __eq__(self, other) -> bool:
+        """Equal to the same bitboard, or to any collection of the same cards (``== []``)."""
+        if isinstance(other, (int, np.integer)) and not isinstance(other, bool):
+            return int(self) == int(other)
+        if isinstance(other, (list, tuple, set, frozenset, str)):
+            try:
+                return int(self) == cards_to_mask(other)
+            except ValueError:
+                return False
+        return NotImplemented
+
+    def __ne__(self, other) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = int.__hash__
+
+    def __and__(self, other) -> CardSet:
+        return CardSet(int(self) & int(other))
+
+    def __or__(self, other) -> CardSet:
+        return CardSet(int(self) | int(other))
+
+    def __xor__(self, other) -> CardSet:
+        return CardSet(int(self) ^ int(other))
+
+    def __sub__(self, other) -> CardSet:
+        """The cards of this set that are not in ``other``."""
+        return CardSet(int(self) & ~int(other))
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    def suit(self, suit: int) -> CardSet:
+        """The cards of one suit (0 clubs .. 3 spades)."""
+        return CardSet(int(self) & (0x1FFF << (13 * int(suit))))
+
+    def __str__(self) -> str:
+        return format_hand(self)
+
+    def __repr__(self) -> str:
+        return f"CardSet({' '.join(map(str, self))!r})"
+
+
 def format_hand(mask: int) -> str:
     """A hand as players write it, spades first, high cards first: ``S: A K 7  H: Q 4  D: -  C: 2``."""
     mask = int(mask)

@@ -277,11 +277,10 @@ def _cmd_agents(args) -> None:
 
 
 def _cmd_deal(args) -> None:
-    from spades_ai.cards import cards_to_mask, format_hand
     from spades_ai.simulate import deal
 
     for seat, cards in enumerate(deal(args.seed, args.index)):
-        print(f"seat {seat}: {format_hand(cards_to_mask(cards))}")
+        print(f"seat {seat}: {cards}")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,21 +17,17 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.cards import SUIT_NAMES, Card, cards_to_mask, format_hand, mask_to_cards, parse_cards, to_card
+from spades_ai.cards import SUIT_NAMES, Card, CardSet, to_card
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPlayError
-from spades_ai.observation import Observation, PublicFacts
+from spades_ai.observation import Observation, PublicFacts, bids_in_mask
 from spades_ai.rules import Rules
-from spades_ai.scoring import HandResult, _result
-from spades_ai.simulate import check_dealer
+from spades_ai.scoring import HandResult
+from spades_ai.checks import check_count, check_dealer
 
-FULL = (1 << 52) - 1
-SPADE_MASK = 0x1FFF << 39
-
-
-def parse_deal(hands) -> tuple[int, int, int, int]:
-    """Four disjoint 13-card bitboards from four hands (strings, card lists or int masks).
+def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    """The four seats' cards of a deal, from four hands (strings, card lists or bitboards).
 
     A string with ``/`` between the hands (``"AS KS ... / ... / ... / ..."``) also works.
     Anything that is not a full, valid deal raises ``ValueError`` saying what is wrong.
@@ -44,15 +40,10 @@ def parse_deal(hands) -> tuple[int, int, int, int]:
     masks = []
     for seat, h in enumerate(hands):
         try:
-            if isinstance(h, (int, np.integer)) and not isinstance(h, bool):
-                m = int(h)
-                if not 0 <= m <= FULL:
-                    raise ValueError(f"bitboard {m:#x} has bits outside 0..51")
-            else:
-                m = cards_to_mask(parse_cards(h) if isinstance(h, str) else h)
-        except ValueError as exc:
+            m = CardSet(h)
+        except (ValueError, TypeError) as exc:
             raise ValueError(f"seat {seat}'s hand: {exc}") from None
-        n = m.bit_count()
+        n = len(m)
         if n != 13:
             raise ValueError(f"seat {seat}'s hand has {n} cards, not 13")
         masks.append(m)
@@ -60,17 +51,20 @@ def parse_deal(hands) -> tuple[int, int, int, int]:
         for b in range(a + 1, 4):
             both = masks[a] & masks[b]
             if both:
-                raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, mask_to_cards(both)))}")
+                raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, both))}")
     return tuple(masks)
 
 
 class Hand(PublicFacts):
     """One hand: bidding from the dealer's left, then 13 tricks, then the score.
 
-    ``hands`` are the four seats' cards (see ``parse_deal``); ``scores`` and ``bags`` are the
-    match totals before this hand (they matter for blind nil and for the result), and
-    ``hands_played`` the number of hands of the match before it. Refused
-    actions raise ``IllegalBidError`` / ``IllegalPlayError`` and change nothing.
+    ``hands`` are the four seats' cards (see ``parse_deal``); ``scores`` and ``bag_count`` are
+    the match totals before this hand (they matter for blind nil and for the result), and
+    ``hands_played`` the number of hands of the match before it. Refused actions raise
+    ``IllegalBidError`` / ``IllegalPlayError`` and change nothing.
+
+    Vocabulary: a *hand* is one deal played out (bids, 13 tricks, score); a seat's *cards* are
+    ``hand.cards(seat)``; the *deal* is the four seats' cards as dealt (``hand.deal``).
     """
 
     def __init__(
@@ -79,36 +73,60 @@ class Hand(PublicFacts):
         dealer: int = 0,
         rules: Rules | None = None,
         scores: Sequence[int] = (0, 0),
-        bags: Sequence[int] = (0, 0),
+        bag_count: Sequence[int] = (0, 0),
         hands_played: int = 0,
     ):
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
+        #: the four seats' cards as dealt
         self.deal = parse_deal(hands)
-        self.dealer = check_dealer(dealer)
-        self.scores = tuple(int(s) for s in scores)
-        self.bags = tuple(int(b) for b in bags)
-        if len(self.scores) != 2 or len(self.bags) != 2:
-            raise ValueError("scores and bags are pairs (team 0, team 1)")
-        for team, b in enumerate(self.bags):
+        dealer = check_dealer(dealer)
+        scores = tuple(int(s) for s in scores)
+        bag_count = tuple(int(b) for b in bag_count)
+        if len(scores) != 2 or len(bag_count) != 2:
+            raise ValueError("scores and bag_count are pairs (team 0, team 1)")
+        for team, b in enumerate(bag_count):
             if not 0 <= b < self.rules.bag_limit:
-                raise ValueError(f"bags[{team}] = {b} must be in 0..{self.rules.bag_limit - 1}")
-        self._rules_array = self.rules.as_array()
+                raise ValueError(f"bag_count[{team}] = {b} must be in 0..{self.rules.bag_limit - 1}")
+        hands_played = check_count(hands_played, "hands_played")
+        #: the rules as the int64 array the kernels read
+        self.rules_array = self.rules.as_array()
         self._hands = np.array(self.deal, dtype=np.uint64)
         self._pub = np.zeros(_st.N_PUBLIC, dtype=np.int64)
-        if isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
-            raise ValueError(f"hands_played must be an int >= 0, not {hands_played!r}")
-        self.hands_played = hands_played
-        _st.reset_public(self._pub, self._hands, self.dealer, *self.scores, *self.bags, hands_played, self._rules_array)
+        _st.reset_public(self._pub, self._hands, dealer, *scores, *bag_count, hands_played, self.rules_array)
         self.plays: list[tuple[int, Card]] = []
         self.trick_leaders: list[int] = []
         self._result: HandResult | None = None
 
-    # -- state (phase, bids, blind, tricks_won, trick_no, spades_broken: see PublicFacts) --
+    # -- state (phase, bids, tricks_won, current_trick, bag_count ...: see PublicFacts) --
     @property
-    def _public_array(self) -> np.ndarray:
-        return self._pub
+    def public(self) -> np.ndarray:
+        """The engine's public array of this hand (read-only view; layout: ``engine.state``)."""
+        view = self._pub.view()
+        view.setflags(write=False)
+        return view
+
+    def clone(self) -> Hand:
+        """An independent copy: play on in it without touching this hand.
+
+        >>> from spades_ai import deal
+        >>> h = Hand(deal(seed=1)); c = h.clone(); c.bid(3)
+        >>> h.bids, c.bids
+        ([None, None, None, None], [None, 3, None, None])
+        """
+        twin = object.__new__(Hand)
+        twin.__dict__.update(self.__dict__)
+        twin._hands = self._hands.copy()
+        twin._pub = self._pub.copy()
+        twin.plays = list(self.plays)
+        twin.trick_leaders = list(self.trick_leaders)
+        return twin
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo) -> Hand:
+        return self.clone()
 
     @property
     def to_act(self) -> int | None:
@@ -117,40 +135,26 @@ class Hand(PublicFacts):
         return None if seat < 0 else seat
 
     @property
-    def current_trick(self) -> list[tuple[int, Card]]:
-        """The (seat, card) pairs of the unfinished trick, in play order."""
-        n = int(self._pub[_st.P_TRICK_LEN])
-        return self.plays[len(self.plays) - n :] if n else []
-
-    @property
-    def leader(self) -> int | None:
-        """The seat that led (or is to lead) the trick in play; None outside the play."""
-        return int(self._pub[_st.P_LEADER]) if self.phase == "playing" else None
-
-    @property
     def tricks(self) -> list[list[tuple[int, Card]]]:
         """Finished tricks, each as four (seat, card) pairs in play order."""
         done = len(self.plays) // 4 * 4
         return [self.plays[i : i + 4] for i in range(0, done, 4)]
 
-    def held(self, seat: int) -> list[Card]:
+    def cards(self, seat: int) -> CardSet:
         """The cards ``seat`` still holds."""
-        return mask_to_cards(self._hands[seat])
+        return CardSet(int(self._hands[seat]))
 
     # -- bidding -------------------------------------------------------------------------
     def _bid_mask(self) -> int:
         seat = self.to_act
-        return int(_bids.legal_bids(seat, self._hands[seat], self._pub, self._rules_array))
+        return int(_bids.legal_bids(seat, self._hands[seat], self._pub, self.rules_array))
 
     def legal_bids(self, blind: bool = False) -> list[int]:
         """The bids the seat to act may make (0 = nil); with ``blind=True``, ``[0]`` if a blind
         nil is allowed, else ``[]``."""
         if self.phase != "bidding":
             return []
-        mask = self._bid_mask()
-        if blind:
-            return [0] if mask >> _bids.BLIND_NIL_BIT & 1 else []
-        return [b for b in range(14) if mask >> b & 1]
+        return bids_in_mask(self._bid_mask(), blind)
 
     def bid(self, n: int, blind: bool = False) -> None:
         """Bid ``n`` tricks (0 = nil) for the seat to act; ``blind=True`` declares a blind nil."""
@@ -164,7 +168,7 @@ class Hand(PublicFacts):
             raise IllegalBidError(f"seat {seat}: blind must be True or False, not {blind!r}")
         if n not in self.legal_bids(blind=bool(blind)):
             raise IllegalBidError(f"seat {seat} may not bid {_bid_name(n, blind)}: {self._bid_reason(seat, n, blind)}")
-        _st.apply_bid(self._pub, self._hands, n, bool(blind), self._rules_array)
+        _st.apply_bid(self._pub, self._hands, n, bool(blind), self.rules_array)
 
     def _bid_reason(self, seat: int, n: int, blind: bool) -> str:
         r = self.rules
@@ -179,7 +183,7 @@ class Hand(PublicFacts):
             return "blind nil is off in these rules"
         if blind and r.bidding in ("classic", "suicide"):
             return f"blind nil needs the team to trail by at least {r.blind_nil_min_deficit} (scores {self.scores})"
-        n_spades = (self.deal[seat] & SPADE_MASK).bit_count()
+        n_spades = len(self.deal[seat].suit(3))
         if r.bidding == "mirror":
             return f"mirror bidding: the bid is the number of spades held, {n_spades}"
         if r.bidding == "whiz":
@@ -196,13 +200,13 @@ class Hand(PublicFacts):
 
     # -- play ----------------------------------------------------------------------------
     def _legal_mask(self) -> int:
-        return int(_st.legal_now(self._pub, self._hands[self.to_act], self._rules_array))
+        return int(_st.legal_now(self._pub, self._hands[self.to_act], self.rules_array))
 
     def legal_cards(self) -> list[Card]:
         """The cards the seat to act may play (empty outside the play)."""
         if self.phase != "playing":
             return []
-        return mask_to_cards(self._legal_mask())
+        return list(CardSet(self._legal_mask()))
 
     def play(self, card: Card | str | int) -> None:
         """Play a card (a ``Card``, a string such as ``"AS"`` or an id) for the seat to act."""
@@ -220,12 +224,12 @@ class Hand(PublicFacts):
             raise IllegalPlayError(f"seat {seat} may not play {card}: {self._play_reason(seat, card, legal)}")
         leader = int(self._pub[_st.P_LEADER])
         self.plays.append((seat, card))
-        if _st.apply_card(self._pub, self._hands, int(card), self._rules_array) >= 0:
+        if _st.apply_card(self._pub, self._hands, int(card), self.rules_array) >= 0:
             self.trick_leaders.append(leader)
 
     def _play_reason(self, seat: int, card: Card, legal: int) -> str:
         trick = self.current_trick
-        held = " ".join(map(str, mask_to_cards(legal)))
+        held = " ".join(map(str, CardSet(legal)))
         if trick:
             suit = SUIT_NAMES[trick[0][1].suit]
             return f"seat {seat} must follow {suit}: holds {held}"
@@ -245,14 +249,7 @@ class Hand(PublicFacts):
         if self.phase != "over":
             raise ValueError(f"the hand is not over: it is {self.phase} ({len(self.plays)} of 52 cards played)")
         if self._result is None:
-            self._result = _result(
-                np.array(self.bids, dtype=np.int64),
-                np.array(self.blind, dtype=np.bool_),
-                np.array(self.tricks_won, dtype=np.int64),
-                np.array(self.scores, dtype=np.int64),
-                np.array(self.bags, dtype=np.int64),
-                self._rules_array,
-            )
+            self._result = HandResult.from_public(self._pub, self.rules_array)
         return self._result
 
     def observation(self, blind_decision: bool = False) -> Observation:
@@ -273,11 +270,11 @@ class Hand(PublicFacts):
     def to_record(self) -> dict:
         """A JSON-ready record (deal, dealer, rules, match state, bids, plays) to replay from."""
         return {
-            "deal": [" ".join(map(str, mask_to_cards(m))) for m in self.deal],
+            "deal": [" ".join(map(str, m)) for m in self.deal],
             "dealer": self.dealer,
             "rules": self.rules.to_dict(),
             "scores": list(self.scores),
-            "bags": list(self.bags),
+            "bag_count": list(self.bag_count),
             "hands_played": self.hands_played,
             "bids": [b for _, b, _ in self._bid_history()],
             "blind": [bl for _, _, bl in self._bid_history()],
@@ -292,7 +289,10 @@ class Hand(PublicFacts):
         """Replay a record from ``to_record`` (or its JSON); every action is checked again."""
         if isinstance(record, str):
             record = json.loads(record)
-        expected = {"deal", "dealer", "rules", "scores", "bags", "bids", "blind", "plays"}
+        if isinstance(record, dict) and "bags" in record and "bag_count" not in record:
+            # written by spades_ai 0.1, which called the running bag count "bags"
+            record = {("bag_count" if k == "bags" else k): v for k, v in record.items()}
+        expected = {"deal", "dealer", "rules", "scores", "bag_count", "bids", "blind", "plays"}
         optional = {"hands_played"}  # records written before it was kept lack it
         if not isinstance(record, dict) or not expected <= set(record) <= expected | optional:
             got = sorted(record) if isinstance(record, dict) else type(record).__name__
@@ -302,7 +302,7 @@ class Hand(PublicFacts):
             record["dealer"],
             Rules.from_dict(record["rules"]),
             record["scores"],
-            record["bags"],
+            record["bag_count"],
             hands_played=record.get("hands_played", 0),
         )
         if len(record["blind"]) != len(record["bids"]):
@@ -316,7 +316,7 @@ class Hand(PublicFacts):
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}, {self.phase}, bids {self.bids}, tricks {self.tricks_won}"]
         for seat in range(4):
-            lines.append(f"  seat {seat}: {format_hand(self._hands[seat])}")
+            lines.append(f"  seat {seat}: {self.cards(seat)}")
         if self.current_trick:
             lines.append("  trick: " + " ".join(f"{s}:{c}" for s, c in self.current_trick))
         return "\n".join(lines)

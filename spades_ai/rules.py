@@ -138,7 +138,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **overrides) -> Rules:
-        """A named preset (seed 003): ``classic``, ``blind``, ``suicide``, ``mirror``, ``whiz``."""
+        """A named preset: ``classic``, ``blind``, ``suicide``, ``mirror``, ``whiz``."""
         presets = {
             "classic": {},
             "blind": {"blind_nil": True},

@@ -4,31 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.cards import Card, mask_to_cards
+from spades_ai.cards import CardSet
+from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine.deal import deal_batch
 from spades_ai.engine.play import random_playouts_batch
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
 
-MAX_SEED = 2**64
-
-
-def check_seed(seed, name: str = "seed") -> int:
-    """A seed is an int in ``0 .. 2**64 - 1``; anything else raises ``ValueError``."""
-    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < MAX_SEED:
-        raise ValueError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
-    return int(seed)
-
-
-def check_count(n, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 0:
-        raise ValueError(f"{name} must be an int >= 0, not {n!r}")
-    return int(n)
-
-
-def check_dealer(dealer) -> int:
-    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= int(dealer) < 4:
-        raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
-    return int(dealer)
 
 
 def deal_masks(seed: int, start: int, n: int) -> np.ndarray:
@@ -37,14 +18,14 @@ def deal_masks(seed: int, start: int, n: int) -> np.ndarray:
     return deal_batch(np.uint64(seed), start, n)
 
 
-def deal(seed: int, index: int = 0) -> tuple[list[Card], list[Card], list[Card], list[Card]]:
-    """The four 13-card hands (seats 0..3) of deal ``index`` of ``seed``; same key, same deal.
+def deal(seed: int, index: int = 0) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    """The four seats' 13 cards of deal ``index`` of ``seed``; same key, same deal.
 
     >>> hands = deal(7, 3); [len(h) for h in hands]
     [13, 13, 13, 13]
     """
     masks = deal_masks(seed, index, 1)[0]
-    return tuple(mask_to_cards(m) for m in masks)
+    return tuple(CardSet(int(m)) for m in masks)
 
 
 def random_playouts(n: int, seed: int = 0, *, rules: Rules | None = None, dealer: int = 0) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The bidding benchmark: bidders on fixed duplicate deals, one play policy."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from spades_ai import IllegalBidError
@@ -8,7 +9,7 @@ from spades_ai.analysis.bidding import bidding_benchmark, bidding_leaderboard, b
 from spades_ai.cli import main
 
 
-def three(hand, seat, bids, scores):
+def three(cards, seat, bids, scores):
     return 3
 
 
@@ -27,23 +28,55 @@ def test_same_deals_for_every_bidder_and_only_the_bids_differ():
     assert a.drop(columns="bidder").equals(b.drop(columns="bidder"))  # same bidder, same everything
 
 
-def test_leaderboard_is_computed_from_the_records():
-    rec = bidding_records({"three": three, "normal": "normal"}, deals=30, seed=1)
+def hand_made_records():
+    """Two deals of one bidder, both tables, with every number chosen by hand."""
+    cols = ["bidder", "deal_no", "table", "seat", "bid", "blind", "tricks_won", "nil_made",
+            "contract", "made", "team_new_bags", "team_points", "opponent_points"]  # fmt: skip
+    rows = [
+        # deal 0, table 0: 4 + 3 bid, 5 + 3 won: made with one bag
+        ("x", 0, 0, 0, 4, False, 5, False, 7, True, 1, 71, -40),
+        ("x", 0, 0, 2, 3, False, 3, False, 7, True, 1, 71, -40),
+        # deal 0, table 1: 2 + nil, 1 + 0 won: set, nil made
+        ("x", 0, 1, 1, 2, False, 1, False, 2, False, 0, 80, 50),
+        ("x", 0, 1, 3, 0, False, 0, True, 2, False, 0, 80, 50),
+        # deal 1, table 0: 5 + 2 bid, 3 + 2 won: set
+        ("x", 1, 0, 0, 5, False, 3, False, 7, False, 0, -70, 60),
+        ("x", 1, 0, 2, 2, False, 2, False, 7, False, 0, -70, 60),
+        # deal 1, table 1: 3 + 3 bid, 4 + 3 won: made with one bag
+        ("x", 1, 1, 1, 3, False, 4, False, 6, True, 1, 61, -30),
+        ("x", 1, 1, 3, 3, False, 3, False, 6, True, 1, 61, -30),
+    ]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def test_leaderboard_values_computed_by_hand():
+    row = bidding_leaderboard(hand_made_records()).loc["x"]
+    # number bids 4 3 2 5 2 3 3 against 5 3 1 3 2 4 3 tricks: errors -1 0 1 2 0 -1 0
+    assert row["mean_bid"] == pytest.approx(22 / 7)
+    assert row["mean_error"] == pytest.approx(1 / 7) and row["mae"] == pytest.approx(5 / 7)
+    assert row["set_rate"] == pytest.approx(2 / 4) and row["bags_per_hand"] == pytest.approx(2 / 4)
+    assert row["nil_rate"] == pytest.approx(1 / 8) and row["nil_success"] == pytest.approx(1.0)
+    assert row["deals"] == 2
+    # per deal, the team's points averaged over the tables: 75.5 and -4.5; minus the
+    # opponents' (5 and 15): margins 70.5 and -19.5
+    assert row["points_per_deal"] == pytest.approx(35.5)
+    assert row["margin"] == pytest.approx(25.5)
+    half = 1.959963984540054 * np.std([70.5, -19.5], ddof=1) / np.sqrt(2)
+    assert row["margin_low"] == pytest.approx(25.5 - half) and row["margin_high"] == pytest.approx(25.5 + half)
+
+
+def test_leaderboard_sorts_by_margin_and_separates_bidders():
+    rec = bidding_records({"three": three, "normal": "normal", "easy": "easy"}, deals=40, seed=1)
     board = bidding_leaderboard(rec)
-    g = rec[rec["bidder"] == "three"]
-    numbers = g[g["bid"] > 0]
-    assert board.loc["three", "mean_error"] == pytest.approx((numbers["bid"] - numbers["tricks"]).mean())
-    assert board.loc["three", "mae"] == pytest.approx((numbers["bid"] - numbers["tricks"]).abs().mean())
-    team = g.drop_duplicates(["deal", "table"])
-    per_deal = team.groupby("deal")[["team_points", "opponent_points"]].mean()
-    assert board.loc["three", "margin"] == pytest.approx((per_deal["team_points"] - per_deal["opponent_points"]).mean())
-    assert board.loc["normal", "margin"] == pytest.approx(0.0)  # Normal against Normal on both tables
-    assert list(board.index) == sorted(board.index, key=lambda k: -board.loc[k, "margin"])
+    assert list(board.index) == list(board.sort_values("margin", ascending=False).index)
+    assert board.loc["normal", "margin"] == pytest.approx(0.0)  # Normal bids for both sides: no edge
+    assert board.loc["three", "mean_bid"] == pytest.approx(3.0)
+    assert len(set(board["margin"].round(6))) == 3
 
 
 def test_an_illegal_bid_names_the_bidder():
     with pytest.raises(IllegalBidError, match="'fourteen'"):
-        bidding_benchmark({"fourteen": lambda hand, seat, bids, scores: 14}, deals=2)
+        bidding_benchmark({"fourteen": lambda cards, seat, bids, scores: 14}, deals=2)
 
 
 def test_bad_arguments():
@@ -69,4 +102,4 @@ def test_parallel_records_equal_serial():
     a = bidding_records({"n": "normal", "t": three}, deals=12, seed=3, chunk=5)
     b = bidding_records({"n": "normal", "t": three}, deals=12, seed=3, chunk=5, n_jobs=2)
     assert a.equals(b)
-    assert np.array_equal(a["deal"].unique(), np.arange(12))
+    assert np.array_equal(a["deal_no"].unique(), np.arange(12))

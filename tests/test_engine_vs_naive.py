@@ -66,7 +66,7 @@ def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> No
     dealer = rnd.randrange(4)
     bags = (rnd.randrange(rules.bag_limit), rnd.randrange(rules.bag_limit))
     scores = (rnd.randint(-300, 600), rnd.randint(-300, 600))
-    hand = sa.Hand(hands, dealer=dealer, rules=rules, scores=scores, bags=bags)
+    hand = sa.Hand(hands, dealer=dealer, rules=rules, scores=scores, bag_count=bags)
 
     # Bidding: one bid each, clockwise from the dealer's left.
     bids: list[int | None] = [None] * 4
@@ -116,16 +116,16 @@ def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> No
 
     expected = naive_score(bids, blind, tricks_won, scores, bags, rules)
     result = hand.result()
-    assert result.tricks == tuple(tricks_won)
+    assert result.tricks_won == tuple(tricks_won)
     assert list(result.points) == expected["points"]
     assert list(result.scores) == expected["scores"]
-    assert list(result.bags) == expected["bags"]
+    assert list(result.bag_count) == expected["bags"]
     assert list(result.made) == expected["made"]
     assert list(result.contract) == expected["contract"]
     assert list(result.new_bags) == expected["new_bags"]
     assert list(result.nil_points) == expected["nil_points"]
     assert list(result.bag_penalties) == expected["penalties"]
-    assert list(result.nil) == expected["nil"]
+    assert list(result.nil_made) == expected["nil"]
     hands_played = rnd.randint(1, 25)
     assert sa.match_winner(result.scores, rules, hands_played=hands_played) == naive_match_winner(
         result.scores, rules, hands_played

@@ -22,7 +22,7 @@ def legal(h: Hand) -> list[int]:
 
 
 def held(h: Hand, seat: int) -> list[int]:
-    return [int(c) for c in h.held(seat)]
+    return [int(c) for c in h.cards(seat)]
 
 
 def snapshot(h: Hand):
@@ -130,13 +130,13 @@ def test_phases_and_history():
         c = rnd.choice(h.legal_cards())
         h.play(c)
         assert h.plays[-1] == (before, c)
-        assert c not in h.held(before)
+        assert c not in h.cards(before)
     assert h.phase == "over" and h.to_act is None and h.leader is None
     assert len(h.tricks) == 13 and all(len(t) == 4 for t in h.tricks)
     assert sum(h.tricks_won) == 13
     assert [t[0][0] for t in h.tricks] == h.trick_leaders
     assert h.legal_cards() == [] and h.legal_bids() == []
-    assert all(h.held(s) == [] for s in range(4))
+    assert all(h.cards(s) == [] for s in range(4))
 
 
 def test_result_before_the_end_raises():
@@ -151,14 +151,14 @@ def test_result_before_the_end_raises():
 
 def test_result_is_score_hand():
     rules = Rules(nil_bonus=50, bag_limit=5)
-    h = Hand(DEAL_C, dealer=2, rules=rules, scores=(120, -40), bags=(4, 1))
+    h = Hand(DEAL_C, dealer=2, rules=rules, scores=(120, -40), bag_count=(4, 1))
     bid_all(h, (0, 4, 2, 3))
     rnd = random.Random(3)
     while h.phase == "playing":
         h.play(rnd.choice(h.legal_cards()))
     r = h.result()
-    assert r == score_hand(h.bids, h.tricks_won, rules, scores=(120, -40), bags=(4, 1))
-    assert r.tricks == tuple(h.tricks_won)
+    assert r == score_hand(h.bids, h.tricks_won, rules, scores=(120, -40), bag_count=(4, 1))
+    assert r.tricks_won == tuple(h.tricks_won)
     assert h.result() is r
 
 
@@ -461,8 +461,8 @@ def test_deal_forms():
     [
         (dict(dealer=4), ValueError, ["dealer"]),
         (dict(dealer=True), ValueError, ["dealer"]),
-        (dict(bags=(10, 0)), ValueError, ["bags[0]"]),
-        (dict(bags=(0, 4), rules=Rules(bag_limit=4)), ValueError, ["bags[1]"]),
+        (dict(bag_count=(10, 0)), ValueError, ["bag_count[0]"]),
+        (dict(bag_count=(0, 4), rules=Rules(bag_limit=4)), ValueError, ["bag_count[1]"]),
         (dict(scores=(1, 2, 3)), ValueError, ["scores"]),
         (dict(rules={"nil": False}), TypeError, ["Rules"]),
     ],
@@ -483,7 +483,7 @@ def test_record_round_trip_random_hands():
         rules = Rules(**random_rules_kwargs(rnd))
         scores = (rnd.randint(-150, 450), rnd.randint(-150, 450))
         bags = (rnd.randrange(rules.bag_limit), rnd.randrange(rules.bag_limit))
-        h = Hand(sa.deal(8, i), dealer=rnd.randrange(4), rules=rules, scores=scores, bags=bags)
+        h = Hand(sa.deal(8, i), dealer=rnd.randrange(4), rules=rules, scores=scores, bag_count=bags)
         stop = rnd.choice([0, 2, 4, 5, 17, 30, 56, 56, 56])  # actions to take (4 bids + 52 cards)
         for _ in range(stop):
             if h.phase == "bidding":
@@ -495,7 +495,7 @@ def test_record_round_trip_random_hands():
                 h.play(rnd.choice(h.legal_cards()))
         rec = h.to_record()
         assert json.loads(json.dumps(rec)) == rec
-        assert set(rec) == {"deal", "dealer", "rules", "scores", "bags", "hands_played", "bids", "blind", "plays"}
+        assert set(rec) == {"deal", "dealer", "rules", "scores", "bag_count", "hands_played", "bids", "blind", "plays"}
         for again in (Hand.from_record(rec), Hand.from_record(h.to_json()), Hand.from_record(json.loads(h.to_json()))):
             assert snapshot(again) == snapshot(h)
             assert again.rules == rules
@@ -505,7 +505,7 @@ def test_record_round_trip_random_hands():
 
 def test_record_keeps_hands_played():
     """``hands_played`` is part of the match state a hand starts from: it must survive the record."""
-    h = Hand(DEAL_C, dealer=0, scores=(100, 50), bags=(3, 4), hands_played=7)
+    h = Hand(DEAL_C, dealer=0, scores=(100, 50), bag_count=(3, 4), hands_played=7)
     bid_all(h)
     h.play("5H")
     again = Hand.from_record(h.to_json())
@@ -564,3 +564,14 @@ def test_legal_cards_match_naive_in_scripted_deals():
         assert legal(h) == naive_legal_cards(held(h, 0), [], False, t, rules)
 
     play_deal_a(h, check)
+
+
+def test_record_written_by_version_0_1_still_replays():
+    """0.1 called the running bag count "bags"; such a record loads and replays the same hand."""
+    from pathlib import Path
+
+    old = json.loads((Path(__file__).parent / "data" / "hand_record_0.1.json").read_text())
+    assert "bags" in old and "bag_count" not in old
+    h = Hand.from_record(old)
+    assert h.bag_count == tuple(old["bags"]) and h.scores == tuple(old["scores"])
+    assert [str(c) for _, c in h.plays] == old["plays"] and h.to_record()["bag_count"] == old["bags"]

@@ -16,22 +16,22 @@ from pathlib import Path
 import numpy as np
 
 import spades_ai
-from spades_ai.engine import _jit
+from spades_ai.engine import jit
 
 PACKAGE = Path(spades_ai.__file__).resolve().parent
 
 
 def test_kernels_cache_outside_the_package():
     spades_ai.random_playouts(10, seed=3)  # compiles or loads at least one kernel
-    assert not PACKAGE.resolve().is_relative_to(_jit.cache_dir().resolve())
+    assert not PACKAGE.resolve().is_relative_to(jit.cache_dir().resolve())
     stray = sorted(p.relative_to(PACKAGE) for p in PACKAGE.rglob("*.nb[ic]"))
     assert not stray, f"numba cache files inside the package (left by an older version? delete them: find {PACKAGE} -name '*.nb[ic]' -delete): {stray[:5]}"
-    assert any(_jit.cache_dir().rglob("*.nbi")), "the kernel cache folder holds no index"
+    assert any(jit.cache_dir().rglob("*.nbi")), "the kernel cache folder holds no index"
 
 
 def test_cache_folder_is_keyed_by_version_and_sources():
-    assert _jit.cache_dir().name == f"{spades_ai.__version__}-{_jit.source_hash()}"
-    assert len(_jit.source_hash()) == 16
+    assert jit.cache_dir().name == f"{spades_ai.__version__}-{jit.source_hash()}"
+    assert len(jit.source_hash()) == 16
 
 
 def test_callers_numba_cache_setting_is_left_alone():
@@ -39,7 +39,7 @@ def test_callers_numba_cache_setting_is_left_alone():
 
     before = numba.config.CACHE_DIR
 
-    @_jit.kernel
+    @jit.kernel
     def twice(x):
         return 2 * x
 

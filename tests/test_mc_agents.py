@@ -61,7 +61,7 @@ def n_choices(obs) -> int:
         return len(obs.legal_bids())
     legal = sum(1 << c for c in obs.legal_cards())
     played = int(obs.public[st.P_PLAYED])
-    return int(distinct_cards(U64(legal), U64(obs.hand), U64(played))).bit_count()
+    return int(distinct_cards(U64(legal), U64(obs.cards), U64(played))).bit_count()
 
 
 # -- equal cards ------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_decisions_are_reproducible_and_change_with_the_seed():
 
 def test_decision_stream_is_keyed_by_seed_and_observation():
     _, obs = next((h, o) for h, o in normal_positions(seed=3, n_hands=1) if o.phase == "playing")
-    hand = U64(obs.hand)
+    hand = U64(obs.cards)
     s = [_d.decision_state(seed, obs.public, obs.seat, hand) for seed in (0, 0, 1)]
     assert s[0] == s[1] != s[2]
     other = obs.public.copy()
@@ -204,9 +204,9 @@ def redeal(rng: random.Random, hand: Hand, obs) -> Hand | None:
     replays (e.g. a spade led before spades were broken tells more than the voids)."""
     seat = obs.seat
     played_by = [sum(1 << c for c in cards) for cards in obs.played_by]
-    unseen = [c for c in range(52) if not (obs.hand | int(obs.public[st.P_PLAYED])) >> c & 1]
+    unseen = [c for c in range(52) if not (obs.cards | int(obs.public[st.P_PLAYED])) >> c & 1]
     others = [o for o in range(4) if o != seat]
-    need = [len(hand.held(o)) for o in others]
+    need = [len(hand.cards(o)) for o in others]
     for _ in range(5000):
         rng.shuffle(unseen)
         deal = [0] * 4
@@ -244,7 +244,7 @@ def test_no_peeking_hard_and_crazy_decide_the_same_on_any_deal_that_fits_the_obs
             if other is None:
                 continue
             obs2 = other.observation()
-            assert obs2.seat == obs.seat and obs2.hand == obs.hand
+            assert obs2.seat == obs.seat and obs2.cards == obs.cards
             assert np.array_equal(obs2.public, obs.public)
             assert other.deal != hand.deal
             assert (decide(hard, obs2), decide(crazy, obs2)) == want
@@ -253,7 +253,7 @@ def test_no_peeking_hard_and_crazy_decide_the_same_on_any_deal_that_fits_the_obs
 
 
 # -- utility ----------------------------------------------------------------------------------
-def finished(bids, tricks, scores=(0, 0), bags=(0, 0), hands_played=0, blind=(0, 0, 0, 0)):
+def finished(bids, tricks, scores=(0, 0), bag_count=(0, 0), hands_played=0, blind=(0, 0, 0, 0)):
     """The public array of a finished hand."""
     assert sum(tricks) == 13
     pub = np.zeros(st.N_PUBLIC, dtype=np.int64)
@@ -263,7 +263,7 @@ def finished(bids, tricks, scores=(0, 0), bags=(0, 0), hands_played=0, blind=(0,
     pub[st.P_PLAYED] = FULL
     pub[st.P_WON : st.P_WON + 4] = tricks
     pub[st.P_SCORES : st.P_SCORES + 2] = scores
-    pub[st.P_BAGS : st.P_BAGS + 2] = bags
+    pub[st.P_BAGS : st.P_BAGS + 2] = bag_count
     pub[st.P_HANDS_PLAYED] = hands_played
     pub[st.P_TRICK_NO] = 13
     pub[st.P_TO_ACT] = -1
@@ -303,12 +303,12 @@ def test_utility_counts_a_penalty_crossing():
     -37 + 70 = 33, the same as 3 bags at 10 without a crossing."""
     hand = {"bids": (3, 2, 3, 2), "tricks": (5, 2, 4, 2)}
     sheet = np.zeros((2, N_FIELDS), dtype=np.int64)
-    crossing = value(finished(**hand, bags=(8, 0)), 0, sheet=sheet)
+    crossing = value(finished(**hand, bag_count=(8, 0)), 0, sheet=sheet)
     assert sheet[0, F_PENALTIES] == 1
     assert crossing == pytest.approx(33 - 40)
-    assert crossing == pytest.approx(value(finished(**hand, bags=(0, 0)), 0))
+    assert crossing == pytest.approx(value(finished(**hand, bag_count=(0, 0)), 0))
     # near the target bags are charged half: the same crossing then costs more than 3 bags
-    near = value(finished(**hand, scores=(400, 0), bags=(8, 0)), 0)
+    near = value(finished(**hand, scores=(400, 0), bag_count=(8, 0)), 0)
     assert near == pytest.approx(-37 - 5 * (1 - 8) - 40)
     assert near < value(finished(**hand, scores=(400, 0)), 0) == pytest.approx(63 - 15 - 40)
 
@@ -351,7 +351,7 @@ def test_rollout_from_the_deal_plays_normal_at_every_seat():
         rollout(pub, hands, rules.as_array())
         assert pub[st.P_PHASE] == st.PHASE_OVER and (hands == 0).all()
         assert list(pub[st.P_BIDS : st.P_BIDS + 4]) == list(rec.bids[i])
-        assert list(pub[st.P_WON : st.P_WON + 4]) == list(rec.tricks[i])
+        assert list(pub[st.P_WON : st.P_WON + 4]) == list(rec.tricks_won[i])
 
 
 def test_rollouts_reach_the_end_from_any_point():
@@ -362,7 +362,7 @@ def test_rollouts_reach_the_end_from_any_point():
         if rng.random() > 0.3:
             continue
         pub = np.array(obs.public)
-        hands = np.array([sum(1 << c for c in hand.held(s)) for s in range(4)], dtype=np.uint64)
+        hands = np.array([sum(1 << c for c in hand.cards(s)) for s in range(4)], dtype=np.uint64)
         rollout(pub, hands, rules.as_array())
         assert pub[st.P_PHASE] == st.PHASE_OVER and pub[st.P_TO_ACT] == -1
         assert pub[st.P_WON : st.P_WON + 4].sum() == 13 and pub[st.P_TRICK_NO] == 13
@@ -378,12 +378,12 @@ def test_rollouts_reach_the_end_from_any_point():
 def test_hard_plays_hands_through_play_hands():
     hard = make_agent("hard", worlds=16, seed=1)
     rec = play_hands([hard, "normal"], 10, seed=3)
-    assert len(rec) == 10 and (rec.tricks.sum(axis=1) == 13).all()
+    assert len(rec) == 10 and (rec.tricks_won.sum(axis=1) == 13).all()
     assert ((rec.bids >= 0) & (rec.bids <= 13)).all()
-    assert rec.equals(play_hands([make_agent("hard", worlds=16, seed=1), "normal"], 10, seed=3))
+    assert rec == (play_hands([make_agent("hard", worlds=16, seed=1), "normal"], 10, seed=3))
     # the Python loop (Hand + observations) gives the very same hands as the numba loop
     rec_py = play_hands([hard, "normal", hard, _PythonNormal()], 4, seed=3)
-    assert np.array_equal(rec_py.tricks, rec.tricks[:4]) and np.array_equal(rec_py.bids, rec.bids[:4])
+    assert np.array_equal(rec_py.tricks_won, rec.tricks_won[:4]) and np.array_equal(rec_py.bids, rec.bids[:4])
 
 
 class _PythonNormal:
@@ -449,3 +449,52 @@ def test_rollouts_cap_the_worlds_of_a_decision():
     assert worlds_for(512, 1000, 4) == 250  # 250 worlds x 4 candidates
     assert worlds_for(100, 1000, 4) == 100  # the cap never adds worlds
     assert worlds_for(512, 3, 7) == 1  # at least one world
+
+
+# -- anchored_choice and the candidate bids, directly --------------------------------------------
+def test_anchored_choice_keeps_the_anchor_without_clear_evidence():
+    from spades_ai.agents.hard import anchored_choice
+
+    rnd = np.random.default_rng(0)
+    flat = np.zeros((50, 3))
+    assert anchored_choice(flat, np.ones(50), 1, 2.0) == 1
+    noisy = np.zeros((20, 2))
+    noisy[:, 1] = 1.0 + 10.0 * rnd.standard_normal(20)  # mean advantage ~1, se ~2.2: not clear
+    assert anchored_choice(noisy, np.ones(20), 0, 2.0) == 0
+    # better only in worlds that weigh nothing
+    ghost = np.zeros((10, 2))
+    ghost[:5, 1] = 100.0
+    w = np.r_[np.zeros(5), np.ones(5)]
+    assert anchored_choice(ghost, w, 0, 2.0) == 0
+
+
+def test_anchored_choice_takes_the_clearly_best_candidate():
+    from spades_ai.agents.hard import anchored_choice
+
+    values = np.zeros((30, 3))
+    values[:, 1] = 10.0  # +10 in every world: no variance, clearly better
+    values[:, 2] = 20.0 + np.r_[np.ones(15), -np.ones(15)]  # +20 on average, se 0.19
+    assert anchored_choice(values, np.ones(30), 0, 2.0) == 2
+    values[:, 2] = np.r_[np.full(15, 60.0), np.full(15, -20.0)]  # mean +20, sd 40, se 7.4: 20 - 2 x 7.4 > 0
+    assert anchored_choice(values, np.ones(30), 0, 2.0) == 2
+    assert anchored_choice(values, np.ones(30), 0, 3.0) == 1  # z = 3: 20 - 3 x 7.4 < 0: only the sure +10 stays
+    values[:, 1] = -5.0
+    assert anchored_choice(values, np.ones(30), 0, 3.0) == 0
+
+
+@pytest.mark.parametrize(
+    "mask, guess, expected, want",
+    [
+        ((1 << 14) - 1, 4, 2.5, [2, 3, 4, 5, 6, 7, 0]),  # every bid legal, a weak hand: nil too
+        ((1 << 14) - 1, 4, 3.0, [2, 3, 4, 5, 6, 7]),  # three tricks expected: no nil
+        ((1 << 14) - 1, 1, 1.0, [1, 2, 3, 4, 0]),  # numbers start at 1
+        ((1 << 14) - 1, 12, 9.0, [10, 11, 12, 13]),  # and stop at 13
+        ((1 << 14) - 2, 2, 0.5, [1, 2, 3, 4, 5]),  # nil off
+        (1 | (((1 << 14) - 1) & ~0xF), 4, 2.0, [4, 5, 6, 7, 0]),  # suicide: nil or 4 and more
+        (1 << 5, 5, 4.0, [5]),  # mirror: the one legal bid
+    ],
+)
+def test_candidate_bids(mask, guess, expected, want):
+    from spades_ai.agents.hard import candidate_bids
+
+    assert candidate_bids(np.int64(mask), np.int64(guess), expected).tolist() == want

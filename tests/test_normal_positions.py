@@ -24,7 +24,7 @@ def _trick_winner(trick):
     return max(spades)[1] if spades else max((c, s) for s, c in trick if c.suit == led)[1]
 
 
-def position(cards, *, dealer, bids, plays="", me=0, rules=None, scores=(0, 0), bags=(0, 0)) -> Hand:
+def position(cards, *, dealer, bids, plays="", me=0, rules=None, scores=(0, 0), bag_count=(0, 0)) -> Hand:
     """The hand where seat ``me`` was dealt ``cards``, after ``bids`` (by seat; None: not yet)
     made in turn from the dealer's left and ``plays`` (cards in play order). ``me`` is to act."""
     mine = parse_cards(cards)
@@ -47,7 +47,7 @@ def position(cards, *, dealer, bids, plays="", me=0, rules=None, scores=(0, 0), 
     for c in rest:
         fits = [s for s in range(4) if s != me and len(held[s]) < 13 and c.suit not in voids[s]]
         held[max(fits, key=lambda s: 13 - len(held[s]))].add(c)
-    hand = Hand([sorted(held[s]) for s in range(4)], dealer, rules, scores, bags)
+    hand = Hand([sorted(held[s]) for s in range(4)], dealer, rules, scores, bag_count)
     for i in range(4):
         seat = (dealer + 1 + i) % 4
         if bids[seat] is None:
@@ -71,7 +71,7 @@ def bid(cards, bids=(None,) * 4, *, me=0, dealer=3, **kw) -> int:
 
 def test_position_helper_deals_what_was_asked():
     hand = position("AS KS QS AH 7H 6H 5H AD 4D 3D AC 8C 2C", dealer=0, bids=EVEN, plays="5C 3C 4S")
-    assert [str(c) for c in hand.held(0)] == [
+    assert [str(c) for c in hand.cards(0)] == [
         "2C",
         "8C",
         "AC",
@@ -157,8 +157,8 @@ def test_nil_with_a_well_guarded_king():
 def test_bid_takes_the_extra_trick_near_the_bag_limit():
     """Mind the bags: with 8 bags (limit 10) Normal bids the borderline trick instead of bagging it."""
     cards = "AS 5S 4S AH QH 7H 3H AD 8D 6D 9C 7C 5C"
-    assert bid(cards) == bid(cards, bags=(6, 0)) == 3
-    assert bid(cards, bags=(8, 0)) == 4
+    assert bid(cards) == bid(cards, bag_count=(6, 0)) == 3
+    assert bid(cards, bag_count=(8, 0)) == 4
 
 
 def test_bid_obeys_the_bidding_preset():
@@ -275,7 +275,7 @@ def test_sets_opponents_who_need_almost_every_remaining_trick(opp_bids):
 def test_near_the_bag_limit_does_not_chase_a_set_with_a_trick_to_spare():
     """With 8 bags the opponents needing 9 of 10 is not worth a bag: Normal ducks; if they
     need all 10 it still takes the trick."""
-    at_8_bags = {"dealer": 2, "plays": THREE_PLAYED + "  6C 7C JC", "bags": (8, 0)}
+    at_8_bags = {"dealer": 2, "plays": THREE_PLAYED + "  6C 7C JC", "bag_count": (8, 0)}
     assert card(position(SAFE, bids=[1, 5, 1, 5], **at_8_bags)) == "9C"
     assert card(position(SAFE, bids=[1, 6, 1, 5], **at_8_bags)) == "KC"
 

@@ -85,7 +85,7 @@ def test_a_seat_only_plays_cards_it_holds(seed, index, rules, dealer, data):
     played = [[], [], [], []]
     while h.phase == "playing":
         seat = h.to_act
-        held = [int(c) for c in h.held(seat)]
+        held = [int(c) for c in h.cards(seat)]
         assert set(held) == hands[seat] - set(played[seat])
         legal = [int(c) for c in h.legal_cards()]
         assert legal and set(legal) <= set(held)
@@ -99,7 +99,7 @@ def test_a_seat_only_plays_cards_it_holds(seed, index, rules, dealer, data):
         card = data.draw(st.sampled_from(legal))
         h.play(card)
         played[seat].append(card)
-        assert card not in [int(c) for c in h.held(seat)]
+        assert card not in [int(c) for c in h.cards(seat)]
     assert [sorted(p) for p in played] == [sorted(x) for x in hands]
     assert sum(h.tricks_won) == 13
     assert all(len(t) == 4 and [s for s, _ in t] == [(t[0][0] + i) % 4 for i in range(4)] for t in h.tricks)
@@ -123,12 +123,12 @@ def hand_outcomes(draw):
 @given(case=hand_outcomes())
 def test_score_invariants(case):
     rules, bids, tricks, blind, scores, bags = case
-    r = score_hand(bids, tricks, rules, blind=blind, scores=scores, bags=bags)
+    r = score_hand(bids, tricks, rules, blind=blind, scores=scores, bag_count=bags)
     for t in (0, 1):
         assert r.scores[t] == scores[t] + r.points[t]  # scores conserve
-        assert 0 <= r.bags[t] < rules.bag_limit  # bags stay below the limit
+        assert 0 <= r.bag_count[t] < rules.bag_limit  # bags stay below the limit
         assert r.points[t] == r.contract_points[t] + r.new_bags[t] + r.nil_points[t] - r.bag_penalties[t] * rules.bag_penalty
-        assert bags[t] + r.new_bags[t] == r.bags[t] + r.bag_penalties[t] * rules.bag_limit  # no bag lost
+        assert bags[t] + r.new_bags[t] == r.bag_count[t] + r.bag_penalties[t] * rules.bag_limit  # no bag lost
         assert r.team_tricks[t] == tricks[t] + tricks[t + 2]
         assert r.contract[t] == bids[t] + bids[t + 2]  # a nil adds 0
         assert r.made[t] == (r.counted_tricks[t] >= r.contract[t])
@@ -136,10 +136,10 @@ def test_score_invariants(case):
         if not r.made[t]:
             assert r.contract_points[t] == -10 * r.contract[t]
     for s in range(4):
-        assert r.nil[s] == (None if bids[s] > 0 else tricks[s] == 0)
+        assert r.nil_made[s] == (None if bids[s] > 0 else tricks[s] == 0)
     ref = naive_score(bids, blind, tricks, scores, bags, rules)
-    assert list(r.points) == ref["points"] and list(r.scores) == ref["scores"] and list(r.bags) == ref["bags"]
-    assert list(r.made) == ref["made"] and list(r.nil) == ref["nil"]
+    assert list(r.points) == ref["points"] and list(r.scores) == ref["scores"] and list(r.bag_count) == ref["bags"]
+    assert list(r.made) == ref["made"] and list(r.nil_made) == ref["nil"]
 
 
 @SETTINGS
@@ -155,8 +155,8 @@ def test_a_trick_more_never_lowers_contract_points(case):
         more = list(tricks)
         more[seat] += 1
         more[donors[0]] -= 1
-        a = score_hand(bids, tricks, rules, blind=blind, scores=scores, bags=bags)
-        b = score_hand(bids, more, rules, blind=blind, scores=scores, bags=bags)
+        a = score_hand(bids, tricks, rules, blind=blind, scores=scores, bag_count=bags)
+        b = score_hand(bids, more, rules, blind=blind, scores=scores, bag_count=bags)
         t = seat % 2
         assert b.contract_points[t] >= a.contract_points[t]
         assert b.nil_points[t] == a.nil_points[t]

@@ -132,7 +132,7 @@ def stream(seed: int, index: int, sid: int):
 
 def obs_args(obs):
     """``(pub, seat, hand)`` as the kernels take them (a writable copy of the public array)."""
-    return np.array(obs.public), obs.seat, U64(obs.hand)
+    return np.array(obs.public), obs.seat, U64(obs.cards)
 
 
 # -- exact counting ---------------------------------------------------------------------------
@@ -229,11 +229,11 @@ def test_world_constraints_read_the_observation():
         pub, seat, h = obs_args(obs)
         unseen, others, need, allowed = world_constraints(pub, seat, h)
         played = sum(1 << c for _, c in obs.plays)
-        assert int(unseen) == FULL & ~played & ~obs.hand
+        assert int(unseen) == FULL & ~played & ~obs.cards
         for k in range(3):
             o = (seat + 1 + k) % 4
             assert others[k] == o
-            assert need[k] == len(hand.held(o))
+            assert need[k] == len(hand.cards(o))
             assert [not allowed[k, s] for s in range(4)] == [s in obs.voids[o] for s in range(4)]
 
 
@@ -436,7 +436,7 @@ def test_sampled_worlds_never_break_a_constraint():
         assert (union == U64(unplayed)).all() and (popcount(worlds).sum(axis=1) == unplayed.bit_count()).all()
         # the true deal is a possible world: it obeys the same constraints (and is counted)
         for k, o in enumerate(others):
-            true = sum(1 << c for c in hand.held(int(o)))
+            true = sum(1 << c for c in hand.cards(int(o)))
             assert true.bit_count() == need[k] and true & ~int(unseen) == 0
             assert all(allowed[k, s] or not true & SUIT[s] for s in range(4))
         positions += 1

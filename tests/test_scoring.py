@@ -18,7 +18,7 @@ def vec(id, bids, tricks, points, scores, bags, made, nil=(N, N, N, N), *, rules
         before=(0, 0), bags_before=(0, 0), extra=None):
     return pytest.param(
         dict(rules or {}), bids, tricks, blind, before, bags_before,
-        dict(points=points, scores=scores, bags=bags, made=made, nil=nil, **(extra or {})),
+        dict(points=points, scores=scores, bag_count=bags, made=made, nil_made=nil, **(extra or {})),
         id=id,
     )
 
@@ -130,14 +130,14 @@ VECTORS = [
 @pytest.mark.parametrize("rules_kw, bids, tricks, blind, before, bags_before, expected", VECTORS)
 def test_score_vectors(rules_kw, bids, tricks, blind, before, bags_before, expected):
     rules = Rules(**rules_kw)
-    r = score_hand(bids, tricks, rules, blind=blind, scores=before, bags=bags_before)
+    r = score_hand(bids, tricks, rules, blind=blind, scores=before, bag_count=bags_before)
     assert isinstance(r, HandResult)
     for field, want in expected.items():
         assert getattr(r, field) == tuple(want), field
-    assert r.bids == tuple(bids) and r.tricks == tuple(tricks) and r.blind == tuple(blind)
+    assert r.bids == tuple(bids) and r.tricks_won == tuple(tricks) and r.blind == tuple(blind)
     # The vector and the slow reference agree too (both are read from RULES.md).
     ref = naive_score(bids, blind, tricks, before, bags_before, rules)
-    assert list(r.points) == ref["points"] and list(r.bags) == ref["bags"] and list(r.nil) == ref["nil"]
+    assert list(r.points) == ref["points"] and list(r.bag_count) == ref["bags"] and list(r.nil_made) == ref["nil"]
 
 
 def test_vector_arithmetic_is_consistent():
@@ -158,21 +158,21 @@ def test_result_prints_a_table():
 @pytest.mark.parametrize(
     "kwargs, words",
     [
-        (dict(bids=[4, 3, 3], tricks=[4, 3, 3, 3]), ["bids", "4", "3"]),
-        (dict(bids=[4, 3, 3, 3, 1], tricks=[4, 3, 3, 3]), ["bids", "5"]),
-        (dict(bids=[4, 3, 3, 3], tricks=[4, 3, 3, 2, 1]), ["tricks", "4"]),
-        (dict(bids=[4, 3, 14, 3], tricks=[4, 3, 3, 3]), ["bids[2]", "14"]),
-        (dict(bids=[4, -1, 3, 3], tricks=[4, 3, 3, 3]), ["bids[1]", "-1"]),
-        (dict(bids=[4, 3, 3, 3], tricks=[4, 3, 3, 2]), ["add up to 13", "12"]),
-        (dict(bids=[4, 3, 3, 3], tricks=[4, 3, 14, -8]), ["tricks[2]", "14"]),
-        (dict(bids=[4, 3, True, 3], tricks=[4, 3, 3, 3]), ["bids[2]"]),
-        (dict(bids=[4, 3, 3.0, 3], tricks=[4, 3, 3, 3]), ["bids[2]"]),
-        (dict(bids=[4, 3, 0, 3], tricks=[4, 3, 3, 3], blind=(False, True, False, False)), ["seat 1", "blind", "3"]),
-        (dict(bids=[4, 3, 0, 3], tricks=[4, 3, 3, 3], blind=(False, False, True)), ["blind"]),
-        (dict(bids=[4, 3, 0, 3], tricks=[4, 3, 3, 3], blind=(0, 0, 1, 0)), ["blind"]),
-        (dict(bids=[4, 3, 3, 3], tricks=[4, 3, 3, 3], bags=(10, 0)), ["bags[0]", "10"]),
-        (dict(bids=[4, 3, 3, 3], tricks=[4, 3, 3, 3], bags=(0, -1)), ["bags[1]"]),
-        (dict(bids=[4, 3, 3, 3], tricks=[4, 3, 3, 3], scores=(0, 0, 0)), ["scores", "2"]),
+        (dict(bids=[4, 3, 3], tricks_won=[4, 3, 3, 3]), ["bids", "4", "3"]),
+        (dict(bids=[4, 3, 3, 3, 1], tricks_won=[4, 3, 3, 3]), ["bids", "5"]),
+        (dict(bids=[4, 3, 3, 3], tricks_won=[4, 3, 3, 2, 1]), ["tricks_won", "4"]),
+        (dict(bids=[4, 3, 14, 3], tricks_won=[4, 3, 3, 3]), ["bids[2]", "14"]),
+        (dict(bids=[4, -1, 3, 3], tricks_won=[4, 3, 3, 3]), ["bids[1]", "-1"]),
+        (dict(bids=[4, 3, 3, 3], tricks_won=[4, 3, 3, 2]), ["add up to 13", "12"]),
+        (dict(bids=[4, 3, 3, 3], tricks_won=[4, 3, 14, -8]), ["tricks_won[2]", "14"]),
+        (dict(bids=[4, 3, True, 3], tricks_won=[4, 3, 3, 3]), ["bids[2]"]),
+        (dict(bids=[4, 3, 3.0, 3], tricks_won=[4, 3, 3, 3]), ["bids[2]"]),
+        (dict(bids=[4, 3, 0, 3], tricks_won=[4, 3, 3, 3], blind=(False, True, False, False)), ["seat 1", "blind", "3"]),
+        (dict(bids=[4, 3, 0, 3], tricks_won=[4, 3, 3, 3], blind=(False, False, True)), ["blind"]),
+        (dict(bids=[4, 3, 0, 3], tricks_won=[4, 3, 3, 3], blind=(0, 0, 1, 0)), ["blind"]),
+        (dict(bids=[4, 3, 3, 3], tricks_won=[4, 3, 3, 3], bag_count=(10, 0)), ["bag_count[0]", "10"]),
+        (dict(bids=[4, 3, 3, 3], tricks_won=[4, 3, 3, 3], bag_count=(0, -1)), ["bag_count[1]"]),
+        (dict(bids=[4, 3, 3, 3], tricks_won=[4, 3, 3, 3], scores=(0, 0, 0)), ["scores", "2"]),
     ],
 )
 def test_score_hand_bad_input(kwargs, words):
@@ -183,9 +183,9 @@ def test_score_hand_bad_input(kwargs, words):
 
 
 def test_bags_checked_against_the_rules_limit():
-    score_hand([4, 3, 3, 3], [4, 3, 3, 3], bags=(9, 9))
+    score_hand([4, 3, 3, 3], [4, 3, 3, 3], bag_count=(9, 9))
     with pytest.raises(ValueError, match="bag limit 5"):
-        score_hand([4, 3, 3, 3], [4, 3, 3, 3], Rules(bag_limit=5), bags=(5, 0))
+        score_hand([4, 3, 3, 3], [4, 3, 3, 3], Rules(bag_limit=5), bag_count=(5, 0))
 
 
 # -- ending a match ----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import pytest
 
 import spades_ai
 from spades_ai import Rules, load_results, play_hands, play_matches, run_tournament
-from spades_ai.tournament import ResultsError, Tournament
+from spades_ai.tournament import ResultsError, Tournament, TournamentError
 from spades_ai.tournament.results import COLUMNS_DOC, DATA_DIR, LOCK_FILE, chunk_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,10 +58,10 @@ def test_rows_are_typed_and_documented(reference):
     df = reference
     assert len(df) == 3000 * 4
     assert set(df.columns) <= set(COLUMNS_DOC)
-    for col in ("deal", "table", "team", "agent", "opponent", "bid_a", "bid_b", "nil_a", "nil_b", "blind_a", "blind_b",
-                "contract", "tricks", "points", "bags", "bag_penalties", "made", "nil_won_a", "nil_won_b"):  # fmt: skip
+    for col in ("deal_no", "table", "team", "agent", "opponent", "bid_a", "bid_b", "nil_a", "nil_b", "blind_a", "blind_b",
+                "contract", "team_tricks", "points", "new_bags", "bag_penalties", "made", "nil_made_a", "nil_made_b"):  # fmt: skip
         assert col in df.columns
-    assert df["deal"].dtype == np.int64 and df["bid_a"].dtype == np.int8 and df["points"].dtype == np.int32
+    assert df["deal_no"].dtype == np.int64 and df["bid_a"].dtype == np.int8 and df["points"].dtype == np.int32
     assert df["made"].dtype == bool and df["nil_a"].dtype == bool
     assert isinstance(df["agent"].dtype, pd.CategoricalDtype)
     assert df.attrs["config"]["agents"][1]["options"] == {"seed": 0, "careless": 0.3}
@@ -73,19 +74,21 @@ def test_rows_are_exactly_play_hands_at_both_tables(reference):
     for table, lineup in ((0, ["normal", "easy"]), (1, ["easy", "normal"])):
         rec = play_hands(lineup, 3000, seed=0)
         for team in (0, 1):
-            rows = df[(df.table == table) & (df.team == team)].sort_values("deal")
+            rows = df[(df.table == table) & (df.team == team)].sort_values("deal_no")
             assert (rows["agent"].astype(str) == lineup[team]).all()
             assert (rows["opponent"].astype(str) == lineup[1 - team]).all()
             np.testing.assert_array_equal(rows["points"], rec.points[:, team])
             np.testing.assert_array_equal(rows["bid_a"], rec.bids[:, team])
             np.testing.assert_array_equal(rows["bid_b"], rec.bids[:, team + 2])
-            np.testing.assert_array_equal(rows["tricks"], rec.team_tricks[:, team])
-            np.testing.assert_array_equal(rows["bags"], rec.new_bags[:, team])
+            np.testing.assert_array_equal(rows["team_tricks"], rec.team_tricks[:, team])
+            np.testing.assert_array_equal(rows["new_bags"], rec.new_bags[:, team])
             np.testing.assert_array_equal(rows["made"], rec.made[:, team])
-            np.testing.assert_array_equal(rows["nil_won_a"], rec.nil[:, team] == 1)
+            np.testing.assert_array_equal(rows["nil_made_a"], rec.nil_made[:, team])
+            np.testing.assert_array_equal(rows["tricks_won_b"], rec.tricks_won[:, team + 2])
+            np.testing.assert_array_equal(rows["counted_tricks"], rec.counted_tricks[:, team])
     # rows are ordered by deal, table, team
-    assert (df[["deal", "table", "team"]].to_numpy()[:4] == [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1]]).all()
-    assert df["deal"].is_monotonic_increasing
+    assert (df[["deal_no", "table", "team"]].to_numpy()[:4] == [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1]]).all()
+    assert df["deal_no"].is_monotonic_increasing
 
 
 def test_matches_rows_carry_running_scores_and_the_winner(reference_matches):
@@ -94,23 +97,24 @@ def test_matches_rows_carry_running_scores_and_the_winner(reference_matches):
     rec = play_matches(["normal", "easy"], 60, seed=0, rules=rules)
     t0 = df[df.table == 0]
     for team in (0, 1):
-        rows = t0[t0.team == team].sort_values(["match", "hand"])
+        rows = t0[t0.team == team].sort_values(["match_no", "hand_no"])
         np.testing.assert_array_equal(rows["score"], rec.scores[:, team])
         np.testing.assert_array_equal(rows["opp_score"], rec.scores[:, 1 - team])
         np.testing.assert_array_equal(rows["winner"], rec.winner)
-        np.testing.assert_array_equal(rows["bag_count"], rec.bags[:, team])
+        np.testing.assert_array_equal(rows["bag_count"], rec.bag_count[:, team])
     last = df[df.winner >= 0]
     assert len(last) == 60 * 2 * 2  # every match ends, at both tables, two team rows each
     assert (
         (last["score"] >= 300) | (last["opp_score"] >= 300) | (last[["score", "opp_score"]].min(axis=1) <= -200)
     ).all()
-    assert (df["deal"] == df["hand"]).all()
+    assert "deal_no" not in df.columns  # a match's cards come from its own streams
+    assert list(df.columns[:5]) == ["pairing", "match_no", "hand_no", "table", "team"]
 
 
 def test_non_duplicate_tables_get_other_cards(tmp_path):
     run(tmp_path, deals=200, duplicate=False)
     df = load_results(tmp_path)
-    t1 = df[(df.table == 1) & (df.team == 0)].sort_values("deal")
+    t1 = df[(df.table == 1) & (df.team == 0)].sort_values("deal_no")
     other = play_hands(["easy", "normal"], 200, seed=Tournament.make("normal,easy", duplicate=False).table_seed(1))
     np.testing.assert_array_equal(t1["points"], other.points[:, 0])
     same = play_hands(["easy", "normal"], 200, seed=0)
@@ -222,7 +226,7 @@ def test_resume_after_the_process_is_killed(tmp_path, reference):
     assert again.chunks_skipped == before
     assert not (out / LOCK_FILE).exists()
     df = load_results(out)
-    assert not df.duplicated(["deal", "table", "team"]).any()
+    assert not df.duplicated(["deal_no", "table", "team"]).any()
     pd.testing.assert_frame_equal(df, reference)
 
 
@@ -327,3 +331,53 @@ def test_no_warnings_on_a_clean_run(tmp_path):
         warnings.simplefilter("error")
         run(tmp_path, deals=20)
         load_results(tmp_path)
+
+
+# -- results written by an earlier version -----------------------------------------------------
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize(
+    "folder, args",
+    [
+        ("schema1_hands", dict(agents="normal,easy", deals=12, seed=3, chunk_size=6)),
+        ("schema1_matches", dict(agents="normal,random", deals=3, seed=4, mode="matches")),
+    ],
+)
+def test_schema_1_folders_are_read_with_todays_names(tmp_path, folder, args):
+    """Folders written by spades_ai 0.1 (schema 1) load with the columns renamed and a note;
+    their rows equal what this version writes for the same tournament."""
+    old_dir = tmp_path / folder
+    shutil.copytree(DATA / folder, old_dir)
+    with pytest.warns(UserWarning, match="schema 1.*deal -> deal_no"):
+        old = load_results(old_dir)
+    new = load_results(run_tournament(**args, out=tmp_path / "new", n_jobs=1, progress=False))
+    assert list(old.columns) == list(new.columns)
+    pd.testing.assert_frame_equal(old, new, check_like=False)
+    with pytest.warns(UserWarning, match="schema 1"):
+        some = load_results(old_dir, columns=["points", "new_bags", "team_tricks"])
+    assert list(some.columns) == ["points", "new_bags", "team_tricks"]
+    assert (some["points"].to_numpy() == new["points"].to_numpy()).all()
+
+
+def test_schema_1_folder_is_not_resumed(tmp_path):
+    old_dir = tmp_path / "old"
+    shutil.copytree(DATA / "schema1_hands", old_dir)
+    with pytest.raises(ResultsError, match="schema 1.*cannot add to it"):
+        run_tournament("normal,easy", deals=12, seed=3, out=old_dir, n_jobs=1, progress=False)
+
+
+def test_folder_from_a_newer_schema_is_refused(tmp_path):
+    run = run_tournament("normal,easy", deals=10, out=tmp_path / "r", n_jobs=1, progress=False)
+    cfg = json.loads((run.path / "config.json").read_text())
+    cfg["schema"] = 99
+    (run.path / "config.json").write_text(json.dumps(cfg))
+    with pytest.raises(ResultsError, match="schema 99.*upgrade"):
+        load_results(run)
+
+
+def test_a_tournament_refuses_arguments_it_would_ignore(tmp_path):
+    t = Tournament.make("normal,easy", deals=10)
+    with pytest.raises(TournamentError, match="already fixes deals, seed"):
+        run_tournament(t, deals=20, seed=1, out=tmp_path, n_jobs=1, progress=False)
+    assert run_tournament(t, out=tmp_path, n_jobs=1, progress=False).units_played == 10

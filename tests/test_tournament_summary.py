@@ -24,8 +24,8 @@ def frame(rows: list[dict], **defaults) -> pd.DataFrame:
     """Rows with every column the summary reads; unspecified fields take harmless defaults."""
     base = {
         "pairing": 0, "dealer": 0, "bid_a": 3, "bid_b": 3, "nil_a": False, "nil_b": False, "blind_a": False,
-        "blind_b": False, "nil_won_a": False, "nil_won_b": False, "tricks": 6, "contract": 6, "made": True,
-        "bags": 0, "bag_penalties": 0, "points": 60,
+        "blind_b": False, "nil_made_a": False, "nil_made_b": False, "team_tricks": 6, "contract": 6, "made": True,
+        "new_bags": 0, "bag_penalties": 0, "points": 60,
     }  # fmt: skip
     df = pd.DataFrame([{**base, **defaults, **r} for r in rows])
     df["agent"] = df["agent"].astype("category")
@@ -36,23 +36,23 @@ def frame(rows: list[dict], **defaults) -> pd.DataFrame:
 def duplicate_deal(deal, a_t0, b_t0, b_t1, a_t1, a="A", b="B", **extra):
     """The four rows of one duplicate deal: points of A and B at table 0 and table 1."""
     return [
-        {"deal": deal, "table": 0, "team": 0, "agent": a, "opponent": b, "points": a_t0, **extra.get("a0", {})},
-        {"deal": deal, "table": 0, "team": 1, "agent": b, "opponent": a, "points": b_t0, **extra.get("b0", {})},
-        {"deal": deal, "table": 1, "team": 0, "agent": b, "opponent": a, "points": b_t1, **extra.get("b1", {})},
-        {"deal": deal, "table": 1, "team": 1, "agent": a, "opponent": b, "points": a_t1, **extra.get("a1", {})},
+        {"deal_no": deal, "table": 0, "team": 0, "agent": a, "opponent": b, "points": a_t0, **extra.get("a0", {})},
+        {"deal_no": deal, "table": 0, "team": 1, "agent": b, "opponent": a, "points": b_t0, **extra.get("b0", {})},
+        {"deal_no": deal, "table": 1, "team": 0, "agent": b, "opponent": a, "points": b_t1, **extra.get("b1", {})},
+        {"deal_no": deal, "table": 1, "team": 1, "agent": a, "opponent": b, "points": a_t1, **extra.get("a1", {})},
     ]
 
 
 HANDS = frame(
-    duplicate_deal(0, 50, 30, 40, 60, a0={"bags": 2}, b1={"bag_penalties": 1, "bags": 3})
+    duplicate_deal(0, 50, 30, 40, 60, a0={"new_bags": 2}, b1={"bag_penalties": 1, "new_bags": 3})
     + duplicate_deal(
         1,
         -40,
         61,
         20,
         22,
-        a0={"made": False, "contract": 8, "tricks": 4},
-        b0={"nil_a": True, "nil_won_a": True, "bid_a": 0, "contract": 3},
+        a0={"made": False, "contract": 8, "team_tricks": 4},
+        b0={"nil_a": True, "nil_made_a": True, "bid_a": 0, "contract": 3},
     )
     + duplicate_deal(
         2,
@@ -61,7 +61,7 @@ HANDS = frame(
         0,
         0,
         b1={"nil_b": True, "bid_b": 0, "contract": 3},
-        a1={"contract": 0, "bid_a": 0, "bid_b": 0, "nil_a": True, "nil_b": True, "nil_won_b": True},
+        a1={"contract": 0, "bid_a": 0, "bid_b": 0, "nil_a": True, "nil_b": True, "nil_made_b": True},
     )
 )
 
@@ -92,9 +92,9 @@ def test_set_bag_nil_bid_and_trick_rates_by_hand():
     assert table.loc["B", "penalties_per_100"] == pytest.approx(100 / 6)
     assert table.loc["A", "nil_rate"] == pytest.approx(2 / 12) and table.loc["A", "nil_success"] == pytest.approx(1 / 2)
     assert table.loc["B", "nil_rate"] == pytest.approx(2 / 12) and table.loc["B", "nil_success"] == pytest.approx(1 / 2)
-    assert table.loc["A", "bid"] == pytest.approx((6 * 5 + 0) / 6)
-    assert table.loc["B", "bid"] == pytest.approx((6 * 4 + 3 + 3) / 6)
-    assert table.loc["A", "tricks"] == pytest.approx((6 * 5 + 4) / 6)
+    assert table.loc["A", "team_bid"] == pytest.approx((6 * 5 + 0) / 6)
+    assert table.loc["B", "team_bid"] == pytest.approx((6 * 4 + 3 + 3) / 6)
+    assert table.loc["A", "team_tricks"] == pytest.approx((6 * 5 + 4) / 6)
 
 
 def test_no_nil_bids_give_no_success_rate():
@@ -112,7 +112,7 @@ def matches_frame() -> pd.DataFrame:
             last = k == len(points_team0) - 1
             for team, p in ((0, p0), (1, p1)):
                 me = "A" if team == a_team else "B"
-                rows.append({"match": match, "hand": k, "deal": k, "table": table, "team": team, "agent": me,
+                rows.append({"match_no": match, "hand_no": k, "table": table, "team": team, "agent": me,
                              "opponent": "B" if me == "A" else "A", "points": p, "winner": winner if last else -1})  # fmt: skip
 
     hands(0, 0, [100, 200, 250], [50, 60, 70], 0, a_team=0)  # A wins in 3 hands

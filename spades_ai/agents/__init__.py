@@ -1,4 +1,5 @@
-"""Agents: the interface, the built-ins (random, easy, normal), and self-play."""
+"""Agents: the interface, the built-ins (random, easy, normal, hard, crazy), ``make_agent``,
+the Monte Carlo parts (world sampling, bid-aware weights, rollouts) and self-play."""
 
 from spades_ai.agents.registry import Agent, BuiltinAgent, list_agents, make_agent
 from spades_ai.agents.selfplay import HandRecords, play_hands, play_matches

@@ -6,14 +6,14 @@ cards played, seat, bids made), so the same observation always gives the same de
 self-play, from Python, in any order.
 
 ``agent_bid`` and ``agent_play`` return the decision and a flag that is True when a bid-aware
-(Crazy) decision fell back to uniform worlds.
+(Crazy) decision's world weights collapsed and were tempered toward uniform.
 """
 
 
 from spades_ai.agents.easy import easy_bid, easy_play, random_bid, random_card
 from spades_ai.agents.hard import mc_bid, mc_play
 from spades_ai.agents.normal import normal_bid, normal_play
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import U64, lowest_index
 from spades_ai.engine.rng import mix64, stream_state
@@ -21,7 +21,7 @@ from spades_ai.engine.state import P_N_BIDS, P_PLAYED, legal_now
 
 KIND_RANDOM, KIND_EASY, KIND_NORMAL, KIND_HARD, KIND_CRAZY = 0, 1, 2, 3, 4
 PARAM_SEED, PARAM_CARELESS, PARAM_WORLDS, PARAM_BID_AWARE, PARAM_ROLLOUTS = 0, 1, 2, 3, 4
-N_PARAMS = 8
+N_PARAMS = 5
 
 
 @kernel
@@ -32,7 +32,7 @@ def decision_state(seed, pub, seat, hand):
 
 @kernel
 def agent_bid(kinds, params, pub, seat, hand, rules):
-    """``(bid, blind, fell_back)`` of the built-in agent at ``seat`` (the seat to act).
+    """``(bid, fell_back)`` of the built-in agent at ``seat`` (the seat to act).
 
     ``kinds[seat]`` and ``params[seat]`` describe the agent; rows are read in place rather
     than sliced, which keeps reference counting out of the hot loop.
@@ -51,7 +51,7 @@ def agent_bid(kinds, params, pub, seat, hand, rules):
         b, fell_back = mc_bid(
             pub, seat, hand, rules, mask, params[seat, PARAM_WORLDS], params[seat, PARAM_ROLLOUTS], params[seat, PARAM_BID_AWARE] != 0, state
         )
-    return b, False, fell_back
+    return b, fell_back
 
 
 @kernel

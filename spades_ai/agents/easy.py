@@ -1,4 +1,4 @@
-"""Easy and random: the weak built-ins (seed 004's Easy), and the uniform random baseline.
+"""Easy and random: the weak built-ins (RULES.md's Easy), and the uniform random baseline.
 
 Easy bids a rough count (aces, kings, spades beyond three), never bids nil unless the rules
 leave no other bid, and plays a careless card (uniform among the legal ones) with probability
@@ -9,7 +9,7 @@ for its partner or the bags.
 import numpy as np
 
 from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, nearest_legal, trick_status, winners_over
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_index, popcount, select_bit
 from spades_ai.engine.rng import below
 from spades_ai.engine.state import P_TRICK_LEN

@@ -1,4 +1,4 @@
-"""Hard and Crazy: determinized Monte Carlo agents (seed 004's Hard and Crazy).
+"""Hard and Crazy: determinized Monte Carlo agents, the two strongest levels of RULES.md.
 
 Before each card, Hard samples ``worlds`` deals of the unseen cards that fit everything it has
 seen (``sampling``), plays every distinct legal card in each of them (cards of equal value in a
@@ -8,9 +8,11 @@ every candidate card (common random numbers). Before bidding it does the same fo
 plausible bid (nil included), with the later bidders bidding as Normal would.
 
 A finished hand's value to the seat's team is ``utility``: the difference between the teams'
-points, with every bag charged its real cost (``bag_penalty / bag_limit`` for the bags that do not
-yet reach the limit, the penalty itself counted when they do), and a bonus of ``MATCH_BONUS``
-when the hand ends the match (target or loss threshold).
+points, with every bag charged its real cost (``bag_penalty / bag_limit`` for each bag the hand
+adds to the count, the penalty itself counted when the count reaches the limit), that cost
+halved for a team within ``NEAR_TARGET`` (150) points of the target, where the match is likely
+to end before the bags come due, and ``MATCH_BONUS`` (300) when the hand ends the match (target,
+loss threshold or max hands) in the team's favour, minus it against.
 
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
@@ -22,7 +24,7 @@ import numpy as np
 
 from spades_ai.agents.normal import estimate_tricks, nil_safe, normal_bid, normal_play
 from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
 from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
@@ -47,6 +49,9 @@ from spades_ai.engine.state import (
 from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_TARGET
 
 MATCH_BONUS = 300.0
+#: A team this close to the target pays ``NEAR_TARGET_BAG_COST`` of a bag's cost (see ``utility``).
+NEAR_TARGET = 150
+NEAR_TARGET_BAG_COST = 0.5
 #: How many standard errors a candidate must beat Normal's choice by (see ``anchored_choice``).
 ANCHOR_Z = 2.0
 BID_SIGMA = 1.2
@@ -77,8 +82,8 @@ def utility(pub, rules, team, sheet, nil_out):
     for t in range(2):
         # Bags still on the count will cost their share of a penalty later, unless the match
         # is about to end (then they are nearly free).
-        near_end = sheet[t, F_SCORE] >= rules[R_TARGET] - 150
-        cost = per_bag * (0.5 if near_end else 1.0)
+        near_end = sheet[t, F_SCORE] >= rules[R_TARGET] - NEAR_TARGET
+        cost = per_bag * (NEAR_TARGET_BAG_COST if near_end else 1.0)
         value[t] = sheet[t, F_POINTS] - cost * (sheet[t, F_BAGS] - pub[P_BAGS + t])
     v = value[team] - value[1 - team]
     w = match_winner(sheet[0, F_SCORE], sheet[1, F_SCORE], pub[P_HANDS_PLAYED] + 1, rules)
@@ -277,21 +282,30 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
 
 
 @kernel
+def candidate_bids(bid_mask, guess, expected_tricks):
+    """The bids Hard weighs: the legal numbers from ``guess - 2`` to ``guess + 3`` (at most
+    seven), then nil when it is legal and the hand expects fewer than three tricks."""
+    cands = np.empty(8, dtype=np.int64)
+    n_c = 0
+    for b in range(max(1, guess - 2), min(13, guess + 3) + 1):
+        if (bid_mask >> b) & 1 and n_c < 7:
+            cands[n_c] = b
+            n_c += 1
+    if bid_mask & 1 and expected_tricks < 3.0:
+        cands[n_c] = 0
+        n_c += 1
+    return cands[:n_c]
+
+
+@kernel
 def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state):
     """The bid chosen over sampled deals (see ``anchored_choice``); and the fallback flag."""
     numbers = bid_mask & 0x3FFE
     if numbers == 0 or popcount(U64(bid_mask & 0x3FFF)) == 1:
         return normal_bid(pub, seat, hand, rules, bid_mask), False
     guess = normal_bid(pub, seat, hand, rules, bid_mask)
-    n_c = 0
-    cands = np.empty(8, dtype=np.int64)
-    for b in range(max(1, guess - 2), min(13, guess + 3) + 1):
-        if (bid_mask >> b) & 1 and n_c < 7:
-            cands[n_c] = b
-            n_c += 1
-    if bid_mask & 1 and estimate_tricks(hand) < 3.0:
-        cands[n_c] = 0
-        n_c += 1
+    cands = candidate_bids(bid_mask, guess, estimate_tricks(hand))
+    n_c = len(cands)
     if n_c == 1:
         return cands[0], False
     anchor = 0
@@ -299,5 +313,5 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
         if cands[j] == guess:
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
-    values, weights, fell_back = evaluate(pub, seat, hand, rules, cands[:n_c], True, n_worlds, bid_aware, state)
+    values, weights, fell_back = evaluate(pub, seat, hand, rules, cands, True, n_worlds, bid_aware, state)
     return cands[anchored_choice(values, weights, anchor, ANCHOR_Z)], fell_back

@@ -1,4 +1,4 @@
-"""Normal: a counting bidder and a card player that knows what it needs (seed 004's Normal).
+"""Normal: a counting bidder and a card player that knows what it needs (RULES.md's Normal).
 
 Bidding counts sure and likely tricks: aces, guarded kings and queens, high and long spades,
 and ruffs from voids, singletons and doubletons with spades to spare. It trims the bid when the
@@ -29,7 +29,7 @@ from spades_ai.agents.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.engine._jit import inline_kernel, kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bids import NIL_BIT
 from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount
 from spades_ai.engine.state import P_BAGS, P_BIDS, P_PLAYED, P_TRICK, P_TRICK_LEN, P_TRICK_NO, P_VOIDS, P_WIN_CARD, P_WIN_SEAT, P_WON

@@ -20,6 +20,7 @@ import numpy as np
 
 from spades_ai.agents import dispatch as _d
 from spades_ai.cards import DECK, Card
+from spades_ai.checks import check_seed
 from spades_ai.observation import Observation
 
 
@@ -32,12 +33,6 @@ class Agent(Protocol):
     def bid(self, obs: Observation) -> int: ...
 
     def play(self, obs: Observation) -> Card | str | int: ...
-
-
-def _seed(v) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) < 2**63:
-        raise ValueError(f"seed must be an int in 0..2**63-1, not {v!r}")
-    return int(v)
 
 
 def _probability(v) -> float:
@@ -80,7 +75,7 @@ class _Spec:
     options: dict[str, tuple[Any, Callable]] = field(default_factory=dict)
 
 
-_COMMON = {"seed": (0, _seed)}
+_COMMON = {"seed": (0, check_seed)}
 BUILTINS: dict[str, _Spec] = {
     "random": _Spec(_d.KIND_RANDOM, "uniformly random legal bids and cards", dict(_COMMON)),
     "easy": _Spec(
@@ -110,7 +105,7 @@ class BuiltinAgent:
         self.kind = kind
         self.options = dict(options)
         params = np.zeros(_d.N_PARAMS, dtype=np.int64)
-        params[_d.PARAM_SEED] = options["seed"]
+        params[_d.PARAM_SEED] = np.uint64(options["seed"]).view(np.int64)  # the full uint64 range
         if "careless" in options:
             params[_d.PARAM_CARELESS] = round(options["careless"] * 1000)
         if "worlds" in options:
@@ -126,22 +121,18 @@ class BuiltinAgent:
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
 
     def bid(self, obs: Observation) -> int:
-        b, _, fell_back = _d.agent_bid(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)
+        b, fell_back = _d.agent_bid(self._kinds, self._params, obs.public, obs.seat, np.uint64(obs.cards), obs.rules_array)
         self._tally(fell_back)
         return int(b)
 
     def play(self, obs: Observation) -> Card:
-        c, fell_back = _d.agent_play(*self._seat_arrays(obs.seat), obs.public, obs.seat, np.uint64(obs.hand), obs.rules_array)
+        c, fell_back = _d.agent_play(self._kinds, self._params, obs.public, obs.seat, np.uint64(obs.cards), obs.rules_array)
         self._tally(fell_back)
         return DECK[c]
 
     def _tally(self, fell_back: bool) -> None:
         self.stats["decisions"] += 1
         self.stats["uniform_fallbacks"] += bool(fell_back)
-
-    def _seat_arrays(self, seat: int):
-        """The (kinds, params) tables the kernels read, with this agent at every seat."""
-        return self._kinds, self._params
 
     def blind_nil(self, obs: Observation) -> bool:
         return False

@@ -18,7 +18,7 @@ as two seats show voids.
 
 import numpy as np
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import FULL_DECK, SUIT_MASK, ZERO, popcount, select_bit
 from spades_ai.engine.rng import below, below64
 from spades_ai.engine.state import P_PLAYED, P_PLAYED_BY, P_VOIDS

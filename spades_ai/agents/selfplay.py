@@ -20,7 +20,7 @@ from spades_ai.agents import dispatch as _d
 from spades_ai.agents.normal import normal_play
 from spades_ai.agents.registry import Agent, BuiltinAgent, make_agent
 from spades_ai.engine import score as _sc
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import lowest_index
 from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
 from spades_ai.engine.rng import below, stream_state
@@ -40,7 +40,8 @@ from spades_ai.engine.state import (
 from spades_ai.errors import IllegalBidError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
-from spades_ai.simulate import check_count, check_dealer, check_seed
+from spades_ai.checks import check_count, check_dealer, check_seed
+from spades_ai.simulate import deal_masks
 
 MATCH_DEALER_STREAM = 1 << 40
 MAX_MATCH_HANDS = 10_000  # a match still tied after this many hands is reported unfinished
@@ -53,8 +54,7 @@ def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played
     reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, rules)
     for _ in range(4):
         seat = pub[P_TO_ACT]
-        b, blind, _ = _d.agent_bid(kinds, params, pub, seat, hands[seat], rules)
-        apply_bid(pub, hands, b, blind, rules)
+        apply_bid(pub, hands, _d.agent_bid(kinds, params, pub, seat, hands[seat], rules)[0], False, rules)
     for _ in range(52):
         seat = pub[P_TO_ACT]
         if kinds[seat] == _d.KIND_NORMAL:
@@ -68,7 +68,12 @@ def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played
 
 
 @kernel
-def _score_into(pub, rules, team_out, nil_out):
+def record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil):
+    """Row ``i`` of the record arrays from the finished hand in ``pub``, scored."""
+    for s in range(4):
+        bids[i, s] = pub[P_BIDS + s]
+        blind[i, s] = pub[P_BLIND + s] != 0
+        tricks_won[i, s] = pub[P_WON + s]
     _sc.score_hand(
         pub[P_BIDS : P_BIDS + 4],
         pub[P_BLIND : P_BLIND + 4],
@@ -76,52 +81,64 @@ def _score_into(pub, rules, team_out, nil_out):
         pub[P_SCORES : P_SCORES + 2],
         pub[P_BAGS : P_BAGS + 2],
         rules,
-        team_out,
-        nil_out,
+        sheet[i],
+        nil[i],
     )
 
 
 @kernel
-def _record(pub, i, bids, blind, tricks):
-    for s in range(4):
-        bids[i, s] = pub[P_BIDS + s]
-        blind[i, s] = pub[P_BLIND + s] != 0
-        tricks[i, s] = pub[P_WON + s]
+def record_arrays(n):
+    """Empty record arrays for ``n`` hands: bids, blind, tricks_won, sheet, nil outcomes."""
+    return (
+        np.empty((n, 4), dtype=np.int8),
+        np.empty((n, 4), dtype=np.bool_),
+        np.empty((n, 4), dtype=np.int8),
+        np.empty((n, 2, _sc.N_FIELDS), dtype=np.int64),
+        np.empty((n, 4), dtype=np.int64),
+    )
 
 
 @kernel
 def play_hands_kernel(seed, start, n, dealer, kinds, params, rules):
-    """Deals ``start .. start+n-1``: bids, blind, tricks, team fields and nil outcomes."""
-    bids = np.empty((n, 4), dtype=np.int8)
-    blind = np.empty((n, 4), dtype=np.bool_)
-    tricks = np.empty((n, 4), dtype=np.int8)
-    team = np.empty((n, 2, _sc.N_FIELDS), dtype=np.int64)
-    nil = np.empty((n, 4), dtype=np.int64)
+    """Deals ``start .. start+n-1``: the record arrays of ``record_arrays``."""
+    bids, blind, tricks_won, sheet, nil = record_arrays(n)
     pub = np.zeros(N_PUBLIC, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     for i in range(n):
         deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands)
         play_one_hand(pub, hands, dealer, 0, 0, 0, 0, 0, kinds, params, rules)
-        _record(pub, i, bids, blind, tricks)
-        _score_into(pub, rules, team[i], nil[i])
-    return bids, blind, tricks, team, nil
+        record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
+    return bids, blind, tricks_won, sheet, nil
+
+
+# The rules of a match, shared by the numba loop (built-in agents) and the Python loop.
+@kernel
+def match_first_dealer(seed, match_no):
+    """The dealer of a match's first hand, from the match's own stream."""
+    _, d = below(stream_state(seed, match_no, MATCH_DEALER_STREAM), 4)
+    return d
 
 
 @kernel
-def match_first_dealer(seed, match):
-    _, d = below(stream_state(seed, match, MATCH_DEALER_STREAM), 4)
-    return d
+def deal_match_hand(seed, match_no, hand_no, hands):
+    """Deal hand ``hand_no`` of match ``match_no`` into ``hands`` (stream ``1 + hand_no``)."""
+    deal_from_state(stream_state(seed, match_no, 1 + hand_no), hands)
+
+
+@kernel
+def after_hand(sheet_row, hand_no, dealer, rules):
+    """After hand ``hand_no``: ``(score0, score1, bags0, bags1, winner, next dealer)``;
+    winner is -1 while the match goes on."""
+    score0, score1 = sheet_row[0, _sc.F_SCORE], sheet_row[1, _sc.F_SCORE]
+    winner = _sc.match_winner(score0, score1, hand_no + 1, rules)
+    return score0, score1, sheet_row[0, _sc.F_BAGS], sheet_row[1, _sc.F_BAGS], winner, (dealer + 1) & 3
 
 
 @kernel
 def play_matches_kernel(seed, start, n, kinds, params, rules):
     """Matches ``start .. start+n-1``; one row per hand plus each row's match, hand and dealer."""
     cap = max(16, n * 24)
-    bids = np.empty((cap, 4), dtype=np.int8)
-    blind = np.empty((cap, 4), dtype=np.bool_)
-    tricks = np.empty((cap, 4), dtype=np.int8)
-    team = np.empty((cap, 2, _sc.N_FIELDS), dtype=np.int64)
-    nil = np.empty((cap, 4), dtype=np.int64)
+    bids, blind, tricks_won, sheet, nil = record_arrays(cap)
     meta = np.empty((cap, 4), dtype=np.int64)  # match, hand, dealer, winner (-1 until the last hand)
     pub = np.zeros(N_PUBLIC, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
@@ -132,28 +149,18 @@ def play_matches_kernel(seed, start, n, kinds, params, rules):
         for k in range(MAX_MATCH_HANDS):
             if row == cap:
                 cap *= 2
-                bids = _grow(bids, cap)
-                blind = _grow(blind, cap)
-                tricks = _grow(tricks, cap)
-                team = _grow(team, cap)
-                nil = _grow(nil, cap)
-                meta = _grow(meta, cap)
-            deal_from_state(stream_state(seed, m, 1 + k), hands)
+                bids, blind, tricks_won = _grow(bids, cap), _grow(blind, cap), _grow(tricks_won, cap)
+                sheet, nil, meta = _grow(sheet, cap), _grow(nil, cap), _grow(meta, cap)
+            deal_match_hand(seed, m, k, hands)
             play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, k, kinds, params, rules)
-            _record(pub, row, bids, blind, tricks)
-            _score_into(pub, rules, team[row], nil[row])
-            score0, score1 = team[row, 0, _sc.F_SCORE], team[row, 1, _sc.F_SCORE]
-            bags0, bags1 = team[row, 0, _sc.F_BAGS], team[row, 1, _sc.F_BAGS]
-            winner = _sc.match_winner(score0, score1, k + 1, rules)
-            meta[row, 0] = m
-            meta[row, 1] = k
-            meta[row, 2] = dealer
+            record_hand(pub, rules, row, bids, blind, tricks_won, sheet, nil)
+            meta[row, 0], meta[row, 1], meta[row, 2] = m, k, dealer
+            score0, score1, bags0, bags1, winner, dealer = after_hand(sheet[row], k, dealer, rules)
             meta[row, 3] = winner
             row += 1
             if winner >= 0:
                 break
-            dealer = (dealer + 1) & 3
-    return bids[:row], blind[:row], tricks[:row], team[:row], nil[:row], meta[:row]
+    return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row]
 
 
 @kernel
@@ -164,50 +171,71 @@ def _grow(a, cap):
 
 
 # -- records ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class HandRecords:
     """One row per hand. Per-seat arrays are ``(n, 4)``, per-team arrays ``(n, 2)``.
 
-    ``nil`` is -1 (no nil bid), 0 (failed) or 1 (made). In matches, ``match``, ``hand`` and
-    ``winner`` (the match winner on a match's last row, -1 elsewhere) are set.
+    ``deal_no`` is the deal index ``i`` of ``(seed, i)`` (``play_hands``; None in matches,
+    whose cards come from their own streams); ``tricks_won`` the seats' tricks; ``sheet`` the
+    engine's score sheet ``(n, 2, engine.score.N_FIELDS)`` behind the team properties;
+    ``nil_made`` whether each seat bid nil and made it. In matches, ``match_no``, ``hand_no``
+    (from 0 in each match) and ``winner`` (the match winner on a match's last row, -1
+    elsewhere) are set. Two record sets are equal when every array is.
     """
 
-    deal: np.ndarray
     dealer: np.ndarray
     bids: np.ndarray
     blind: np.ndarray
-    tricks: np.ndarray
-    team: np.ndarray  # (n, 2, engine.score.N_FIELDS)
-    nil: np.ndarray
-    match: np.ndarray | None = None
-    hand: np.ndarray | None = None
+    tricks_won: np.ndarray
+    sheet: np.ndarray
+    nil_made: np.ndarray
+    deal_no: np.ndarray | None = None
+    match_no: np.ndarray | None = None
+    hand_no: np.ndarray | None = None
     winner: np.ndarray | None = None
 
     def __len__(self) -> int:
-        return len(self.deal)
+        return len(self.bids)
 
-    def _field(self, f: int) -> np.ndarray:
-        return self.team[:, :, f]
+    def team_field(self, field: int) -> np.ndarray:
+        """``(n, 2)`` values of one score-sheet field (``engine.score.F_*``)."""
+        return self.sheet[:, :, field]
 
-    contract = property(lambda self: self._field(_sc.F_CONTRACT))
-    team_tricks = property(lambda self: self._field(_sc.F_TRICKS))
-    counted_tricks = property(lambda self: self._field(_sc.F_COUNTED))
-    made = property(lambda self: self._field(_sc.F_MADE).astype(bool))
-    contract_points = property(lambda self: self._field(_sc.F_CONTRACT_POINTS))
-    new_bags = property(lambda self: self._field(_sc.F_NEW_BAGS))
-    nil_points = property(lambda self: self._field(_sc.F_NIL_POINTS))
-    bag_penalties = property(lambda self: self._field(_sc.F_PENALTIES))
-    points = property(lambda self: self._field(_sc.F_POINTS))
-    scores = property(lambda self: self._field(_sc.F_SCORE))
-    bags = property(lambda self: self._field(_sc.F_BAGS))
+    contract = property(lambda self: self.team_field(_sc.F_CONTRACT))
+    team_tricks = property(lambda self: self.team_field(_sc.F_TRICKS))
+    counted_tricks = property(lambda self: self.team_field(_sc.F_COUNTED))
+    made = property(lambda self: self.team_field(_sc.F_MADE).astype(bool))
+    contract_points = property(lambda self: self.team_field(_sc.F_CONTRACT_POINTS))
+    new_bags = property(lambda self: self.team_field(_sc.F_NEW_BAGS))
+    nil_points = property(lambda self: self.team_field(_sc.F_NIL_POINTS))
+    bag_penalties = property(lambda self: self.team_field(_sc.F_PENALTIES))
+    points = property(lambda self: self.team_field(_sc.F_POINTS))
+    scores = property(lambda self: self.team_field(_sc.F_SCORE))
+    bag_count = property(lambda self: self.team_field(_sc.F_BAGS))
+    nil_bid = property(lambda self: self.bids == 0, doc="``(n, 4)``: whether each seat bid nil")
 
-    def equals(self, other: HandRecords) -> bool:
-        """Whether two record sets hold the same values."""
+    @property
+    def mode(self) -> str:
+        return "hands" if self.match_no is None else "matches"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, HandRecords):
+            return NotImplemented
         for name in self.__dataclass_fields__:
             a, b = getattr(self, name), getattr(other, name)
             if (a is None) != (b is None) or (a is not None and not np.array_equal(a, b)):
                 return False
         return True
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        n = len(self)
+        if self.mode == "hands":
+            span = f"deals {self.deal_no[0]}..{self.deal_no[-1]}" if n else "no deals"
+        else:
+            span = f"matches {self.match_no[0]}..{self.match_no[-1]}" if n else "no matches"
+        return f"<HandRecords {n:,} hands ({self.mode}, {span}); mean points {self.points.mean(axis=0).round(1).tolist() if n else '-'}>"
 
 
 # -- the lineup ------------------------------------------------------------------------------
@@ -243,6 +271,11 @@ def _check_rules(rules):
     return rules
 
 
+def _records(arrays, **extra) -> HandRecords:
+    bids, blind, tricks_won, sheet, nil = arrays
+    return HandRecords(bids=bids, blind=blind, tricks_won=tricks_won, sheet=sheet, nil_made=nil == _sc.NIL_MADE, **extra)
+
+
 # -- the Python loop -------------------------------------------------------------------------
 def agent_name(agent) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
@@ -274,33 +307,39 @@ def _act(action, agent, seat, value, what, **kw):
 
 
 def _python_hands(agents, seed, start, n, dealer, rules):
-    from spades_ai.simulate import deal_masks
-
     masks = deal_masks(seed, start, n)
-    out = _empty(n)
+    arrays = record_arrays(n)
+    arr = rules.as_array()
     for i in range(n):
         hand = Hand(masks[i].tolist(), dealer, rules)
         play_hand_python(hand, agents)
-        _fill(out, i, hand)
-    return out
+        record_hand(np.array(hand.public), arr, i, *arrays)
+    return arrays
 
 
-def _empty(n):
-    return {
-        "bids": np.empty((n, 4), np.int8),
-        "blind": np.empty((n, 4), np.bool_),
-        "tricks": np.empty((n, 4), np.int8),
-        "team": np.empty((n, 2, _sc.N_FIELDS), np.int64),
-        "nil": np.empty((n, 4), np.int64),
-    }
-
-
-def _fill(out, i, hand: Hand):
-    pub = hand._pub
-    out["bids"][i] = pub[P_BIDS : P_BIDS + 4]
-    out["blind"][i] = pub[P_BLIND : P_BLIND + 4] != 0
-    out["tricks"][i] = pub[P_WON : P_WON + 4]
-    _score_into(pub, hand._rules_array, out["team"][i], out["nil"][i])
+def _python_matches(agents, seed, start, n, rules):
+    arrays = record_arrays(max(16, 24 * n))
+    metas = []
+    hands = np.empty(4, np.uint64)
+    arr = rules.as_array()
+    seed = np.uint64(seed)
+    for m in range(start, start + n):
+        dealer = int(match_first_dealer(seed, m))
+        score0 = score1 = bags0 = bags1 = 0
+        for k in range(MAX_MATCH_HANDS):
+            row = len(metas)
+            if row == len(arrays[0]):
+                arrays = tuple(_grow(a, 2 * row) for a in arrays)
+            deal_match_hand(seed, m, k, hands)
+            hand = Hand(hands.tolist(), dealer, rules, (score0, score1), (bags0, bags1), hands_played=k)
+            play_hand_python(hand, agents)
+            record_hand(np.array(hand.public), arr, row, *arrays)
+            score0, score1, bags0, bags1, winner, next_dealer = (int(x) for x in after_hand(arrays[3][row], k, dealer, arr))
+            metas.append((m, k, dealer, winner))
+            dealer = next_dealer
+            if winner >= 0:
+                break
+    return tuple(a[: len(metas)] for a in arrays), np.array(metas, dtype=np.int64).reshape(-1, 4)
 
 
 # -- public API ------------------------------------------------------------------------------
@@ -310,7 +349,7 @@ def play_hands(lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer
     ``lineup`` is four agents or names by seat, or two for (A, B, A, B).
 
     >>> rec = play_hands(["normal", "easy"], 100, seed=1)
-    >>> len(rec), int(rec.tricks.sum(axis=1).max())
+    >>> len(rec), int(rec.tricks_won.sum(axis=1).max())
     (100, 13)
     """
     agents = resolve_lineup(lineup)
@@ -318,18 +357,16 @@ def play_hands(lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer
     n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer), check_count(start, "start")
     arrays = _builtin_arrays(agents)
     if arrays is not None:
-        bids, blind, tricks, team, nil = play_hands_kernel(np.uint64(seed), start, n, dealer, *arrays, rules.as_array())
-        parts = {"bids": bids, "blind": blind, "tricks": tricks, "team": team, "nil": nil}
+        parts = play_hands_kernel(np.uint64(seed), start, n, dealer, *arrays, rules.as_array())
     else:
         parts = _python_hands(agents, seed, start, n, dealer, rules)
-    deal_ids = np.arange(start, start + n, dtype=np.int64)
-    return HandRecords(deal=deal_ids, dealer=np.full(n, dealer, np.int8), **parts)
+    return _records(parts, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
 
 def play_matches(lineup, n: int, seed: int = 0, rules: Rules | None = None, *, start: int = 0) -> HandRecords:
     """Play matches ``start .. start+n-1`` to the end (target, loss threshold or max hands).
 
-    One row per hand, with ``match``, ``hand`` and, on each match's last row, ``winner``.
+    One row per hand, with ``match_no``, ``hand_no`` and, on each match's last row, ``winner``.
     A match still undecided after 10,000 hands ends there with winner -1.
     """
     agents = resolve_lineup(lineup)
@@ -337,43 +374,13 @@ def play_matches(lineup, n: int, seed: int = 0, rules: Rules | None = None, *, s
     n, seed, start = check_count(n), check_seed(seed), check_count(start, "start")
     arrays = _builtin_arrays(agents)
     if arrays is not None:
-        bids, blind, tricks, team, nil, meta = play_matches_kernel(np.uint64(seed), start, n, *arrays, rules.as_array())
-        parts = {"bids": bids, "blind": blind, "tricks": tricks, "team": team, "nil": nil}
+        *parts, meta = play_matches_kernel(np.uint64(seed), start, n, *arrays, rules.as_array())
     else:
         parts, meta = _python_matches(agents, seed, start, n, rules)
-    return HandRecords(
-        deal=meta[:, 1].copy(),
+    return _records(
+        parts,
         dealer=meta[:, 2].astype(np.int8),
-        match=meta[:, 0].copy(),
-        hand=meta[:, 1].copy(),
+        match_no=meta[:, 0].copy(),
+        hand_no=meta[:, 1].copy(),
         winner=meta[:, 3].copy(),
-        **parts,
     )
-
-
-def _python_matches(agents, seed, start, n, rules):
-    from spades_ai.engine.deal import deal_from_state as _deal
-
-    rows, metas = [], []
-    hands = np.empty(4, np.uint64)
-    arr = rules.as_array()
-    for m in range(start, start + n):
-        dealer = int(match_first_dealer(np.uint64(seed), m))
-        scores, bags = (0, 0), (0, 0)
-        for k in range(MAX_MATCH_HANDS):
-            _deal(np.uint64(stream_state(np.uint64(seed), m, 1 + k)), hands)
-            hand = Hand(hands.tolist(), dealer, rules, scores, bags, hands_played=k)
-            play_hand_python(hand, agents)
-            out = _empty(1)
-            _fill(out, 0, hand)
-            rows.append(out)
-            t = out["team"][0]
-            scores = (int(t[0, _sc.F_SCORE]), int(t[1, _sc.F_SCORE]))
-            bags = (int(t[0, _sc.F_BAGS]), int(t[1, _sc.F_BAGS]))
-            winner = int(_sc.match_winner(scores[0], scores[1], k + 1, arr))
-            metas.append((m, k, dealer, winner))
-            if winner >= 0:
-                break
-            dealer = (dealer + 1) % 4
-    parts = {key: np.concatenate([r[key] for r in rows]) for key in rows[0]} if rows else _empty(0)
-    return parts, np.array(metas, dtype=np.int64).reshape(-1, 4)

@@ -4,12 +4,10 @@ All kernels read an observation (public array, seat, own bitboard) and never a h
 Card bits are uint64 one-bit masks; ranks compare across suits by ``bit index mod 13``.
 """
 
-import numpy as np
 
-from spades_ai.engine._jit import kernel
-from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount, suit_mask_of
-from spades_ai.engine.state import P_BIDS, P_PLAYED, P_TRICK, P_TRICK_LEN, P_VOIDS, P_WIN_CARD, P_WIN_SEAT, P_WON
-from spades_ai.rules import R_NIL_TRICKS_COUNT
+from spades_ai.engine.jit import kernel
+from spades_ai.engine.bits import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
+from spades_ai.engine.state import P_TRICK, P_TRICK_LEN, P_WIN_CARD, P_WIN_SEAT
 
 
 @kernel
@@ -17,20 +15,11 @@ def card_bit(card_id):
     return ONE << U64(card_id)
 
 
-@kernel
-def bit_id(b):
-    return lowest_index(b)
-
 
 @kernel
 def rank_of(b):
     return lowest_index(b) % 13
 
-
-@kernel
-def unseen_cards(pub, hand):
-    """Cards in the other three hands."""
-    return FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
 
 
 @kernel
@@ -40,15 +29,6 @@ def trick_status(pub):
         return ZERO, -1, ZERO
     return card_bit(pub[P_WIN_CARD]), pub[P_WIN_SEAT], SUIT_MASK[pub[P_TRICK] // 13]
 
-
-@kernel
-def beats(c, win, led):
-    """Whether card bit ``c`` beats the trick's current winner ``win`` (led suit mask ``led``)."""
-    if win & SPADES:
-        return (c & SPADES) != ZERO and c > win
-    if c & SPADES:
-        return True
-    return (c & led) != ZERO and c > win
 
 
 @kernel
@@ -70,10 +50,6 @@ def is_top(c, unseen):
     """Whether card bit ``c`` outranks every unseen card of its suit."""
     return (unseen & suit_mask_of(c) & ~((c << ONE) - ONE)) == ZERO
 
-
-@kernel
-def void_in(pub, seat, suit):
-    return (pub[P_VOIDS] >> (4 * seat + suit)) & 1 == 1
 
 
 @kernel
@@ -120,30 +96,7 @@ def discard_high(cards):
     return highest_by_rank(others) if others != ZERO else lowest_bit(cards)
 
 
-@kernel
-def team_need(pub, team, rules):
-    """``(contract, tricks still needed)`` of ``team``; nil bidders' tricks count only if the rules say so."""
-    contract = 0
-    counted = 0
-    for s in (team, team + 2):
-        b = pub[P_BIDS + s]
-        if b > 0:
-            contract += b
-            counted += pub[P_WON + s]
-        elif rules[R_NIL_TRICKS_COUNT] != 0:
-            counted += pub[P_WON + s]
-    return contract, contract - counted
 
-
-@kernel
-def nil_alive(pub, seat):
-    """Whether ``seat`` bid nil and has taken no trick yet."""
-    return pub[P_BIDS + seat] == 0 and pub[P_WON + seat] == 0
-
-
-@kernel
-def suit_len(cards, s):
-    return np.int64(popcount(cards & SUIT_MASK[s]))
 
 
 @kernel

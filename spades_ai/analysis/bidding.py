@@ -6,11 +6,11 @@ one fixed policy (Normal by default). Only the bids differ between bidders, so t
 the tricks taken, the sets, the bags and the points are the bidding's.
 
 A bidder is a built-in or user agent (its ``bid``), an agent spec such as ``"hard:worlds=64"``,
-or a plain function ``f(hand, seat, bids, scores) -> bid`` taking the seat's cards (a list of
-``Card``), its seat, the bids so far by seat (None for not yet, 0 for nil) and the match
+or a plain function ``f(cards, seat, bids, scores) -> bid`` taking the seat's cards (a
+``CardSet``), its seat, the bids so far by seat (None for not yet, 0 for nil) and the match
 scores.
 
->>> def two_each(hand, seat, bids, scores):
+>>> def two_each(cards, seat, bids, scores):
 ...     return 2
 >>> board = bidding_benchmark({"two": two_each, "normal": "normal"}, deals=40)
 >>> list(board.index)
@@ -26,11 +26,9 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from spades_ai.agents.selfplay import play_hands
+from spades_ai.analysis.summary import Z95
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
-
-Z95 = 1.959963984540054
-
 
 class FunctionBidder:
     """An agent that bids with a plain function and plays with ``policy``."""
@@ -82,7 +80,7 @@ def _seat_agent(name, spec, policy):
         return AgentBidder(name, obj, policy)
     if callable(obj):
         return FunctionBidder(name, obj, policy)
-    raise TypeError(f"bidder {name!r} is neither an agent with bid(obs) nor a function f(hand, seat, bids, scores)")
+    raise TypeError(f"bidder {name!r} is neither an agent with bid(obs) nor a function f(cards, seat, bids, scores)")
 
 
 def _normalise(bidders) -> dict:
@@ -109,16 +107,16 @@ def _chunk(name, spec, policy_spec, opponent_spec, seed, start, n, rules):
         for seat in (team, team + 2):
             rows.append(pd.DataFrame({
                 "bidder": name,
-                "deal": rec.deal,
+                "deal_no": rec.deal_no,
                 "table": np.int8(table),
                 "seat": np.int8(seat),
                 "bid": rec.bids[:, seat].astype(np.int16),
                 "blind": rec.blind[:, seat],
-                "tricks": rec.tricks[:, seat].astype(np.int16),
-                "nil_made": rec.nil[:, seat] == 1,
+                "tricks_won": rec.tricks_won[:, seat].astype(np.int16),
+                "nil_made": rec.nil_made[:, seat],
                 "contract": rec.contract[:, team],
                 "made": rec.made[:, team],
-                "team_bags": rec.new_bags[:, team],
+                "team_new_bags": rec.new_bags[:, team],
                 "team_points": rec.points[:, team],
                 "opponent_points": rec.points[:, 1 - team],
             }))
@@ -162,11 +160,11 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
     for name, g in records.groupby("bidder", sort=False):
         numbers = g[g["bid"] > 0]
         nils = g[g["bid"] == 0]
-        team = g.drop_duplicates(["deal", "table"])
-        per_deal = team.groupby("deal")[["team_points", "opponent_points"]].mean()
+        team = g.drop_duplicates(["deal_no", "table"])
+        per_deal = team.groupby("deal_no")[["team_points", "opponent_points"]].mean()
         margin = (per_deal["team_points"] - per_deal["opponent_points"]).to_numpy(float)
         half = Z95 * margin.std(ddof=1) / np.sqrt(len(margin)) if len(margin) > 1 else np.nan
-        err = (numbers["bid"] - numbers["tricks"]).to_numpy(float)
+        err = (numbers["bid"] - numbers["tricks_won"]).to_numpy(float)
         with_contract = team[team["contract"] > 0]
         out.append({
             "bidder": name,
@@ -175,7 +173,7 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
             "mean_error": float(err.mean()) if len(err) else np.nan,
             "mae": float(np.abs(err).mean()) if len(err) else np.nan,
             "set_rate": float(1 - with_contract["made"].mean()) if len(with_contract) else np.nan,
-            "bags_per_hand": float(team["team_bags"].mean()),
+            "bags_per_hand": float(team["team_new_bags"].mean()),
             "nil_rate": float(len(nils) / len(g)),
             "nil_success": float(nils["nil_made"].mean()) if len(nils) else np.nan,
             "points_per_deal": float(per_deal["team_points"].mean()),

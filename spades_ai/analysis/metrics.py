@@ -20,16 +20,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from spades_ai.analysis.summary import _agent_stats, mean_interval, wilson_interval
+from spades_ai.analysis.summary import agent_stats, mean_interval, wilson_interval
 from spades_ai.rules import Rules
 
 CONTEXTS = ("near_target", "near_bag_limit", "trailing")
 
 
 def seat_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per player-hand: ``agent``, ``bid``, ``blind``, ``nil``, ``nil_won``, ``tricks``
-    (the player's own), with the hand's ``pairing``, ``deal``, ``table`` and ``team``."""
-    keys = [c for c in ("pairing", "match", "deal", "table", "team") if c in df.columns]
+    """One row per player-hand: ``agent``, ``bid``, ``blind``, ``nil``, ``nil_made``,
+    ``tricks_won`` (the player's own), with the hand's ``pairing``, ``deal_no`` (or
+    ``match_no`` and ``hand_no``), ``table`` and ``team``."""
+    keys = [c for c in ("pairing", "match_no", "hand_no", "deal_no", "table", "team") if c in df.columns]
     parts = []
     for side in ("a", "b"):
         part = df[keys + ["agent", "opponent"]].copy()
@@ -37,8 +38,8 @@ def seat_rows(df: pd.DataFrame) -> pd.DataFrame:
         part["bid"] = df[f"bid_{side}"].astype(np.int16)
         part["blind"] = df[f"blind_{side}"]
         part["nil"] = df[f"nil_{side}"]
-        part["nil_won"] = df[f"nil_won_{side}"]
-        part["tricks"] = df[f"tricks_{side}"].astype(np.int16)
+        part["nil_made"] = df[f"nil_made_{side}"]
+        part["tricks_won"] = df[f"tricks_won_{side}"].astype(np.int16)
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
 
@@ -47,20 +48,20 @@ def bid_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     """Number bids (nil apart) with ``error`` = bid - the tricks that player took."""
     seats = seat_rows(df)
     seats = seats[seats["bid"] > 0].copy()
-    seats["error"] = (seats["bid"] - seats["tricks"]).astype(np.int16)
+    seats["error"] = (seats["bid"] - seats["tricks_won"]).astype(np.int16)
     return seats
 
 
 def _rates(team: pd.DataFrame, seats: pd.DataFrame) -> dict:
-    out = _agent_stats(team)
+    out = agent_stats(team)
     bid_made = team["contract"] > 0
     sets = int((~team["made"][bid_made]).sum())
     out["set_lo"], out["set_hi"] = wilson_interval(sets, int(bid_made.sum()))
-    _, out["bags_lo"], out["bags_hi"] = mean_interval(team["bags"].to_numpy(float))
+    _, out["bags_lo"], out["bags_hi"] = mean_interval(team["new_bags"].to_numpy(float))
     nils = int(seats["nil"].sum())
-    out["nil_lo"], out["nil_hi"] = wilson_interval(int(seats["nil_won"].sum()), nils)
+    out["nil_lo"], out["nil_hi"] = wilson_interval(int(seats["nil_made"].sum()), nils)
     numbers = seats[seats["bid"] > 0]
-    err = (numbers["bid"] - numbers["tricks"]).to_numpy(float)
+    err = (numbers["bid"] - numbers["tricks_won"]).to_numpy(float)
     out["bid_error"] = float(err.mean()) if len(err) else np.nan
     out["bid_mae"] = float(np.abs(err).mean()) if len(err) else np.nan
     return out
@@ -95,18 +96,18 @@ def with_context(df: pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
     points = df["points"].astype(np.int64)
     out["score_before"] = df["score"].astype(np.int64) - points
     # The opponents' row of the same hand holds their points.
-    keys = [c for c in ("pairing", "match", "table", "hand") if c in df.columns]
+    keys = [c for c in ("pairing", "match_no", "table", "hand_no") if c in df.columns]
     opp = df[keys + ["team", "points"]].copy()
     opp["team"] = 1 - opp["team"]
     opp = opp.rename(columns={"points": "opp_points"})
     merged = df[keys + ["team"]].merge(opp, on=keys + ["team"], how="left")
     out["opp_score_before"] = df["opp_score"].to_numpy(np.int64) - merged["opp_points"].to_numpy(np.int64)
-    out["bags_before"] = (
-        df["bag_count"].astype(np.int64) - df["bags"].astype(np.int64) + df["bag_penalties"].astype(np.int64) * rules.bag_limit
+    out["bag_count_before"] = (
+        df["bag_count"].astype(np.int64) - df["new_bags"].astype(np.int64) + df["bag_penalties"].astype(np.int64) * rules.bag_limit
     )
     target = rules.target_score if rules.target_score is not None else np.iinfo(np.int64).max // 2
     out["near_target"] = out["score_before"] >= target - 100
-    out["near_bag_limit"] = out["bags_before"] >= rules.bag_limit - 3
+    out["near_bag_limit"] = out["bag_count_before"] >= rules.bag_limit - 3
     out["trailing"] = out["score_before"] <= out["opp_score_before"] - 100
     return out
 

@@ -12,7 +12,7 @@ Every figure is computed from the tidy rows of ``load_results`` (one per hand pe
     set_rate       contracts set / contracts bid (a team of two nil bidders bids none)
     bags_per_hand  new bags per team-hand; penalties_per_100: bag penalties per 100 team-hands
     nil_rate       nil bids per player-hand; nil_success: nils made / nils bid
-    bid, tricks    mean team bid (nil counts 0) and mean team tricks per hand
+    team_bid, team_tricks   mean team bid (nil counts 0) and mean team tricks per hand
 
 ``ratings`` fits a Bradley-Terry model to the duplicate outcomes (a unit is won by the agent
 with the higher duplicate difference, a tie counts half; in matches mode each finished match
@@ -38,7 +38,7 @@ Z95 = 1.959963984540054
 SUMMARY_COLUMNS = [
     "pairing", "agent", "opponent", "units", "hands", "points", "diff", "diff_lo", "diff_hi",
     "win_rate", "win_lo", "win_hi", "matches", "set_rate", "bags_per_hand", "penalties_per_100",
-    "nil_rate", "nil_success", "bid", "tricks",
+    "nil_rate", "nil_success", "team_bid", "team_tricks",
 ]  # fmt: skip
 
 
@@ -93,7 +93,7 @@ def bootstrap_ratio_interval(
 # -- per pairing ------------------------------------------------------------------------------
 def _mode(df: pd.DataFrame) -> str:
     mode = df.attrs.get("config", {}).get("mode") if isinstance(df.attrs.get("config"), dict) else None
-    return mode or ("matches" if "match" in df.columns else "hands")
+    return mode or ("matches" if "match_no" in df.columns else "hands")
 
 
 def _pairings(df: pd.DataFrame) -> list[tuple[int, str, str, pd.DataFrame]]:
@@ -122,7 +122,7 @@ def _is(column: pd.Series, label: str) -> np.ndarray:
 
 def _unit_outcomes(g: pd.DataFrame, a: str, mode: str) -> tuple[np.ndarray, np.ndarray]:
     """Per unit: (A's points minus B's summed over both tables, hands played there)."""
-    unit = g["match"] if mode == "matches" else g["deal"]
+    unit = g["match_no"] if mode == "matches" else g["deal_no"]
     sign = np.where(_is(g["agent"], a), 1.0, -1.0)
     frame = pd.DataFrame({"unit": unit.to_numpy(), "s": sign * g["points"].to_numpy(dtype=float), "rows": 1.0})
     sums = frame.groupby("unit", sort=True).sum()
@@ -135,21 +135,23 @@ def _match_results(g: pd.DataFrame, agent: str) -> tuple[int, int]:
     return int((mine["winner"] == mine["team"]).sum()), len(mine)
 
 
-def _agent_stats(r: pd.DataFrame) -> dict:
+def agent_stats(r: pd.DataFrame) -> dict:
+    """The rates of one agent's team rows (see the module docstring): hands, points,
+    set_rate, bags_per_hand, penalties_per_100, nil_rate, nil_success, team_bid, team_tricks."""
     n = len(r)
     bid_made = r["contract"] > 0
     nils = int(r["nil_a"].sum() + r["nil_b"].sum())
-    nil_won = int(r["nil_won_a"].sum() + r["nil_won_b"].sum())
+    nil_made = int(r["nil_made_a"].sum() + r["nil_made_b"].sum())
     return {
         "hands": n,
         "points": float(r["points"].mean()) if n else math.nan,
         "set_rate": float((~r["made"][bid_made]).mean()) if bid_made.any() else math.nan,
-        "bags_per_hand": float(r["bags"].mean()) if n else math.nan,
+        "bags_per_hand": float(r["new_bags"].mean()) if n else math.nan,
         "penalties_per_100": 100 * float(r["bag_penalties"].mean()) if n else math.nan,
         "nil_rate": nils / (2 * n) if n else math.nan,
-        "nil_success": nil_won / nils if nils else math.nan,
-        "bid": float((r["bid_a"].astype(int) + r["bid_b"].astype(int)).mean()) if n else math.nan,
-        "tricks": float(r["tricks"].mean()) if n else math.nan,
+        "nil_success": nil_made / nils if nils else math.nan,
+        "team_bid": float((r["bid_a"].astype(int) + r["bid_b"].astype(int)).mean()) if n else math.nan,
+        "team_tricks": float(r["team_tricks"].mean()) if n else math.nan,
     }
 
 
@@ -172,7 +174,7 @@ def summarize(df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> pd.Data
         for agent, opp, sign in ((a, b, 1), (b, a, -1)):
             r = g[_is(g["agent"], agent)]
             row = {"pairing": p, "agent": agent, "opponent": opp, "units": len(s)}
-            row.update(_agent_stats(r))
+            row.update(agent_stats(r))
             d_lo, d_hi = (lo, hi) if sign > 0 else (-hi, -lo)
             row.update({"diff": sign * diff, "diff_lo": d_lo, "diff_hi": d_hi})
             if mode == "matches":
@@ -320,8 +322,8 @@ def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None
     show["pen/100"] = table["penalties_per_100"].map("{:.1f}".format)
     show["nil"] = table["nil_rate"].map(_pct)
     show["nil made"] = table["nil_success"].map(_pct)
-    show["bid"] = table["bid"].map("{:.2f}".format)
-    show["tricks"] = table["tricks"].map("{:.2f}".format)
+    show["team bid"] = table["team_bid"].map("{:.2f}".format)
+    show["team tricks"] = table["team_tricks"].map("{:.2f}".format)
     lines.append(show.to_string(index=False))
     if rating_table is not None and len(rating_table):
         lines.append("")

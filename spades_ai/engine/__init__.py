@@ -9,7 +9,11 @@ one ``uint64`` with bit ``id`` set for each card held, so the spades are bits 39
 drawn in ``bits``). A bid is 0 (nil) or 1..13. Random numbers come from counter-based streams
 keyed by ``(seed, index, stream)`` (``rng``), so results never depend on call order.
 
-Modules: ``bits`` (masks, popcount, select), ``rng``, ``deal``, ``play`` (legal cards, trick
-winner, random playouts), ``bids`` (legal bids), ``score`` (hand scoring, match end). Every
-kernel is pure and cached; the validated Python face is ``spades_ai.game`` and friends.
+Modules: ``jit`` (the one decorator policy and the kernel cache), ``bits`` (masks, popcount,
+select), ``rng``, ``deal``, ``play`` (legal cards, trick winner, random playouts), ``bids``
+(legal bids), ``state`` (the public array and its transitions), ``score`` (hand scoring, match
+end). There is no global state: kernels read their arguments and return results, except the
+few whose docstrings say they fill or update an array they are given (dealing into ``hands``,
+``reset_public`` / ``apply_bid`` / ``apply_card`` on the public array, scoring into ``out``).
+The validated Python face is ``spades_ai.game`` and friends.
 """

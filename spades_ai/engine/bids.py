@@ -7,7 +7,7 @@ is allowed. ``bids`` holds -1 for seats that have not bid yet.
 
 import numpy as np
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import SPADES, popcount
 from spades_ai.engine.state import P_BIDS, P_SCORES
 from spades_ai.rules import (

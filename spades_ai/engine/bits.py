@@ -23,7 +23,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 
 U64 = np.uint64
 ONE = U64(1)

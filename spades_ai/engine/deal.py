@@ -7,7 +7,7 @@ and no 52-card array is shuffled.
 
 import numpy as np
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import FULL_DECK, ZERO, select_bit
 from spades_ai.engine.rng import below, stream_state
 

@@ -8,7 +8,7 @@ without a data-dependent branch.
 
 import numpy as np
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import CLUBS, NON_SPADES, SPADES, SUIT_MASK, ZERO, highest_bit, lowest_bit, popcount, select_bit, suit_mask_of
 from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
 from spades_ai.engine.rng import below, stream_state

@@ -1,8 +1,17 @@
 """Counter-based random numbers: the same key gives the same stream in any order or process.
 
-A stream is keyed by ``(seed, index, stream)``: the tournament's seed, the deal's index and a
-stream id (0 deals and plays a hand; agents use their own ids). ``stream_state`` hashes the key
-with the splitmix64 finaliser, a bijection on 64-bit words, applied once per key part. Draws then
+A stream is keyed by ``(seed, index, stream)``. The keys in use (``ARCHITECTURE.md`` lists them
+too)::
+
+    deal i of a seed (play_hands, random_playouts)   (seed, i, DEAL_STREAM = 0); random
+                                                     playouts go on drawing from that stream
+    hand k of match m (play_matches)                 (seed, m, 1 + k)
+    the first dealer of match m                      (seed, m, MATCH_DEALER_STREAM = 2**40)
+    a built-in agent's decision                      (agent seed, own cards ^ mix64(cards
+                                                     played), seat + 4 * bids made)
+
+``stream_state`` hashes the key with the splitmix64 finaliser, a bijection on 64-bit words,
+applied once per key part. Draws then
 follow splitmix64 (add the golden gamma, finalise), and ``below(state, n)`` turns a draw into an
 exactly uniform integer in ``[0, n)`` with Lemire's multiply-shift and its rare rejection step.
 
@@ -11,7 +20,7 @@ There is no global state: every kernel takes the state and returns the advanced 
 
 import numpy as np
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -19,7 +19,7 @@ Per team (seats ``t`` and ``t + 2``)::
 """
 
 
-from spades_ai.engine._jit import kernel
+from spades_ai.engine.jit import kernel
 from spades_ai.rules import (
     R_BAG_LIMIT,
     R_BAG_PENALTY,

@@ -33,7 +33,7 @@ Slots::
 
 import numpy as np
 
-from spades_ai.engine._jit import inline_kernel, kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bits import ONE, SPADES, U64
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD

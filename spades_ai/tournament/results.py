@@ -9,22 +9,30 @@ A results folder::
                                     hidden temporary file and renamed, so a file is whole or absent
 
 Rows are tidy: one per hand per team. Seat ``a`` of team ``t`` is seat ``t``, seat ``b`` is
-``t + 2``. Columns (``COLUMNS`` holds their types)::
+``t + 2``. Columns (``HAND_COLUMNS`` and ``MATCH_COLUMNS`` hold their types), in the package's
+one vocabulary (``ARCHITECTURE.md``)::
 
-    pairing, deal, table, team, dealer     deal: the unit index (hands mode), or the hand's
-                                           number within its match (matches mode)
+    pairing, table, team, dealer           indices; table: the duplicate orientation
+    deal_no                                hands mode: the deal index i of (seed, i)
+    match_no, hand_no                      matches mode: the match, and the hand within it
     agent, opponent                        labels (categorical)
     bid_a, bid_b, nil_a, nil_b,            bids (0 = nil), nil and blind flags,
-    blind_a, blind_b, nil_won_a, nil_won_b whether each nil was made
-    tricks_a, tricks_b, tricks, counted    tricks per player, per team, toward the contract
+    blind_a, blind_b, nil_made_a, nil_made_b   whether each nil was made
+    tricks_won_a, tricks_won_b,            tricks per player, per team, and those counted
+    team_tricks, counted_tricks            toward the contract
     contract, made, contract_points, nil_points,
-    bags, bag_penalties, points            bags: new this hand; points: this hand's total
-    match, hand, score, opp_score,         matches mode only: running scores and bag count
-    bag_count, winner                      after the hand; winner: the match winner's team on
+    new_bags, bag_penalties, points        this hand's bags, penalties and points
+    score, opp_score, bag_count, winner    matches mode only: running scores and bag count
+                                           after the hand; winner: the match winner's team on
                                            the match's last row, -1 elsewhere
 
-Rows are ordered by (pairing, deal, table, team) in hands mode and (pairing, match, table,
-hand, team) in matches mode, whatever the chunking.
+Rows are ordered by (pairing, deal_no, table, team) in hands mode and (pairing, match_no,
+table, hand_no, team) in matches mode, whatever the chunking.
+
+``config.json`` records ``schema`` (``SCHEMA``). Folders of schema 1 (spades_ai 0.1, whose
+columns were ``deal``, ``tricks_a``, ``tricks``, ``counted``, ``bags``, ``nil_won_a``, ``match``,
+``hand`` ...) are read by ``load_results`` with their columns renamed (``SCHEMA_1_RENAMES``)
+and a note; resuming such a run is refused with a clear message.
 """
 
 from __future__ import annotations
@@ -41,13 +49,28 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from spades_ai.version import __version__
 from spades_ai.engine import score as _sc
 
 if TYPE_CHECKING:
     import pandas
 from spades_ai.tournament.schedule import Chunk, Tournament, as_json
 
-FORMAT = 1
+#: The results schema this version writes; ``config.json`` records it (schema 1 said "format").
+SCHEMA = 2
+#: Schema 1 column -> schema 2 column (matches mode's ``deal`` duplicated ``hand`` and is dropped).
+SCHEMA_1_RENAMES = {
+    "deal": "deal_no",
+    "tricks_a": "tricks_won_a",
+    "tricks_b": "tricks_won_b",
+    "tricks": "team_tricks",
+    "counted": "counted_tricks",
+    "bags": "new_bags",
+    "nil_won_a": "nil_made_a",
+    "nil_won_b": "nil_made_b",
+    "match": "match_no",
+    "hand": "hand_no",
+}
 CONFIG_FILE = "config.json"
 DATA_DIR = "data"
 LOCK_FILE = ".lock"
@@ -57,7 +80,6 @@ COMPRESSION = "zstd"
 # name -> (arrow type, description)
 HAND_COLUMNS = {
     "pairing": (pa.int16(), "index of the pairing in config.json"),
-    "deal": (pa.int64(), "unit index (hands) or hand number in the match (matches)"),
     "table": (pa.int8(), "duplicate orientation: 0 = first agent of the pairing on team 0"),
     "team": (pa.int8(), "0 (seats 0, 2) or 1 (seats 1, 3)"),
     "dealer": (pa.int8(), "dealer seat"),
@@ -69,23 +91,25 @@ HAND_COLUMNS = {
     "nil_b": (pa.bool_(), "seat b bid nil"),
     "blind_a": (pa.bool_(), "seat a bid blind nil"),
     "blind_b": (pa.bool_(), "seat b bid blind nil"),
-    "nil_won_a": (pa.bool_(), "seat a made its nil"),
-    "nil_won_b": (pa.bool_(), "seat b made its nil"),
-    "tricks_a": (pa.int8(), "tricks taken by seat a"),
-    "tricks_b": (pa.int8(), "tricks taken by seat b"),
-    "tricks": (pa.int8(), "team tricks"),
-    "counted": (pa.int8(), "tricks counted toward the contract"),
+    "nil_made_a": (pa.bool_(), "seat a bid nil and made it"),
+    "nil_made_b": (pa.bool_(), "seat b bid nil and made it"),
+    "tricks_won_a": (pa.int8(), "tricks won by seat a"),
+    "tricks_won_b": (pa.int8(), "tricks won by seat b"),
+    "team_tricks": (pa.int8(), "tricks won by the team"),
+    "counted_tricks": (pa.int8(), "tricks counted toward the contract"),
     "contract": (pa.int8(), "sum of the non-nil bids"),
-    "made": (pa.bool_(), "counted >= contract"),
+    "made": (pa.bool_(), "counted_tricks >= contract"),
     "contract_points": (pa.int32(), "points from the contract (negative when set)"),
     "nil_points": (pa.int32(), "points from nil bids"),
-    "bags": (pa.int8(), "bags taken this hand"),
+    "new_bags": (pa.int8(), "bags taken this hand"),
     "bag_penalties": (pa.int8(), "bag penalties paid this hand"),
     "points": (pa.int32(), "this hand's points, everything included"),
 }
+#: Hands mode's unit column, after ``pairing``.
+DEAL_COLUMNS = {"deal_no": (pa.int64(), "deal index i: the cards of (seed, i)")}
 MATCH_COLUMNS = {
-    "match": (pa.int64(), "match index"),
-    "hand": (pa.int16(), "hand number in the match, from 0"),
+    "match_no": (pa.int64(), "match index"),
+    "hand_no": (pa.int16(), "hand number in the match, from 0"),
     "score": (pa.int32(), "team score after the hand"),
     "opp_score": (pa.int32(), "opponents' score after the hand"),
     "bag_count": (pa.int32(), "team bag count after the hand"),
@@ -94,7 +118,7 @@ MATCH_COLUMNS = {
 
 
 #: Column name -> description, for ``spades-ai summary --columns`` and notebooks.
-COLUMNS_DOC = {name: doc for name, (_, doc) in {**HAND_COLUMNS, **MATCH_COLUMNS}.items()}
+COLUMNS_DOC = {name: doc for name, (_, doc) in {**DEAL_COLUMNS, **HAND_COLUMNS, **MATCH_COLUMNS}.items()}
 
 
 class ResultsError(ValueError):
@@ -102,7 +126,12 @@ class ResultsError(ValueError):
 
 
 def columns(mode: str) -> dict:
-    return {**HAND_COLUMNS, **(MATCH_COLUMNS if mode == "matches" else {})}
+    """name -> (arrow type, description) of a run's columns, in order."""
+    pairing, rest = {"pairing": HAND_COLUMNS["pairing"]}, {k: v for k, v in HAND_COLUMNS.items() if k != "pairing"}
+    if mode == "matches":
+        return {**pairing, **{k: MATCH_COLUMNS[k] for k in ("match_no", "hand_no")}, **rest,
+                **{k: v for k, v in MATCH_COLUMNS.items() if k not in ("match_no", "hand_no")}}  # fmt: skip
+    return {**pairing, **DEAL_COLUMNS, **rest}
 
 
 def schema(t: Tournament, config: dict | None = None) -> pa.Schema:
@@ -114,13 +143,13 @@ def schema(t: Tournament, config: dict | None = None) -> pa.Schema:
 
 # -- records -> rows --------------------------------------------------------------------------
 _TEAM_FIELDS = {
-    "tricks": _sc.F_TRICKS,
-    "counted": _sc.F_COUNTED,
+    "team_tricks": _sc.F_TRICKS,
+    "counted_tricks": _sc.F_COUNTED,
     "contract": _sc.F_CONTRACT,
     "made": _sc.F_MADE,
     "contract_points": _sc.F_CONTRACT_POINTS,
     "nil_points": _sc.F_NIL_POINTS,
-    "bags": _sc.F_NEW_BAGS,
+    "new_bags": _sc.F_NEW_BAGS,
     "bag_penalties": _sc.F_PENALTIES,
     "points": _sc.F_POINTS,
     "score": _sc.F_SCORE,
@@ -135,9 +164,9 @@ def _flat_columns(records: list, lineups: list[tuple[int, int]], tables: list[in
     out contiguous (reading the fields one by one, strided, cost more than the Parquet encoding).
     """
     n, k = len(records[0]), len(records)
-    stacked = np.empty((n, k, 2, records[0].team.shape[-1]), np.int32)  # cast first: the transpose
+    stacked = np.empty((n, k, 2, records[0].sheet.shape[-1]), np.int32)  # cast first: the transpose
     for i, r in enumerate(records):  # of the narrower type is faster
-        stacked[:, i] = r.team
+        stacked[:, i] = r.sheet
     team = np.ascontiguousarray(stacked.reshape(-1, stacked.shape[-1]).T)  # (field, hand * table * team)
     out = {name: team[f] for name, f in _TEAM_FIELDS.items()}
     out["made"] = out["made"] != 0
@@ -153,19 +182,19 @@ def _flat_columns(records: list, lineups: list[tuple[int, int]], tables: list[in
     out["bid_a"], out["bid_b"] = bids
     out["nil_a"], out["nil_b"] = bids == 0
     out["blind_a"], out["blind_b"] = seats([r.blind for r in records])
-    out["tricks_a"], out["tricks_b"] = seats([r.tricks for r in records])
-    out["nil_won_a"], out["nil_won_b"] = seats([r.nil == 1 for r in records])
+    out["tricks_won_a"], out["tricks_won_b"] = seats([r.tricks_won for r in records])
+    out["nil_made_a"], out["nil_made_b"] = seats([r.nil_made for r in records])
     per_row = 2 * k
     out["dealer"] = np.repeat(records[0].dealer, per_row)
     out["table"] = np.tile(np.repeat(np.array(tables, np.int8), 2), n)
     out["team"] = np.tile(np.array([0, 1], np.int8), n * k)
     out["agent"] = np.tile(np.array(lineups, np.int8).reshape(-1), n)
     out["opponent"] = np.tile(np.array([(b, a) for a, b in lineups], np.int8).reshape(-1), n)
-    if records[0].match is None:
-        out["deal"] = np.repeat(records[0].deal, per_row)
+    if records[0].match_no is None:
+        out["deal_no"] = np.repeat(records[0].deal_no, per_row)
     else:
-        out["deal"] = out["hand"] = np.repeat(records[0].hand, per_row)
-        out["match"] = np.repeat(records[0].match, per_row)
+        out["hand_no"] = np.repeat(records[0].hand_no, per_row)
+        out["match_no"] = np.repeat(records[0].match_no, per_row)
         out["winner"] = np.repeat(records[0].winner, per_row)
     return out
 
@@ -180,9 +209,9 @@ def chunk_table(t: Tournament, chunk: Chunk, records: list, config: dict | None 
         # tables of a match last different numbers of hands: (match, table, hand, team) order
         parts = [_flat_columns([rec], [lineups[i]], [i]) for i, rec in enumerate(records)]
         flat = {name: np.concatenate([p[name] for p in parts]) for name in cols if name != "pairing"}
-        order = np.argsort(flat["match"] * 2 + flat["table"], kind="stable")
+        order = np.argsort(flat["match_no"] * 2 + flat["table"], kind="stable")
         out = {name: a[order] for name, a in flat.items()}
-    n_rows = len(out["deal"])
+    n_rows = len(out["team"])
     out["pairing"] = np.full(n_rows, chunk.pairing, np.int16)
     labels = pa.array(t.labels, pa.string())
     arrays = []
@@ -200,7 +229,7 @@ def encode(table: pa.Table) -> bytes:
     zstd level 1, dictionary encoding for the small-valued columns and delta encoding for the
     index columns: ~4 bytes a row, and the encoding costs ~10% of the play of Normal vs Easy.
     """
-    keys = [c for c in ("deal", "match") if c in table.schema.names]
+    keys = [c for c in ("deal_no", "match_no") if c in table.schema.names]
     sink = pa.BufferOutputStream()
     pq.write_table(
         table,
@@ -215,15 +244,41 @@ def encode(table: pa.Table) -> bytes:
 
 
 # -- the folder -------------------------------------------------------------------------------
-def package_version() -> str:
-    from spades_ai import __version__
+def config_schema(config: dict) -> int:
+    """The results schema a run's configuration was written with (schema 1 said "format": 1)."""
+    return int(config.get("schema", config.get("format", 1)))
 
-    return __version__
+
+def _check_readable_schema(config: dict, where) -> int:
+    schema = config_schema(config)
+    if schema > SCHEMA:
+        raise ResultsError(
+            f"{where} was written by spades_ai {config.get('version', '?')} with results schema {schema}; "
+            f"this spades_ai ({__version__}) reads schemas 1..{SCHEMA}: upgrade spades_ai"
+        )
+    return schema
+
+
+def _from_schema_1(table: pa.Table, where, requested) -> pa.Table:
+    """A schema-1 table with this version's column names and order (matches mode's ``deal``
+    dropped); ``requested``: the columns asked for, in their order, or None for all."""
+    if "match" in table.schema.names and "deal" in table.schema.names:
+        table = table.drop_columns(["deal"])
+    table = table.rename_columns([SCHEMA_1_RENAMES.get(n, n) for n in table.schema.names])
+    if requested is None:
+        order = list(columns("matches" if "match_no" in table.schema.names else "hands"))
+        table = table.select(sorted(table.schema.names, key=lambda n: order.index(n) if n in order else len(order)))
+    warnings.warn(
+        f"{where}: written with results schema 1 (spades_ai 0.1); columns renamed to this version's names "
+        f"({', '.join(f'{a} -> {b}' for a, b in SCHEMA_1_RENAMES.items())})",
+        stacklevel=3,
+    )
+    return table
 
 
 def run_config(t: Tournament) -> dict:
     """What ``config.json`` holds: the tournament, the format and the package version."""
-    return as_json({"format": FORMAT, "version": package_version(), **t.to_dict()})
+    return as_json({"schema": SCHEMA, "version": __version__, **t.to_dict()})
 
 
 def write_atomic(path: Path, data: bytes, *, sync: bool = False) -> None:
@@ -277,6 +332,12 @@ def prepare_folder(out: str | Path, t: Tournament) -> Path:
             raise ResultsError(
                 f"{cfg_path} is not a readable run configuration ({exc}); use another output folder"
             ) from None
+        if config_schema(old) != SCHEMA:
+            raise ResultsError(
+                f"output folder {out} holds results of schema {config_schema(old)} (spades_ai {old.get('version', '?')}); "
+                f"this version ({__version__}) writes schema {SCHEMA} and cannot add to it: use another output "
+                "folder (load_results still reads this one)"
+            )
         if old != config:
             raise ResultsError(
                 f"output folder {out} holds a different tournament ({_describe_difference(old, config)}); "
@@ -424,17 +485,20 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     """
     path = Path(path)
     if path.is_file():
-        tables = [_read(path, columns)]
-        config = json.loads(tables[0].schema.metadata.get(META_KEY, b"{}")) if tables[0].schema.metadata else {}
+        meta = _read_metadata(path).metadata or {}
+        config = json.loads(meta.get(META_KEY, b"{}"))
+        schema = _check_readable_schema(config, path)
+        tables = [_read(path, _stored_names(columns, schema))]
         missing = 0
     else:
         if not path.exists():
             raise ResultsError(f"results folder {path} does not exist")
         config = read_config(path)
+        schema = _check_readable_schema(config, path)
         files = chunk_files(path)
         t = Tournament.from_dict(config)
         _check_overlaps(files)
-        tables = [_read(p, columns) for _, p in files]
+        tables = [_read(p, _stored_names(columns, schema)) for _, p in files]
         for (chunk, p), table in zip(files, tables):
             rows = expected_rows(t, chunk)
             if rows is not None and columns is None and table.num_rows != rows:
@@ -446,6 +510,8 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
             if columns is not None:
                 tables = [tables[0].select(list(columns))]
     table = pa.concat_tables(tables, promote_options="none") if len(tables) > 1 else tables[0]
+    if schema == 1:
+        table = _from_schema_1(table, path, columns)
     df = table.replace_schema_metadata(None).to_pandas()
     df.attrs["config"] = config
     df.attrs["complete"] = missing == 0
@@ -454,14 +520,34 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     return df
 
 
+def _stored_names(columns, schema: int) -> list[str] | None:
+    """The names to read from the files for the requested ``columns``."""
+    if columns is None:
+        return None
+    if schema == 1:
+        back = {new: old for old, new in SCHEMA_1_RENAMES.items()}
+        return [back.get(c, c) for c in columns]
+    return list(columns)
+
+
+_DAMAGED = (
+    "; the other files are intact. Run the same tournament again with this folder: the damaged file is "
+    "set aside as *.parquet.bad and its deals are played again"
+)
+
+
+def _read_metadata(path: Path):
+    try:
+        return pq.read_schema(path)
+    except Exception as exc:  # noqa: BLE001 -- damaged files raise ArrowInvalid, OSError, ...
+        raise ResultsError(f"{path}: cannot read this chunk file ({type(exc).__name__}: {exc}){_DAMAGED}") from None
+
+
 def _read(path: Path, columns) -> pa.Table:
     try:
-        return pq.read_table(path, columns=list(columns) if columns is not None else None)
+        return pq.read_table(path, columns=columns)
     except Exception as exc:  # noqa: BLE001 -- damaged files raise ArrowInvalid, OSError, ...
-        raise ResultsError(
-            f"{path}: cannot read this chunk file ({type(exc).__name__}: {exc}); the other files are intact. "
-            "Run the same tournament again with this folder to replay it (the file is kept as *.bad)"
-        ) from None
+        raise ResultsError(f"{path}: cannot read this chunk file ({type(exc).__name__}: {exc}){_DAMAGED}") from None
 
 
 def _check_overlaps(files: list[tuple[Chunk, Path]]) -> None:

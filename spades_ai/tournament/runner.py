@@ -26,6 +26,7 @@ from pathlib import Path
 import joblib
 from joblib.parallel import get_active_backend
 
+from spades_ai.version import __version__
 from spades_ai.tournament.results import (
     DATA_DIR,
     FolderLock,
@@ -62,11 +63,10 @@ class RunInfo:
 def play_chunk(t: Tournament, chunk: Chunk, config: dict | None = None) -> tuple[Chunk, bytes, int]:
     """Play one chunk at both tables and return it as Parquet bytes (runs in a worker)."""
     from spades_ai.agents import play_hands, play_matches
-    from spades_ai.tournament.results import package_version
 
-    if config is not None and config.get("version") != package_version():
+    if config is not None and config.get("version") != __version__:
         # a worker of a dask cluster may run another install: its deals would differ
-        raise TournamentError(f"this worker has spades_ai {package_version()}, the run needs {config.get('version')}")
+        raise TournamentError(f"this worker has spades_ai {__version__}, the run needs {config.get('version')}")
 
     records = []
     for table in range(2):
@@ -143,11 +143,11 @@ def _execute(tasks: list, n_jobs: int, workers: int, adaptive: bool) -> Iterator
 
 def run_tournament(
     agents: Tournament | str | Sequence,
-    deals: int = 2000,
-    seed: int = 0,
-    mode: str = "hands",
+    deals: int | None = None,
+    seed: int | None = None,
+    mode: str | None = None,
     *,
-    duplicate: bool = True,
+    duplicate: bool | None = None,
     rules=None,
     schedule: str | None = None,
     out: str | os.PathLike | None = None,
@@ -158,7 +158,10 @@ def run_tournament(
     """Play a tournament into the folder ``out`` and return a ``RunInfo`` (a path-like).
 
     ``agents`` is a ``Tournament`` or what ``Tournament.make`` takes (names such as
-    ``"normal,easy"`` or a list of specs; more than two agents play a round-robin). Work is cut
+    ``"normal,easy"`` or a list of specs; more than two agents play a round-robin), with
+    ``deals`` (default 2000), ``seed`` (0), ``mode`` ("hands"), ``duplicate`` (True), ``rules``
+    and ``schedule``; a ``Tournament`` already fixes those, so giving any of them with one is an
+    error rather than silently ignored. Work is cut
     into chunks of ``chunk_size`` units (by default a few per worker, sized for the agents'
     speed: ``schedule.default_chunk_size``) and run with ``joblib.Parallel(n_jobs)`` on the caller's
     ``parallel_config`` backend; ``n_jobs=None`` takes the configured ``n_jobs``, else all
@@ -168,11 +171,26 @@ def run_tournament(
     played; if it holds another one, ``ResultsError`` says what differs. ``out=None`` writes
     to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
     """
-    t = (
-        agents
-        if isinstance(agents, Tournament)
-        else Tournament.make(agents, deals, seed, mode, duplicate=duplicate, rules=rules, schedule=schedule)
-    )
+    if isinstance(agents, Tournament):
+        given = {
+            name: value
+            for name, value, default in (
+                ("deals", deals, None), ("seed", seed, None), ("mode", mode, None),
+                ("duplicate", duplicate, None), ("rules", rules, None), ("schedule", schedule, None),
+            )  # fmt: skip
+            if value is not default
+        }
+        if given:
+            raise TournamentError(
+                f"run_tournament got a Tournament, which already fixes {', '.join(given)}: "
+                "pass them to Tournament.make (or pass agent names instead of a Tournament)"
+            )
+        t = agents
+    else:
+        t = Tournament.make(
+            agents, 2000 if deals is None else deals, 0 if seed is None else seed, mode or "hands",
+            duplicate=True if duplicate is None else duplicate, rules=rules, schedule=schedule,
+        )  # fmt: skip
     out = Path(tempfile.mkdtemp(prefix="spades-ai-")) if out is None else Path(out)
     adaptive = n_jobs is None
     n_jobs, workers = _resolve_n_jobs(n_jobs)

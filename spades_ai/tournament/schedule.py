@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spades_ai.checks import check_seed
 from spades_ai.rules import Rules
 
 MODES = ("hands", "matches")
@@ -301,8 +302,10 @@ class Tournament:
             raise TournamentError(f"unknown mode {mode!r}; valid: {', '.join(MODES)}")
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise TournamentError(f"deals must be a positive int, not {deals!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise TournamentError(f"seed must be an int in 0..2**64-1, not {seed!r}")
+        try:
+            seed = check_seed(seed)
+        except ValueError as exc:
+            raise TournamentError(str(exc)) from None
         if not isinstance(duplicate, bool):
             raise TournamentError(f"duplicate must be true or false, not {duplicate!r}")
         return cls(tuple(specs), pairings, deals, seed, mode, duplicate, load_rules(rules), schedule)

@@ -35,7 +35,7 @@ from pathlib import Path
 import numba
 from numba import njit
 
-from spades_ai._version import __version__
+from spades_ai.version import __version__
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 

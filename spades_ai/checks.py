@@ -1,0 +1,32 @@
+"""Validation of the plain values that many entry points take: seeds, counts, seats.
+
+One range for every seed in the package: an int in ``0 .. 2**64 - 1`` (deal streams and agent
+decision streams are keyed by a uint64).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAX_SEED = 2**64
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """A seed is an int in ``0 .. 2**64 - 1``; anything else raises ``ValueError``."""
+    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < MAX_SEED:
+        raise ValueError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
+    return int(seed)
+
+
+def check_count(n, name: str = "n") -> int:
+    """A count is an int >= 0."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 0:
+        raise ValueError(f"{name} must be an int >= 0, not {n!r}")
+    return int(n)
+
+
+def check_dealer(dealer) -> int:
+    """A dealer is a seat 0..3."""
+    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= int(dealer) < 4:
+        raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
+    return int(dealer)
