@@ -52,6 +52,18 @@ def test_openspiel_random_sim_test(params):
     pyspiel.random_sim_test(load(**params), num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("params", [{}, {"blind_nil": True}])
+def test_openspiel_api_test_on_sampled_states(params):
+    """OpenSpiel's integration api_test (the partial-tree checks, on 400 sampled states)."""
+    import unittest
+
+    from open_spiel.integration_tests import api_test
+
+    case = type("SpadesAI", (api_test.EnforceAPIOnPartialTreeBase,), {"game_name": "spades_ai", "game": load(**params)})
+    result = unittest.TextTestRunner(verbosity=0).run(unittest.defaultTestLoader.loadTestsFromTestCase(case))
+    assert result.wasSuccessful() and result.testsRun == 5, result.failures + result.errors
+
+
 def test_game_type_and_sizes():
     game = load()
     t = game.get_type()
@@ -198,6 +210,16 @@ def test_public_observer_leaves_out_own_cards():
         assert obs.tensor[SLICES["own_cards"]].sum() == 0
         views.append(obs.string_from(state, p))
     assert all("S:" not in v for v in views)
+
+
+def test_private_observer_shows_only_own_cards():
+    game = load()
+    state = dealt_state(game, sa.deal(seed=4))
+    private = pyspiel.IIGObservationType(public_info=False, perfect_recall=False)
+    obs = make_observation(game, private)
+    obs.set_from(state, 2)
+    assert obs.tensor.shape == (52,) and list(np.flatnonzero(obs.tensor)) == [int(c) for c in sa.deal(seed=4)[2]]
+    assert obs.string_from(state, 2).startswith("p2 holds S:")
 
 
 def test_clone_and_serialization_keep_the_state():

@@ -52,7 +52,7 @@ import pyspiel
 from spades_ai.agents.dispatch import decision_state
 from spades_ai.agents.hard import sample_worlds
 from spades_ai.agents.registry import make_agent
-from spades_ai.cards import Card, cards_to_mask, mask_to_cards, to_card
+from spades_ai.cards import Card, cards_to_mask, format_hand, mask_to_cards, to_card
 from spades_ai.errors import RulesError
 from spades_ai.interop.encoding import (
     BID_OFFSET,
@@ -222,7 +222,8 @@ class SpadesObserver:
     """Tensors and strings for ``"spades_ai"`` (OpenSpiel's Python observer protocol).
 
     Default: the observation vector. ``perfect_recall``: also the dealt cards and the play
-    sequence. ``private_info=NONE``: the player's own cards are left out (the public view).
+    sequence. ``private_info=NONE``: the player's own cards are left out (the public view);
+    ``public_info=False``: only the player's own cards.
     """
 
     def __init__(self, iig_obs_type=None, params=None):
@@ -230,15 +231,20 @@ class SpadesObserver:
             raise ValueError(f"the {GAME_NAME} observer takes no parameters, not {dict(params)}")
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if not iig_obs_type.public_info:
-            raise ValueError(f"{GAME_NAME} has no observation without the public information")
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError(f"{GAME_NAME} has no observation of every player's cards")
-        self.perfect_recall = iig_obs_type.perfect_recall
+        self.public = iig_obs_type.public_info
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        pieces = [("observation", (OBSERVATION_SIZE,))]
-        if self.perfect_recall:
-            pieces += [("dealt_cards", (52,)), ("play_sequence", (52, 52))]
+        self.perfect_recall = iig_obs_type.perfect_recall
+        pieces = []
+        if self.public:
+            pieces.append(("observation", (OBSERVATION_SIZE,)))
+        elif self.private:
+            pieces.append(("own_cards", (52,)))
+        if self.perfect_recall and self.private:
+            pieces.append(("dealt_cards", (52,)))
+        if self.perfect_recall and self.public:
+            pieces.append(("play_sequence", (52, 52)))
         self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
         self.dict = {}
         at = 0
@@ -246,15 +252,21 @@ class SpadesObserver:
             size = int(np.prod(shape))
             self.dict[name] = self.tensor[at : at + size].reshape(shape)
             at += size
+        self._vector = np.zeros(OBSERVATION_SIZE, np.float32)
 
     def set_from(self, state, player):
         t = _table_of(state)
-        t.vector(player, out=self.dict["observation"])
+        v = t.vector(player, out=self._vector)
         if not self.private:
-            self.dict["observation"][SLICES["own_cards"]] = 0.0
-        if self.perfect_recall:
-            dealt = t.initial_cards(player) if self.private else 0
+            v[SLICES["own_cards"]] = 0.0
+        if "observation" in self.dict:
+            self.dict["observation"][:] = v
+        if "own_cards" in self.dict:
+            self.dict["own_cards"][:] = v[SLICES["own_cards"]]
+        if "dealt_cards" in self.dict:
+            dealt = t.initial_cards(player)
             self.dict["dealt_cards"][:] = [dealt >> c & 1 for c in range(52)]
+        if "play_sequence" in self.dict:
             seq = self.dict["play_sequence"]
             seq[:] = 0.0
             for k, card in enumerate(a for a in t.actions if a < 52):
@@ -262,6 +274,13 @@ class SpadesObserver:
 
     def string_from(self, state, player):
         t = _table_of(state)
+        if not self.public:
+            if not self.private:
+                return ""
+            if self.perfect_recall:
+                return f"p{player} dealt {format_hand(t.initial_cards(player))}"
+            held = _obs_mask(t.view(player)) if t.hand is not None else 0
+            return f"p{player} holds {format_hand(held)}"
         if not self.perfect_recall:
             return t.seat_summary(player, show_cards=self.private)
         cards = mask_to_cards(t.initial_cards(player)) if self.private else []
