@@ -67,7 +67,8 @@ def test_openspiel_api_test_on_sampled_states(params):
 def test_game_type_and_sizes():
     game = load()
     t = game.get_type()
-    assert (t.short_name, game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()) == ("spades_ai", 4, 68, 52)
+    sizes = (game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes())
+    assert t.short_name == "spades_ai" and sizes == (4, 68, 52)
     assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
     assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + 52 + 52 * 52]
@@ -115,7 +116,9 @@ def test_bad_parameters_are_refused_by_name(params, error, words):
 
 
 # -- the hand is our engine's --------------------------------------------------------------
-@pytest.mark.parametrize("seed, params", [(3, {}), (5, {"dealer": 2, "bidding": "suicide"}), (8, {"nil_tricks_count": True})])
+@pytest.mark.parametrize(
+    "seed, params", [(3, {}), (5, {"dealer": 2, "bidding": "suicide"}), (8, {"nil_tricks_count": True})]
+)
 def test_a_hand_through_openspiel_matches_our_hand(seed, params):
     game = load(**params)
     hands = sa.deal(seed=seed, index=0)
@@ -240,7 +243,8 @@ def test_clone_and_serialization_keep_the_state():
 def test_normal_as_an_openspiel_bot_beats_random():
     game = load()
     rng = np.random.default_rng(0)
-    bots = [sos.SpadesBot("normal"), pyspiel.make_uniform_random_bot(1, 1), sos.SpadesBot("normal"), pyspiel.make_uniform_random_bot(3, 2)]
+    bots = [sos.SpadesBot("normal"), pyspiel.make_uniform_random_bot(1, 1)]
+    bots += [sos.SpadesBot("normal"), pyspiel.make_uniform_random_bot(3, 2)]
     returns = np.array([evaluate_bots(game.new_initial_state(), bots, rng) for _ in range(6)])
     assert (returns[:, 0] == returns[:, 2]).all() and (returns[:, 1] == returns[:, 3]).all()
     assert returns[:, 0].mean() > returns[:, 1].mean()
@@ -312,7 +316,11 @@ def test_openspiel_agent_takes_a_factory_and_sits_in_a_tournament(tmp_path):
     assert len(seen) == 2 * 13 + 2 and hand.phase == "over"
 
     run = sa.run_tournament(
-        ["spades_ai.interop.openspiel:OpenSpielAgent:seed=3", "normal"], deals=2, out=tmp_path / "run", n_jobs=1, progress=False
+        ["spades_ai.interop.openspiel:OpenSpielAgent:seed=3", "normal"],
+        deals=2,
+        out=tmp_path / "run",
+        n_jobs=1,
+        progress=False,
     )
     df = sa.load_results(run)
     assert set(df["agent"]) == {"spades_ai.interop.openspiel:OpenSpielAgent(seed=3)", "normal"} and len(df) == 8

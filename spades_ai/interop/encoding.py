@@ -326,7 +326,8 @@ class Table:
         elif action >= BID_OFFSET:
             h.bid(action - BID_OFFSET)
         elif h.phase == "bidding":
-            raise IllegalPlayError(f"seat {seat} played {Card(action)}, but the hand is bidding: bids are {BID_OFFSET}..65")
+            bids = f"{BID_OFFSET}..{BLIND_NIL - 1}"
+            raise IllegalPlayError(f"seat {seat} played {Card(action)}, but the hand is bidding: bids are {bids}")
         else:
             h.play(action)
         self.actions.append(action)

@@ -95,7 +95,8 @@ def rules_from_params(params: dict) -> tuple[Rules, int]:
     """``(Rules, dealer)`` from game parameters (missing ones take their defaults)."""
     unknown = sorted(set(params) - set(PARAMETERS))
     if unknown:
-        raise RulesError(f"unknown {GAME_NAME} parameter(s) {', '.join(map(repr, unknown))}; valid: {', '.join(PARAMETERS)}")
+        names = ", ".join(map(repr, unknown))
+        raise RulesError(f"unknown {GAME_NAME} parameter(s) {names}; valid: {', '.join(PARAMETERS)}")
     values = {**PARAMETERS, **params}
     dealer = values.pop("dealer")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
@@ -293,7 +294,8 @@ class SpadesObserver:
 def _table_of(state) -> Table:
     table = getattr(state, "_table", None)
     if not isinstance(table, Table):
-        raise TypeError(f"a state of the {GAME_NAME!r} game is needed, not {type(state).__name__} of {state.get_game()}")
+        game = state.get_game()
+        raise TypeError(f"a state of the {GAME_NAME!r} game is needed, not {type(state).__name__} of {game}")
     return table
 
 
@@ -326,7 +328,8 @@ class SpadesBot(pyspiel.Bot):
         table = _table_of(state)
         seat = table.to_act
         if seat is None:
-            raise ValueError(f"no player is to act in this state ({'dealing' if table.dealing else 'the hand is over'})")
+            why = "the cards are being dealt" if table.dealing else "the hand is over"
+            raise ValueError(f"no player is to act in this state: {why}")
         obs = table.view(seat)
         name = getattr(self.agent, "name", type(self.agent).__name__)
         if table.blind_pending:
@@ -387,7 +390,8 @@ def state_from_observation(obs: Observation, seed: int = 0):
     for _, card in obs.plays:
         state.apply_action(int(card))
     if state.current_player() != seat:
-        raise ValueError(f"the observation of seat {seat} does not lead to its decision (seat {state.current_player()} is to act)")
+        who = state.current_player()
+        raise ValueError(f"the observation of seat {seat} does not lead to its decision (seat {who} is to act)")
     return state
 
 
@@ -413,7 +417,8 @@ class OpenSpielAgent:
     def __init__(self, bot="uniform_random", *, seed: int = 0, name: str | None = None):
         if isinstance(bot, str):
             if bot not in _BOTS:
-                raise ValueError(f"unknown OpenSpiel bot {bot!r}; by name: {', '.join(_BOTS)} (or pass a bot or a factory)")
+                known = ", ".join(_BOTS)
+                raise ValueError(f"unknown OpenSpiel bot {bot!r}; by name: {known} (or pass a bot or a factory)")
             self.name = name or f"openspiel:{bot}"
             bot = _BOTS[bot]
         else:
