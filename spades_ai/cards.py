@@ -144,8 +144,8 @@ class CardSet(int):
     (3, True, CardSet('7H KS AS'))
     >>> print(s)
     S: A K  H: 7  D: -  C: -
-    >>> list(s & CardSet("AS 2C")), s - CardSet("AS"), s == ["AS", "KS", "7H"]
-    ([AS], CardSet('7H KS'), True)
+    >>> list(s & CardSet("AS 2C")), s - CardSet("AS"), s == ["AS", "KS", "7H"], s[0]
+    ([AS], CardSet('7H KS'), True, 7H)
     """
 
     __slots__ = ()
@@ -165,6 +165,10 @@ class CardSet(int):
 
     def __len__(self) -> int:
         return self.bit_count()
+
+    def __getitem__(self, i):
+        """The ``i``-th card (or a list, for a slice) in id order, as in the list it replaced."""
+        return mask_to_cards(self)[i]
 
     def __contains__(self, card) -> bool:
         try:

@@ -14,7 +14,7 @@ def test_cardset_is_the_bitboard_and_a_set_of_cards():
     s = CardSet("AS KS 7H")
     assert int(s) == (1 << 51) | (1 << 50) | (1 << (2 * 13 + 5))
     assert np.uint64(s) == np.uint64(int(s))
-    assert len(s) == 3 and list(s) == sa.parse_cards("7H KS AS")
+    assert len(s) == 3 and list(s) == sa.parse_cards("7H KS AS") and s[0] == sa.Card.parse("7H") and s[1:] == list(s)[1:]
     assert "KS" in s and sa.Card.parse("AS") in s and "2C" not in s and "XX" not in s
     assert s == ["AS", "KS", "7H"] and s == CardSet(int(s)) and s != ["AS"] and s == int(s)
     assert str(s) == "S: A K  H: 7  D: -  C: -" and repr(s) == "CardSet('7H KS AS')"

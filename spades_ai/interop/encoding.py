@@ -1,0 +1,345 @@
+"""What the OpenSpiel game and the PettingZoo environment share: actions, the observation vector
+and the ``Table`` that drives our ``Hand`` one action at a time. No optional dependency here.
+
+Actions (one id space for both frameworks)::
+
+    0..51   play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
+    52..65  bid 0..13: 52 = nil, 53 = 1, ..., 65 = 13
+    66      blind nil: offered first, before the seat looks at its cards, when the rules allow one
+    67      look: decline the blind nil, see the cards, then bid with 52..65
+
+Seats in the observation vector are relative to the observer: 0 = itself, 1 = its left (plays
+next), 2 = its partner, 3 = its right. The layout is ``FIELDS`` (documented in
+``spades_ai.interop.pettingzoo``).
+
+>>> from spades_ai import Rules, deal
+>>> t = Table(Rules())
+>>> t.start([sum(1 << c for c in h) for h in deal(seed=1)])
+>>> t.to_act, [action_to_string(a) for a in t.legal_actions()[:3]]
+(1, ['nil', 'bid 1', 'bid 2'])
+>>> observation_vector(t.view(1)).shape
+(567,)
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from spades_ai.cards import DECK, Card, format_hand
+from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.game import Hand
+from spades_ai.observation import Observation
+from spades_ai.rules import Rules
+
+N_ACTIONS = 68
+BID_OFFSET = 52
+BLIND_NIL = 66
+LOOK = 67
+
+
+def bid_action(bid: int) -> int:
+    """The action id of bid ``bid`` (0 = nil .. 13)."""
+    return BID_OFFSET + int(bid)
+
+
+def action_to_string(action: int) -> str:
+    """``AS``, ``nil``, ``bid 4``, ``blind nil`` or ``look``."""
+    action = int(action)
+    if 0 <= action < 52:
+        return str(DECK[action])
+    if action == BID_OFFSET:
+        return "nil"
+    if BID_OFFSET < action < BLIND_NIL:
+        return f"bid {action - BID_OFFSET}"
+    if action == BLIND_NIL:
+        return "blind nil"
+    if action == LOOK:
+        return "look"
+    raise ValueError(f"action {action} is not in 0..{N_ACTIONS - 1}")
+
+
+def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
+    """What ``seat`` sees while another seat acts (``Hand.observation`` is for the seat to act
+    only). The public array is the same for every seat; only the own cards differ."""
+    mask = 0 if hide_cards else int(hand.cards(seat))
+    return Observation(seat, mask, hand.public, hand.rules, hand.plays)
+
+
+# -- the observation vector ------------------------------------------------------------------
+PHASES = ("dealing", "blind_decision", "bidding", "playing", "over")
+
+#: (name, size, what it holds); seats relative to the observer, cards by id (2C = 0 .. AS = 51).
+FIELDS = (
+    ("own_cards", 52, "cards the observer holds now (all 0 before it has looked at them)"),
+    ("played_by", 4 * 52, "cards each seat has played so far, one block of 52 per seat"),
+    ("current_trick", 4 * 52, "the card each seat has played to the unfinished trick"),
+    ("trick_leader", 4, "seat that led the unfinished trick (all 0 when it is empty)"),
+    ("bids", 4 * 14, "each seat's bid, one-hot 0 (nil) .. 13; all 0 until the seat bids"),
+    ("blind_nil", 4, "1 if the seat bid blind nil"),
+    ("tricks_won", 4, "tricks each seat has won / 13"),
+    ("phase", 5, "one-hot: dealing, blind_decision, bidding, playing, over"),
+    ("dealer", 4, "one-hot dealer seat"),
+    ("spades_broken", 1, "1 once a spade has been played"),
+    ("voids", 4 * 4, "seat x suit (C D H S): 1 once the seat has shown it holds none"),
+    ("scores", 2, "match scores before the hand, (own team, other team), score / 1000 clipped to [-1, 1]"),
+    ("bag_counts", 2, "match bag counts before the hand, (own team, other team) / bag_limit"),
+    ("trick_no", 1, "tricks finished / 13"),
+)
+
+
+def _offsets(fields) -> dict[str, slice]:
+    out, at = {}, 0
+    for name, size, _ in fields:
+        out[name] = slice(at, at + size)
+        at += size
+    return out
+
+
+SLICES = _offsets(FIELDS)
+OBSERVATION_SIZE = sum(size for _, size, _ in FIELDS)
+#: Bounds of each entry (only the scores can be negative).
+OBSERVATION_LOW = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+OBSERVATION_LOW[SLICES["scores"]] = -1.0
+OBSERVATION_HIGH = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+
+
+def _bits(mask: int) -> np.ndarray:
+    return (np.uint64(mask) >> np.arange(52, dtype=np.uint64) & np.uint64(1)).astype(np.float32)
+
+
+def _match_fields(v: np.ndarray, seat: int, scores, bags, bag_limit: int) -> None:
+    us, them = seat % 2, 1 - seat % 2
+    v[SLICES["scores"]] = np.clip([scores[us] / 1000, scores[them] / 1000], -1.0, 1.0)
+    v[SLICES["bag_counts"]] = [bags[us] / bag_limit, bags[them] / bag_limit]
+
+
+def observation_vector(obs: Observation, out: np.ndarray | None = None) -> np.ndarray:
+    """The float32 vector of ``FIELDS`` for an ``Observation`` (a policy trained on the
+    PettingZoo or OpenSpiel vector can play in our tournaments through this)."""
+    v = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
+    v[:] = 0.0
+    me = obs.seat
+
+    def rel(seat: int) -> int:
+        return (seat - me) % 4
+
+    v[SLICES["own_cards"]] = _bits(int(obs.cards))
+    played = v[SLICES["played_by"]].reshape(4, 52)
+    for seat, cards in enumerate(obs.played_by):
+        played[rel(seat), [int(c) for c in cards]] = 1.0
+    trick = v[SLICES["current_trick"]].reshape(4, 52)
+    for seat, card in obs.current_trick:
+        trick[rel(seat), int(card)] = 1.0
+    if obs.current_trick:
+        v[SLICES["trick_leader"].start + rel(obs.current_trick[0][0])] = 1.0
+    bids = v[SLICES["bids"]].reshape(4, 14)
+    blind = v[SLICES["blind_nil"]]
+    won = v[SLICES["tricks_won"]]
+    for seat in range(4):
+        if obs.bids[seat] is not None:
+            bids[rel(seat), obs.bids[seat]] = 1.0
+        blind[rel(seat)] = float(obs.blind[seat])
+        won[rel(seat)] = obs.tricks_won[seat] / 13
+    phase = "blind_decision" if obs.blind_decision else obs.phase
+    v[SLICES["phase"].start + PHASES.index(phase)] = 1.0
+    v[SLICES["dealer"].start + rel(obs.dealer)] = 1.0
+    v[SLICES["spades_broken"]] = float(obs.spades_broken)
+    voids = v[SLICES["voids"]].reshape(4, 4)
+    for seat, suits in enumerate(obs.voids):
+        voids[rel(seat), sorted(suits)] = 1.0
+    _match_fields(v, me, obs.scores, obs.bag_count, obs.rules.bag_limit)
+    v[SLICES["trick_no"]] = obs.trick_no / 13
+    return v
+
+
+# -- the table ---------------------------------------------------------------------------------
+class Table:
+    """One hand as the adapters drive it: the deal (card by card, or all at once with ``start``),
+    then our ``Hand`` for every bid and card, plus which seats have looked at their cards.
+
+    The rules are our engine's: a bid or card it refuses raises ``IllegalBidError`` or
+    ``IllegalPlayError`` and changes nothing. When the rules offer a seat a blind nil, its turn
+    to bid starts with a choice between ``BLIND_NIL`` and ``LOOK``, taken without its cards.
+    """
+
+    def __init__(self, rules: Rules, dealer: int = 0, scores=(0, 0), bag_count=(0, 0), hands_played: int = 0):
+        self.rules = rules
+        self.dealer = dealer
+        self.scores = tuple(scores)
+        self.bag_count = tuple(bag_count)
+        self.hands_played = hands_played
+        self.dealt: list[int] = []  # card ids in the order dealt, seat (dealer + 1 + k) % 4 first
+        self.hand: Hand | None = None
+        self.looked = [False] * 4
+        self.actions: list[int] = []  # every seat's action, in order (all are public)
+
+    def __deepcopy__(self, memo) -> Table:
+        new = copy.copy(self)
+        new.dealt = list(self.dealt)
+        new.looked = list(self.looked)
+        new.actions = list(self.actions)
+        new.hand = None if self.hand is None else self.hand.clone()
+        return new
+
+    # -- the deal ----------------------------------------------------------------------
+    @property
+    def dealing(self) -> bool:
+        return self.hand is None
+
+    def deal_seat(self, k: int) -> int:
+        """The seat that receives the ``k``-th card dealt."""
+        return (self.dealer + 1 + k) % 4
+
+    def undealt(self) -> list[int]:
+        taken = set(self.dealt)
+        return [c for c in range(52) if c not in taken]
+
+    def deal_card(self, card: int) -> None:
+        """Deal card id ``card`` to the next seat (a chance outcome)."""
+        card = int(card)
+        if not self.dealing:
+            raise ValueError("the deal is complete: no card is to be dealt")
+        if not 0 <= card < 52 or card in self.dealt:
+            raise ValueError(f"card {card} cannot be dealt: {'already dealt' if 0 <= card < 52 else 'not a card id'}")
+        self.dealt.append(card)
+        if len(self.dealt) == 52:
+            masks = [0] * 4
+            for k, c in enumerate(self.dealt):
+                masks[self.deal_seat(k)] |= 1 << c
+            self.start(masks)
+
+    def start(self, masks) -> None:
+        """Start the hand on a complete deal: four 13-card bitboards, seats 0..3."""
+        self.hand = Hand(list(masks), self.dealer, self.rules, self.scores, self.bag_count, self.hands_played)
+        if not self.rules.blind_nil:
+            self.looked = [True] * 4
+        self._settle()
+
+    # -- whose turn, what may be done ----------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.hand is not None and self.hand.phase == "over"
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act; None while dealing and once the hand is over."""
+        return None if self.hand is None else self.hand.to_act
+
+    @property
+    def blind_pending(self) -> bool:
+        """The seat to act must first choose between a blind nil and looking at its cards."""
+        h = self.hand
+        return h is not None and h.phase == "bidding" and not self.looked[h.to_act]
+
+    def _settle(self) -> None:
+        # A seat whose turn to bid comes without a blind-nil option simply looks at its cards.
+        h = self.hand
+        if h.phase == "bidding" and not self.looked[h.to_act] and not h.legal_bids(blind=True):
+            self.looked[h.to_act] = True
+        if h.phase != "bidding":
+            self.looked = [True] * 4
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the seat to act, ascending (empty while dealing or over)."""
+        h = self.hand
+        if h is None or h.phase == "over":
+            return []
+        if self.blind_pending:
+            return [BLIND_NIL, LOOK]
+        if h.phase == "bidding":
+            return [BID_OFFSET + b for b in h.legal_bids()]
+        return [int(c) for c in h.legal_cards()]
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
+
+    def apply(self, action) -> None:
+        """Apply the seat to act's action id; a refused action raises and changes nothing."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"an action is an int in 0..{N_ACTIONS - 1}, not {action!r}")
+        action = int(action)
+        h = self.hand
+        if h is None:
+            raise ValueError("the cards are being dealt: no seat is to act")
+        seat = h.to_act
+        if h.phase == "over":
+            raise ValueError(f"the hand is over: action {action} is not due")
+        if not 0 <= action < N_ACTIONS:
+            raise ValueError(f"seat {seat}: action {action} is not in 0..{N_ACTIONS - 1}")
+        if self.blind_pending:
+            if action == LOOK:
+                self.looked[seat] = True
+            elif action == BLIND_NIL:
+                h.bid(0, blind=True)
+                self.looked[seat] = True  # bid made: now it may look
+            else:
+                raise IllegalBidError(
+                    f"seat {seat} must first choose blind nil ({BLIND_NIL}) or look at its cards ({LOOK}), "
+                    f"not {action_to_string(action)}"
+                )
+        elif action in (LOOK, BLIND_NIL):
+            why = "it has already looked at its cards" if h.phase == "bidding" else f"the hand is {h.phase}"
+            raise IllegalBidError(f"seat {seat} may not choose {action_to_string(action)}: {why}")
+        elif action >= BID_OFFSET:
+            h.bid(action - BID_OFFSET)
+        elif h.phase == "bidding":
+            bids = f"{BID_OFFSET}..{BLIND_NIL - 1}"
+            raise IllegalPlayError(f"seat {seat} played {Card(action)}, but the hand is bidding: bids are {bids}")
+        else:
+            h.play(action)
+        self.actions.append(action)
+        self._settle()
+
+    # -- what each seat sees ---------------------------------------------------------------
+    def view(self, seat: int) -> Observation:
+        """``seat``'s ``Observation``: without its cards while it has not looked at them, and a
+        blind-nil decision (``blind_decision``) when that is what it is to choose."""
+        if self.hand is None:
+            raise ValueError("the cards are being dealt: there is no observation yet")
+        if seat == self.to_act:
+            return self.hand.observation(blind_decision=not self.looked[seat])
+        return _seat_view(self.hand, seat, hide_cards=not self.looked[seat])
+
+    def vector(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """``observation_vector`` of ``seat``'s view (during the deal: the phase and match facts)."""
+        if self.hand is not None:
+            return observation_vector(self.view(seat), out)
+        v = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
+        v[:] = 0.0
+        v[SLICES["phase"].start + PHASES.index("dealing")] = 1.0
+        v[SLICES["dealer"].start + (self.dealer - seat) % 4] = 1.0
+        _match_fields(v, seat, self.scores, self.bag_count, self.rules.bag_limit)
+        return v
+
+    def initial_cards(self, seat: int) -> int:
+        """The bitboard ``seat`` was dealt, once it has looked (0 before)."""
+        if self.hand is None or not self.looked[seat]:
+            return 0
+        return int(self.hand.deal[seat])
+
+    def points(self) -> tuple[int, int]:
+        """The hand's points per team (bag penalties included); (0, 0) until it is over."""
+        return tuple(self.hand.result().points) if self.over else (0, 0)
+
+    def __str__(self) -> str:
+        if self.hand is None:
+            return f"dealer {self.dealer}, dealing: {len(self.dealt)} of 52 cards dealt"
+        looked = "".join("L" if x else "-" for x in self.looked)
+        return f"{self.hand}\n  looked: {looked}  actions: {' '.join(map(str, self.actions))}"
+
+    def seat_summary(self, seat: int, show_cards: bool = True) -> str:
+        """One line of what ``seat`` sees, for observation strings (``show_cards=False``: the
+        public part only)."""
+        if self.hand is None:
+            return f"seat {seat}, dealer {self.dealer}, dealing ({len(self.dealt)} of 52)"
+        obs = self.view(seat)
+        phase = "blind_decision" if obs.blind_decision else obs.phase
+        own = "(private)" if not show_cards else format_hand(int(obs.cards)) if self.looked[seat] else "(not looked)"
+        bids = " ".join("-" if b is None else ("B" if bl else str(b)) for b, bl in zip(obs.bids, obs.blind))
+        trick = " ".join(f"{s}:{c}" for s, c in obs.current_trick) or "-"
+        won = " ".join(map(str, obs.tricks_won))
+        return f"seat {seat}, dealer {obs.dealer}, {phase}; cards {own}; bids {bids}; won {won}; trick {trick}"

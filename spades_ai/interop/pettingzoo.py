@@ -1,0 +1,163 @@
+"""spades_ai as a PettingZoo AEC environment. Needs ``pip install "spades-ai[pettingzoo]"``.
+
+::
+
+    from spades_ai.interop.pettingzoo import env
+    e = env()                                   # or env(Rules(bag_limit=5), dealer=None)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated else e.action_space(agent).sample(obs["action_mask"])
+        e.step(action)
+
+One episode is one hand of our engine (``spades_ai.Hand``) under our ``Rules``: agents
+``player_0`` .. ``player_3`` are seats 0..3 (partners 0 and 2, 1 and 3). ``reset(seed=s)`` deals
+deal 0 of seed ``s`` (the same cards as ``spades_ai.deal(s, 0)`` and our tournaments), the next
+resets deals 1, 2, ... of it; the dealer is ``dealer`` (default 0), or with ``dealer=None`` it
+rotates with the deal (deal i: dealer i % 4). Rewards: 0 until the hand is over, then each agent
+gets its team's points for the hand (``Hand.result().points``, bag penalties included), 1.0 per
+point. An illegal action raises ``IllegalBidError`` / ``IllegalPlayError`` (ValueError) naming
+the seat and the reason, and changes nothing.
+
+Actions, ``Discrete(68)`` (the same ids as the OpenSpiel game)::
+
+    0..51   play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
+    52..65  bid 0..13: 52 = nil, 53 = 1, ..., 65 = 13
+    66      blind nil: offered first, before the seat looks at its cards, when the rules allow one
+    67      look: decline the blind nil, see the cards, then bid with 52..65
+
+Observations: ``{"observation": float32[567], "action_mask": int8[68]}``; the mask is all 0 for
+an agent that is not to act. Seats in the vector are relative to the observer: 0 = itself,
+1 = its left (plays next), 2 = its partner, 3 = its right; cards are indexed by id. Fields::
+
+    offset size  field          holds
+         0   52  own_cards      cards the observer holds now (all 0 before it has looked at them)
+        52  208  played_by      cards each seat has played so far, one block of 52 per seat
+       260  208  current_trick  the card each seat has played to the unfinished trick
+       468    4  trick_leader   seat that led the unfinished trick (all 0 when it is empty)
+       472   56  bids           each seat's bid, one-hot 0 (nil) .. 13; all 0 until the seat bids
+       528    4  blind_nil      1 if the seat bid blind nil
+       532    4  tricks_won     tricks each seat has won / 13
+       536    5  phase          one-hot: dealing, blind_decision, bidding, playing, over
+       541    4  dealer         one-hot dealer seat
+       545    1  spades_broken  1 once a spade has been played
+       546   16  voids          seat x suit (C D H S): 1 once the seat has shown it holds none
+       562    2  scores         match scores before the hand, (own team, other team) / 1000, in [-1, 1]
+       564    2  bag_counts     match bag counts before the hand, (own team, other team) / bag_limit
+       566    1  trick_no       tricks finished / 13
+
+Every entry is in [0, 1] except the scores ([-1, 1]); in this one-hand environment the scores and
+bag counts are 0. ``spades_ai.interop.encoding.observation_vector(obs)`` gives the same vector
+for one of our ``Observation`` objects, so a policy trained here can play in our tournaments.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from spades_ai.interop.encoding import N_ACTIONS, OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, Table
+from spades_ai.rules import Rules
+from spades_ai.simulate import check_dealer, check_seed, deal_masks
+
+AGENTS = tuple(f"player_{seat}" for seat in range(4))
+
+
+def env(rules: Rules | None = None, *, dealer: int | None = 0, render_mode: str | None = None):
+    """The AEC environment (``raw_env`` inside PettingZoo's order-enforcing wrapper)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, dealer=dealer, render_mode=render_mode))
+
+
+class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped environment
+    """One hand of Spades per episode; see the module docstring."""
+
+    metadata = {"name": "spades_ai_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules: Rules | None = None, *, dealer: int | None = 0, render_mode: str | None = None):
+        super().__init__()
+        self.rules = Rules() if rules is None else rules
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
+        self.fixed_dealer = None if dealer is None else check_dealer(dealer)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = []
+        self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in AGENTS}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH, (OBSERVATION_SIZE,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self._seed: int | None = None
+        self._deal_index = 0
+        self.table: Table | None = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed, self._deal_index = check_seed(seed), 0
+        elif self._seed is None:
+            self._seed = int.from_bytes(os.urandom(8), "little")
+        index = self._deal_index
+        self._deal_index += 1
+        dealer = index % 4 if self.fixed_dealer is None else self.fixed_dealer
+        self.table = Table(self.rules, dealer)
+        self.table.start([int(m) for m in deal_masks(self._seed, index, 1)[0]])
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = AGENTS[self.table.to_act]
+
+    def observe(self, agent):
+        seat = AGENTS.index(agent)
+        mask = self.table.legal_mask() if seat == self.table.to_act else np.zeros(N_ACTIONS, dtype=np.int8)
+        return {"observation": self.table.vector(seat), "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.table.apply(action)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if self.table.over:
+            points = self.table.points()
+            for seat, a in enumerate(AGENTS):
+                self.rewards[a] = float(points[seat % 2])
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = AGENTS[self.table.to_act]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None or self.table is None:
+            return None
+        text = str(self.table.hand)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
