@@ -1,15 +1,30 @@
 """Stopping a tournament when it is decided (issue 13, item 3): the SPRT's statistics on
-simulated data."""
+simulated data, and runs that stop, resume, extend and give the same decision whatever the
+chunking or the number of jobs."""
 
 from __future__ import annotations
 
 import json
 import math
+import warnings
 
 import numpy as np
 import pytest
 
-from spades_ai.tournament.stopping import SPRT, SPRTError, SPRTResult, sprt_decide, sprt_llr, sprt_test
+from spades_ai import Rules, load_results, run_tournament, summarize
+from spades_ai.tournament import (
+    SPRT,
+    ResultsError,
+    SPRTError,
+    SPRTResult,
+    TournamentError,
+    read_sprt,
+    sprt_decide,
+    sprt_llr,
+    sprt_rows,
+    sprt_test,
+)
+from spades_ai.tournament.results import DATA_DIR, SPRT_FILE, chunk_files
 
 LN19 = math.log(19)
 
@@ -184,3 +199,164 @@ def test_settings_and_results_round_trip_through_json():
         assert back.decision == r.decision and back.deals == r.deals
         assert back.llr == r.llr or (math.isnan(back.llr) and math.isnan(r.llr))
     assert "H0 accepted (mean <= -2.5) after 50 deals: LLR -inf" in str(sprt_test(t, np.zeros(80)))
+
+
+# -- runs -------------------------------------------------------------------------------------
+TEST = SPRT(0, 5)
+
+
+def run(out, agents="normal,easy", sprt=TEST, **kw):
+    kw.setdefault("n_jobs", 1)
+    kw.setdefault("progress", False)
+    kw.setdefault("chunk_size", 50)
+    kw.setdefault("deals", 2000)
+    return run_tournament(agents, out=out, sprt=sprt, **kw)
+
+
+EVEN = "easy,easy:seed=2"  # equal strength, different luck: H0 after a few hundred deals
+
+
+@pytest.fixture(scope="module")
+def even(tmp_path_factory):
+    """Easy against another Easy, the reference run: one process, chunks of 50."""
+    r = run(tmp_path_factory.mktemp("even"), EVEN)
+    assert r.sprt.decision == "H0"
+    return r
+
+
+def test_normal_beats_easy_within_a_few_hundred_deals(tmp_path):
+    r = run(tmp_path)
+    assert r.sprt.decision == "H1" and r.sprt.deals < 300
+    assert r.units_played == -(-r.sprt.deals // 50) * 50 < 2000  # stopped at the next chunk's end
+    assert r.sprt.llr >= r.sprt.upper
+    record = read_sprt(tmp_path)
+    assert SPRTResult.from_dict(record) == r.sprt
+    assert record["max_deals"] == 2000 and record["agents"] == ["normal", "easy"]
+    assert record["lower"] == pytest.approx(-LN19) and record["upper"] == pytest.approx(LN19)
+    # the test's mean is the summary's duplicate difference over the deals it used
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a decided run is complete: no "unfinished" warning
+        df = load_results(tmp_path)
+    assert df.attrs["complete"] and df.attrs["sprt"] == record
+    used = sprt_rows(df)
+    assert used["deal"].nunique() == r.sprt.deals < df["deal"].nunique()
+    row = summarize(used).iloc[0]
+    assert row["agent"] == "normal" and row["diff"] == pytest.approx(r.sprt.mean)
+
+
+def test_equal_agents_accept_h0(tmp_path, even):
+    r = run(tmp_path, "normal,normal:seed=2")
+    # Normal's seed changes none of its decisions: every difference is 0, and the test
+    # accepts H0 as soon as it may
+    assert (r.sprt.decision, r.sprt.deals, r.sprt.llr) == ("H0", SPRT(0, 5).min_deals, -math.inf)
+    assert even.sprt.decision == "H0" and 100 < even.sprt.deals < 1000 and even.sprt.sd > 10
+    assert json.loads((even.path / SPRT_FILE).read_text())["decision"] == "H0"
+
+
+def test_the_decision_does_not_depend_on_chunks_or_jobs(tmp_path, even):
+    for i, kw in enumerate(({"chunk_size": 7}, {"chunk_size": 1000}, {"chunk_size": 40, "n_jobs": 2})):
+        r = run(tmp_path / str(i), EVEN, **kw)
+        assert r.sprt == even.sprt, kw
+
+
+def test_chunks_finishing_out_of_order_are_tested_in_deal_order(tmp_path, even, monkeypatch):
+    """Workers finish chunks in any order: feed them last first."""
+    from spades_ai.tournament import runner
+
+    real = runner._execute
+
+    def backwards(tasks, *args):
+        yield from reversed(list(real(tasks, *args)))
+
+    monkeypatch.setattr(runner, "_execute", backwards)
+    r = run(tmp_path, EVEN, deals=600)
+    assert r.sprt == even.sprt and r.units_played == 600
+
+
+def test_an_undecided_run_is_extended_by_more_deals(tmp_path, even):
+    short = run(tmp_path, EVEN, deals=100)
+    assert short.sprt.decision is None and short.sprt.deals == 100 and short.units_played == 100
+    assert read_sprt(tmp_path)["decision"] is None and read_sprt(tmp_path)["max_deals"] == 100
+    assert load_results(tmp_path).attrs["complete"]
+    longer = run(tmp_path, EVEN, deals=3000, chunk_size=30)
+    assert longer.sprt == even.sprt and longer.chunks_skipped == 2
+    assert json.loads((tmp_path / "config.json").read_text())["deals"] == 3000
+    again = run(tmp_path, EVEN, deals=3000)  # decided: nothing left to play
+    assert again.units_played == 0 and again.sprt == even.sprt
+    bigger = run(tmp_path, EVEN, deals=5000)
+    assert bigger.units_played == 0 and bigger.sprt == even.sprt
+
+
+def test_an_interrupted_run_resumes_to_the_same_decision(tmp_path, even, monkeypatch):
+    from spades_ai.tournament import runner
+
+    real = runner.play_chunk
+    calls = []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(runner, "play_chunk", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, EVEN)
+    assert read_sprt(tmp_path)["deals"] == 100  # where it stood when interrupted
+    monkeypatch.setattr(runner, "play_chunk", real)
+    r = run(tmp_path, EVEN, chunk_size=64)
+    assert r.chunks_skipped == 2 and r.sprt == even.sprt
+
+
+def test_a_lost_chunk_inside_the_deals_used_is_played_again(tmp_path, even):
+    run(tmp_path, EVEN, deals=400)
+    lost = next(p for c, p in chunk_files(tmp_path) if c.start == 100)
+    lost.unlink()
+    with pytest.warns(UserWarning, match="unfinished"):
+        assert not load_results(tmp_path).attrs["complete"]
+    r = run(tmp_path, EVEN, deals=400)
+    assert r.units_played == 50 and r.sprt == even.sprt
+
+
+def test_a_folder_of_another_run_is_still_refused(tmp_path):
+    run(tmp_path, EVEN, deals=100)
+    before = sorted(p.name for p in (tmp_path / DATA_DIR).iterdir())
+    for kw, words in (
+        ({"deals": 60}, ["deals 100 vs 60", "grow its deals, not shrink"]),
+        ({"sprt": SPRT(0, 10)}, ["sprt 0,5", "vs 0,10"]),
+        ({"sprt": SPRT(0, 5, alpha=0.1)}, ["alpha 0.05", "alpha 0.1"]),
+        ({"sprt": None}, ["vs none"]),
+        ({"deals": 500, "seed": 1}, ["seed 0 vs 1"]),
+        ({"deals": 500, "agents": "easy,easy:seed=3"}, ["agents"]),
+        ({"deals": 500, "rules": Rules(nil_bonus=50)}, ["nil_bonus"]),
+    ):
+        args = {"agents": EVEN, "deals": 100, **kw}
+        with pytest.raises(ResultsError) as err:
+            run(tmp_path, **args)
+        for w in words:
+            assert w in str(err.value), str(err.value)
+    assert sorted(p.name for p in (tmp_path / DATA_DIR).iterdir()) == before
+    assert json.loads((tmp_path / "config.json").read_text())["deals"] == 100
+    plain = tmp_path / "plain"
+    run(plain, EVEN, deals=100, sprt=None)
+    with pytest.raises(ResultsError, match="sprt none vs 0,5"):
+        run(plain, EVEN, deals=100)
+    with pytest.raises(ResultsError, match="deals 100 vs 200"):  # only a run with a test may grow
+        run(plain, EVEN, deals=200, sprt=None)
+
+
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        ({"agents": "normal,easy,random"}, ["two agents", "3 agents"]),
+        ({"duplicate": False}, ["duplicate"]),
+        ({"mode": "matches"}, ["hands mode", "matches mode"]),
+        ({"sprt": (0, 5)}, ["must be an SPRT"]),
+    ],
+)
+def test_a_run_without_one_duplicate_difference_per_deal_is_refused(tmp_path, kw, words):
+    with pytest.raises(TournamentError) as err:
+        run(tmp_path / "x", **{"deals": 10, **kw})
+    for w in words:
+        assert w in str(err.value)
+    assert not (tmp_path / "x").exists()

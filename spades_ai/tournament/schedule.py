@@ -399,16 +399,19 @@ class Chunk:
 FAST_AGENTS = ("random", "easy", "normal")
 
 
-def default_chunk_size(t: Tournament, n_workers: int, remaining: int | None = None) -> int:
+def default_chunk_size(t: Tournament, n_workers: int, remaining: int | None = None, *, smallest: bool = False) -> int:
     """Units per chunk: at least 4 chunks per worker when there is enough work, each big enough
     that per-task costs stay small (~0.1 s of play or more) and, for slow agents (Monte Carlo
-    or Python), small enough that the progress bar moves and an interruption loses little."""
+    or Python), small enough that the progress bar moves and an interruption loses little.
+    ``smallest``: the smallest such size whatever the work (a run that may stop early)."""
     remaining = t.deals * len(t.pairings) if remaining is None else remaining
     fast = all(a.is_builtin and a.name in FAST_AGENTS for a in t.agents)
     if t.mode == "hands":
         lo, hi = (2_500, 25_000) if fast else (10, 500)
     else:
         lo, hi = (100, 2_000) if fast else (1, 20)
+    if smallest:
+        return lo
     return int(min(hi, max(lo, -(-remaining // (4 * max(1, n_workers))))))
 
 
