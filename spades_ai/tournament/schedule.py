@@ -460,6 +460,9 @@ EXPERIMENT_KEYS = {
     "chunk_size": "units per chunk",
     "backend": "'loky' or 'dask'",
     "scheduler": "a dask scheduler address",
+    "sprt": 'a sequential test\'s D0,D1: "0,5" or [0, 5]',
+    "sprt_alpha": "the test's alpha, in (0, 0.5)",
+    "sprt_beta": "the test's beta, in (0, 0.5)",
 }
 
 
@@ -486,6 +489,16 @@ def read_experiment(path: str | Path) -> dict:
     for key in ("deals", "matches", "seed", "jobs", "chunk_size"):
         if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int)):
             raise TournamentError(f"experiment file {path}: {key} must be an int, not {data[key]!r}")
+    if any(key in data for key in ("sprt", "sprt_alpha", "sprt_beta")):
+        from spades_ai.tournament.stopping import SPRT, SPRTError
+
+        if "sprt" not in data:
+            raise TournamentError(f"experiment file {path}: sprt_alpha and sprt_beta need sprt (D0,D1)")
+        try:
+            options = {k.removeprefix("sprt_"): data[k] for k in ("sprt_alpha", "sprt_beta") if k in data}
+            SPRT.parse(data["sprt"], **options)
+        except SPRTError as exc:
+            raise SPRTError(f"experiment file {path}: {exc}") from None
     if "matches" in data:
         if "deals" in data:
             raise TournamentError(f"experiment file {path}: give deals or matches, not both")
