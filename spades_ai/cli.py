@@ -5,6 +5,7 @@ spades-ai                                   a small tournament (Normal vs Easy, 
 spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|matches]
           [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml]
           [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
+          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]]
 spades-ai summary DIR                       the summary table of a results folder
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
           [--opponents A] [--jobs J] [--rules FILE.toml] [--config BIDDING.toml]
@@ -73,13 +74,37 @@ def _seed(text: str) -> int:
     return v
 
 
+def _sprt_bounds(text: str) -> tuple[float, float]:
+    from spades_ai.tournament.stopping import SPRT, SPRTError
+
+    try:
+        test = SPRT.parse(text)
+    except SPRTError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("sprt ").removeprefix("sprt: ")) from None
+    return test.d0, test.d1
+
+
+def _sprt_error_rate(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < v < 0.5:
+        raise argparse.ArgumentTypeError(f"must be in (0, 0.5), not {text}")
+    return v
+
+
 # -- commands ---------------------------------------------------------------------------------
+SPRT_KEYS = ("sprt", "sprt_alpha", "sprt_beta")
+
+
 def _settings(args) -> dict:
     """The run's settings: the experiment file, then the command-line flags over it."""
     from spades_ai.tournament.schedule import load_rules, read_experiment
 
     s = read_experiment(args.config) if args.config else {}
-    for key in ("agents", "deals", "seed", "mode", "jobs", "backend", "scheduler", "out", "chunk_size", "schedule"):
+    for key in ("agents", "deals", "seed", "mode", "jobs", "backend", "scheduler", "out", "chunk_size", "schedule",
+                *SPRT_KEYS):  # fmt: skip
         value = getattr(args, key, None)
         if value is not None:
             s[key] = value
@@ -92,11 +117,30 @@ def _settings(args) -> dict:
     return s
 
 
-def _default_out(t) -> Path:
+def _sprt(s: dict):
+    """The sequential test the settings ask for, or None."""
+    from spades_ai.tournament.stopping import SPRT
+
+    if s.get("sprt") is None:
+        extra = [k for k in SPRT_KEYS[1:] if s.get(k) is not None]
+        if extra:
+            raise CLIError(f"{'/'.join('--' + k.replace('_', '-') for k in extra)} needs --sprt D0,D1")
+        return None
+    options = {k.removeprefix("sprt_"): s[k] for k in SPRT_KEYS[1:] if s.get(k) is not None}
+    return SPRT.parse(s["sprt"], **options)
+
+
+def _default_out(t, sprt=None) -> Path:
     slug = "-vs-".join(re.sub(r"[^\w.=-]+", "_", label) for label in t.labels)
     if len(slug) > 80:
         slug = f"{len(t.labels)}-agents"
-    return Path("runs") / f"{slug}_{t.mode}_seed{t.seed}_{t.deals}"
+    if sprt is None:
+        return Path("runs") / f"{slug}_{t.mode}_seed{t.seed}_{t.deals}"
+    # no deal count in the name: a larger --deals extends the same run
+    test = f"sprt{sprt.d0:g}_{sprt.d1:g}"
+    if (sprt.alpha, sprt.beta) != (0.05, 0.05):
+        test += f"_a{sprt.alpha:g}_b{sprt.beta:g}"
+    return Path("runs") / f"{slug}_{t.mode}_seed{t.seed}_{test}"
 
 
 @contextlib.contextmanager
@@ -145,9 +189,26 @@ def backend(name: str | None, scheduler: str | None, jobs: int | None):
         yield
 
 
+def _sprt_lines(df, cfg: dict) -> list[str]:
+    """What the summary says of a run's sequential test."""
+    from spades_ai.tournament.stopping import SPRT, SPRTResult
+
+    labels = [a["label"] for a in cfg.get("agents", [])]
+    test = SPRT.from_dict(cfg["sprt"])
+    lines = [f"SPRT on {' minus '.join(labels)}, points per duplicate deal: {test}"]
+    record = df.attrs.get("sprt")
+    if record is None:
+        return [*lines, "SPRT: no deals yet"]
+    result = SPRTResult.from_dict(record)
+    lines.append(str(result))
+    if not result.decided and result.deals >= cfg.get("deals", 0):
+        lines.append("the test needs more deals: run again with a larger --deals to go on")
+    return lines
+
+
 def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     from spades_ai.analysis.summary import format_summary, ratings, summarize
-    from spades_ai.tournament.results import load_results
+    from spades_ai.tournament.results import DEAL_COLUMN, load_results, sprt_rows
 
     out = sys.stdout if out is None else out
     with warnings.catch_warnings(record=True) as caught:
@@ -164,11 +225,22 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     from spades_ai.rules import Rules
 
     changed = {k: v for k, v in rules.items() if Rules().to_dict().get(k) != v}
+    budget = "up to " if cfg.get("sprt") is not None else ""
     title = (
         f"{' vs '.join(agents) if len(agents) <= 3 else f'{len(agents)} agents, ' + cfg.get('schedule', '')}: "
-        f"{cfg.get('deals', 0):,} {dup}{unit} per pairing ({mode} mode), seed {cfg.get('seed')}, "
+        f"{budget}{cfg.get('deals', 0):,} {dup}{unit} per pairing ({mode} mode), seed {cfg.get('seed')}, "
         f"rules: {', '.join(f'{k}={v}' for k, v in changed.items()) or 'default'}\nresults: {path}\n"
     )
+    if cfg.get("sprt") is not None:
+        lines = _sprt_lines(df, cfg)
+        used = sprt_rows(df)
+        if len(used) < len(df):
+            extra = df[DEAL_COLUMN].nunique() - used[DEAL_COLUMN].nunique()
+            lines.append(
+                f"the table covers the deals the test used ({extra:,} more deals on disk were played meanwhile)"
+            )
+        title += "\n".join(lines) + "\n"
+        df = used
     if df.empty:
         print(title + "no results yet", file=out)
         return
@@ -188,15 +260,21 @@ def _cmd_tournament(args) -> None:
         s["agents"], s["deals"], s.get("seed", 0), s.get("mode", "hands"),
         duplicate=s.get("duplicate", True), rules=s.get("rules"), schedule=s.get("schedule"),
     )  # fmt: skip
+    sprt = _sprt(s)
     if args.default_run and "out" not in s:
         out = Path(tempfile.mkdtemp(prefix="spades-ai-"))
     else:
-        out = Path(s["out"]) if "out" in s else _default_out(t)
+        out = Path(s["out"]) if "out" in s else _default_out(t, sprt)
     jobs = s.get("jobs")
     with backend(s.get("backend"), s.get("scheduler"), jobs):
         try:
             run = run_tournament(
-                t, out=out, n_jobs=jobs, chunk_size=s.get("chunk_size"), progress=None if not args.quiet else False
+                t,
+                out=out,
+                n_jobs=jobs,
+                chunk_size=s.get("chunk_size"),
+                progress=None if not args.quiet else False,
+                sprt=sprt,
             )
         except KeyboardInterrupt:
             print(
@@ -218,6 +296,11 @@ def _cmd_tournament(args) -> None:
         f"in {run.seconds:.1f} s ({rate:,.0f}/s, {run.n_jobs} job(s))",
         file=sys.stderr,
     )
+    if run.sprt is not None and run.sprt.decided:
+        already = " (it had decided before this run)" if run.units_played == 0 else ""
+        print(
+            f"stopped: the SPRT accepted {run.sprt.decision} after {run.sprt.deals:,} deals{already}", file=sys.stderr
+        )
     _print_summary(run.path, n_boot=args.boot)
 
 
@@ -315,6 +398,21 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument(
         "--config", metavar="EXPERIMENT.toml", help="a TOML file with any of these settings; flags override it"
     )
+    t.add_argument(
+        "--sprt",
+        metavar="D0,D1",
+        type=_sprt_bounds,
+        help="stop when a sequential test on the first agent's points minus the second's per duplicate deal "
+        "decides between H0: mean <= D0 and H1: mean >= D1; --deals is then a budget that may grow",
+    )
+    t.add_argument(
+        "--sprt-alpha", dest="sprt_alpha", metavar="A", type=_sprt_error_rate,
+        help="chance of accepting H1 when the mean is D0 (default 0.05)",
+    )  # fmt: skip
+    t.add_argument(
+        "--sprt-beta", dest="sprt_beta", metavar="B", type=_sprt_error_rate,
+        help="chance of accepting H0 when the mean is D1 (default 0.05)",
+    )  # fmt: skip
     t.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
     t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_tournament, default_run=False)

@@ -91,6 +91,43 @@ def test_the_dask_backend_on_a_local_cluster(capsys, tmp_path):
     assert out.split("\n", 2)[2] == ref.split("\n", 2)[2]  # same table, only the folder differs
 
 
+def test_sprt_stops_the_run_and_the_summary_shows_the_decision(capsys, tmp_path):
+    out_dir = tmp_path / "s"
+    args = ["tournament", "--sprt", "0,5", "--chunk-size", "50", "--jobs", "1", "--out", str(out_dir), "-q"]
+    code, out, err = cli(capsys, *args)
+    assert code == 0, err
+    assert "stopped: the SPRT accepted H1 after" in err and "played 50 deals" in err
+    assert "up to 2,000 duplicate deals" in out
+    assert "SPRT on normal minus easy, points per duplicate deal: H0: mean <= 0, H1: mean >= 5" in out
+    assert "H1 accepted (mean >= 5) after 48 deals: LLR 2.966 >= 2.944 (bounds -2.944, 2.944)" in out
+    assert "the table covers the deals the test used (2 more deals on disk" in out
+    assert any(line.split()[:3] == ["normal", "easy", "48"] for line in out.splitlines())
+    code, again, err = cli(capsys, "summary", str(out_dir))
+    assert code == 0 and again == out and not err
+    code, _, err = cli(capsys, *args, "--deals", "5000")  # a decided run has nothing to play
+    assert code == 0 and "played 0 deals" in err and "it had decided before this run" in err
+
+
+def test_sprt_settings_from_an_experiment_file_and_a_growing_budget(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    exp = tmp_path / "exp.toml"
+    exp.write_text('agents = ["easy", "easy:seed=2"]\nsprt = "0,5"\nsprt_alpha = 0.1\nchunk_size = 50\njobs = 1\n')
+    code, out, err = cli(capsys, "tournament", "--config", str(exp), "--deals", "100", "-q")
+    assert code == 0, err
+    folder = Path("runs") / "easy-vs-easy_seed=2__hands_seed0_sprt0_5_a0.1_b0.05"
+    assert f"results: {folder}" in out
+    assert "alpha 0.1, beta 0.05" in out and "undecided after 100 deals" in out
+    assert "run again with a larger --deals to go on" in out
+    code, out, err = cli(capsys, "tournament", "--config", str(exp), "--deals", "3000", "-q")
+    assert code == 0, err
+    assert "resumed: 2 finished chunks kept" in err and "H0 accepted (mean <= 0) after" in out
+    assert load_results(folder).attrs["sprt"]["decision"] == "H0"
+    code, _, err = cli(capsys, "tournament", "--config", str(exp), "--deals", "3000", "--sprt-alpha", "0.05",
+                       "--out", str(folder), "-q")  # fmt: skip
+    assert code == 2 and "holds a different tournament" in err and "(alpha 0.1, beta 0.05" in err
+    assert "vs 0,5 (alpha 0.05, beta 0.05" in err
+
+
 def test_agents_and_deal_commands(capsys):
     code, out, _ = cli(capsys, "agents")
     assert code == 0 and "normal" in out and "careless=0.3" in out
@@ -119,11 +156,23 @@ def test_agents_and_deal_commands(capsys):
         (["summary", "{tmp}/nowhere"], ["does not exist"]),
         (["summary", "{tmp}"], ["not a tournament results folder"]),
         (["tournament", "--frobnicate"], ["unrecognized arguments"]),
+        (["tournament", "--sprt", "5,0"], ["--sprt", "D1 must be greater than D0"]),
+        (["tournament", "--sprt", "5"], ["--sprt", "two numbers D0,D1"]),
+        (["tournament", "--sprt", "0,5,9"], ["--sprt", "two numbers D0,D1"]),
+        (["tournament", "--sprt", "zero,five"], ["--sprt", "two numbers D0,D1"]),
+        (["tournament", "--sprt", "0,5", "--sprt-alpha", "0.5"], ["--sprt-alpha", "(0, 0.5)"]),
+        (["tournament", "--sprt", "0,5", "--sprt-beta", "0"], ["--sprt-beta", "(0, 0.5)"]),
+        (["tournament", "--sprt", "0,5", "--sprt-alpha", "x"], ["--sprt-alpha", "not a number"]),
+        (["tournament", "--sprt-alpha", "0.1"], ["--sprt-alpha needs --sprt D0,D1"]),
+        (["tournament", "--agents", "normal,easy,random", "--sprt", "0,5"], ["two agents", "3 agents"]),
+        (["tournament", "--sprt", "0,5", "--mode", "matches"], ["hands mode"]),
+        (["tournament", "--config", "{tmp}/sprt.toml"], ["experiment file", "sprt beta must be in (0, 0.5)"]),
         (["bogus"], ["invalid choice"]),
     ],
 )
 def test_bad_input_gets_one_line_and_exit_2(capsys, tmp_path, args, words):
     (tmp_path / "bad.toml").write_text("colour = 'red'\n")
+    (tmp_path / "sprt.toml").write_text("sprt = [0, 5]\nsprt_beta = 0.7\n")
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "mine.txt").write_text("x")
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]

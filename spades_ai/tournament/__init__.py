@@ -7,7 +7,7 @@
 ['easy', 'normal']
 """
 
-from spades_ai.tournament.results import COLUMNS_DOC, ResultsError, load_results, read_config
+from spades_ai.tournament.results import COLUMNS_DOC, ResultsError, load_results, read_config, read_sprt, sprt_rows
 from spades_ai.tournament.runner import RunInfo, play_chunk, run_tournament
 from spades_ai.tournament.schedule import (
     AgentSpec,
@@ -19,13 +19,17 @@ from spades_ai.tournament.schedule import (
     plan_chunks,
     read_experiment,
 )
+from spades_ai.tournament.stopping import SPRT, SPRTError, SPRTResult, sprt_decide, sprt_llr, sprt_test
 
 __all__ = [
     "COLUMNS_DOC",
+    "SPRT",
     "AgentSpec",
     "Chunk",
     "ResultsError",
     "RunInfo",
+    "SPRTError",
+    "SPRTResult",
     "Tournament",
     "TournamentError",
     "load_results",
@@ -35,5 +39,10 @@ __all__ = [
     "play_chunk",
     "read_config",
     "read_experiment",
+    "read_sprt",
     "run_tournament",
+    "sprt_decide",
+    "sprt_llr",
+    "sprt_rows",
+    "sprt_test",
 ]

@@ -7,6 +7,11 @@ A results folder::
     data/p000-000000000000-000000025000.parquet
                                     pairing 0, units 0 .. 24,999, both tables; written to a
                                     hidden temporary file and renamed, so a file is whole or absent
+    sprt.json                       runs with a sequential test only: where it stands (settings,
+                                    deals used, LLR, bounds, decision), rewritten as it advances
+
+A run with a sequential test (``config.json`` has ``sprt``) may be extended: the same run with
+a larger ``deals`` takes the folder over and goes on. Any other change is refused.
 
 Rows are tidy: one per hand per team. Seat ``a`` of team ``t`` is seat ``t``, seat ``b`` is
 ``t + 2``. Columns (``HAND_COLUMNS`` and ``MATCH_COLUMNS`` hold their types), in the package's
@@ -55,6 +60,7 @@ from spades_ai.engine import score as _sc
 if TYPE_CHECKING:
     import pandas
 from spades_ai.tournament.schedule import Chunk, Tournament, as_json
+from spades_ai.tournament.stopping import SPRT
 
 #: The results schema this version writes; ``config.json`` records it (schema 1 said "format").
 SCHEMA = 2
@@ -72,6 +78,7 @@ SCHEMA_1_RENAMES = {
     "hand": "hand_no",
 }
 CONFIG_FILE = "config.json"
+SPRT_FILE = "sprt.json"
 DATA_DIR = "data"
 LOCK_FILE = ".lock"
 META_KEY = b"spades_ai"
@@ -276,9 +283,11 @@ def _from_schema_1(table: pa.Table, where, requested) -> pa.Table:
     return table
 
 
-def run_config(t: Tournament) -> dict:
-    """What ``config.json`` holds: the tournament, the format and the package version."""
-    return as_json({"schema": SCHEMA, "version": __version__, **t.to_dict()})
+def run_config(t: Tournament, sprt: SPRT | None = None) -> dict:
+    """What ``config.json`` holds: the tournament, the results schema and the package version,
+    and the sequential test's settings if the run has one."""
+    extra = {"sprt": sprt.to_dict()} if sprt is not None else {}
+    return as_json({"schema": SCHEMA, "version": __version__, **t.to_dict(), **extra})
 
 
 def write_atomic(path: Path, data: bytes, *, sync: bool = False) -> None:
@@ -294,6 +303,15 @@ def write_atomic(path: Path, data: bytes, *, sync: bool = False) -> None:
     os.replace(tmp, path)
 
 
+def _sprt_text(d) -> str:
+    if not isinstance(d, dict):
+        return "none"
+    try:
+        return f"{d['d0']:g},{d['d1']:g} (alpha {d['alpha']:g}, beta {d['beta']:g}, min_deals {d['min_deals']})"
+    except (KeyError, TypeError, ValueError):  # a hand-edited file: show it as it is
+        return repr(d)
+
+
 def _describe_difference(old: dict, new: dict) -> str:
     diffs = []
     for key in sorted(set(old) | set(new)):
@@ -305,6 +323,8 @@ def _describe_difference(old: dict, new: dict) -> str:
                     if old[key].get(k) != new[key].get(k)
                 ]
                 diffs.append("rules (" + ", ".join(inner) + ")")
+            elif key == "sprt":
+                diffs.append(f"sprt {_sprt_text(old.get(key))} vs {_sprt_text(new.get(key))}")
             elif key == "agents":
                 diffs.append(
                     f"agents {[a.get('label') for a in old.get(key, [])]} vs {[a.get('label') for a in new.get(key, [])]}"
@@ -316,14 +336,27 @@ def _describe_difference(old: dict, new: dict) -> str:
     return "; ".join(diffs)
 
 
-def prepare_folder(out: str | Path, t: Tournament) -> Path:
+def _is_extension(old: dict, new: dict) -> bool:
+    """``new`` is ``old`` with more deals, and both have the same sequential test: a run that
+    stops when decided treats ``deals`` as a budget, which may grow (never shrink: the deals
+    beyond a smaller budget would be on disk and yet not part of the run)."""
+    if old.get("sprt") is None or old.get("sprt") != new.get("sprt"):
+        return False
+    deals_old, deals_new = old.get("deals"), new.get("deals")
+    if not (isinstance(deals_old, int) and isinstance(deals_new, int) and deals_new > deals_old):
+        return False
+    return {**old, "deals": deals_new} == new
+
+
+def prepare_folder(out: str | Path, t: Tournament, sprt: SPRT | None = None) -> Path:
     """Create ``out`` (or check that it holds this very tournament) and write ``config.json``.
 
     A folder holding another run, or files that are not a run's, is refused with
-    ``ResultsError`` saying what differs.
+    ``ResultsError`` saying what differs. A run with a sequential test ``sprt`` may come back
+    with a larger ``deals``: ``config.json`` is then rewritten (under the folder's lock).
     """
     out = Path(out)
-    config = run_config(t)
+    config = run_config(t, sprt)
     cfg_path = out / CONFIG_FILE
     if cfg_path.exists():
         try:
@@ -338,9 +371,15 @@ def prepare_folder(out: str | Path, t: Tournament) -> Path:
                 f"this version ({__version__}) writes schema {SCHEMA} and cannot add to it: use another output "
                 "folder (load_results still reads this one)"
             )
-        if old != config:
+        if _is_extension(old, config):
+            with FolderLock(out):
+                write_atomic(cfg_path, (json.dumps(config, indent=2) + "\n").encode(), sync=True)
+        elif old != config:
+            hint = ""
+            if old.get("sprt") is not None and {**old, "deals": config.get("deals")} == config:
+                hint = " (a run with a sequential test may grow its deals, not shrink them)"
             raise ResultsError(
-                f"output folder {out} holds a different tournament ({_describe_difference(old, config)}); "
+                f"output folder {out} holds a different tournament ({_describe_difference(old, config)}){hint}; "
                 "use another output folder, or delete this one to start over"
             )
     else:
@@ -481,7 +520,7 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     >>> from spades_ai import run_tournament
     >>> df = load_results(run_tournament("normal,easy", deals=100, n_jobs=1, progress=False))
     >>> len(df), list(df.columns[:7])
-    (400, ['pairing', 'deal', 'table', 'team', 'dealer', 'agent', 'opponent'])
+    (400, ['pairing', 'deal_no', 'table', 'team', 'dealer', 'agent', 'opponent'])
     """
     path = Path(path)
     if path.is_file():
@@ -505,6 +544,10 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
                 raise ResultsError(f"{p}: holds {table.num_rows} rows, not {rows}; the file is damaged")
         have = sum(c.size for c, _ in files)
         missing = t.deals * len(t.pairings) - have
+        record = read_sprt(path) if config.get("sprt") is not None else None
+        if record is not None and record["decision"] is not None:
+            # a decided test needs only the deals it used, which must all be there
+            missing = max(0, record["deals"] - _prefix_stop([c for c, _ in files], 0))
         if not tables:
             tables = [schema(t).empty_table()]
             if columns is not None:
@@ -515,6 +558,8 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     df = table.replace_schema_metadata(None).to_pandas()
     df.attrs["config"] = config
     df.attrs["complete"] = missing == 0
+    if not path.is_file() and config.get("sprt") is not None:
+        df.attrs["sprt"] = record
     if missing:
         warnings.warn(f"{path}: the run is unfinished, {missing:,} of its units are not played yet", stacklevel=2)
     return df
@@ -541,6 +586,86 @@ def _read_metadata(path: Path):
         return pq.read_schema(path)
     except Exception as exc:  # noqa: BLE001 -- damaged files raise ArrowInvalid, OSError, ...
         raise ResultsError(f"{path}: cannot read this chunk file ({type(exc).__name__}: {exc}){_DAMAGED}") from None
+
+
+# -- the sequential test's record -------------------------------------------------------------
+#: The only columns the sequential test reads, named once here (column names may change):
+#: the unit index, the team's agent and the team's points.
+DEAL_COLUMN, AGENT_COLUMN, POINTS_COLUMN = "deal_no", "agent", "points"
+
+
+def deal_differences(table: pa.Table, agent: str, start: int, size: int) -> np.ndarray:
+    """The duplicate difference of each deal ``start .. start + size - 1`` of a hands-mode
+    chunk: ``agent``'s points minus its opponent's over both tables, per hand played (as the
+    summary's ``diff``: the sum over the two tables, halved). ``table`` needs only the columns
+    ``DEAL_COLUMN``, ``AGENT_COLUMN`` and ``POINTS_COLUMN``.
+    """
+    deal = table.column(DEAL_COLUMN).to_numpy() - start
+    labels = table.column(AGENT_COLUMN).cast(pa.string()).to_numpy(zero_copy_only=False)
+    points = table.column(POINTS_COLUMN).to_numpy().astype(np.int64)
+    if len(deal) and (deal.min() < 0 or deal.max() >= size):
+        raise ResultsError(
+            f"a chunk of deals {start}..{start + size - 1} holds deal {int(deal.min() + start)}..{int(deal.max() + start)}"
+        )
+    signed = np.where(labels == agent, points, -points)
+    hands = np.bincount(deal, minlength=size) / 2  # two rows (teams) per hand
+    if (hands == 0).any():
+        raise ResultsError(f"a chunk of deals {start}..{start + size - 1} lacks deal {start + int(np.argmin(hands))}")
+    # halves of integers: the test's sums stay exact, whatever the chunking
+    return np.bincount(deal, weights=signed, minlength=size) / hands
+
+
+def read_differences(source: Path | bytes, agent: str, chunk: Chunk) -> np.ndarray:
+    """``deal_differences`` of a chunk file, or of a chunk's Parquet bytes."""
+    columns = [DEAL_COLUMN, AGENT_COLUMN, POINTS_COLUMN]
+    if isinstance(source, (bytes, bytearray)):
+        table = pq.read_table(pa.BufferReader(source), columns=columns)
+    else:
+        table = _read(Path(source), columns)
+    return deal_differences(table, agent, chunk.start, chunk.size)
+
+
+def _prefix_stop(chunks: Iterable[Chunk], pairing: int) -> int:
+    """Where the run of chunks from unit 0 of ``pairing`` ends (the first gap)."""
+    stop = 0
+    for c in sorted(c for c in chunks if c.pairing == pairing):
+        if c.start > stop:
+            break
+        stop = max(stop, c.stop)
+    return stop
+
+
+def write_sprt(out: str | Path, record: dict) -> None:
+    """Write ``sprt.json`` (whole or absent, like every file of the folder)."""
+    write_atomic(Path(out) / SPRT_FILE, (json.dumps(record, indent=2) + "\n").encode())
+
+
+def read_sprt(path: str | Path) -> dict | None:
+    """The record of a run's sequential test, or None if it has none (yet).
+
+    Keys: ``sprt`` (the settings), ``decision`` (``"H0"``, ``"H1"`` or None), ``deals`` (deals
+    used), ``llr``, ``lower``, ``upper``, ``mean``, ``sd``, ``total``, ``total_sq``, and
+    ``max_deals`` (the run's budget) and ``agents`` (first minus second).
+    ``spades_ai.tournament.SPRTResult.from_dict(record)`` makes it an object again.
+    """
+    f = Path(path) / SPRT_FILE
+    try:
+        return json.loads(f.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{f}: cannot read the sequential test's record ({exc})") from None
+
+
+def sprt_rows(df: pandas.DataFrame) -> pandas.DataFrame:
+    """The rows of the deals a decided sequential test used (``df.attrs["sprt"]``), so that a
+    summary covers exactly them whatever else workers finished meanwhile; ``df`` otherwise."""
+    record = df.attrs.get("sprt")
+    if not record or record.get("decision") is None:
+        return df
+    used = df[df[DEAL_COLUMN].to_numpy() < record["deals"]]
+    used.attrs = dict(df.attrs)
+    return used
 
 
 def _read(path: Path, columns) -> pa.Table:

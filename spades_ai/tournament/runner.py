@@ -8,6 +8,11 @@ bar, so memory stays flat and a remote dask worker needs no shared disk. With th
 ``n_jobs`` a run starts in this process and starts workers only if it lasts longer than a
 quarter of a second, so small runs do not pay for process start-up.
 
+With ``sprt=SPRT(d0, d1)`` a two-agent duplicate run stops as soon as a sequential test on the
+duplicate difference per deal decides (``spades_ai.tournament.stopping``). Chunks finish in
+any order; the test only ever reads the unbroken run of deals from deal 0, deal by deal, so
+the deal it stops at does not depend on ``n_jobs`` or the chunk size.
+
 >>> import tempfile
 >>> run = run_tournament(["normal", "easy"], deals=50, out=tempfile.mkdtemp(), n_jobs=1, progress=False)
 >>> run.units_played, len(load_results(run))
@@ -16,10 +21,12 @@ quarter of a second, so small runs do not pay for process start-up.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,10 +42,13 @@ from spades_ai.tournament.results import (
     finished_chunks,
     load_results,
     prepare_folder,
+    read_differences,
     run_config,
     write_atomic,
+    write_sprt,
 )
 from spades_ai.tournament.schedule import Chunk, Tournament, TournamentError, default_chunk_size, plan_chunks
+from spades_ai.tournament.stopping import SPRT, SPRTResult, sprt_test
 
 __all__ = ["RunInfo", "load_results", "play_chunk", "run_tournament"]
 
@@ -55,6 +65,8 @@ class RunInfo:
     seconds: float
     n_jobs: int
     chunk_size: int
+    sprt: SPRTResult | None = None
+    """Where the sequential test stands at the end (None for a run without one)."""
 
     def __fspath__(self) -> str:
         return str(self.path)
@@ -141,6 +153,68 @@ def _execute(tasks: list, n_jobs: int, workers: int, adaptive: bool) -> Iterator
             yield from parallel(joblib.delayed(play_chunk)(*task) for task in rest[k : k + wave])
 
 
+def check_sprt(t: Tournament, sprt: SPRT | None) -> None:
+    """Refuse a sequential test on a run that has no single duplicate difference per deal."""
+    if sprt is None:
+        return
+    if not isinstance(sprt, SPRT):
+        raise TournamentError(f"sprt must be an SPRT (spades_ai.tournament.SPRT(d0, d1)), not {sprt!r}")
+    problems = []
+    if len(t.agents) != 2 or len(t.pairings) != 1:
+        problems.append(f"{len(t.agents)} agents")
+    if not t.duplicate:
+        problems.append("no duplicate")
+    if t.mode != "hands":
+        problems.append(f"{t.mode} mode")
+    if problems:
+        raise TournamentError(
+            f"a sequential test (sprt) needs two agents on duplicate deals in hands mode, not {', '.join(problems)}"
+        )
+
+
+class _Prefix:
+    """The sequential test on the unbroken run of deals from deal 0.
+
+    Chunks arrive in any order; each waits until the deals before it are in, and is then read
+    deal by deal. The test's state after deal ``n`` therefore depends on deals ``0 .. n-1``
+    alone, never on the order or the size of the chunks.
+    """
+
+    def __init__(self, t: Tournament, sprt: SPRT, out: Path):
+        self.t, self.sprt, self.out = t, sprt, out
+        self.agent = t.agents[t.pairings[0][0]].label
+        self.stop = 0
+        self.waiting: dict[int, tuple[Chunk, Callable[[], object]]] = {}
+        self.result: SPRTResult | None = None
+
+    def add(self, chunk: Chunk, differences: Callable[[], object]) -> None:
+        """Take a finished chunk; ``differences()`` gives its per-deal differences when needed."""
+        self.waiting[chunk.start] = (chunk, differences)
+        advanced = False
+        while self.stop in self.waiting and not self.decided:
+            chunk, diffs = self.waiting.pop(self.stop)
+            self.result = sprt_test(self.sprt, diffs(), previous=self.result)
+            self.stop = chunk.stop
+            advanced = True
+        if advanced:
+            write_sprt(self.out, self.record())
+
+    def add_file(self, chunk: Chunk, path: Path) -> None:
+        self.add(chunk, lambda: read_differences(path, self.agent, chunk))
+
+    def add_bytes(self, chunk: Chunk, data: bytes) -> None:
+        diffs = read_differences(data, self.agent, chunk)  # now: the bytes need not be kept
+        self.add(chunk, lambda: diffs)
+
+    @property
+    def decided(self) -> bool:
+        return self.result is not None and self.result.decided
+
+    def record(self) -> dict:
+        """What ``sprt.json`` holds."""
+        return {**self.result.to_dict(), "max_deals": self.t.deals, "agents": self.t.labels}
+
+
 def run_tournament(
     agents: Tournament | str | Sequence,
     deals: int | None = None,
@@ -154,6 +228,7 @@ def run_tournament(
     n_jobs: int | None = None,
     chunk_size: int | None = None,
     progress: bool | None = True,
+    sprt: SPRT | None = None,
 ) -> RunInfo:
     """Play a tournament into the folder ``out`` and return a ``RunInfo`` (a path-like).
 
@@ -170,6 +245,15 @@ def run_tournament(
     If ``out`` already holds this tournament, finished chunks are kept and only the rest is
     played; if it holds another one, ``ResultsError`` says what differs. ``out=None`` writes
     to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
+
+    ``sprt`` (an ``SPRT``; two agents, duplicate, hands mode only) stops the run as soon as its
+    sequential test decides, and ``deals`` becomes a budget: run again with a larger one to
+    go on with an undecided test. Where the test stands is ``RunInfo.sprt`` and ``sprt.json``.
+
+    >>> from spades_ai.tournament import SPRT
+    >>> run = run_tournament("normal,easy", deals=2000, sprt=SPRT(0, 5), chunk_size=50, n_jobs=1, progress=False)
+    >>> run.sprt.decision, run.sprt.deals, run.units_played
+    ('H1', 48, 50)
     """
     if isinstance(agents, Tournament):
         given = {
@@ -191,19 +275,26 @@ def run_tournament(
             agents, 2000 if deals is None else deals, 0 if seed is None else seed, mode or "hands",
             duplicate=True if duplicate is None else duplicate, rules=rules, schedule=schedule,
         )  # fmt: skip
+    check_sprt(t, sprt)
     out = Path(tempfile.mkdtemp(prefix="spades-ai-")) if out is None else Path(out)
     adaptive = n_jobs is None
     n_jobs, workers = _resolve_n_jobs(n_jobs)
     start_time = time.perf_counter()
-    out = prepare_folder(out, t)
+    out = prepare_folder(out, t, sprt)
     with FolderLock(out):
         done = finished_chunks(out, t)
         total = t.deals * len(t.pairings)
         remaining = total - sum(c.size for c in done)
+        prefix = None
+        if sprt is not None:
+            prefix = _Prefix(t, sprt, out)
+            for chunk in sorted(done):
+                prefix.add_file(chunk, out / DATA_DIR / chunk.filename)
         if chunk_size is None:
-            chunk_size = default_chunk_size(t, workers, remaining)
-        todo = plan_chunks(t, chunk_size, done)
-        config = run_config(t)
+            # a test stops between chunks: the smallest chunks that keep per-task costs low
+            chunk_size = default_chunk_size(t, workers, remaining, smallest=sprt is not None)
+        todo = [] if prefix is not None and prefix.decided else plan_chunks(t, chunk_size, done)
+        config = run_config(t, sprt)
         tasks = [(t, chunk, config) for chunk in todo]
         from tqdm.auto import tqdm
 
@@ -217,21 +308,32 @@ def run_tournament(
             disable=None if progress is None else not progress,
             desc=" vs ".join(t.labels) if len(t.agents) <= 3 else f"{len(t.agents)} agents",
         )
-        played = 0
+        played = chunks_played = 0
         try:
-            for chunk, data, _ in _execute(tasks, n_jobs, workers, adaptive):
-                write_atomic(out / DATA_DIR / chunk.filename, data)
-                played += chunk.size
-                bar.update(chunk.size)
+            with contextlib.closing(_execute(tasks, n_jobs, workers, adaptive)) as results:
+                for chunk, data, _ in results:
+                    write_atomic(out / DATA_DIR / chunk.filename, data)
+                    played += chunk.size
+                    chunks_played += 1
+                    bar.update(chunk.size)
+                    if prefix is not None:
+                        prefix.add_bytes(chunk, data)
+                        if prefix.decided:
+                            break
+                with warnings.catch_warnings():
+                    # leaving early cancels the chunks still running: that is the point
+                    warnings.filterwarnings("ignore", message=".*tasks .* (cancelled|not used)")
+                    results.close()
         finally:
             bar.close()
     return RunInfo(
         path=out,
         tournament=t,
-        chunks_played=len(todo),
+        chunks_played=chunks_played,
         chunks_skipped=len(done),
         units_played=played,
         seconds=time.perf_counter() - start_time,
         n_jobs=min(workers, max(1, len(todo))),
         chunk_size=chunk_size,
+        sprt=prefix.result if prefix is not None else None,
     )

@@ -402,16 +402,19 @@ class Chunk:
 FAST_AGENTS = ("random", "easy", "normal")
 
 
-def default_chunk_size(t: Tournament, n_workers: int, remaining: int | None = None) -> int:
+def default_chunk_size(t: Tournament, n_workers: int, remaining: int | None = None, *, smallest: bool = False) -> int:
     """Units per chunk: at least 4 chunks per worker when there is enough work, each big enough
     that per-task costs stay small (~0.1 s of play or more) and, for slow agents (Monte Carlo
-    or Python), small enough that the progress bar moves and an interruption loses little."""
+    or Python), small enough that the progress bar moves and an interruption loses little.
+    ``smallest``: the smallest such size whatever the work (a run that may stop early)."""
     remaining = t.deals * len(t.pairings) if remaining is None else remaining
     fast = all(a.is_builtin and a.name in FAST_AGENTS for a in t.agents)
     if t.mode == "hands":
         lo, hi = (2_500, 25_000) if fast else (10, 500)
     else:
         lo, hi = (100, 2_000) if fast else (1, 20)
+    if smallest:
+        return lo
     return int(min(hi, max(lo, -(-remaining // (4 * max(1, n_workers))))))
 
 
@@ -460,6 +463,9 @@ EXPERIMENT_KEYS = {
     "chunk_size": "units per chunk",
     "backend": "'loky' or 'dask'",
     "scheduler": "a dask scheduler address",
+    "sprt": 'a sequential test\'s D0,D1: "0,5" or [0, 5]',
+    "sprt_alpha": "the test's alpha, in (0, 0.5)",
+    "sprt_beta": "the test's beta, in (0, 0.5)",
 }
 
 
@@ -486,6 +492,16 @@ def read_experiment(path: str | Path) -> dict:
     for key in ("deals", "matches", "seed", "jobs", "chunk_size"):
         if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int)):
             raise TournamentError(f"experiment file {path}: {key} must be an int, not {data[key]!r}")
+    if any(key in data for key in ("sprt", "sprt_alpha", "sprt_beta")):
+        from spades_ai.tournament.stopping import SPRT, SPRTError
+
+        if "sprt" not in data:
+            raise TournamentError(f"experiment file {path}: sprt_alpha and sprt_beta need sprt (D0,D1)")
+        try:
+            options = {k.removeprefix("sprt_"): data[k] for k in ("sprt_alpha", "sprt_beta") if k in data}
+            SPRT.parse(data["sprt"], **options)
+        except SPRTError as exc:
+            raise SPRTError(f"experiment file {path}: {exc}") from None
     if "matches" in data:
         if "deals" in data:
             raise TournamentError(f"experiment file {path}: give deals or matches, not both")
