@@ -1,4 +1,4 @@
-"""Writes the three notebooks (run: python notebooks/_make_notebooks.py). Notebooks only call
+"""Writes the four notebooks (run: python notebooks/_make_notebooks.py). Notebooks only call
 spades_ai: every computation lives in the package, so the notebooks stay short and tested."""
 
 from pathlib import Path
@@ -90,5 +90,72 @@ ladder = notebook(
     ],
 )
 
-for name, nb in (("bag_and_set_rates", rates), ("bidding_benchmark", bidding), ("agent_ladder", ladder)):
+MY_AGENT = '''%%writefile my_agent.py
+"""A bidder and a player in numba, written against spades_ai.kernels only."""
+import numba
+import numpy as np
+
+import spades_ai as sa
+from spades_ai import kernels as K
+
+
+@numba.njit
+def bid(pub, seat, hand, legal, rules):
+    """Aces, kings with a guard, and spades beyond three."""
+    n = 0
+    for s in range(4):
+        cards = K.suit_cards(hand, s)
+        length = K.count(cards)
+        n += (cards >> np.uint64(13 * s + 12)) & np.uint64(1)  # the ace
+        if length >= 2:
+            n += (cards >> np.uint64(13 * s + 11)) & np.uint64(1)  # a guarded king
+    n += max(0, K.count(hand & K.SPADES) - 3)
+    return K.nearest_legal_bid(legal, max(1, np.int64(n)))
+
+
+@numba.njit
+def play(pub, seat, hand, legal, rules):
+    """Win as cheaply as possible while the team needs tricks; otherwise throw the lowest card."""
+    if K.tricks_needed(pub, seat & 1, rules) <= 0 or K.trick_len(pub) == 0:
+        return K.lowest_card(legal)
+    win = K.winning_card(pub)
+    if K.winning_seat(pub) == (seat ^ 2):
+        return K.lowest_card(legal)  # partner is winning: no need to spend a card
+    best = -1
+    m = legal
+    while m:
+        c = K.lowest_card(m)
+        m &= m - np.uint64(1)
+        beats = (c // 13 == win // 13 and c > win) or (c // 13 == 3 and win // 13 != 3)
+        if beats and (best < 0 or c % 13 < best % 13 or (best // 13 == 3 and c // 13 != 3)):
+            best = c
+    return best if best >= 0 else K.lowest_card(legal)
+
+
+AGENT = sa.kernel_agent("counter", bid, play)'''
+
+mine = notebook(
+    "Your own agent",
+    "A bidder and a player written in numba against `spades_ai.kernels`, checked with `check_agent`, "
+    "then benchmarked against the built-ins on duplicate deals: they run inside the same numba loop "
+    "as the built-ins, so a large benchmark takes seconds. The agent lives in a module (`my_agent.py`, "
+    "written by the first cell) so that tournaments can name it (`my_agent:AGENT`) and its compiled "
+    "code is cached.",
+    "# Parameters: small for CI. Full size: DEALS = 100_000\nDEALS = 2_000\nSEED = 11\nOUT = None",
+    [
+        MY_AGENT,
+        SETUP,
+        "import my_agent\nfrom spades_ai.testing import check_agent\ncheck_agent(my_agent.AGENT, hands=50)\nmy_agent.AGENT",
+        "## Against the built-ins, on duplicate deals",
+        'run = sa.run_tournament(["my_agent:AGENT", "normal", "easy"], deals=DEALS, seed=SEED, out=f"{out}/mine", n_jobs=1, progress=False)\n'
+        "df = sa.load_results(run)\n"
+        'sa.summarize(df)[["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand"]].round(2)',
+        "## Bag and set rates next to the built-ins",
+        "rates = metrics.agent_rates(df)\n"
+        'rates[["agent", "hands", "set_rate", "set_lo", "set_hi", "bags_per_hand", "bid_error", "bid_mae"]].round(3)',
+        "plots.plot_rates(rates);",
+    ],
+)
+
+for name, nb in (("bag_and_set_rates", rates), ("bidding_benchmark", bidding), ("agent_ladder", ladder), ("your_own_agent", mine)):
     nbf.write(nb, HERE / f"{name}.ipynb")

@@ -7,7 +7,8 @@
 """
 
 from spades_ai.version import __version__  # noqa: F401 -- the package version
-from spades_ai.agents import Agent, HandRecords, list_agents, make_agent, play_hands, play_matches
+from spades_ai.agents import Agent, HandRecords, KernelAgent, Mixed, kernel_agent, list_agents, make_agent, play_hands, play_matches
+from spades_ai.agents.worlds import count_worlds, play_out, sample_worlds, world_weights
 from spades_ai.cards import Card, CardSet, Seat, Suit, format_hand, parse_cards
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand, parse_deal
@@ -35,6 +36,9 @@ def __getattr__(name: str):
 __all__ = [
     "Agent",
     "HandRecords",
+    "KernelAgent",
+    "Mixed",
+    "kernel_agent",
     "Observation",
     "list_agents",
     "make_agent",
@@ -60,4 +64,8 @@ __all__ = [
     "load_results",
     "run_tournament",
     "summarize",
+    "count_worlds",
+    "sample_worlds",
+    "world_weights",
+    "play_out",
 ]

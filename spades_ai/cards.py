@@ -125,7 +125,12 @@ def cards_to_mask(cards: Iterable[Card | str | int]) -> int:
 def mask_to_cards(mask: int) -> list[Card]:
     """The cards of a bitboard, lowest id first."""
     mask = int(mask)
-    return [DECK[i] for i in range(52) if mask >> i & 1]
+    out = []
+    while mask:  # one step per card held, not per card of the deck
+        low = mask & -mask
+        out.append(DECK[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 FULL_MASK = (1 << 52) - 1
@@ -158,6 +163,11 @@ class CardSet(int):
         else:
             mask = cards_to_mask(cards)
         return super().__new__(cls, mask)
+
+    @classmethod
+    def from_mask(cls, mask: int) -> CardSet:
+        """A card set from a bitboard known to be valid (the engine's): no checks."""
+        return int.__new__(cls, mask)
 
     def __iter__(self):
         """The cards, lowest id first (clubs 2 .. spades A)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.cards import Card, CardSet
+from spades_ai.cards import Card, CardSet, mask_to_cards
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
@@ -111,35 +111,60 @@ class PublicFacts:
 class Observation(PublicFacts):
     """A seat's view of a hand. Read-only; build one with ``Hand.observation()``."""
 
-    __slots__ = ("seat", "cards", "public", "rules", "rules_array", "plays", "blind_decision")
+    __slots__ = ("seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal")
 
-    def __init__(self, seat: int, cards: int, public: np.ndarray, rules: Rules, plays=(), blind_decision: bool = False):
+    def __init__(
+        self,
+        seat: int,
+        cards: int,
+        public: np.ndarray,
+        rules: Rules,
+        plays=(),
+        blind_decision: bool = False,
+        *,
+        history=None,
+        legal: int | None = None,
+    ):
         self.seat = int(seat)
         #: the seat's own cards (empty before a blind-nil decision); ``int(obs.cards)`` is the bitboard
-        self.cards = CardSet(int(cards))
-        public = np.array(public, dtype=np.int64)
-        public.setflags(write=False)
+        self.cards = CardSet.from_mask(int(cards))
+        public = public.copy() if isinstance(public, np.ndarray) and public.dtype == np.int64 else np.array(public, np.int64)
+        public.flags.writeable = False
         self.public = public
         self.rules = rules
         self.rules_array = rules.as_array()
-        #: every card played so far, in order, as (seat, card)
-        self.plays = tuple(plays)
         #: True when the seat is asked about a blind nil before seeing its cards
         self.blind_decision = bool(blind_decision)
+        self._plays = tuple(plays) if history is None else None
+        # (the self-play loop's array of 64 * seat + card in play order, how many): decoded on use
+        self._history = None if history is None else (history[0][: history[1]].copy(), history[1])
+        # the engine's legal mask, when the caller already has it (the self-play loop does)
+        self._legal = legal
+
+    @property
+    def plays(self) -> tuple[tuple[int, Card], ...]:
+        """Every card played so far, in order, as (seat, card)."""
+        if self._plays is None:
+            seq, _ = self._history
+            self._plays = tuple((int(v) >> 6, Card(int(v) & 63)) for v in seq)
+        return self._plays
 
     # -- choices -------------------------------------------------------------------------
     def legal_bids(self) -> list[int]:
         """The bids this seat may make now (0 = nil); ``[0]`` or ``[]`` for a blind-nil decision."""
         if self.phase != "bidding":
             return []
-        mask = _bids.legal_bids(self.seat, np.uint64(self.cards), self.public, self.rules_array)
-        return bids_in_mask(mask, self.blind_decision)
+        if self._legal is None:
+            self._legal = int(_bids.legal_bids(self.seat, np.uint64(self.cards), self.public, self.rules_array))
+        return bids_in_mask(self._legal, self.blind_decision)
 
     def legal_cards(self) -> list[Card]:
         """The cards this seat may play now, lowest id first (empty outside the play)."""
         if self.phase != "playing":
             return []
-        return list(CardSet(int(_st.legal_now(self.public, np.uint64(self.cards), self.rules_array))))
+        if self._legal is None:
+            self._legal = int(_st.legal_now(self.public, np.uint64(self.cards), self.rules_array))
+        return mask_to_cards(self._legal)
 
     def __repr__(self) -> str:
         return f"<Observation seat={self.seat} phase={self.phase} trick={self.trick_no} cards={len(self.cards)}>"

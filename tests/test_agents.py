@@ -301,7 +301,9 @@ def test_observation_holds_what_the_seat_has_seen():
 
 def test_observation_holds_nothing_else():
     obs = obs_hand().observation()
-    assert set(type(obs).__slots__) == {"seat", "cards", "public", "rules", "rules_array", "plays", "blind_decision"}
+    assert set(type(obs).__slots__) == {
+        "seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal"
+    }
     assert obs.public.shape == (st.N_PUBLIC,)
     # No hidden card is anywhere in it: the bits set in the seat's view are its own cards and
     # the cards played, nothing more.

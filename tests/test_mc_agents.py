@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from spades_ai import Hand, Rules, make_agent, play_hands
-from spades_ai.agents import dispatch as _d
+from spades_ai.agents import hard as _hard
+from spades_ai.kernels import decision_stream
 from spades_ai.agents.hard import MATCH_BONUS, distinct_cards, rollout, utility
 from spades_ai.cards import cards_to_mask, parse_cards
 from spades_ai.engine import state as st
@@ -143,11 +144,13 @@ def test_hard_and_crazy_pass_check_agent(name, worlds, rules, hands):
 
 def test_make_agent_worlds_rollouts_and_bid_aware_options():
     hard, crazy = make_agent("hard"), make_agent("crazy")
-    assert hard.options == {"seed": 0, "worlds": hard.options["worlds"], "rollouts": hard.options["rollouts"], "bid_aware": False}
+    assert hard.options == {
+        "seed": 0, "worlds": hard.options["worlds"], "rollouts": hard.options["rollouts"], "bid_aware": False, "rollout": None
+    }
     assert crazy.options["bid_aware"] is True
     assert crazy.options["worlds"] > hard.options["worlds"] >= 16  # Crazy imagines far more
     a = make_agent("hard", worlds=8, bid_aware=True, seed=9)
-    assert a.params[_d.PARAM_WORLDS] == 8 and a.params[_d.PARAM_BID_AWARE] == 1 and a.params[_d.PARAM_SEED] == 9
+    assert a.params[_hard.P_MC_WORLDS] == 8 and a.params[_hard.P_MC_BID_AWARE] == 1 and a.params[_hard.P_MC_SEED] == 9
     assert a.label == "hard(seed=9, worlds=8, bid_aware=True)"
     assert make_agent("crazy", worlds=np.int64(12)).options["worlds"] == 12
     for w in (1, 100_000):
@@ -159,7 +162,7 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
         with pytest.raises(ValueError, match="option 'bid_aware'"):
             make_agent("crazy", bid_aware=bad)
     r = make_agent("hard", rollouts=64)
-    assert r.params[_d.PARAM_ROLLOUTS] == 64 and r.label == "hard(rollouts=64)"
+    assert r.params[_hard.P_MC_ROLLOUTS] == 64 and r.label == "hard(rollouts=64)"
     for bad in (-1, 10_000_001, 2.0, True):
         with pytest.raises(ValueError, match="option 'rollouts'"):
             make_agent("hard", rollouts=bad)
@@ -190,11 +193,11 @@ def test_decisions_are_reproducible_and_change_with_the_seed():
 def test_decision_stream_is_keyed_by_seed_and_observation():
     _, obs = next((h, o) for h, o in normal_positions(seed=3, n_hands=1) if o.phase == "playing")
     hand = U64(obs.cards)
-    s = [_d.decision_state(seed, obs.public, obs.seat, hand) for seed in (0, 0, 1)]
+    s = [decision_stream(seed, obs.public, obs.seat, hand) for seed in (0, 0, 1)]
     assert s[0] == s[1] != s[2]
     other = obs.public.copy()
     other[st.P_PLAYED] ^= 1 << 51
-    assert _d.decision_state(0, other, obs.seat, hand) != s[0]
+    assert decision_stream(0, other, obs.seat, hand) != s[0]
 
 
 # -- no peeking -------------------------------------------------------------------------------

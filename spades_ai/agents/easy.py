@@ -8,7 +8,8 @@ for its partner or the bags.
 
 import numpy as np
 
-from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, nearest_legal, trick_status, winners_over
+from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
+from spades_ai.kernels import decision_stream, nearest_legal_bid
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_index, popcount, select_bit
 from spades_ai.engine.rng import below
@@ -37,7 +38,7 @@ def easy_bid(hand, bid_mask):
         count += (m >> U64(13 * s + 12)) & ONE
         count += (m >> U64(13 * s + 11)) & ONE
     n_sp = np.int64(popcount(hand & SPADES))
-    return nearest_legal(bid_mask, np.int64(count) + max(0, n_sp - 3))
+    return nearest_legal_bid(bid_mask, np.int64(count) + max(0, n_sp - 3))
 
 
 @kernel
@@ -52,3 +53,28 @@ def easy_play(pub, legal, careless_permille, state):
     if over != ZERO:
         return state, highest_bit(over)
     return state, lowest_by_rank(legal)
+
+
+# -- the kernel agents (spades_ai.kernels): params = [seed] for random, [seed, careless per mille] for Easy
+RANDOM_PARAMS = ("seed",)
+EASY_PARAMS = ("seed", "careless_permille")
+
+
+@kernel
+def random_agent_bid(pub, seat, hand, legal, rules, params):
+    return random_bid(legal, decision_stream(params[0], pub, seat, hand))[1]
+
+
+@kernel
+def random_agent_play(pub, seat, hand, legal, rules, params):
+    return lowest_index(random_card(legal, decision_stream(params[0], pub, seat, hand))[1])
+
+
+@kernel
+def easy_agent_bid(pub, seat, hand, legal, rules, params):
+    return easy_bid(hand, legal)
+
+
+@kernel
+def easy_agent_play(pub, seat, hand, legal, rules, params):
+    return lowest_index(easy_play(pub, legal, params[1], decision_stream(params[0], pub, seat, hand))[1])

@@ -22,7 +22,7 @@ noise; a nil asks for a nil-safe hand). When the weights collapse (effective sam
 
 import numpy as np
 
-from spades_ai.agents.normal import estimate_tricks, nil_safe, normal_bid, normal_play
+from spades_ai.agents.normal import estimate_tricks, nil_safe
 from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
@@ -46,7 +46,16 @@ from spades_ai.engine.state import (
     apply_card,
     legal_now,
 )
+from spades_ai.kernels import decision_stream
 from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_TARGET
+
+# -- rollout policy: a kernel agent's bid and play (spades_ai.kernels) -------------------------
+# A specialised copy of this module, made by spades_ai.agents.codegen for
+# make_agent("hard", rollout=agent), replaces the lines between these markers.
+from spades_ai.agents.normal import normal_agent_bid as rollout_bid  # noqa: E402
+from spades_ai.agents.normal import normal_agent_play as rollout_play  # noqa: E402
+
+# -- end of rollout policy ---------------------------------------------------------------------
 
 MATCH_BONUS = 300.0
 #: A team this close to the target pays ``NEAR_TARGET_BAG_COST`` of a bag's cost (see ``utility``).
@@ -61,14 +70,22 @@ MIN_EFFECTIVE_WORLDS = 32.0
 
 @kernel
 def rollout(pub, hands, rules):
-    """Finish the hand from any point with Normal at every seat (bids included)."""
+    """Finish the hand from any point with the rollout policy at every seat (bids included).
+    An illegal action of the policy raises rather than corrupting the world."""
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
-        apply_bid(pub, hands, normal_bid(pub, seat, hands[seat], rules, legal_bids(seat, hands[seat], pub, rules)), False, rules)
+        legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
+        b = rollout_bid(pub, seat, hands[seat], legal, rules)
+        if b < 0 or b > 13 or not (legal >> b) & 1:
+            raise ValueError("the rollout policy made an illegal bid")
+        apply_bid(pub, hands, b, False, rules)
     while pub[P_PHASE] == PHASE_PLAYING:
         seat = pub[P_TO_ACT]
-        card = normal_play(pub, seat, hands[seat], rules, legal_now(pub, hands[seat], rules))
-        apply_card(pub, hands, lowest_index(card), rules)
+        legal = legal_now(pub, hands[seat], rules)
+        card = rollout_play(pub, seat, hands[seat], legal, rules)
+        if card < 0 or card > 51 or not (legal >> U64(card)) & ONE:
+            raise ValueError("the rollout policy played an illegal card")
+        apply_card(pub, hands, card, rules)
 
 
 @kernel
@@ -270,11 +287,11 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
         b = lowest_bit(m)
         ids[j] = lowest_index(b)
         m ^= b
-    # The anchor: the candidate standing for Normal's card (the lowest card of its run).
-    normal_card = lowest_index(normal_play(pub, seat, hand, rules, legal))
+    # The anchor: the candidate standing for the rollout policy's card (the lowest of its run).
+    policy_card = rollout_play(pub, seat, hand, legal, rules)
     anchor = 0
     for j in range(n_c):
-        if ids[j] <= normal_card and ids[j] // 13 == normal_card // 13:
+        if ids[j] <= policy_card and ids[j] // 13 == policy_card // 13:
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
     values, weights, fell_back = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state)
@@ -299,11 +316,12 @@ def candidate_bids(bid_mask, guess, expected_tricks):
 
 @kernel
 def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state):
-    """The bid chosen over sampled deals (see ``anchored_choice``); and the fallback flag."""
-    numbers = bid_mask & 0x3FFE
-    if numbers == 0 or popcount(U64(bid_mask & 0x3FFF)) == 1:
-        return normal_bid(pub, seat, hand, rules, bid_mask), False
-    guess = normal_bid(pub, seat, hand, rules, bid_mask)
+    """The bid chosen over sampled deals (see ``anchored_choice``, anchored on the rollout
+    policy's bid); and the fallback flag."""
+    bid_mask = bid_mask & 0x3FFF
+    guess = rollout_bid(pub, seat, hand, bid_mask, rules)
+    if bid_mask & 0x3FFE == 0 or popcount(U64(bid_mask)) == 1:
+        return guess, False
     cands = candidate_bids(bid_mask, guess, estimate_tricks(hand))
     n_c = len(cands)
     if n_c == 1:
@@ -315,3 +333,23 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
     values, weights, fell_back = evaluate(pub, seat, hand, rules, cands, True, n_worlds, bid_aware, state)
     return cands[anchored_choice(values, weights, anchor, ANCHOR_Z)], fell_back
+
+
+# -- the kernel agents (spades_ai.kernels): params = MC_PARAMS ---------------------------------
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware")
+P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE = range(4)
+
+
+@kernel
+def mc_agent_bid(pub, seat, hand, legal, rules, params):
+    if hand == ZERO:
+        return 0  # asked about a blind nil: Hard and Crazy look at their cards first
+    state = decision_stream(params[P_MC_SEED], pub, seat, hand)
+    return mc_bid(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state)[0]
+
+
+@kernel
+def mc_agent_play(pub, seat, hand, legal, rules, params):
+    state = decision_stream(params[P_MC_SEED], pub, seat, hand)
+    c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state)
+    return lowest_index(c)

@@ -25,13 +25,13 @@ from spades_ai.agents.tactics import (
     is_top,
     losers_under,
     lowest_by_rank,
-    nearest_legal,
     rank_of,
     winners_over,
 )
+from spades_ai.kernels import nearest_legal_bid
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bids import NIL_BIT
-from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount
+from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
 from spades_ai.engine.state import P_BAGS, P_BIDS, P_PLAYED, P_TRICK, P_TRICK_LEN, P_TRICK_NO, P_VOIDS, P_WIN_CARD, P_WIN_SEAT, P_WON
 from spades_ai.rules import R_BAG_LIMIT, R_NIL_TRICKS_COUNT
 
@@ -137,7 +137,7 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     if known > 0 and total + est > 13.5 - (3 - known) * 1.5:
         est -= 0.5
     want = max(1, np.int64(est + 0.6))
-    return nearest_legal(bid_mask, want)
+    return nearest_legal_bid(bid_mask, want)
 
 
 @kernel
@@ -335,3 +335,14 @@ def normal_play(pub, seat, hand, rules, legal):
         if rank_of(win) < 9:
             return discard_low(legal & ~SPADES) if (legal & NON_SPADES) != ZERO else lowest_bit(over)
     return lowest_bit(over)
+
+
+# -- the kernel agent (spades_ai.kernels) ------------------------------------------------------
+@inline_kernel
+def normal_agent_bid(pub, seat, hand, legal, rules):
+    return normal_bid(pub, seat, hand, rules, legal)
+
+
+@inline_kernel
+def normal_agent_play(pub, seat, hand, legal, rules):
+    return lowest_index(normal_play(pub, seat, hand, rules, legal))

@@ -18,7 +18,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
-from spades_ai.agents import dispatch as _d
+from spades_ai.agents.kernel_agent import KernelAgent
 from spades_ai.cards import DECK, Card
 from spades_ai.checks import check_seed
 from spades_ai.observation import Observation
@@ -68,84 +68,124 @@ CRAZY_WORLDS = 4096
 CRAZY_ROLLOUTS = 24_576
 
 
+def _rollout(v):
+    """The rollout policy of Hard or Crazy: None (Normal), a kernel agent, or a name/spec."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        from spades_ai.tournament.schedule import parse_agent
+
+        v = parse_agent(v).build()
+    if not isinstance(v, KernelAgent):
+        raise ValueError(f"must be a kernel agent (a built-in or spades_ai.kernel_agent(...)), not {v!r}")
+    if isinstance(v, MonteCarloAgent):
+        raise ValueError(f"{v.label} searches itself: a rollout policy must be a fast agent (random, easy, normal, a kernel agent)")
+    return v
+
+
 @dataclass(frozen=True)
 class _Spec:
-    kind: int
     description: str
     options: dict[str, tuple[Any, Callable]] = field(default_factory=dict)
 
 
 _COMMON = {"seed": (0, check_seed)}
 BUILTINS: dict[str, _Spec] = {
-    "random": _Spec(_d.KIND_RANDOM, "uniformly random legal bids and cards", dict(_COMMON)),
-    "easy": _Spec(
-        _d.KIND_EASY,
-        "rough-count bidder, never nil, often careless",
-        {**_COMMON, "careless": (0.3, _probability)},
-    ),
-    "normal": _Spec(_d.KIND_NORMAL, "counting bidder, plays for the contract, covers and attacks nils", dict(_COMMON)),
+    "random": _Spec("uniformly random legal bids and cards", dict(_COMMON)),
+    "easy": _Spec("rough-count bidder, never nil, often careless", {**_COMMON, "careless": (0.3, _probability)}),
+    "normal": _Spec("counting bidder, plays for the contract, covers and attacks nils", dict(_COMMON)),
     "hard": _Spec(
-        _d.KIND_HARD,
-        "Monte Carlo over sampled worlds that fit the play, Normal rollouts",
-        {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "rollouts": (HARD_ROLLOUTS, _rollouts), "bid_aware": (False, _flag)},
-    ),
+        "Monte Carlo over sampled worlds that fit the play, rollouts by a fast policy (Normal)",
+        {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "rollouts": (HARD_ROLLOUTS, _rollouts), "bid_aware": (False, _flag),
+         "rollout": (None, _rollout)},
+    ),  # fmt: skip
     "crazy": _Spec(
-        _d.KIND_CRAZY,
         "Hard with far more worlds, weighted by how well they explain the bids",
-        {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag)},
-    ),
+        {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag),
+         "rollout": (None, _rollout)},
+    ),  # fmt: skip
 }
 
 
-class BuiltinAgent:
-    """A built-in agent: a numba kernel kind plus its parameters. Made by ``make_agent``."""
+def _seed_param(seed: int) -> int:
+    return int(np.uint64(seed).view(np.int64))  # the full uint64 range in an int64 slot
 
-    def __init__(self, name: str, kind: int, options: dict):
-        self.name = name
-        self.kind = kind
-        self.options = dict(options)
-        params = np.zeros(_d.N_PARAMS, dtype=np.int64)
-        params[_d.PARAM_SEED] = np.uint64(options["seed"]).view(np.int64)  # the full uint64 range
-        if "careless" in options:
-            params[_d.PARAM_CARELESS] = round(options["careless"] * 1000)
-        if "worlds" in options:
-            params[_d.PARAM_WORLDS] = options["worlds"]
-            params[_d.PARAM_ROLLOUTS] = options["rollouts"]
-            params[_d.PARAM_BID_AWARE] = options["bid_aware"]
-        params.setflags(write=False)
-        self.params = params
-        self._kinds = np.full(4, kind, dtype=np.int64)
-        self._params = np.ascontiguousarray(np.broadcast_to(params, (4, _d.N_PARAMS)))
+
+class BuiltinAgent(KernelAgent):
+    """A built-in agent: a kernel agent made by ``make_agent``, shown with its options."""
+
+    def __init__(self, name: str, bid, play, params, options: dict):
+        spec = BUILTINS[name]
+        extra = {k: v for k, v in options.items() if v != spec.options[k][0]}
+        shown = {k: (v.label if isinstance(v, KernelAgent) else v) for k, v in extra.items()}
+        label = name + (f"({', '.join(f'{k}={v}' for k, v in shown.items())})" if shown else "")
+        super().__init__(name, bid, play, params=params, options=options, label=label)
+
+    def __repr__(self) -> str:
+        return f"make_agent({self.name!r}, {', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+
+
+class MonteCarloAgent(BuiltinAgent):
+    """Hard or Crazy. From Python it also counts its decisions and how many bid-aware ones
+    tempered collapsing world weights toward uniform (``stats``)."""
+
+    def __init__(self, name: str, options: dict):
+        from spades_ai.agents import hard
+        from spades_ai.agents.codegen import rollout_module
+
+        self.module = hard if options["rollout"] is None else rollout_module(options["rollout"])
+        params = np.zeros(len(hard.MC_PARAMS), dtype=np.int64)
+        params[hard.P_MC_SEED] = _seed_param(options["seed"])
+        params[hard.P_MC_WORLDS] = options["worlds"]
+        params[hard.P_MC_ROLLOUTS] = options["rollouts"]
+        params[hard.P_MC_BID_AWARE] = options["bid_aware"]
+        super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options)
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
 
+    def _mc(self, obs: Observation):
+        from spades_ai.kernels import decision_stream
+
+        hand = np.uint64(int(obs.cards))
+        p = self.params
+        state = np.uint64(decision_stream(p[0], obs.public, obs.seat, hand))  # numba returns a uint64 as an int
+        return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state)
+
     def bid(self, obs: Observation) -> int:
-        b, fell_back = _d.agent_bid(self._kinds, self._params, obs.public, obs.seat, np.uint64(obs.cards), obs.rules_array)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state) = self._mc(obs)
+        from spades_ai.engine.bids import legal_bids
+
+        legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
+        b, fell_back = self.module.mc_bid(pub, seat, hand, rules, legal, worlds, rollouts, aware, state)
         self._tally(fell_back)
         return int(b)
 
     def play(self, obs: Observation) -> Card:
-        c, fell_back = _d.agent_play(self._kinds, self._params, obs.public, obs.seat, np.uint64(obs.cards), obs.rules_array)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state) = self._mc(obs)
+        from spades_ai.engine.state import legal_now
+
+        legal = np.uint64(legal_now(pub, hand, rules))  # numba hands a uint64 back as a Python int
+        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state)
         self._tally(fell_back)
-        return DECK[c]
+        return DECK[int(c).bit_length() - 1]
 
     def _tally(self, fell_back: bool) -> None:
         self.stats["decisions"] += 1
         self.stats["uniform_fallbacks"] += bool(fell_back)
 
-    def blind_nil(self, obs: Observation) -> bool:
-        return False
 
-    @property
-    def label(self) -> str:
-        """The name with any non-default options: ``easy(careless=0.5)``."""
-        spec = BUILTINS[self.name]
-        extra = {k: v for k, v in self.options.items() if v != spec.options[k][0]}
-        return self.name + (f"({', '.join(f'{k}={v}' for k, v in extra.items())})" if extra else "")
+def _build(name: str, values: dict) -> BuiltinAgent:
+    from spades_ai.agents import easy, normal
 
-    def __repr__(self) -> str:
-        return f"make_agent({self.name!r}, {', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
+    seed = _seed_param(values["seed"])
+    if name == "random":
+        return BuiltinAgent(name, easy.random_agent_bid, easy.random_agent_play, [seed], values)
+    if name == "easy":
+        return BuiltinAgent(name, easy.easy_agent_bid, easy.easy_agent_play, [seed, round(values["careless"] * 1000)], values)
+    if name == "normal":
+        return BuiltinAgent(name, normal.normal_agent_bid, normal.normal_agent_play, None, values)
+    return MonteCarloAgent(name, values)
 
 
 def list_agents() -> dict[str, str]:
@@ -154,7 +194,11 @@ def list_agents() -> dict[str, str]:
 
 
 def make_agent(name: str, **options) -> BuiltinAgent:
-    """A built-in agent by name; unknown names and options are refused with the valid ones."""
+    """A built-in agent by name; unknown names and options are refused with the valid ones.
+
+    Hard and Crazy take ``rollout=``: the policy that plays out every sampled world (a kernel
+    agent, or a name such as ``"easy"``; Normal by default).
+    """
     spec = BUILTINS.get(name)
     if spec is None:
         raise ValueError(f"unknown agent {name!r}; built-in agents: {', '.join(BUILTINS)}")
@@ -167,4 +211,4 @@ def make_agent(name: str, **options) -> BuiltinAgent:
             values[key] = check(options.get(key, default))
         except ValueError as exc:
             raise ValueError(f"agent {name!r} option {key!r}: {exc}") from None
-    return BuiltinAgent(name, spec.kind, values)
+    return _build(name, values)

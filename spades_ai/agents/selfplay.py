@@ -1,8 +1,9 @@
 """Self-play: many deals or whole matches with four agents, returned as tidy arrays.
 
-When every seat is a built-in agent the whole loop (deal, bids, play, score) runs inside numba;
-otherwise a Python loop drives ``Hand`` and the agents' ``bid`` / ``play``, giving identical
-records for the built-ins (both use the same kernels and the same decision streams).
+Every lineup runs in one numba loop (``lineup_loop``, specialised for the lineup's kernel
+agents by ``codegen``): kernel agents, the built-ins included, are called directly inside it,
+and Python agents through an ``objmode`` callback (``python_seats``), so the same deals give the
+same records whichever kind of agent sits down, and a Python agent pays only for its own seats.
 
 Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
 ``play_matches`` from ``(seed, m, stream 1 + k)``, and match ``m``'s first dealer from its own
@@ -16,158 +17,18 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.agents import dispatch as _d
-from spades_ai.agents.normal import normal_play
-from spades_ai.agents.registry import Agent, BuiltinAgent, make_agent
+from spades_ai.agents.codegen import lineup_module
+from spades_ai.agents.kernel_agent import KernelAgent, Mixed
+from spades_ai.agents.lineup_loop import ERR_SIZE
+from spades_ai.agents.python_seats import seated
+from spades_ai.agents.registry import Agent, make_agent
+from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer  # noqa: F401 -- re-exported
+from spades_ai.cards import DECK
+from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine import score as _sc
-from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import lowest_index
-from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
-from spades_ai.engine.rng import below, stream_state
-from spades_ai.engine.state import (
-    N_PUBLIC,
-    P_BAGS,
-    P_BIDS,
-    P_BLIND,
-    P_SCORES,
-    P_TO_ACT,
-    P_WON,
-    apply_bid,
-    apply_card,
-    legal_now,
-    reset_public,
-)
 from spades_ai.errors import IllegalBidError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
-from spades_ai.checks import check_count, check_dealer, check_seed
-from spades_ai.simulate import deal_masks
-
-MATCH_DEALER_STREAM = 1 << 40
-MAX_MATCH_HANDS = 10_000  # a match still tied after this many hands is reported unfinished
-
-
-# -- kernels ---------------------------------------------------------------------------------
-@kernel
-def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, kinds, params, rules):
-    """Bid and play one dealt hand with built-in agents; leaves the result in ``pub``."""
-    reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, rules)
-    for _ in range(4):
-        seat = pub[P_TO_ACT]
-        apply_bid(pub, hands, _d.agent_bid(kinds, params, pub, seat, hands[seat], rules)[0], False, rules)
-    for _ in range(52):
-        seat = pub[P_TO_ACT]
-        if kinds[seat] == _d.KIND_NORMAL:
-            # Normal called here directly rather than through agent_play: measured 40% faster
-            # self-play (LLVM optimises the call in the loop; see benchmarks/RESULTS.md).
-            hand = hands[seat]
-            card = lowest_index(normal_play(pub, seat, hand, rules, legal_now(pub, hand, rules)))
-        else:
-            card, _ = _d.agent_play(kinds, params, pub, seat, hands[seat], rules)
-        apply_card(pub, hands, card, rules)
-
-
-@kernel
-def record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil):
-    """Row ``i`` of the record arrays from the finished hand in ``pub``, scored."""
-    for s in range(4):
-        bids[i, s] = pub[P_BIDS + s]
-        blind[i, s] = pub[P_BLIND + s] != 0
-        tricks_won[i, s] = pub[P_WON + s]
-    _sc.score_hand(
-        pub[P_BIDS : P_BIDS + 4],
-        pub[P_BLIND : P_BLIND + 4],
-        pub[P_WON : P_WON + 4],
-        pub[P_SCORES : P_SCORES + 2],
-        pub[P_BAGS : P_BAGS + 2],
-        rules,
-        sheet[i],
-        nil[i],
-    )
-
-
-@kernel
-def record_arrays(n):
-    """Empty record arrays for ``n`` hands: bids, blind, tricks_won, sheet, nil outcomes."""
-    return (
-        np.empty((n, 4), dtype=np.int8),
-        np.empty((n, 4), dtype=np.bool_),
-        np.empty((n, 4), dtype=np.int8),
-        np.empty((n, 2, _sc.N_FIELDS), dtype=np.int64),
-        np.empty((n, 4), dtype=np.int64),
-    )
-
-
-@kernel
-def play_hands_kernel(seed, start, n, dealer, kinds, params, rules):
-    """Deals ``start .. start+n-1``: the record arrays of ``record_arrays``."""
-    bids, blind, tricks_won, sheet, nil = record_arrays(n)
-    pub = np.zeros(N_PUBLIC, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    for i in range(n):
-        deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands)
-        play_one_hand(pub, hands, dealer, 0, 0, 0, 0, 0, kinds, params, rules)
-        record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
-    return bids, blind, tricks_won, sheet, nil
-
-
-# The rules of a match, shared by the numba loop (built-in agents) and the Python loop.
-@kernel
-def match_first_dealer(seed, match_no):
-    """The dealer of a match's first hand, from the match's own stream."""
-    _, d = below(stream_state(seed, match_no, MATCH_DEALER_STREAM), 4)
-    return d
-
-
-@kernel
-def deal_match_hand(seed, match_no, hand_no, hands):
-    """Deal hand ``hand_no`` of match ``match_no`` into ``hands`` (stream ``1 + hand_no``)."""
-    deal_from_state(stream_state(seed, match_no, 1 + hand_no), hands)
-
-
-@kernel
-def after_hand(sheet_row, hand_no, dealer, rules):
-    """After hand ``hand_no``: ``(score0, score1, bags0, bags1, winner, next dealer)``;
-    winner is -1 while the match goes on."""
-    score0, score1 = sheet_row[0, _sc.F_SCORE], sheet_row[1, _sc.F_SCORE]
-    winner = _sc.match_winner(score0, score1, hand_no + 1, rules)
-    return score0, score1, sheet_row[0, _sc.F_BAGS], sheet_row[1, _sc.F_BAGS], winner, (dealer + 1) & 3
-
-
-@kernel
-def play_matches_kernel(seed, start, n, kinds, params, rules):
-    """Matches ``start .. start+n-1``; one row per hand plus each row's match, hand and dealer."""
-    cap = max(16, n * 24)
-    bids, blind, tricks_won, sheet, nil = record_arrays(cap)
-    meta = np.empty((cap, 4), dtype=np.int64)  # match, hand, dealer, winner (-1 until the last hand)
-    pub = np.zeros(N_PUBLIC, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    row = 0
-    for m in range(start, start + n):
-        dealer = match_first_dealer(seed, m)
-        score0 = score1 = bags0 = bags1 = 0
-        for k in range(MAX_MATCH_HANDS):
-            if row == cap:
-                cap *= 2
-                bids, blind, tricks_won = _grow(bids, cap), _grow(blind, cap), _grow(tricks_won, cap)
-                sheet, nil, meta = _grow(sheet, cap), _grow(nil, cap), _grow(meta, cap)
-            deal_match_hand(seed, m, k, hands)
-            play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, k, kinds, params, rules)
-            record_hand(pub, rules, row, bids, blind, tricks_won, sheet, nil)
-            meta[row, 0], meta[row, 1], meta[row, 2] = m, k, dealer
-            score0, score1, bags0, bags1, winner, dealer = after_hand(sheet[row], k, dealer, rules)
-            meta[row, 3] = winner
-            row += 1
-            if winner >= 0:
-                break
-    return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row]
-
-
-@kernel
-def _grow(a, cap):
-    out = np.empty((cap,) + a.shape[1:], dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -256,14 +117,6 @@ def resolve_lineup(lineup: Sequence[Agent | str]) -> list[Agent]:
     return agents
 
 
-def _builtin_arrays(agents):
-    if not all(isinstance(a, BuiltinAgent) for a in agents):
-        return None
-    kinds = np.array([a.kind for a in agents], dtype=np.int64)
-    params = np.stack([a.params for a in agents])
-    return kinds, params
-
-
 def _check_rules(rules):
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
@@ -276,7 +129,97 @@ def _records(arrays, **extra) -> HandRecords:
     return HandRecords(bids=bids, blind=blind, tricks_won=tricks_won, sheet=sheet, nil_made=nil == _sc.NIL_MADE, **extra)
 
 
-# -- the Python loop -------------------------------------------------------------------------
+# -- the lineup's loop -----------------------------------------------------------------------
+class Seating:
+    """Each seat's bid slot and play slot in a lineup's loop (``Mixed`` agents bid like one
+    agent and play like another): kernel agents first, one slot per distinct agent, then
+    Python agents; the compiled loop for those kernel agents; their params."""
+
+    def __init__(self, agents: Sequence[Agent]):
+        self.agents = list(agents)
+        roles = [(a.bidder, a.player) if isinstance(a, Mixed) else (a, a) for a in self.agents]
+        # Kernel agents with the same kernels and params decide alike: they share a slot (four
+        # copies of Normal inline Normal once). Python agents are told apart by identity.
+        def key(a):
+            return (a.kernels_key(), a.params.tobytes()) if isinstance(a, KernelAgent) else id(a)
+
+        first = {}
+        for pair in roles:
+            for a in pair:
+                first.setdefault(key(a), a)
+        # in a canonical order, so that every lineup of the same kernel agents shares one loop
+        kernel = sorted(
+            (a for a in first.values() if isinstance(a, KernelAgent)),
+            key=lambda a: (_qualified(a.bid_kernel), _qualified(a.play_kernel), a.params.tobytes()),
+        )
+        python = [a for a in first.values() if not isinstance(a, KernelAgent)]
+        self.by_slot = kernel + python
+        slot_of = {k: self.by_slot.index(a) for k, a in first.items()}
+        self.slots = np.array([[slot_of[key(b)], slot_of[key(p)]] for b, p in roles], dtype=np.int64)
+        self.python = {k: a for k, a in enumerate(self.by_slot) if k >= len(kernel)}
+        width = max([1] + [len(a.params) for a in kernel])
+        self.params = np.zeros((max(1, len(kernel)), width), dtype=np.int64)
+        for k, a in enumerate(kernel):
+            self.params[k, : len(a.params)] = a.params
+        self.module = _loop(tuple(kernel), bool(self.python))
+
+    def run(self, kernel_name: str, rules: Rules, *args, after=()):
+        """Call the loop's ``kernel_name(*args, slots, params, rules, *after, err)`` and raise an
+        error naming the agent if it stopped on an illegal action."""
+        err = np.zeros(ERR_SIZE, dtype=np.int64)
+        with seated(self.python, rules):
+            out = getattr(self.module, kernel_name)(*args, self.slots, self.params, rules.as_array(), *after, err)
+        if err[0]:
+            what, seat, action, slot = (int(x) for x in err[:4])
+            agent = self.by_slot[slot]
+            name = getattr(agent, "label", None) or agent_name(agent)
+            kind = "bid" if what == 1 else "card"
+            shown = str(action) if what == 1 or not 0 <= action < 52 else str(DECK[action])
+            error = IllegalBidError if what == 1 else IllegalPlayError
+            raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
+        return out
+
+
+def _reason(err: np.ndarray, rules: Rules) -> str:
+    """The engine's own reason for the illegal action in ``err``: the hand is rebuilt from the
+    state the loop reported and the action is tried on it."""
+    from spades_ai.engine import state as st
+
+    what, seat, action = (int(x) for x in err[:3])
+    n = st.N_PUBLIC
+    pub, hands, seq = err[4 : 4 + n], err[4 + n : 8 + n].astype(np.uint64), err[8 + n :]
+    played = [int(pub[st.P_PLAYED_BY + s]) for s in range(4)]
+    hand = Hand([int(hands[s]) | played[s] for s in range(4)], int(pub[st.P_DEALER]), rules,
+                (int(pub[st.P_SCORES]), int(pub[st.P_SCORES + 1])), (int(pub[st.P_BAGS]), int(pub[st.P_BAGS + 1])),
+                hands_played=int(pub[st.P_HANDS_PLAYED]))  # fmt: skip
+    for i in range(int(pub[st.P_N_BIDS])):
+        s = (hand.dealer + 1 + i) % 4
+        hand.bid(int(pub[st.P_BIDS + s]), blind=bool(pub[st.P_BLIND + s]))
+    for v in seq[: sum(p.bit_count() for p in played)]:
+        hand.play(int(v) & 63)
+    try:
+        hand.bid(action) if what == 1 else hand.play(action if 0 <= action < 52 else -1)
+    except (IllegalBidError, IllegalPlayError) as exc:
+        return str(exc)
+    return "refused by the engine"  # pragma: no cover -- the loop and the Hand agree on legality
+
+
+_LOOPS: dict = {}
+
+
+def _qualified(fn) -> str:
+    py = getattr(fn, "py_func", fn)
+    return f"{py.__module__}.{py.__qualname__}"
+
+
+def _loop(kernel_agents: tuple, with_python: bool):
+    key = (tuple(a.kernels_key() for a in kernel_agents), with_python)
+    if key not in _LOOPS:
+        _LOOPS[key] = lineup_module(kernel_agents, with_python)
+    return _LOOPS[key]
+
+
+# -- driving a Hand in Python (check_agent, the table, the adapters) ----------------------------
 def agent_name(agent) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
 
@@ -306,42 +249,6 @@ def _act(action, agent, seat, value, what, **kw):
         raise type(exc)(f"agent {agent_name(agent)!r} at seat {seat} chose an illegal {what} {value!r}: {exc}") from None
 
 
-def _python_hands(agents, seed, start, n, dealer, rules):
-    masks = deal_masks(seed, start, n)
-    arrays = record_arrays(n)
-    arr = rules.as_array()
-    for i in range(n):
-        hand = Hand(masks[i].tolist(), dealer, rules)
-        play_hand_python(hand, agents)
-        record_hand(np.array(hand.public), arr, i, *arrays)
-    return arrays
-
-
-def _python_matches(agents, seed, start, n, rules):
-    arrays = record_arrays(max(16, 24 * n))
-    metas = []
-    hands = np.empty(4, np.uint64)
-    arr = rules.as_array()
-    seed = np.uint64(seed)
-    for m in range(start, start + n):
-        dealer = int(match_first_dealer(seed, m))
-        score0 = score1 = bags0 = bags1 = 0
-        for k in range(MAX_MATCH_HANDS):
-            row = len(metas)
-            if row == len(arrays[0]):
-                arrays = tuple(_grow(a, 2 * row) for a in arrays)
-            deal_match_hand(seed, m, k, hands)
-            hand = Hand(hands.tolist(), dealer, rules, (score0, score1), (bags0, bags1), hands_played=k)
-            play_hand_python(hand, agents)
-            record_hand(np.array(hand.public), arr, row, *arrays)
-            score0, score1, bags0, bags1, winner, next_dealer = (int(x) for x in after_hand(arrays[3][row], k, dealer, arr))
-            metas.append((m, k, dealer, winner))
-            dealer = next_dealer
-            if winner >= 0:
-                break
-    return tuple(a[: len(metas)] for a in arrays), np.array(metas, dtype=np.int64).reshape(-1, 4)
-
-
 # -- public API ------------------------------------------------------------------------------
 def play_hands(lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer: int = 0, *, start: int = 0) -> HandRecords:
     """Play deals ``start .. start+n-1`` of ``seed`` (dealer fixed, scores from zero).
@@ -352,14 +259,10 @@ def play_hands(lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer
     >>> len(rec), int(rec.tricks_won.sum(axis=1).max())
     (100, 13)
     """
-    agents = resolve_lineup(lineup)
+    seating = Seating(resolve_lineup(lineup))
     rules = _check_rules(rules)
     n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer), check_count(start, "start")
-    arrays = _builtin_arrays(agents)
-    if arrays is not None:
-        parts = play_hands_kernel(np.uint64(seed), start, n, dealer, *arrays, rules.as_array())
-    else:
-        parts = _python_hands(agents, seed, start, n, dealer, rules)
+    *parts, _ = seating.run("play_hands_kernel", rules, np.uint64(seed), start, n, dealer)
     return _records(parts, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
 
@@ -369,14 +272,10 @@ def play_matches(lineup, n: int, seed: int = 0, rules: Rules | None = None, *, s
     One row per hand, with ``match_no``, ``hand_no`` and, on each match's last row, ``winner``.
     A match still undecided after 10,000 hands ends there with winner -1.
     """
-    agents = resolve_lineup(lineup)
+    seating = Seating(resolve_lineup(lineup))
     rules = _check_rules(rules)
     n, seed, start = check_count(n), check_seed(seed), check_count(start, "start")
-    arrays = _builtin_arrays(agents)
-    if arrays is not None:
-        *parts, meta = play_matches_kernel(np.uint64(seed), start, n, *arrays, rules.as_array())
-    else:
-        parts, meta = _python_matches(agents, seed, start, n, rules)
+    *parts, meta = seating.run("play_matches_kernel", rules, np.uint64(seed), start, n)
     return _records(
         parts,
         dealer=meta[:, 2].astype(np.int8),

@@ -97,14 +97,3 @@ def discard_high(cards):
 
 
 
-
-
-@kernel
-def nearest_legal(mask, want):
-    """The legal number bid (1..13) closest to ``want`` (the lower on a tie); nil (0) only when
-    the bid mask allows nothing else."""
-    for d in range(14):
-        for b in (want - d, want + d):
-            if 1 <= b <= 13 and (mask >> b) & 1:
-                return b
-    return 0

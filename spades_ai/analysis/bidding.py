@@ -25,39 +25,24 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
+from spades_ai.agents.kernel_agent import Mixed
 from spades_ai.agents.selfplay import play_hands
 from spades_ai.analysis.summary import Z95
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 
 class FunctionBidder:
-    """An agent that bids with a plain function and plays with ``policy``."""
+    """A bidder from a plain function ``f(cards, seat, bids, scores) -> bid``."""
 
-    def __init__(self, name: str, bid_fn: Callable, policy):
+    def __init__(self, name: str, bid_fn: Callable):
         self.name = name
         self._bid_fn = bid_fn
-        self._policy = policy
 
     def bid(self, obs: Observation) -> int:
         return self._bid_fn(obs.cards, obs.seat, obs.bids, obs.scores)
 
-    def play(self, obs: Observation):
-        return self._policy.play(obs)
-
-
-class AgentBidder:
-    """An agent that bids like ``bidder`` and plays with ``policy``."""
-
-    def __init__(self, name: str, bidder, policy):
-        self.name = name
-        self._bidder = bidder
-        self._policy = policy
-
-    def bid(self, obs: Observation) -> int:
-        return self._bidder.bid(obs)
-
-    def play(self, obs: Observation):
-        return self._policy.play(obs)
+    def play(self, obs: Observation):  # never asked: the benchmark's play policy plays
+        raise NotImplementedError("a bidding function only bids")
 
 
 def _agent(spec):
@@ -75,11 +60,13 @@ def _name_of(spec) -> str:
 
 
 def _seat_agent(name, spec, policy):
+    """The benchmark's seat: bids like the bidder, plays like the policy (``Mixed``: a kernel
+    bidder and policy run wholly in numba; a Python bidder is asked only for its bids)."""
     obj = _agent(spec)
     if hasattr(obj, "bid"):
-        return AgentBidder(name, obj, policy)
+        return Mixed(name, obj, policy)
     if callable(obj):
-        return FunctionBidder(name, obj, policy)
+        return Mixed(name, FunctionBidder(name, obj), policy)
     raise TypeError(f"bidder {name!r} is neither an agent with bid(obs) nor a function f(cards, seat, bids, scores)")
 
 
@@ -98,7 +85,7 @@ def _normalise(bidders) -> dict:
 def _chunk(name, spec, policy_spec, opponent_spec, seed, start, n, rules):
     policy = _agent(policy_spec)
     seat_agent = _seat_agent(name, spec, policy)
-    opponent = AgentBidder("opponents", _agent(opponent_spec), policy)
+    opponent = Mixed("opponents", _agent(opponent_spec), policy)
     tables = (play_hands([seat_agent, opponent], n, seed=seed, rules=rules, start=start),
               play_hands([opponent, seat_agent], n, seed=seed, rules=rules, start=start))
     rows = []

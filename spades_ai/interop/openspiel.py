@@ -49,11 +49,11 @@ import functools
 import numpy as np
 import pyspiel
 
-from spades_ai.agents.dispatch import decision_state
 from spades_ai.agents.hard import sample_worlds
 from spades_ai.agents.registry import make_agent
 from spades_ai.cards import Card, format_hand, mask_to_cards, to_card
 from spades_ai.errors import RulesError
+from spades_ai.kernels import decision_stream
 from spades_ai.interop.encoding import (
     BID_OFFSET,
     BLIND_NIL,
@@ -364,7 +364,7 @@ def state_from_observation(obs: Observation, seed: int = 0):
     state = game.new_initial_state()
     state._table = Table(rules, dealer, obs.scores, obs.bag_count)
     own = int(obs.cards)
-    key = np.uint64(decision_state(seed, obs.public, seat, np.uint64(own)))
+    key = np.uint64(decision_stream(seed, obs.public, seat, np.uint64(own)))
     if obs.blind_decision:  # nothing is seen or played yet: any deal fits
         holding = [int(m) for m in deal_masks(int(key), 0, 1)[0]]
     else:
@@ -431,7 +431,7 @@ class OpenSpielAgent:
         if isinstance(self.bot, pyspiel.Bot):
             bot = self.bot
         else:
-            key = decision_state(self.seed ^ 0x5EED, obs.public, obs.seat, np.uint64(int(obs.cards)))
+            key = decision_stream(self.seed ^ 0x5EED, obs.public, obs.seat, np.uint64(int(obs.cards)))
             bot = self.bot(state.get_game(), obs.seat, int(key) % (2**31 - 1))
         action = int(bot.step(state))
         if action not in state.legal_actions():

@@ -1,0 +1,160 @@
+"""Kernel agents: a bid and a play written as numba functions, run wherever a built-in runs.
+
+Every built-in (random, easy, normal, hard, crazy) is one, made the same way as a researcher's
+own (``kernel_agent``): the self-play loop of ``play_hands`` / ``play_matches`` calls their
+kernels directly inside numba, Hard and Crazy can use any of them as the rollout policy, and
+from Python ``agent.bid(obs)`` / ``agent.play(obs)`` run the same kernels, so the records are
+the same whichever way a hand is driven. The signatures are in ``spades_ai.kernels``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numba
+import numpy as np
+
+from spades_ai.cards import DECK, Card
+from spades_ai.engine.bids import BLIND_NIL_BIT
+from spades_ai.engine.bits import U64
+from spades_ai.engine.state import legal_now
+from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.observation import Observation
+
+#: The arguments of a kernel agent's functions, without and with ``params``.
+SIGNATURE = ("pub", "seat", "hand", "legal", "rules")
+
+
+def _arity(fn, what: str, name: str) -> int:
+    # with NUMBA_DISABLE_JIT=1, numba.njit hands back the plain function
+    py = getattr(fn, "py_func", fn if numba.config.DISABLE_JIT else None)
+    if py is None or not callable(fn):
+        raise TypeError(
+            f"kernel agent {name!r}: {what} must be a numba.njit function "
+            f"{what}(pub, seat, hand, legal, rules), not {type(fn).__name__}"
+        )
+    n = len(inspect.signature(py).parameters)
+    if n not in (5, 6):
+        raise TypeError(
+            f"kernel agent {name!r}: {what} takes (pub, seat, hand, legal, rules) or, with params, "
+            f"(pub, seat, hand, legal, rules, params); {py.__name__} takes {n} arguments"
+        )
+    return n
+
+
+class KernelAgent:
+    """An agent made of a numba ``bid`` and ``play`` (see ``spades_ai.kernels``).
+
+    ``params`` (an int64 array, read-only) is passed to both as a sixth argument when they
+    take one. ``options`` are what made it (shown in ``repr`` and tournament labels).
+    """
+
+    def __init__(self, name: str, bid, play, *, params=None, options: dict | None = None, label: str | None = None):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"a kernel agent needs a name, not {name!r}")
+        self.name = name
+        self.bid_kernel = bid
+        self.play_kernel = play
+        n_bid, n_play = _arity(bid, "bid", name), _arity(play, "play", name)
+        if n_bid != n_play:
+            raise TypeError(f"kernel agent {name!r}: bid and play must both take params, or neither")
+        self.takes_params = n_bid == 6
+        if params is None:
+            if self.takes_params:
+                raise TypeError(f"kernel agent {name!r}: its kernels take params: give params=...")
+            params = np.zeros(1, dtype=np.int64)
+        params = np.array(params, dtype=np.int64).reshape(-1)
+        params.setflags(write=False)
+        self.params = params
+        self.options = dict(options or {})
+        self._label = label
+
+    # -- from Python: the same kernels, checked --------------------------------------------
+    def _args(self, obs: Observation, legal):
+        base = (obs.public, obs.seat, U64(int(obs.cards)), legal, obs.rules_array)
+        return (*base, self.params) if self.takes_params else base
+
+    def blind_nil(self, obs: Observation) -> bool:
+        """Asked before the seat sees its cards, when the rules allow it a blind nil."""
+        legal = np.int64((1 << BLIND_NIL_BIT) | 1)
+        args = (obs.public, obs.seat, U64(0), legal, obs.rules_array)
+        b = self.bid_kernel(*args, self.params) if self.takes_params else self.bid_kernel(*args)
+        return int(b) == BLIND_NIL_BIT
+
+    def bid(self, obs: Observation) -> int:
+        legal = _legal_bid_mask(obs)
+        b = int(self.bid_kernel(*self._args(obs, np.int64(legal))))
+        if not (0 <= b <= 13 and legal >> b & 1):
+            raise IllegalBidError(f"kernel agent {self.name!r} at seat {obs.seat} bid {b}, which is not legal here")
+        return b
+
+    def play(self, obs: Observation) -> Card:
+        legal = U64(legal_now(obs.public, U64(int(obs.cards)), obs.rules_array))  # uint64, as in the loop
+        c = int(self.play_kernel(*self._args(obs, legal)))
+        if not (0 <= c < 52 and int(legal) >> c & 1):
+            shown = str(DECK[c]) if 0 <= c < 52 else str(c)
+            raise IllegalPlayError(f"kernel agent {self.name!r} at seat {obs.seat} played {shown}, which is not legal here")
+        return DECK[c]
+
+    # -- identity ----------------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        """The name, with the options that made it: ``easy(careless=0.5)``."""
+        if self._label is not None:
+            return self._label
+        return self.name + (f"({', '.join(f'{k}={v}' for k, v in self.options.items())})" if self.options else "")
+
+    def kernels_key(self) -> tuple:
+        """What the compiled self-play loop depends on: the two functions (not the params)."""
+        return (self.bid_kernel, self.play_kernel, self.takes_params)
+
+    def __repr__(self) -> str:
+        return f"<KernelAgent {self.label}>"
+
+
+def _legal_bid_mask(obs: Observation) -> int:
+    from spades_ai.engine.bids import legal_bids
+
+    return int(legal_bids(obs.seat, U64(int(obs.cards)), obs.public, obs.rules_array)) & 0x3FFF
+
+
+def kernel_agent(name: str, bid, play, *, params=None) -> KernelAgent:
+    """An agent from two numba functions ``bid(pub, seat, hand, legal, rules) -> int`` and
+    ``play(pub, seat, hand, legal, rules) -> card id`` (read ``pub``, ``hand`` and ``rules``
+    through ``spades_ai.kernels``). With ``params`` (ints), both take it as a sixth argument.
+
+    The agent runs inside the numba self-play loop of ``play_hands`` and ``play_matches``, in
+    tournaments (as ``module:attribute``), in the bidding benchmark, from Python
+    (``bid(obs)``, ``play(obs)``), in ``check_agent`` and as the rollout policy of Hard and
+    Crazy (``make_agent("hard", rollout=agent)``). An illegal bid or card raises an error
+    naming the agent, the seat and the action.
+    """
+    return KernelAgent(name, bid, play, params=params)
+
+
+class Mixed:
+    """An agent that bids like ``bid`` and plays like ``play`` (any two agents). The self-play
+    loop runs each part the fastest way it can: a kernel part inside numba, a Python part
+    through a callback. The bidding benchmark is built on it.
+
+    >>> from spades_ai import make_agent
+    >>> Mixed("hard-bids", make_agent("hard", worlds=8), make_agent("normal")).name
+    'hard-bids'
+    """
+
+    def __init__(self, name: str, bid, play):
+        self.name = name
+        self.bidder = bid
+        self.player = play
+
+    def bid(self, obs: Observation) -> int:
+        return self.bidder.bid(obs)
+
+    def blind_nil(self, obs: Observation) -> bool:
+        return bool(getattr(self.bidder, "blind_nil", lambda o: False)(obs))
+
+    def play(self, obs: Observation):
+        return self.player.play(obs)
+
+    def __repr__(self) -> str:
+        return f"<Mixed {self.name}: bids like {getattr(self.bidder, 'name', self.bidder)!s}, plays like {getattr(self.player, 'name', self.player)!s}>"

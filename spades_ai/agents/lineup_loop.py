@@ -1,0 +1,166 @@
+"""The self-play loop, as a template: ``spades_ai.agents.codegen`` makes one module per set of
+kernel agents by putting, in place of the two placeholders between the markers below, a
+``seat_bid`` and a ``seat_play`` that call those agents' kernels directly (so numba inlines
+them, and the module is cached on disk like any other). Python agents join the same loop
+through ``objmode`` callbacks, so there is one loop for every kind of agent.
+
+A lineup gives each seat a bid slot and a play slot (``slots[seat, 0]``, ``slots[seat, 1]``: an
+agent may bid like one agent and play like another, ``Mixed``): slot ``k`` below the number of
+kernel agents calls kernel agent ``k``; a larger slot calls a Python agent registered in
+``spades_ai.agents.python_seats``.
+An illegal action stops the loop and is reported in ``err``: (1 bid / 2 card, seat, action,
+slot), then the public array, the four hands and the cards played in order (``report``), from
+which the caller rebuilds the hand and raises the engine's own error, naming the agent.
+
+Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
+``play_matches`` from ``(seed, m, stream 1 + k)``, and match ``m``'s first dealer from its own
+stream (``selfplay_kernels``), so the same seed gives the same cards whoever sits down.
+"""
+
+import numpy as np
+from numba import objmode  # noqa: F401 -- used by the generated seat dispatch
+
+from spades_ai.agents.python_seats import python_decision  # noqa: F401 -- used by the generated seat dispatch
+from spades_ai.agents.selfplay_kernels import (
+    MAX_MATCH_HANDS,
+    after_hand,
+    deal_match_hand,
+    grow,
+    match_first_dealer,
+    record_arrays,
+    record_hand,
+)
+from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
+from spades_ai.engine.jit import callback_kernel, inline_kernel, kernel  # noqa: F401 -- the generated seat dispatch
+from spades_ai.engine.rng import stream_state
+from spades_ai.engine.state import (
+    N_PUBLIC,
+    P_PHASE,
+    P_TO_ACT,
+    PHASE_BIDDING,
+    PHASE_PLAYING,
+    apply_bid,
+    apply_card,
+    legal_now,
+    reset_public,
+)
+
+# -- seat dispatch: replaced in each generated module ------------------------------------------
+
+
+@kernel
+def seat_bid(slot, pub, seat, hand, legal, rules, params, seq, n_seq):
+    """The bid of the agent in ``slot`` (placeholder)."""
+    return -1
+
+
+@kernel
+def seat_play(slot, pub, seat, hand, legal, rules, params, seq, n_seq):
+    """The card id the agent in ``slot`` plays (placeholder)."""
+    return -1
+
+
+# -- end of seat dispatch ----------------------------------------------------------------------
+
+
+ERR_SIZE = 4 + N_PUBLIC + 4 + 52
+
+
+@kernel
+def report(err, what, seat, action, slot, pub, hands, seq):
+    """Fill ``err`` (``ERR_SIZE``) with the illegal action and the state it was taken in."""
+    err[0], err[1], err[2], err[3] = what, seat, action, slot
+    err[4 : 4 + N_PUBLIC] = pub
+    for s in range(4):
+        err[4 + N_PUBLIC + s] = np.int64(hands[s])
+    err[8 + N_PUBLIC :] = seq
+
+
+@kernel
+def play_on(pub, hands, slots, params, rules, seq, n_played, err):
+    """Play the hand in ``pub`` / ``hands`` from wherever it stands to its end, noting the cards
+    in play order in ``seq`` (``64 * seat + card``; ``n_played`` are there already). Returns
+    False (with ``err`` filled) on an illegal action."""
+    while pub[P_PHASE] == PHASE_BIDDING:
+        seat = pub[P_TO_ACT]
+        slot = slots[seat, 0]
+        full = legal_bids(seat, hands[seat], pub, rules)
+        blind = False
+        if (full >> BLIND_NIL_BIT) & 1:
+            # asked before looking: no cards, only the blind nil and the nil to choose from
+            ask = np.int64((1 << BLIND_NIL_BIT) | 1)
+            blind = seat_bid(slot, pub, seat, np.uint64(0), ask, rules, params, seq, n_played) == BLIND_NIL_BIT
+        legal = full & 0x3FFF
+        b = 0 if blind else seat_bid(slot, pub, seat, hands[seat], legal, rules, params, seq, n_played)
+        if not blind and (b < 0 or b > 13 or not (legal >> b) & 1):
+            report(err, 1, seat, b, slot, pub, hands, seq)
+            return False
+        apply_bid(pub, hands, b, blind, rules)
+    i = n_played
+    while pub[P_PHASE] == PHASE_PLAYING:
+        seat = pub[P_TO_ACT]
+        hand = hands[seat]
+        legal = legal_now(pub, hand, rules)
+        card = seat_play(slots[seat, 1], pub, seat, hand, legal, rules, params, seq, i)
+        if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
+            report(err, 2, seat, card, slots[seat, 1], pub, hands, seq)
+            return False
+        seq[i] = 64 * seat + card
+        i += 1
+        apply_card(pub, hands, card, rules)
+    return True
+
+
+@kernel
+def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, slots, params, rules, seq, err):
+    """Bid and play one dealt hand; leaves the result in ``pub`` (see ``play_on``)."""
+    reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, rules)
+    return play_on(pub, hands, slots, params, rules, seq, 0, err)
+
+
+@kernel
+def play_hands_kernel(seed, start, n, dealer, slots, params, rules, err):
+    """Deals ``start .. start+n-1``: the record arrays of ``record_arrays``, and the rows done."""
+    bids, blind, tricks_won, sheet, nil = record_arrays(n)
+    pub = np.zeros(N_PUBLIC, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    seq = np.zeros(52, dtype=np.int64)
+    for i in range(n):
+        deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands)
+        if not play_one_hand(pub, hands, dealer, 0, 0, 0, 0, 0, slots, params, rules, seq, err):
+            return bids, blind, tricks_won, sheet, nil, i
+        record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
+    return bids, blind, tricks_won, sheet, nil, n
+
+
+@kernel
+def play_matches_kernel(seed, start, n, slots, params, rules, err):
+    """Matches ``start .. start+n-1``; one row per hand plus each row's match, hand, dealer
+    and winner (-1 until a match's last hand)."""
+    cap = max(16, n * 24)
+    bids, blind, tricks_won, sheet, nil = record_arrays(cap)
+    meta = np.empty((cap, 4), dtype=np.int64)
+    pub = np.zeros(N_PUBLIC, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    seq = np.zeros(52, dtype=np.int64)
+    row = 0
+    for m in range(start, start + n):
+        dealer = match_first_dealer(seed, m)
+        score0 = score1 = bags0 = bags1 = 0
+        for k in range(MAX_MATCH_HANDS):
+            if row == cap:
+                cap *= 2
+                bids, blind, tricks_won = grow(bids, cap), grow(blind, cap), grow(tricks_won, cap)
+                sheet, nil, meta = grow(sheet, cap), grow(nil, cap), grow(meta, cap)
+            deal_match_hand(seed, m, k, hands)
+            if not play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, k, slots, params, rules, seq, err):
+                return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row]
+            record_hand(pub, rules, row, bids, blind, tricks_won, sheet, nil)
+            meta[row, 0], meta[row, 1], meta[row, 2] = m, k, dealer
+            score0, score1, bags0, bags1, winner, dealer = after_hand(sheet[row], k, dealer, rules)
+            meta[row, 3] = winner
+            row += 1
+            if winner >= 0:
+                break
+    return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row]

@@ -1,0 +1,144 @@
+"""The Monte Carlo parts from Python: sample the hidden cards, count them, play a world out.
+
+The same kernels Hard and Crazy use (``agents.sampling``, ``agents.hard``), behind checked
+functions of an ``Observation``. A perfect-information Monte Carlo agent in a few lines:
+
+>>> import spades_ai as sa
+>>> class Pimc:
+...     name = "pimc"
+...     def __init__(self, worlds=8):
+...         self.worlds, self.policy = worlds, sa.make_agent("normal")
+...     def bid(self, obs):
+...         return self.policy.bid(obs)
+...     def play(self, obs):
+...         worlds = sa.sample_worlds(obs, self.worlds, seed=obs.seat)
+...         def value(card):  # the seat's team's points over the worlds, after playing card
+...             return sum(sa.play_out(obs, w, [self.policy] * 4, first=card).points[obs.seat % 2] for w in worlds)
+...         return max(obs.legal_cards(), key=value)
+>>> sa.play_hands([Pimc(), "normal"], 2, seed=1).tricks_won.sum(axis=1).tolist()
+[13, 13]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from spades_ai.cards import Card, to_card
+from spades_ai.checks import check_count, check_seed
+from spades_ai.engine.bits import U64
+from spades_ai.engine.state import P_PLAYED as _P_PLAYED
+from spades_ai.observation import Observation
+from spades_ai.scoring import HandResult
+
+MAX_WORLDS = 10_000_000
+
+
+def _check_obs(obs) -> Observation:
+    if not isinstance(obs, Observation):
+        raise TypeError(f"expected an Observation (Hand.observation()), not {type(obs).__name__}")
+    if obs.blind_decision:
+        raise ValueError("a blind-nil decision sees no cards: there is nothing to condition the worlds on")
+    return obs
+
+
+def count_worlds(obs: Observation) -> int:
+    """The number of deals of the unseen cards consistent with ``obs`` (each seat's card count,
+    the cards played, every void shown): what ``sample_worlds`` draws from uniformly."""
+    from spades_ai.agents.sampling import count_worlds as _count
+    from spades_ai.agents.sampling import world_constraints
+
+    obs = _check_obs(obs)
+    unseen, _, need, allowed = world_constraints(obs.public, obs.seat, U64(int(obs.cards)))
+    return int(_count(unseen, need, allowed)[0, need[0], need[1]])
+
+
+def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = False) -> np.ndarray:
+    """``n`` deals consistent with ``obs``, as an ``(n, 4)`` uint64 array of the cards each seat
+    still holds (the seat's own row is its hand).
+
+    Exactly uniform among the consistent deals (the kernel Hard uses); reproducible from
+    ``seed`` and the observation. With ``bid_aware``, ``n`` worlds are drawn from ``4 n`` uniform
+    ones in proportion to how well they explain the other seats' bids (Crazy's weights,
+    ``world_weights``), with replacement.
+    """
+    from spades_ai.agents.hard import sample_worlds as _sample
+    from spades_ai.kernels import decision_stream
+
+    obs = _check_obs(obs)
+    n, seed = check_count(n), check_seed(seed)
+    if not 1 <= n <= MAX_WORLDS:
+        raise ValueError(f"n must be in 1..{MAX_WORLDS:,}, not {n}")
+    if count_worlds(obs) == 0:
+        raise ValueError("no deal of the unseen cards fits this observation")
+    hand = U64(int(obs.cards))
+    state = np.uint64(decision_stream(np.uint64(seed).view(np.int64), obs.public, obs.seat, hand))
+    draw = 4 * n if bid_aware else n
+    _, worlds = _sample(state, obs.public, obs.seat, hand, draw)
+    if not bid_aware:
+        return worlds
+    w = world_weights(obs, worlds)
+    rng = np.random.default_rng([seed, int(state)])
+    return worlds[rng.choice(draw, size=n, replace=True, p=w / w.sum())]
+
+
+def world_weights(obs: Observation, worlds: np.ndarray) -> np.ndarray:
+    """Crazy's bid-aware weight of each world (how likely the other seats' bids are given the
+    hands they hold in it), tempered toward uniform when the weights collapse."""
+    from spades_ai.agents.hard import world_weights as _weights
+
+    obs = _check_obs(obs)
+    worlds = np.ascontiguousarray(worlds, dtype=np.uint64)
+    if worlds.ndim != 2 or worlds.shape[1] != 4:
+        raise ValueError(f"worlds must be an (n, 4) array, not shape {worlds.shape}")
+    weights, _ = _weights(obs.public, obs.seat, worlds, len(worlds))
+    return weights
+
+
+def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | int | None = None) -> HandResult:
+    """Finish the hand seen in ``obs`` as if the hidden cards were ``world`` (a row of
+    ``sample_worlds``), with ``agents`` (four agents by seat, or two for (A, B, A, B): built-in,
+    kernel or Python), and return the score sheet. ``first`` is the action the seat to act takes
+    first (a card, or a bid during the bidding); the agents decide the rest. It runs in the
+    same numba loop as ``play_hands``.
+    """
+    from spades_ai.agents.selfplay import Seating, resolve_lineup
+    from spades_ai.engine.bids import legal_bids
+    from spades_ai.engine.state import apply_bid, apply_card, legal_now
+
+    obs = _check_obs(obs)
+    hands = np.asarray(world, dtype=np.uint64).reshape(-1).copy()
+    if len(hands) != 4:
+        raise ValueError(f"a world has four hands, not {len(hands)}")
+    if int(hands[obs.seat]) != int(obs.cards):
+        raise ValueError(f"the world gives seat {obs.seat} other cards than it holds")
+    seen = int(obs.public[_P_PLAYED])
+    for s in range(4):
+        expected = 13 - len(obs.played_by[s])
+        if int(hands[s]).bit_count() != expected:
+            raise ValueError(f"the world gives seat {s} {int(hands[s]).bit_count()} cards, not {expected}")
+        if int(hands[s]) & seen or any(int(hands[s]) & int(hands[t]) for t in range(s)):
+            raise ValueError(f"the world gives seat {s} a card that is played or held by another seat")
+        for suit in obs.voids[s]:
+            if int(hands[s]) >> (13 * suit) & 0x1FFF:
+                raise ValueError(f"the world gives seat {s} a card of a suit it has shown it lacks")
+    pub = np.array(obs.public)
+    rules = obs.rules
+    if first is not None:
+        seat = obs.seat
+        if obs.phase == "bidding":
+            if not (isinstance(first, (int, np.integer)) and int(legal_bids(seat, hands[seat], pub, obs.rules_array)) >> int(first) & 1):
+                raise ValueError(f"seat {seat} may not bid {first!r} here")
+            apply_bid(pub, hands, int(first), False, obs.rules_array)
+        else:
+            card = to_card(first)
+            if not int(legal_now(pub, hands[seat], obs.rules_array)) >> card & 1:
+                raise ValueError(f"seat {seat} may not play {card} here")
+            apply_card(pub, hands, int(card), obs.rules_array)
+    seq = np.zeros(52, dtype=np.int64)
+    plays = list(obs.plays) + ([(obs.seat, to_card(first))] if first is not None and obs.phase == "playing" else [])
+    for i, (s, c) in enumerate(plays):
+        seq[i] = 64 * s + int(c)
+    Seating(resolve_lineup(agents)).run("play_on", rules, pub, hands, after=(seq, len(plays)))
+    return HandResult.from_public(pub, obs.rules_array)

@@ -1,0 +1,421 @@
+"""The public, read-only kernel API that a researcher's numba agent is written against.
+
+A kernel agent is two ``numba.njit`` functions handed to ``spades_ai.kernel_agent``::
+
+    bid(pub, seat, hand, legal, rules) -> int     # 0 = nil, 1..13; legal: bit b set = bid b legal
+    play(pub, seat, hand, legal, rules) -> int    # a card id 0..51; legal: uint64 mask of cards
+
+``pub`` is the hand's public state (what every seat has seen), ``seat`` the seat to act,
+``hand`` its own cards as a uint64 bitboard (bit = card id = ``suit * 13 + rank``, suits C D H
+S, ranks 2..A), ``rules`` the house rules as an array. Read them only through the kernels
+below: the array layouts are the engine's and may change, these names will not. When the rules
+allow the seat a blind nil, ``bid`` is first asked with ``hand == 0`` and ``legal`` holding only
+``BLIND_NIL_BIT`` and nil: return ``BLIND_NIL`` to bid it, anything else to look at the cards.
+An agent with options takes a sixth argument, ``params`` (an int64 array given to
+``kernel_agent(..., params=...)``).
+
+>>> import numba, spades_ai as sa
+>>> from spades_ai import kernels as K
+>>> @numba.njit
+... def low_bid(pub, seat, hand, legal, rules):
+...     return K.nearest_legal_bid(legal, 2)
+>>> @numba.njit
+... def low_card(pub, seat, hand, legal, rules):
+...     return K.lowest_card(legal)
+>>> agent = sa.kernel_agent("low", low_bid, low_card)
+>>> sa.play_hands([agent, "normal"], 10, seed=1).tricks_won.sum(axis=1).tolist() == [13] * 10
+True
+"""
+
+import numpy as np
+
+from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bits import (
+    CLUBS,
+    DIAMONDS,
+    FULL_DECK,
+    HEARTS,
+    NON_SPADES,
+    ONE,
+    SPADES,
+    SUIT_MASK,
+    U64,
+    ZERO,
+    highest_bit,
+    highest_index,
+    lowest_bit,
+    lowest_index,
+    popcount,
+    select_bit,
+)
+from spades_ai.engine.jit import inline_kernel
+from spades_ai.engine.rng import below, mix64, stream_state
+from spades_ai.engine.state import (
+    P_BAGS,
+    P_BIDS,
+    P_BLIND,
+    P_BROKEN,
+    P_DEALER,
+    P_HANDS_PLAYED,
+    P_LEADER,
+    P_N_BIDS,
+    P_PHASE,
+    P_PLAYED,
+    P_PLAYED_BY,
+    P_SCORES,
+    P_TRICK,
+    P_TRICK_LEN,
+    P_TRICK_NO,
+    P_VOIDS,
+    P_WIN_CARD,
+    P_WIN_SEAT,
+    P_WON,
+    PHASE_BIDDING,
+    PHASE_OVER,
+    PHASE_PLAYING,
+    legal_now,
+)
+from spades_ai.rules import (
+    R_BAG_LIMIT,
+    R_BAG_PENALTY,
+    R_BIDDING,
+    R_BLIND_BONUS,
+    R_BLIND_NIL,
+    R_FIRST_LEAD,
+    R_LOSS,
+    R_MAX_HANDS,
+    R_MIN_BID,
+    R_MIN_TEAM_BID,
+    R_NIL,
+    R_NIL_BONUS,
+    R_NIL_TRICKS_COUNT,
+    R_SPADE_LEAD,
+    R_TARGET,
+    R_TEN_FOR_200,
+)
+
+#: Return this from ``bid`` to bid a blind nil (only when ``legal`` has this bit).
+BLIND_NIL = BLIND_NIL_BIT
+
+__all__ = [
+    # bitboards
+    "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "SUIT_MASK", "ONE", "ZERO", "U64",
+    "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit",
+    "card_bit", "card_suit", "card_rank", "lowest_card", "highest_card", "suit_cards", "count",
+    # the public state
+    "dealer", "phase", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
+    "tricks_won", "trick_no", "cards_played", "played_by", "unseen_cards", "trick_len", "trick_card",
+    "leader", "led_suit", "winning_card", "winning_seat", "spades_broken", "is_void", "score",
+    "bag_count", "hands_played", "team_contract", "tricks_needed",
+    # rules
+    "target_score", "loss_threshold", "nil_allowed", "nil_bonus", "blind_nil_allowed", "blind_nil_bonus",
+    "nil_tricks_count", "bag_limit", "bag_penalty", "spade_lead", "first_lead", "min_bid",
+    "min_team_bid", "ten_for_200", "bidding", "max_hands",
+    # legality, bids, randomness
+    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "BLIND_NIL", "decision_stream", "draw_below",
+]  # fmt: skip
+
+
+# -- cards and bitboards -----------------------------------------------------------------------
+@inline_kernel
+def card_bit(card):
+    """The one-bit mask of card id ``card``."""
+    return ONE << U64(card)
+
+
+@inline_kernel
+def card_suit(card):
+    """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+    return card // 13
+
+
+@inline_kernel
+def card_rank(card):
+    """0 for a two up to 12 for an ace."""
+    return card % 13
+
+
+@inline_kernel
+def lowest_card(mask):
+    """The id of the lowest card of a non-empty mask (clubs first, then by rank)."""
+    return lowest_index(mask)
+
+
+@inline_kernel
+def highest_card(mask):
+    """The id of the highest card of a non-empty mask (a spade if it holds one)."""
+    return highest_index(mask)
+
+
+@inline_kernel
+def suit_cards(mask, suit):
+    """The cards of ``mask`` in ``suit``."""
+    return mask & SUIT_MASK[suit]
+
+
+@inline_kernel
+def count(mask):
+    """The number of cards in ``mask``."""
+    return np.int64(popcount(mask))
+
+
+# -- the public state ------------------------------------------------------------------------
+@inline_kernel
+def dealer(pub):
+    return pub[P_DEALER]
+
+
+@inline_kernel
+def phase(pub):
+    """``PHASE_BIDDING``, ``PHASE_PLAYING`` or ``PHASE_OVER``."""
+    return pub[P_PHASE]
+
+
+@inline_kernel
+def bid_of(pub, seat):
+    """``seat``'s bid (0 = nil), -1 before it has bid."""
+    return pub[P_BIDS + seat]
+
+
+@inline_kernel
+def is_blind(pub, seat):
+    """Whether ``seat`` bid blind nil."""
+    return pub[P_BLIND + seat] != 0
+
+
+@inline_kernel
+def bids_made(pub):
+    return pub[P_N_BIDS]
+
+
+@inline_kernel
+def tricks_won(pub, seat):
+    return pub[P_WON + seat]
+
+
+@inline_kernel
+def trick_no(pub):
+    """Tricks finished (the index, 0..12, of the trick in play)."""
+    return pub[P_TRICK_NO]
+
+
+@inline_kernel
+def cards_played(pub):
+    """Every card played so far (a mask)."""
+    return U64(pub[P_PLAYED])
+
+
+@inline_kernel
+def played_by(pub, seat):
+    """The cards ``seat`` has played (a mask)."""
+    return U64(pub[P_PLAYED_BY + seat])
+
+
+@inline_kernel
+def unseen_cards(pub, hand):
+    """The cards in the other three hands, as far as the seat holding ``hand`` knows."""
+    return FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
+
+
+@inline_kernel
+def trick_len(pub):
+    """Cards in the current trick (0 when the seat to act leads)."""
+    return pub[P_TRICK_LEN]
+
+
+@inline_kernel
+def trick_card(pub, i):
+    """The card id played ``i``-th to the current trick (``i < trick_len(pub)``)."""
+    return pub[P_TRICK + i]
+
+
+@inline_kernel
+def leader(pub):
+    """The seat that led (or leads) the current trick; -1 during the bidding."""
+    return pub[P_LEADER]
+
+
+@inline_kernel
+def led_suit(pub):
+    """The suit led to the current trick, -1 when the seat to act leads."""
+    return -1 if pub[P_TRICK_LEN] == 0 else pub[P_TRICK] // 13
+
+
+@inline_kernel
+def winning_card(pub):
+    """The card id now winning the current trick, -1 if it is empty."""
+    return pub[P_WIN_CARD]
+
+
+@inline_kernel
+def winning_seat(pub):
+    """The seat now winning the current trick, -1 if it is empty."""
+    return pub[P_WIN_SEAT]
+
+
+@inline_kernel
+def spades_broken(pub):
+    return pub[P_BROKEN] != 0
+
+
+@inline_kernel
+def is_void(pub, seat, suit):
+    """Whether ``seat`` has shown that it holds no card of ``suit``."""
+    return (pub[P_VOIDS] >> (4 * seat + suit)) & 1 == 1
+
+
+@inline_kernel
+def score(pub, team):
+    """The match score of ``team`` (0: seats 0 and 2) before this hand."""
+    return pub[P_SCORES + team]
+
+
+@inline_kernel
+def bag_count(pub, team):
+    """The running bag count of ``team`` before this hand."""
+    return pub[P_BAGS + team]
+
+
+@inline_kernel
+def hands_played(pub):
+    """Hands of the match finished before this one."""
+    return pub[P_HANDS_PLAYED]
+
+
+@inline_kernel
+def team_contract(pub, team):
+    """The sum of the team's number bids so far (nil and unmade bids count 0)."""
+    return max(pub[P_BIDS + team], 0) + max(pub[P_BIDS + team + 2], 0)
+
+
+@inline_kernel
+def tricks_needed(pub, team, rules):
+    """Tricks the team still needs for its contract (0 or less: made). A nil bidder's tricks
+    count only when the rules say so."""
+    counted = 0
+    for s in (team, team + 2):
+        if pub[P_BIDS + s] > 0 or rules[R_NIL_TRICKS_COUNT] != 0:
+            counted += pub[P_WON + s]
+    return team_contract(pub, team) - counted
+
+
+# -- rules -----------------------------------------------------------------------------------
+@inline_kernel
+def target_score(rules):
+    return rules[R_TARGET]
+
+
+@inline_kernel
+def loss_threshold(rules):
+    return rules[R_LOSS]
+
+
+@inline_kernel
+def nil_allowed(rules):
+    return rules[R_NIL] != 0
+
+
+@inline_kernel
+def nil_bonus(rules):
+    return rules[R_NIL_BONUS]
+
+
+@inline_kernel
+def blind_nil_allowed(rules):
+    return rules[R_BLIND_NIL] != 0
+
+
+@inline_kernel
+def blind_nil_bonus(rules):
+    return rules[R_BLIND_BONUS]
+
+
+@inline_kernel
+def nil_tricks_count(rules):
+    return rules[R_NIL_TRICKS_COUNT] != 0
+
+
+@inline_kernel
+def bag_limit(rules):
+    return rules[R_BAG_LIMIT]
+
+
+@inline_kernel
+def bag_penalty(rules):
+    return rules[R_BAG_PENALTY]
+
+
+@inline_kernel
+def spade_lead(rules):
+    """The code of ``Rules.spade_lead`` (its index in ``spades_ai.rules.SPADE_LEADS``)."""
+    return rules[R_SPADE_LEAD]
+
+
+@inline_kernel
+def first_lead(rules):
+    """The code of ``Rules.first_lead`` (its index in ``spades_ai.rules.FIRST_LEADS``)."""
+    return rules[R_FIRST_LEAD]
+
+
+@inline_kernel
+def min_bid(rules):
+    return rules[R_MIN_BID]
+
+
+@inline_kernel
+def min_team_bid(rules):
+    return rules[R_MIN_TEAM_BID]
+
+
+@inline_kernel
+def ten_for_200(rules):
+    return rules[R_TEN_FOR_200] != 0
+
+
+@inline_kernel
+def bidding(rules):
+    """The code of ``Rules.bidding`` (its index in ``spades_ai.rules.BIDDINGS``)."""
+    return rules[R_BIDDING]
+
+
+@inline_kernel
+def max_hands(rules):
+    """``Rules.max_hands``, 0 when off."""
+    return rules[R_MAX_HANDS]
+
+
+# -- legality, bids, randomness ----------------------------------------------------------------
+@inline_kernel
+def legal_cards(pub, hand, rules):
+    """The cards ``hand`` may play now (the ``legal`` a play kernel is given)."""
+    return legal_now(pub, hand, rules)
+
+
+@inline_kernel
+def legal_bid_mask(pub, seat, hand, rules):
+    """The bid mask ``seat`` holding ``hand`` has now (the ``legal`` a bid kernel is given)."""
+    return legal_bids(seat, hand, pub, rules)
+
+
+@inline_kernel
+def nearest_legal_bid(legal, want):
+    """The legal number bid (1..13) closest to ``want`` (the lower on a tie); nil (0) only
+    when the mask allows nothing else."""
+    for d in range(14):
+        for b in (want - d, want + d):
+            if 1 <= b <= 13 and (legal >> b) & 1:
+                return b
+    return 0
+
+
+@inline_kernel
+def decision_stream(seed, pub, seat, hand):
+    """A random stream for one decision, keyed by ``seed`` and the observation: the same
+    observation always gives the same stream, in any order or process (the built-ins use it)."""
+    return stream_state(U64(seed), hand ^ mix64(U64(pub[P_PLAYED])), U64(seat + 4 * pub[P_N_BIDS]))
+
+
+@inline_kernel
+def draw_below(state, n):
+    """``(new state, r)`` with ``r`` uniform in ``0 .. n - 1`` (exactly; ``n`` >= 1)."""
+    return below(state, n)

@@ -1,0 +1,314 @@
+"""Kernel agents: a researcher's numba bid and play run wherever a built-in runs."""
+
+import numba
+import numpy as np
+import pytest
+
+import spades_ai as sa
+from spades_ai import kernels as K
+from spades_ai.engine.state import P_PLAYED
+from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.testing import check_agent
+
+
+# -- a small agent written only against spades_ai.kernels ---------------------------------------
+@numba.njit
+def greedy_bid(pub, seat, hand, legal, rules):
+    tops = K.count(hand & K.SPADES) // 2
+    for s in range(4):
+        tops += K.count(K.suit_cards(hand, s) >> np.uint64(13 * s + 12))  # aces
+    return K.nearest_legal_bid(legal, max(1, tops))
+
+
+@numba.njit
+def greedy_play(pub, seat, hand, legal, rules):
+    """Win with the highest card while the team needs tricks, else throw the lowest."""
+    if K.tricks_needed(pub, seat & 1, rules) > 0:
+        return K.highest_card(legal)
+    return K.lowest_card(legal)
+
+
+GREEDY = sa.kernel_agent("greedy", greedy_bid, greedy_play)
+
+
+@numba.njit
+def nil_bid(pub, seat, hand, legal, rules):
+    return 0
+
+
+@numba.njit
+def card_60(pub, seat, hand, legal, rules):
+    return 60
+
+
+@numba.njit
+def seeded_play(pub, seat, hand, legal, rules, params):
+    state = K.decision_stream(params[0], pub, seat, hand)
+    _, r = K.draw_below(state, K.count(legal))
+    return K.lowest_index(K.select_bit(legal, r))
+
+
+class Wrapped:
+    """A Python agent that asks a kernel agent: drives the same kernels through objmode."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = "wrapped-" + inner.name
+
+    def bid(self, obs):
+        return self.inner.bid(obs)
+
+    def play(self, obs):
+        return self.inner.play(obs)
+
+
+def test_kernel_agent_plays_in_numba_and_from_python_alike():
+    fast = sa.play_hands([GREEDY, "normal"], 300, seed=4)
+    assert (fast.tricks_won.sum(axis=1) == 13).all()
+    slow = sa.play_hands([Wrapped(GREEDY), "normal"], 300, seed=4)
+    assert fast == slow
+    m_fast = sa.play_matches([GREEDY, "easy"], 3, seed=2, rules=sa.Rules(target_score=250))
+    m_slow = sa.play_matches([Wrapped(GREEDY), "easy"], 3, seed=2, rules=sa.Rules(target_score=250))
+    assert m_fast == m_slow
+
+
+def test_builtins_are_kernel_agents():
+    for name in sa.list_agents():
+        agent = sa.make_agent(name, **({"worlds": 4} if name in ("hard", "crazy") else {}))
+        assert isinstance(agent, sa.KernelAgent), name
+    rec = sa.play_hands(["normal", "easy"], 200, seed=9)
+    again = sa.play_hands([Wrapped(sa.make_agent("normal")), Wrapped(sa.make_agent("easy"))], 200, seed=9)
+    assert rec == again
+
+
+def test_illegal_actions_name_agent_seat_and_action():
+    liar = sa.kernel_agent("liar", nil_bid, card_60)
+    with pytest.raises(IllegalPlayError, match=r"'liar' at seat [02] chose an illegal card 60"):
+        sa.play_hands([liar, "normal"], 1)
+    with pytest.raises(IllegalPlayError, match=r"kernel agent 'liar' at seat \d played 60"):
+        h = sa.Hand(sa.deal(0))
+        for _ in range(4):
+            h.bid(3)
+        liar.play(h.observation())
+    suicide_nil = sa.Rules.preset("suicide")
+    nils = sa.kernel_agent("nils", nil_bid, greedy_play)
+    with pytest.raises(IllegalBidError, match="'nils' at seat"):
+        sa.play_hands([nils, "normal"], 5, rules=suicide_nil)
+
+
+def test_kernel_agent_refuses_non_kernels():
+    with pytest.raises(TypeError, match="numba.njit function"):
+        sa.kernel_agent("py", lambda *a: 1, greedy_play)
+
+    @numba.njit
+    def three(pub, seat, hand):
+        return 0
+
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        sa.kernel_agent("short", three, greedy_play)
+    with pytest.raises(TypeError, match="both take params, or neither"):
+        sa.kernel_agent("halfparams", greedy_bid, seeded_play)
+
+    @numba.njit
+    def bid_p(pub, seat, hand, legal, rules, params):
+        return 1
+
+    with pytest.raises(TypeError, match="give params"):
+        sa.kernel_agent("noparams", bid_p, seeded_play)
+
+
+def test_kernel_agent_with_params_and_a_random_stream():
+    @numba.njit
+    def bid6(pub, seat, hand, legal, rules, params):
+        return K.nearest_legal_bid(legal, params[1])
+
+    a = sa.kernel_agent("rnd", bid6, seeded_play, params=[1, 3])
+    b = sa.kernel_agent("rnd", bid6, seeded_play, params=[2, 3])
+    ra, rb = sa.play_hands([a, "normal"], 100, seed=1), sa.play_hands([b, "normal"], 100, seed=1)
+    assert (ra.bids[:, 0] == 3).all() and ra != rb  # another seed, other cards played
+    assert ra == sa.play_hands([a, "normal"], 100, seed=1)
+    assert ra == sa.play_hands([Wrapped(a), "normal"], 100, seed=1)
+
+
+def test_kernel_agent_passes_check_agent():
+    check_agent(GREEDY, hands=30)
+
+
+def test_kernel_agent_in_a_tournament_by_spec(tmp_path):
+    spec = f"{__name__}:GREEDY"
+    run = sa.run_tournament([spec, "normal"], deals=40, out=tmp_path, n_jobs=1, progress=False)
+    df = sa.load_results(run)
+    assert set(df["agent"].astype(str)) == {spec, "normal"}
+    fast = sa.play_hands([GREEDY, "normal"], 40, seed=0)
+    rows = df[(df.table == 0) & (df.team == 0)].sort_values("deal_no")
+    assert (rows["points"].to_numpy() == fast.points[:, 0]).all()
+
+
+def test_kernel_agent_as_rollout_policy():
+    hard = sa.make_agent("hard", worlds=4, rollout=GREEDY)
+    assert hard.label == "hard(worlds=4, rollout=greedy)"
+    rec = sa.play_hands([hard, "normal"], 6, seed=3)
+    assert (rec.tricks_won.sum(axis=1) == 13).all()
+    assert rec != sa.play_hands([sa.make_agent("hard", worlds=4), "normal"], 6, seed=3)
+    by_name = sa.make_agent("hard", worlds=4, rollout="easy:careless=0.1")
+    assert (sa.play_hands([by_name, "normal"], 3, seed=3).tricks_won.sum(axis=1) == 13).all()
+    with pytest.raises(ValueError, match="rollout"):
+        sa.make_agent("hard", rollout=sa.make_agent("crazy", worlds=2))
+    with pytest.raises(ValueError, match="rollout"):
+        sa.make_agent("hard", rollout=Wrapped(GREEDY))
+
+
+def test_mixed_bids_like_one_and_plays_like_another():
+    mixed = sa.Mixed("g-bids", GREEDY, sa.make_agent("normal"))
+    rec = sa.play_hands([mixed, "normal"], 200, seed=6)
+    greedy = sa.play_hands([GREEDY, "normal"], 200, seed=6)
+    normal = sa.play_hands(["normal", "normal"], 200, seed=6)
+    assert (rec.bids[:, 0] == greedy.bids[:, 0]).all() and (rec.bids[:, 1] == normal.bids[:, 1]).all()
+    assert rec == sa.play_hands([Wrapped(mixed), "normal"], 200, seed=6)
+
+
+# -- the public kernel API reads what the Observation says --------------------------------------
+@numba.njit
+def read_all(pub, seat, hand, rules):
+    out = np.empty(16, dtype=np.int64)
+    out[0] = K.dealer(pub)
+    out[1] = K.bid_of(pub, (seat + 1) & 3)
+    out[2] = K.tricks_won(pub, seat)
+    out[3] = K.trick_no(pub)
+    out[4] = np.int64(K.cards_played(pub))
+    out[5] = K.trick_len(pub)
+    out[6] = K.led_suit(pub)
+    out[7] = K.winning_seat(pub)
+    out[8] = K.spades_broken(pub)
+    out[9] = K.score(pub, 1)
+    out[10] = K.bag_count(pub, 0)
+    out[11] = np.int64(K.legal_cards(pub, hand, rules))
+    out[12] = K.bag_limit(rules)
+    out[13] = np.int64(K.played_by(pub, (seat + 2) & 3))
+    out[14] = K.is_void(pub, (seat + 1) & 3, 0) + 2 * K.is_void(pub, (seat + 1) & 3, 3)
+    out[15] = K.leader(pub)
+    return out
+
+
+def test_kernel_accessors_agree_with_the_observation():
+    normal = sa.make_agent("normal")
+    rules = sa.Rules(bag_limit=5)
+    for i in range(20):
+        h = sa.Hand(sa.deal(11, i), dealer=i % 4, rules=rules, scores=(30, -20), bag_count=(2, 4))
+        for _ in range(4):
+            h.bid(normal.bid(h.observation()))
+        for _ in range(5 + 2 * i):
+            obs = h.observation()
+            got = read_all(obs.public, obs.seat, np.uint64(int(obs.cards)), obs.rules_array)
+            s = obs.seat
+            trick = obs.current_trick
+            want = [
+                obs.dealer, obs.bids[(s + 1) % 4], obs.tricks_won[s], obs.trick_no,
+                sum(int(m) for m in obs.played_by), len(trick), trick[0][1].suit if trick else -1,
+                got[7] if not trick else _winner(trick), obs.spades_broken, obs.scores[1], obs.bag_count[0],
+                sum(1 << c for c in obs.legal_cards()), 5, int(obs.played_by[(s + 2) % 4]),
+                (0 in obs.voids[(s + 1) % 4]) + 2 * (3 in obs.voids[(s + 1) % 4]), obs.leader,
+            ]  # fmt: skip
+            assert got.tolist() == [int(x) for x in want], (i, h.trick_no)
+            h.play(normal.play(obs))
+
+
+def _winner(trick):
+    led = trick[0][1].suit
+    best = max(trick, key=lambda sc: (sc[1].suit == 3, sc[1].suit == led, sc[1].rank))
+    return best[0]
+
+
+# -- the Monte Carlo parts from Python ------------------------------------------------------------
+def _mid_hand(seed=3, cards=9):
+    normal = sa.make_agent("normal")
+    h = sa.Hand(sa.deal(seed, 1))
+    for _ in range(4):
+        h.bid(normal.bid(h.observation()))
+    for _ in range(cards):
+        h.play(normal.play(h.observation()))
+    return h
+
+
+def test_sample_worlds_fit_the_observation_and_are_reproducible():
+    h = _mid_hand()
+    obs = h.observation()
+    worlds = sa.sample_worlds(obs, 300, seed=2)
+    assert worlds.shape == (300, 4) and worlds.dtype == np.uint64
+    assert (worlds == sa.sample_worlds(obs, 300, seed=2)).all()
+    assert not (worlds == sa.sample_worlds(obs, 300, seed=3)).all()
+    played = int(obs.public[P_PLAYED])
+    for w in worlds:
+        assert int(w[obs.seat]) == int(obs.cards)
+        assert sum(int(x).bit_count() for x in w) == 52 - len(obs.plays)
+        for s in range(4):
+            assert int(w[s]).bit_count() == 13 - len(obs.played_by[s])
+            for suit in obs.voids[s]:
+                assert int(w[s]) >> (13 * suit) & 0x1FFF == 0
+    assert all(int(w[s]) & played == 0 for w in worlds for s in range(4))
+    assert sa.count_worlds(obs) > len({tuple(int(x) for x in w) for w in worlds}) > 250
+    aware = sa.sample_worlds(obs, 50, seed=2, bid_aware=True)
+    assert aware.shape == (50, 4) and (aware[:, obs.seat] == int(obs.cards)).all()
+    assert len(sa.world_weights(obs, worlds)) == 300
+
+
+def test_count_worlds_in_an_endgame_by_brute_force():
+    import itertools
+
+    h = _mid_hand(cards=44)  # two tricks left
+    obs = h.observation()
+    hidden = [c for s in range(4) if s != obs.seat for c in h.cards(s)]
+    others = [s for s in range(4) if s != obs.seat]
+    sizes = [len(h.cards(s)) for s in others]
+    count = 0
+    for perm in itertools.permutations(hidden):
+        split = [perm[: sizes[0]], perm[sizes[0] : sizes[0] + sizes[1]], perm[sizes[0] + sizes[1] :]]
+        if all(list(split[k]) == sorted(split[k]) for k in range(3)) and all(
+            c.suit not in obs.voids[s] for k, s in enumerate(others) for c in split[k]
+        ):
+            count += 1
+    assert sa.count_worlds(obs) == count
+
+
+def test_play_out_with_the_true_world_finishes_the_real_hand():
+    h = _mid_hand()
+    obs = h.observation()
+    truth = np.array([int(h.cards(s)) for s in range(4)], dtype=np.uint64)
+    normal = sa.make_agent("normal")
+    finished = h.clone()
+    while finished.phase != "over":
+        finished.play(normal.play(finished.observation()))
+    assert sa.play_out(obs, truth, ["normal"] * 4) == finished.result()
+    card = obs.legal_cards()[-1]
+    other = h.clone()
+    other.play(card)
+    while other.phase != "over":
+        other.play(normal.play(other.observation()))
+    assert sa.play_out(obs, truth, [normal, normal], first=card) == other.result()
+    assert sa.play_out(obs, truth, [Wrapped(normal)] * 4, first=card) == other.result()
+
+
+def test_play_out_refuses_a_world_that_does_not_fit():
+    h = _mid_hand()
+    obs = h.observation()
+    world = sa.sample_worlds(obs, 1, seed=1)[0].copy()
+    bad = world.copy()
+    bad[obs.seat] ^= np.uint64(1)
+    with pytest.raises(ValueError, match="other cards"):
+        sa.play_out(obs, bad, ["normal"] * 4)
+    o = (obs.seat + 1) % 4
+    swapped = world.copy()
+    swapped[o], swapped[(o + 1) % 4] = world[(o + 1) % 4], world[o]
+    if int(swapped[o]).bit_count() != int(world[o]).bit_count() or any(
+        int(swapped[s]) >> (13 * suit) & 0x1FFF for s in range(4) for suit in obs.voids[s]
+    ):
+        with pytest.raises(ValueError, match="world gives seat"):
+            sa.play_out(obs, swapped, ["normal"] * 4)
+    with pytest.raises(ValueError, match="may not play"):
+        sa.play_out(obs, world, ["normal"] * 4, first=_illegal(obs))
+
+
+def _illegal(obs):
+    legal = {int(c) for c in obs.legal_cards()}
+    mine = [c for c in obs.cards if int(c) not in legal]
+    return mine[0] if mine else next(c for c in range(52) if not int(obs.cards) >> c & 1)
