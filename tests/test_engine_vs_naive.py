@@ -132,7 +132,7 @@ def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> No
     )
 
 
-@pytest.mark.parametrize("block", range(8))
+@pytest.mark.parametrize("block", [pytest.param(0, marks=pytest.mark.nojit), *range(1, 8)])
 def test_random_hands_default_rules(block):
     rnd = random.Random(1000 + block)
     rules = sa.Rules()
@@ -147,7 +147,7 @@ def rules_for_block(block: int) -> list[sa.Rules]:
     return [sa.Rules(**random_rules_kwargs(rnd)) for _ in range(HANDS_RANDOM_RULES // 12 // 10)]
 
 
-@pytest.mark.parametrize("block", range(12))
+@pytest.mark.parametrize("block", [pytest.param(0, marks=pytest.mark.nojit), *range(1, 12)])
 def test_random_hands_random_rules(block):
     rnd = random.Random(2000 + block)
     for k, rules in enumerate(rules_for_block(block)):
@@ -199,6 +199,7 @@ def set_bits(x: int) -> list[int]:
     return [i for i in range(64) if x >> i & 1]
 
 
+@pytest.mark.nojit
 def test_bit_helpers_vs_python():
     rnd = random.Random(42)
     for x in random_masks(rnd, 600):
@@ -218,6 +219,7 @@ def test_bit_helpers_vs_python():
                 assert int(bits._select_bit_pdep(u, r)) == want, (hex(x), r)
 
 
+@pytest.mark.nojit
 def test_bit_helpers_on_zero():
     zero = np.uint64(0)
     assert int(bits.popcount(zero)) == 0
@@ -226,6 +228,7 @@ def test_bit_helpers_on_zero():
     assert int(bits.lowest_bit(zero)) == 0
 
 
+@pytest.mark.nojit
 def test_suit_masks():
     for c in range(52):
         assert int(bits.suit_mask_of(np.uint64(1 << c))) == 0x1FFF << (13 * (c // 13))
@@ -234,6 +237,7 @@ def test_suit_masks():
     assert int(bits.NON_SPADES) == sum(1 << c for c in range(39))
 
 
+@pytest.mark.nojit
 def test_trick_winner_kernel_vs_naive():
     """``winning_offset`` on random tricks (random legal-looking or not) against the reference."""
     from spades_ai.engine.play import winning_offset
@@ -250,6 +254,7 @@ def test_trick_winner_kernel_vs_naive():
 # -- the random stream ------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 def test_mix64_and_stream_start_match_replica():
     rnd = random.Random(11)
     for _ in range(300):
@@ -260,6 +265,7 @@ def test_mix64_and_stream_start_match_replica():
         assert int(rng.stream_state(np.uint64(seed), index, stream)) == stream_start(seed, index, stream)
 
 
+@pytest.mark.nojit
 def test_below_matches_replica():
     rnd = random.Random(12)
     for _ in range(2000):
@@ -272,6 +278,7 @@ def test_below_matches_replica():
         assert 0 <= int(r) < n
 
 
+@pytest.mark.nojit
 def test_stream_kernels_take_a_python_int_state():
     """A state passed as a Python int (typed int64 by numba) draws the same as a uint64 state.
 
@@ -293,6 +300,7 @@ def _state_drawing(high32: int) -> int:
     return (unmix64(high32 << 32) - 0x9E3779B97F4A7C15) & MASK64
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("n, high", [(3, 0), ((1 << 31) + 1, 2), ((1 << 31) + 1, 0), (52, 0)])
 def test_below_rejection_step(n, high):
     """A first draw in the biased zone is thrown away: the state moves two steps, not one."""
@@ -306,6 +314,7 @@ def test_below_rejection_step(n, high):
     assert int(new_state) == ref.state == (state + ref.draws * 0x9E3779B97F4A7C15) & MASK64
 
 
+@pytest.mark.nojit
 def test_below_accepts_unbiased_low_draw():
     """A draw whose low word is small but not below the threshold is kept (one step only)."""
     n = (1 << 31) + 1
@@ -340,6 +349,7 @@ def test_deal_matches_replica():
         assert got == naive_deal(seed, index), (seed, index)
 
 
+@pytest.mark.nojit
 def test_deal_batch_matches_replica():
     masks = deal_masks(77, 1000, 500)
     for i, row in enumerate(masks):
@@ -361,6 +371,7 @@ def test_random_playouts_match_replica(spade_lead, first_lead):
         assert got[i].tolist() == want[i][0], (i, spade_lead, first_lead)
 
 
+@pytest.mark.nojit
 def test_random_playouts_default_arguments():
     got = sa.random_playouts(1000, seed=2024)
     want = naive_random_playouts(1000, 2024, sa.Rules(), dealer=0)
@@ -369,6 +380,7 @@ def test_random_playouts_default_arguments():
     assert sa.random_playouts(10, seed=2024).tolist() == got[:10].tolist()
 
 
+@pytest.mark.nojit
 def test_replica_playouts_are_legal_hands():
     """The replica's card sequences replay through ``Hand`` (the engine accepts every card)."""
     for spade_lead in SPADE_LEADS:

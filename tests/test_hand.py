@@ -12,6 +12,8 @@ from naive import card_id, naive_legal_cards, random_rules_kwargs
 import spades_ai as sa
 from spades_ai import Card, Hand, IllegalBidError, IllegalPlayError, Rules, score_hand
 
+pytestmark = pytest.mark.nojit  # quick enough to run with the JIT off too (tests/test_nojit.py)
+
 
 def ids(text: str) -> list[int]:
     return sorted(card_id(t) for t in text.split())

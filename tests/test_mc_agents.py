@@ -78,6 +78,7 @@ def distinct_reference(legal: int, hand: int, played: int) -> int:
     return sum(1 << c for c in cards if not any(equivalent(lo, c) for lo in cards if lo < c))
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize(
     "legal, hand, played, kept",
     [
@@ -95,6 +96,7 @@ def test_distinct_cards_hand_picked(legal, hand, played, kept):
     assert got == mask(kept) == distinct_reference(mask(legal), mask(hand), mask(played) if played else 0)
 
 
+@pytest.mark.nojit
 def test_distinct_cards_matches_the_reference_on_random_hands():
     rng = random.Random(5)
     merged = 0
@@ -190,6 +192,7 @@ def test_decisions_are_reproducible_and_change_with_the_seed():
     assert changed >= 0.1 * len(positions)
 
 
+@pytest.mark.nojit
 def test_decision_stream_is_keyed_by_seed_and_observation():
     _, obs = next((h, o) for h, o in normal_positions(seed=3, n_hands=1) if o.phase == "playing")
     hand = U64(obs.cards)
@@ -284,6 +287,7 @@ def value(pub, team, rules=None, sheet=None):
 MADE = {"bids": (4, 3, 3, 2), "tricks": (5, 3, 3, 2)}  # team 0: 7 bid, 8 taken; team 1: 5 and 5
 
 
+@pytest.mark.nojit
 def test_utility_made_contract_and_a_set():
     # team 0: 70 + 1 overtrick = 71, minus one bag at 100/10 = 61; team 1: 50
     assert value(finished(**MADE), 0) == pytest.approx(11.0)
@@ -292,6 +296,7 @@ def test_utility_made_contract_and_a_set():
     assert value(finished((4, 3, 3, 2), (3, 4, 3, 3)), 0) == pytest.approx(-102.0)
 
 
+@pytest.mark.nojit
 def test_utility_bag_cost_is_penalty_over_limit():
     # one overtrick for team 0 (71 points): a bag costs 100/5 = 20, then 50/10 = 5
     assert value(finished(**MADE), 0, Rules(bag_limit=5)) == pytest.approx(71 - 20 - 50)
@@ -300,6 +305,7 @@ def test_utility_bag_cost_is_penalty_over_limit():
     assert value(finished((3, 2, 3, 2), (5, 2, 4, 2)), 0) == pytest.approx(63 - 30 - 40)
 
 
+@pytest.mark.nojit
 def test_utility_counts_a_penalty_crossing():
     """Team 0 sits on 8 bags and takes 3 more: 60 + 3 - 100 = -37 points and 1 bag left. The
     penalty is counted, and so are the 7 old bags it clears (they were already charged 10 each):
@@ -316,6 +322,7 @@ def test_utility_counts_a_penalty_crossing():
     assert near < value(finished(**hand, scores=(400, 0)), 0) == pytest.approx(63 - 15 - 40)
 
 
+@pytest.mark.nojit
 def test_utility_match_ending_bonus_has_the_winners_sign():
     # team 0 goes 450 -> 521 and wins: 71 - 5 (half bag cost near the end) - 50 + bonus
     won = finished(**MADE, scores=(450, 100))
@@ -336,6 +343,7 @@ def test_utility_match_ending_bonus_has_the_winners_sign():
     assert value(finished(**MADE, hands_played=1), 0, Rules(max_hands=3)) == pytest.approx(11.0)
 
 
+@pytest.mark.nojit
 def test_utility_nil_made_and_failed():
     # seat 0's nil made (+100), seat 2 takes 5 of 4 (41, one bag); team 1 takes 8 of 5 (53 - 30)
     assert value(finished((0, 3, 4, 2), (0, 4, 5, 4)), 0) == pytest.approx(141 - 10 - 23)
@@ -344,6 +352,7 @@ def test_utility_nil_made_and_failed():
 
 
 # -- rollouts and play --------------------------------------------------------------------------
+@pytest.mark.nojit
 def test_rollout_from_the_deal_plays_normal_at_every_seat():
     rules = Rules()
     masks = deal_masks(41, 0, 20)
@@ -357,6 +366,7 @@ def test_rollout_from_the_deal_plays_normal_at_every_seat():
         assert list(pub[st.P_WON : st.P_WON + 4]) == list(rec.tricks_won[i])
 
 
+@pytest.mark.nojit
 def test_rollouts_reach_the_end_from_any_point():
     rng = random.Random(42)
     rules = Rules()
@@ -445,6 +455,7 @@ def test_hard_beats_normal_on_duplicate_deals():
     assert diff.mean() - half > 0, f"{diff.mean():+.1f} +- {half:.1f} points per deal"
 
 
+@pytest.mark.nojit
 def test_rollouts_cap_the_worlds_of_a_decision():
     from spades_ai.agents.hard import worlds_for
 

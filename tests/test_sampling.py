@@ -136,6 +136,7 @@ def obs_args(obs):
 
 
 # -- exact counting ---------------------------------------------------------------------------
+@pytest.mark.nojit
 def test_count_worlds_equals_brute_force_on_random_small_positions():
     rng = random.Random(2024)
     seen = {"positive": 0, "zero": 0, "two_void_seats": 0, "three_void_seats": 0}
@@ -154,6 +155,7 @@ def test_count_worlds_equals_brute_force_on_random_small_positions():
     assert seen["two_void_seats"] >= 50 and seen["three_void_seats"] >= 15
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize(
     "need, voids, expected",
     [
@@ -174,6 +176,7 @@ def test_count_worlds_hand_counted_cases(need, voids, expected):
     assert total(unseen, need, allowed) == expected
 
 
+@pytest.mark.nojit
 def test_count_worlds_on_real_endgames_equals_brute_force():
     checked = 0
     for hand, obs in real_positions(seed=11, n_hands=60, keep=1.0):
@@ -206,6 +209,7 @@ def test_count_worlds_on_real_midgames_equals_a_card_by_card_count():
     assert with_voids >= 50 and without >= 50
 
 
+@pytest.mark.nojit
 def test_full_first_trick_count_is_39_choose_13_13_13():
     expected = math.factorial(39) // math.factorial(13) ** 3
     assert expected == 84478098072866400
@@ -224,6 +228,7 @@ def test_full_first_trick_count_is_39_choose_13_13_13():
         assert int(count_worlds(unseen, need, allowed)[0, 13, 13]) == expected
 
 
+@pytest.mark.nojit
 def test_world_constraints_read_the_observation():
     for hand, obs in real_positions(seed=13, n_hands=20, keep=0.3):
         pub, seat, h = obs_args(obs)
@@ -444,6 +449,7 @@ def test_sampled_worlds_never_break_a_constraint():
     assert positions >= 3000 and void_checks >= 3000
 
 
+@pytest.mark.nojit
 def test_sample_worlds_is_a_function_of_the_state():
     hand = Hand(deal_masks(8, 0, 1)[0].tolist())
     random_play(random.Random(8), hand, stop=20)
@@ -473,6 +479,7 @@ def test_below64_is_uniform_on_small_n(n):
     assert stats.chisquare(np.bincount(r, minlength=n)).pvalue > ALPHA
 
 
+@pytest.mark.nojit
 def test_below64_of_one_is_zero():
     assert set(draws64(1, 100, seed=0)) == {0}
 
@@ -590,6 +597,7 @@ def test_world_weights_follow_the_bid_model_and_temper_when_they_collapse():
     assert kept >= 10 and fell >= 1
 
 
+@pytest.mark.nojit
 def test_world_weights_temper_absurd_bids_and_ignore_missing_and_blind_bids():
     _, obs = next(_after_normal_bidding(1, seed=406))
     pub, seat, h = obs_args(obs)
@@ -609,6 +617,7 @@ def test_world_weights_temper_absurd_bids_and_ignore_missing_and_blind_bids():
     assert not fell_back and (w == 1).all()
 
 
+@pytest.mark.nojit
 def test_bid_model_prefers_hands_that_explain_the_bid():
     from spades_ai.cards import cards_to_mask, parse_cards
 

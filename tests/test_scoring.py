@@ -11,6 +11,8 @@ from naive import naive_match_winner, naive_score
 
 from spades_ai import HandResult, Rules, match_winner, score_hand
 
+pytestmark = pytest.mark.nojit  # quick enough to run with the JIT off too (tests/test_nojit.py)
+
 N = None
 
 

@@ -211,8 +211,14 @@ def anchored_choice(values, weights, anchor, z):
     a small budget fall back to Normal rather than below it.
     """
     n, k = values.shape
-    w_sum = weights.sum()
-    n_eff = w_sum * w_sum / (weights * weights).sum()
+    # Summed in order, as compiled ``weights.sum()`` does: numpy's own sum (run when the JIT is
+    # off) adds pairwise, which can change the last bits and so, rarely, the decision.
+    w_sum = 0.0
+    w2_sum = 0.0
+    for i in range(n):
+        w_sum += weights[i]
+        w2_sum += weights[i] * weights[i]
+    n_eff = w_sum * w_sum / w2_sum
     best = anchor
     best_mean = 0.0
     for j in range(k):

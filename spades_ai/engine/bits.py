@@ -15,15 +15,18 @@ of a playout. On x86 CPUs with BMI2 it is one ``pdep`` instruction; elsewhere a 
 binary search over popcounts (six steps) stands in. The choice is made once, at import, from
 the host CPU's features, and numba's cache is keyed by the CPU, so a cached kernel never runs
 on a machine without the instruction.
+
+With the JIT off (``NUMBA_DISABLE_JIT=1``) the kernels run as plain Python and the intrinsics
+below are replaced, once at import, by pure-Python stand-ins that give the same uint64 results.
 """
 
 import llvmlite.binding as _llb
 import numpy as np
 from llvmlite import ir
-from numba import types
+from numba import config, types
 from numba.extending import intrinsic
 
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import kernel, wrapping
 
 U64 = np.uint64
 ONE = U64(1)
@@ -84,6 +87,43 @@ def _pdep(typingctx, src, mask):
     return sig, codegen
 
 
+# Plain-Python stand-ins for the intrinsics above, used when numba.config.DISABLE_JIT is set
+# (kernels run as Python, to step through in a debugger or to measure coverage): an @intrinsic
+# cannot run as Python. Each takes and returns a uint64, as the compiled intrinsic does, so the
+# kernels around it see the same types and values.
+_MASK64 = (1 << 64) - 1
+
+
+def _ctpop_py(x):
+    return U64((int(x) & _MASK64).bit_count())
+
+
+def _ctlz_py(x):
+    return U64(64 - (int(x) & _MASK64).bit_length())
+
+
+def _cttz_py(x):
+    x = int(x) & _MASK64
+    return U64((x & -x).bit_length() - 1 if x else 64)
+
+
+def _pdep_py(src, mask):
+    src, mask = int(src) & _MASK64, int(mask) & _MASK64
+    out = 0
+    k = 1
+    while mask:
+        low = mask & -mask
+        if src & k:
+            out |= low
+        mask ^= low
+        k <<= 1
+    return U64(out)
+
+
+if config.DISABLE_JIT:  # chosen once, at import: the compiled kernels keep the intrinsics
+    _ctpop, _ctlz, _cttz, _pdep = _ctpop_py, _ctlz_py, _cttz_py, _pdep_py
+
+
 @kernel
 def popcount(x):
     """Number of set bits of a uint64."""
@@ -109,6 +149,7 @@ def highest_bit(x):
 
 
 @kernel
+@wrapping  # ~0 + 1
 def lowest_bit(x):
     """The lowest set bit as a one-bit mask (0 for zero)."""
     return x & (~x + ONE)

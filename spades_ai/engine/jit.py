@@ -4,7 +4,10 @@ never goes stale and never lands inside the installed package.
 ``kernel``: every kernel is cached on disk (``cache=True``), releases the GIL so that callers
 may run kernels from threads, and uses ``error_model="numpy"``, which drops Python's
 zero-division checks from integer code (no kernel divides by a runtime value that can be zero).
-``inline_kernel`` is the same, inlined into each caller at numba's IR level.
+``inline_kernel`` is the same, inlined into each caller at numba's IR level. ``wrapping``
+marks the few kernels whose uint64 arithmetic wraps around on purpose; it changes nothing
+compiled and matters only when the JIT is off (``NUMBA_DISABLE_JIT=1``), where every kernel
+runs as plain Python.
 
 Where the cache lives, and why: numba stamps a cached kernel with the source of its own file
 only, yet the compiled code includes every kernel it calls, so an edit to ``normal.py`` would
@@ -33,6 +36,7 @@ import tempfile
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba import njit
 
 from spades_ai.version import __version__
@@ -117,3 +121,24 @@ callback_kernel = _policy(nogil=False)
 uncached_kernel = njit(nogil=True, error_model="numpy")
 uncached_inline_kernel = njit(nogil=True, error_model="numpy", inline="always")
 uncached_callback_kernel = njit(error_model="numpy")
+
+
+def wrapping(fn):
+    """Marks a kernel whose uint64 arithmetic wraps around on purpose (a hash, a counter,
+    ``~x + 1``); write it under ``@kernel``.
+
+    Compiled, machine integers wrap silently and this returns ``fn`` itself: the compiled code
+    is untouched. Run as plain Python (``NUMBA_DISABLE_JIT=1``, for a debugger or a coverage
+    run), numpy scalars wrap the same way but warn at every overflow, which would flood the
+    output or, under ``-W error``, fail; there the kernel runs with numpy's overflow warning
+    off, and nothing else changes.
+    """
+    if not numba.config.DISABLE_JIT:
+        return fn
+
+    @functools.wraps(fn)
+    def run_wrapping(*args, **kwargs):
+        with np.errstate(over="ignore"):
+            return fn(*args, **kwargs)
+
+    return run_wrapping

@@ -20,7 +20,7 @@ There is no global state: every kernel takes the state and returns the advanced 
 
 import numpy as np
 
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import kernel, wrapping
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -30,6 +30,7 @@ _TWO32 = np.uint64(1 << 32)
 
 
 @kernel
+@wrapping
 def mix64(z):
     """The splitmix64 finaliser: a bijective, well-mixed hash of a 64-bit word."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -38,6 +39,7 @@ def mix64(z):
 
 
 @kernel
+@wrapping
 def stream_state(seed, index, stream):
     """The starting state of the stream keyed by ``(seed, index, stream)``."""
     z = mix64(np.uint64(seed) + _GAMMA)
@@ -46,6 +48,7 @@ def stream_state(seed, index, stream):
 
 
 @kernel
+@wrapping
 def next_u64(state):
     """Advance the state; return ``(state, 64 random bits)``."""
     # A Python int state arrives typed int64, and int64 + uint64 is float64 in numba: coerce.
