@@ -191,8 +191,6 @@ class Hand(PublicFacts):
         if r.bidding == "suicide":
             if partner is not None and partner > 0:
                 return "suicide bidding: the partner bid a number, so this seat must bid nil"
-            if partner == 0 and n == 0:
-                return "suicide bidding: the partner bid nil, so this seat must bid a number"
             return f"suicide bidding: a number bid is at least {max(4, r.min_bid)}"
         if n < r.min_bid and n != 0:
             return f"the minimum bid is {r.min_bid}"

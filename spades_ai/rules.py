@@ -96,7 +96,9 @@ class Rules:
     ten_for_200: bool = False
     """A made team contract of 10 or more scores 20 per trick bid (double)."""
     bidding: str = "classic"
-    """Bidding preset: ``classic``; ``suicide`` (one partner bids nil, the other at least 4);
+    """Bidding preset: ``classic``; ``suicide`` (each team ends the bidding with at least one nil:
+    the first partner bids nil or at least 4, the second must bid nil after a number and may bid
+    nil or at least 4 after a nil);
     ``mirror`` (bid the number of spades held; none is nil); ``whiz`` (nil or that number)."""
     max_hands: int | None = None
     """Stop after this many hands (the higher score wins; a tie plays on). None: off."""

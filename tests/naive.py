@@ -146,12 +146,11 @@ def naive_legal_bids(seat, hand_cards, bids_by_seat, scores, rules) -> tuple[lis
     if rules.bidding == "suicide":
         lowest = max(4, rules.min_bid)
         numbers = list(range(lowest, 14))
-        if partner_bid is None:
+        if partner_bid is None or partner_bid == 0:
+            # The first partner of a team, or the second after a nil (double nil is legal).
             legal = [0] + numbers
-        elif partner_bid == 0:
-            legal = numbers
         else:
-            legal = [0]
+            legal = [0]  # the first partner bid a number: the team still needs its nil
     else:  # classic
         legal = list(range(rules.min_bid, 14))
         if rules.nil:

@@ -375,12 +375,25 @@ def test_suicide_bids():
     numbers = list(range(4, 14))
     h = bidding_hand(bidding="suicide")
     # seat 0 first (partner 2 has not bid), seat 1 (partner 3 has not bid), seat 2 (partner bid
-    # nil: a number of at least 4), seat 3 (partner bid a number: nil).
-    assert legal_sequence(h, [0, 5, 4, 0]) == [[0] + numbers, [0] + numbers, numbers, [0]]
+    # nil: nil again, a double nil, or a number of at least 4), seat 3 (partner bid a number: nil).
+    assert legal_sequence(h, [0, 5, 4, 0]) == [[0] + numbers, [0] + numbers, [0] + numbers, [0]]
     h = bidding_hand(bidding="suicide")
-    assert legal_sequence(h, [6, 0, 0, 9]) == [[0] + numbers, [0] + numbers, [0], numbers]
+    assert legal_sequence(h, [6, 0, 0, 9]) == [[0] + numbers, [0] + numbers, [0], [0] + numbers]
     h = bidding_hand(bidding="suicide", min_bid=6)
     assert h.legal_bids() == [0] + list(range(6, 14))
+
+
+def test_suicide_double_nil_is_legal_and_every_team_ends_with_a_nil():
+    h = bidding_hand(bidding="suicide")
+    legal_sequence(h, [0, 0, 0, 0])
+    assert h.bids == [0, 0, 0, 0] and h.phase == "playing"
+    rnd = random.Random(4)
+    for _ in range(200):
+        h = bidding_hand(bidding="suicide", dealer=rnd.randrange(4))
+        while h.phase == "bidding":
+            h.bid(rnd.choice(h.legal_bids()))
+        for team in (0, 1):
+            assert 0 in (h.bids[team], h.bids[team + 2]), h.bids
 
 
 def test_suicide_refusals_say_why():
@@ -389,10 +402,10 @@ def test_suicide_refusals_say_why():
         h.bid(3)
     h.bid(0)
     h.bid(5)
-    with pytest.raises(sa.IllegalBidError, match="seat 2 may not bid nil: suicide"):
-        h.bid(0)
+    with pytest.raises(sa.IllegalBidError, match="seat 2 may not bid 2: suicide .* at least 4"):
+        h.bid(2)
     h.bid(4)
-    with pytest.raises(sa.IllegalBidError, match="seat 3 may not bid 4: suicide"):
+    with pytest.raises(sa.IllegalBidError, match="seat 3 may not bid 4: suicide.*must bid nil"):
         h.bid(4)
 
 
@@ -488,7 +501,7 @@ def test_blind_nil_under_suicide_follows_the_nil_rule():
     assert h.legal_bids(blind=True) == [0]
     h.bid(0, blind=True)
     h.bid(5)
-    assert h.legal_bids(blind=True) == []  # seat 2's partner bid nil: seat 2 must bid a number
+    assert h.legal_bids(blind=True) == [0]  # seat 2's partner bid nil: a double nil is legal
     h.bid(4)
     assert h.legal_bids(blind=True) == [0]  # seat 3's partner bid a number: nil, blind or not
     h.bid(0, blind=True)

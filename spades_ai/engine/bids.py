@@ -50,13 +50,13 @@ def legal_bids(seat, hand, pub, rules):
                 mask |= np.int64(1) << n_spades
         return mask
     if preset == BID_SUICIDE:
+        # Each team ends with at least one nil: the first partner bids nil or a number >= 4,
+        # the second must bid nil after a number and may bid either after a nil (double nil).
         numbers = _from(max(4, min_bid))
-        if partner_bid < 0:
-            mask = numbers | NIL_BIT
-        elif partner_bid == 0:
-            mask = numbers
-        else:
+        if partner_bid > 0:
             mask = np.int64(NIL_BIT)
+        else:
+            mask = numbers | NIL_BIT
     else:
         mask = _from(min_bid) | (NIL_BIT if nil_on else 0)
         if partner_bid >= 0 and rules[R_MIN_TEAM_BID] > 0:
