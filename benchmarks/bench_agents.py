@@ -59,11 +59,11 @@ def decision_times(agent, positions: int, seed: int = 5) -> np.ndarray:
 
 
 @kernel
-def _sample_many(state, f, unseen, others, need, allowed, n):
+def _sample_many(state, f, unseen, others, need, lo, hi, n):
     hands = np.zeros(4, dtype=np.uint64)
     acc = np.uint64(0)
     for _ in range(n):
-        state = sample_world(state, f, unseen, others, need, allowed, hands)
+        state = sample_world(state, f, unseen, others, need, lo, hi, hands)
         acc ^= hands[others[0]]
     return acc
 
@@ -75,16 +75,16 @@ def sampling_time(n: int = 200_000) -> tuple[float, float]:
         hand.bid(3)
     hand.play(hand.legal_cards()[0])
     obs = hand.observation()
-    unseen, others, need, allowed = world_constraints(obs.public, obs.seat, np.uint64(obs.cards))
-    f = count_worlds(unseen, need, allowed)
+    unseen, others, need, lo, hi, _ = world_constraints(obs.public, obs.seat, np.uint64(obs.cards), obs.rules_array)
+    f = count_worlds(unseen, need, lo, hi)
     t0 = time.perf_counter()
     for _ in range(1000):
-        count_worlds(unseen, need, allowed)
+        count_worlds(unseen, need, lo, hi)
     table_us = (time.perf_counter() - t0) / 1000 * 1e6
     state = stream_state(np.uint64(1), 0, 0)
-    _sample_many(state, f, unseen, others, need, allowed, 10)
+    _sample_many(state, f, unseen, others, need, lo, hi, 10)
     t0 = time.perf_counter()
-    _sample_many(state, f, unseen, others, need, allowed, n)
+    _sample_many(state, f, unseen, others, need, lo, hi, n)
     return (time.perf_counter() - t0) / n * 1e6, table_us
 
 

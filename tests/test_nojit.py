@@ -118,10 +118,10 @@ def workload() -> dict:
     obs = hand.observation()
     out["crazy_card"] = str(crazy.play(obs))
     pub, seat, own = np.array(obs.public), obs.seat, np.uint64(int(obs.cards))
-    state, worlds = sample_worlds(np.uint64(7), pub, seat, own, 64)
+    state, worlds = sample_worlds(np.uint64(7), pub, seat, own, obs.rules_array, 64)
     out["world_state"] = int(state)
     out["worlds"] = worlds
-    out["weights"], out["tempered"] = world_weights(pub, seat, worlds, 64)
+    out["weights"], out["tempered"] = world_weights(pub, seat, worlds, 64, obs.rules_array)
     out["tempered"] = bool(out["tempered"])
     return out
 

@@ -39,18 +39,31 @@ def popcount(a: np.ndarray) -> np.ndarray:
     return np.bitwise_count(a).astype(np.int64)
 
 
-def kernel_args(unseen: int, need, allowed):
-    """The numba-typed ``(unseen, need, allowed)`` of a position."""
-    return U64(unseen), np.array(need, dtype=np.int64), np.array(allowed, dtype=np.bool_).reshape(3, 4)
+def bounds(allowed, spades=(None, None, None)):
+    """The kernels' ``(lo, hi)`` suit bounds of a position: a suit a seat may not hold has
+    ``hi = 0``; ``spades[k]``, when not None, is the exact number of spades seat k holds."""
+    lo = np.zeros((3, 4), dtype=np.int64)
+    hi = np.where(np.array(allowed, dtype=bool).reshape(3, 4), 17, 0).astype(np.int64)
+    for k, n in enumerate(spades):
+        if n is not None:
+            # a count above zero at a seat void in spades: no deal (lo > hi), as the kernel does
+            lo[k, 3], hi[k, 3] = (n, n) if hi[k, 3] or n == 0 else (1, 0)
+    return lo, hi
 
 
-def total(unseen: int, need, allowed) -> int:
-    u, n, a = kernel_args(unseen, need, allowed)
-    return int(count_worlds(u, n, a)[0, n[0], n[1]])
+def kernel_args(unseen: int, need, allowed, spades=(None, None, None)):
+    """The numba-typed ``(unseen, need, lo, hi)`` of a position."""
+    return (U64(unseen), np.array(need, dtype=np.int64), *bounds(allowed, spades))
 
 
-def brute_force_deals(unseen: int, need, allowed) -> list[tuple[int, int, int]]:
-    """Every consistent deal, by trying all 3**n ways to give the n unseen cards out."""
+def total(unseen: int, need, allowed, spades=(None, None, None)) -> int:
+    u, n, lo, hi = kernel_args(unseen, need, allowed, spades)
+    return int(count_worlds(u, n, lo, hi)[0, n[0], n[1]])
+
+
+def brute_force_deals(unseen: int, need, allowed, spades=(None, None, None)) -> list[tuple[int, int, int]]:
+    """Every consistent deal, by trying all 3**n ways to give the n unseen cards out (a seat
+    with a revealed spade count must get exactly that many spades)."""
     cards = bits(unseen)
     deals = []
     for seats in itertools.product(range(3), repeat=len(cards)):
@@ -61,9 +74,21 @@ def brute_force_deals(unseen: int, need, allowed) -> list[tuple[int, int, int]]:
                 ok = False
                 break
             hands[k] |= 1 << c
-        if ok and [h.bit_count() for h in hands] == list(need):
-            deals.append(tuple(hands))
+        if not ok or [h.bit_count() for h in hands] != list(need):
+            continue
+        if any(n is not None and (h & SUIT[3]).bit_count() != n for h, n in zip(hands, spades)):
+            continue
+        deals.append(tuple(hands))
     return deals
+
+
+def constraints(obs):
+    """``world_constraints`` of an observation, with ``allowed[k, s]`` (may hold the suit) and
+    the spade counts it fixes (None where free)."""
+    pub, seat, h = obs_args(obs)
+    unseen, others, need, lo, hi, known = world_constraints(pub, seat, h, obs.rules_array)
+    spades = [int(lo[k, 3]) if lo[k, 3] == hi[k, 3] else None for k in range(3)]
+    return unseen, others, need, hi > 0, spades, known
 
 
 def slow_count(unseen: int, need, allowed) -> int:
@@ -135,6 +160,12 @@ def obs_args(obs):
     return np.array(obs.public), obs.seat, U64(obs.cards)
 
 
+def sample(state, obs, n):
+    """``sample_worlds`` for an observation: ``(state, worlds)``."""
+    pub, seat, h = obs_args(obs)
+    return sample_worlds(state, pub, seat, h, obs.rules_array, n)
+
+
 # -- exact counting ---------------------------------------------------------------------------
 @pytest.mark.nojit
 def test_count_worlds_equals_brute_force_on_random_small_positions():
@@ -182,10 +213,9 @@ def test_count_worlds_on_real_endgames_equals_brute_force():
     for hand, obs in real_positions(seed=11, n_hands=60, keep=1.0):
         if obs.phase != "playing" or len(hand.plays) < 42:
             continue
-        pub, seat, h = obs_args(obs)
-        unseen, _, need, allowed = world_constraints(pub, seat, h)
+        unseen, _, need, allowed, _, _ = constraints(obs)
         expected = len(brute_force_deals(int(unseen), need.tolist(), allowed.tolist()))
-        assert int(count_worlds(unseen, need, allowed)[0, need[0], need[1]]) == expected
+        assert total(int(unseen), need, allowed) == expected
         assert expected >= 1  # the true deal is one of them
         checked += 1
     assert checked >= 300
@@ -196,9 +226,8 @@ def test_count_worlds_on_real_midgames_equals_a_card_by_card_count():
     count card by card, and the multinomial coefficient when no seat shows a void."""
     with_voids = without = 0
     for hand, obs in real_positions(seed=12, n_hands=40, keep=0.15):
-        pub, seat, h = obs_args(obs)
-        unseen, _, need, allowed = world_constraints(pub, seat, h)
-        got = int(count_worlds(unseen, need, allowed)[0, need[0], need[1]])
+        unseen, _, need, allowed, _, _ = constraints(obs)
+        got = total(int(unseen), need, allowed)
         assert got == slow_count(int(unseen), need.tolist(), allowed.tolist())
         if allowed.all():
             n = sum(need)
@@ -217,22 +246,22 @@ def test_full_first_trick_count_is_39_choose_13_13_13():
     for dealer in range(4):
         hand = Hand(masks[dealer].tolist(), dealer=dealer)
         for _ in range(4):  # any seat during the bidding, and the leader before its lead
-            pub, seat, h = obs_args(hand.observation())
-            unseen, others, need, allowed = world_constraints(pub, seat, h)
+            obs = hand.observation()
+            unseen, others, need, allowed, _, _ = constraints(obs)
             assert need.tolist() == [13, 13, 13] and allowed.all()
-            assert others.tolist() == [(seat + k) % 4 for k in (1, 2, 3)]
-            assert int(count_worlds(unseen, need, allowed)[0, 13, 13]) == expected
+            assert others.tolist() == [(obs.seat + k) % 4 for k in (1, 2, 3)]
+            assert total(int(unseen), need, allowed) == expected
             hand.bid(3)
-        pub, seat, h = obs_args(hand.observation())
-        unseen, _, need, allowed = world_constraints(pub, seat, h)
-        assert int(count_worlds(unseen, need, allowed)[0, 13, 13]) == expected
+        unseen, _, need, allowed, _, _ = constraints(hand.observation())
+        assert total(int(unseen), need, allowed) == expected
 
 
 @pytest.mark.nojit
 def test_world_constraints_read_the_observation():
     for hand, obs in real_positions(seed=13, n_hands=20, keep=0.3):
-        pub, seat, h = obs_args(obs)
-        unseen, others, need, allowed = world_constraints(pub, seat, h)
+        seat = obs.seat
+        unseen, others, need, allowed, spades, _ = constraints(obs)
+        assert all(n is None or (n == 0 and not allowed[k, 3]) for k, n in enumerate(spades))  # no bid states a count
         played = sum(1 << c for _, c in obs.plays)
         assert int(unseen) == FULL & ~played & ~obs.cards
         for k in range(3):
@@ -242,17 +271,111 @@ def test_world_constraints_read_the_observation():
             assert [not allowed[k, s] for s in range(4)] == [s in obs.voids[o] for s in range(4)]
 
 
+# -- spade counts revealed by bids (mirror, whiz) ---------------------------------------------
+def test_count_worlds_with_revealed_spade_counts_equals_brute_force():
+    rng = random.Random(2025)
+    seen = {"positive": 0, "zero": 0, "two_counts": 0}
+    for _ in range(400):
+        unseen, need, allowed = random_position(rng, n_max=9)
+        n_spades = (unseen & SUIT[3]).bit_count()
+        spades = [rng.randint(0, min(n_spades, need[k])) if rng.random() < 0.6 else None for k in range(3)]
+        expected = len(brute_force_deals(unseen, need, allowed, spades))
+        assert total(unseen, need, allowed, spades) == expected, (hex(unseen), need, allowed, spades)
+        seen["positive" if expected else "zero"] += 1
+        seen["two_counts"] += bool(expected) and sum(n is not None for n in spades) >= 2
+    assert seen["positive"] >= 100 and seen["zero"] >= 30 and seen["two_counts"] >= 40
+
+
+def test_sample_world_is_uniform_with_revealed_spade_counts():
+    unseen = C(2, 3, 4) | D(2, 3) | S(2, 3, 4)
+    need, allowed, spades = (3, 3, 2), _allowed({(0, 0)}), (2, None, 0)
+    deals = brute_force_deals(unseen, need, allowed, spades)
+    assert 10 <= len(deals) <= 300 and total(unseen, need, allowed, spades) == len(deals)
+    sample = draw(unseen, need, allowed, 30_000, seed=5, spades=spades)
+    assert deal_chi_square(deals, sample) > ALPHA
+    p = marginal_p_values(deals, sample, unseen)
+    assert min(p) > ALPHA / len(p)
+
+
+def spade_bid_positions(seed: int, n_hands: int, keep: float):
+    """Random positions under mirror and whiz bidding (min bid 1 and 3)."""
+    rules_cycle = [Rules.preset("mirror"), Rules.preset("whiz"), Rules.preset("whiz", min_bid=3)]
+    return real_positions(seed=seed, n_hands=n_hands, keep=keep, rules_cycle=rules_cycle)
+
+
+def revealed(obs) -> dict[int, int]:
+    """Seat -> its number of spades, for every bid of ``obs`` that states it."""
+    out = {}
+    for s, b in enumerate(obs.bids):
+        if b is not None and (obs.rules.bidding == "mirror" or b > 0):
+            out[s] = b
+    return out
+
+
+def test_world_constraints_fix_the_spades_a_bid_revealed():
+    fixed = 0
+    for hand, obs in spade_bid_positions(seed=41, n_hands=40, keep=0.3):
+        unseen, others, need, allowed, spades, _ = constraints(obs)
+        shown = revealed(obs)
+        for k, o in enumerate(others.tolist()):
+            if o in shown:
+                played_spades = sum(1 for c in obs.played_by[o] if c.suit == 3)
+                assert spades[k] == shown[o] - played_spades == len(hand.cards(o).suit(3))
+                fixed += 1
+            else:
+                assert spades[k] is None or (spades[k] == 0 and not allowed[k, 3])  # only a void
+    assert fixed >= 200
+
+
+def test_count_worlds_with_revealed_spades_on_real_endgames_equals_brute_force():
+    checked = 0
+    for hand, obs in spade_bid_positions(seed=42, n_hands=80, keep=1.0):
+        if obs.phase != "playing" or len(hand.plays) < 42:
+            continue
+        unseen, _, need, allowed, spades, _ = constraints(obs)
+        expected = len(brute_force_deals(int(unseen), need.tolist(), allowed.tolist(), spades))
+        assert total(int(unseen), need, allowed, spades) == expected >= 1
+        checked += 1
+    assert checked >= 300
+
+
+def test_sampled_worlds_never_contradict_a_revealed_spade_count():
+    positions = checks = 0
+    for hand, obs in spade_bid_positions(seed=43, n_hands=150, keep=0.4):
+        _, worlds = sample(stream(43, positions, 2), obs, 16)
+        for o, n in revealed(obs).items():
+            dealt = worlds[:, o] | U64(int(obs.public[st.P_PLAYED_BY + o]))
+            assert (popcount(dealt & U64(SUIT[3])) == n).all(), (o, n)
+            checks += 1
+        for o in range(4):
+            for s in obs.voids[o]:
+                assert ((worlds[:, o] & U64(SUIT[s])) == 0).all()
+        positions += 1
+    assert checks >= 1500
+
+
+def test_bid_aware_weights_skip_bids_that_state_a_spade_count():
+    for hand, obs in spade_bid_positions(seed=44, n_hands=30, keep=0.2):
+        if obs.phase != "playing":
+            continue
+        pub, seat, _ = obs_args(obs)
+        _, worlds = sample(U64(3), obs, 64)
+        w, fell_back = world_weights(pub, seat, worlds, 64, obs.rules_array)
+        if obs.rules.bidding == "mirror":
+            assert not fell_back and (w == 1).all()  # every bid is a count: nothing to weigh
+
+
 # -- uniformity -------------------------------------------------------------------------------
-def draw(unseen: int, need, allowed, n: int, seed: int) -> list[tuple[int, int, int]]:
+def draw(unseen: int, need, allowed, n: int, seed: int, spades=(None, None, None)) -> list[tuple[int, int, int]]:
     """``n`` deals from ``sample_world`` (seats 1, 2, 3 stand for the three other seats)."""
-    u, nd, al = kernel_args(unseen, need, allowed)
-    f = count_worlds(u, nd, al)
+    u, nd, lo, hi = kernel_args(unseen, need, allowed, spades)
+    f = count_worlds(u, nd, lo, hi)
     others = np.array([1, 2, 3], dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     state = stream(seed, 0, 77)
     out = []
     for _ in range(n):
-        state = U64(sample_world(state, f, u, others, nd, al, hands))
+        state = U64(sample_world(state, f, u, others, nd, lo, hi, hands))
         out.append((int(hands[1]), int(hands[2]), int(hands[3])))
     return out
 
@@ -364,8 +487,7 @@ def test_sample_world_is_uniform_on_a_real_endgame_with_two_void_seats():
     for hand, obs in real_positions(seed=21, n_hands=400, keep=1.0):
         if obs.phase != "playing":
             continue
-        pub, seat, h = obs_args(obs)
-        unseen, _, need, allowed = world_constraints(pub, seat, h)
+        unseen, _, need, allowed, _, _ = constraints(obs)
         if (~allowed).any(axis=1).sum() < 2:
             continue
         deals = brute_force_deals(int(unseen), need.tolist(), allowed.tolist()) if int(unseen).bit_count() <= 9 else []
@@ -386,13 +508,12 @@ def test_marginals_match_exact_counts_on_large_positions_with_voids():
     20,000 worlds from ``sample_worlds`` on mid-game positions where several seats show voids."""
     picked = 0
     for hand, obs in real_positions(seed=22, n_hands=200, keep=0.2):
-        pub, seat, h = obs_args(obs)
-        unseen, others, need, allowed = world_constraints(pub, seat, h)
+        unseen, others, need, allowed, _, _ = constraints(obs)
         n_cards = int(unseen).bit_count()
         if obs.phase != "playing" or (~allowed).any(axis=1).sum() < 2 or n_cards < 18:
             continue
         all_deals = total(int(unseen), need, allowed)
-        _, worlds = sample_worlds(stream(3, picked, 5), pub, seat, h, 20_000)
+        _, worlds = sample(stream(3, picked, 5), obs, 20_000)
         p_values = []
         for c in bits(int(unseen)):
             exact = np.zeros(3)
@@ -422,9 +543,9 @@ def test_sampled_worlds_never_break_a_constraint():
         played = int(pub[st.P_PLAYED])
         unplayed = FULL & ~played
         state = stream(31, positions, 9)
-        state2, worlds = sample_worlds(state, pub, seat, h, 24)
-        unseen, others, need, allowed = world_constraints(pub, seat, h)
-        n_deals = count_worlds(unseen, need, allowed)[0, need[0], need[1]]
+        state2, worlds = sample(state, obs, 24)
+        unseen, others, need, allowed, _, _ = constraints(obs)
+        n_deals = total(int(unseen), need, allowed)
         assert n_deals > 0  # the true deal is one of them (see below)
         assert worlds.shape == (24, 4) and (n_deals == 1 or int(state2) != int(state))
         assert (worlds[:, seat] == h).all()
@@ -453,10 +574,10 @@ def test_sampled_worlds_never_break_a_constraint():
 def test_sample_worlds_is_a_function_of_the_state():
     hand = Hand(deal_masks(8, 0, 1)[0].tolist())
     random_play(random.Random(8), hand, stop=20)
-    pub, seat, h = obs_args(hand.observation())
-    a = sample_worlds(U64(99), pub, seat, h, 50)
-    b = sample_worlds(U64(99), pub, seat, h, 50)
-    c = sample_worlds(U64(100), pub, seat, h, 50)
+    obs = hand.observation()
+    a = sample(U64(99), obs, 50)
+    b = sample(U64(99), obs, 50)
+    c = sample(U64(100), obs, 50)
     assert a[0] == b[0] and (a[1] == b[1]).all()
     assert not (a[1] == c[1]).all()
     assert len({tuple(w) for w in a[1].tolist()}) > 40  # distinct worlds, not one repeated
@@ -532,8 +653,8 @@ def test_bid_aware_worlds_predict_the_hidden_hands_better_than_uniform():
     top_gain, ll_gain, brier_gain, fallbacks = [], [], [], 0
     for i, (deal, obs) in enumerate(_after_normal_bidding(300, seed=404)):
         pub, seat, h = obs_args(obs)
-        _, worlds = sample_worlds(stream(404, i, 1), pub, seat, h, n_worlds)
-        w, fell_back = world_weights(pub, seat, worlds, n_worlds)
+        _, worlds = sample(stream(404, i, 1), obs, n_worlds)
+        w, fell_back = world_weights(pub, seat, worlds, n_worlds, obs.rules_array)
         fallbacks += bool(fell_back)
         pw = _holder_probabilities(worlds, w)
         pu = _holder_probabilities(worlds, np.ones(n_worlds))
@@ -580,8 +701,8 @@ def test_world_weights_follow_the_bid_model_and_temper_when_they_collapse():
     floor = min(200 / 4, 32)
     for i, (deal, obs) in enumerate(_after_normal_bidding(40, seed=405)):
         pub, seat, h = obs_args(obs)
-        _, worlds = sample_worlds(stream(405, i, 1), pub, seat, h, 200)
-        w, fell_back = world_weights(pub, seat, worlds, 200)
+        _, worlds = sample(stream(405, i, 1), obs, 200)
+        w, fell_back = world_weights(pub, seat, worlds, 200, obs.rules_array)
         ref = _weights_reference(pub, seat, worlds)
         assert bool(fell_back) == (_ess(ref) < floor)
         if fell_back:
@@ -601,19 +722,20 @@ def test_world_weights_follow_the_bid_model_and_temper_when_they_collapse():
 def test_world_weights_temper_absurd_bids_and_ignore_missing_and_blind_bids():
     _, obs = next(_after_normal_bidding(1, seed=406))
     pub, seat, h = obs_args(obs)
-    _, worlds = sample_worlds(U64(7), pub, seat, h, 400)
+    _, worlds = sample(U64(7), obs, 400)
+    rules = obs.rules_array
     absurd = pub.copy()
     absurd[st.P_BIDS + 1 : st.P_BIDS + 4] = 13  # three opponents-and-partner bids of 13
-    w, fell_back = world_weights(absurd, seat, worlds, 400)
+    w, fell_back = world_weights(absurd, seat, worlds, 400, rules)
     assert fell_back and 32 - 1e-6 <= _ess(w) < 32.5
     unknown = pub.copy()
     unknown[st.P_BIDS + 1 : st.P_BIDS + 4] = -1
-    w, fell_back = world_weights(unknown, seat, worlds, 400)
+    w, fell_back = world_weights(unknown, seat, worlds, 400, rules)
     assert not fell_back and (w == 1).all()
     blind = absurd.copy()
     blind[st.P_BIDS + 1 : st.P_BIDS + 4] = 0
     blind[st.P_BLIND + 1 : st.P_BLIND + 4] = 1
-    w, fell_back = world_weights(blind, seat, worlds, 400)
+    w, fell_back = world_weights(blind, seat, worlds, 400, rules)
     assert not fell_back and (w == 1).all()
 
 

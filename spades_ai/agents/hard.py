@@ -23,7 +23,7 @@ noise; a nil asks for a nil-safe hand). When the weights collapse (effective sam
 import numpy as np
 
 from spades_ai.agents.normal import estimate_tricks, nil_safe
-from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
+from spades_ai.agents.sampling import count_worlds, revealed_spades, sample_world, world_constraints
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
@@ -155,11 +155,13 @@ def _ess(logw, t):
 
 
 @kernel
-def world_weights(pub, seat, worlds, n):
+def world_weights(pub, seat, worlds, n, rules):
     """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, tempered).
 
     Each world is weighted by the likelihood of every known, non-blind bid of the other seats
     given that seat's hand in the world (the cards it holds there plus those it has played).
+    A bid that states a spade count (mirror, whiz) is skipped: the sampler already holds every
+    world to it exactly.
     When the weights collapse (effective sample size below ``min(n / 4, 32)``) they are
     tempered, ``w ** t`` with the largest ``t`` in [0, 1] that keeps that many effective
     worlds (``t = 0`` is uniform sampling), and the decision counts as a fallback.
@@ -168,7 +170,7 @@ def world_weights(pub, seat, worlds, n):
     for k in range(1, 4):
         o = (seat + k) & 3
         b = pub[P_BIDS + o]
-        if b < 0 or pub[P_BLIND + o] != 0:
+        if b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
             continue
         played = U64(pub[P_PLAYED_BY + o])
         for i in range(n):
@@ -188,14 +190,17 @@ def world_weights(pub, seat, worlds, n):
 
 
 @kernel
-def sample_worlds(state, pub, seat, hand, n):
-    """``n`` consistent worlds as rows of four bitboards (the seat's own hand included)."""
-    unseen, others, need, allowed = world_constraints(pub, seat, hand)
-    f = count_worlds(unseen, need, allowed)
+def sample_worlds(state, pub, seat, hand, rules, n):
+    """``n`` consistent worlds as rows of four bitboards (the seat's own hand included), drawn
+    exactly uniformly among the deals that fit the observation (``sampling``)."""
+    unseen, others, need, lo, hi, known = world_constraints(pub, seat, hand, rules)
+    f = count_worlds(unseen, need, lo, hi)
     worlds = np.empty((n, 4), dtype=np.uint64)
     hands = np.empty(4, dtype=np.uint64)
     for i in range(n):
-        state = sample_world(state, f, unseen, others, need, allowed, hands)
+        state = sample_world(state, f, unseen, others, need, lo, hi, hands)
+        for k in range(3):
+            hands[others[k]] |= known[others[k]]
         hands[seat] = hand
         worlds[i] = hands
     return state, worlds
@@ -253,10 +258,10 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds and
     finish the hand with Normal: ``(values[world, choice], world weights, fell_back)``. Every
     choice meets the same worlds (common random numbers)."""
-    state, worlds = sample_worlds(state, pub, seat, hand, n_worlds)
+    state, worlds = sample_worlds(state, pub, seat, hand, rules, n_worlds)
     fell_back = False
     if bid_aware:
-        weights, fell_back = world_weights(pub, seat, worlds, n_worlds)
+        weights, fell_back = world_weights(pub, seat, worlds, n_worlds, rules)
     else:
         weights = np.ones(n_worlds)
     n_c = len(choices)

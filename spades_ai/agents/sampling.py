@@ -1,12 +1,19 @@
 """Exact, uniform sampling of the hidden cards: deals of the unseen cards consistent with an
-observation (each seat's card count, the cards played, every void shown).
+observation (each seat's card count, the cards played, every void shown, and every spade count
+a bid revealed).
 
 Counting works suit by suit. With three other seats holding ``need[0..2]`` cards and ``u[s]``
 unseen cards of suit ``s``, a deal is a choice, for each suit, of how many of its cards each seat
-gets (``x0 + x1 + x2 = u[s]``, zero for a seat void in it) and then which ones. The number of
-deals of suits ``s..3`` that give seat 0 ``a`` cards and seat 1 ``b`` (seat 2 the rest) is::
+gets (``x0 + x1 + x2 = u[s]``, with ``lo[k, s] <= x_k <= hi[k, s]``) and then which ones. The
+number of deals of suits ``s..3`` that give seat 0 ``a`` cards and seat 1 ``b`` (seat 2 the
+rest) is::
 
     f[s, a, b] = sum over x0, x1 of  C(u[s]; x0, x1, x2) * f[s + 1, a - x0, b - x1]
+
+The bounds carry every constraint of this kind: a void shown is ``hi = 0``; a spade count
+revealed by a bid (mirror, or a whiz bid other than nil: the bid is the bidder's number of
+spades) fixes ``lo = hi =`` that count minus the spades the seat has played. Suit 3 is the trump
+suit, jokers and high deuces included (they sit in the spade lane, ``engine.bits``).
 
 ``count_worlds`` fills ``f`` once per decision in exact int64 arithmetic (there are at most
 39! / 13!^3 ~ 8.4e16 deals, below 2**63). ``sample_world`` then draws the counts of each suit in
@@ -19,14 +26,18 @@ as two seats show voids.
 import numpy as np
 
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import FULL_DECK, SUIT_MASK, ZERO, popcount, select_bit
+from spades_ai.engine.bits import FULL_DECK, SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
 from spades_ai.engine.rng import below, below64
-from spades_ai.engine.state import P_PLAYED, P_PLAYED_BY, P_VOIDS
+from spades_ai.engine.state import P_BIDS, P_PLAYED, P_PLAYED_BY, P_VOIDS
+from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING
+
+#: The most cards of one suit: 13, or 17 in the trump suit with jokers and high deuces.
+MAX_SUIT = 17
 
 
 def _binomials():
-    c = np.zeros((14, 14), dtype=np.int64)
-    for n in range(14):
+    c = np.zeros((MAX_SUIT + 1, MAX_SUIT + 1), dtype=np.int64)
+    for n in range(MAX_SUIT + 1):
         c[n, 0] = 1
         for k in range(1, n + 1):
             c[n, k] = c[n - 1, k - 1] + c[n - 1, k]
@@ -37,27 +48,57 @@ BINOM = _binomials()
 
 
 @kernel
-def world_constraints(pub, seat, hand):
-    """``(unseen, others, need, allowed)`` for sampling what ``seat`` cannot see.
+def revealed_spades(pub, seat, rules):
+    """The number of spades (trumps) ``seat`` holds in all, as its bid revealed it, or -1.
 
-    ``others[k]`` is the seat ``k + 1`` places to the left, ``need[k]`` the cards it still holds,
-    ``allowed[k, s]`` whether it may hold suit ``s`` (it has not shown a void).
+    A mirror bid is always the count (nil: none); a whiz bid other than nil is too. The count
+    is read from the bids the observation shows, so under closed bidding a hidden bid reveals
+    nothing.
     """
-    unseen = FULL_DECK & ~np.uint64(pub[P_PLAYED]) & ~hand
-    others = np.empty(3, dtype=np.int64)
-    need = np.empty(3, dtype=np.int64)
-    allowed = np.empty((3, 4), dtype=np.bool_)
-    for k in range(3):
-        o = (seat + 1 + k) & 3
-        others[k] = o
-        need[k] = 13 - np.int64(popcount(np.uint64(pub[P_PLAYED_BY + o])))
-        for s in range(4):
-            allowed[k, s] = (pub[P_VOIDS] >> (4 * o + s)) & 1 == 0
-    return unseen, others, need, allowed
+    bid = pub[P_BIDS + seat]
+    preset = rules[R_BIDDING]
+    if bid < 0:
+        return -1
+    if preset == BID_MIRROR or (preset == BID_WHIZ and bid > 0):
+        return bid
+    return -1
 
 
 @kernel
-def count_worlds(unseen, need, allowed):
+def world_constraints(pub, seat, hand, rules):
+    """``(unseen, others, need, lo, hi, known)`` for sampling what ``seat`` cannot see.
+
+    ``others[k]`` is the seat ``k + 1`` places to the left, ``need[k]`` the unseen cards it
+    holds, ``lo[k, s] .. hi[k, s]`` how many of suit ``s`` it may hold among them, and
+    ``known[o]`` (by seat) the cards ``seat`` knows seat ``o`` still holds outside ``unseen``
+    (none yet: card passing fills it).
+    """
+    known = np.zeros(4, dtype=np.uint64)
+    unseen = FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
+    others = np.empty(3, dtype=np.int64)
+    need = np.empty(3, dtype=np.int64)
+    lo = np.zeros((3, 4), dtype=np.int64)
+    hi = np.empty((3, 4), dtype=np.int64)
+    for k in range(3):
+        o = (seat + 1 + k) & 3
+        others[k] = o
+        played = U64(pub[P_PLAYED_BY + o])
+        need[k] = 13 - np.int64(popcount(played)) - np.int64(popcount(known[o]))
+        for s in range(4):
+            void = (pub[P_VOIDS] >> (4 * o + s)) & 1 == 1
+            hi[k, s] = 0 if void else MAX_SUIT
+        count = revealed_spades(pub, o, rules)
+        if count >= 0:
+            left = count - np.int64(popcount((played | known[o]) & SPADES))
+            if left < 0 or (left > 0 and hi[k, 3] == 0):
+                lo[k, 3], hi[k, 3] = 1, 0  # contradicts what was seen: no world
+            else:
+                lo[k, 3], hi[k, 3] = left, left
+    return unseen, others, need, lo, hi, known
+
+
+@kernel
+def count_worlds(unseen, need, lo, hi):
     """The table ``f`` (see the module docstring); ``f[0, need[0], need[1]]`` is the number of
     consistent deals (0 if none)."""
     u = np.empty(4, dtype=np.int64)
@@ -76,14 +117,10 @@ def count_worlds(unseen, need, allowed):
                 if c > need[2]:
                     continue
                 total = np.int64(0)
-                for x0 in range(min(a, us) + 1):
-                    if x0 > 0 and not allowed[0, s]:
-                        break
-                    for x1 in range(min(b, us - x0) + 1):
-                        if x1 > 0 and not allowed[1, s]:
-                            break
+                for x0 in range(lo[0, s], min(a, us, hi[0, s]) + 1):
+                    for x1 in range(lo[1, s], min(b, us - x0, hi[1, s]) + 1):
                         x2 = us - x0 - x1
-                        if x2 > c or (x2 > 0 and not allowed[2, s]):
+                        if x2 > c or x2 < lo[2, s] or x2 > hi[2, s]:
                             continue
                         rest = f[s + 1, a - x0, b - x1]
                         if rest != 0:
@@ -93,7 +130,7 @@ def count_worlds(unseen, need, allowed):
 
 
 @kernel
-def sample_world(state, f, unseen, others, need, allowed, hands):
+def sample_world(state, f, unseen, others, need, lo, hi, hands):
     """Deal ``unseen`` to the seats ``others`` into ``hands`` (uint64[4]) uniformly among the
     consistent deals counted in ``f``; returns the advanced random state."""
     a = need[0]
@@ -111,14 +148,10 @@ def sample_world(state, f, unseen, others, need, allowed, hands):
         pick0 = 0
         pick1 = 0
         done = False
-        for x0 in range(min(a, us) + 1):
-            if x0 > 0 and not allowed[0, s]:
-                break
-            for x1 in range(min(b, us - x0) + 1):
-                if x1 > 0 and not allowed[1, s]:
-                    break
+        for x0 in range(lo[0, s], min(a, us, hi[0, s]) + 1):
+            for x1 in range(lo[1, s], min(b, us - x0, hi[1, s]) + 1):
                 x2 = us - x0 - x1
-                if x2 > c or (x2 > 0 and not allowed[2, s]):
+                if x2 > c or x2 < lo[2, s] or x2 > hi[2, s]:
                     continue
                 term = BINOM[us, x0] * BINOM[us - x0, x1] * f[s + 1, a - x0, b - x1]
                 if r < term:

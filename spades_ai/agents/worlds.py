@@ -50,8 +50,8 @@ def count_worlds(obs: Observation) -> int:
     from spades_ai.agents.sampling import world_constraints
 
     obs = _check_obs(obs)
-    unseen, _, need, allowed = world_constraints(obs.public, obs.seat, U64(int(obs.cards)))
-    return int(_count(unseen, need, allowed)[0, need[0], need[1]])
+    unseen, _, need, lo, hi, _ = world_constraints(obs.public, obs.seat, U64(int(obs.cards)), obs.rules_array)
+    return int(_count(unseen, need, lo, hi)[0, need[0], need[1]])
 
 
 def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = False) -> np.ndarray:
@@ -75,7 +75,7 @@ def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = Fal
     hand = U64(int(obs.cards))
     state = np.uint64(decision_stream(np.uint64(seed).view(np.int64), obs.public, obs.seat, hand))
     draw = 4 * n if bid_aware else n
-    _, worlds = _sample(state, obs.public, obs.seat, hand, draw)
+    _, worlds = _sample(state, obs.public, obs.seat, hand, obs.rules_array, draw)
     if not bid_aware:
         return worlds
     w = world_weights(obs, worlds)
@@ -92,7 +92,7 @@ def world_weights(obs: Observation, worlds: np.ndarray) -> np.ndarray:
     worlds = np.ascontiguousarray(worlds, dtype=np.uint64)
     if worlds.ndim != 2 or worlds.shape[1] != 4:
         raise ValueError(f"worlds must be an (n, 4) array, not shape {worlds.shape}")
-    weights, _ = _weights(obs.public, obs.seat, worlds, len(worlds))
+    weights, _ = _weights(obs.public, obs.seat, worlds, len(worlds), obs.rules_array)
     return weights
 
 
