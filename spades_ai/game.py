@@ -22,7 +22,7 @@ from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPlayError
 from spades_ai.observation import Observation, PublicFacts, bids_in_mask
-from spades_ai.rules import Rules
+from spades_ai.rules import R_HOOK, Rules
 from spades_ai.scoring import HandResult
 from spades_ai.checks import check_count, check_dealer
 
@@ -149,6 +149,12 @@ class Hand(PublicFacts):
         seat = self.to_act
         return int(_bids.legal_bids(seat, self._hands[seat], self._pub, self.rules_array))
 
+    def _bid_mask_unhooked(self) -> int:
+        seat = self.to_act
+        unhooked = self.rules_array.copy()
+        unhooked[R_HOOK] = 0
+        return int(_bids.legal_bids(seat, self._hands[seat], self._pub, unhooked))
+
     def legal_bids(self, blind: bool = False) -> list[int]:
         """The bids the seat to act may make (0 = nil); with ``blind=True``, ``[0]`` if a blind
         nil is allowed, else ``[]``."""
@@ -177,6 +183,9 @@ class Hand(PublicFacts):
             return "a bid is 0 (nil) to 13"
         if blind and n != 0:
             return "only a nil can be blind"
+        if r.hook and n in bids_in_mask(self._bid_mask_unhooked(), blind):
+            others = sum(b for s, b in enumerate(self.bids) if s != seat)
+            return f"the hook: the dealer may not make the four bids add up to 13 (the others bid {others})"
         if n == 0 and not r.nil:
             return "nil is off in these rules"
         if blind and not r.blind_nil:

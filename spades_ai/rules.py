@@ -42,8 +42,10 @@ BIDDINGS = ("classic", "suicide", "mirror", "whiz")
     R_TEN_FOR_200,
     R_BIDDING,
     R_MAX_HANDS,
-) = range(17)
-N_RULE_SLOTS = 17
+    R_HOOK,
+    R_HALF_BLIND,
+) = range(19)
+N_RULE_SLOTS = 19
 #: Stand-ins in the array for "off": no score ever reaches them.
 NO_TARGET = 1 << 60
 NO_LOSS = -(1 << 60)
@@ -102,6 +104,12 @@ class Rules:
     ``mirror`` (bid the number of spades held; none is nil); ``whiz`` (nil or that number)."""
     max_hands: int | None = None
     """Stop after this many hands (the higher score wins; a tie plays on). None: off."""
+    hook: bool = False
+    """The dealer, who bids last, may not make the four bids add up to exactly 13 (unless every
+    bid it could make would: the hook never leaves it without a bid). Not with mirror bidding."""
+    half_blind_penalty: bool = False
+    """A failed blind nil costs half of ``blind_nil_bonus`` (rounded down); a made one still
+    wins all of it. Needs ``blind_nil``."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -184,6 +192,8 @@ class Rules:
         a[R_TEN_FOR_200] = self.ten_for_200
         a[R_BIDDING] = BIDDINGS.index(self.bidding)
         a[R_MAX_HANDS] = 0 if self.max_hands is None else self.max_hands
+        a[R_HOOK] = self.hook
+        a[R_HALF_BLIND] = self.half_blind_penalty
         a.setflags(write=False)
         return a
 
@@ -197,7 +207,7 @@ def _is_int(v) -> bool:
 
 
 def _validate(r: Rules) -> None:
-    for name in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200"):
+    for name in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty"):
         if not isinstance(getattr(r, name), bool):
             _fail(name, getattr(r, name), "true or false")
     if r.target_score is not None and not (_is_int(r.target_score) and r.target_score > 0):
@@ -233,3 +243,7 @@ def _validate(r: Rules) -> None:
         raise RulesError("rules field 'min_bid' does not apply to mirror bidding (the bid is the spade count)")
     if r.bidding in ("mirror", "whiz") and r.blind_nil:
         raise RulesError(f"rules field 'blind_nil' does not combine with {r.bidding!r} bidding")
+    if r.hook and r.bidding == "mirror":
+        raise RulesError("rules field 'hook' does not apply to mirror bidding (every bid is forced)")
+    if r.half_blind_penalty and not r.blind_nil:
+        raise RulesError("rules field 'half_blind_penalty' needs 'blind_nil' to be true")

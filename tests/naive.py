@@ -161,6 +161,13 @@ def naive_legal_bids(seat, hand_cards, bids_by_seat, scores, rules) -> tuple[lis
     if rules.blind_nil and 0 in legal:
         trails_by = scores[1 - team_of(seat)] - scores[team_of(seat)]
         blind_ok = rules.blind_nil_min_deficit == 0 or trails_by >= rules.blind_nil_min_deficit
+    others = [b for s, b in enumerate(bids_by_seat) if s != seat]
+    if rules.hook and None not in others:
+        # The last bidder may not make the four bids add up to 13, unless nothing else is left.
+        hooked = [b for b in legal if b + sum(others) != 13]
+        if hooked:
+            legal = hooked
+            blind_ok = blind_ok and sum(others) != 13
     return legal, blind_ok
 
 
@@ -201,7 +208,12 @@ def naive_score(bids, blind, tricks, scores, bags, rules) -> dict:
         for s in nil_seats:
             bonus = rules.blind_nil_bonus if blind[s] else rules.nil_bonus
             nil[s] = tricks[s] == 0
-            nil_points += bonus if tricks[s] == 0 else -bonus
+            if tricks[s] == 0:
+                nil_points += bonus
+            elif blind[s] and rules.half_blind_penalty:
+                nil_points -= bonus // 2  # a failed blind nil costs half
+            else:
+                nil_points -= bonus
             if not rules.nil_tricks_count:
                 points += tricks[s]
                 new_bags += tricks[s]
@@ -377,6 +389,9 @@ def random_rules_kwargs(rng: random.Random) -> dict:
     if bidding in ("classic", "suicide") and kw["nil"]:
         kw["blind_nil"] = rng.random() < 0.6
         kw["blind_nil_min_deficit"] = rng.choice([0, 0, 100, 50])
+        kw["half_blind_penalty"] = kw["blind_nil"] and rng.random() < 0.5
+    if bidding != "mirror":
+        kw["hook"] = rng.random() < 0.4
     if bidding != "mirror":
         kw["min_bid"] = rng.choice([1, 1, 2, 3, 4, 5])
     if bidding == "classic":

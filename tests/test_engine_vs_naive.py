@@ -169,7 +169,7 @@ def test_random_rules_cover_every_option():
     assert seen["spade_lead"] == set(SPADE_LEADS)
     assert seen["first_lead"] == {"dealer_left", "low_club"}
     assert seen["bidding"] == {"classic", "suicide", "mirror", "whiz"}
-    for switch in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200"):
+    for switch in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty"):
         assert seen[switch] == {True, False}, switch
     assert {0, 100} <= seen["blind_nil_min_deficit"]
     assert {1, 2, 3, 4} <= seen["min_bid"] and {0, 4} <= seen["min_team_bid"]

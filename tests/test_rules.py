@@ -31,6 +31,8 @@ RULES_MD_DEFAULTS = {
     "ten_for_200": False,
     "bidding": "classic",
     "max_hands": None,
+    "hook": False,
+    "half_blind_penalty": False,
 }
 
 
@@ -109,6 +111,9 @@ def test_every_field_documented():
         ("max_hands", -3),
         ("max_hands", True),
         ("max_hands", 2.0),
+        ("hook", 1),
+        ("hook", "on"),
+        ("half_blind_penalty", 0),
     ],
 )
 def test_nonsensical_value_names_the_field(field, value):
@@ -135,6 +140,8 @@ def test_nonsensical_value_names_the_field(field, value):
         (dict(bidding="mirror", min_bid=2), "min_bid"),
         (dict(bidding="whiz", blind_nil=True), "blind_nil"),
         (dict(bidding="mirror", blind_nil=True), "blind_nil"),
+        (dict(bidding="mirror", hook=True), "hook"),
+        (dict(half_blind_penalty=True), "half_blind_penalty"),
     ],
 )
 def test_inconsistent_combinations_name_the_field(kwargs, field):
@@ -156,6 +163,9 @@ def test_inconsistent_combinations_name_the_field(kwargs, field):
         dict(nil=False),
         dict(blind_nil=True, blind_nil_min_deficit=100, blind_nil_bonus=300),
         dict(spade_lead="after_three_tricks_or_broken", first_lead="low_club"),
+        dict(hook=True, bidding="suicide"),
+        dict(hook=True, bidding="whiz", min_bid=2),
+        dict(blind_nil=True, half_blind_penalty=True),
     ],
 )
 def test_sensible_combinations_are_accepted(kwargs):
@@ -265,11 +275,11 @@ def test_preset_overrides_and_unknown():
 
 def test_as_array_defaults():
     a = Rules().as_array()
-    assert a.dtype.name == "int64" and a.shape == (17,)
+    assert a.dtype.name == "int64" and a.shape == (rules_mod.N_RULE_SLOTS,)
     # target, loss, nil, nil bonus, blind nil, blind bonus, deficit, nil tricks count, bag limit,
     # bag penalty, spade lead (broken), first lead (dealer's left), min bid, min team bid,
-    # ten for 200, bidding (classic), max hands (0 = off)
-    assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0]
+    # ten for 200, bidding (classic), max hands (0 = off), hook, half blind penalty
+    assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0, 0, 0]
     with pytest.raises(ValueError):
         a[0] = 1  # read-only: the kernels' view cannot be changed behind the dataclass's back
 
@@ -295,6 +305,8 @@ def _from_array(a) -> Rules:
         ten_for_200=bool(a[R.R_TEN_FOR_200]),
         bidding=R.BIDDINGS[a[R.R_BIDDING]],
         max_hands=None if a[R.R_MAX_HANDS] == 0 else int(a[R.R_MAX_HANDS]),
+        hook=bool(a[R.R_HOOK]),
+        half_blind_penalty=bool(a[R.R_HALF_BLIND]),
     )
 
 
@@ -309,7 +321,7 @@ def test_as_array_round_trip():
         assert _from_array(r.as_array()) == r
         seen.add(tuple(r.as_array().tolist()))
     assert len(seen) > 250  # distinct rules give distinct arrays
-    assert len(set(range(17)) - {getattr(rules_mod, n) for n in dir(rules_mod) if n.startswith("R_")}) == 0
+    assert len(set(range(rules_mod.N_RULE_SLOTS)) - {getattr(rules_mod, n) for n in dir(rules_mod) if n.startswith("R_")}) == 0
 
 
 def test_as_array_codes_of_text_options():
@@ -513,3 +525,48 @@ def test_blind_nil_lost_with_min_team_bid():
     h.bid(2)
     h.bid(5)
     assert h.legal_bids(blind=True) == []  # nil would leave the team at 2 < 4
+
+
+# -- the hook and the half blind penalty --------------------------------------------------------
+
+
+def test_the_hook_keeps_the_dealer_off_13():
+    h = bidding_hand(hook=True)  # dealer 3 bids last
+    legal_sequence(h, [4, 3, 2])
+    assert h.legal_bids() == [b for b in ALL if b != 4]
+    with pytest.raises(sa.IllegalBidError, match="seat 3 may not bid 4: the hook.*add up to 13 .*bid 9"):
+        h.bid(4)
+    h.bid(5)
+    assert h.bids == [4, 3, 2, 5]
+
+
+def test_the_hook_only_binds_the_last_bidder_and_bars_a_blind_nil_that_makes_13():
+    h = bidding_hand(hook=True, blind_nil=True)
+    assert legal_sequence(h, [6, 7, 0]) == [ALL, ALL, ALL]  # 6 + 7 = 13 before the dealer: fine
+    assert h.legal_bids() == ALL[1:] and h.legal_bids(blind=True) == []
+    with pytest.raises(sa.IllegalBidError, match="seat 3 may not bid blind nil: the hook"):
+        h.bid(0, blind=True)
+    h = bidding_hand(hook=True)
+    legal_sequence(h, [9, 8, 1])  # already 18: every bid is fine
+    assert h.legal_bids() == ALL
+
+
+def test_the_hook_never_leaves_the_dealer_without_a_bid():
+    h = bidding_hand(hook=True, bidding="suicide")
+    legal_sequence(h, [0, 9, 4])  # seat 3's partner bid 9: seat 3 must bid nil, making 13
+    assert h.legal_bids() == [0]
+    h.bid(0)
+    assert sum(h.bids) == 13
+
+
+def test_half_blind_penalty():
+    full = sa.Rules(blind_nil=True)
+    half = sa.Rules(blind_nil=True, half_blind_penalty=True)
+    args = ([0, 4, 3, 4], [1, 4, 4, 4])
+    assert sa.score_hand(*args, full, blind=[True, False, False, False]).nil_points == (-200, 0)
+    assert sa.score_hand(*args, half, blind=[True, False, False, False]).nil_points == (-100, 0)
+    assert sa.score_hand(*args, half).nil_points == (-100, 0)  # a seen nil still loses its full 100
+    made = ([0, 4, 3, 4], [0, 5, 4, 4])
+    assert sa.score_hand(*made, half, blind=[True, False, False, False]).nil_points == (200, 0)
+    odd = sa.Rules(blind_nil=True, half_blind_penalty=True, blind_nil_bonus=151)
+    assert sa.score_hand(*args, odd, blind=[True, False, False, False]).nil_points == (-75, 0)

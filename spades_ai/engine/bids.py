@@ -9,7 +9,7 @@ import numpy as np
 
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import SPADES, popcount
-from spades_ai.engine.state import P_BIDS, P_SCORES
+from spades_ai.engine.state import P_BIDS, P_N_BIDS, P_SCORES
 from spades_ai.rules import (
     BID_CLASSIC,
     BID_MIRROR,
@@ -18,6 +18,7 @@ from spades_ai.rules import (
     R_BIDDING,
     R_BLIND_DEFICIT,
     R_BLIND_NIL,
+    R_HOOK,
     R_MIN_BID,
     R_MIN_TEAM_BID,
     R_NIL,
@@ -69,4 +70,23 @@ def legal_bids(seat, hand, pub, rules):
             deficit = pub[P_SCORES + 1 - team] - pub[P_SCORES + team]
             if rules[R_BLIND_DEFICIT] == 0 or deficit >= rules[R_BLIND_DEFICIT]:
                 mask |= np.int64(1) << BLIND_NIL_BIT
+    if rules[R_HOOK] != 0 and pub[P_N_BIDS] == 3:
+        mask = hooked(mask, seat, pub)
     return mask
+
+
+@kernel
+def hooked(mask, seat, pub):
+    """The hook: the last bidder may not bring the four bids to exactly 13 (a nil, blind or
+    not, is 0), unless that leaves it no bid at all."""
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others += pub[P_BIDS + s]
+    x = 13 - others
+    if x < 0:
+        return mask
+    cut = mask & ~(np.int64(1) << x)
+    if x == 0:
+        cut &= ~(np.int64(1) << BLIND_NIL_BIT)
+    return cut if (cut & 0x3FFF) != 0 else mask

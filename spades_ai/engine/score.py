@@ -10,7 +10,8 @@ Per team (seats ``t`` and ``t + 2``)::
                     set: -10 x contract
     new bags        overtricks of a made contract, plus, unless nil tricks count, every trick a
                     nil bidder took; each is also worth one point
-    nil points      per nil bidder: +bonus with no trick, else -bonus (blind: blind bonus)
+    nil points      per nil bidder: +bonus with no trick, else -bonus (blind: blind bonus; with
+                    half_blind_penalty a failed blind nil loses half of it, rounded down)
     penalties       while bags >= bag_limit: bags -= bag_limit, one penalty of bag_penalty
     points          contract points + new bags + nil points - penalties x bag_penalty
 
@@ -24,6 +25,7 @@ from spades_ai.rules import (
     R_BAG_LIMIT,
     R_BAG_PENALTY,
     R_BLIND_BONUS,
+    R_HALF_BLIND,
     R_LOSS,
     R_MAX_HANDS,
     R_NIL_BONUS,
@@ -68,7 +70,8 @@ def score_hand(bids, blind, tricks, scores, bags, rules, out, nil_out):
                 nil_out[seat] = NIL_NONE
             else:
                 bonus = rules[R_BLIND_BONUS] if blind[seat] else rules[R_NIL_BONUS]
-                nil_points += bonus if t == 0 else -bonus
+                loss = bonus // 2 if (blind[seat] and rules[R_HALF_BLIND] != 0) else bonus
+                nil_points += bonus if t == 0 else -loss
                 nil_out[seat] = NIL_MADE if t == 0 else NIL_FAILED
                 if nil_count:
                     counted += t
