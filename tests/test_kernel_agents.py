@@ -312,3 +312,18 @@ def _illegal(obs):
     legal = {int(c) for c in obs.legal_cards()}
     mine = [c for c in obs.cards if int(c) not in legal]
     return mine[0] if mine else next(c for c in range(52) if not int(obs.cards) >> c & 1)
+
+
+def test_keep_plays_records_every_card_in_order():
+    rec = sa.play_hands([GREEDY, "normal"], 30, seed=8, keep_plays=True)
+    assert rec.plays.shape == (30, 52) and sa.play_hands([GREEDY, "normal"], 30, seed=8).plays is None
+    for i in (0, 17, 29):
+        h = sa.Hand(sa.deal(8, i))
+        order = [(h.dealer + 1 + k) % 4 for k in range(4)]
+        for s in order:
+            h.bid(int(rec.bids[i, s]))
+        for c in rec.plays[i]:
+            h.play(int(c))  # every card checked again by the Hand
+        assert h.tricks_won == rec.tricks_won[i].tolist()
+    m = sa.play_matches(["normal", "easy"], 2, seed=4, keep_plays=True)
+    assert m.plays.shape == (len(m), 52) and sorted(m.plays[0].tolist()) == list(range(52))

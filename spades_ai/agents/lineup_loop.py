@@ -120,27 +120,33 @@ def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played
 
 
 @kernel
-def play_hands_kernel(seed, start, n, dealer, slots, params, rules, err):
-    """Deals ``start .. start+n-1``: the record arrays of ``record_arrays``, and the rows done."""
+def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, err):
+    """Deals ``start .. start+n-1``: the record arrays of ``record_arrays``, the cards of each
+    hand in play order (``keep``; else an empty array), and the rows done."""
     bids, blind, tricks_won, sheet, nil = record_arrays(n)
+    plays = np.empty((n if keep else 0, 52), dtype=np.int8)
     pub = np.zeros(N_PUBLIC, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     seq = np.zeros(52, dtype=np.int64)
     for i in range(n):
         deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands)
         if not play_one_hand(pub, hands, dealer, 0, 0, 0, 0, 0, slots, params, rules, seq, err):
-            return bids, blind, tricks_won, sheet, nil, i
+            return bids, blind, tricks_won, sheet, nil, plays, i
         record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
-    return bids, blind, tricks_won, sheet, nil, n
+        if keep:
+            for j in range(52):
+                plays[i, j] = seq[j] & 63
+    return bids, blind, tricks_won, sheet, nil, plays, n
 
 
 @kernel
-def play_matches_kernel(seed, start, n, slots, params, rules, err):
+def play_matches_kernel(seed, start, n, keep, slots, params, rules, err):
     """Matches ``start .. start+n-1``; one row per hand plus each row's match, hand, dealer
-    and winner (-1 until a match's last hand)."""
+    and winner (-1 until a match's last hand), and the cards in play order (``keep``)."""
     cap = max(16, n * 24)
     bids, blind, tricks_won, sheet, nil = record_arrays(cap)
     meta = np.empty((cap, 4), dtype=np.int64)
+    plays = np.empty((cap if keep else 0, 52), dtype=np.int8)
     pub = np.zeros(N_PUBLIC, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     seq = np.zeros(52, dtype=np.int64)
@@ -153,14 +159,19 @@ def play_matches_kernel(seed, start, n, slots, params, rules, err):
                 cap *= 2
                 bids, blind, tricks_won = grow(bids, cap), grow(blind, cap), grow(tricks_won, cap)
                 sheet, nil, meta = grow(sheet, cap), grow(nil, cap), grow(meta, cap)
+                if keep:
+                    plays = grow(plays, cap)
             deal_match_hand(seed, m, k, hands)
             if not play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, k, slots, params, rules, seq, err):
-                return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row]
+                return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row], plays[:row]
             record_hand(pub, rules, row, bids, blind, tricks_won, sheet, nil)
+            if keep:
+                for j in range(52):
+                    plays[row, j] = seq[j] & 63
             meta[row, 0], meta[row, 1], meta[row, 2] = m, k, dealer
             score0, score1, bags0, bags1, winner, dealer = after_hand(sheet[row], k, dealer, rules)
             meta[row, 3] = winner
             row += 1
             if winner >= 0:
                 break
-    return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row]
+    return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row], plays[: row if keep else 0]

@@ -41,7 +41,8 @@ class HandRecords:
     engine's score sheet ``(n, 2, engine.score.N_FIELDS)`` behind the team properties;
     ``nil_made`` whether each seat bid nil and made it. In matches, ``match_no``, ``hand_no``
     (from 0 in each match) and ``winner`` (the match winner on a match's last row, -1
-    elsewhere) are set. Two record sets are equal when every array is.
+    elsewhere) are set. ``plays``, kept only when asked for (``keep_plays=True``), holds each
+    hand's 52 card ids in play order. Two record sets are equal when every array is.
     """
 
     dealer: np.ndarray
@@ -54,6 +55,7 @@ class HandRecords:
     match_no: np.ndarray | None = None
     hand_no: np.ndarray | None = None
     winner: np.ndarray | None = None
+    plays: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.bids)
@@ -124,9 +126,12 @@ def _check_rules(rules):
     return rules
 
 
-def _records(arrays, **extra) -> HandRecords:
+def _records(arrays, plays, keep_plays: bool, **extra) -> HandRecords:
     bids, blind, tricks_won, sheet, nil = arrays
-    return HandRecords(bids=bids, blind=blind, tricks_won=tricks_won, sheet=sheet, nil_made=nil == _sc.NIL_MADE, **extra)
+    return HandRecords(
+        bids=bids, blind=blind, tricks_won=tricks_won, sheet=sheet, nil_made=nil == _sc.NIL_MADE,
+        plays=plays if keep_plays else None, **extra,
+    )  # fmt: skip
 
 
 # -- the lineup's loop -----------------------------------------------------------------------
@@ -250,10 +255,13 @@ def _act(action, agent, seat, value, what, **kw):
 
 
 # -- public API ------------------------------------------------------------------------------
-def play_hands(lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer: int = 0, *, start: int = 0) -> HandRecords:
+def play_hands(
+    lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer: int = 0, *, start: int = 0, keep_plays: bool = False
+) -> HandRecords:
     """Play deals ``start .. start+n-1`` of ``seed`` (dealer fixed, scores from zero).
 
-    ``lineup`` is four agents or names by seat, or two for (A, B, A, B).
+    ``lineup`` is four agents or names by seat, or two for (A, B, A, B). ``keep_plays`` also
+    returns each hand's cards in play order (``HandRecords.plays``).
 
     >>> rec = play_hands(["normal", "easy"], 100, seed=1)
     >>> len(rec), int(rec.tricks_won.sum(axis=1).max())
@@ -262,11 +270,13 @@ def play_hands(lineup, n: int, seed: int = 0, rules: Rules | None = None, dealer
     seating = Seating(resolve_lineup(lineup))
     rules = _check_rules(rules)
     n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer), check_count(start, "start")
-    *parts, _ = seating.run("play_hands_kernel", rules, np.uint64(seed), start, n, dealer)
-    return _records(parts, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
+    *parts, plays, _ = seating.run("play_hands_kernel", rules, np.uint64(seed), start, n, dealer, bool(keep_plays))
+    return _records(parts, plays, keep_plays, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
 
-def play_matches(lineup, n: int, seed: int = 0, rules: Rules | None = None, *, start: int = 0) -> HandRecords:
+def play_matches(
+    lineup, n: int, seed: int = 0, rules: Rules | None = None, *, start: int = 0, keep_plays: bool = False
+) -> HandRecords:
     """Play matches ``start .. start+n-1`` to the end (target, loss threshold or max hands).
 
     One row per hand, with ``match_no``, ``hand_no`` and, on each match's last row, ``winner``.
@@ -275,9 +285,11 @@ def play_matches(lineup, n: int, seed: int = 0, rules: Rules | None = None, *, s
     seating = Seating(resolve_lineup(lineup))
     rules = _check_rules(rules)
     n, seed, start = check_count(n), check_seed(seed), check_count(start, "start")
-    *parts, meta = seating.run("play_matches_kernel", rules, np.uint64(seed), start, n)
+    *parts, meta, plays = seating.run("play_matches_kernel", rules, np.uint64(seed), start, n, bool(keep_plays))
     return _records(
         parts,
+        plays,
+        keep_plays,
         dealer=meta[:, 2].astype(np.int8),
         match_no=meta[:, 0].copy(),
         hand_no=meta[:, 1].copy(),
