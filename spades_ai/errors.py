@@ -1,13 +1,41 @@
-"""The errors spades_ai raises. Each message names the seat, the card or bid, and the reason."""
+"""The errors spades_ai raises. Each message names the seat, the card or bid, and the reason.
+
+``IllegalBidError`` and ``IllegalPlayError`` also carry the refusal in parts, so that a front
+end (the terminal table in ``spades_ai.table``) can word it for a player without deciding the
+rules again: ``reason``, a short code naming the rule (``PLAY_REASONS`` / ``BID_REASONS``), and
+``detail``, the rule in plain words without the seat (``"a bid is 0 (nil) to 13"``).
+"""
+
+#: ``IllegalPlayError.reason``: no card is due (bidding, or the hand is over); not a card;
+#: a card the seat does not hold; a card that does not follow the suit led; a spade led before
+#: the rules allow it; the first lead must be the lowest club.
+PLAY_REASONS = ("not_due", "bad_card", "not_held", "follow_suit", "spade_lead", "first_lead")
+#: ``IllegalBidError.reason``: no bid is due; not an int bid (or a non-bool blind flag); a bid
+#: outside 0..13; a blind bid other than nil; nil or blind nil off in the rules; a blind nil
+#: while the team does not trail enough; the bidding preset's rule (mirror, whiz, suicide);
+#: the minimum bid; the minimum team bid.
+BID_REASONS = (
+    "not_due", "bad_bid", "range", "blind_number", "nil_off", "blind_off", "blind_deficit",
+    "mirror", "whiz", "suicide", "min_bid", "min_team_bid",
+)  # fmt: skip
 
 
 class RulesError(ValueError):
     """A ``Rules`` field or rules file holds a value the engine cannot play with."""
 
 
-class IllegalBidError(ValueError):
-    """A bid that the rules do not allow at this point of the hand."""
+class _RefusedAction(ValueError):
+    def __init__(self, message: str = "", reason: str | None = None, detail: str | None = None):
+        super().__init__(message)
+        #: the rule that refused the action, one of ``PLAY_REASONS`` / ``BID_REASONS``
+        self.reason = reason
+        #: that rule in plain words, without the seat
+        self.detail = detail if detail is not None else message
 
 
-class IllegalPlayError(ValueError):
-    """A card that the rules do not allow at this point of the hand."""
+class IllegalBidError(_RefusedAction):
+    """A bid that the rules do not allow at this point of the hand (``reason``: ``BID_REASONS``)."""
+
+
+class IllegalPlayError(_RefusedAction):
+    """A card that the rules do not allow at this point of the hand (``reason``: ``PLAY_REASONS``)."""

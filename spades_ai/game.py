@@ -166,44 +166,48 @@ class Hand(PublicFacts):
         """Bid ``n`` tricks (0 = nil) for the seat to act; ``blind=True`` declares a blind nil."""
         seat = self.to_act
         if self.phase != "bidding":
-            raise IllegalBidError(f"no bid is due: the hand is {self.phase}")
+            raise IllegalBidError(f"no bid is due: the hand is {self.phase}", "not_due", f"the hand is {self.phase}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-            raise IllegalBidError(f"seat {seat} bid {n!r}: a bid is an int, 0 (nil) to 13")
+            why = "a bid is an int, 0 (nil) to 13"
+            raise IllegalBidError(f"seat {seat} bid {n!r}: {why}", "bad_bid", why)
         n = int(n)
         if not isinstance(blind, (bool, np.bool_)):
-            raise IllegalBidError(f"seat {seat}: blind must be True or False, not {blind!r}")
+            why = f"blind must be True or False, not {blind!r}"
+            raise IllegalBidError(f"seat {seat}: {why}", "bad_bid", why)
         if n not in self.legal_bids(blind=bool(blind)):
-            raise IllegalBidError(f"seat {seat} may not bid {_bid_name(n, blind)}: {self._bid_reason(seat, n, blind)}")
+            reason, why = self._bid_reason(seat, n, blind)
+            raise IllegalBidError(f"seat {seat} may not bid {_bid_name(n, blind)}: {why}", reason, why)
         _st.apply_bid(self._pub, self._hands, n, bool(blind), self.rules_array)
 
-    def _bid_reason(self, seat: int, n: int, blind: bool) -> str:
+    def _bid_reason(self, seat: int, n: int, blind: bool) -> tuple[str, str]:
+        """(reason code, plain words) of a refused bid: the first rule it breaks."""
         r = self.rules
         partner = self.bids[(seat + 2) % 4]
         if not 0 <= n <= 13:
-            return "a bid is 0 (nil) to 13"
+            return "range", "a bid is 0 (nil) to 13"
         if blind and n != 0:
-            return "only a nil can be blind"
+            return "blind_number", "only a nil can be blind"
         if r.hook and n in bids_in_mask(self._bid_mask_unhooked(), blind):
             others = sum(b for s, b in enumerate(self.bids) if s != seat)
-            return f"the hook: the dealer may not make the four bids add up to 13 (the others bid {others})"
+            return "hook", f"the hook: the dealer may not make the four bids add up to 13 (the others bid {others})"
         if n == 0 and not r.nil:
-            return "nil is off in these rules"
+            return "nil_off", "nil is off in these rules"
         if blind and not r.blind_nil:
-            return "blind nil is off in these rules"
+            return "blind_off", "blind nil is off in these rules"
         if blind and r.bidding in ("classic", "suicide"):
-            return f"blind nil needs the team to trail by at least {r.blind_nil_min_deficit} (scores {self.scores})"
+            return "blind_deficit", f"blind nil needs the team to trail by at least {r.blind_nil_min_deficit} (scores {self.scores})"
         n_spades = len(self.deal[seat].suit(3))
         if r.bidding == "mirror":
-            return f"mirror bidding: the bid is the number of spades held, {n_spades}"
+            return "mirror", f"mirror bidding: the bid is the number of spades held, {n_spades}"
         if r.bidding == "whiz":
-            return f"whiz bidding: the bid is nil or the number of spades held, {n_spades} (minimum bid {r.min_bid})"
+            return "whiz", f"whiz bidding: the bid is nil or the number of spades held, {n_spades} (minimum bid {r.min_bid})"
         if r.bidding == "suicide":
             if partner is not None and partner > 0:
-                return "suicide bidding: the partner bid a number, so this seat must bid nil"
-            return f"suicide bidding: a number bid is at least {max(4, r.min_bid)}"
+                return "suicide", "suicide bidding: the partner bid a number, so this seat must bid nil"
+            return "suicide", f"suicide bidding: a number bid is at least {max(4, r.min_bid)}"
         if n < r.min_bid and n != 0:
-            return f"the minimum bid is {r.min_bid}"
-        return f"the team must bid at least {r.min_team_bid} (partner bid {partner})"
+            return "min_bid", f"the minimum bid is {r.min_bid}"
+        return "min_team_bid", f"the team must bid at least {r.min_team_bid} (partner bid {partner})"
 
     # -- play ----------------------------------------------------------------------------
     def _legal_mask(self) -> int:
@@ -219,36 +223,38 @@ class Hand(PublicFacts):
         """Play a card (a ``Card``, a string such as ``"AS"`` or an id) for the seat to act."""
         seat = self.to_act
         if self.phase != "playing":
-            raise IllegalPlayError(f"no card is due: the hand is {self.phase}")
+            raise IllegalPlayError(f"no card is due: the hand is {self.phase}", "not_due", f"the hand is {self.phase}")
         try:
             card = to_card(card)
         except ValueError as exc:
-            raise IllegalPlayError(f"seat {seat} played a bad card: {exc}") from None
+            raise IllegalPlayError(f"seat {seat} played a bad card: {exc}", "bad_card", str(exc)) from None
         if not int(self._hands[seat]) >> card & 1:
-            raise IllegalPlayError(f"seat {seat} does not hold {card}")
+            raise IllegalPlayError(f"seat {seat} does not hold {card}", "not_held", f"does not hold {card}")
         legal = self._legal_mask()
         if not legal >> card & 1:
-            raise IllegalPlayError(f"seat {seat} may not play {card}: {self._play_reason(seat, card, legal)}")
+            reason, why = self._play_reason(seat, card, legal)
+            raise IllegalPlayError(f"seat {seat} may not play {card}: {why}", reason, why)
         leader = int(self._pub[_st.P_LEADER])
         self.plays.append((seat, card))
         if _st.apply_card(self._pub, self._hands, int(card), self.rules_array) >= 0:
             self.trick_leaders.append(leader)
 
-    def _play_reason(self, seat: int, card: Card, legal: int) -> str:
+    def _play_reason(self, seat: int, card: Card, legal: int) -> tuple[str, str]:
+        """(reason code, plain words) of a refused card the seat holds."""
         trick = self.current_trick
         held = " ".join(map(str, CardSet(legal)))
         if trick:
             suit = SUIT_NAMES[trick[0][1].suit]
-            return f"seat {seat} must follow {suit}: holds {held}"
+            return "follow_suit", f"seat {seat} must follow {suit}: holds {held}"
         if self.trick_no == 0 and self.rules.first_lead == "low_club":
-            return f"the first trick is led with the lowest club, {held}"
+            return "first_lead", f"the first trick is led with the lowest club, {held}"
         when = {
             "broken": "spades are not broken",
             "after_first_trick": "spades may not be led to the first trick",
             "after_three_tricks": "spades may not be led before the fourth trick",
             "after_three_tricks_or_broken": "spades are not broken and three tricks are not played",
         }[self.rules.spade_lead]
-        return f"may not lead spades: {when} and the hand holds other suits"
+        return "spade_lead", f"may not lead spades: {when} and the hand holds other suits"
 
     # -- result --------------------------------------------------------------------------
     def result(self) -> HandResult:
