@@ -30,6 +30,8 @@ one vocabulary (``ARCHITECTURE.md``)::
     score, opp_score, bag_count, winner    matches mode only: running scores and bag count
                                            after the hand; winner: the match winner's team on
                                            the match's last row, -1 elsewhere
+    plays                                  runs with keep_plays only: the hand's 52 card ids in
+                                           play order (52 bytes, the same on both team rows)
 
 Rows are ordered by (pairing, deal_no, table, team) in hands mode and (pairing, match_no,
 table, hand_no, team) in matches mode, whatever the chunking.
@@ -124,28 +126,39 @@ MATCH_COLUMNS = {
 }
 
 
+#: The column of runs with ``keep_plays`` (last): with the bids and the deal of the row's
+#: (seed, deal_no) or match stream, it replays the hand card by card (``spades-ai replay``).
+PLAYS_COLUMNS = {
+    "plays": (pa.binary(52), "the hand's 52 card ids (suit * 13 + rank) in play order, one byte each"),
+}
+
+
 #: Column name -> description, for ``spades-ai summary --columns`` and notebooks.
-COLUMNS_DOC = {name: doc for name, (_, doc) in {**DEAL_COLUMNS, **HAND_COLUMNS, **MATCH_COLUMNS}.items()}
+COLUMNS_DOC = {
+    name: doc for name, (_, doc) in {**DEAL_COLUMNS, **HAND_COLUMNS, **MATCH_COLUMNS, **PLAYS_COLUMNS}.items()
+}
 
 
 class ResultsError(ValueError):
     """A results folder that cannot be used: unreadable file, another run's folder, a lock."""
 
 
-def columns(mode: str) -> dict:
+def columns(mode: str, keep_plays: bool = False) -> dict:
     """name -> (arrow type, description) of a run's columns, in order."""
     pairing, rest = {"pairing": HAND_COLUMNS["pairing"]}, {k: v for k, v in HAND_COLUMNS.items() if k != "pairing"}
+    plays = PLAYS_COLUMNS if keep_plays else {}
     if mode == "matches":
         return {**pairing, **{k: MATCH_COLUMNS[k] for k in ("match_no", "hand_no")}, **rest,
-                **{k: v for k, v in MATCH_COLUMNS.items() if k not in ("match_no", "hand_no")}}  # fmt: skip
-    return {**pairing, **DEAL_COLUMNS, **rest}
+                **{k: v for k, v in MATCH_COLUMNS.items() if k not in ("match_no", "hand_no")}, **plays}  # fmt: skip
+    return {**pairing, **DEAL_COLUMNS, **rest, **plays}
 
 
 def schema(t: Tournament, config: dict | None = None) -> pa.Schema:
     meta = {META_KEY: json.dumps(config).encode()} if config is not None else None
     # required (non-nullable) fields: no value is ever missing, and Parquet then writes no
     # definition levels, which makes the encoding a quarter faster
-    return pa.schema([pa.field(n, typ, nullable=False) for n, (typ, _) in columns(t.mode).items()], metadata=meta)
+    cols = columns(t.mode, t.keep_plays)
+    return pa.schema([pa.field(n, typ, nullable=False) for n, (typ, _) in cols.items()], metadata=meta)
 
 
 # -- records -> rows --------------------------------------------------------------------------
@@ -191,6 +204,8 @@ def _flat_columns(records: list, lineups: list[tuple[int, int]], tables: list[in
     out["blind_a"], out["blind_b"] = seats([r.blind for r in records])
     out["tricks_won_a"], out["tricks_won_b"] = seats([r.tricks_won for r in records])
     out["nil_made_a"], out["nil_made_b"] = seats([r.nil_made for r in records])
+    if records[0].plays is not None:  # (hand, table, team, 52): the hand's cards on both team rows
+        out["plays"] = np.repeat(np.stack([r.plays for r in records], axis=1), 2, axis=1).reshape(-1, 52)
     per_row = 2 * k
     out["dealer"] = np.repeat(records[0].dealer, per_row)
     out["table"] = np.tile(np.repeat(np.array(tables, np.int8), 2), n)
@@ -208,7 +223,7 @@ def _flat_columns(records: list, lineups: list[tuple[int, int]], tables: list[in
 
 def chunk_table(t: Tournament, chunk: Chunk, records: list, config: dict | None = None) -> pa.Table:
     """The rows of one chunk from its tables' ``HandRecords`` (table 0, table 1)."""
-    cols = columns(t.mode)
+    cols = columns(t.mode, t.keep_plays)
     lineups = [t.lineup(chunk.pairing, table) for table in range(len(records))]
     if t.mode == "hands":
         out = _flat_columns(records, lineups, list(range(len(records))))
@@ -225,6 +240,9 @@ def chunk_table(t: Tournament, chunk: Chunk, records: list, config: dict | None 
     for name, (typ, _) in cols.items():
         if pa.types.is_dictionary(typ):
             arrays.append(pa.DictionaryArray.from_arrays(pa.array(out[name], pa.int8()), labels))
+        elif pa.types.is_fixed_size_binary(typ):  # plays: (rows, 52) int8, one value a row
+            data = np.ascontiguousarray(out[name], np.int8)
+            arrays.append(pa.FixedSizeBinaryArray.from_buffers(typ, len(data), [None, pa.py_buffer(data)]))
         else:
             arrays.append(pa.array(out[name].astype(typ.to_pandas_dtype(), copy=False), typ))
     return pa.Table.from_arrays(arrays, schema=schema(t, config))
@@ -243,7 +261,8 @@ def encode(table: pa.Table) -> bytes:
         sink,
         compression=COMPRESSION,
         compression_level=1,
-        use_dictionary=[c for c in table.schema.names if c not in keys],
+        # plays: no dictionary (one value a hand, each on two adjacent rows, which zstd finds)
+        use_dictionary=[c for c in table.schema.names if c not in keys and c != "plays"],
         column_encoding={c: "DELTA_BINARY_PACKED" for c in keys},
         write_statistics=["pairing", *keys],
     )
@@ -460,7 +479,7 @@ def check_chunk_file(path: Path, t: Tournament, chunk: Chunk) -> str | None:
     if rows is not None and meta.num_rows != rows:
         return f"holds {meta.num_rows} rows, not {rows}"
     names = set(meta.schema.names)
-    missing = [c for c in columns(t.mode) if c not in names]
+    missing = [c for c in columns(t.mode, t.keep_plays) if c not in names]
     if missing:
         return f"lacks column(s) {', '.join(missing)}"
     return None

@@ -22,6 +22,7 @@ the deal it stops at does not depend on ``n_jobs`` or the chunk size.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import tempfile
 import time
@@ -50,7 +51,7 @@ from spades_ai.tournament.results import (
 from spades_ai.tournament.schedule import Chunk, Tournament, TournamentError, default_chunk_size, plan_chunks
 from spades_ai.tournament.stopping import SPRT, SPRTResult, sprt_test
 
-__all__ = ["RunInfo", "load_results", "play_chunk", "run_tournament"]
+__all__ = ["RunInfo", "load_results", "play_chunk", "run_tournament", "warm_up"]
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,9 @@ def play_chunk(t: Tournament, chunk: Chunk, config: dict | None = None) -> tuple
         a, b = t.lineup(chunk.pairing, table)
         lineup = [t.agents[a].build(), t.agents[b].build()]
         play = play_hands if t.mode == "hands" else play_matches
-        records.append(play(lineup, chunk.size, seed=t.table_seed(table), rules=t.rules, start=chunk.start))
+        records.append(
+            play(lineup, chunk.size, seed=t.table_seed(table), rules=t.rules, start=chunk.start, keep_plays=t.keep_plays)
+        )
     table = chunk_table(t, chunk, records, config)
     return chunk, encode(table), table.num_rows
 
@@ -94,6 +97,36 @@ def _warm_up(t: Tournament, chunk: Chunk) -> None:
     """Compile (or load from numba's cache) the kernels once here, before the workers start,
     so that on a cold cache they load it instead of each compiling the same code."""
     play_chunk(t, Chunk(chunk.pairing, chunk.start, chunk.start + 1))
+
+
+def warm_up(t: Tournament) -> float:
+    """Compile (or load from numba's cache) the kernels ``t`` needs, and return the seconds it
+    took: one unit at both tables of one pairing of each kind of lineup the run holds (only
+    fast built-ins, with Hard or Crazy, or Python agents). A matches-mode unit is a one-hand
+    match (``max_hands=1``), which runs the same kernel as a whole match.
+
+    The first run on a machine compiles here, so a run's own time and rate (``RunInfo``) can
+    leave compilation out: ``spades-ai tournament`` calls this first.
+    """
+    began = time.perf_counter()
+    if t.mode == "matches":
+        t = dataclasses.replace(t, rules=dataclasses.replace(t.rules, max_hands=1))
+    seen = set()
+    for p, pair in enumerate(t.pairings):
+        kind = lineup_kind(t, p)
+        if kind not in seen:
+            seen.add(kind)
+            play_chunk(t, Chunk(p, 0, 1))
+    return time.perf_counter() - began
+
+
+def lineup_kind(t: Tournament, pairing: int) -> str:
+    """Which self-play loop a pairing runs: ``"fast"`` (built-ins without Hard or Crazy: the
+    kernel without the Monte Carlo code), ``"monte_carlo"`` or ``"python"`` (a Python agent)."""
+    agents = [t.agents[i] for i in t.pairings[pairing]]
+    if not all(a.is_builtin for a in agents):
+        return "python"
+    return "monte_carlo" if any(a.name in ("hard", "crazy") for a in agents) else "fast"
 
 
 def _resolve_n_jobs(n_jobs: int | None) -> tuple[int, int]:
@@ -229,6 +262,7 @@ def run_tournament(
     chunk_size: int | None = None,
     progress: bool | None = True,
     sprt: SPRT | None = None,
+    keep_plays: bool | None = None,
 ) -> RunInfo:
     """Play a tournament into the folder ``out`` and return a ``RunInfo`` (a path-like).
 
@@ -246,6 +280,10 @@ def run_tournament(
     played; if it holds another one, ``ResultsError`` says what differs. ``out=None`` writes
     to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
 
+    ``keep_plays`` (part of the ``Tournament``) also stores each hand's 52 cards in play order
+    in a ``plays`` column, so that any row can be replayed card by card (``spades-ai replay``);
+    a folder is never resumed with the other setting.
+
     ``sprt`` (an ``SPRT``; two agents, duplicate, hands mode only) stops the run as soon as its
     sequential test decides, and ``deals`` becomes a budget: run again with a larger one to
     go on with an undecided test. Where the test stands is ``RunInfo.sprt`` and ``sprt.json``.
@@ -261,6 +299,7 @@ def run_tournament(
             for name, value, default in (
                 ("deals", deals, None), ("seed", seed, None), ("mode", mode, None),
                 ("duplicate", duplicate, None), ("rules", rules, None), ("schedule", schedule, None),
+                ("keep_plays", keep_plays, None),
             )  # fmt: skip
             if value is not default
         }
@@ -274,6 +313,7 @@ def run_tournament(
         t = Tournament.make(
             agents, 2000 if deals is None else deals, 0 if seed is None else seed, mode or "hands",
             duplicate=True if duplicate is None else duplicate, rules=rules, schedule=schedule,
+            keep_plays=False if keep_plays is None else keep_plays,
         )  # fmt: skip
     check_sprt(t, sprt)
     out = Path(tempfile.mkdtemp(prefix="spades-ai-")) if out is None else Path(out)

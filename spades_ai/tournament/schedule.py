@@ -269,6 +269,9 @@ class Tournament:
     schedule: str = "round_robin"
     """How the pairings were made: ``round_robin``, ``gauntlet`` (first agent vs each other)
     or ``head_to_head`` (two agents)."""
+    keep_plays: bool = False
+    """Also store each hand's 52 cards in play order (the ``plays`` column), so that any row
+    can be replayed card by card (``spades-ai replay``); part of the run's identity."""
 
     @classmethod
     def make(
@@ -281,6 +284,7 @@ class Tournament:
         duplicate: bool = True,
         rules: Rules | dict | str | Path | None = None,
         schedule: str | None = None,
+        keep_plays: bool = False,
     ) -> Tournament:
         """Check and build a tournament; every problem raises ``TournamentError`` in one line."""
         specs = parse_agents(agents)
@@ -308,7 +312,9 @@ class Tournament:
             raise TournamentError(str(exc)) from None
         if not isinstance(duplicate, bool):
             raise TournamentError(f"duplicate must be true or false, not {duplicate!r}")
-        return cls(tuple(specs), pairings, deals, seed, mode, duplicate, load_rules(rules), schedule)
+        if not isinstance(keep_plays, bool):
+            raise TournamentError(f"keep_plays must be true or false, not {keep_plays!r}")
+        return cls(tuple(specs), pairings, deals, seed, mode, duplicate, load_rules(rules), schedule, keep_plays)
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -326,8 +332,11 @@ class Tournament:
 
     # -- persistence --------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """The JSON-able identity of the run (what ``config.json`` holds, with the version)."""
-        return {
+        """The JSON-able identity of the run (what ``config.json`` holds, with the version).
+
+        ``keep_plays`` appears only when true, so that the folders of runs without it, older
+        ones included, keep the same identity (and resume)."""
+        d = {
             "agents": [a.to_dict() for a in self.agents],
             "pairings": [list(p) for p in self.pairings],
             "schedule": self.schedule,
@@ -337,6 +346,9 @@ class Tournament:
             "duplicate": self.duplicate,
             "rules": self.rules.to_dict(),
         }
+        if self.keep_plays:
+            d["keep_plays"] = True
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> Tournament:
@@ -349,6 +361,7 @@ class Tournament:
             duplicate=d["duplicate"],
             rules=Rules.from_dict(d["rules"]),
             schedule=d.get("schedule", "round_robin"),
+            keep_plays=bool(d.get("keep_plays", False)),
         )
 
 
@@ -466,6 +479,7 @@ EXPERIMENT_KEYS = {
     "sprt": 'a sequential test\'s D0,D1: "0,5" or [0, 5]',
     "sprt_alpha": "the test's alpha, in (0, 0.5)",
     "sprt_beta": "the test's beta, in (0, 0.5)",
+    "keep_plays": "true to store each hand's 52 cards in play order (replayable rows)",
 }
 
 
@@ -489,6 +503,8 @@ def read_experiment(path: str | Path) -> dict:
     for key, typ in types.items():
         if key in data and not isinstance(data[key], typ):
             raise TournamentError(f"experiment file {path}: {key} must be {EXPERIMENT_KEYS[key]}, not {data[key]!r}")
+    if "keep_plays" in data and not isinstance(data["keep_plays"], bool):
+        raise TournamentError(f"experiment file {path}: keep_plays must be true or false, not {data['keep_plays']!r}")
     for key in ("deals", "matches", "seed", "jobs", "chunk_size"):
         if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int)):
             raise TournamentError(f"experiment file {path}: {key} must be an int, not {data[key]!r}")
