@@ -5,8 +5,14 @@ spades-ai                                   a small tournament (Normal vs Easy, 
 spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|matches]
           [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml]
           [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
-          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]]
+          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays]
 spades-ai summary DIR                       the summary table of a results folder
+spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml]
+          [--seed S] [--save FILE] [--resume FILE]
+                                            you play South, one action a line on stdin
+spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P]
+                                            a hand trick by trick, from a saved match, a
+                                            Hand record or a run made with --keep-plays
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
           [--opponents A] [--jobs J] [--rules FILE.toml] [--config BIDDING.toml]
                                             the bidding benchmark on fixed duplicate deals
@@ -18,11 +24,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import logging
 import os
 import re
 import sys
 import tempfile
+import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -51,6 +60,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not an int") from None
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, not {v}")
+    return v
+
+
+def _count(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an int") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, not {v}")
     return v
 
 
@@ -112,6 +131,8 @@ def _settings(args) -> dict:
         s["rules"] = load_rules(args.rules)
     if args.no_duplicate:
         s["duplicate"] = False
+    if args.keep_plays:
+        s["keep_plays"] = True
     s.setdefault("agents", DEFAULT_AGENTS)
     s.setdefault("deals", DEFAULT_DEALS)
     return s
@@ -259,6 +280,7 @@ def _cmd_tournament(args) -> None:
     t = Tournament.make(
         s["agents"], s["deals"], s.get("seed", 0), s.get("mode", "hands"),
         duplicate=s.get("duplicate", True), rules=s.get("rules"), schedule=s.get("schedule"),
+        keep_plays=s.get("keep_plays", False),
     )  # fmt: skip
     sprt = _sprt(s)
     if args.default_run and "out" not in s:
@@ -266,6 +288,7 @@ def _cmd_tournament(args) -> None:
     else:
         out = Path(s["out"]) if "out" in s else _default_out(t, sprt)
     jobs = s.get("jobs")
+    _warm_up_tournament(t)
     with backend(s.get("backend"), s.get("scheduler"), jobs):
         try:
             run = run_tournament(
@@ -302,6 +325,96 @@ def _cmd_tournament(args) -> None:
             f"stopped: the SPRT accepted {run.sprt.decision} after {run.sprt.deals:,} deals{already}", file=sys.stderr
         )
     _print_summary(run.path, n_boot=args.boot)
+
+
+#: Seconds the first run spends compiling, by the self-play loop it needs (measured on a 2-core
+#: machine, benchmarks/RESULTS.md): the fast built-ins' loop, the loop with Hard or Crazy, and
+#: the kernels a Python agent's hands use.
+FIRST_RUN_SECONDS = {"fast": 15, "monte_carlo": 90, "python": 20}
+#: A warm-up still running after this long is compiling (loading the cache takes well under).
+NOTICE_AFTER = 1.5
+
+
+@contextlib.contextmanager
+def compiling_notice(seconds: float, after: float = NOTICE_AFTER):
+    """Say on stderr that the kernels are compiling if the block is still running ``after``
+    seconds in (a warm cache loads in a fraction of that), and how long it took."""
+    shown = threading.Event()
+
+    def notice():
+        shown.set()
+        print(f"spades-ai: compiling the engine's kernels (first run only, about {seconds:.0f} s)...", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(after, notice)
+    timer.daemon = True
+    began = time.perf_counter()
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if shown.is_set():
+            from spades_ai.engine.jit import cache_dir
+
+            print(f"spades-ai: compiled in {time.perf_counter() - began:.0f} s, cached in {cache_dir()}", file=sys.stderr)
+
+
+def _warm_up_tournament(t) -> None:
+    """Compile (or load) what the run needs before it starts, so that its time and rate leave
+    compilation out; say so while compiling."""
+    from spades_ai.tournament.runner import lineup_kind, warm_up
+
+    kinds = {lineup_kind(t, p) for p in range(len(t.pairings))}
+    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds)):
+        warm_up(t)
+
+
+def _cmd_play(args) -> None:
+    from spades_ai.table import SaveFileError, TableMatch, play_session
+    from spades_ai.tournament.schedule import load_rules
+
+    if args.resume is not None:
+        given = [f"--{k}" for k in ("level", "target", "rules", "seed") if getattr(args, k) is not None]
+        if given:
+            raise CLIError(f"--resume continues the saved match with its own settings: drop {', '.join(given)}")
+        try:
+            match = TableMatch.load(args.resume)
+        except SaveFileError as exc:
+            raise CLIError(str(exc)) from None
+        save = args.save if args.save is not None else args.resume
+    else:
+        rules = load_rules(args.rules) if args.rules is not None else None
+        if args.target is not None:
+            from spades_ai.rules import Rules
+
+            rules = dataclasses.replace(rules or Rules(), target_score=args.target)
+        seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+        match = TableMatch(seed, args.level or "normal", rules)
+        save = args.save
+    level = match.level
+    partner = "crazy" if level == "crazy" else "hard"
+    print(
+        f"Spades to {match.rules.target_score}: you (South) and North ({partner}) against West and East ({level}); "
+        f"seed {match.seed}." + (f" Saved in {save}." if save is not None else ""),
+    )
+    if match.over:
+        print(match.result_line())
+        return
+    with compiling_notice(FIRST_RUN_SECONDS["monte_carlo"] + FIRST_RUN_SECONDS["python"]):
+        match.warm_up()
+    play_session(match, sys.stdin, sys.stdout, save=save)
+
+
+def _cmd_replay(args) -> None:
+    from spades_ai.table import replay_lines, replay_source
+
+    hands = replay_source(
+        args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table, pairing=args.pairing
+    )
+    for i, recorded in enumerate(hands):
+        if i:
+            print()
+        print("\n".join(replay_lines(recorded)))
 
 
 def _cmd_summary(args) -> None:
@@ -413,9 +526,31 @@ def build_parser() -> argparse.ArgumentParser:
         "--sprt-beta", dest="sprt_beta", metavar="B", type=_sprt_error_rate,
         help="chance of accepting H0 when the mean is D1 (default 0.05)",
     )  # fmt: skip
+    t.add_argument(
+        "--keep-plays", dest="keep_plays", action="store_true",
+        help="also store each hand's 52 cards in play order, so that spades-ai replay can show any row",
+    )  # fmt: skip
     t.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
     t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_tournament, default_run=False)
+    pl = sub.add_parser("play", help="play a match as South against the agents, one action a line on stdin")
+    pl.add_argument("--level", choices=("easy", "normal", "hard", "crazy"),
+                    help="the opponents' level (default normal); your partner plays Hard, or Crazy at crazy")  # fmt: skip
+    pl.add_argument("--target", type=_positive, help="points to win (500, the default, or 250 for a shorter match)")
+    pl.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file); --target overrides its target")
+    pl.add_argument("--seed", type=_seed, help="the deals and the first dealer come from it (default: a random seed, printed)")
+    pl.add_argument("--save", metavar="FILE", help="save the match here after every action (JSON lines)")
+    pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving it there)")
+    pl.set_defaults(func=_cmd_play)
+    r = sub.add_parser("replay", help="print a recorded hand trick by trick")
+    r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON) "
+                   "or a results folder of a run made with --keep-plays")  # fmt: skip
+    r.add_argument("--hand", type=_count, help="hand_no K (from 0): of a saved match, or of --match M in a matches-mode run")
+    r.add_argument("--deal", type=_count, help="deal_no N of a hands-mode run")
+    r.add_argument("--match", type=_count, help="match_no M of a matches-mode run")
+    r.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0)")
+    r.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
+    r.set_defaults(func=_cmd_replay)
     s = sub.add_parser("summary", help="the summary table of a results folder")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")

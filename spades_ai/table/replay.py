@@ -1,0 +1,301 @@
+"""Replay a recorded hand trick by trick: who led, each card, who won, the running tricks
+against the bids, and the score sheet at the end.
+
+A hand comes from one of three sources, and is always played again through ``Hand``, so that
+every bid and card is checked by the engine once more:
+
+- a saved match of ``spades-ai play`` (JSON lines; ``hand_no`` picks one hand, else all);
+- a ``Hand`` record (``Hand.to_json()``), a JSON file;
+- a tournament results folder of a run made with ``keep_plays``: the row's bids and its 52
+  cards in play order, on the deal of ``(seed, deal_no)`` in hands mode or of hand
+  ``hand_no`` of match ``match_no`` in matches mode (the match streams of ``play_matches``),
+  at the table's seed. The replayed hand must give the row's tricks and points.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.game import Hand
+from spades_ai.rules import Rules
+from spades_ai.table import render
+
+
+class ReplayError(ValueError):
+    """A hand that cannot be replayed: unknown deal, a run without plays, a refused card."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A hand to replay: its record (``Hand.to_record()`` keys), the seats' and teams' names,
+    and a title line."""
+
+    record: dict
+    names: tuple[str, str, str, str]
+    teams: tuple[str, str]
+    title: str
+
+
+def replay_hand(record: dict, where: str = "the hand") -> Hand:
+    """The hand of ``record`` played again action by action through ``Hand``; a refused
+    action raises ``ReplayError`` naming it."""
+    try:
+        hand = Hand(
+            record["deal"], record["dealer"], Rules.from_dict(record["rules"]) if isinstance(record["rules"], dict) else record["rules"],
+            record.get("scores", (0, 0)), record.get("bag_count", (0, 0)), hands_played=record.get("hands_played", 0),
+        )  # fmt: skip
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"{where}: not a hand record ({exc})") from None
+    bids, blind, plays = record.get("bids", []), record.get("blind", []), record.get("plays", [])
+    if len(blind) != len(bids):
+        raise ReplayError(f"{where}: {len(bids)} bids but {len(blind)} blind flags")
+    for i, (b, bl) in enumerate(zip(bids, blind)):
+        try:
+            hand.bid(b, blind=bl)
+        except IllegalBidError as exc:
+            raise ReplayError(f"{where}: bid {i + 1} is refused: {exc}") from None
+    for i, c in enumerate(plays):
+        try:
+            hand.play(c)
+        except IllegalPlayError as exc:
+            raise ReplayError(f"{where}: card {i + 1} ({c}) is refused: {exc}") from None
+    return hand
+
+
+def replay_lines(recorded: Recorded) -> list[str]:
+    """The text of one hand, trick by trick (see the module docstring)."""
+    rec, names, teams = recorded.record, recorded.names, recorded.teams
+    hand = replay_hand(rec, recorded.title)
+    width = max(map(len, names))
+    lines = [recorded.title]
+    lines.append(
+        f"Dealer {names[hand.dealer]}. Before the hand: "
+        + render.format_match_score(hand.scores, hand.bag_count, teams)[len("Match: "):]
+    )
+    for s in range(4):
+        lines.append(f"  {names[s]:{width}}  {render.format_cards(hand.deal[s])}")
+    lines.append(render.format_bids(hand, names))
+    trick_no, won = 0, [0, 0, 0, 0]
+    for k in range(0, len(hand.plays), 4):
+        trick = hand.plays[k : k + 4]
+        leader = trick[0][0]
+        cards = ", ".join(f"{names[s]} {c}" for s, c in trick[1:])
+        text = f"Trick {trick_no + 1:2d}: {names[leader]} leads {trick[0][1]}" + (f"; {cards}" if cards else "")
+        if len(trick) == 4:
+            # the winner leads the next trick; the last trick's winner is the seat left to count
+            winner = hand.plays[k + 4][0] if k + 4 < len(hand.plays) else _last_winner(hand, won)
+            won[winner] += 1
+            text += f". {names[winner]} wins.  {render.tricks_against_bids(hand.bids, won, names)}"
+        else:
+            text += " ... (unfinished)"
+        lines.append(text)
+        trick_no += 1
+    if hand.phase == "over":
+        lines.append(render.format_sheet(hand.result(), names, teams, "Score sheet"))
+    else:
+        lines.append(f"The hand stops here: {len(hand.plays)} of 52 cards played.")
+    return lines
+
+
+def _last_winner(hand: Hand, won: list[int]) -> int:
+    """The winner of the last trick: the seat whose total is one more than counted so far."""
+    return next(s for s in range(4) if hand.tricks_won[s] > won[s])
+
+
+# -- sources ---------------------------------------------------------------------------------
+def from_match_file(path: str | os.PathLike, hand_no: int | None = None) -> list[Recorded]:
+    """The hands of a saved match (all, or hand ``hand_no``, counted from 0)."""
+    from spades_ai.table.game import SaveFileError, read_match_file
+
+    try:
+        lines = read_match_file(path)
+    except SaveFileError as exc:
+        raise ReplayError(str(exc)) from None
+    if hand_no is not None:
+        picked = [line for line in lines if line.get("hand_no") == hand_no]
+        if not picked:
+            raise ReplayError(f"{path} holds hands 0..{len(lines) - 1} (hand_no), not {hand_no}")
+        lines = picked
+    out = []
+    for line in lines:
+        k = line.get("hand_no")
+        title = f"{path}: hand_no {k} (hand {k + 1 if isinstance(k, int) else '?'} of the match), seed {line.get('seed')}, level {line.get('level')}"
+        out.append(Recorded(line["hand"], render.TABLE_NAMES, render.TABLE_TEAMS, title))
+    return out
+
+
+def from_record_file(path: str | os.PathLike) -> list[Recorded]:
+    """A ``Hand`` record written by ``Hand.to_json()``."""
+    try:
+        record = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ReplayError(f"{path} is neither a Hand record nor a saved match: {exc}") from None
+    if not isinstance(record, dict) or "deal" not in record:
+        raise ReplayError(f"{path} is neither a Hand record nor a saved match")
+    names = render.seat_names()
+    return [Recorded(record, names, render.team_names(names), f"{path}: a recorded hand")]
+
+
+def replay_source(
+    source: str | os.PathLike,
+    *,
+    hand_no: int | None = None,
+    deal_no: int | None = None,
+    match_no: int | None = None,
+    table: int | None = None,
+    pairing: int | None = None,
+) -> list[Recorded]:
+    """The hands to replay from ``source`` (a saved match, a record file or a results folder),
+    checked against the options that source takes; ``ReplayError`` in one line otherwise."""
+    path = Path(source)
+    if path.is_dir():
+        return [from_run(path, deal_no=deal_no, match_no=match_no, hand_no=hand_no, table=table, pairing=pairing)]
+    if not path.exists():
+        raise ReplayError(f"{path} does not exist")
+    extra = [f"--{k.replace('_', '-')}" for k, v in (("deal", deal_no), ("match", match_no), ("table", table), ("pairing", pairing)) if v is not None]
+    if extra:
+        raise ReplayError(f"{', '.join(extra)} pick a hand of a tournament results folder, and {path} is a file")
+    text = path.read_text(errors="replace")
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None
+    if isinstance(head, dict) and "hand" in head:
+        return from_match_file(path, hand_no)
+    if hand_no is not None:
+        raise ReplayError(f"--hand picks a hand of a saved match, and {path} holds one hand record")
+    return from_record_file(path)
+
+
+def from_run(
+    path: Path,
+    *,
+    deal_no: int | None = None,
+    match_no: int | None = None,
+    hand_no: int | None = None,
+    table: int | None = None,
+    pairing: int | None = None,
+) -> Recorded:
+    """One hand of a tournament run made with ``keep_plays`` (see the module docstring)."""
+    import pyarrow.parquet as pq
+
+    from spades_ai.tournament.results import ResultsError, chunk_files, read_config
+    from spades_ai.tournament.schedule import Tournament
+
+    try:
+        t = Tournament.from_dict(read_config(path))
+    except ResultsError as exc:
+        raise ReplayError(str(exc)) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"{path}: cannot read the run configuration ({exc})") from None
+    if not t.keep_plays:
+        raise ReplayError(f"{path} was played without --keep-plays: its rows hold no cards to replay")
+    table = 0 if table is None else table
+    pairing = 0 if pairing is None else pairing
+    if table not in (0, 1):
+        raise ReplayError(f"--table is 0 or 1, not {table}")
+    if not 0 <= pairing < len(t.pairings):
+        raise ReplayError(f"{path} has pairings 0..{len(t.pairings) - 1}, not {pairing}")
+    if t.mode == "hands":
+        if deal_no is None or match_no is not None:
+            raise ReplayError(f"{path} is a hands-mode run: pick a hand with --deal N (and --table T)")
+        unit, keys = deal_no, [("deal_no", "=", deal_no)]
+        what = f"deal {deal_no}"
+    else:
+        if match_no is None or hand_no is None or deal_no is not None:
+            raise ReplayError(f"{path} is a matches-mode run: pick a hand with --match M --hand K (and --table T)")
+        unit, keys = match_no, [("match_no", "=", match_no)]
+        what = f"match {match_no}"
+    files = [p for c, p in chunk_files(path) if c.pairing == pairing and c.start <= unit < c.stop]
+    units = sorted((c.start, c.stop) for c, _ in chunk_files(path) if c.pairing == pairing)
+    if not files:
+        held = ", ".join(f"{a}..{b - 1}" for a, b in _merge(units)) or "none yet"
+        unit_name = "deals" if t.mode == "hands" else "matches"
+        raise ReplayError(f"{what} is not in {path} (pairing {pairing} holds {unit_name} {held})")
+    try:
+        rows = pq.read_table(files[0], filters=[*keys, ("table", "=", table)]).to_pandas()
+    except Exception as exc:  # noqa: BLE001 -- pyarrow raises several types for a damaged file
+        raise ReplayError(f"{files[0]}: cannot read ({exc})") from None
+    rows = rows[rows.pairing == pairing]
+    if t.mode == "matches":
+        before = rows[rows.hand_no == hand_no - 1]
+        if len(rows) and hand_no not in set(rows.hand_no):
+            raise ReplayError(f"match {match_no} at table {table} has hands 0..{int(rows.hand_no.max())} (hand_no), not {hand_no}")
+        rows = rows[rows.hand_no == hand_no]
+    if len(rows) != 2:
+        raise ReplayError(f"{what}, table {table}: expected 2 rows (one per team), found {len(rows)}")
+    rows = rows.sort_values("team")
+    team_row = [rows.iloc[0], rows.iloc[1]]
+    seed = t.table_seed(table)
+    if t.mode == "hands":
+        from spades_ai.simulate import deal_masks
+
+        deal = [int(m) for m in deal_masks(seed, deal_no, 1)[0]]
+        scores, bags, played = (0, 0), (0, 0), 0
+        title = f"{path}: deal {deal_no}, table {table}, pairing {pairing}"
+    else:
+        from spades_ai.agents.selfplay import deal_match_hand
+
+        cards = np.empty(4, np.uint64)
+        deal_match_hand(np.uint64(seed), match_no, hand_no, cards)
+        deal = [int(m) for m in cards]
+        if hand_no == 0:
+            scores, bags = (0, 0), (0, 0)
+        else:
+            b = before.sort_values("team")
+            scores, bags = tuple(int(x) for x in b.score), tuple(int(x) for x in b.bag_count)
+        played = hand_no
+        title = f"{path}: match {match_no}, hand_no {hand_no}, table {table}, pairing {pairing}"
+    dealer = int(team_row[0].dealer)
+    by_seat = [team_row[s % 2]["bid_a" if s < 2 else "bid_b"] for s in range(4)]
+    blind_by_seat = [bool(team_row[s % 2]["blind_a" if s < 2 else "blind_b"]) for s in range(4)]
+    order = [(dealer + 1 + i) % 4 for i in range(4)]
+    plays = np.frombuffer(team_row[0]["plays"], dtype=np.int8)
+    if not np.array_equal(plays, np.frombuffer(team_row[1]["plays"], dtype=np.int8)):
+        raise ReplayError(f"{title}: the two teams' rows hold different plays; the file is damaged")
+    record = {
+        "deal": deal,
+        "dealer": dealer,
+        "rules": t.rules.to_dict(),
+        "scores": list(scores),
+        "bag_count": list(bags),
+        "hands_played": played,
+        "bids": [int(by_seat[s]) for s in order],
+        "blind": [blind_by_seat[s] for s in order],
+        "plays": [int(c) for c in plays],
+    }
+    names = render.seat_names()
+    teams = tuple(f"{team_row[t].agent} (seats {t}, {t + 2})" for t in range(2))
+    recorded = Recorded(record, names, teams, title)
+    hand = replay_hand(record, title)
+    result = hand.result()
+    for team in range(2):
+        row = team_row[team]
+        got = (result.tricks_won[team], result.tricks_won[team + 2], result.points[team])
+        want = (int(row.tricks_won_a), int(row.tricks_won_b), int(row.points))
+        if got != want:
+            raise ReplayError(
+                f"{title}: the replayed hand gives team {team} tricks {got[:2]} and {got[2]} points, "
+                f"the row says {want[:2]} and {want[2]}"
+            )
+    return recorded
+
+
+def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for a, b in spans:
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
