@@ -1,0 +1,222 @@
+"""``spades-ai play`` (issue 13, item 1): a scripted match through the command line, refused
+lines that change nothing, save and resume mid-hand, end of input, and the table's text."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from spades_ai import Hand, Rules, make_agent
+from spades_ai.cards import DECK
+from spades_ai.cli import compiling_notice, main
+from spades_ai.table import SaveFileError, TableMatch, play_session
+from spades_ai.table import render
+
+SEED = 11
+LEVEL = "easy"
+TARGET = 250
+
+
+def pick(match: TableMatch, normal) -> str:
+    """Your answer as Normal would give it, written as a player types it."""
+    hand = match.hand
+    if match.asks_blind_nil():
+        return "look"
+    if hand.phase == "bidding":
+        b = normal.bid(hand.observation())
+        return "nil" if b == 0 else str(b)
+    text = str(normal.play(hand.observation()))  # "TD": typed as players do, "10d"
+    return ("10" if text[0] == "T" else text[0]) + text[1].lower()
+
+
+def scripted(seed=SEED, level=LEVEL, target=TARGET, bad=None):
+    """Play a match in-process with Normal's answers: (answers, where, final match), ``where[i]``
+    being (hand_no, cards played) when answer ``i`` was given. ``bad(match)`` may return
+    refused lines to put before an answer; each is checked to change nothing."""
+    match = TableMatch(seed, level, Rules(target_score=target))
+    normal = make_agent("normal")
+    answers, where = [], []
+    match.advance()
+    while not match.over:
+        for line, words in (bad(match) if bad else []):
+            before = json.dumps(match.to_lines())
+            ok, lines = match.answer(line)
+            assert not ok and len(lines) == 1 and words in lines[0], (line, lines)
+            assert json.dumps(match.to_lines()) == before
+            answers.append(line)
+            where.append((match.hand_no, len(match.hand.plays)))
+        where.append((match.hand_no, len(match.hand.plays)))
+        line = pick(match, normal)
+        ok, lines = match.answer(line)
+        assert ok, (line, lines)
+        answers.append(line)
+        match.advance()
+    return answers, where, match
+
+
+@pytest.fixture(scope="module")
+def game():
+    return scripted()
+
+
+def run_cli(monkeypatch, capsys, lines, *args):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
+    code = main(["play", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def play_args(save):
+    return ["--level", LEVEL, "--target", str(TARGET), "--seed", str(SEED), "--save", str(save)]
+
+
+def test_a_scripted_match_finishes_through_the_command_line(game, monkeypatch, capsys, tmp_path):
+    answers, where, match = game
+    save = tmp_path / "m.jsonl"
+    code, out, err = run_cli(monkeypatch, capsys, answers, *play_args(save))
+    assert code == 0, err
+    assert "Spades to 250: you (South) and North (hard) against West and East (easy); seed 11." in out
+    assert out.rstrip().endswith(match.result_line())
+    assert "Score sheet, hand 1" in out and "Your bid (" in out and "Your card? " in out
+    lines = [json.loads(x) for x in save.read_text().splitlines()]
+    assert len(lines) == len(match.hands) and all(x["finished"] for x in lines)
+    assert [x["hand"] for x in lines] == [h.to_record() for h in match.hands]
+    assert {(x["seed"], x["level"], x["rules"]["target_score"]) for x in lines} == {(SEED, LEVEL, TARGET)}
+
+
+def refusals(match: TableMatch):
+    """Wrong lines for the position, with the words of their one-line reason."""
+    hand = match.hand
+    if hand.phase == "bidding":
+        return [("AS", "Not a bid"), ("14", "a bid is 0 (nil) to 13"), ("blind nil", "blind nil is off")]
+    mine = hand.cards(0)
+    legal = hand.legal_cards()
+    out = [("zz", "Not a card: 'zz'")]
+    held_not = next(c for c in reversed(DECK) if c not in mine)
+    out.append((str(held_not), f"You do not hold {held_not}"))
+    illegal = [c for c in mine if c not in legal]
+    if illegal and hand.current_trick:
+        out.append((str(illegal[0]), "You must follow suit"))
+    elif illegal:
+        out.append((str(illegal[0]), "Spades aren't broken yet"))
+    return out
+
+
+def test_refused_lines_get_one_line_and_change_nothing(game, monkeypatch, capsys, tmp_path):
+    answers, where, match = game
+    seen = set()
+
+    def bad(m):
+        cases = refusals(m)
+        seen.update(words for _, words in cases)
+        return cases
+
+    noisy, _, again = scripted(bad=bad)
+    assert {"You must follow suit", "Spades aren't broken yet", "Not a bid"} <= seen
+    assert [h.to_record() for h in again.hands] == [h.to_record() for h in match.hands]
+    save = tmp_path / "noisy.jsonl"
+    code, out, err = run_cli(monkeypatch, capsys, noisy, *play_args(save))
+    assert code == 0, err
+    assert out.rstrip().endswith(match.result_line())
+    for words in ("You must follow suit: play ", "Spades aren't broken yet: lead another suit.", "Not a card: 'zz'",
+                  "You may not bid 14: a bid is 0 (nil) to 13."):  # fmt: skip
+        assert words in out
+    # the same question again right after the reason
+    i = out.index("Not a card: 'zz'")
+    assert out[i:].split("\n", 1)[1].startswith("Your card? ")
+    clean = tmp_path / "clean.jsonl"
+    run_cli(monkeypatch, capsys, answers, *play_args(clean))
+    assert save.read_text() == clean.read_text()
+
+
+def test_save_and_resume_mid_hand_give_the_same_match(game, monkeypatch, capsys, tmp_path):
+    answers, where, match = game
+    cut = next(i for i, (k, played) in enumerate(where) if k == 1 and played >= 10)  # mid-hand 2
+    save = tmp_path / "m.jsonl"
+    code, out, err = run_cli(monkeypatch, capsys, answers[:cut], *play_args(save))
+    assert code == 0, err
+    assert f"end of input: the match is saved in {save}" in out
+    last = json.loads(save.read_text().splitlines()[-1])
+    assert last["finished"] is False and 0 < len(last["hand"]["plays"]) < 52
+    code, out, err = run_cli(monkeypatch, capsys, answers[cut:], "--resume", str(save))
+    assert code == 0, err
+    assert out.rstrip().endswith(match.result_line())
+    whole = tmp_path / "whole.jsonl"
+    run_cli(monkeypatch, capsys, answers, *play_args(whole))
+    assert save.read_text() == whole.read_text()
+    resumed = TableMatch.load(save)
+    assert resumed.over and resumed.winner == match.winner
+
+
+def test_end_of_input_at_once_exits_0_and_a_finished_match_says_so(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "m.jsonl"
+    code, out, err = run_cli(monkeypatch, capsys, [], *play_args(save))
+    assert code == 0, err
+    assert "end of input" in out and "Your bid (" in out
+    code, out, err = run_cli(monkeypatch, capsys, [], "--seed", "3")
+    assert code == 0 and "the match is not saved (play with --save FILE" in out
+
+
+def test_resume_refuses_new_settings_and_bad_files(monkeypatch, capsys, tmp_path):
+    save = tmp_path / "m.jsonl"
+    run_cli(monkeypatch, capsys, ["3"], *play_args(save))
+    code, _, err = run_cli(monkeypatch, capsys, [], "--resume", str(save), "--level", "hard")
+    assert code == 2 and "drop --level" in err and len(err.strip().splitlines()) == 1
+    bad = tmp_path / "bad.jsonl"
+    line = json.loads(save.read_text().splitlines()[0])
+    bad.write_text(json.dumps({**line, "seed": 12}) + "\n")
+    code, _, err = run_cli(monkeypatch, capsys, [], "--resume", str(bad))
+    assert code == 2 and "hand 0 is not the one seed 12 deals" in err
+    line["hand"]["plays"][-1] = "AS" if line["hand"]["plays"][-1] != "AS" else "KS"
+    bad.write_text(json.dumps(line) + "\n")
+    code, _, err = run_cli(monkeypatch, capsys, [], "--resume", str(bad))
+    assert code == 2 and "the hand does not replay" in err
+    with pytest.raises(SaveFileError, match="not JSON"):
+        (tmp_path / "junk").write_text("{oops\n")
+        TableMatch.load(tmp_path / "junk")
+
+
+def test_a_blind_nil_is_asked_before_the_cards_are_shown():
+    match = TableMatch(5, "easy", Rules.preset("blind"))
+    match.advance()
+    assert match.asks_blind_nil()
+    assert "blind nil" in match.question() and "Your cards" not in "\n".join(match.view())
+    out = io.StringIO()
+    play_session(match, io.StringIO("look\n3\n"), out)
+    text = out.getvalue()
+    assert "Your cards: S:" in text and "You bid 3." in text and "end of input" in text
+
+
+def test_the_table_text():
+    hand = Hand("AS KS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH / KH AH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS / "
+                "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC / 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD", dealer=3)  # fmt: skip
+    assert render.format_cards(hand.cards(0), ["AS", "2H"]) == "S: AS* KS  H: QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H*  D: -  C: -"
+    for b in (2, 0, 1, 4):
+        hand.bid(b)
+    assert render.format_bids(hand, render.TABLE_NAMES) == "Bids: You 2, West nil, North 1, East 4"
+    assert render.tricks_against_bids(hand.bids, [1, 0, 0, 2], render.TABLE_NAMES) == "You 1/2  West 0/nil  North 0/1  East 2/4"
+    assert render.team_tricks_against_contracts(hand.bids, [1, 0, 0, 2]) == "1/3, 2/4"
+    while hand.phase == "playing":
+        hand.play(hand.legal_cards()[-1])
+    sheet = render.format_sheet(hand.result(), render.TABLE_NAMES, render.TABLE_TEAMS, "Score sheet, hand 1")
+    r = hand.result()
+    assert sheet.splitlines()[0] == "Score sheet, hand 1"
+    assert f"+{r.contract_points[0]}" in sheet or f"{r.contract_points[0]}" in sheet
+    for label in ("bids", "tricks", "contract points", "bags", "nil", "bag penalty", "hand", "match"):
+        assert any(line.split("  ")[1].strip().startswith(label) for line in sheet.splitlines()[2:] if line.strip()), label
+    assert "West nil " in sheet
+
+
+def test_the_compiling_notice_shows_only_when_it_takes_time(capsys):
+    import time
+
+    with compiling_notice(12, after=0.05):
+        time.sleep(0.3)
+    err = capsys.readouterr().err
+    assert "compiling the engine's kernels (first run only, about 12 s)..." in err and "compiled in" in err
+    with compiling_notice(12, after=5):
+        pass
+    assert capsys.readouterr().err == ""
