@@ -12,7 +12,9 @@ is also the highest set bit of the trick.
 
 ``select_bit(mask, r)`` (the r-th lowest set bit, as a one-bit mask) is the hottest operation
 of a playout. On x86 CPUs with BMI2 it is one ``pdep`` instruction; elsewhere a branch-free
-binary search over popcounts (six steps) stands in. The choice is made once, at import, from
+binary search over popcounts (six steps) stands in. Its inverse, ``compress_bits(x, mask)``
+(the bits of ``x`` under ``mask``, packed down: ``pext``), gives the exact solver its
+relative-rank keys. The choice is made once, at import, from
 the host CPU's features, and numba's cache is keyed by the CPU, so a cached kernel never runs
 on a machine without the instruction.
 """
@@ -84,6 +86,19 @@ def _pdep(typingctx, src, mask):
     return sig, codegen
 
 
+@intrinsic
+def _pext(typingctx, src, mask):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
 @kernel
 def popcount(x):
     """Number of set bits of a uint64."""
@@ -139,6 +154,30 @@ def _select_bit_pdep(mask, r):
 
 #: The r-th lowest set bit of ``mask`` (r counts from 0), as a one-bit mask.
 select_bit = _select_bit_pdep if HAS_PDEP else select_bit_portable
+
+
+@kernel
+def compress_bits_portable(x, mask):
+    """``compress_bits`` without BMI2: one step per set bit of ``mask``."""
+    out = ZERO
+    k = ZERO
+    m = mask
+    while m != ZERO:
+        b = m & (~m + ONE)
+        if x & b:
+            out |= ONE << k
+        k += ONE
+        m ^= b
+    return out
+
+
+@kernel
+def _compress_bits_pext(x, mask):
+    return _pext(x, mask)
+
+
+#: The bits of ``x`` that lie under ``mask``, packed into the low bits in order (``pext``).
+compress_bits = _compress_bits_pext if HAS_PDEP else compress_bits_portable
 
 
 @kernel

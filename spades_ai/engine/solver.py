@@ -1,0 +1,496 @@
+"""Exact search on a fully visible Spades position: double dummy and a general objective.
+
+Two searches share one move generator, one move order and one transposition table:
+
+* ``dd_tricks``: the most tricks the leader's team can take against best defence, found by
+  null-window tests ("can the team take >= k tricks?") over the remaining tricks.
+* ``objective_values``: the value of each legal card of the seat to act, from any point of a
+  hand (mid-trick too), where a finished hand is worth ``leaf[t0, t1, t2, t3]`` to the
+  maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Alpha-beta on
+  floats with lower and upper bounds in the table.
+
+Search tree and hands. One call of the node kernel plays one card; the four hands travel as
+scalars rotated so that the seat to act comes first, so a ply costs no array traffic::
+
+    node(a0 a1 a2 a3, seat, pos, ...)     a0 = hand of ``seat``, the seat to act; a1 its left
+        plays c from a0                   pos = cards already in the trick (0: a trick boundary)
+        -> node(a1 a2 a3 a0^c, seat+1, pos+1, ...)
+        after the fourth card the hands are rotated once more so that the winner comes first.
+
+Equivalent cards. Two cards of one hand in one suit with only the hand's own cards, or cards
+played to earlier tricks, between them are interchangeable for the rest of the hand; only the
+lowest of each run is searched. A card in the current trick separates (it may lie between
+them). The runs are found with an occluded fill through the earlier-played cards.
+
+Transposition table: positions at trick boundaries only, keyed by relative ranks. Within each
+suit only the order of the remaining cards matters, so the key packs, for the remaining cards
+``U`` (``compress_bits`` = pext), two owner bits per card and the suit lengths::
+
+    k1 = pext(a1|a3, U)  | len(C) << 52 | len(D) << 56 | len(H) << 60
+    k2 = pext(a2|a3, U)  | len(S) << 52 | leader << 56
+    k3 = per-seat tricks won, 4 bits each (objective search only; 0 in the double dummy)
+
+    table row (uint64[4]):  k1 | k2 | k3 | info
+    info bits:   0..31 generation (a row of another generation is empty)
+                32..39 lower bound, 40..47 upper bound (double dummy, in tricks)
+                48..53 best card + 1, as its index among the remaining cards (0: none)
+                56..59 tricks left (deeper rows are kept on a collision)
+    value rows (float64[2], objective search): lower bound | upper bound
+
+Within one search the spades-broken flag follows from the key: it is the root's flag or
+"fewer spades than at the root". The generation is bumped for every search, so a table is
+reused without clearing and the leaf table may change between calls. Buckets hold two rows:
+the first keeps the deeper position, the second always takes the newest.
+
+Sure tricks cut the double dummy short: the holder of the highest spade wins one trick with
+every spade of its unbroken run from the top, and the leader can cash its top cards (spades
+while it may lead them, then side suits round by round while no opponent can ruff).
+
+Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1.
+"""
+
+import numpy as np
+
+from spades_ai.engine._jit import kernel
+from spades_ai.engine.bits import (
+    FULL_DECK,
+    NON_SPADES,
+    ONE,
+    SPADES,
+    SUIT_MASK,
+    U64,
+    ZERO,
+    compress_bits,
+    highest_bit,
+    lowest_bit,
+    popcount,
+    select_bit,
+    suit_mask_of,
+)
+from spades_ai.engine.play import follow_mask, lead_mask, may_lead_spades, winning_offset
+from spades_ai.engine.rng import below
+from spades_ai.rules import FIRST_LOW_CLUB
+
+U1 = U64(1)
+U2 = U64(2)
+U4 = U64(4)
+U8 = U64(8)
+#: Every card but the two of each suit: fills must not carry across suits.
+NOT_LOW = U64(((1 << 52) - 1) & ~((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39)))
+GEN_MASK = U64(0xFFFFFFFF)
+HASH1 = U64(0x9E3779B97F4A7C15)
+HASH2 = U64(0xC2B2AE3D27D4EB4F)
+HASH3 = U64(0x165667B19E3779F9)
+INF = np.inf
+#: Row width of the table.
+TT_WIDTH = 4
+STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
+
+
+@kernel
+def distinct_moves(moves, own, gone):
+    """``moves`` (cards of ``own``) less every card equivalent to a lower one in ``moves``.
+
+    ``gone`` holds the cards played to earlier tricks (not those of the current trick). Two
+    cards of ``own`` in one suit are equivalent when every card between them is in ``own`` or
+    ``gone``: fill upward from each own card through ``gone`` and drop the cards just above.
+    """
+    gen = own
+    pro = gone & ~own & NOT_LOW
+    gen |= pro & (gen << U1)
+    pro &= pro << U1
+    gen |= pro & (gen << U2)
+    pro &= pro << U2
+    gen |= pro & (gen << U4)
+    pro &= pro << U4
+    gen |= pro & (gen << U8)
+    return moves & ~(own & (gen << U1) & NOT_LOW)
+
+
+@kernel
+def _above(b):
+    """Every bit strictly above the one-bit mask ``b``."""
+    return ~((b << U1) - ONE)
+
+
+@kernel
+def _beats(c, win):
+    """Whether card ``c`` beats ``win``, the card now winning the trick."""
+    if c & SPADES:
+        return (win & SPADES) == ZERO or c > win
+    return c > win and (c & suit_mask_of(win)) != ZERO
+
+
+@kernel
+def _top_run(mine, others, suit):
+    """How many of ``mine``'s cards of ``suit`` rank above every card of ``others`` in it."""
+    o = others & suit
+    m = mine & suit
+    if o == ZERO:
+        return np.int64(popcount(m))
+    return np.int64(popcount(m & _above(highest_bit(o))))
+
+
+@kernel
+def _len(h, suit):
+    return np.int64(popcount(h & suit))
+
+
+@kernel
+def quick_tricks(a0, a1, a2, a3, can_lead_spades):
+    """Tricks the team of the leader (hand ``a0``; ``a2`` its partner) surely takes by cashing.
+
+    The leader's top spades win whenever played; when it may lead spades and its top run is at
+    least as long as every other spade holding, it draws them and all its spades win. Then per
+    side suit, round i of its top cards wins while every opponent (and the partner, who must
+    not be forced to ruff and take the lead) either still follows or holds no spade.
+    """
+    others = a1 | a2 | a3
+    run = _top_run(a0, others, SPADES)
+    max_sp = max(_len(a1, SPADES), _len(a2, SPADES), _len(a3, SPADES))
+    drawn = max_sp == 0 or (can_lead_spades and run >= max_sp)
+    total = np.int64(popcount(a0 & SPADES)) if drawn else run
+    sp1 = (a1 & SPADES) != ZERO
+    sp2 = (a2 & SPADES) != ZERO
+    sp3 = (a3 & SPADES) != ZERO
+    for s in range(3):
+        suit = SUIT_MASK[s]
+        mine = _len(a0, suit)
+        if mine == 0:
+            continue
+        w = _top_run(a0, others, suit)
+        if w == 0:
+            continue
+        l1 = _len(a1, suit)
+        l2 = _len(a2, suit)
+        l3 = _len(a3, suit)
+        if w >= max(l1, l2, l3):
+            w = mine
+        if drawn:
+            total += w
+            continue
+        # Rounds 1..r are safe while each spade holder still follows.
+        r = w
+        if sp1:
+            r = min(r, l1)
+        if sp2:
+            r = min(r, l2)
+        if sp3:
+            r = min(r, l3)
+        total += r
+    return total
+
+
+@kernel
+def sure_spade_run(a0, a1, a2, a3):
+    """``(offset, run)``: the hand (offset 0..3) holding the highest spade, and how many of its
+    spades rank above every other spade (each wins a trick whenever it is played)."""
+    sp = (a0 | a1 | a2 | a3) & SPADES
+    if sp == ZERO:
+        return np.int64(0), np.int64(0)
+    top = highest_bit(sp)
+    if a0 & top:
+        return np.int64(0), _top_run(a0, a1 | a2 | a3, SPADES)
+    if a1 & top:
+        return np.int64(1), _top_run(a1, a0 | a2 | a3, SPADES)
+    if a2 & top:
+        return np.int64(2), _top_run(a2, a0 | a1 | a3, SPADES)
+    return np.int64(3), _top_run(a3, a0 | a1 | a2, SPADES)
+
+
+@kernel
+def _rotate(k, b0, b1, b2, b3):
+    """``(b_k, b_k+1, b_k+2, b_k+3)``, indices mod 4."""
+    if k == 0:
+        return b0, b1, b2, b3
+    if k == 1:
+        return b1, b2, b3, b0
+    if k == 2:
+        return b2, b3, b0, b1
+    return b3, b0, b1, b2
+
+
+@kernel
+def position_key(a0, a1, a2, a3, leader):
+    """Relative-rank key ``(k1, k2)`` of a trick boundary; ``a0`` is the leader's hand."""
+    u = a0 | a1 | a2 | a3
+    k1 = compress_bits(a1 | a3, u)
+    k2 = compress_bits(a2 | a3, u)
+    k1 |= U64(popcount(u & SUIT_MASK[0])) << U64(52)
+    k1 |= U64(popcount(u & SUIT_MASK[1])) << U64(56)
+    k1 |= U64(popcount(u & SUIT_MASK[2])) << U64(60)
+    k2 |= U64(popcount(u & SPADES)) << U64(52)
+    k2 |= U64(leader) << U64(56)
+    return k1, k2
+
+
+@kernel
+def _bucket(k1, k2, k3, shift):
+    h = (k1 * HASH1) ^ (k2 * HASH2) ^ (k3 * HASH3)
+    h ^= h >> U64(29)
+    h *= HASH1
+    return np.int64(h >> U64(shift)) & ~np.int64(1)
+
+
+@kernel
+def tt_find(tt, k1, k2, k3, gen, shift):
+    """Row of the key in the table, or -1."""
+    i = _bucket(k1, k2, k3, shift)
+    for j in range(i, i + 2):
+        if (tt[j, 3] & GEN_MASK) == gen and tt[j, 0] == k1 and tt[j, 1] == k2 and tt[j, 2] == k3:
+            return j
+    return np.int64(-1)
+
+
+@kernel
+def tt_slot(tt, k1, k2, k3, gen, shift, n):
+    """Row to write the key to: its own row, else the first row of the bucket if that is empty,
+    stale or shallower, else the second."""
+    i = _bucket(k1, k2, k3, shift)
+    for j in range(i, i + 2):
+        if (tt[j, 3] & GEN_MASK) == gen and tt[j, 0] == k1 and tt[j, 1] == k2 and tt[j, 2] == k3:
+            return j
+    info = tt[i, 3]
+    if (info & GEN_MASK) != gen or np.int64((info >> U64(56)) & U64(15)) <= n:
+        return i
+    return i + 1
+
+
+@kernel
+def _best_index(c, u):
+    """Index of card ``c`` among the remaining cards ``u`` (stored as 1 + index)."""
+    return U64(popcount(u & (c - ONE))) + ONE
+
+
+@kernel
+def _lead_order(moves, a0, a1, a2, a3):
+    """Leads in two preferred classes: cash a suit's top card; lead low to the partner's top."""
+    u = a0 | a1 | a2 | a3
+    cash = ZERO
+    to_partner = ZERO
+    for s in range(4):
+        suit = SUIT_MASK[s]
+        m = moves & suit
+        if m == ZERO:
+            continue
+        top = highest_bit(u & suit)
+        if top & a0:
+            cash |= highest_bit(m)
+        elif top & a2:
+            to_partner |= lowest_bit(m)
+    return cash, to_partner
+
+
+@kernel
+def _follow_order(moves, led, win, partner_wins):
+    """Follows in two classes: the cheap winners first when an opponent wins the trick, else
+    the cards that do not overtake the partner first."""
+    if win & SPADES:
+        beat = moves & SPADES & _above(win)
+    else:
+        beat = (moves & led & _above(win)) | (moves & SPADES)
+    if partner_wins:
+        return moves & ~beat, beat
+    return beat, moves & ~beat
+
+
+@kernel
+def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, target,
+            max_team, spade_lead, first_lead, tt, gen, shift, stats):
+    """Whether ``max_team`` takes at least ``target`` of the ``n`` tricks left (the current
+    one included). ``a0`` is the hand of ``seat``, to play the ``pos``-th card of the trick;
+    ``led`` is the led suit's mask, ``win``/``win_seat`` the card winning so far, ``trick``
+    the cards played to it, ``broken`` whether a spade fell in an earlier trick."""
+    stats[0] += 1
+    mover_max = (seat & 1) == max_team
+    row = np.int64(-1)
+    hint = ZERO
+    if pos == 0:
+        if target <= 0:
+            return True
+        if target > n:
+            return False
+        if n == 1:
+            w = (seat + winning_offset(a0, a1, a2, a3)) & 3
+            return (w & 1) == max_team
+        trick_no = 13 - n
+        # Sure tricks: the top spade run, and the leader's cashing tricks.
+        off, run = sure_spade_run(a0, a1, a2, a3)
+        if ((seat + off) & 1) == max_team:
+            if run >= target:
+                stats[2] += 1
+                return True
+        elif n - run < target:
+            stats[2] += 1
+            return False
+        if not (trick_no == 0 and first_lead == FIRST_LOW_CLUB):
+            can_sp = may_lead_spades(broken, trick_no, spade_lead) or (a0 & NON_SPADES) == ZERO
+            q = quick_tricks(a0, a1, a2, a3, can_sp)
+            if mover_max:
+                if q >= target:
+                    stats[2] += 1
+                    return True
+            elif n - q < target:
+                stats[2] += 1
+                return False
+        k1, k2 = position_key(a0, a1, a2, a3, seat)
+        row = tt_find(tt, k1, k2, ZERO, gen, shift)
+        if row >= 0:
+            info = tt[row, 3]
+            if np.int64((info >> U64(32)) & U64(255)) >= target:
+                stats[1] += 1
+                return True
+            if np.int64((info >> U64(40)) & U64(255)) < target:
+                stats[1] += 1
+                return False
+            b = (info >> U64(48)) & U64(63)
+            if b != ZERO:
+                hint = select_bit(a0 | a1 | a2 | a3, b - ONE)
+        legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & FULL_DECK)
+        first, second = _lead_order(moves, a0, a1, a2, a3)
+    else:
+        legal = follow_mask(a0, led)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
+        first, second = _follow_order(moves, led, win, (win_seat & 1) == (seat & 1))
+
+    result = not mover_max
+    best = ZERO
+    rest = moves
+    nxt = (seat + 1) & 3
+    for cls in range(4):
+        if cls == 0:
+            m = hint & rest
+        elif cls == 1:
+            m = first & rest
+        elif cls == 2:
+            m = second & rest
+        else:
+            m = rest
+        while m != ZERO:
+            c = lowest_bit(m)
+            m ^= c
+            rest ^= c
+            if pos == 0:
+                child = dd_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n, target,
+                                max_team, spade_lead, first_lead, tt, gen, shift, stats)
+            else:
+                if _beats(c, win):
+                    nw = c
+                    nws = seat
+                else:
+                    nw = win
+                    nws = win_seat
+                if pos < 3:
+                    child = dd_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n, target,
+                                    max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                else:
+                    t2 = target - np.int64((nws & 1) == max_team)
+                    if t2 <= 0:
+                        child = True
+                    elif t2 > n - 1:
+                        child = False
+                    else:
+                        nb = broken or ((trick | c) & SPADES) != ZERO
+                        b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
+                        child = dd_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb, n - 1, t2,
+                                        max_team, spade_lead, first_lead, tt, gen, shift, stats)
+            if child == mover_max:
+                result = mover_max
+                best = c
+                break
+        if result == mover_max:
+            break
+
+    if pos == 0:
+        k1, k2 = position_key(a0, a1, a2, a3, seat)
+        row = tt_slot(tt, k1, k2, ZERO, gen, shift, n)
+        info = tt[row, 3]
+        if (info & GEN_MASK) == gen and tt[row, 0] == k1 and tt[row, 1] == k2 and tt[row, 2] == ZERO:
+            lb = np.int64((info >> U64(32)) & U64(255))
+            ub = np.int64((info >> U64(40)) & U64(255))
+            bi = (info >> U64(48)) & U64(63)
+        else:
+            lb = np.int64(0)
+            ub = n
+            bi = ZERO
+        if result:
+            lb = max(lb, target)
+        else:
+            ub = min(ub, target - 1)
+        if best != ZERO:
+            bi = _best_index(best, a0 | a1 | a2 | a3)
+        tt[row, 0] = k1
+        tt[row, 1] = k2
+        tt[row, 2] = ZERO
+        tt[row, 3] = (gen | (U64(lb) << U64(32)) | (U64(ub) << U64(40)) | (bi << U64(48))
+                      | (U64(n) << U64(56)))
+    return result
+
+
+
+@kernel
+def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, stats):
+    """Most tricks the team of ``leader`` takes from ``hands`` (``uint64[4]``, equal sizes,
+    ``leader`` to lead a new trick), with every card visible and best play on both sides.
+
+    ``tt`` is a ``uint64[2**b, 4]`` table (``shift = 64 - b``), ``gen`` a generation number
+    not used before with it (its rows of other generations count as empty).
+    """
+    # Every argument of the recursive kernel gets one fixed type: a second specialization of a
+    # recursive kernel crashes when loaded from numba's cache (numba issue 6061).
+    leader = np.int64(leader)
+    broken = broken != 0
+    spade_lead = np.int64(spade_lead)
+    first_lead = np.int64(first_lead)
+    gen = U64(gen)
+    shift = np.int64(shift)
+    n = np.int64(popcount(hands[0]))
+    max_team = leader & 1
+    a0, a1, a2, a3 = _rotate(leader, hands[0], hands[1], hands[2], hands[3])
+    lo = np.int64(0)
+    hi = n
+    off, run = sure_spade_run(a0, a1, a2, a3)
+    if (off & 1) == 0:
+        lo = run
+    else:
+        hi = n - run
+    while lo < hi:
+        t = (lo + hi + 1) // 2
+        stats[3] += 1
+        if dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
+                   max_team, spade_lead, first_lead, tt, gen, shift, stats):
+            lo = t
+        else:
+            hi = t - 1
+    return lo
+
+
+@kernel
+def play_random_tricks(hands, leader, k, state, spade_lead, first_lead):
+    """Play ``k`` whole tricks of uniformly random legal cards from a full deal in ``hands``
+    (modified): returns ``(leader, broken, state)`` of the position reached (test positions)."""
+    broken = False
+    for trick_no in range(k):
+        seat = leader
+        led = ZERO
+        trick = ZERO
+        win = ZERO
+        win_seat = leader
+        for pos in range(4):
+            h = hands[seat]
+            legal = lead_mask(h, broken, trick_no, spade_lead, first_lead) if pos == 0 else follow_mask(h, led)
+            state, r = below(state, popcount(legal))
+            c = select_bit(legal, r)
+            if pos == 0:
+                led = suit_mask_of(c)
+                win = c
+            elif _beats(c, win):
+                win = c
+                win_seat = seat
+            hands[seat] = h ^ c
+            trick |= c
+            seat = (seat + 1) & 3
+        broken = broken or (trick & SPADES) != ZERO
+        leader = win_seat
+    return leader, broken, state
