@@ -263,35 +263,75 @@ def _best_index(c, u):
 
 
 @kernel
+def _ruffs(h, suit):
+    """Whether hand ``h`` could trump a lead of the side suit ``suit`` (void in it, holds a spade)."""
+    return (h & suit) == ZERO and (h & SPADES) != ZERO and suit != SPADES
+
+
+@kernel
 def _lead_order(moves, a0, a1, a2, a3):
-    """Leads in two preferred classes: cash a suit's top card; lead low to the partner's top."""
+    """Leads in three preferred classes (the rest come last): cash a suit's top card where no
+    opponent ruffs; lead low to the partner's top card or to a partner's ruff; low cards of the
+    suits no opponent ruffs."""
     u = a0 | a1 | a2 | a3
     cash = ZERO
     to_partner = ZERO
+    low = ZERO
     for s in range(4):
         suit = SUIT_MASK[s]
         m = moves & suit
         if m == ZERO:
             continue
+        if _ruffs(a1, suit) or _ruffs(a3, suit):
+            continue
         top = highest_bit(u & suit)
         if top & a0:
             cash |= highest_bit(m)
-        elif top & a2:
+        elif (top & a2) or _ruffs(a2, suit):
             to_partner |= lowest_bit(m)
-    return cash, to_partner
+        else:
+            low |= lowest_bit(m)
+    return cash, to_partner, low
 
 
 @kernel
-def _follow_order(moves, led, win, partner_wins):
-    """Follows in two classes: the cheap winners first when an opponent wins the trick, else
-    the cards that do not overtake the partner first."""
+def _can_beat(h, led, win):
+    """Whether hand ``h``, following to a trick led in ``led``, has a card that beats ``win``."""
+    same = h & led
+    if same != ZERO:
+        return (win & led) != ZERO and highest_bit(same) > win
+    sp = h & SPADES
+    if sp == ZERO:
+        return False
+    return (win & SPADES) == ZERO or highest_bit(sp) > win
+
+
+@kernel
+def _follow_order(moves, pos, led, win, partner_wins, a1, a2):
+    """Follows in three preferred classes (the rest come last). Last to play: the cheapest
+    winner if an opponent wins, else the lowest cards. Earlier: a cheap winner that the next
+    opponent cannot beat, then low cards; low cards first if the partner already wins safely."""
     if win & SPADES:
         beat = moves & SPADES & _above(win)
     else:
         beat = (moves & led & _above(win)) | (moves & SPADES)
-    if partner_wins:
-        return moves & ~beat, beat
-    return beat, moves & ~beat
+    losers = moves & ~beat
+    if pos == 3:
+        if partner_wins:
+            return losers, ZERO, ZERO
+        return lowest_bit(beat), losers, ZERO
+    # The next seat (a1) is an opponent; after it, at pos 1, plays the partner (a2).
+    if partner_wins and not _can_beat(a1, led, win):
+        return losers, ZERO, ZERO
+    sure = ZERO
+    m = beat
+    while m != ZERO:
+        c = lowest_bit(m)
+        if not _can_beat(a1, led, c):
+            sure = c
+            break
+        m ^= c
+    return sure, losers, ZERO
 
 
 @kernel
@@ -302,6 +342,7 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
     ``led`` is the led suit's mask, ``win``/``win_seat`` the card winning so far, ``trick``
     the cards played to it, ``broken`` whether a spade fell in an earlier trick."""
     stats[0] += 1
+    stats[4 + pos] += 1
     mover_max = (seat & 1) == max_team
     row = np.int64(-1)
     hint = ZERO
@@ -333,6 +374,7 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
             elif n - q < target:
                 stats[2] += 1
                 return False
+        stats[16 + n] += 1
         k1, k2 = position_key(a0, a1, a2, a3, seat)
         row = tt_find(tt, k1, k2, ZERO, gen, shift)
         if row >= 0:
@@ -348,23 +390,26 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
                 hint = select_bit(a0 | a1 | a2 | a3, b - ONE)
         legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
         moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & FULL_DECK)
-        first, second = _lead_order(moves, a0, a1, a2, a3)
+        first, second, third = _lead_order(moves, a0, a1, a2, a3)
     else:
         legal = follow_mask(a0, led)
         moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
-        first, second = _follow_order(moves, led, win, (win_seat & 1) == (seat & 1))
+        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
 
     result = not mover_max
     best = ZERO
     rest = moves
+    tried = 0
     nxt = (seat + 1) & 3
-    for cls in range(4):
+    for cls in range(5):
         if cls == 0:
             m = hint & rest
         elif cls == 1:
             m = first & rest
         elif cls == 2:
             m = second & rest
+        elif cls == 3:
+            m = third & rest
         else:
             m = rest
         while m != ZERO:
@@ -395,9 +440,15 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
                         b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
                         child = dd_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb, n - 1, t2,
                                         max_team, spade_lead, first_lead, tt, gen, shift, stats)
+            tried += 1
             if child == mover_max:
                 result = mover_max
                 best = c
+                if tried == 1:
+                    stats[8 + pos] += 1
+                else:
+                    stats[12 + pos] += 1
+                    stats[32 + pos] += tried
                 break
         if result == mover_max:
             break
@@ -458,8 +509,12 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
     while lo < hi:
         t = (lo + hi + 1) // 2
         stats[3] += 1
-        if dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
-                   max_team, spade_lead, first_lead, tt, gen, shift, stats):
+        before = stats[0]
+        ok = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
+                   max_team, spade_lead, first_lead, tt, gen, shift, stats)
+        stats[40 + 2 * stats[3]] = stats[0] - before
+        stats[41 + 2 * stats[3]] = t * 2 + ok
+        if ok:
             lo = t
         else:
             hi = t - 1
