@@ -13,8 +13,8 @@ is also the highest set bit of the trick.
 ``select_bit(mask, r)`` (the r-th lowest set bit, as a one-bit mask) is the hottest operation
 of a playout. On x86 CPUs with BMI2 it is one ``pdep`` instruction; elsewhere a branch-free
 binary search over popcounts (six steps) stands in. Its inverse, ``compress_bits(x, mask)``
-(the bits of ``x`` under ``mask``, packed down: ``pext``), gives the exact solver its
-relative-rank keys. The choice is made once, at import, from
+(the bits of ``x`` under ``mask``, packed down: ``pext``), and ``deposit_bits`` (``pdep``)
+give the exact solver its relative-rank keys. The choice is made once, at import, from
 the host CPU's features, and numba's cache is keyed by the CPU, so a cached kernel never runs
 on a machine without the instruction.
 """
@@ -178,6 +178,31 @@ def _compress_bits_pext(x, mask):
 
 #: The bits of ``x`` that lie under ``mask``, packed into the low bits in order (``pext``).
 compress_bits = _compress_bits_pext if HAS_PDEP else compress_bits_portable
+
+
+@kernel
+def deposit_bits_portable(x, mask):
+    """``deposit_bits`` without BMI2: one step per set bit of ``mask``."""
+    out = ZERO
+    k = ZERO
+    m = mask
+    while m != ZERO:
+        b = m & (~m + ONE)
+        if x & (ONE << k):
+            out |= b
+        k += ONE
+        m ^= b
+    return out
+
+
+@kernel
+def _deposit_bits_pdep(x, mask):
+    return _pdep(x, mask)
+
+
+#: The low bits of ``x`` spread, in order, onto the set bits of ``mask`` (``pdep``; the inverse
+#: of ``compress_bits``).
+deposit_bits = _deposit_bits_pdep if HAS_PDEP else deposit_bits_portable
 
 
 @kernel

@@ -61,6 +61,7 @@ from spades_ai.engine.bits import (
     U64,
     ZERO,
     compress_bits,
+    deposit_bits,
     highest_bit,
     lowest_bit,
     popcount,
@@ -82,8 +83,10 @@ HASH1 = U64(0x9E3779B97F4A7C15)
 HASH2 = U64(0xC2B2AE3D27D4EB4F)
 HASH3 = U64(0x165667B19E3779F9)
 INF = np.inf
-#: Row width of the table.
+#: Row width of the table, and rows per bucket of the relative-rank-region table.
 TT_WIDTH = 4
+WR_WAYS = 8
+LOW52 = U64((1 << 52) - 1)
 STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
 
 
@@ -137,16 +140,26 @@ def _len(h, suit):
 
 
 @kernel
+def _boundary(others, suit):
+    """The highest card of ``suit`` in ``others`` (0 if none): it fixes a top run's length."""
+    o = others & suit
+    return highest_bit(o) if o != ZERO else ZERO
+
+
+@kernel
 def quick_tricks(a0, a1, a2, a3, can_lead_spades):
-    """Tricks the team of the leader (hand ``a0``; ``a2`` its partner) surely takes by cashing.
+    """``(tricks, pins)``: tricks the team of the leader (hand ``a0``; ``a2`` its partner)
+    surely takes by cashing, and the cards whose ranks that count used.
 
     The leader's top spades win whenever played; when it may lead spades and its top run is at
     least as long as every other spade holding, it draws them and all its spades win. Then per
     side suit, round i of its top cards wins while every opponent (and the partner, who must
-    not be forced to ruff and take the lead) either still follows or holds no spade.
+    not be forced to ruff and take the lead) either still follows or holds no spade. The count
+    depends on the suit lengths and, per suit with a top run, on the highest card of the others.
     """
     others = a1 | a2 | a3
     run = _top_run(a0, others, SPADES)
+    pins = _boundary(others, SPADES) if run > 0 else ZERO
     max_sp = max(_len(a1, SPADES), _len(a2, SPADES), _len(a3, SPADES))
     drawn = max_sp == 0 or (can_lead_spades and run >= max_sp)
     total = np.int64(popcount(a0 & SPADES)) if drawn else run
@@ -161,6 +174,7 @@ def quick_tricks(a0, a1, a2, a3, can_lead_spades):
         w = _top_run(a0, others, suit)
         if w == 0:
             continue
+        pins |= _boundary(others, suit)
         l1 = _len(a1, suit)
         l2 = _len(a2, suit)
         l3 = _len(a3, suit)
@@ -178,24 +192,32 @@ def quick_tricks(a0, a1, a2, a3, can_lead_spades):
         if sp3:
             r = min(r, l3)
         total += r
-    return total
+    return total, pins
 
 
 @kernel
 def sure_spade_run(a0, a1, a2, a3):
-    """``(offset, run)``: the hand (offset 0..3) holding the highest spade, and how many of its
-    spades rank above every other spade (each wins a trick whenever it is played)."""
+    """``(offset, run, pin)``: the hand (offset 0..3) holding the highest spade, how many of its
+    spades rank above every other spade (each wins a trick whenever it is played), and the
+    highest of those other spades (0 if none), which fixes the run's length."""
     sp = (a0 | a1 | a2 | a3) & SPADES
     if sp == ZERO:
-        return np.int64(0), np.int64(0)
+        return np.int64(0), np.int64(0), ZERO
     top = highest_bit(sp)
     if a0 & top:
-        return np.int64(0), _top_run(a0, a1 | a2 | a3, SPADES)
-    if a1 & top:
-        return np.int64(1), _top_run(a1, a0 | a2 | a3, SPADES)
-    if a2 & top:
-        return np.int64(2), _top_run(a2, a0 | a1 | a3, SPADES)
-    return np.int64(3), _top_run(a3, a0 | a1 | a2, SPADES)
+        off = np.int64(0)
+        mine = a0
+    elif a1 & top:
+        off = np.int64(1)
+        mine = a1
+    elif a2 & top:
+        off = np.int64(2)
+        mine = a2
+    else:
+        off = np.int64(3)
+        mine = a3
+    rest = sp & ~mine
+    return off, _top_run(mine, rest, SPADES), _boundary(rest, SPADES)
 
 
 @kernel
@@ -335,72 +357,178 @@ def _follow_order(moves, pos, led, win, partner_wins, a1, a2):
 
 
 @kernel
+def length_signature(a0, a1, a2, a3):
+    """The 16 suit lengths of the four hands, 4 bits each (hand-major)."""
+    sig = ZERO
+    for s in range(4):
+        m = SUIT_MASK[s]
+        sh = U64(4 * s)
+        sig |= (U64(popcount(a0 & m)) << sh) | (U64(popcount(a1 & m)) << (sh + U64(16)))
+        sig |= (U64(popcount(a2 & m)) << (sh + U64(32))) | (U64(popcount(a3 & m)) << (sh + U64(48)))
+    return sig
+
+
+@kernel
+def rank_region(w, u):
+    """The remaining cards ``u`` at or above the lowest card of ``w`` in each suit."""
+    r = ZERO
+    for s in range(4):
+        ws = w & SUIT_MASK[s]
+        if ws != ZERO:
+            r |= u & SUIT_MASK[s] & ~(lowest_bit(ws) - ONE)
+    return r
+
+
+@kernel
+def trick_pin(trick, w):
+    """``w`` if the trick's winner beat another card of its suit (its rank mattered), else 0."""
+    if w & SPADES:
+        rivals = trick & SPADES & ~w
+    else:
+        rivals = trick & suit_mask_of(w) & ~w
+    return w if rivals != ZERO else ZERO
+
+
+@kernel
+def _wr_bucket(sig, leader, shift):
+    h = (sig ^ (U64(leader) * HASH2)) * HASH1
+    h ^= h >> U64(29)
+    h *= HASH3
+    return np.int64(h >> U64(shift)) & ~np.int64(WR_WAYS - 1)
+
+
+@kernel
+def wr_probe(tt, sig, leader, a, b, gen, shift, target):
+    """``(row, verdict, hint)``: a matching row whose bound decides ``>= target`` (verdict 1:
+    yes, 0: no), else row -1, verdict -1; ``hint`` is 1 + the index of a stored best card."""
+    base = _wr_bucket(sig, leader, shift)
+    lead = U64(leader)
+    hint = ZERO
+    for j in range(base, base + WR_WAYS):
+        w1 = tt[j, 1]
+        w2 = tt[j, 2]
+        if tt[j, 0] != sig or (w2 >> U64(52)) != gen or ((w1 >> U64(52)) & U64(3)) != lead:
+            continue
+        r = w1 & LOW52
+        w3 = tt[j, 3]
+        if (a & r) != (w2 & LOW52) or (b & r) != (w3 & LOW52):
+            continue
+        if np.int64((w1 >> U64(54)) & U64(15)) >= target:
+            return j, np.int64(1), hint
+        if np.int64((w1 >> U64(58)) & U64(15)) < target:
+            return j, np.int64(0), hint
+        if hint == ZERO:
+            hint = w3 >> U64(52)
+    return np.int64(-1), np.int64(-1), hint
+
+
+@kernel
+def wr_store(tt, sig, leader, r, a, b, gen, shift, result, target, n, best, salt):
+    """Record "``>= target``" (``result``) for the positions that match ``sig``, ``leader`` and
+    the owner bits ``a``, ``b`` on the relative-rank region ``r``."""
+    base = _wr_bucket(sig, leader, shift)
+    lead = U64(leader)
+    a &= r
+    b &= r
+    victim = np.int64(-1)
+    for j in range(base, base + WR_WAYS):
+        w1 = tt[j, 1]
+        w2 = tt[j, 2]
+        if (w2 >> U64(52)) != gen:
+            if victim < 0:
+                victim = j
+            continue
+        if tt[j, 0] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
+                and (w2 & LOW52) == a and (tt[j, 3] & LOW52) == b:
+            lb = np.int64((w1 >> U64(54)) & U64(15))
+            ub = np.int64((w1 >> U64(58)) & U64(15))
+            if result:
+                lb = max(lb, target)
+            else:
+                ub = min(ub, target - 1)
+            tt[j, 1] = r | (lead << U64(52)) | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+            if best != ZERO:
+                tt[j, 3] = b | (best << U64(52))
+            return
+    if victim < 0:
+        victim = base + (salt & (WR_WAYS - 1))
+    lb = target if result else np.int64(0)
+    ub = n if result else target - 1
+    tt[victim, 0] = sig
+    tt[victim, 1] = r | (lead << U64(52)) | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+    tt[victim, 2] = a | (gen << U64(52))
+    tt[victim, 3] = b | (best << U64(52))
+
+
+@kernel
 def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, target,
             max_team, spade_lead, first_lead, tt, gen, shift, stats):
-    """Whether ``max_team`` takes at least ``target`` of the ``n`` tricks left (the current
-    one included). ``a0`` is the hand of ``seat``, to play the ``pos``-th card of the trick;
-    ``led`` is the led suit's mask, ``win``/``win_seat`` the card winning so far, ``trick``
-    the cards played to it, ``broken`` whether a spade fell in an earlier trick."""
+    """``(result, relevant)``: whether ``max_team`` takes at least ``target`` of the ``n``
+    tricks left (the current one included), and the cards whose ranks the proof used.
+
+    ``a0`` is the hand of ``seat``, to play the ``pos``-th card of the trick; ``led`` is the
+    led suit's mask, ``win``/``win_seat`` the card winning so far, ``trick`` the cards played
+    to it, ``broken`` whether a spade fell in an earlier trick. The result holds for every
+    position with the same suit lengths per hand whose cards at or above the lowest relevant
+    card of each suit lie where they lie here (the table stores it that way)."""
     stats[0] += 1
     stats[4 + pos] += 1
     mover_max = (seat & 1) == max_team
-    row = np.int64(-1)
     hint = ZERO
+    u = a0 | a1 | a2 | a3
     if pos == 0:
         if target <= 0:
-            return True
+            return True, ZERO
         if target > n:
-            return False
+            return False, ZERO
         if n == 1:
-            w = (seat + winning_offset(a0, a1, a2, a3)) & 3
-            return (w & 1) == max_team
+            off = winning_offset(a0, a1, a2, a3)
+            wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
+            return ((seat + off) & 1) == max_team, trick_pin(u, wc)
         trick_no = 13 - n
         # Sure tricks: the top spade run, and the leader's cashing tricks.
-        off, run = sure_spade_run(a0, a1, a2, a3)
+        off, run, pin = sure_spade_run(a0, a1, a2, a3)
         if ((seat + off) & 1) == max_team:
             if run >= target:
                 stats[2] += 1
-                return True
+                return True, pin
         elif n - run < target:
             stats[2] += 1
-            return False
+            return False, pin
         if not (trick_no == 0 and first_lead == FIRST_LOW_CLUB):
             can_sp = may_lead_spades(broken, trick_no, spade_lead) or (a0 & NON_SPADES) == ZERO
-            q = quick_tricks(a0, a1, a2, a3, can_sp)
+            q, qpin = quick_tricks(a0, a1, a2, a3, can_sp)
             if mover_max:
                 if q >= target:
                     stats[2] += 1
-                    return True
+                    return True, qpin
             elif n - q < target:
                 stats[2] += 1
-                return False
+                return False, qpin
+        sig = length_signature(a0, a1, a2, a3)
+        ka = compress_bits(a1 | a3, u)
+        kb = compress_bits(a2 | a3, u)
         stats[16 + n] += 1
-        k1, k2 = position_key(a0, a1, a2, a3, seat)
-        row = tt_find(tt, k1, k2, ZERO, gen, shift)
-        if row >= 0:
-            info = tt[row, 3]
-            if np.int64((info >> U64(32)) & U64(255)) >= target:
-                stats[1] += 1
-                return True
-            if np.int64((info >> U64(40)) & U64(255)) < target:
-                stats[1] += 1
-                return False
-            b = (info >> U64(48)) & U64(63)
-            if b != ZERO:
-                hint = select_bit(a0 | a1 | a2 | a3, b - ONE)
+        row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
+        if verdict >= 0:
+            stats[1] += 1
+            return verdict == 1, deposit_bits(tt[row, 1] & LOW52, u)
+        if hint_idx != ZERO:
+            hint = select_bit(u, hint_idx - ONE)
         legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
-        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~u & FULL_DECK)
         first, second, third = _lead_order(moves, a0, a1, a2, a3)
     else:
         legal = follow_mask(a0, led)
-        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~(u | trick) & FULL_DECK)
         first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
 
     result = not mover_max
     best = ZERO
+    rel = ZERO
     rest = moves
-    tried = 0
     nxt = (seat + 1) & 3
+    tried = 0
     for cls in range(5):
         if cls == 0:
             m = hint & rest
@@ -417,8 +545,8 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
             m ^= c
             rest ^= c
             if pos == 0:
-                child = dd_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n, target,
-                                max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                child, crel = dd_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n,
+                                      target, max_team, spade_lead, first_lead, tt, gen, shift, stats)
             else:
                 if _beats(c, win):
                     nw = c
@@ -427,57 +555,51 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
                     nw = win
                     nws = win_seat
                 if pos < 3:
-                    child = dd_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n, target,
-                                    max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                    child, crel = dd_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n,
+                                          target, max_team, spade_lead, first_lead, tt, gen, shift, stats)
                 else:
                     t2 = target - np.int64((nws & 1) == max_team)
                     if t2 <= 0:
                         child = True
+                        crel = ZERO
                     elif t2 > n - 1:
                         child = False
+                        crel = ZERO
                     else:
                         nb = broken or ((trick | c) & SPADES) != ZERO
                         b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
-                        child = dd_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb, n - 1, t2,
-                                        max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                        child, crel = dd_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
+                                              n - 1, t2, max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                    crel |= trick_pin(trick | c, nw)
             tried += 1
             if child == mover_max:
                 result = mover_max
                 best = c
+                rel = crel
                 if tried == 1:
                     stats[8 + pos] += 1
                 else:
                     stats[12 + pos] += 1
                     stats[32 + pos] += tried
                 break
+            # Every card fails here, so the proof needs each one; a card stands for the run of
+            # equivalent cards above it, whose proofs are its own with the cards swapped.
+            rel |= crel
+            suit = suit_mask_of(c)
+            up = moves & suit & _above(c)
+            run = a0 & suit & ~(c - ONE)
+            if up != ZERO:
+                run &= lowest_bit(up) - ONE
+            if crel & run:
+                rel |= c
         if result == mover_max:
             break
 
     if pos == 0:
-        k1, k2 = position_key(a0, a1, a2, a3, seat)
-        row = tt_slot(tt, k1, k2, ZERO, gen, shift, n)
-        info = tt[row, 3]
-        if (info & GEN_MASK) == gen and tt[row, 0] == k1 and tt[row, 1] == k2 and tt[row, 2] == ZERO:
-            lb = np.int64((info >> U64(32)) & U64(255))
-            ub = np.int64((info >> U64(40)) & U64(255))
-            bi = (info >> U64(48)) & U64(63)
-        else:
-            lb = np.int64(0)
-            ub = n
-            bi = ZERO
-        if result:
-            lb = max(lb, target)
-        else:
-            ub = min(ub, target - 1)
-        if best != ZERO:
-            bi = _best_index(best, a0 | a1 | a2 | a3)
-        tt[row, 0] = k1
-        tt[row, 1] = k2
-        tt[row, 2] = ZERO
-        tt[row, 3] = (gen | (U64(lb) << U64(32)) | (U64(ub) << U64(40)) | (bi << U64(48))
-                      | (U64(n) << U64(56)))
-    return result
-
+        region = rank_region(rel, u)
+        bi = _best_index(best, u) if best != ZERO else ZERO
+        wr_store(tt, sig, seat, compress_bits(region, u), ka, kb, gen, shift, result, target, n, bi, stats[0])
+    return result, rel
 
 
 @kernel
@@ -501,7 +623,7 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
     a0, a1, a2, a3 = _rotate(leader, hands[0], hands[1], hands[2], hands[3])
     lo = np.int64(0)
     hi = n
-    off, run = sure_spade_run(a0, a1, a2, a3)
+    off, run, _ = sure_spade_run(a0, a1, a2, a3)
     if (off & 1) == 0:
         lo = run
     else:
@@ -510,7 +632,7 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
         t = (lo + hi + 1) // 2
         stats[3] += 1
         before = stats[0]
-        ok = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
+        ok, _ = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
                    max_team, spade_lead, first_lead, tt, gen, shift, stats)
         stats[40 + 2 * stats[3]] = stats[0] - before
         stats[41 + 2 * stats[3]] = t * 2 + ok
