@@ -486,6 +486,14 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
             wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
             return ((seat + off) & 1) == max_team, trick_pin(u, wc)
         trick_no = 13 - n
+        sig = length_signature(a0, a1, a2, a3)
+        ka = compress_bits(a1 | a3, u)
+        kb = compress_bits(a2 | a3, u)
+        stats[16 + n] += 1
+        row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
+        if verdict >= 0:
+            stats[1] += 1
+            return verdict == 1, deposit_bits(tt[row, 1] & LOW52, u)
         # Sure tricks: the top spade run, and the leader's cashing tricks.
         off, run, pin = sure_spade_run(a0, a1, a2, a3)
         if ((seat + off) & 1) == max_team:
@@ -505,14 +513,6 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
             elif n - q < target:
                 stats[2] += 1
                 return False, qpin
-        sig = length_signature(a0, a1, a2, a3)
-        ka = compress_bits(a1 | a3, u)
-        kb = compress_bits(a2 | a3, u)
-        stats[16 + n] += 1
-        row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
-        if verdict >= 0:
-            stats[1] += 1
-            return verdict == 1, deposit_bits(tt[row, 1] & LOW52, u)
         if hint_idx != ZERO:
             hint = select_bit(u, hint_idx - ONE)
         legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
