@@ -50,6 +50,9 @@ Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1.
 """
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from spades_ai.engine._jit import kernel
 from spades_ai.engine.bits import (
@@ -63,6 +66,7 @@ from spades_ai.engine.bits import (
     compress_bits,
     deposit_bits,
     highest_bit,
+    lowest_index,
     lowest_bit,
     popcount,
     select_bit,
@@ -86,6 +90,8 @@ INF = np.inf
 #: Row width of the table, and rows per bucket of the relative-rank-region table.
 TT_WIDTH = 4
 WR_WAYS = 8
+OBJ_WAYS = 4
+OBJ_WIDTH = 8
 LOW52 = U64((1 << 52) - 1)
 STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
 
@@ -230,52 +236,6 @@ def _rotate(k, b0, b1, b2, b3):
     if k == 2:
         return b2, b3, b0, b1
     return b3, b0, b1, b2
-
-
-@kernel
-def position_key(a0, a1, a2, a3, leader):
-    """Relative-rank key ``(k1, k2)`` of a trick boundary; ``a0`` is the leader's hand."""
-    u = a0 | a1 | a2 | a3
-    k1 = compress_bits(a1 | a3, u)
-    k2 = compress_bits(a2 | a3, u)
-    k1 |= U64(popcount(u & SUIT_MASK[0])) << U64(52)
-    k1 |= U64(popcount(u & SUIT_MASK[1])) << U64(56)
-    k1 |= U64(popcount(u & SUIT_MASK[2])) << U64(60)
-    k2 |= U64(popcount(u & SPADES)) << U64(52)
-    k2 |= U64(leader) << U64(56)
-    return k1, k2
-
-
-@kernel
-def _bucket(k1, k2, k3, shift):
-    h = (k1 * HASH1) ^ (k2 * HASH2) ^ (k3 * HASH3)
-    h ^= h >> U64(29)
-    h *= HASH1
-    return np.int64(h >> U64(shift)) & ~np.int64(1)
-
-
-@kernel
-def tt_find(tt, k1, k2, k3, gen, shift):
-    """Row of the key in the table, or -1."""
-    i = _bucket(k1, k2, k3, shift)
-    for j in range(i, i + 2):
-        if (tt[j, 3] & GEN_MASK) == gen and tt[j, 0] == k1 and tt[j, 1] == k2 and tt[j, 2] == k3:
-            return j
-    return np.int64(-1)
-
-
-@kernel
-def tt_slot(tt, k1, k2, k3, gen, shift, n):
-    """Row to write the key to: its own row, else the first row of the bucket if that is empty,
-    stale or shallower, else the second."""
-    i = _bucket(k1, k2, k3, shift)
-    for j in range(i, i + 2):
-        if (tt[j, 3] & GEN_MASK) == gen and tt[j, 0] == k1 and tt[j, 1] == k2 and tt[j, 2] == k3:
-            return j
-    info = tt[i, 3]
-    if (info & GEN_MASK) != gen or np.int64((info >> U64(56)) & U64(15)) <= n:
-        return i
-    return i + 1
 
 
 @kernel
@@ -641,6 +601,310 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
         else:
             hi = t - 1
     return lo
+
+
+@intrinsic
+def _float_bits(typingctx, x):
+    sig = types.uint64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):
+    sig = types.float64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
+@kernel
+def _obj_bucket(sig, leader, won, shift):
+    h = (sig ^ (U64(leader) * HASH2) ^ (U64(won) * HASH3)) * HASH1
+    h ^= h >> U64(29)
+    h *= HASH3
+    return np.int64(h >> U64(shift)) & ~np.int64(OBJ_WAYS - 1)
+
+
+@kernel
+def obj_probe(tt, sig, leader, won, a, b, gen, shift):
+    """``(row, lower, upper, hint)`` over the rows matching the position: the tightest bounds
+    of the value (row: one row that gives them both, or -1 when no row matches)."""
+    base = _obj_bucket(sig, leader, won, shift)
+    lead = U64(leader)
+    hint = ZERO
+    row = np.int64(-1)
+    lo = -INF
+    hi = INF
+    for j in range(base, base + OBJ_WAYS):
+        w1 = tt[j, 1]
+        w2 = tt[j, 2]
+        if tt[j, 0] != sig or (w2 >> U64(52)) != gen or ((w1 >> U64(52)) & U64(3)) != lead or tt[j, 4] != U64(won):
+            continue
+        r = w1 & LOW52
+        if (a & r) != (w2 & LOW52) or (b & r) != tt[j, 3]:
+            continue
+        elo = _bits_float(tt[j, 5])
+        ehi = _bits_float(tt[j, 6])
+        if hint == ZERO:
+            hint = (w1 >> U64(54)) & U64(63)
+        if row < 0 or (elo >= lo and ehi <= hi):
+            row = j
+            lo = elo
+            hi = ehi
+    return row, lo, hi, hint
+
+
+@kernel
+def obj_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
+    """Record ``lo <= value <= hi`` for the positions that match on the region ``r``."""
+    base = _obj_bucket(sig, leader, won, shift)
+    lead = U64(leader)
+    a &= r
+    b &= r
+    victim = np.int64(-1)
+    for j in range(base, base + OBJ_WAYS):
+        w1 = tt[j, 1]
+        w2 = tt[j, 2]
+        if (w2 >> U64(52)) != gen:
+            if victim < 0:
+                victim = j
+            continue
+        if tt[j, 0] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
+                and tt[j, 4] == U64(won) and (w2 & LOW52) == a and tt[j, 3] == b:
+            lo = max(lo, _bits_float(tt[j, 5]))
+            hi = min(hi, _bits_float(tt[j, 6]))
+            victim = j
+            if best == ZERO:
+                best = (w1 >> U64(54)) & U64(63)
+            break
+    if victim < 0:
+        victim = base + (salt & (OBJ_WAYS - 1))
+    tt[victim, 0] = sig
+    tt[victim, 1] = r | (lead << U64(52)) | (best << U64(54))
+    tt[victim, 2] = a | (gen << U64(52))
+    tt[victim, 3] = b
+    tt[victim, 4] = U64(won)
+    tt[victim, 5] = _float_bits(lo)
+    tt[victim, 6] = _float_bits(hi)
+
+
+@kernel
+def _leaf_value(leaf, won):
+    return leaf[won & 15, (won >> 4) & 15, (won >> 8) & 15, (won >> 12) & 15]
+
+
+@kernel
+def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, won, alpha, beta, only,
+             max_team, spade_lead, first_lead, leaf, tt, gen, shift, stats):
+    """``(value, relevant)``: the value to ``max_team`` of the position, within the window
+    ``alpha < value < beta`` (fail-soft: a result at or below ``alpha`` is an upper bound, one
+    at or above ``beta`` a lower bound), and the cards whose ranks the result used.
+
+    The position is as in ``dd_node``, plus ``won``: the tricks each seat has won in the hand,
+    4 bits per seat; a finished hand is worth ``leaf[t0, t1, t2, t3]``. ``only`` (a card, or 0)
+    restricts the seat to act to that card: the value of one move, never stored in the table.
+    """
+    stats[0] += 1
+    mover_max = (seat & 1) == max_team
+    hint = ZERO
+    u = a0 | a1 | a2 | a3
+    sig = ZERO
+    ka = ZERO
+    kb = ZERO
+    if pos == 0:
+        if n == 0:
+            return _leaf_value(leaf, won), ZERO
+        if n == 1:
+            off = winning_offset(a0, a1, a2, a3)
+            wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
+            return _leaf_value(leaf, won + (1 << (4 * ((seat + off) & 3)))), trick_pin(u, wc)
+        trick_no = 13 - n
+        if only == ZERO:
+            sig = length_signature(a0, a1, a2, a3)
+            ka = compress_bits(a1 | a3, u)
+            kb = compress_bits(a2 | a3, u)
+            row, lo, hi, hint_idx = obj_probe(tt, sig, seat, won, ka, kb, gen, shift)
+            if row >= 0:
+                if lo >= beta or hi <= alpha or lo == hi:
+                    stats[1] += 1
+                    return (lo if lo >= beta or lo == hi else hi), deposit_bits(tt[row, 1] & LOW52, u)
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
+            if hint_idx != ZERO:
+                hint = select_bit(u, hint_idx - ONE)
+        legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
+        moves = distinct_moves(legal, a0, ~u & FULL_DECK)
+        first, second, third = _lead_order(moves, a0, a1, a2, a3)
+    else:
+        legal = follow_mask(a0, led)
+        moves = distinct_moves(legal, a0, ~(u | trick) & FULL_DECK)
+        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
+    if only != ZERO:
+        moves &= only
+        hint = ZERO
+
+    a_in = alpha
+    b_in = beta
+    value = -INF if mover_max else INF
+    best = ZERO
+    rel = ZERO
+    rest = moves
+    nxt = (seat + 1) & 3
+    cut = False
+    for cls in range(5):
+        if cls == 0:
+            m = hint & rest
+        elif cls == 1:
+            m = first & rest
+        elif cls == 2:
+            m = second & rest
+        elif cls == 3:
+            m = third & rest
+        else:
+            m = rest
+        while m != ZERO:
+            c = lowest_bit(m)
+            m ^= c
+            rest ^= c
+            if pos == 0:
+                cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n,
+                                    won, alpha, beta, ZERO, max_team, spade_lead, first_lead, leaf, tt, gen,
+                                    shift, stats)
+            else:
+                if _beats(c, win):
+                    nw = c
+                    nws = seat
+                else:
+                    nw = win
+                    nws = win_seat
+                if pos < 3:
+                    cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n,
+                                        won, alpha, beta, ZERO, max_team, spade_lead, first_lead, leaf, tt, gen,
+                                        shift, stats)
+                else:
+                    nb = broken or ((trick | c) & SPADES) != ZERO
+                    b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
+                    cv, crel = obj_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
+                                        n - 1, won + (1 << (4 * nws)), alpha, beta, ZERO, max_team, spade_lead,
+                                        first_lead, leaf, tt, gen, shift, stats)
+                    crel |= trick_pin(trick | c, nw)
+            if mover_max:
+                if cv > value:
+                    value = cv
+                    best = c
+                if value > alpha:
+                    alpha = value
+            else:
+                if cv < value:
+                    value = cv
+                    best = c
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                cut = True
+                rel = crel
+                break
+            # Without a cut the result needs every card; a card stands for the run of
+            # equivalent cards above it (see dd_node).
+            rel |= crel
+            suit = suit_mask_of(c)
+            up = moves & suit & _above(c)
+            run = a0 & suit & ~(c - ONE)
+            if up != ZERO:
+                run &= lowest_bit(up) - ONE
+            if crel & run:
+                rel |= c
+        if cut:
+            break
+
+    if pos == 0 and only == ZERO:
+        if value <= a_in:
+            lo = -INF
+            hi = value
+        elif value >= b_in:
+            lo = value
+            hi = INF
+        else:
+            lo = value
+            hi = value
+        region = rank_region(rel, u)
+        bi = _best_index(best, u) if best != ZERO else ZERO
+        obj_store(tt, sig, seat, won, compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi, stats[0])
+    return value, rel
+
+
+@kernel
+def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spade_lead, first_lead,
+                     tt, gen, shift, stats, out):
+    """The value to ``max_team`` of each legal card of ``seat``: ``out[card]`` (NaN for the
+    other cards). ``hands`` (``uint64[4]``) are the cards still held, ``trick_cards`` the ids
+    played to the current trick in order (``int64[k]``, k = 0..3; the leader is ``seat - k``),
+    ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade fell in an
+    earlier trick, ``leaf`` the ``(14, 14, 14, 14)`` value table of finished hands.
+
+    ``tt`` is a ``uint64[2**b, 8]`` table (``shift = 64 - b``) and ``gen`` a generation in
+    1..4095 not used before with it. Returns the number of distinct cards searched.
+    """
+    seat = np.int64(seat)
+    broken = broken != 0
+    max_team = np.int64(max_team)
+    spade_lead = np.int64(spade_lead)
+    first_lead = np.int64(first_lead)
+    gen = U64(gen)
+    shift = np.int64(shift)
+    pos = np.int64(len(trick_cards))
+    leader = (seat - pos) & 3
+    n = np.int64(popcount(hands[seat]))
+    packed = U64(0)
+    for s in range(4):
+        packed |= U64(won[s]) << U64(4 * s)
+    wpack = np.int64(packed)
+    led = ZERO
+    win = ZERO
+    win_seat = leader
+    trick = ZERO
+    for i in range(pos):
+        c = ONE << U64(trick_cards[i])
+        if i == 0:
+            led = suit_mask_of(c)
+            win = c
+        elif _beats(c, win):
+            win = c
+            win_seat = (leader + i) & 3
+        trick |= c
+    a0, a1, a2, a3 = _rotate(seat, hands[0], hands[1], hands[2], hands[3])
+    if pos == 0:
+        legal = lead_mask(a0, broken, 13 - n, spade_lead, first_lead)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & FULL_DECK)
+    else:
+        legal = follow_mask(a0, led)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
+    out[:] = np.nan
+    count = 0
+    m = moves
+    while m != ZERO:
+        c = lowest_bit(m)
+        m ^= c
+        v, _ = obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wpack, -INF, INF, c,
+                        max_team, spade_lead, first_lead, leaf, tt, gen, shift, stats)
+        count += 1
+        # The same value for every card of the run that c stands for.
+        suit = suit_mask_of(c)
+        up = moves & suit & _above(c)
+        run = a0 & legal & suit & ~(c - ONE)
+        if up != ZERO:
+            run &= lowest_bit(up) - ONE
+        while run != ZERO:
+            b = lowest_bit(run)
+            run ^= b
+            out[lowest_index(b)] = v
+    return count
 
 
 @kernel
