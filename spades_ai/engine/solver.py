@@ -432,7 +432,6 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
     position with the same suit lengths per hand whose cards at or above the lowest relevant
     card of each suit lie where they lie here (the table stores it that way)."""
     stats[0] += 1
-    stats[4 + pos] += 1
     mover_max = (seat & 1) == max_team
     hint = ZERO
     u = a0 | a1 | a2 | a3
@@ -449,7 +448,6 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
         sig = length_signature(a0, a1, a2, a3)
         ka = compress_bits(a1 | a3, u)
         kb = compress_bits(a2 | a3, u)
-        stats[16 + n] += 1
         row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
         if verdict >= 0:
             stats[1] += 1
@@ -488,7 +486,6 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
     rel = ZERO
     rest = moves
     nxt = (seat + 1) & 3
-    tried = 0
     for cls in range(5):
         if cls == 0:
             m = hint & rest
@@ -531,16 +528,10 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
                         child, crel = dd_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
                                               n - 1, t2, max_team, spade_lead, first_lead, tt, gen, shift, stats)
                     crel |= trick_pin(trick | c, nw)
-            tried += 1
             if child == mover_max:
                 result = mover_max
                 best = c
                 rel = crel
-                if tried == 1:
-                    stats[8 + pos] += 1
-                else:
-                    stats[12 + pos] += 1
-                    stats[32 + pos] += tried
                 break
             # Every card fails here, so the proof needs each one; a card stands for the run of
             # equivalent cards above it, whose proofs are its own with the cards swapped.
@@ -591,11 +582,8 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
     while lo < hi:
         t = (lo + hi + 1) // 2
         stats[3] += 1
-        before = stats[0]
         ok, _ = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
                    max_team, spade_lead, first_lead, tt, gen, shift, stats)
-        stats[40 + 2 * stats[3]] = stats[0] - before
-        stats[41 + 2 * stats[3]] = t * 2 + ok
         if ok:
             lo = t
         else:
