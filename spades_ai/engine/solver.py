@@ -873,13 +873,23 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
     else:
         legal = follow_mask(a0, led)
         moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
+    # Every value lies between the least and the greatest leaf the hand can still reach: a
+    # search in that window is exact, and a side that reaches its bound looks no further.
+    lo = INF
+    hi = -INF
+    for t0 in range(n + 1):
+        for t1 in range(n + 1 - t0):
+            for t2 in range(n + 1 - t0 - t1):
+                v = leaf[won[0] + t0, won[1] + t1, won[2] + t2, won[3] + n - t0 - t1 - t2]
+                lo = min(lo, v)
+                hi = max(hi, v)
     out[:] = np.nan
     count = 0
     m = moves
     while m != ZERO:
         c = lowest_bit(m)
         m ^= c
-        v, _ = obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wpack, -INF, INF, c,
+        v, _ = obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wpack, lo, hi, c,
                         max_team, spade_lead, first_lead, leaf, tt, gen, shift, stats)
         count += 1
         # The same value for every card of the run that c stands for.
