@@ -26,7 +26,7 @@ import spades_ai as sa
 from spades_ai import solver
 from spades_ai.engine import bits
 from spades_ai.engine import solver as ksolver
-from spades_ai.rules import SPADE_LEADS, Rules
+from spades_ai.rules import R_SPADE_LEAD, SPADE_LEADS, Rules
 from spades_ai.solver import card_values, double_dummy, tricks_leaf
 
 RULES = {lead: Rules(spade_lead=lead) for lead in SPADE_LEADS}
@@ -257,8 +257,9 @@ def test_full_deal_examples():
 
 # Positions where a generalized table entry is right only thanks to a detail of the relevant
 # cards: the first three need the cards an equivalent card stands for ("a card stands for the
-# run above it" in dd_node; without it they give 3, 3, 4), the last three the boundary cards of
-# the cashing count (quick_tricks' pins; without them 3, 6, 4). Found by comparing the solver
+# run above it" in dd_node; without it they give 3, 3, 4), the next three the boundary cards of
+# the cashing count (quick_tricks' pins; without them 3, 6, 4), the last three the boundary of
+# the top spade run (sure_spade_run's pin; without it 4, 6, 4). Found by comparing the solver
 # with an exact-key version on random positions; every answer was confirmed by an exhaustive
 # search (every legal card, no table), the first also by ``naive_double_dummy`` (slow test).
 REGRESSIONS = [
@@ -273,6 +274,12 @@ REGRESSIONS = [
      "after_first_trick", 5),
     ("5C 7C 9C AC TD JD 2S / 2C QC 2D 6D 7D 8D 9D / 2H 4H 6H QH 3S 8S JS / 3C 6C JC 5S 6S 9S AS", 3, False,
      "after_three_tricks", 3),
+    ("JC JD 4H 4S 7S KS / AC 7H 9H QH KH 5S / 2C 4C 5C 3D QD TS / 5D 8D 2S 6S 9S QS", 2, True,
+     "after_three_tricks", 3),
+    ("2D 4D 5D 9D 8S TS AS / 2C 3C 6C 4H TH 2S 9S / 7C QC 9H 3S 5S 6S KS / AC 6D QD 2H 7S JS QS", 0, True,
+     "anytime", 5),
+    ("2C 4C 7C 7D 5S 6S AS / 3C QC 6D 9D 4H 3S 4S / JC KC TD 2H 7H 9S KS / TC 2S 7S 8S TS JS QS", 0, False,
+     "broken", 3),
 ]
 
 
@@ -284,6 +291,71 @@ def test_double_dummy_regressions(deal, leader, broken, lead, want):
     vals = card_values(hands, leader, tricks_leaf(team), team, tricks_won=[13 - len(hands[0].split()), 0, 0, 0],
                        rules=RULES[lead], spades_broken=broken)
     assert max(vals.values()) == want + (13 - len(hands[0].split())) * (team == 0)
+
+
+def exhaustive_kernel():
+    """A plain numba search for the slow test: every legal card, alpha-beta on "at least k
+    tricks", no table, no equivalent cards, no sure tricks. Not cached (numba cannot cache
+    this recursion reliably), so it compiles in each run that needs it."""
+    from numba import njit
+
+    from spades_ai.engine.bits import lowest_bit, popcount, suit_mask_of
+    from spades_ai.engine.play import follow_mask, lead_mask, winning_offset
+
+    @njit
+    def at_least(hands, seat, pos, led, trick, broken, n, target, team, spade_lead):
+        if pos == 0 and target <= 0:
+            return True
+        if pos == 0 and target > n:
+            return False
+        h = hands[seat]
+        legal = lead_mask(h, broken, 13 - n, spade_lead, 0) if pos == 0 else follow_mask(h, led)
+        ours = (seat & 1) == team
+        m = legal
+        while m:
+            c = lowest_bit(m)
+            m ^= c
+            hands[seat] = h ^ c
+            trick[pos] = c
+            if pos < 3:
+                r = at_least(hands, (seat + 1) & 3, pos + 1, suit_mask_of(c) if pos == 0 else led, trick, broken, n,
+                             target, team, spade_lead)
+            else:
+                w = (seat + 1 + winning_offset(trick[0], trick[1], trick[2], trick[3])) & 3
+                nb = broken or ((trick[0] | trick[1] | trick[2] | trick[3]) >> np.uint64(39)) != 0
+                saved = trick.copy()
+                r = at_least(hands, w, 0, np.uint64(0), trick, nb, n - 1, target - ((w & 1) == team), team,
+                             spade_lead)
+                trick[:] = saved
+            hands[seat] = h
+            if r == ours:
+                return ours
+        return not ours
+
+    @njit
+    def tricks(hands, leader, broken, spade_lead):
+        n = np.int64(popcount(hands[0]))
+        trick = np.zeros(4, np.uint64)
+        v = 0
+        while v < n and at_least(hands.copy(), leader, 0, np.uint64(0), trick, broken, n, v + 1, leader & 1,
+                                 spade_lead):
+            v += 1
+        return v
+
+    return tricks
+
+
+@pytest.mark.slow
+def test_double_dummy_against_exhaustive_search():
+    exhaustive = exhaustive_kernel()
+    rnd = random.Random(71)
+    for i in range(1500):
+        n = 5 + i % 2
+        hands, leader, broken = random_endgame(rnd, n)
+        lead = SPADE_LEADS[i % len(SPADE_LEADS)]
+        masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+        want = exhaustive(masks, leader, broken, RULES[lead].as_array()[R_SPADE_LEAD])
+        assert double_dummy(hands, leader, RULES[lead], broken) == want, (hands, leader, broken, lead)
 
 
 @pytest.mark.slow
