@@ -906,9 +906,10 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
 
 
 @kernel
-def play_random_tricks(hands, leader, k, state, spade_lead, first_lead):
+def play_random_tricks(hands, leader, k, state, spade_lead, first_lead, won):
     """Play ``k`` whole tricks of uniformly random legal cards from a full deal in ``hands``
-    (modified): returns ``(leader, broken, state)`` of the position reached (test positions)."""
+    (modified), adding each seat's tricks to ``won`` (``int64[4]``): returns ``(leader, broken,
+    state)`` of the position reached (test and benchmark positions)."""
     broken = False
     for trick_no in range(k):
         seat = leader
@@ -932,4 +933,5 @@ def play_random_tricks(hands, leader, k, state, spade_lead, first_lead):
             seat = (seat + 1) & 3
         broken = broken or (trick & SPADES) != ZERO
         leader = win_seat
+        won[leader] += 1
     return leader, broken, state
