@@ -16,6 +16,7 @@ thread keeps its own transposition table, reused from call to call.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from typing import Callable, Iterable, Sequence
@@ -285,25 +286,31 @@ def _check_trick(masks, leader, trick_ids, broken, trick_no, rules) -> None:
             led = c // 13
 
 
-def _leaf_table(leaf, won: list[int]) -> np.ndarray:
-    """The leaf table as float64 ``(14, 14, 14, 14)``, with every reachable entry finite."""
+@functools.lru_cache(maxsize=4096)
+def _reachable(won: tuple[int, int, int, int]) -> tuple[np.ndarray, ...]:
+    """Index arrays of the leaf entries a hand can still reach from ``won`` (one per seat)."""
     left = 13 - sum(won)
-    reachable = []
+    out = []
     for add in itertools.product(range(left + 1), repeat=3):
         last = left - sum(add)
         if last >= 0:
-            reachable.append((won[0] + add[0], won[1] + add[1], won[2] + add[2], won[3] + last))
+            out.append((won[0] + add[0], won[1] + add[1], won[2] + add[2], won[3] + last))
+    return tuple(np.array(out).T)
+
+
+def _leaf_table(leaf, won: list[int]) -> np.ndarray:
+    """The leaf table as float64 ``(14, 14, 14, 14)``, with every reachable entry finite."""
+    idx = _reachable(tuple(won))
     if callable(leaf):
         table = np.zeros(LEAF_SHAPE)
-        for t in reachable:
+        for t in zip(*(i.tolist() for i in idx)):
             table[t] = float(leaf(*t))
     else:
         table = np.ascontiguousarray(leaf, dtype=np.float64)
         if table.shape != LEAF_SHAPE:
             raise ValueError(f"leaf must have shape {LEAF_SHAPE}, not {table.shape}")
-    idx = tuple(np.array(reachable).T)
     bad = ~np.isfinite(table[idx])
     if bad.any():
-        first = tuple(int(x) for x in np.array(reachable)[bad][0])
+        first = tuple(int(i[bad][0]) for i in idx)
         raise ValueError(f"leaf{list(first)} is {table[first]}: every reachable entry must be finite")
     return table

@@ -233,6 +233,30 @@ def test_card_values_trick_leaf_match_double_dummy():
         assert min(theirs.values()) == won[1 - team] + won[3 - team] + left - dd
 
 
+def test_partner_totals_key_matches_per_seat_key():
+    """A leaf that only adds up one team's partners lets the table key that team by its total.
+    The same leaf plus a tiny per-seat term (no merging possible) must give the same values."""
+    rnd = random.Random(33)
+    tilt = np.tensordot([1.0, 2.0, 3.0, 4.0], np.indices((14, 14, 14, 14)), axes=1) * 1e-7
+    differs = 0
+    for i in range(60):
+        left = 4 + i % 4
+        hands, leader, broken, won = random_position(rnd, left, RULES["broken"])
+        team = rnd.randrange(2)
+        leaf = np.zeros((14, 14, 14, 14))
+        score = random_leaf(random.Random(i), team) if i % 3 else (lambda *t: float(t[0] - 3 * (t[2] > 0)))
+        for t in itertools.product(range(14), repeat=3):
+            if sum(t) <= 13:
+                leaf[(*t, 13 - sum(t))] = score(*t, 13 - sum(t))
+        a = card_values(hands, leader, leaf, team, tricks_won=won, spades_broken=broken)
+        b = card_values(hands, leader, leaf + tilt, team, tricks_won=won, spades_broken=broken)
+        assert a.keys() == b.keys()
+        for c in a:
+            assert abs(a[c] - b[c]) < 1e-5, (hands, leader, won, c, a[c], b[c])
+        differs += len(set(a.values())) > 1
+    assert differs > 10
+
+
 @pytest.mark.slow
 def test_full_deals_trick_leaf_match_double_dummy():
     rnd = random.Random(32)

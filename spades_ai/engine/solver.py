@@ -683,13 +683,46 @@ def obj_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
 
 
 @kernel
+def won_key(won, merge):
+    """The tricks won as the table keys them: a team whose partners' tricks the leaf only adds
+    up (bit ``team`` of ``merge``) is keyed by its total."""
+    if merge & 1:
+        won = (won & ~np.int64(0xF0F)) | ((won & 15) + ((won >> 8) & 15))
+    if merge & 2:
+        won = (won & ~np.int64(0xF0F0)) | ((((won >> 4) & 15) + ((won >> 12) & 15)) << 4)
+    return won
+
+
+@kernel
+def leaf_merges(leaf, won, n):
+    """Bit ``team`` set when every leaf the hand can reach from ``won`` (``n`` tricks left)
+    depends on that team's two seats only through their total: then positions that differ
+    only in how the partners split their tricks have the same value."""
+    merge = np.int64(3)
+    for t0 in range(n + 1):
+        for t1 in range(n + 1 - t0):
+            for t2 in range(n + 1 - t0 - t1):
+                t3 = n - t0 - t1 - t2
+                a = won[0] + t0
+                b = won[1] + t1
+                c = won[2] + t2
+                d = won[3] + t3
+                v = leaf[a, b, c, d]
+                if t0 > 0 and leaf[a - 1, b, c + 1, d] != v:
+                    merge &= ~np.int64(1)
+                if t1 > 0 and leaf[a, b - 1, c, d + 1] != v:
+                    merge &= ~np.int64(2)
+    return merge
+
+
+@kernel
 def _leaf_value(leaf, won):
     return leaf[won & 15, (won >> 4) & 15, (won >> 8) & 15, (won >> 12) & 15]
 
 
 @kernel
 def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, won, alpha, beta, only,
-             max_team, spade_lead, first_lead, leaf, tt, gen, shift, stats):
+             max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats):
     """``(value, relevant)``: the value to ``max_team`` of the position, within the window
     ``alpha < value < beta`` (fail-soft: a result at or below ``alpha`` is an upper bound, one
     at or above ``beta`` a lower bound), and the cards whose ranks the result used.
@@ -717,7 +750,8 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             sig = length_signature(a0, a1, a2, a3)
             ka = compress_bits(a1 | a3, u)
             kb = compress_bits(a2 | a3, u)
-            row, lo, hi, hint_idx = obj_probe(tt, sig, seat, won, ka, kb, gen, shift)
+            kw = won_key(won, merge)
+            row, lo, hi, hint_idx = obj_probe(tt, sig, seat, kw, ka, kb, gen, shift)
             if row >= 0:
                 if lo >= beta or hi <= alpha or lo == hi:
                     stats[1] += 1
@@ -762,7 +796,7 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             rest ^= c
             if pos == 0:
                 cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n,
-                                    won, alpha, beta, ZERO, max_team, spade_lead, first_lead, leaf, tt, gen,
+                                    won, alpha, beta, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen,
                                     shift, stats)
             else:
                 if _beats(c, win):
@@ -773,13 +807,13 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
                     nws = win_seat
                 if pos < 3:
                     cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n,
-                                        won, alpha, beta, ZERO, max_team, spade_lead, first_lead, leaf, tt, gen,
+                                        won, alpha, beta, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen,
                                         shift, stats)
                 else:
                     nb = broken or ((trick | c) & SPADES) != ZERO
                     b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
                     cv, crel = obj_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
-                                        n - 1, won + (1 << (4 * nws)), alpha, beta, ZERO, max_team, spade_lead,
+                                        n - 1, won + (1 << (4 * nws)), alpha, beta, ZERO, max_team, merge, spade_lead,
                                         first_lead, leaf, tt, gen, shift, stats)
                     crel |= trick_pin(trick | c, nw)
             if mover_max:
@@ -823,7 +857,8 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             hi = value
         region = rank_region(rel, u)
         bi = _best_index(best, u) if best != ZERO else ZERO
-        obj_store(tt, sig, seat, won, compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi, stats[0])
+        obj_store(tt, sig, seat, won_key(won, merge), compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi,
+                  stats[0])
     return value, rel
 
 
@@ -883,6 +918,7 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
                 v = leaf[won[0] + t0, won[1] + t1, won[2] + t2, won[3] + n - t0 - t1 - t2]
                 lo = min(lo, v)
                 hi = max(hi, v)
+    merge = leaf_merges(leaf, won, n)
     out[:] = np.nan
     count = 0
     m = moves
@@ -890,7 +926,7 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
         c = lowest_bit(m)
         m ^= c
         v, _ = obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wpack, lo, hi, c,
-                        max_team, spade_lead, first_lead, leaf, tt, gen, shift, stats)
+                        max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats)
         count += 1
         # The same value for every card of the run that c stands for.
         suit = suit_mask_of(c)
