@@ -41,14 +41,14 @@ class _Tables(threading.local):
     """One double-dummy table and one objective table per thread, grown on demand."""
 
     def __init__(self):
-        self.dd = np.zeros((0, _sol.TT_WIDTH), np.uint64)
+        self.dd = np.zeros(0, np.uint64)
         self.obj = np.zeros((0, _sol.OBJ_WIDTH), np.uint64)
         self.dd_gen = 0
         self.obj_gen = 0
 
     def take_dd(self, bits: int) -> tuple[np.ndarray, int]:
-        if len(self.dd) < 1 << bits:
-            self.dd = np.zeros((1 << bits, _sol.TT_WIDTH), np.uint64)
+        if len(self.dd) < _sol.TT_WIDTH << bits:
+            self.dd = np.zeros(_sol.TT_WIDTH << bits, np.uint64)
             self.dd_gen = 0
         self.dd_gen = self.dd_gen % _GENERATIONS + 1
         if self.dd_gen == 1:
@@ -165,8 +165,9 @@ def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: 
     bits = _DD_BITS[n]
     tt, gen = _tables.take_dd(bits)
     stats = np.zeros(_sol.STATS, np.int64)
+    shift = 64 - bits + _sol.WR_WAYS.bit_length() - 1  # 2**bits rows in buckets of WR_WAYS
     return int(_sol.dd_tricks(np.array(masks, np.uint64), leader, spades_broken, r[R_SPADE_LEAD], r[R_FIRST_LEAD],
-                              tt, gen, 64 - bits, stats))
+                              tt, gen, shift, stats))
 
 
 def tricks_leaf(team: int) -> np.ndarray:

@@ -89,7 +89,8 @@ HASH3 = U64(0x165667B19E3779F9)
 INF = np.inf
 #: Row width of the table, and rows per bucket of the relative-rank-region table.
 TT_WIDTH = 4
-WR_WAYS = 8
+WR_WAYS = 16
+WR_CHAIN = 4
 OBJ_WAYS = 4
 OBJ_WIDTH = 8
 LOW52 = U64((1 << 52) - 1)
@@ -350,74 +351,112 @@ def trick_pin(trick, w):
 
 
 @kernel
-def _wr_bucket(sig, leader, shift):
-    h = (sig ^ (U64(leader) * HASH2)) * HASH1
+def _wr_block(sig, leader, link, shift):
+    """Start of bucket ``link`` (0, 1, ...) of the chain of ``(sig, leader)``: ``4 * WR_WAYS``
+    words each."""
+    h = (sig ^ (U64(leader) * HASH2) ^ (U64(link) * HASH3)) * HASH1
     h ^= h >> U64(29)
     h *= HASH3
-    return np.int64(h >> U64(shift)) & ~np.int64(WR_WAYS - 1)
+    return np.int64(h >> U64(shift)) * (4 * WR_WAYS)
+
+
+@kernel
+def _wr_scan(tt, o, sig, lead, a, b, gen):
+    """The ways of the bucket at ``o`` whose row matches the position, as a bit mask."""
+    hits = ZERO
+    for j in range(WR_WAYS):
+        w1 = tt[o + WR_WAYS + j]
+        w2 = tt[o + 2 * WR_WAYS + j]
+        r = w1 & LOW52
+        same = (tt[o + j] == sig) & ((w2 >> U64(52)) == gen) & (((w1 >> U64(52)) & U64(3)) == lead) \
+            & ((a & r) == (w2 & LOW52)) & ((b & r) == (tt[o + 3 * WR_WAYS + j] & LOW52))
+        hits |= U64(same) << U64(j)
+    return hits
+
+
+@kernel
+def _wr_more(tt, o, gen):
+    """Whether the bucket at ``o`` overflowed into the next bucket of its chain in this
+    generation (bit 63 of its first row's last word; that row is never replaced)."""
+    return (tt[o + 3 * WR_WAYS] >> U64(63)) != ZERO and (tt[o + 2 * WR_WAYS] >> U64(52)) == gen
 
 
 @kernel
 def wr_probe(tt, sig, leader, a, b, gen, shift, target):
-    """``(row, verdict, hint)``: a matching row whose bound decides ``>= target`` (verdict 1:
-    yes, 0: no), else row -1, verdict -1; ``hint`` is 1 + the index of a stored best card."""
-    base = _wr_bucket(sig, leader, shift)
+    """``(word, verdict, hint)``: a matching row whose bound decides ``>= target`` (verdict 1:
+    yes, 0: no; ``word`` holds its region), else -1, -1; ``hint`` is 1 + the index of a
+    stored best card.
+
+    A bucket stores its rows field by field (all keys, then all regions, ...), so the match
+    test runs over the bucket without branches. A key whose bucket filled up continues in a
+    chain of up to ``WR_CHAIN`` buckets."""
     lead = U64(leader)
     hint = ZERO
-    for j in range(base, base + WR_WAYS):
-        w1 = tt[j, 1]
-        w2 = tt[j, 2]
-        if tt[j, 0] != sig or (w2 >> U64(52)) != gen or ((w1 >> U64(52)) & U64(3)) != lead:
-            continue
-        r = w1 & LOW52
-        w3 = tt[j, 3]
-        if (a & r) != (w2 & LOW52) or (b & r) != (w3 & LOW52):
-            continue
-        if np.int64((w1 >> U64(54)) & U64(15)) >= target:
-            return j, np.int64(1), hint
-        if np.int64((w1 >> U64(58)) & U64(15)) < target:
-            return j, np.int64(0), hint
-        if hint == ZERO:
-            hint = w3 >> U64(52)
+    for link in range(WR_CHAIN):
+        o = _wr_block(sig, leader, link, shift)
+        hits = _wr_scan(tt, o, sig, lead, a, b, gen)
+        while hits != ZERO:
+            j = lowest_index(hits)
+            hits &= hits - ONE
+            w1 = tt[o + WR_WAYS + j]
+            if np.int64((w1 >> U64(54)) & U64(15)) >= target:
+                return o + WR_WAYS + j, np.int64(1), hint
+            if np.int64((w1 >> U64(58)) & U64(15)) < target:
+                return o + WR_WAYS + j, np.int64(0), hint
+            if hint == ZERO:
+                hint = (tt[o + 3 * WR_WAYS + j] >> U64(52)) & U64(63)
+        if not _wr_more(tt, o, gen):
+            break
     return np.int64(-1), np.int64(-1), hint
 
 
 @kernel
 def wr_store(tt, sig, leader, r, a, b, gen, shift, result, target, n, best, salt):
     """Record "``>= target``" (``result``) for the positions that match ``sig``, ``leader`` and
-    the owner bits ``a``, ``b`` on the relative-rank region ``r``."""
-    base = _wr_bucket(sig, leader, shift)
+    the owner bits ``a``, ``b`` on the relative-rank region ``r``: in the row of the same
+    key and region, else in a free row of the chain, else over a random row of its last
+    bucket."""
     lead = U64(leader)
     a &= r
     b &= r
-    victim = np.int64(-1)
-    for j in range(base, base + WR_WAYS):
-        w1 = tt[j, 1]
-        w2 = tt[j, 2]
-        if (w2 >> U64(52)) != gen:
-            if victim < 0:
-                victim = j
-            continue
-        if tt[j, 0] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
-                and (w2 & LOW52) == a and (tt[j, 3] & LOW52) == b:
-            lb = np.int64((w1 >> U64(54)) & U64(15))
-            ub = np.int64((w1 >> U64(58)) & U64(15))
-            if result:
-                lb = max(lb, target)
-            else:
-                ub = min(ub, target - 1)
-            tt[j, 1] = r | (lead << U64(52)) | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
-            if best != ZERO:
-                tt[j, 3] = b | (best << U64(52))
-            return
-    if victim < 0:
-        victim = base + (salt & (WR_WAYS - 1))
+    w1_key = r | (lead << U64(52))
+    for link in range(WR_CHAIN):
+        o = _wr_block(sig, leader, link, shift)
+        free = np.int64(-1)
+        for j in range(WR_WAYS):
+            w1 = tt[o + WR_WAYS + j]
+            w2 = tt[o + 2 * WR_WAYS + j]
+            if (w2 >> U64(52)) != gen:
+                if free < 0:
+                    free = j
+                continue
+            if tt[o + j] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
+                    and (w2 & LOW52) == a and (tt[o + 3 * WR_WAYS + j] & LOW52) == b:
+                lb = np.int64((w1 >> U64(54)) & U64(15))
+                ub = np.int64((w1 >> U64(58)) & U64(15))
+                if result:
+                    lb = max(lb, target)
+                else:
+                    ub = min(ub, target - 1)
+                tt[o + WR_WAYS + j] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+                if best != ZERO:
+                    w3 = tt[o + 3 * WR_WAYS + j]
+                    tt[o + 3 * WR_WAYS + j] = (w3 & ~(U64(63) << U64(52))) | (best << U64(52))
+                return
+        if free >= 0:
+            break
+        if link == WR_CHAIN - 1:
+            free = np.int64(1) + (salt % (WR_WAYS - 1))  # the first row keeps the chain flag
+            break
+        if not _wr_more(tt, o, gen):
+            tt[o + 3 * WR_WAYS] |= ONE << U64(63)
     lb = target if result else np.int64(0)
     ub = n if result else target - 1
-    tt[victim, 0] = sig
-    tt[victim, 1] = r | (lead << U64(52)) | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
-    tt[victim, 2] = a | (gen << U64(52))
-    tt[victim, 3] = b | (best << U64(52))
+    flag = tt[o + 3 * WR_WAYS + free] & (ONE << U64(63)) if free == 0 and _wr_more(tt, o, gen) else ZERO
+    tt[o + free] = sig
+    tt[o + WR_WAYS + free] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+    tt[o + 2 * WR_WAYS + free] = a | (gen << U64(52))
+    tt[o + 3 * WR_WAYS + free] = b | (best << U64(52)) | flag
 
 
 @kernel
@@ -451,7 +490,7 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
         row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
         if verdict >= 0:
             stats[1] += 1
-            return verdict == 1, deposit_bits(tt[row, 1] & LOW52, u)
+            return verdict == 1, deposit_bits(tt[row] & LOW52, u)
         # Sure tricks: the top spade run, and the leader's cashing tricks.
         off, run, pin = sure_spade_run(a0, a1, a2, a3)
         if ((seat + off) & 1) == max_team:
