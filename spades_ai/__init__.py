@@ -16,6 +16,7 @@ from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner, score_hand
 from spades_ai.simulate import deal, random_playouts
+from spades_ai.solver import double_dummy
 
 
 # The tournament and analysis layers load pandas and pyarrow: imported on first use only.
@@ -55,6 +56,7 @@ __all__ = [
     "Seat",
     "Suit",
     "deal",
+    "double_dummy",
     "format_hand",
     "match_winner",
     "parse_cards",

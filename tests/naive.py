@@ -399,3 +399,54 @@ def random_rules_kwargs(rng: random.Random) -> dict:
     if rng.random() < 0.2:
         kw["max_hands"] = rng.randint(1, 20)
     return kw
+
+
+# -- exact play -------------------------------------------------------------------------------
+
+
+def naive_minimax(hands, leader: int, trick, spades_broken: bool, trick_no: int, tricks_won, rules, leaf, team: int):
+    """The value to ``team`` of a position when both teams play perfectly with every card seen.
+
+    ``hands`` lists each seat's cards still held; ``trick`` the ``(seat, card)`` pairs played
+    to the current trick (led by ``leader``); ``tricks_won`` each seat's tricks so far;
+    ``leaf(t0, t1, t2, t3)`` the value of a finished hand. ``team`` maximizes, the other team
+    minimizes. Plain recursion over every legal card, with a memo of positions seen.
+    """
+    memo = {}
+
+    def value(hands, leader, trick, broken, trick_no, won):
+        if not trick and not any(hands):
+            return leaf(*won)
+        key = (hands, leader, trick, broken, trick_no, won)
+        if key in memo:
+            return memo[key]
+        seat = (leader + len(trick)) % 4
+        options = []
+        for card in naive_legal_cards(hands[seat], [c for _, c in trick], broken, trick_no, rules):
+            after = list(hands)
+            after[seat] = tuple(c for c in hands[seat] if c != card)
+            after = tuple(after)
+            played = trick + ((seat, card),)
+            if len(played) < 4:
+                options.append(value(after, leader, played, broken, trick_no, won))
+                continue
+            winner = naive_trick_winner(played)
+            # A spade in this trick breaks spades for the tricks after it.
+            now_broken = broken or any(suit(c) == SPADES for _, c in played)
+            new_won = tuple(w + (s == winner) for s, w in enumerate(won))
+            options.append(value(after, winner, (), now_broken, trick_no + 1, new_won))
+        best = max(options) if seat % 2 == team else min(options)
+        memo[key] = best
+        return best
+
+    start = tuple(tuple(sorted(int(c) for c in h)) for h in hands)
+    trick = tuple((int(s), int(c)) for s, c in trick)
+    return value(start, leader, trick, bool(spades_broken), trick_no, tuple(int(t) for t in tricks_won))
+
+
+def naive_double_dummy(hands, leader: int, spades_broken: bool, rules) -> int:
+    """Most tricks the team of ``leader`` takes from a trick boundary (equal hands)."""
+    team = leader % 2
+    n = len(hands[0])
+    return naive_minimax(hands, leader, (), spades_broken, 13 - n, (0, 0, 0, 0), rules,
+                         lambda *t: t[team] + t[team + 2], team)

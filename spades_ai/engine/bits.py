@@ -12,7 +12,9 @@ is also the highest set bit of the trick.
 
 ``select_bit(mask, r)`` (the r-th lowest set bit, as a one-bit mask) is the hottest operation
 of a playout. On x86 CPUs with BMI2 it is one ``pdep`` instruction; elsewhere a branch-free
-binary search over popcounts (six steps) stands in. The choice is made once, at import, from
+binary search over popcounts (six steps) stands in. Its inverse, ``compress_bits(x, mask)``
+(the bits of ``x`` under ``mask``, packed down: ``pext``), and ``deposit_bits`` (``pdep``)
+give the exact solver its relative-rank keys. The choice is made once, at import, from
 the host CPU's features, and numba's cache is keyed by the CPU, so a cached kernel never runs
 on a machine without the instruction.
 
@@ -87,6 +89,19 @@ def _pdep(typingctx, src, mask):
     return sig, codegen
 
 
+@intrinsic
+def _pext(typingctx, src, mask):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
 # Plain-Python stand-ins for the intrinsics above, used when numba.config.DISABLE_JIT is set
 # (kernels run as Python, to step through in a debugger or to measure coverage): an @intrinsic
 # cannot run as Python. Each takes and returns a uint64, as the compiled intrinsic does, so the
@@ -120,8 +135,21 @@ def _pdep_py(src, mask):
     return U64(out)
 
 
+def _pext_py(src, mask):
+    src, mask = int(src) & _MASK64, int(mask) & _MASK64
+    out = 0
+    k = 1
+    while mask:
+        low = mask & -mask
+        if src & low:
+            out |= k
+        mask ^= low
+        k <<= 1
+    return U64(out)
+
+
 if config.DISABLE_JIT:  # chosen once, at import: the compiled kernels keep the intrinsics
-    _ctpop, _ctlz, _cttz, _pdep = _ctpop_py, _ctlz_py, _cttz_py, _pdep_py
+    _ctpop, _ctlz, _cttz, _pdep, _pext = _ctpop_py, _ctlz_py, _cttz_py, _pdep_py, _pext_py
 
 
 @kernel
@@ -180,6 +208,55 @@ def _select_bit_pdep(mask, r):
 
 #: The r-th lowest set bit of ``mask`` (r counts from 0), as a one-bit mask.
 select_bit = _select_bit_pdep if HAS_PDEP else select_bit_portable
+
+
+@kernel
+def compress_bits_portable(x, mask):
+    """``compress_bits`` without BMI2: one step per set bit of ``mask``."""
+    out = ZERO
+    k = ZERO
+    m = mask
+    while m != ZERO:
+        b = m & (~m + ONE)
+        if x & b:
+            out |= ONE << k
+        k += ONE
+        m ^= b
+    return out
+
+
+@kernel
+def _compress_bits_pext(x, mask):
+    return _pext(x, mask)
+
+
+#: The bits of ``x`` that lie under ``mask``, packed into the low bits in order (``pext``).
+compress_bits = _compress_bits_pext if HAS_PDEP else compress_bits_portable
+
+
+@kernel
+def deposit_bits_portable(x, mask):
+    """``deposit_bits`` without BMI2: one step per set bit of ``mask``."""
+    out = ZERO
+    k = ZERO
+    m = mask
+    while m != ZERO:
+        b = m & (~m + ONE)
+        if x & (ONE << k):
+            out |= b
+        k += ONE
+        m ^= b
+    return out
+
+
+@kernel
+def _deposit_bits_pdep(x, mask):
+    return _pdep(x, mask)
+
+
+#: The low bits of ``x`` spread, in order, onto the set bits of ``mask`` (``pdep``; the inverse
+#: of ``compress_bits``).
+deposit_bits = _deposit_bits_pdep if HAS_PDEP else deposit_bits_portable
 
 
 @kernel

@@ -1,0 +1,1012 @@
+"""Exact search on a fully visible Spades position: double dummy and a general objective.
+
+Two searches share one move generator, one move order and one transposition table:
+
+* ``dd_tricks``: the most tricks the leader's team can take against best defence, found by
+  null-window tests ("can the team take >= k tricks?") over the remaining tricks.
+* ``objective_values``: the value of each legal card of the seat to act, from any point of a
+  hand (mid-trick too), where a finished hand is worth ``leaf[t0, t1, t2, t3]`` to the
+  maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Alpha-beta on
+  floats with lower and upper bounds in the table.
+
+Search tree and hands. One call of the node kernel plays one card; the four hands travel as
+scalars rotated so that the seat to act comes first, so a ply costs no array traffic::
+
+    node(a0 a1 a2 a3, seat, pos, ...)     a0 = hand of ``seat``, the seat to act; a1 its left
+        plays c from a0                   pos = cards already in the trick (0: a trick boundary)
+        -> node(a1 a2 a3 a0^c, seat+1, pos+1, ...)
+        after the fourth card the hands are rotated once more so that the winner comes first.
+
+Equivalent cards. Two cards of one hand in one suit with only the hand's own cards, or cards
+played to earlier tricks, between them are interchangeable for the rest of the hand; only the
+lowest of each run is searched. A card in the current trick separates (it may lie between
+them). The runs are found with an occluded fill through the earlier-played cards.
+
+Transposition table: positions at trick boundaries only, keyed by relative ranks. Within each
+suit only the order of the remaining cards matters, so the key packs, for the remaining cards
+``U`` (``compress_bits`` = pext), two owner bits per card and the suit lengths::
+
+    k1 = pext(a1|a3, U)  | len(C) << 52 | len(D) << 56 | len(H) << 60
+    k2 = pext(a2|a3, U)  | len(S) << 52 | leader << 56
+    k3 = per-seat tricks won, 4 bits each (objective search only; 0 in the double dummy)
+
+    table row (uint64[4]):  k1 | k2 | k3 | info
+    info bits:   0..31 generation (a row of another generation is empty)
+                32..39 lower bound, 40..47 upper bound (double dummy, in tricks)
+                48..53 best card + 1, as its index among the remaining cards (0: none)
+                56..59 tricks left (deeper rows are kept on a collision)
+    value rows (float64[2], objective search): lower bound | upper bound
+
+Within one search the spades-broken flag follows from the key: it is the root's flag or
+"fewer spades than at the root". The generation is bumped for every search, so a table is
+reused without clearing and the leaf table may change between calls. Buckets hold two rows:
+the first keeps the deeper position, the second always takes the newest.
+
+Sure tricks cut the double dummy short: the holder of the highest spade wins one trick with
+every spade of its unbroken run from the top, and the leader can cash its top cards (spades
+while it may lead them, then side suits round by round while no opponent can ruff).
+
+Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+from spades_ai.engine.jit import kernel
+from spades_ai.engine.bits import (
+    FULL_DECK,
+    NON_SPADES,
+    ONE,
+    SPADES,
+    SUIT_MASK,
+    U64,
+    ZERO,
+    compress_bits,
+    deposit_bits,
+    highest_bit,
+    lowest_index,
+    lowest_bit,
+    popcount,
+    select_bit,
+    suit_mask_of,
+)
+from spades_ai.engine.play import follow_mask, lead_mask, may_lead_spades, winning_offset
+from spades_ai.engine.rng import below
+from spades_ai.rules import FIRST_LOW_CLUB
+
+U1 = U64(1)
+U2 = U64(2)
+U4 = U64(4)
+U8 = U64(8)
+#: Every card but the two of each suit: fills must not carry across suits.
+NOT_LOW = U64(((1 << 52) - 1) & ~((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39)))
+GEN_MASK = U64(0xFFFFFFFF)
+HASH1 = U64(0x9E3779B97F4A7C15)
+HASH2 = U64(0xC2B2AE3D27D4EB4F)
+HASH3 = U64(0x165667B19E3779F9)
+INF = np.inf
+#: Row width of the table, and rows per bucket of the relative-rank-region table.
+TT_WIDTH = 4
+WR_WAYS = 16
+WR_CHAIN = 4
+OBJ_WAYS = 4
+OBJ_WIDTH = 8
+LOW52 = U64((1 << 52) - 1)
+STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
+
+
+@kernel
+def distinct_moves(moves, own, gone):
+    """``moves`` (cards of ``own``) less every card equivalent to a lower one in ``moves``.
+
+    ``gone`` holds the cards played to earlier tricks (not those of the current trick). Two
+    cards of ``own`` in one suit are equivalent when every card between them is in ``own`` or
+    ``gone``: fill upward from each own card through ``gone`` and drop the cards just above.
+    """
+    gen = own
+    pro = gone & ~own & NOT_LOW
+    gen |= pro & (gen << U1)
+    pro &= pro << U1
+    gen |= pro & (gen << U2)
+    pro &= pro << U2
+    gen |= pro & (gen << U4)
+    pro &= pro << U4
+    gen |= pro & (gen << U8)
+    return moves & ~(own & (gen << U1) & NOT_LOW)
+
+
+@kernel
+def _above(b):
+    """Every bit strictly above the one-bit mask ``b``."""
+    return ~((b << U1) - ONE)
+
+
+@kernel
+def _beats(c, win):
+    """Whether card ``c`` beats ``win``, the card now winning the trick."""
+    if c & SPADES:
+        return (win & SPADES) == ZERO or c > win
+    return c > win and (c & suit_mask_of(win)) != ZERO
+
+
+@kernel
+def _top_run(mine, others, suit):
+    """How many of ``mine``'s cards of ``suit`` rank above every card of ``others`` in it."""
+    o = others & suit
+    m = mine & suit
+    if o == ZERO:
+        return np.int64(popcount(m))
+    return np.int64(popcount(m & _above(highest_bit(o))))
+
+
+@kernel
+def _len(h, suit):
+    return np.int64(popcount(h & suit))
+
+
+@kernel
+def _boundary(others, suit):
+    """The highest card of ``suit`` in ``others`` (0 if none): it fixes a top run's length."""
+    o = others & suit
+    return highest_bit(o) if o != ZERO else ZERO
+
+
+@kernel
+def quick_tricks(a0, a1, a2, a3, can_lead_spades):
+    """``(tricks, pins)``: tricks the team of the leader (hand ``a0``; ``a2`` its partner)
+    surely takes by cashing, and the cards whose ranks that count used.
+
+    The leader's top spades win whenever played; when it may lead spades and its top run is at
+    least as long as every other spade holding, it draws them and all its spades win. Then per
+    side suit, round i of its top cards wins while every opponent (and the partner, who must
+    not be forced to ruff and take the lead) either still follows or holds no spade. The count
+    depends on the suit lengths and, per suit with a top run, on the highest card of the others.
+    """
+    others = a1 | a2 | a3
+    run = _top_run(a0, others, SPADES)
+    pins = _boundary(others, SPADES) if run > 0 else ZERO
+    max_sp = max(_len(a1, SPADES), _len(a2, SPADES), _len(a3, SPADES))
+    drawn = max_sp == 0 or (can_lead_spades and run >= max_sp)
+    total = np.int64(popcount(a0 & SPADES)) if drawn else run
+    sp1 = (a1 & SPADES) != ZERO
+    sp2 = (a2 & SPADES) != ZERO
+    sp3 = (a3 & SPADES) != ZERO
+    for s in range(3):
+        suit = SUIT_MASK[s]
+        mine = _len(a0, suit)
+        if mine == 0:
+            continue
+        w = _top_run(a0, others, suit)
+        if w == 0:
+            continue
+        pins |= _boundary(others, suit)
+        l1 = _len(a1, suit)
+        l2 = _len(a2, suit)
+        l3 = _len(a3, suit)
+        if w >= max(l1, l2, l3):
+            w = mine
+        if drawn:
+            total += w
+            continue
+        # Rounds 1..r are safe while each spade holder still follows.
+        r = w
+        if sp1:
+            r = min(r, l1)
+        if sp2:
+            r = min(r, l2)
+        if sp3:
+            r = min(r, l3)
+        total += r
+    return total, pins
+
+
+@kernel
+def sure_spade_run(a0, a1, a2, a3):
+    """``(offset, run, pin)``: the hand (offset 0..3) holding the highest spade, how many of its
+    spades rank above every other spade (each wins a trick whenever it is played), and the
+    highest of those other spades (0 if none), which fixes the run's length."""
+    sp = (a0 | a1 | a2 | a3) & SPADES
+    if sp == ZERO:
+        return np.int64(0), np.int64(0), ZERO
+    top = highest_bit(sp)
+    if a0 & top:
+        off = np.int64(0)
+        mine = a0
+    elif a1 & top:
+        off = np.int64(1)
+        mine = a1
+    elif a2 & top:
+        off = np.int64(2)
+        mine = a2
+    else:
+        off = np.int64(3)
+        mine = a3
+    rest = sp & ~mine
+    return off, _top_run(mine, rest, SPADES), _boundary(rest, SPADES)
+
+
+@kernel
+def _rotate(k, b0, b1, b2, b3):
+    """``(b_k, b_k+1, b_k+2, b_k+3)``, indices mod 4."""
+    if k == 0:
+        return b0, b1, b2, b3
+    if k == 1:
+        return b1, b2, b3, b0
+    if k == 2:
+        return b2, b3, b0, b1
+    return b3, b0, b1, b2
+
+
+@kernel
+def _best_index(c, u):
+    """Index of card ``c`` among the remaining cards ``u`` (stored as 1 + index)."""
+    return U64(popcount(u & (c - ONE))) + ONE
+
+
+@kernel
+def _ruffs(h, suit):
+    """Whether hand ``h`` could trump a lead of the side suit ``suit`` (void in it, holds a spade)."""
+    return (h & suit) == ZERO and (h & SPADES) != ZERO and suit != SPADES
+
+
+@kernel
+def _lead_order(moves, a0, a1, a2, a3):
+    """Leads in three preferred classes (the rest come last): cash a suit's top card where no
+    opponent ruffs; lead low to the partner's top card or to a partner's ruff; low cards of the
+    suits no opponent ruffs."""
+    u = a0 | a1 | a2 | a3
+    cash = ZERO
+    to_partner = ZERO
+    low = ZERO
+    for s in range(4):
+        suit = SUIT_MASK[s]
+        m = moves & suit
+        if m == ZERO:
+            continue
+        if _ruffs(a1, suit) or _ruffs(a3, suit):
+            continue
+        top = highest_bit(u & suit)
+        if top & a0:
+            cash |= highest_bit(m)
+        elif (top & a2) or _ruffs(a2, suit):
+            to_partner |= lowest_bit(m)
+        else:
+            low |= lowest_bit(m)
+    return cash, to_partner, low
+
+
+@kernel
+def _can_beat(h, led, win):
+    """Whether hand ``h``, following to a trick led in ``led``, has a card that beats ``win``."""
+    same = h & led
+    if same != ZERO:
+        return (win & led) != ZERO and highest_bit(same) > win
+    sp = h & SPADES
+    if sp == ZERO:
+        return False
+    return (win & SPADES) == ZERO or highest_bit(sp) > win
+
+
+@kernel
+def _follow_order(moves, pos, led, win, partner_wins, a1, a2):
+    """Follows in three preferred classes (the rest come last). Last to play: the cheapest
+    winner if an opponent wins, else the lowest cards. Earlier: a cheap winner that the next
+    opponent cannot beat, then low cards; low cards first if the partner already wins safely."""
+    if win & SPADES:
+        beat = moves & SPADES & _above(win)
+    else:
+        beat = (moves & led & _above(win)) | (moves & SPADES)
+    losers = moves & ~beat
+    if pos == 3:
+        if partner_wins:
+            return losers, ZERO, ZERO
+        return lowest_bit(beat), losers, ZERO
+    # The next seat (a1) is an opponent; after it, at pos 1, plays the partner (a2).
+    if partner_wins and not _can_beat(a1, led, win):
+        return losers, ZERO, ZERO
+    sure = ZERO
+    m = beat
+    while m != ZERO:
+        c = lowest_bit(m)
+        if not _can_beat(a1, led, c):
+            sure = c
+            break
+        m ^= c
+    return sure, losers, ZERO
+
+
+@kernel
+def length_signature(a0, a1, a2, a3):
+    """The 16 suit lengths of the four hands, 4 bits each (hand-major)."""
+    sig = ZERO
+    for s in range(4):
+        m = SUIT_MASK[s]
+        sh = U64(4 * s)
+        sig |= (U64(popcount(a0 & m)) << sh) | (U64(popcount(a1 & m)) << (sh + U64(16)))
+        sig |= (U64(popcount(a2 & m)) << (sh + U64(32))) | (U64(popcount(a3 & m)) << (sh + U64(48)))
+    return sig
+
+
+@kernel
+def rank_region(w, u):
+    """The remaining cards ``u`` at or above the lowest card of ``w`` in each suit."""
+    r = ZERO
+    for s in range(4):
+        ws = w & SUIT_MASK[s]
+        if ws != ZERO:
+            r |= u & SUIT_MASK[s] & ~(lowest_bit(ws) - ONE)
+    return r
+
+
+@kernel
+def trick_pin(trick, w):
+    """``w`` if the trick's winner beat another card of its suit (its rank mattered), else 0."""
+    if w & SPADES:
+        rivals = trick & SPADES & ~w
+    else:
+        rivals = trick & suit_mask_of(w) & ~w
+    return w if rivals != ZERO else ZERO
+
+
+@kernel
+def _wr_block(sig, leader, link, shift):
+    """Start of bucket ``link`` (0, 1, ...) of the chain of ``(sig, leader)``: ``4 * WR_WAYS``
+    words each."""
+    h = (sig ^ (U64(leader) * HASH2) ^ (U64(link) * HASH3)) * HASH1
+    h ^= h >> U64(29)
+    h *= HASH3
+    return np.int64(h >> U64(shift)) * (4 * WR_WAYS)
+
+
+@kernel
+def _wr_scan(tt, o, sig, lead, a, b, gen):
+    """The ways of the bucket at ``o`` whose row matches the position, as a bit mask."""
+    hits = ZERO
+    for j in range(WR_WAYS):
+        w1 = tt[o + WR_WAYS + j]
+        w2 = tt[o + 2 * WR_WAYS + j]
+        r = w1 & LOW52
+        same = (tt[o + j] == sig) & ((w2 >> U64(52)) == gen) & (((w1 >> U64(52)) & U64(3)) == lead) \
+            & ((a & r) == (w2 & LOW52)) & ((b & r) == (tt[o + 3 * WR_WAYS + j] & LOW52))
+        hits |= U64(same) << U64(j)
+    return hits
+
+
+@kernel
+def _wr_more(tt, o, gen):
+    """Whether the bucket at ``o`` overflowed into the next bucket of its chain in this
+    generation (bit 63 of its first row's last word; that row is never replaced)."""
+    return (tt[o + 3 * WR_WAYS] >> U64(63)) != ZERO and (tt[o + 2 * WR_WAYS] >> U64(52)) == gen
+
+
+@kernel
+def wr_probe(tt, sig, leader, a, b, gen, shift, target):
+    """``(word, verdict, hint)``: a matching row whose bound decides ``>= target`` (verdict 1:
+    yes, 0: no; ``word`` holds its region), else -1, -1; ``hint`` is 1 + the index of a
+    stored best card.
+
+    A bucket stores its rows field by field (all keys, then all regions, ...), so the match
+    test runs over the bucket without branches. A key whose bucket filled up continues in a
+    chain of up to ``WR_CHAIN`` buckets."""
+    lead = U64(leader)
+    hint = ZERO
+    for link in range(WR_CHAIN):
+        o = _wr_block(sig, leader, link, shift)
+        hits = _wr_scan(tt, o, sig, lead, a, b, gen)
+        while hits != ZERO:
+            j = lowest_index(hits)
+            hits &= hits - ONE
+            w1 = tt[o + WR_WAYS + j]
+            if np.int64((w1 >> U64(54)) & U64(15)) >= target:
+                return o + WR_WAYS + j, np.int64(1), hint
+            if np.int64((w1 >> U64(58)) & U64(15)) < target:
+                return o + WR_WAYS + j, np.int64(0), hint
+            if hint == ZERO:
+                hint = (tt[o + 3 * WR_WAYS + j] >> U64(52)) & U64(63)
+        if not _wr_more(tt, o, gen):
+            break
+    return np.int64(-1), np.int64(-1), hint
+
+
+@kernel
+def wr_store(tt, sig, leader, r, a, b, gen, shift, result, target, n, best, salt):
+    """Record "``>= target``" (``result``) for the positions that match ``sig``, ``leader`` and
+    the owner bits ``a``, ``b`` on the relative-rank region ``r``: in the row of the same
+    key and region, else in a free row of the chain, else over a random row of its last
+    bucket."""
+    lead = U64(leader)
+    a &= r
+    b &= r
+    w1_key = r | (lead << U64(52))
+    for link in range(WR_CHAIN):
+        o = _wr_block(sig, leader, link, shift)
+        free = np.int64(-1)
+        for j in range(WR_WAYS):
+            w1 = tt[o + WR_WAYS + j]
+            w2 = tt[o + 2 * WR_WAYS + j]
+            if (w2 >> U64(52)) != gen:
+                if free < 0:
+                    free = j
+                continue
+            if tt[o + j] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
+                    and (w2 & LOW52) == a and (tt[o + 3 * WR_WAYS + j] & LOW52) == b:
+                lb = np.int64((w1 >> U64(54)) & U64(15))
+                ub = np.int64((w1 >> U64(58)) & U64(15))
+                if result:
+                    lb = max(lb, target)
+                else:
+                    ub = min(ub, target - 1)
+                tt[o + WR_WAYS + j] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+                if best != ZERO:
+                    w3 = tt[o + 3 * WR_WAYS + j]
+                    tt[o + 3 * WR_WAYS + j] = (w3 & ~(U64(63) << U64(52))) | (best << U64(52))
+                return
+        if free >= 0:
+            break
+        if link == WR_CHAIN - 1:
+            free = np.int64(1) + (salt % (WR_WAYS - 1))  # the first row keeps the chain flag
+            break
+        if not _wr_more(tt, o, gen):
+            tt[o + 3 * WR_WAYS] |= ONE << U64(63)
+    lb = target if result else np.int64(0)
+    ub = n if result else target - 1
+    flag = tt[o + 3 * WR_WAYS + free] & (ONE << U64(63)) if free == 0 and _wr_more(tt, o, gen) else ZERO
+    tt[o + free] = sig
+    tt[o + WR_WAYS + free] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+    tt[o + 2 * WR_WAYS + free] = a | (gen << U64(52))
+    tt[o + 3 * WR_WAYS + free] = b | (best << U64(52)) | flag
+
+
+@kernel
+def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, target,
+            max_team, spade_lead, first_lead, tt, gen, shift, stats):
+    """``(result, relevant)``: whether ``max_team`` takes at least ``target`` of the ``n``
+    tricks left (the current one included), and the cards whose ranks the proof used.
+
+    ``a0`` is the hand of ``seat``, to play the ``pos``-th card of the trick; ``led`` is the
+    led suit's mask, ``win``/``win_seat`` the card winning so far, ``trick`` the cards played
+    to it, ``broken`` whether a spade fell in an earlier trick. The result holds for every
+    position with the same suit lengths per hand whose cards at or above the lowest relevant
+    card of each suit lie where they lie here (the table stores it that way)."""
+    stats[0] += 1
+    mover_max = (seat & 1) == max_team
+    hint = ZERO
+    u = a0 | a1 | a2 | a3
+    if pos == 0:
+        if target <= 0:
+            return True, ZERO
+        if target > n:
+            return False, ZERO
+        if n == 1:
+            off = winning_offset(a0, a1, a2, a3)
+            wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
+            return ((seat + off) & 1) == max_team, trick_pin(u, wc)
+        trick_no = 13 - n
+        sig = length_signature(a0, a1, a2, a3)
+        ka = compress_bits(a1 | a3, u)
+        kb = compress_bits(a2 | a3, u)
+        row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
+        if verdict >= 0:
+            stats[1] += 1
+            return verdict == 1, deposit_bits(tt[row] & LOW52, u)
+        # Sure tricks: the top spade run, and the leader's cashing tricks.
+        off, run, pin = sure_spade_run(a0, a1, a2, a3)
+        if ((seat + off) & 1) == max_team:
+            if run >= target:
+                stats[2] += 1
+                return True, pin
+        elif n - run < target:
+            stats[2] += 1
+            return False, pin
+        if not (trick_no == 0 and first_lead == FIRST_LOW_CLUB):
+            can_sp = may_lead_spades(broken, trick_no, spade_lead) or (a0 & NON_SPADES) == ZERO
+            q, qpin = quick_tricks(a0, a1, a2, a3, can_sp)
+            if mover_max:
+                if q >= target:
+                    stats[2] += 1
+                    return True, qpin
+            elif n - q < target:
+                stats[2] += 1
+                return False, qpin
+        if hint_idx != ZERO:
+            hint = select_bit(u, hint_idx - ONE)
+        legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
+        moves = distinct_moves(legal, a0, ~u & FULL_DECK)
+        first, second, third = _lead_order(moves, a0, a1, a2, a3)
+    else:
+        legal = follow_mask(a0, led)
+        moves = distinct_moves(legal, a0, ~(u | trick) & FULL_DECK)
+        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
+
+    result = not mover_max
+    best = ZERO
+    rel = ZERO
+    rest = moves
+    nxt = (seat + 1) & 3
+    for cls in range(5):
+        if cls == 0:
+            m = hint & rest
+        elif cls == 1:
+            m = first & rest
+        elif cls == 2:
+            m = second & rest
+        elif cls == 3:
+            m = third & rest
+        else:
+            m = rest
+        while m != ZERO:
+            c = lowest_bit(m)
+            m ^= c
+            rest ^= c
+            if pos == 0:
+                child, crel = dd_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n,
+                                      target, max_team, spade_lead, first_lead, tt, gen, shift, stats)
+            else:
+                if _beats(c, win):
+                    nw = c
+                    nws = seat
+                else:
+                    nw = win
+                    nws = win_seat
+                if pos < 3:
+                    child, crel = dd_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n,
+                                          target, max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                else:
+                    t2 = target - np.int64((nws & 1) == max_team)
+                    if t2 <= 0:
+                        child = True
+                        crel = ZERO
+                    elif t2 > n - 1:
+                        child = False
+                        crel = ZERO
+                    else:
+                        nb = broken or ((trick | c) & SPADES) != ZERO
+                        b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
+                        child, crel = dd_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
+                                              n - 1, t2, max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                    crel |= trick_pin(trick | c, nw)
+            if child == mover_max:
+                result = mover_max
+                best = c
+                rel = crel
+                break
+            # Every card fails here, so the proof needs each one; a card stands for the run of
+            # equivalent cards above it, whose proofs are its own with the cards swapped.
+            rel |= crel
+            suit = suit_mask_of(c)
+            up = moves & suit & _above(c)
+            run = a0 & suit & ~(c - ONE)
+            if up != ZERO:
+                run &= lowest_bit(up) - ONE
+            if crel & run:
+                rel |= c
+        if result == mover_max:
+            break
+
+    if pos == 0:
+        region = rank_region(rel, u)
+        bi = _best_index(best, u) if best != ZERO else ZERO
+        wr_store(tt, sig, seat, compress_bits(region, u), ka, kb, gen, shift, result, target, n, bi, stats[0])
+    return result, rel
+
+
+@kernel
+def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, stats):
+    """Most tricks the team of ``leader`` takes from ``hands`` (``uint64[4]``, equal sizes,
+    ``leader`` to lead a new trick), with every card visible and best play on both sides.
+
+    ``tt`` is a ``uint64[2**b, 4]`` table (``shift = 64 - b``), ``gen`` a generation number
+    not used before with it (its rows of other generations count as empty).
+    """
+    # Every argument of the recursive kernel gets one fixed type: a second specialization of a
+    # recursive kernel crashes when loaded from numba's cache (numba issue 6061).
+    leader = np.int64(leader)
+    broken = broken != 0
+    spade_lead = np.int64(spade_lead)
+    first_lead = np.int64(first_lead)
+    gen = U64(gen)
+    shift = np.int64(shift)
+    n = np.int64(popcount(hands[0]))
+    max_team = leader & 1
+    a0, a1, a2, a3 = _rotate(leader, hands[0], hands[1], hands[2], hands[3])
+    lo = np.int64(0)
+    hi = n
+    off, run, _ = sure_spade_run(a0, a1, a2, a3)
+    if (off & 1) == 0:
+        lo = run
+    else:
+        hi = n - run
+    while lo < hi:
+        t = (lo + hi + 1) // 2
+        stats[3] += 1
+        ok, _ = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
+                   max_team, spade_lead, first_lead, tt, gen, shift, stats)
+        if ok:
+            lo = t
+        else:
+            hi = t - 1
+    return lo
+
+
+@intrinsic
+def _float_bits(typingctx, x):
+    sig = types.uint64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):
+    sig = types.float64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
+@kernel
+def _obj_bucket(sig, leader, won, shift):
+    h = (sig ^ (U64(leader) * HASH2) ^ (U64(won) * HASH3)) * HASH1
+    h ^= h >> U64(29)
+    h *= HASH3
+    return np.int64(h >> U64(shift)) & ~np.int64(OBJ_WAYS - 1)
+
+
+@kernel
+def obj_probe(tt, sig, leader, won, a, b, gen, shift):
+    """``(row, lower, upper, hint)`` over the rows matching the position: the tightest bounds
+    of the value (row: one row that gives them both, or -1 when no row matches)."""
+    base = _obj_bucket(sig, leader, won, shift)
+    lead = U64(leader)
+    hint = ZERO
+    row = np.int64(-1)
+    lo = -INF
+    hi = INF
+    for j in range(base, base + OBJ_WAYS):
+        w1 = tt[j, 1]
+        w2 = tt[j, 2]
+        if tt[j, 0] != sig or (w2 >> U64(52)) != gen or ((w1 >> U64(52)) & U64(3)) != lead or tt[j, 4] != U64(won):
+            continue
+        r = w1 & LOW52
+        if (a & r) != (w2 & LOW52) or (b & r) != tt[j, 3]:
+            continue
+        elo = _bits_float(tt[j, 5])
+        ehi = _bits_float(tt[j, 6])
+        if hint == ZERO:
+            hint = (w1 >> U64(54)) & U64(63)
+        if row < 0 or (elo >= lo and ehi <= hi):
+            row = j
+            lo = elo
+            hi = ehi
+    return row, lo, hi, hint
+
+
+@kernel
+def obj_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
+    """Record ``lo <= value <= hi`` for the positions that match on the region ``r``."""
+    base = _obj_bucket(sig, leader, won, shift)
+    lead = U64(leader)
+    a &= r
+    b &= r
+    victim = np.int64(-1)
+    for j in range(base, base + OBJ_WAYS):
+        w1 = tt[j, 1]
+        w2 = tt[j, 2]
+        if (w2 >> U64(52)) != gen:
+            if victim < 0:
+                victim = j
+            continue
+        if tt[j, 0] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
+                and tt[j, 4] == U64(won) and (w2 & LOW52) == a and tt[j, 3] == b:
+            lo = max(lo, _bits_float(tt[j, 5]))
+            hi = min(hi, _bits_float(tt[j, 6]))
+            victim = j
+            if best == ZERO:
+                best = (w1 >> U64(54)) & U64(63)
+            break
+    if victim < 0:
+        victim = base + (salt & (OBJ_WAYS - 1))
+    tt[victim, 0] = sig
+    tt[victim, 1] = r | (lead << U64(52)) | (best << U64(54))
+    tt[victim, 2] = a | (gen << U64(52))
+    tt[victim, 3] = b
+    tt[victim, 4] = U64(won)
+    tt[victim, 5] = _float_bits(lo)
+    tt[victim, 6] = _float_bits(hi)
+
+
+@kernel
+def won_key(won, merge):
+    """The tricks won as the table keys them: a team whose partners' tricks the leaf only adds
+    up (bit ``team`` of ``merge``) is keyed by its total."""
+    if merge & 1:
+        won = (won & ~np.int64(0xF0F)) | ((won & 15) + ((won >> 8) & 15))
+    if merge & 2:
+        won = (won & ~np.int64(0xF0F0)) | ((((won >> 4) & 15) + ((won >> 12) & 15)) << 4)
+    return won
+
+
+@kernel
+def leaf_merges(leaf, won, n):
+    """Bit ``team`` set when every leaf the hand can reach from ``won`` (``n`` tricks left)
+    depends on that team's two seats only through their total: then positions that differ
+    only in how the partners split their tricks have the same value."""
+    merge = np.int64(3)
+    for t0 in range(n + 1):
+        for t1 in range(n + 1 - t0):
+            for t2 in range(n + 1 - t0 - t1):
+                t3 = n - t0 - t1 - t2
+                a = won[0] + t0
+                b = won[1] + t1
+                c = won[2] + t2
+                d = won[3] + t3
+                v = leaf[a, b, c, d]
+                if t0 > 0 and leaf[a - 1, b, c + 1, d] != v:
+                    merge &= ~np.int64(1)
+                if t1 > 0 and leaf[a, b - 1, c, d + 1] != v:
+                    merge &= ~np.int64(2)
+    return merge
+
+
+@kernel
+def _leaf_value(leaf, won):
+    return leaf[won & 15, (won >> 4) & 15, (won >> 8) & 15, (won >> 12) & 15]
+
+
+@kernel
+def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, won, alpha, beta, only,
+             max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats):
+    """``(value, relevant)``: the value to ``max_team`` of the position, within the window
+    ``alpha < value < beta`` (fail-soft: a result at or below ``alpha`` is an upper bound, one
+    at or above ``beta`` a lower bound), and the cards whose ranks the result used.
+
+    The position is as in ``dd_node``, plus ``won``: the tricks each seat has won in the hand,
+    4 bits per seat; a finished hand is worth ``leaf[t0, t1, t2, t3]``. ``only`` (a card, or 0)
+    restricts the seat to act to that card: the value of one move, never stored in the table.
+    """
+    stats[0] += 1
+    mover_max = (seat & 1) == max_team
+    hint = ZERO
+    u = a0 | a1 | a2 | a3
+    sig = ZERO
+    ka = ZERO
+    kb = ZERO
+    if pos == 0:
+        if n == 0:
+            return _leaf_value(leaf, won), ZERO
+        if n == 1:
+            off = winning_offset(a0, a1, a2, a3)
+            wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
+            return _leaf_value(leaf, won + (1 << (4 * ((seat + off) & 3)))), trick_pin(u, wc)
+        trick_no = 13 - n
+        if only == ZERO:
+            sig = length_signature(a0, a1, a2, a3)
+            ka = compress_bits(a1 | a3, u)
+            kb = compress_bits(a2 | a3, u)
+            kw = won_key(won, merge)
+            row, lo, hi, hint_idx = obj_probe(tt, sig, seat, kw, ka, kb, gen, shift)
+            if row >= 0:
+                if lo >= beta or hi <= alpha or lo == hi:
+                    stats[1] += 1
+                    return (lo if lo >= beta or lo == hi else hi), deposit_bits(tt[row, 1] & LOW52, u)
+                alpha = max(alpha, lo)
+                beta = min(beta, hi)
+            if hint_idx != ZERO:
+                hint = select_bit(u, hint_idx - ONE)
+        legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
+        moves = distinct_moves(legal, a0, ~u & FULL_DECK)
+        first, second, third = _lead_order(moves, a0, a1, a2, a3)
+    else:
+        legal = follow_mask(a0, led)
+        moves = distinct_moves(legal, a0, ~(u | trick) & FULL_DECK)
+        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
+    if only != ZERO:
+        moves &= only
+        hint = ZERO
+
+    a_in = alpha
+    b_in = beta
+    value = -INF if mover_max else INF
+    best = ZERO
+    rel = ZERO
+    rest = moves
+    nxt = (seat + 1) & 3
+    cut = False
+    for cls in range(5):
+        if cls == 0:
+            m = hint & rest
+        elif cls == 1:
+            m = first & rest
+        elif cls == 2:
+            m = second & rest
+        elif cls == 3:
+            m = third & rest
+        else:
+            m = rest
+        while m != ZERO:
+            c = lowest_bit(m)
+            m ^= c
+            rest ^= c
+            if pos == 0:
+                cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n,
+                                    won, alpha, beta, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen,
+                                    shift, stats)
+            else:
+                if _beats(c, win):
+                    nw = c
+                    nws = seat
+                else:
+                    nw = win
+                    nws = win_seat
+                if pos < 3:
+                    cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n,
+                                        won, alpha, beta, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen,
+                                        shift, stats)
+                else:
+                    nb = broken or ((trick | c) & SPADES) != ZERO
+                    b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
+                    cv, crel = obj_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
+                                        n - 1, won + (1 << (4 * nws)), alpha, beta, ZERO, max_team, merge, spade_lead,
+                                        first_lead, leaf, tt, gen, shift, stats)
+                    crel |= trick_pin(trick | c, nw)
+            if mover_max:
+                if cv > value:
+                    value = cv
+                    best = c
+                if value > alpha:
+                    alpha = value
+            else:
+                if cv < value:
+                    value = cv
+                    best = c
+                if value < beta:
+                    beta = value
+            if alpha >= beta:
+                cut = True
+                rel = crel
+                break
+            # Without a cut the result needs every card; a card stands for the run of
+            # equivalent cards above it (see dd_node).
+            rel |= crel
+            suit = suit_mask_of(c)
+            up = moves & suit & _above(c)
+            run = a0 & suit & ~(c - ONE)
+            if up != ZERO:
+                run &= lowest_bit(up) - ONE
+            if crel & run:
+                rel |= c
+        if cut:
+            break
+
+    if pos == 0 and only == ZERO:
+        if value <= a_in:
+            lo = -INF
+            hi = value
+        elif value >= b_in:
+            lo = value
+            hi = INF
+        else:
+            lo = value
+            hi = value
+        region = rank_region(rel, u)
+        bi = _best_index(best, u) if best != ZERO else ZERO
+        obj_store(tt, sig, seat, won_key(won, merge), compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi,
+                  stats[0])
+    return value, rel
+
+
+@kernel
+def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spade_lead, first_lead,
+                     tt, gen, shift, stats, out):
+    """The value to ``max_team`` of each legal card of ``seat``: ``out[card]`` (NaN for the
+    other cards). ``hands`` (``uint64[4]``) are the cards still held, ``trick_cards`` the ids
+    played to the current trick in order (``int64[k]``, k = 0..3; the leader is ``seat - k``),
+    ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade fell in an
+    earlier trick, ``leaf`` the ``(14, 14, 14, 14)`` value table of finished hands.
+
+    ``tt`` is a ``uint64[2**b, 8]`` table (``shift = 64 - b``) and ``gen`` a generation in
+    1..4095 not used before with it. Returns the number of distinct cards searched.
+    """
+    seat = np.int64(seat)
+    broken = broken != 0
+    max_team = np.int64(max_team)
+    spade_lead = np.int64(spade_lead)
+    first_lead = np.int64(first_lead)
+    gen = U64(gen)
+    shift = np.int64(shift)
+    pos = np.int64(len(trick_cards))
+    leader = (seat - pos) & 3
+    n = np.int64(popcount(hands[seat]))
+    packed = U64(0)
+    for s in range(4):
+        packed |= U64(won[s]) << U64(4 * s)
+    wpack = np.int64(packed)
+    led = ZERO
+    win = ZERO
+    win_seat = leader
+    trick = ZERO
+    for i in range(pos):
+        c = ONE << U64(trick_cards[i])
+        if i == 0:
+            led = suit_mask_of(c)
+            win = c
+        elif _beats(c, win):
+            win = c
+            win_seat = (leader + i) & 3
+        trick |= c
+    a0, a1, a2, a3 = _rotate(seat, hands[0], hands[1], hands[2], hands[3])
+    if pos == 0:
+        legal = lead_mask(a0, broken, 13 - n, spade_lead, first_lead)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & FULL_DECK)
+    else:
+        legal = follow_mask(a0, led)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
+    # Every value lies between the least and the greatest leaf the hand can still reach: a
+    # search in that window is exact, and a side that reaches its bound looks no further.
+    lo = INF
+    hi = -INF
+    for t0 in range(n + 1):
+        for t1 in range(n + 1 - t0):
+            for t2 in range(n + 1 - t0 - t1):
+                v = leaf[won[0] + t0, won[1] + t1, won[2] + t2, won[3] + n - t0 - t1 - t2]
+                lo = min(lo, v)
+                hi = max(hi, v)
+    merge = leaf_merges(leaf, won, n)
+    out[:] = np.nan
+    count = 0
+    m = moves
+    while m != ZERO:
+        c = lowest_bit(m)
+        m ^= c
+        v, _ = obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wpack, lo, hi, c,
+                        max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats)
+        count += 1
+        # The same value for every card of the run that c stands for.
+        suit = suit_mask_of(c)
+        up = moves & suit & _above(c)
+        run = a0 & legal & suit & ~(c - ONE)
+        if up != ZERO:
+            run &= lowest_bit(up) - ONE
+        while run != ZERO:
+            b = lowest_bit(run)
+            run ^= b
+            out[lowest_index(b)] = v
+    return count
+
+
+@kernel
+def play_random_tricks(hands, leader, k, state, spade_lead, first_lead, won):
+    """Play ``k`` whole tricks of uniformly random legal cards from a full deal in ``hands``
+    (modified), adding each seat's tricks to ``won`` (``int64[4]``): returns ``(leader, broken,
+    state)`` of the position reached (test and benchmark positions)."""
+    broken = False
+    for trick_no in range(k):
+        seat = leader
+        led = ZERO
+        trick = ZERO
+        win = ZERO
+        win_seat = leader
+        for pos in range(4):
+            h = hands[seat]
+            legal = lead_mask(h, broken, trick_no, spade_lead, first_lead) if pos == 0 else follow_mask(h, led)
+            state, r = below(state, popcount(legal))
+            c = select_bit(legal, r)
+            if pos == 0:
+                led = suit_mask_of(c)
+                win = c
+            elif _beats(c, win):
+                win = c
+                win_seat = seat
+            hands[seat] = h ^ c
+            trick |= c
+            seat = (seat + 1) & 3
+        broken = broken or (trick & SPADES) != ZERO
+        leader = win_seat
+        won[leader] += 1
+    return leader, broken, state
