@@ -244,7 +244,7 @@ def from_run(
         scores, bags, played = (0, 0), (0, 0), 0
         title = f"{path}: deal {deal_no}, table {table}, pairing {pairing}"
     else:
-        from spades_ai.agents.selfplay import deal_match_hand
+        from spades_ai.agents.selfplay_kernels import deal_match_hand
 
         cards = np.empty(4, np.uint64)
         deal_match_hand(np.uint64(seed), match_no, hand_no, cards)
