@@ -119,6 +119,12 @@ def resolve_lineup(lineup: Sequence[Agent | str]) -> list[Agent]:
     return agents
 
 
+def _check_keep_plays(keep_plays) -> bool:
+    if not isinstance(keep_plays, (bool, np.bool_)):
+        raise TypeError(f"keep_plays must be True or False, not {keep_plays!r}")
+    return bool(keep_plays)
+
+
 def _check_rules(rules):
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
@@ -270,7 +276,8 @@ def play_hands(
     seating = Seating(resolve_lineup(lineup))
     rules = _check_rules(rules)
     n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer), check_count(start, "start")
-    *parts, plays, _ = seating.run("play_hands_kernel", rules, np.uint64(seed), start, n, dealer, bool(keep_plays))
+    keep_plays = _check_keep_plays(keep_plays)
+    *parts, plays, _ = seating.run("play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays)
     return _records(parts, plays, keep_plays, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
 
@@ -285,7 +292,8 @@ def play_matches(
     seating = Seating(resolve_lineup(lineup))
     rules = _check_rules(rules)
     n, seed, start = check_count(n), check_seed(seed), check_count(start, "start")
-    *parts, meta, plays = seating.run("play_matches_kernel", rules, np.uint64(seed), start, n, bool(keep_plays))
+    keep_plays = _check_keep_plays(keep_plays)
+    *parts, meta, plays = seating.run("play_matches_kernel", rules, np.uint64(seed), start, n, keep_plays)
     return _records(
         parts,
         plays,
