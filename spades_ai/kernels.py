@@ -106,7 +106,7 @@ __all__ = [
     "dealer", "phase", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
     "tricks_won", "trick_no", "cards_played", "played_by", "unseen_cards", "trick_len", "trick_card",
     "leader", "led_suit", "winning_card", "winning_seat", "spades_broken", "is_void", "score",
-    "bag_count", "hands_played", "team_contract", "tricks_needed",
+    "bag_count", "hands_played", "team_contract", "tricks_needed", "partnership_need",
     # rules
     "target_score", "loss_threshold", "nil_allowed", "nil_bonus", "blind_nil_allowed", "blind_nil_bonus",
     "nil_tricks_count", "bag_limit", "bag_penalty", "spade_lead", "first_lead", "min_bid",
@@ -289,14 +289,24 @@ def team_contract(pub, team):
 
 
 @inline_kernel
+def partnership_need(bid_a, won_a, bid_b, won_b, nil_count):
+    """Tricks a partnership still needs for its contract, from its two bids (-1: not yet) and
+    tricks won; a nil bidder's tricks count only when ``nil_count`` (the rules say so)."""
+    counted = 0
+    if bid_a > 0 or nil_count:
+        counted += won_a
+    if bid_b > 0 or nil_count:
+        counted += won_b
+    return max(bid_a, 0) + max(bid_b, 0) - counted
+
+
+@inline_kernel
 def tricks_needed(pub, team, rules):
     """Tricks the team still needs for its contract (0 or less: made). A nil bidder's tricks
     count only when the rules say so."""
-    counted = 0
-    for s in (team, team + 2):
-        if pub[P_BIDS + s] > 0 or rules[R_NIL_TRICKS_COUNT] != 0:
-            counted += pub[P_WON + s]
-    return team_contract(pub, team) - counted
+    return partnership_need(
+        pub[P_BIDS + team], pub[P_WON + team], pub[P_BIDS + team + 2], pub[P_WON + team + 2], rules[R_NIL_TRICKS_COUNT] != 0
+    )
 
 
 # -- rules -----------------------------------------------------------------------------------

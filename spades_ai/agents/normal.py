@@ -28,7 +28,7 @@ from spades_ai.agents.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.kernels import nearest_legal_bid
+from spades_ai.kernels import nearest_legal_bid, partnership_need
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bids import NIL_BIT
 from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
@@ -240,17 +240,6 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
     return _low_lead(legal, unseen, 1, 3)
 
 
-@kernel
-def _need(bid_a, won_a, bid_b, won_b, nil_count):
-    """Tricks a partnership still needs for its contract (nil tricks count only if the rules say)."""
-    counted = 0
-    if bid_a > 0 or nil_count:
-        counted += won_a
-    if bid_b > 0 or nil_count:
-        counted += won_b
-    return max(bid_a, 0) + max(bid_b, 0) - counted
-
-
 @inline_kernel
 def normal_play(pub, seat, hand, rules, legal):
     """Normal's card (a one-bit mask) among the ``legal`` cards.
@@ -276,9 +265,9 @@ def normal_play(pub, seat, hand, rules, legal):
         if pub[P_BIDS + opp] == 0 and pub[P_WON + opp] == 0:
             attack_seat = opp
     nil_count = rules[R_NIL_TRICKS_COUNT] != 0
-    need = _need(pub[P_BIDS + team], pub[P_WON + team], pub[P_BIDS + team + 2], pub[P_WON + team + 2], nil_count)
+    need = partnership_need(pub[P_BIDS + team], pub[P_WON + team], pub[P_BIDS + team + 2], pub[P_WON + team + 2], nil_count)
     opp = 1 - team
-    opp_need = _need(pub[P_BIDS + opp], pub[P_WON + opp], pub[P_BIDS + opp + 2], pub[P_WON + opp + 2], nil_count)
+    opp_need = partnership_need(pub[P_BIDS + opp], pub[P_WON + opp], pub[P_BIDS + opp + 2], pub[P_WON + opp + 2], nil_count)
     left = 13 - pub[P_TRICK_NO]
     bags_close = pub[P_BAGS + team] >= rules[R_BAG_LIMIT] - 2
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
