@@ -173,3 +173,21 @@ def test_replay_a_saved_match_and_a_hand_record(capsys, tmp_path):
 def _write(path, obj):
     path.write_text(json.dumps(obj))
     return path
+
+
+def test_keep_plays_from_the_command_line_and_an_experiment_file(capsys, tmp_path):
+    code, _, err = cli(capsys, "tournament", "--deals", "12", "--keep-plays", "--jobs", "1", "--out", str(tmp_path / "a"), "-q")
+    assert code == 0, err
+    assert "played 12 deals" in err
+    exp = tmp_path / "exp.toml"
+    exp.write_text('agents = ["normal", "random"]\ndeals = 6\nmode = "matches"\nkeep_plays = true\njobs = 1\nout = "b"\n'
+                   "[rules]\ntarget_score = 100\n")  # fmt: skip
+    code, _, err = cli(capsys, "tournament", "--config", str(exp), "-q")
+    assert code == 0, err
+    for folder, args in (("a", ["--deal", "11", "--table", "1"]), ("b", ["--match", "5", "--hand", "0"])):
+        assert "plays" in load_results(tmp_path / folder).columns
+        code, out, err = cli(capsys, "replay", str(tmp_path / folder), *args)
+        assert code == 0 and "Score sheet" in out, err
+    exp.write_text('agents = ["normal", "easy"]\nkeep_plays = "yes"\n')
+    code, _, err = cli(capsys, "tournament", "--config", str(exp), "-q")
+    assert code == 2 and "keep_plays must be true or false" in err
