@@ -327,10 +327,10 @@ def _cmd_tournament(args) -> None:
     _print_summary(run.path, n_boot=args.boot)
 
 
-#: Seconds the first run spends compiling, by the self-play loop it needs (measured on a 2-core
-#: machine, benchmarks/RESULTS.md): the fast built-ins' loop, the loop with Hard or Crazy, and
-#: the kernels a Python agent's hands use.
-FIRST_RUN_SECONDS = {"fast": 15, "monte_carlo": 90, "python": 20}
+#: Seconds of CPU the first run spends compiling, by what it needs (measured on a shared 2-core
+#: machine, benchmarks/RESULTS.md): a tournament's self-play loop for fast built-ins only, the
+#: loop with Hard or Crazy, the kernels a Python agent's hands use; ``spades-ai play``.
+FIRST_RUN_SECONDS = {"fast": 25, "monte_carlo": 60, "python": 20, "play": 45}
 #: A warm-up still running after this long is compiling (loading the cache takes well under).
 NOTICE_AFTER = 1.5
 
@@ -388,6 +388,8 @@ def _cmd_play(args) -> None:
             from spades_ai.rules import Rules
 
             rules = dataclasses.replace(rules or Rules(), target_score=args.target)
+        if args.save is not None and Path(args.save).exists() and Path(args.save).stat().st_size:
+            raise CLIError(f"{args.save} already holds a match: continue it with --resume {args.save}, or save elsewhere")
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
         match = TableMatch(seed, args.level or "normal", rules)
         save = args.save
@@ -400,7 +402,7 @@ def _cmd_play(args) -> None:
     if match.over:
         print(match.result_line())
         return
-    with compiling_notice(FIRST_RUN_SECONDS["monte_carlo"] + FIRST_RUN_SECONDS["python"]):
+    with compiling_notice(FIRST_RUN_SECONDS["play"]):
         match.warm_up()
     play_session(match, sys.stdin, sys.stdout, save=save)
 
