@@ -331,24 +331,37 @@ def _cmd_tournament(args) -> None:
 #: machine, benchmarks/RESULTS.md): a tournament's self-play loop for fast built-ins only, the
 #: loop with Hard or Crazy, the kernels a Python agent's hands use; ``spades-ai play``.
 FIRST_RUN_SECONDS = {"fast": 25, "monte_carlo": 60, "python": 20, "play": 45}
-#: A warm-up still running after this long is compiling (loading the cache takes well under).
-NOTICE_AFTER = 1.5
+#: A warm-up still running after this long is compiling: loading the cache takes 0.5 s on an
+#: idle machine, a few seconds on a busy one, and compiling takes tens of seconds.
+NOTICE_AFTER = 5.0
+
+
+def kernel_cached(dispatcher) -> bool | None:
+    """Whether numba's cache holds any compiled version of a kernel; None if it cannot tell."""
+    try:
+        return Path(dispatcher._cache._cache_file._index_path).exists()  # numba's cache file
+    except (AttributeError, TypeError):
+        return None
 
 
 @contextlib.contextmanager
-def compiling_notice(seconds: float, after: float = NOTICE_AFTER):
-    """Say on stderr that the kernels are compiling if the block is still running ``after``
-    seconds in (a warm cache loads in a fraction of that), and how long it took."""
+def compiling_notice(seconds: float, after: float = NOTICE_AFTER, cold: bool = False):
+    """Say on stderr that the kernels are compiling, at once if ``cold`` (the cache lacks the
+    run's kernel), else if the block is still running ``after`` seconds in (a kernel cached for
+    other arguments compiles again), and how long it took."""
     shown = threading.Event()
 
     def notice():
         shown.set()
         print(f"spades-ai: compiling the engine's kernels (first run only, about {seconds:.0f} s)...", file=sys.stderr, flush=True)
 
-    timer = threading.Timer(after, notice)
+    timer = threading.Timer(0 if cold else after, notice)
     timer.daemon = True
     began = time.perf_counter()
-    timer.start()
+    if cold:
+        notice()
+    else:
+        timer.start()
     try:
         yield
     finally:
@@ -362,10 +375,13 @@ def compiling_notice(seconds: float, after: float = NOTICE_AFTER):
 def _warm_up_tournament(t) -> None:
     """Compile (or load) what the run needs before it starts, so that its time and rate leave
     compilation out; say so while compiling."""
+    from spades_ai.agents import selfplay
     from spades_ai.tournament.runner import lineup_kind, warm_up
 
     kinds = {lineup_kind(t, p) for p in range(len(t.pairings))}
-    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds)):
+    loop = selfplay.play_hands_kernel if t.mode == "hands" else selfplay.play_matches_kernel
+    cold = kinds != {"python"} and kernel_cached(loop) is False
+    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds), cold=cold):
         warm_up(t)
 
 
@@ -402,7 +418,9 @@ def _cmd_play(args) -> None:
     if match.over:
         print(match.result_line())
         return
-    with compiling_notice(FIRST_RUN_SECONDS["play"]):
+    from spades_ai.agents import dispatch
+
+    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=kernel_cached(dispatch.agent_play) is False):
         match.warm_up()
     play_session(match, sys.stdin, sys.stdout, save=save)
 

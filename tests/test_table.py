@@ -220,3 +220,5 @@ def test_the_compiling_notice_shows_only_when_it_takes_time(capsys):
     with compiling_notice(12, after=5):
         pass
     assert capsys.readouterr().err == ""
+    with compiling_notice(30, after=5, cold=True):  # the cache lacks the kernel: say so at once
+        assert "about 30 s" in capsys.readouterr().err
