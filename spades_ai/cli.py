@@ -336,12 +336,11 @@ FIRST_RUN_SECONDS = {"fast": 25, "monte_carlo": 60, "python": 20, "play": 45}
 NOTICE_AFTER = 5.0
 
 
-def kernel_cached(dispatcher) -> bool | None:
-    """Whether numba's cache holds any compiled version of a kernel; None if it cannot tell."""
-    try:
-        return Path(dispatcher._cache._cache_file._index_path).exists()  # numba's cache file
-    except (AttributeError, TypeError):
-        return None
+def first_run() -> bool:
+    """Whether this version's kernel cache is still empty (nothing compiled on this machine)."""
+    from spades_ai.engine.jit import cache_dir
+
+    return not any(cache_dir().rglob("*.nbi"))
 
 
 @contextlib.contextmanager
@@ -375,13 +374,10 @@ def compiling_notice(seconds: float, after: float = NOTICE_AFTER, cold: bool = F
 def _warm_up_tournament(t) -> None:
     """Compile (or load) what the run needs before it starts, so that its time and rate leave
     compilation out; say so while compiling."""
-    from spades_ai.agents import selfplay
     from spades_ai.tournament.runner import lineup_kind, warm_up
 
     kinds = {lineup_kind(t, p) for p in range(len(t.pairings))}
-    loop = selfplay.play_hands_kernel if t.mode == "hands" else selfplay.play_matches_kernel
-    cold = kinds != {"python"} and kernel_cached(loop) is False
-    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds), cold=cold):
+    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds), cold=first_run()):
         warm_up(t)
 
 
@@ -418,9 +414,7 @@ def _cmd_play(args) -> None:
     if match.over:
         print(match.result_line())
         return
-    from spades_ai.agents import dispatch
-
-    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=kernel_cached(dispatch.agent_play) is False):
+    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=first_run()):
         match.warm_up()
     play_session(match, sys.stdin, sys.stdout, save=save)
 
