@@ -82,17 +82,16 @@ U4 = U64(4)
 U8 = U64(8)
 #: Every card but the two of each suit: fills must not carry across suits.
 NOT_LOW = U64(((1 << 52) - 1) & ~((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39)))
-GEN_MASK = U64(0xFFFFFFFF)
 HASH1 = U64(0x9E3779B97F4A7C15)
 HASH2 = U64(0xC2B2AE3D27D4EB4F)
 HASH3 = U64(0x165667B19E3779F9)
 INF = np.inf
-#: Row width of the table, and rows per bucket of the relative-rank-region table.
-TT_WIDTH = 4
-WR_WAYS = 16
-WR_CHAIN = 4
-OBJ_WAYS = 4
-OBJ_WIDTH = 8
+#: The table: buckets of TT_WAYS rows stored field by field (TT_WIDTH fields), chained over
+#: up to TT_CHAIN buckets per key.
+TT_WAYS = 16
+TT_CHAIN = 4
+TT_WIDTH = 8
+F_SIG, F_REGION, F_A, F_B, F_WON, F_LO, F_HI = range(7)
 LOW52 = U64((1 << 52) - 1)
 STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
 
@@ -350,113 +349,135 @@ def trick_pin(trick, w):
     return w if rivals != ZERO else ZERO
 
 
+@intrinsic
+def _float_bits(typingctx, x):
+    sig = types.uint64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):
+    sig = types.float64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
 @kernel
-def _wr_block(sig, leader, link, shift):
-    """Start of bucket ``link`` (0, 1, ...) of the chain of ``(sig, leader)``: ``4 * WR_WAYS``
-    words each."""
-    h = (sig ^ (U64(leader) * HASH2) ^ (U64(link) * HASH3)) * HASH1
+def _block(sig, leader, won, link, shift):
+    """Start of bucket ``link`` (0, 1, ...) of the chain of ``(sig, leader, won)``."""
+    h = (sig ^ (U64(leader) * HASH2) ^ (U64(won) * HASH3) ^ (U64(link) * HASH1)) * HASH1
     h ^= h >> U64(29)
     h *= HASH3
-    return np.int64(h >> U64(shift)) * (4 * WR_WAYS)
+    return np.int64(h >> U64(shift)) * (TT_WIDTH * TT_WAYS)
 
 
 @kernel
-def _wr_scan(tt, o, sig, lead, a, b, gen):
+def _scan(tt, o, sig, lead, won, a, b, gen):
     """The ways of the bucket at ``o`` whose row matches the position, as a bit mask."""
     hits = ZERO
-    for j in range(WR_WAYS):
-        w1 = tt[o + WR_WAYS + j]
-        w2 = tt[o + 2 * WR_WAYS + j]
+    for j in range(TT_WAYS):
+        w1 = tt[o + F_REGION * TT_WAYS + j]
+        w2 = tt[o + F_A * TT_WAYS + j]
         r = w1 & LOW52
         same = (tt[o + j] == sig) & ((w2 >> U64(52)) == gen) & (((w1 >> U64(52)) & U64(3)) == lead) \
-            & ((a & r) == (w2 & LOW52)) & ((b & r) == (tt[o + 3 * WR_WAYS + j] & LOW52))
+            & (tt[o + F_WON * TT_WAYS + j] == won) & ((a & r) == (w2 & LOW52)) \
+            & ((b & r) == tt[o + F_B * TT_WAYS + j])
         hits |= U64(same) << U64(j)
     return hits
 
 
 @kernel
-def _wr_more(tt, o, gen):
+def _chained(tt, o, gen):
     """Whether the bucket at ``o`` overflowed into the next bucket of its chain in this
-    generation (bit 63 of its first row's last word; that row is never replaced)."""
-    return (tt[o + 3 * WR_WAYS] >> U64(63)) != ZERO and (tt[o + 2 * WR_WAYS] >> U64(52)) == gen
+    generation (bit 63 of its first row's region word; that row is never replaced)."""
+    return (tt[o + F_REGION * TT_WAYS] >> U64(63)) != ZERO and (tt[o + F_A * TT_WAYS] >> U64(52)) == gen
 
 
 @kernel
-def wr_probe(tt, sig, leader, a, b, gen, shift, target):
-    """``(word, verdict, hint)``: a matching row whose bound decides ``>= target`` (verdict 1:
-    yes, 0: no; ``word`` holds its region), else -1, -1; ``hint`` is 1 + the index of a
-    stored best card.
-
-    A bucket stores its rows field by field (all keys, then all regions, ...), so the match
-    test runs over the bucket without branches. A key whose bucket filled up continues in a
-    chain of up to ``WR_CHAIN`` buckets."""
+def tt_probe(tt, sig, leader, won, a, b, gen, shift):
+    """``(lo_word, lo, hi_word, hi, hint)``: the greatest lower and least upper bound of the
+    rows that match the position, with the word holding each one's region (-1: no bound),
+    and 1 + the index of a stored best card (0: none)."""
     lead = U64(leader)
+    won = U64(won)
     hint = ZERO
-    for link in range(WR_CHAIN):
-        o = _wr_block(sig, leader, link, shift)
-        hits = _wr_scan(tt, o, sig, lead, a, b, gen)
+    lo = -INF
+    hi = INF
+    lo_at = np.int64(-1)
+    hi_at = np.int64(-1)
+    for link in range(TT_CHAIN):
+        o = _block(sig, leader, won, link, shift)
+        hits = _scan(tt, o, sig, lead, won, a, b, gen)
         while hits != ZERO:
             j = lowest_index(hits)
             hits &= hits - ONE
-            w1 = tt[o + WR_WAYS + j]
-            if np.int64((w1 >> U64(54)) & U64(15)) >= target:
-                return o + WR_WAYS + j, np.int64(1), hint
-            if np.int64((w1 >> U64(58)) & U64(15)) < target:
-                return o + WR_WAYS + j, np.int64(0), hint
+            elo = _bits_float(tt[o + F_LO * TT_WAYS + j])
+            ehi = _bits_float(tt[o + F_HI * TT_WAYS + j])
+            if elo > lo:
+                lo = elo
+                lo_at = o + F_REGION * TT_WAYS + j
+            if ehi < hi:
+                hi = ehi
+                hi_at = o + F_REGION * TT_WAYS + j
             if hint == ZERO:
-                hint = (tt[o + 3 * WR_WAYS + j] >> U64(52)) & U64(63)
-        if not _wr_more(tt, o, gen):
+                hint = (tt[o + F_REGION * TT_WAYS + j] >> U64(54)) & U64(63)
+        if not _chained(tt, o, gen):
             break
-    return np.int64(-1), np.int64(-1), hint
+    return lo_at, lo, hi_at, hi, hint
 
 
 @kernel
-def wr_store(tt, sig, leader, r, a, b, gen, shift, result, target, n, best, salt):
-    """Record "``>= target``" (``result``) for the positions that match ``sig``, ``leader`` and
-    the owner bits ``a``, ``b`` on the relative-rank region ``r``: in the row of the same
-    key and region, else in a free row of the chain, else over a random row of its last
-    bucket."""
+def tt_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
+    """Record ``lo <= value <= hi`` for the positions that match ``sig``, ``leader``, ``won``
+    and the owner bits ``a``, ``b`` on the relative-rank region ``r``: in the row of the same
+    key and region (bounds merged), else in a free row of the chain, else over a random row of
+    its last bucket."""
     lead = U64(leader)
+    won = U64(won)
     a &= r
     b &= r
-    w1_key = r | (lead << U64(52))
-    for link in range(WR_CHAIN):
-        o = _wr_block(sig, leader, link, shift)
+    key1 = r | (lead << U64(52))
+    for link in range(TT_CHAIN):
+        o = _block(sig, leader, won, link, shift)
         free = np.int64(-1)
-        for j in range(WR_WAYS):
-            w1 = tt[o + WR_WAYS + j]
-            w2 = tt[o + 2 * WR_WAYS + j]
+        for j in range(TT_WAYS):
+            w1 = tt[o + F_REGION * TT_WAYS + j]
+            w2 = tt[o + F_A * TT_WAYS + j]
             if (w2 >> U64(52)) != gen:
                 if free < 0:
                     free = j
                 continue
-            if tt[o + j] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
-                    and (w2 & LOW52) == a and (tt[o + 3 * WR_WAYS + j] & LOW52) == b:
-                lb = np.int64((w1 >> U64(54)) & U64(15))
-                ub = np.int64((w1 >> U64(58)) & U64(15))
-                if result:
-                    lb = max(lb, target)
-                else:
-                    ub = min(ub, target - 1)
-                tt[o + WR_WAYS + j] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+            if tt[o + j] == sig and (w1 & (LOW52 | (U64(3) << U64(52)))) == key1 and (w2 & LOW52) == a \
+                    and tt[o + F_B * TT_WAYS + j] == b and tt[o + F_WON * TT_WAYS + j] == won:
+                tt[o + F_LO * TT_WAYS + j] = _float_bits(max(lo, _bits_float(tt[o + F_LO * TT_WAYS + j])))
+                tt[o + F_HI * TT_WAYS + j] = _float_bits(min(hi, _bits_float(tt[o + F_HI * TT_WAYS + j])))
                 if best != ZERO:
-                    w3 = tt[o + 3 * WR_WAYS + j]
-                    tt[o + 3 * WR_WAYS + j] = (w3 & ~(U64(63) << U64(52))) | (best << U64(52))
+                    tt[o + F_REGION * TT_WAYS + j] = (w1 & ~(U64(63) << U64(54))) | (best << U64(54))
                 return
         if free >= 0:
             break
-        if link == WR_CHAIN - 1:
-            free = np.int64(1) + (salt % (WR_WAYS - 1))  # the first row keeps the chain flag
+        if link == TT_CHAIN - 1:
+            free = np.int64(1) + (salt % (TT_WAYS - 1))  # the first row keeps the chain flag
             break
-        if not _wr_more(tt, o, gen):
-            tt[o + 3 * WR_WAYS] |= ONE << U64(63)
-    lb = target if result else np.int64(0)
-    ub = n if result else target - 1
-    flag = tt[o + 3 * WR_WAYS + free] & (ONE << U64(63)) if free == 0 and _wr_more(tt, o, gen) else ZERO
+        if not _chained(tt, o, gen):
+            tt[o + F_REGION * TT_WAYS] |= ONE << U64(63)
+    flag = ZERO
+    if free == 0 and _chained(tt, o, gen):
+        flag = ONE << U64(63)
     tt[o + free] = sig
-    tt[o + WR_WAYS + free] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
-    tt[o + 2 * WR_WAYS + free] = a | (gen << U64(52))
-    tt[o + 3 * WR_WAYS + free] = b | (best << U64(52)) | flag
+    tt[o + F_REGION * TT_WAYS + free] = key1 | (best << U64(54)) | flag
+    tt[o + F_A * TT_WAYS + free] = a | (gen << U64(52))
+    tt[o + F_B * TT_WAYS + free] = b
+    tt[o + F_WON * TT_WAYS + free] = won
+    tt[o + F_LO * TT_WAYS + free] = _float_bits(lo)
+    tt[o + F_HI * TT_WAYS + free] = _float_bits(hi)
 
 
 @kernel
@@ -487,10 +508,13 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
         sig = length_signature(a0, a1, a2, a3)
         ka = compress_bits(a1 | a3, u)
         kb = compress_bits(a2 | a3, u)
-        row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
-        if verdict >= 0:
+        lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, 0, ka, kb, gen, shift)
+        if lo >= target:
             stats[1] += 1
-            return verdict == 1, deposit_bits(tt[row] & LOW52, u)
+            return True, deposit_bits(tt[lo_at] & LOW52, u)
+        if hi < target:
+            stats[1] += 1
+            return False, deposit_bits(tt[hi_at] & LOW52, u)
         # Sure tricks: the top spade run, and the leader's cashing tricks.
         off, run, pin = sure_spade_run(a0, a1, a2, a3)
         if ((seat + off) & 1) == max_team:
@@ -588,7 +612,9 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
     if pos == 0:
         region = rank_region(rel, u)
         bi = _best_index(best, u) if best != ZERO else ZERO
-        wr_store(tt, sig, seat, compress_bits(region, u), ka, kb, gen, shift, result, target, n, bi, stats[0])
+        lo = np.float64(target) if result else 0.0
+        hi = np.float64(n) if result else np.float64(target - 1)
+        tt_store(tt, sig, seat, 0, compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi, stats[0])
     return result, rel
 
 
@@ -628,97 +654,6 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
         else:
             hi = t - 1
     return lo
-
-
-@intrinsic
-def _float_bits(typingctx, x):
-    sig = types.uint64(types.float64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return sig, codegen
-
-
-@intrinsic
-def _bits_float(typingctx, x):
-    sig = types.float64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-
-    return sig, codegen
-
-
-@kernel
-def _obj_bucket(sig, leader, won, shift):
-    h = (sig ^ (U64(leader) * HASH2) ^ (U64(won) * HASH3)) * HASH1
-    h ^= h >> U64(29)
-    h *= HASH3
-    return np.int64(h >> U64(shift)) & ~np.int64(OBJ_WAYS - 1)
-
-
-@kernel
-def obj_probe(tt, sig, leader, won, a, b, gen, shift):
-    """``(row, lower, upper, hint)`` over the rows matching the position: the tightest bounds
-    of the value (row: one row that gives them both, or -1 when no row matches)."""
-    base = _obj_bucket(sig, leader, won, shift)
-    lead = U64(leader)
-    hint = ZERO
-    row = np.int64(-1)
-    lo = -INF
-    hi = INF
-    for j in range(base, base + OBJ_WAYS):
-        w1 = tt[j, 1]
-        w2 = tt[j, 2]
-        if tt[j, 0] != sig or (w2 >> U64(52)) != gen or ((w1 >> U64(52)) & U64(3)) != lead or tt[j, 4] != U64(won):
-            continue
-        r = w1 & LOW52
-        if (a & r) != (w2 & LOW52) or (b & r) != tt[j, 3]:
-            continue
-        elo = _bits_float(tt[j, 5])
-        ehi = _bits_float(tt[j, 6])
-        if hint == ZERO:
-            hint = (w1 >> U64(54)) & U64(63)
-        if row < 0 or (elo >= lo and ehi <= hi):
-            row = j
-            lo = elo
-            hi = ehi
-    return row, lo, hi, hint
-
-
-@kernel
-def obj_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
-    """Record ``lo <= value <= hi`` for the positions that match on the region ``r``."""
-    base = _obj_bucket(sig, leader, won, shift)
-    lead = U64(leader)
-    a &= r
-    b &= r
-    victim = np.int64(-1)
-    for j in range(base, base + OBJ_WAYS):
-        w1 = tt[j, 1]
-        w2 = tt[j, 2]
-        if (w2 >> U64(52)) != gen:
-            if victim < 0:
-                victim = j
-            continue
-        if tt[j, 0] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
-                and tt[j, 4] == U64(won) and (w2 & LOW52) == a and tt[j, 3] == b:
-            lo = max(lo, _bits_float(tt[j, 5]))
-            hi = min(hi, _bits_float(tt[j, 6]))
-            victim = j
-            if best == ZERO:
-                best = (w1 >> U64(54)) & U64(63)
-            break
-    if victim < 0:
-        victim = base + (salt & (OBJ_WAYS - 1))
-    tt[victim, 0] = sig
-    tt[victim, 1] = r | (lead << U64(52)) | (best << U64(54))
-    tt[victim, 2] = a | (gen << U64(52))
-    tt[victim, 3] = b
-    tt[victim, 4] = U64(won)
-    tt[victim, 5] = _float_bits(lo)
-    tt[victim, 6] = _float_bits(hi)
 
 
 @kernel
@@ -790,13 +725,18 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             ka = compress_bits(a1 | a3, u)
             kb = compress_bits(a2 | a3, u)
             kw = won_key(won, merge)
-            row, lo, hi, hint_idx = obj_probe(tt, sig, seat, kw, ka, kb, gen, shift)
-            if row >= 0:
-                if lo >= beta or hi <= alpha or lo == hi:
-                    stats[1] += 1
-                    return (lo if lo >= beta or lo == hi else hi), deposit_bits(tt[row, 1] & LOW52, u)
-                alpha = max(alpha, lo)
-                beta = min(beta, hi)
+            lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, kw, ka, kb, gen, shift)
+            if lo >= beta:
+                stats[1] += 1
+                return lo, deposit_bits(tt[lo_at] & LOW52, u)
+            if hi <= alpha:
+                stats[1] += 1
+                return hi, deposit_bits(tt[hi_at] & LOW52, u)
+            if lo == hi:
+                stats[1] += 1
+                return lo, deposit_bits((tt[lo_at] | tt[hi_at]) & LOW52, u)
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
             if hint_idx != ZERO:
                 hint = select_bit(u, hint_idx - ONE)
         legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
@@ -896,8 +836,8 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             hi = value
         region = rank_region(rel, u)
         bi = _best_index(best, u) if best != ZERO else ZERO
-        obj_store(tt, sig, seat, won_key(won, merge), compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi,
-                  stats[0])
+        tt_store(tt, sig, seat, won_key(won, merge), compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi,
+                 stats[0])
     return value, rel
 
 
