@@ -19,14 +19,14 @@ from __future__ import annotations
 import functools
 import itertools
 import threading
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
 from spades_ai.cards import Card, cards_to_mask, mask_to_cards, parse_cards
 from spades_ai.engine import solver as _sol
 from spades_ai.engine.play import legal_mask
-from spades_ai.rules import FIRST_LOW_CLUB, R_FIRST_LEAD, R_SPADE_LEAD, Rules
+from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
 
 FULL = (1 << 52) - 1
 CLUB_MASK = 0x1FFF

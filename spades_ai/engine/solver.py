@@ -2,51 +2,61 @@
 
 Two searches share one move generator, one move order and one transposition table:
 
-* ``dd_tricks``: the most tricks the leader's team can take against best defence, found by
-  null-window tests ("can the team take >= k tricks?") over the remaining tricks.
+* ``dd_tricks``: the most tricks the leader's team can take against best defence, by
+  null-window tests ("can the team take >= k of the n tricks left?", a bisection on k).
 * ``objective_values``: the value of each legal card of the seat to act, from any point of a
   hand (mid-trick too), where a finished hand is worth ``leaf[t0, t1, t2, t3]`` to the
-  maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Alpha-beta on
-  floats with lower and upper bounds in the table.
+  maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Fail-soft
+  alpha-beta on floats in the window of the reachable leaf values, bounds in the table.
 
-Search tree and hands. One call of the node kernel plays one card; the four hands travel as
-scalars rotated so that the seat to act comes first, so a ply costs no array traffic::
+Search tree. One call of a node kernel plays one card; the four hands travel as scalars
+rotated so that the seat to act comes first, so a ply moves no array::
 
     node(a0 a1 a2 a3, seat, pos, ...)     a0 = hand of ``seat``, the seat to act; a1 its left
-        plays c from a0                   pos = cards already in the trick (0: a trick boundary)
+        plays c from a0                   pos = cards already in the trick (0: a boundary)
         -> node(a1 a2 a3 a0^c, seat+1, pos+1, ...)
-        after the fourth card the hands are rotated once more so that the winner comes first.
+        after the fourth card the hands are rotated again so that the winner leads.
 
-Equivalent cards. Two cards of one hand in one suit with only the hand's own cards, or cards
-played to earlier tricks, between them are interchangeable for the rest of the hand; only the
-lowest of each run is searched. A card in the current trick separates (it may lie between
-them). The runs are found with an occluded fill through the earlier-played cards.
+Equivalent cards: two cards of one hand in one suit with only the hand's own cards, or cards
+played to earlier tricks, between them are interchangeable; only the lowest of each run is
+searched (an occluded fill through the earlier-played cards finds the runs). A card of the
+current trick separates: it may lie between them.
 
-Transposition table: positions at trick boundaries only, keyed by relative ranks. Within each
-suit only the order of the remaining cards matters, so the key packs, for the remaining cards
-``U`` (``compress_bits`` = pext), two owner bits per card and the suit lengths::
+Move order: the table's best card first; leads that cash a top card no opponent can ruff, then
+low leads to the partner's top card or ruff, then low cards of safe suits; follows with the
+cheapest card that wins for good when an opponent is winning, low cards when the partner is.
+Sure tricks cut the double dummy short: the top-spade holder's unbroken run from the top, and
+what the leader can cash (top spades while it may lead them, then side suits round by round
+while every spade holder still follows).
 
-    k1 = pext(a1|a3, U)  | len(C) << 52 | len(D) << 56 | len(H) << 60
-    k2 = pext(a2|a3, U)  | len(S) << 52 | leader << 56
-    k3 = per-seat tricks won, 4 bits each (objective search only; 0 in the double dummy)
+Transposition table, at trick boundaries only, with winning ranks (as DDS): a proof uses the
+ranks of few cards, those that beat a rival of their suit in a trick, plus the boundaries that
+fixed a sure-trick count. Each node returns that set; a result then holds for every position
+with the same suit lengths per hand whose cards at or above the lowest such card of each
+suit (the region) have the same owners, relative ranks counted among the remaining cards ``U``
+(``compress_bits`` = pext). Equivalent cards skipped at a node that needs all its cards pull
+their run into the region; the spades-broken flag and the trick number follow from the
+lengths within one search. A key is the suit lengths, the leader and the tricks won::
 
-    table row (uint64[4]):  k1 | k2 | k3 | info
-    info bits:   0..31 generation (a row of another generation is empty)
-                32..39 lower bound, 40..47 upper bound (double dummy, in tricks)
-                48..53 best card + 1, as its index among the remaining cards (0: none)
-                56..59 tricks left (deeper rows are kept on a collision)
-    value rows (float64[2], objective search): lower bound | upper bound
+    key     sig = 16 suit lengths, 4 bits each (hand-major, rotated to the leader)
+            won = tricks won per seat, 4 bits each; a team the leaf only adds up is keyed by
+                  its total (objective search; 0 in the double dummy)
+    bucket  TT_WAYS rows stored field by field, TT_WIDTH words per row:
+            [sig x16][region x16][A x16][B x16][won x16][lo x16][hi x16][spare x16]
+    region  bits 0..51 R = pext(region cards, U)    52..53 leader
+            54..59 best card + 1 (index in U)        63 bucket overflowed (row 0 only)
+    A       bits 0..51 pext(a1|a3, U) & R            52..63 generation (other: empty)
+    B       bits 0..51 pext(a2|a3, U) & R            (owner of each card: 2 bits, A B)
+    lo, hi  float64 bounds of the value (double dummy: tricks from here for the searching team)
 
-Within one search the spades-broken flag follows from the key: it is the root's flag or
-"fewer spades than at the root". The generation is bumped for every search, so a table is
-reused without clearing and the leaf table may change between calls. Buckets hold two rows:
-the first keeps the deeper position, the second always takes the newest.
+A position matches a row when sig, leader, won and generation agree and its own owner bits
+under R equal A and B; the match runs over a bucket without branches. A full bucket continues
+in the next of up to TT_CHAIN buckets (row 0 keeps the flag); the last one replaces at random.
+The generation is bumped by the caller for every search, so a table is reused without
+clearing and the leaf may change between calls.
 
-Sure tricks cut the double dummy short: the holder of the highest spade wins one trick with
-every spade of its unbroken run from the top, and the leader can cash its top cards (spades
-while it may lead them, then side suits round by round while no opponent can ruff).
-
-Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1.
+Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1. Every argument of a recursive
+kernel has one fixed type (numba can crash loading a second specialization from its cache).
 """
 
 import numpy as np
@@ -66,8 +76,8 @@ from spades_ai.engine.bits import (
     compress_bits,
     deposit_bits,
     highest_bit,
-    lowest_index,
     lowest_bit,
+    lowest_index,
     popcount,
     select_bit,
     suit_mask_of,
@@ -623,8 +633,10 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
     """Most tricks the team of ``leader`` takes from ``hands`` (``uint64[4]``, equal sizes,
     ``leader`` to lead a new trick), with every card visible and best play on both sides.
 
-    ``tt`` is a ``uint64[2**b, 4]`` table (``shift = 64 - b``), ``gen`` a generation number
-    not used before with it (its rows of other generations count as empty).
+    ``tt`` is the table (a flat ``uint64`` array of at least ``TT_WIDTH * TT_WAYS`` words per
+    bucket); the search uses buckets ``0 .. 2**(64 - shift) - 1``. ``gen`` is a generation in
+    1..4095 not used before with the table (rows of other generations count as empty).
+    ``stats`` (``int64[STATS]``) gains the nodes, table cuts, sure-trick cuts and tests.
     """
     # Every argument of the recursive kernel gets one fixed type: a second specialization of a
     # recursive kernel crashes when loaded from numba's cache (numba issue 6061).
@@ -799,14 +811,12 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
                 if cv > value:
                     value = cv
                     best = c
-                if value > alpha:
-                    alpha = value
+                alpha = max(alpha, value)
             else:
                 if cv < value:
                     value = cv
                     best = c
-                if value < beta:
-                    beta = value
+                beta = min(beta, value)
             if alpha >= beta:
                 cut = True
                 rel = crel
@@ -850,8 +860,8 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
     ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade fell in an
     earlier trick, ``leaf`` the ``(14, 14, 14, 14)`` value table of finished hands.
 
-    ``tt`` is a ``uint64[2**b, 8]`` table (``shift = 64 - b``) and ``gen`` a generation in
-    1..4095 not used before with it. Returns the number of distinct cards searched.
+    ``tt``, ``shift``, ``gen`` and ``stats`` as in ``dd_tricks``. Returns the number of
+    distinct cards searched.
     """
     seat = np.int64(seat)
     broken = broken != 0
