@@ -90,7 +90,7 @@ def main() -> None:
     started = time.strftime("%H:%M UTC", time.gmtime())
 
     lines = []
-    dd = lambda h, leader, broken: double_dummy(h, leader, spades_broken=broken)  # noqa: E731
+    dd = lambda h, leader, broken: double_dummy(h, leader, spades_broken=broken)
     for name, k, n, target in (("double_dummy, full deal (13 tricks)", 13, args.full, "<= 100 ms"),
                                ("double_dummy, 8 tricks left", 8, args.eight, ""),
                                ("double_dummy, 5 tricks left", 5, args.five, "<= 0.5 ms")):
@@ -107,7 +107,7 @@ def main() -> None:
             h, leader, broken, won = random_position(args.seed, i, k)
             team = leader & 1
             cases.append((h, leader, leaves[(bids[i % len(bids)], team)], team, won, broken))
-        cv = lambda h, leader, leaf, team, won, broken: card_values(  # noqa: E731
+        cv = lambda h, leader, leaf, team, won, broken: card_values(
             h, leader, leaf, team, tricks_won=won, spades_broken=broken)
         wall, cpu = timed(cv, cases)
         lines.append(row(name, n, wall, cpu))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import threading
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -32,37 +32,43 @@ FULL = (1 << 52) - 1
 CLUB_MASK = 0x1FFF
 LEAF_SHAPE = (14, 14, 14, 14)
 #: log2 of the table rows used for a search with n cards per hand (more tricks, more positions).
-_DD_BITS = {n: min(20, max(12, 8 + n)) for n in range(1, 14)}
-_OBJ_BITS = {n: min(19, max(10, 6 + n)) for n in range(1, 14)}
+_DD_BITS = {n: min(19, max(12, 7 + n)) for n in range(1, 14)}
+_OBJ_BITS = {n: min(19, max(12, 7 + n)) for n in range(1, 14)}
 _GENERATIONS = 4095  # the table rows hold a 12-bit generation
 
 
 class _Tables(threading.local):
-    """One double-dummy table and one objective table per thread, grown on demand."""
+    """One double-dummy table and one objective table per thread, grown on demand; a search
+    with ``2**bits`` rows uses the first ``2**bits`` rows (the small ones stay in cache)."""
 
     def __init__(self):
         self.dd = np.zeros(0, np.uint64)
-        self.obj = np.zeros((0, _sol.OBJ_WIDTH), np.uint64)
+        self.obj = np.zeros(0, np.uint64)
         self.dd_gen = 0
         self.obj_gen = 0
 
-    def take_dd(self, bits: int) -> tuple[np.ndarray, int]:
+    def take_dd(self, bits: int) -> tuple[np.ndarray, int, int]:
         if len(self.dd) < _sol.TT_WIDTH << bits:
             self.dd = np.zeros(_sol.TT_WIDTH << bits, np.uint64)
             self.dd_gen = 0
         self.dd_gen = self.dd_gen % _GENERATIONS + 1
         if self.dd_gen == 1:
             self.dd[:] = 0
-        return self.dd, self.dd_gen
+        return self.dd, self.dd_gen, _shift(bits)
 
-    def take_obj(self, bits: int) -> tuple[np.ndarray, int]:
-        if len(self.obj) < 1 << bits:
-            self.obj = np.zeros((1 << bits, _sol.OBJ_WIDTH), np.uint64)
+    def take_obj(self, bits: int) -> tuple[np.ndarray, int, int]:
+        if len(self.obj) < _sol.TT_WIDTH << bits:
+            self.obj = np.zeros(_sol.TT_WIDTH << bits, np.uint64)
             self.obj_gen = 0
         self.obj_gen = self.obj_gen % _GENERATIONS + 1
         if self.obj_gen == 1:
             self.obj[:] = 0
-        return self.obj, self.obj_gen
+        return self.obj, self.obj_gen, _shift(bits)
+
+
+def _shift(bits: int) -> int:
+    """The kernels' ``shift`` for a table of ``2**bits`` rows in buckets of ``TT_WAYS``."""
+    return 64 - bits + _sol.TT_WAYS.bit_length() - 1
 
 
 _tables = _Tables()
@@ -162,10 +168,8 @@ def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: 
     if n == 13:
         _check_first_lead(masks, leader, rules)
     r = rules.as_array()
-    bits = _DD_BITS[n]
-    tt, gen = _tables.take_dd(bits)
+    tt, gen, shift = _tables.take_dd(_DD_BITS[n])
     stats = np.zeros(_sol.STATS, np.int64)
-    shift = 64 - bits + _sol.WR_WAYS.bit_length() - 1  # 2**bits rows in buckets of WR_WAYS
     return int(_sol.dd_tricks(np.array(masks, np.uint64), leader, spades_broken, r[R_SPADE_LEAD], r[R_FIRST_LEAD],
                               tt, gen, shift, stats))
 
@@ -246,12 +250,11 @@ def card_values(
     _check_trick(masks, leader, trick_ids, spades_broken, trick_no, rules)
     leaf_arr = _leaf_table(leaf, won)
     r = rules.as_array()
-    bits = _OBJ_BITS[n]
-    tt, gen = _tables.take_obj(bits)
+    tt, gen, shift = _tables.take_obj(_OBJ_BITS[n])
     stats = np.zeros(_sol.STATS, np.int64)
     out = np.empty(52)
     _sol.objective_values(np.array(masks, np.uint64), seat, np.array(trick_ids, np.int64), np.array(won, np.int64),
-                          spades_broken, team, leaf_arr, r[R_SPADE_LEAD], r[R_FIRST_LEAD], tt, gen, 64 - bits, stats,
+                          spades_broken, team, leaf_arr, r[R_SPADE_LEAD], r[R_FIRST_LEAD], tt, gen, shift, stats,
                           out)
     return {Card(c): float(out[c]) for c in np.flatnonzero(~np.isnan(out))}
 

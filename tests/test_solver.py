@@ -146,7 +146,7 @@ def test_double_dummy_four_tricks_sample():
 @pytest.mark.slow
 def test_double_dummy_four_tricks_many():
     rnd = random.Random(13)
-    for i in range(2000):
+    for i in range(600):
         hands, leader, broken = random_endgame(rnd, 4)
         lead = SPADE_LEADS[i % len(SPADE_LEADS)]
         assert double_dummy(hands, leader, RULES[lead], broken) == naive_double_dummy(hands, leader, broken, RULES[lead])
@@ -260,8 +260,8 @@ def test_partner_totals_key_matches_per_seat_key():
 @pytest.mark.slow
 def test_full_deals_trick_leaf_match_double_dummy():
     rnd = random.Random(32)
-    for _ in range(20):
-        hands, leader, broken, won = random_position(rnd, 13, Rules())
+    for _ in range(5):
+        hands, leader, _, _ = random_position(rnd, 13, Rules())
         dd = double_dummy(hands, leader)
         vals = card_values(hands, leader, tricks_leaf(leader % 2), leader % 2)
         assert max(vals.values()) == dd
@@ -288,10 +288,10 @@ def test_full_deal_examples():
 # search (every legal card, no table), the first also by ``naive_double_dummy`` (slow test).
 REGRESSIONS = [
     ("3H JH 8S JS QS / AD 4H KH 4S AS / 5D TD KD 6S TS / 3C 2D 9D QD 2S", 2, True, "after_first_trick", 4),
-    ("2C 3C 5C KD QD KH AH JS / QC 8D TD AD 3H 2S 9S TS / 4C 6C JC AC 4S 7S QS KS / "
-     "7C 8C 9C TC KC 5D 7H 8S", 1, False, "anytime", 2),
-    ("5C JC TH JH AH 2S 5S KS / JD 2D 5D 2H 7H 4S TS JS / 9D 7D 3H 6H 9H KH 3S QS / "
-     "8C QC KC 4D 6S 7S 8S 9S", 0, True, "broken", 3),
+    (("2C 3C 5C KD QD KH AH JS / QC 8D TD AD 3H 2S 9S TS / 4C 6C JC AC 4S 7S QS KS / "
+      "7C 8C 9C TC KC 5D 7H 8S"), 1, False, "anytime", 2),
+    (("5C JC TH JH AH 2S 5S KS / JD 2D 5D 2H 7H 4S TS JS / 9D 7D 3H 6H 9H KH 3S QS / "
+      "8C QC KC 4D 6S 7S 8S 9S"), 0, True, "broken", 3),
     ("3C JC 2H 9S JS QS / 9D AD JH 4S 7S AS / 4C 5D 4H 5H 8S TS / 6C KC 4D TD 3H 6S", 2, False,
      "after_three_tricks", 2),
     ("2D AD QH 4S 7S JS QS / QC 3D 5D 9D 3S 5S KS / 4C 6C 8C 6D QD 8S AS / AC 4D 8D 2S 6S 9S TS", 0, True,
@@ -535,7 +535,7 @@ def test_card_values_leaf_function_equals_table():
     table = np.zeros((14, 14, 14, 14))
     for t in itertools.product(range(14), repeat=4):
         table[t] = t[1] * 2 - t[0] + 0.5 * t[3]
-    f = lambda t0, t1, t2, t3: t1 * 2 - t0 + 0.5 * t3  # noqa: E731
+    f = lambda t0, t1, t2, t3: t1 * 2 - t0 + 0.5 * t3
     a = card_values(hands, leader, table, 1, tricks_won=won, spades_broken=broken)
     b = card_values(hands, leader, f, 1, tricks_won=won, spades_broken=broken)
     assert a == b

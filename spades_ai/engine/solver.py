@@ -2,51 +2,61 @@
 
 Two searches share one move generator, one move order and one transposition table:
 
-* ``dd_tricks``: the most tricks the leader's team can take against best defence, found by
-  null-window tests ("can the team take >= k tricks?") over the remaining tricks.
+* ``dd_tricks``: the most tricks the leader's team can take against best defence, by
+  null-window tests ("can the team take >= k of the n tricks left?", a bisection on k).
 * ``objective_values``: the value of each legal card of the seat to act, from any point of a
   hand (mid-trick too), where a finished hand is worth ``leaf[t0, t1, t2, t3]`` to the
-  maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Alpha-beta on
-  floats with lower and upper bounds in the table.
+  maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Fail-soft
+  alpha-beta on floats in the window of the reachable leaf values, bounds in the table.
 
-Search tree and hands. One call of the node kernel plays one card; the four hands travel as
-scalars rotated so that the seat to act comes first, so a ply costs no array traffic::
+Search tree. One call of a node kernel plays one card; the four hands travel as scalars
+rotated so that the seat to act comes first, so a ply moves no array::
 
     node(a0 a1 a2 a3, seat, pos, ...)     a0 = hand of ``seat``, the seat to act; a1 its left
-        plays c from a0                   pos = cards already in the trick (0: a trick boundary)
+        plays c from a0                   pos = cards already in the trick (0: a boundary)
         -> node(a1 a2 a3 a0^c, seat+1, pos+1, ...)
-        after the fourth card the hands are rotated once more so that the winner comes first.
+        after the fourth card the hands are rotated again so that the winner leads.
 
-Equivalent cards. Two cards of one hand in one suit with only the hand's own cards, or cards
-played to earlier tricks, between them are interchangeable for the rest of the hand; only the
-lowest of each run is searched. A card in the current trick separates (it may lie between
-them). The runs are found with an occluded fill through the earlier-played cards.
+Equivalent cards: two cards of one hand in one suit with only the hand's own cards, or cards
+played to earlier tricks, between them are interchangeable; only the lowest of each run is
+searched (an occluded fill through the earlier-played cards finds the runs). A card of the
+current trick separates: it may lie between them.
 
-Transposition table: positions at trick boundaries only, keyed by relative ranks. Within each
-suit only the order of the remaining cards matters, so the key packs, for the remaining cards
-``U`` (``compress_bits`` = pext), two owner bits per card and the suit lengths::
+Move order: the table's best card first; leads that cash a top card no opponent can ruff, then
+low leads to the partner's top card or ruff, then low cards of safe suits; follows with the
+cheapest card that wins for good when an opponent is winning, low cards when the partner is.
+Sure tricks cut the double dummy short: the top-spade holder's unbroken run from the top, and
+what the leader can cash (top spades while it may lead them, then side suits round by round
+while every spade holder still follows).
 
-    k1 = pext(a1|a3, U)  | len(C) << 52 | len(D) << 56 | len(H) << 60
-    k2 = pext(a2|a3, U)  | len(S) << 52 | leader << 56
-    k3 = per-seat tricks won, 4 bits each (objective search only; 0 in the double dummy)
+Transposition table, at trick boundaries only, with winning ranks (as DDS): a proof uses the
+ranks of few cards, those that beat a rival of their suit in a trick, plus the boundaries that
+fixed a sure-trick count. Each node returns that set; a result then holds for every position
+with the same suit lengths per hand whose cards at or above the lowest such card of each
+suit (the region) have the same owners, relative ranks counted among the remaining cards ``U``
+(``compress_bits`` = pext). Equivalent cards skipped at a node that needs all its cards pull
+their run into the region; the spades-broken flag and the trick number follow from the
+lengths within one search. A key is the suit lengths, the leader and the tricks won::
 
-    table row (uint64[4]):  k1 | k2 | k3 | info
-    info bits:   0..31 generation (a row of another generation is empty)
-                32..39 lower bound, 40..47 upper bound (double dummy, in tricks)
-                48..53 best card + 1, as its index among the remaining cards (0: none)
-                56..59 tricks left (deeper rows are kept on a collision)
-    value rows (float64[2], objective search): lower bound | upper bound
+    key     sig = 16 suit lengths, 4 bits each (hand-major, rotated to the leader)
+            won = tricks won per seat, 4 bits each; a team the leaf only adds up is keyed by
+                  its total (objective search; 0 in the double dummy)
+    bucket  TT_WAYS rows stored field by field, TT_WIDTH words per row:
+            [sig x16][region x16][A x16][B x16][won x16][lo x16][hi x16][spare x16]
+    region  bits 0..51 R = pext(region cards, U)    52..53 leader
+            54..59 best card + 1 (index in U)        63 bucket overflowed (row 0 only)
+    A       bits 0..51 pext(a1|a3, U) & R            52..63 generation (other: empty)
+    B       bits 0..51 pext(a2|a3, U) & R            (owner of each card: 2 bits, A B)
+    lo, hi  float64 bounds of the value (double dummy: tricks from here for the searching team)
 
-Within one search the spades-broken flag follows from the key: it is the root's flag or
-"fewer spades than at the root". The generation is bumped for every search, so a table is
-reused without clearing and the leaf table may change between calls. Buckets hold two rows:
-the first keeps the deeper position, the second always takes the newest.
+A position matches a row when sig, leader, won and generation agree and its own owner bits
+under R equal A and B; the match runs over a bucket without branches. A full bucket continues
+in the next of up to TT_CHAIN buckets (row 0 keeps the flag); the last one replaces at random.
+The generation is bumped by the caller for every search, so a table is reused without
+clearing and the leaf may change between calls.
 
-Sure tricks cut the double dummy short: the holder of the highest spade wins one trick with
-every spade of its unbroken run from the top, and the leader can cash its top cards (spades
-while it may lead them, then side suits round by round while no opponent can ruff).
-
-Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1.
+Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1. Every argument of a recursive
+kernel has one fixed type (numba can crash loading a second specialization from its cache).
 """
 
 import numpy as np
@@ -66,8 +76,8 @@ from spades_ai.engine.bits import (
     compress_bits,
     deposit_bits,
     highest_bit,
-    lowest_index,
     lowest_bit,
+    lowest_index,
     popcount,
     select_bit,
     suit_mask_of,
@@ -82,17 +92,16 @@ U4 = U64(4)
 U8 = U64(8)
 #: Every card but the two of each suit: fills must not carry across suits.
 NOT_LOW = U64(((1 << 52) - 1) & ~((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39)))
-GEN_MASK = U64(0xFFFFFFFF)
 HASH1 = U64(0x9E3779B97F4A7C15)
 HASH2 = U64(0xC2B2AE3D27D4EB4F)
 HASH3 = U64(0x165667B19E3779F9)
 INF = np.inf
-#: Row width of the table, and rows per bucket of the relative-rank-region table.
-TT_WIDTH = 4
-WR_WAYS = 16
-WR_CHAIN = 4
-OBJ_WAYS = 4
-OBJ_WIDTH = 8
+#: The table: buckets of TT_WAYS rows stored field by field (TT_WIDTH fields), chained over
+#: up to TT_CHAIN buckets per key.
+TT_WAYS = 16
+TT_CHAIN = 4
+TT_WIDTH = 8
+F_SIG, F_REGION, F_A, F_B, F_WON, F_LO, F_HI = range(7)
 LOW52 = U64((1 << 52) - 1)
 STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
 
@@ -350,113 +359,135 @@ def trick_pin(trick, w):
     return w if rivals != ZERO else ZERO
 
 
+@intrinsic
+def _float_bits(typingctx, x):
+    sig = types.uint64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def _bits_float(typingctx, x):
+    sig = types.float64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
 @kernel
-def _wr_block(sig, leader, link, shift):
-    """Start of bucket ``link`` (0, 1, ...) of the chain of ``(sig, leader)``: ``4 * WR_WAYS``
-    words each."""
-    h = (sig ^ (U64(leader) * HASH2) ^ (U64(link) * HASH3)) * HASH1
+def _block(sig, leader, won, link, shift):
+    """Start of bucket ``link`` (0, 1, ...) of the chain of ``(sig, leader, won)``."""
+    h = (sig ^ (U64(leader) * HASH2) ^ (U64(won) * HASH3) ^ (U64(link) * HASH1)) * HASH1
     h ^= h >> U64(29)
     h *= HASH3
-    return np.int64(h >> U64(shift)) * (4 * WR_WAYS)
+    return np.int64(h >> U64(shift)) * (TT_WIDTH * TT_WAYS)
 
 
 @kernel
-def _wr_scan(tt, o, sig, lead, a, b, gen):
+def _scan(tt, o, sig, lead, won, a, b, gen):
     """The ways of the bucket at ``o`` whose row matches the position, as a bit mask."""
     hits = ZERO
-    for j in range(WR_WAYS):
-        w1 = tt[o + WR_WAYS + j]
-        w2 = tt[o + 2 * WR_WAYS + j]
+    for j in range(TT_WAYS):
+        w1 = tt[o + F_REGION * TT_WAYS + j]
+        w2 = tt[o + F_A * TT_WAYS + j]
         r = w1 & LOW52
         same = (tt[o + j] == sig) & ((w2 >> U64(52)) == gen) & (((w1 >> U64(52)) & U64(3)) == lead) \
-            & ((a & r) == (w2 & LOW52)) & ((b & r) == (tt[o + 3 * WR_WAYS + j] & LOW52))
+            & (tt[o + F_WON * TT_WAYS + j] == won) & ((a & r) == (w2 & LOW52)) \
+            & ((b & r) == tt[o + F_B * TT_WAYS + j])
         hits |= U64(same) << U64(j)
     return hits
 
 
 @kernel
-def _wr_more(tt, o, gen):
+def _chained(tt, o, gen):
     """Whether the bucket at ``o`` overflowed into the next bucket of its chain in this
-    generation (bit 63 of its first row's last word; that row is never replaced)."""
-    return (tt[o + 3 * WR_WAYS] >> U64(63)) != ZERO and (tt[o + 2 * WR_WAYS] >> U64(52)) == gen
+    generation (bit 63 of its first row's region word; that row is never replaced)."""
+    return (tt[o + F_REGION * TT_WAYS] >> U64(63)) != ZERO and (tt[o + F_A * TT_WAYS] >> U64(52)) == gen
 
 
 @kernel
-def wr_probe(tt, sig, leader, a, b, gen, shift, target):
-    """``(word, verdict, hint)``: a matching row whose bound decides ``>= target`` (verdict 1:
-    yes, 0: no; ``word`` holds its region), else -1, -1; ``hint`` is 1 + the index of a
-    stored best card.
-
-    A bucket stores its rows field by field (all keys, then all regions, ...), so the match
-    test runs over the bucket without branches. A key whose bucket filled up continues in a
-    chain of up to ``WR_CHAIN`` buckets."""
+def tt_probe(tt, sig, leader, won, a, b, gen, shift):
+    """``(lo_word, lo, hi_word, hi, hint)``: the greatest lower and least upper bound of the
+    rows that match the position, with the word holding each one's region (-1: no bound),
+    and 1 + the index of a stored best card (0: none)."""
     lead = U64(leader)
+    won = U64(won)
     hint = ZERO
-    for link in range(WR_CHAIN):
-        o = _wr_block(sig, leader, link, shift)
-        hits = _wr_scan(tt, o, sig, lead, a, b, gen)
+    lo = -INF
+    hi = INF
+    lo_at = np.int64(-1)
+    hi_at = np.int64(-1)
+    for link in range(TT_CHAIN):
+        o = _block(sig, leader, won, link, shift)
+        hits = _scan(tt, o, sig, lead, won, a, b, gen)
         while hits != ZERO:
             j = lowest_index(hits)
             hits &= hits - ONE
-            w1 = tt[o + WR_WAYS + j]
-            if np.int64((w1 >> U64(54)) & U64(15)) >= target:
-                return o + WR_WAYS + j, np.int64(1), hint
-            if np.int64((w1 >> U64(58)) & U64(15)) < target:
-                return o + WR_WAYS + j, np.int64(0), hint
+            elo = _bits_float(tt[o + F_LO * TT_WAYS + j])
+            ehi = _bits_float(tt[o + F_HI * TT_WAYS + j])
+            if elo > lo:
+                lo = elo
+                lo_at = o + F_REGION * TT_WAYS + j
+            if ehi < hi:
+                hi = ehi
+                hi_at = o + F_REGION * TT_WAYS + j
             if hint == ZERO:
-                hint = (tt[o + 3 * WR_WAYS + j] >> U64(52)) & U64(63)
-        if not _wr_more(tt, o, gen):
+                hint = (tt[o + F_REGION * TT_WAYS + j] >> U64(54)) & U64(63)
+        if not _chained(tt, o, gen):
             break
-    return np.int64(-1), np.int64(-1), hint
+    return lo_at, lo, hi_at, hi, hint
 
 
 @kernel
-def wr_store(tt, sig, leader, r, a, b, gen, shift, result, target, n, best, salt):
-    """Record "``>= target``" (``result``) for the positions that match ``sig``, ``leader`` and
-    the owner bits ``a``, ``b`` on the relative-rank region ``r``: in the row of the same
-    key and region, else in a free row of the chain, else over a random row of its last
-    bucket."""
+def tt_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
+    """Record ``lo <= value <= hi`` for the positions that match ``sig``, ``leader``, ``won``
+    and the owner bits ``a``, ``b`` on the relative-rank region ``r``: in the row of the same
+    key and region (bounds merged), else in a free row of the chain, else over a random row of
+    its last bucket."""
     lead = U64(leader)
+    won = U64(won)
     a &= r
     b &= r
-    w1_key = r | (lead << U64(52))
-    for link in range(WR_CHAIN):
-        o = _wr_block(sig, leader, link, shift)
+    key1 = r | (lead << U64(52))
+    for link in range(TT_CHAIN):
+        o = _block(sig, leader, won, link, shift)
         free = np.int64(-1)
-        for j in range(WR_WAYS):
-            w1 = tt[o + WR_WAYS + j]
-            w2 = tt[o + 2 * WR_WAYS + j]
+        for j in range(TT_WAYS):
+            w1 = tt[o + F_REGION * TT_WAYS + j]
+            w2 = tt[o + F_A * TT_WAYS + j]
             if (w2 >> U64(52)) != gen:
                 if free < 0:
                     free = j
                 continue
-            if tt[o + j] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
-                    and (w2 & LOW52) == a and (tt[o + 3 * WR_WAYS + j] & LOW52) == b:
-                lb = np.int64((w1 >> U64(54)) & U64(15))
-                ub = np.int64((w1 >> U64(58)) & U64(15))
-                if result:
-                    lb = max(lb, target)
-                else:
-                    ub = min(ub, target - 1)
-                tt[o + WR_WAYS + j] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
+            if tt[o + j] == sig and (w1 & (LOW52 | (U64(3) << U64(52)))) == key1 and (w2 & LOW52) == a \
+                    and tt[o + F_B * TT_WAYS + j] == b and tt[o + F_WON * TT_WAYS + j] == won:
+                tt[o + F_LO * TT_WAYS + j] = _float_bits(max(lo, _bits_float(tt[o + F_LO * TT_WAYS + j])))
+                tt[o + F_HI * TT_WAYS + j] = _float_bits(min(hi, _bits_float(tt[o + F_HI * TT_WAYS + j])))
                 if best != ZERO:
-                    w3 = tt[o + 3 * WR_WAYS + j]
-                    tt[o + 3 * WR_WAYS + j] = (w3 & ~(U64(63) << U64(52))) | (best << U64(52))
+                    tt[o + F_REGION * TT_WAYS + j] = (w1 & ~(U64(63) << U64(54))) | (best << U64(54))
                 return
         if free >= 0:
             break
-        if link == WR_CHAIN - 1:
-            free = np.int64(1) + (salt % (WR_WAYS - 1))  # the first row keeps the chain flag
+        if link == TT_CHAIN - 1:
+            free = np.int64(1) + (salt % (TT_WAYS - 1))  # the first row keeps the chain flag
             break
-        if not _wr_more(tt, o, gen):
-            tt[o + 3 * WR_WAYS] |= ONE << U64(63)
-    lb = target if result else np.int64(0)
-    ub = n if result else target - 1
-    flag = tt[o + 3 * WR_WAYS + free] & (ONE << U64(63)) if free == 0 and _wr_more(tt, o, gen) else ZERO
+        if not _chained(tt, o, gen):
+            tt[o + F_REGION * TT_WAYS] |= ONE << U64(63)
+    flag = ZERO
+    if free == 0 and _chained(tt, o, gen):
+        flag = ONE << U64(63)
     tt[o + free] = sig
-    tt[o + WR_WAYS + free] = w1_key | (U64(lb) << U64(54)) | (U64(ub) << U64(58))
-    tt[o + 2 * WR_WAYS + free] = a | (gen << U64(52))
-    tt[o + 3 * WR_WAYS + free] = b | (best << U64(52)) | flag
+    tt[o + F_REGION * TT_WAYS + free] = key1 | (best << U64(54)) | flag
+    tt[o + F_A * TT_WAYS + free] = a | (gen << U64(52))
+    tt[o + F_B * TT_WAYS + free] = b
+    tt[o + F_WON * TT_WAYS + free] = won
+    tt[o + F_LO * TT_WAYS + free] = _float_bits(lo)
+    tt[o + F_HI * TT_WAYS + free] = _float_bits(hi)
 
 
 @kernel
@@ -487,10 +518,13 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
         sig = length_signature(a0, a1, a2, a3)
         ka = compress_bits(a1 | a3, u)
         kb = compress_bits(a2 | a3, u)
-        row, verdict, hint_idx = wr_probe(tt, sig, seat, ka, kb, gen, shift, target)
-        if verdict >= 0:
+        lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, 0, ka, kb, gen, shift)
+        if lo >= target:
             stats[1] += 1
-            return verdict == 1, deposit_bits(tt[row] & LOW52, u)
+            return True, deposit_bits(tt[lo_at] & LOW52, u)
+        if hi < target:
+            stats[1] += 1
+            return False, deposit_bits(tt[hi_at] & LOW52, u)
         # Sure tricks: the top spade run, and the leader's cashing tricks.
         off, run, pin = sure_spade_run(a0, a1, a2, a3)
         if ((seat + off) & 1) == max_team:
@@ -588,7 +622,9 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
     if pos == 0:
         region = rank_region(rel, u)
         bi = _best_index(best, u) if best != ZERO else ZERO
-        wr_store(tt, sig, seat, compress_bits(region, u), ka, kb, gen, shift, result, target, n, bi, stats[0])
+        lo = np.float64(target) if result else 0.0
+        hi = np.float64(n) if result else np.float64(target - 1)
+        tt_store(tt, sig, seat, 0, compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi, stats[0])
     return result, rel
 
 
@@ -597,8 +633,10 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
     """Most tricks the team of ``leader`` takes from ``hands`` (``uint64[4]``, equal sizes,
     ``leader`` to lead a new trick), with every card visible and best play on both sides.
 
-    ``tt`` is a ``uint64[2**b, 4]`` table (``shift = 64 - b``), ``gen`` a generation number
-    not used before with it (its rows of other generations count as empty).
+    ``tt`` is the table (a flat ``uint64`` array of at least ``TT_WIDTH * TT_WAYS`` words per
+    bucket); the search uses buckets ``0 .. 2**(64 - shift) - 1``. ``gen`` is a generation in
+    1..4095 not used before with the table (rows of other generations count as empty).
+    ``stats`` (``int64[STATS]``) gains the nodes, table cuts, sure-trick cuts and tests.
     """
     # Every argument of the recursive kernel gets one fixed type: a second specialization of a
     # recursive kernel crashes when loaded from numba's cache (numba issue 6061).
@@ -628,97 +666,6 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
         else:
             hi = t - 1
     return lo
-
-
-@intrinsic
-def _float_bits(typingctx, x):
-    sig = types.uint64(types.float64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return sig, codegen
-
-
-@intrinsic
-def _bits_float(typingctx, x):
-    sig = types.float64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-
-    return sig, codegen
-
-
-@kernel
-def _obj_bucket(sig, leader, won, shift):
-    h = (sig ^ (U64(leader) * HASH2) ^ (U64(won) * HASH3)) * HASH1
-    h ^= h >> U64(29)
-    h *= HASH3
-    return np.int64(h >> U64(shift)) & ~np.int64(OBJ_WAYS - 1)
-
-
-@kernel
-def obj_probe(tt, sig, leader, won, a, b, gen, shift):
-    """``(row, lower, upper, hint)`` over the rows matching the position: the tightest bounds
-    of the value (row: one row that gives them both, or -1 when no row matches)."""
-    base = _obj_bucket(sig, leader, won, shift)
-    lead = U64(leader)
-    hint = ZERO
-    row = np.int64(-1)
-    lo = -INF
-    hi = INF
-    for j in range(base, base + OBJ_WAYS):
-        w1 = tt[j, 1]
-        w2 = tt[j, 2]
-        if tt[j, 0] != sig or (w2 >> U64(52)) != gen or ((w1 >> U64(52)) & U64(3)) != lead or tt[j, 4] != U64(won):
-            continue
-        r = w1 & LOW52
-        if (a & r) != (w2 & LOW52) or (b & r) != tt[j, 3]:
-            continue
-        elo = _bits_float(tt[j, 5])
-        ehi = _bits_float(tt[j, 6])
-        if hint == ZERO:
-            hint = (w1 >> U64(54)) & U64(63)
-        if row < 0 or (elo >= lo and ehi <= hi):
-            row = j
-            lo = elo
-            hi = ehi
-    return row, lo, hi, hint
-
-
-@kernel
-def obj_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
-    """Record ``lo <= value <= hi`` for the positions that match on the region ``r``."""
-    base = _obj_bucket(sig, leader, won, shift)
-    lead = U64(leader)
-    a &= r
-    b &= r
-    victim = np.int64(-1)
-    for j in range(base, base + OBJ_WAYS):
-        w1 = tt[j, 1]
-        w2 = tt[j, 2]
-        if (w2 >> U64(52)) != gen:
-            if victim < 0:
-                victim = j
-            continue
-        if tt[j, 0] == sig and (w1 & LOW52) == r and ((w1 >> U64(52)) & U64(3)) == lead \
-                and tt[j, 4] == U64(won) and (w2 & LOW52) == a and tt[j, 3] == b:
-            lo = max(lo, _bits_float(tt[j, 5]))
-            hi = min(hi, _bits_float(tt[j, 6]))
-            victim = j
-            if best == ZERO:
-                best = (w1 >> U64(54)) & U64(63)
-            break
-    if victim < 0:
-        victim = base + (salt & (OBJ_WAYS - 1))
-    tt[victim, 0] = sig
-    tt[victim, 1] = r | (lead << U64(52)) | (best << U64(54))
-    tt[victim, 2] = a | (gen << U64(52))
-    tt[victim, 3] = b
-    tt[victim, 4] = U64(won)
-    tt[victim, 5] = _float_bits(lo)
-    tt[victim, 6] = _float_bits(hi)
 
 
 @kernel
@@ -790,13 +737,18 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             ka = compress_bits(a1 | a3, u)
             kb = compress_bits(a2 | a3, u)
             kw = won_key(won, merge)
-            row, lo, hi, hint_idx = obj_probe(tt, sig, seat, kw, ka, kb, gen, shift)
-            if row >= 0:
-                if lo >= beta or hi <= alpha or lo == hi:
-                    stats[1] += 1
-                    return (lo if lo >= beta or lo == hi else hi), deposit_bits(tt[row, 1] & LOW52, u)
-                alpha = max(alpha, lo)
-                beta = min(beta, hi)
+            lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, kw, ka, kb, gen, shift)
+            if lo >= beta:
+                stats[1] += 1
+                return lo, deposit_bits(tt[lo_at] & LOW52, u)
+            if hi <= alpha:
+                stats[1] += 1
+                return hi, deposit_bits(tt[hi_at] & LOW52, u)
+            if lo == hi:
+                stats[1] += 1
+                return lo, deposit_bits((tt[lo_at] | tt[hi_at]) & LOW52, u)
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
             if hint_idx != ZERO:
                 hint = select_bit(u, hint_idx - ONE)
         legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
@@ -859,14 +811,12 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
                 if cv > value:
                     value = cv
                     best = c
-                if value > alpha:
-                    alpha = value
+                alpha = max(alpha, value)
             else:
                 if cv < value:
                     value = cv
                     best = c
-                if value < beta:
-                    beta = value
+                beta = min(beta, value)
             if alpha >= beta:
                 cut = True
                 rel = crel
@@ -896,8 +846,8 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             hi = value
         region = rank_region(rel, u)
         bi = _best_index(best, u) if best != ZERO else ZERO
-        obj_store(tt, sig, seat, won_key(won, merge), compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi,
-                  stats[0])
+        tt_store(tt, sig, seat, won_key(won, merge), compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi,
+                 stats[0])
     return value, rel
 
 
@@ -910,8 +860,8 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
     ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade fell in an
     earlier trick, ``leaf`` the ``(14, 14, 14, 14)`` value table of finished hands.
 
-    ``tt`` is a ``uint64[2**b, 8]`` table (``shift = 64 - b``) and ``gen`` a generation in
-    1..4095 not used before with it. Returns the number of distinct cards searched.
+    ``tt``, ``shift``, ``gen`` and ``stats`` as in ``dd_tricks``. Returns the number of
+    distinct cards searched.
     """
     seat = np.int64(seat)
     broken = broken != 0
