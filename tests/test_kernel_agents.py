@@ -90,10 +90,10 @@ def test_illegal_actions_name_agent_seat_and_action():
         for _ in range(4):
             h.bid(3)
         liar.play(h.observation())
-    suicide_nil = sa.Rules.preset("suicide")
+    no_nil = sa.Rules(nil=False)
     nils = sa.kernel_agent("nils", nil_bid, greedy_play)
-    with pytest.raises(IllegalBidError, match="'nils' at seat"):
-        sa.play_hands([nils, "normal"], 5, rules=suicide_nil)
+    with pytest.raises(IllegalBidError, match="'nils' at seat .* illegal bid 0: .*nil is off"):
+        sa.play_hands([nils, "normal"], 5, rules=no_nil)
 
 
 def test_kernel_agent_refuses_non_kernels():
