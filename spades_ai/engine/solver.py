@@ -99,7 +99,7 @@ INF = np.inf
 #: The table: buckets of TT_WAYS rows stored field by field (TT_WIDTH fields), chained over
 #: up to TT_CHAIN buckets per key.
 TT_WAYS = 16
-TT_CHAIN = 4
+TT_CHAIN = 8
 TT_WIDTH = 8
 F_SIG, F_REGION, F_A, F_B, F_WON, F_LO, F_HI = range(7)
 LOW52 = U64((1 << 52) - 1)
