@@ -109,7 +109,7 @@ STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] t
 
 @kernel
 def distinct_moves(moves, own, gone):
-    """``moves`` (cards of ``own``) less every card equivalent to a lower one in ``moves``.
+    """``moves`` (cards of ``own``) less every card equivalent to a lower card of ``own``.
 
     ``gone`` holds the cards played to earlier tricks (not those of the current trick). Two
     cards of ``own`` in one suit are equivalent when every card between them is in ``own`` or
@@ -677,7 +677,7 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
         t = (lo + hi + 1) // 2
         stats[3] += 1
         ok, _ = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
-                   max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                        max_team, spade_lead, first_lead, tt, gen, shift, stats)
         if ok:
             lo = t
         else:
