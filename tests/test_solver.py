@@ -282,8 +282,9 @@ def test_full_deal_examples():
 # Positions where a generalized table entry is right only thanks to a detail of the relevant
 # cards: the first three need the cards an equivalent card stands for ("a card stands for the
 # run above it" in dd_node; without it they give 3, 3, 4), the next three the boundary cards of
-# the cashing count (quick_tricks' pins; without them 3, 6, 4), the last three the boundary of
-# the top spade run (sure_spade_run's pin; without it 4, 6, 4). Found by comparing the solver
+# the cashing count (quick_tricks' pins; without them 3, 6, 4), the next three the boundary of
+# the top spade run (sure_spade_run's pin; without it 4, 6, 4), then two of each of the last
+# two kinds again. Found by comparing the solver
 # with an exact-key version on random positions; every answer was confirmed by an exhaustive
 # search (every legal card, no table), the first also by ``naive_double_dummy`` (slow test).
 REGRESSIONS = [
@@ -304,6 +305,13 @@ REGRESSIONS = [
      "anytime", 5),
     ("2C 4C 7C 7D 5S 6S AS / 3C QC 6D 9D 4H 3S 4S / JC KC TD 2H 7H 9S KS / TC 2S 7S 8S TS JS QS", 0, False,
      "broken", 3),
+    # Two more of each of the last two kinds, found once the top spade joined every region.
+    ("3D 6D 3H 3S / 7C 8C TH JH / 4C TC KC 9S / 3C AC 7S JS", 2, True, "anytime", 2),
+    ("3C TD QD 2S 8S KS AS / 9C QC 2D 3D JD JH JS / 4C 5C 7D 8D KD 4H KH / 4D 5D 6D 9D AD 5H QH", 0, True,
+     "after_first_trick", 5),
+    ("3H 5H QH AH AS / JH 3S 7S 9S TS / 6C 7H 6S QS KS / 5C 4H 8H 4S 5S", 2, True, "broken", 4),
+    ("2H 5H TS JS AS / 7C 2D 5S 6S QS / 6D 2S 7S 8S 9S / 4C 9D AD 3S KS", 1, True,
+     "after_three_tricks_or_broken", 2),
 ]
 
 

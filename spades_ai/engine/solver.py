@@ -40,7 +40,8 @@ lengths within one search. A key is the suit lengths, the leader and the tricks 
 
     key     sig = 16 suit lengths, 4 bits each (hand-major, rotated to the leader)
             won = tricks won per seat, 4 bits each; a team the leaf only adds up is keyed by
-                  its total (objective search; 0 in the double dummy)
+                  its total (objective search); in the double dummy, 16 + the offset of the
+                  top spade's holder, a card every double-dummy region then includes
     bucket  TT_WAYS rows stored field by field, TT_WIDTH words per row:
             [sig x16][region x16][A x16][B x16][won x16][lo x16][hi x16][spare x16]
     region  bits 0..51 R = pext(region cards, U)    52..53 leader
@@ -108,7 +109,7 @@ STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] t
 
 @kernel
 def distinct_moves(moves, own, gone):
-    """``moves`` (cards of ``own``) less every card equivalent to a lower one in ``moves``.
+    """``moves`` (cards of ``own``) less every card equivalent to a lower card of ``own``.
 
     ``gone`` holds the cards played to earlier tricks (not those of the current trick). Two
     cards of ``own`` in one suit are equivalent when every card between them is in ``own`` or
@@ -350,6 +351,21 @@ def rank_region(w, u):
 
 
 @kernel
+def top_spade_key(a0, a1, a2, a3):
+    """``(key, card)``: the highest spade and 16 + its holder's offset (0, 0 without spades).
+
+    The double dummy keys its rows by who holds it too and always puts it in the region:
+    proofs nearly always use it, and the suit-length keys of a full deal that share a
+    bucket chain by the hundred spread over four."""
+    sp = (a0 | a1 | a2 | a3) & SPADES
+    if sp == ZERO:
+        return np.int64(0), ZERO
+    top = highest_bit(sp)
+    off = np.int64((a1 & top) != ZERO) + 2 * np.int64((a2 & top) != ZERO) + 3 * np.int64((a3 & top) != ZERO)
+    return np.int64(16) + off, top
+
+
+@kernel
 def trick_pin(trick, w):
     """``w`` if the trick's winner beat another card of its suit (its rank mattered), else 0."""
     if w & SPADES:
@@ -518,7 +534,8 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
         sig = length_signature(a0, a1, a2, a3)
         ka = compress_bits(a1 | a3, u)
         kb = compress_bits(a2 | a3, u)
-        lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, 0, ka, kb, gen, shift)
+        tkey, top = top_spade_key(a0, a1, a2, a3)
+        lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, tkey, ka, kb, gen, shift)
         if lo >= target:
             stats[1] += 1
             return True, deposit_bits(tt[lo_at] & LOW52, u)
@@ -620,11 +637,11 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
             break
 
     if pos == 0:
-        region = rank_region(rel, u)
+        region = rank_region(rel | top, u)
         bi = _best_index(best, u) if best != ZERO else ZERO
         lo = np.float64(target) if result else 0.0
         hi = np.float64(n) if result else np.float64(target - 1)
-        tt_store(tt, sig, seat, 0, compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi, stats[0])
+        tt_store(tt, sig, seat, tkey, compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi, stats[0])
     return result, rel
 
 
@@ -660,7 +677,7 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
         t = (lo + hi + 1) // 2
         stats[3] += 1
         ok, _ = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
-                   max_team, spade_lead, first_lead, tt, gen, shift, stats)
+                        max_team, spade_lead, first_lead, tt, gen, shift, stats)
         if ok:
             lo = t
         else:
