@@ -65,16 +65,23 @@ def seat_play(slot, pub, seat, hand, legal, rules, params, seq, n_seq):
 
 
 ERR_SIZE = 4 + N_PUBLIC + 4 + 52
+#: ``err[0]``: typed int64, not as the literals 1 and 2, so that ``report`` compiles once, not twice
+BAD_BID, BAD_CARD = np.int64(1), np.int64(2)
 
 
 @kernel
 def report(err, what, seat, action, slot, pub, hands, seq):
-    """Fill ``err`` (``ERR_SIZE``) with the illegal action and the state it was taken in."""
+    """Fill ``err`` (``ERR_SIZE``) with the illegal action and the state it was taken in.
+
+    Element by element: a slice assignment compiles numba's shape-mismatch error message (string
+    formatting), which took a tenth of a cold first run's compile time."""
     err[0], err[1], err[2], err[3] = what, seat, action, slot
-    err[4 : 4 + N_PUBLIC] = pub
+    for k in range(N_PUBLIC):
+        err[4 + k] = pub[k]
     for s in range(4):
         err[4 + N_PUBLIC + s] = np.int64(hands[s])
-    err[8 + N_PUBLIC :] = seq
+    for j in range(52):
+        err[8 + N_PUBLIC + j] = seq[j]
 
 
 @kernel
@@ -94,7 +101,7 @@ def play_on(pub, hands, slots, params, rules, seq, n_played, err):
         legal = full & 0x3FFF
         b = 0 if blind else seat_bid(slot, pub, seat, hands[seat], legal, rules, params, seq, n_played)
         if not blind and (b < 0 or b > 13 or not (legal >> b) & 1):
-            report(err, 1, seat, b, slot, pub, hands, seq)
+            report(err, BAD_BID, seat, b, slot, pub, hands, seq)
             return False
         apply_bid(pub, hands, b, blind, rules)
     i = n_played
@@ -104,7 +111,7 @@ def play_on(pub, hands, slots, params, rules, seq, n_played, err):
         legal = legal_now(pub, hand, rules)
         card = seat_play(slots[seat, 1], pub, seat, hand, legal, rules, params, seq, i)
         if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
-            report(err, 2, seat, card, slots[seat, 1], pub, hands, seq)
+            report(err, BAD_CARD, seat, card, slots[seat, 1], pub, hands, seq)
             return False
         seq[i] = 64 * seat + card
         i += 1
