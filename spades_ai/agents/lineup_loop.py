@@ -119,9 +119,12 @@ def play_on(pub, hands, slots, params, rules, seq, n_played, err):
     return True
 
 
-@kernel
+@inline_kernel
 def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, slots, params, rules, seq, err):
-    """Bid and play one dealt hand; leaves the result in ``pub`` (see ``play_on``)."""
+    """Bid and play one dealt hand; leaves the result in ``pub`` (see ``play_on``).
+
+    Inlined: a compiled level of its own would optimise and generate the whole loop's code once
+    more (numba does that for every kernel, callees included), a second of a cold first run."""
     reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, rules)
     return play_on(pub, hands, slots, params, rules, seq, 0, err)
 
