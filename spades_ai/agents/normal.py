@@ -259,7 +259,7 @@ def normal_play(pub, seat, hand, rules, legal):
             return _low_lead(legal, unseen, 2, 1)
         return _play_under(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[pub[P_TRICK] // 13], trick_len == 3, True)
     cover = pub[P_BIDS + partner] == 0 and pub[P_WON + partner] == 0
-    attack_seat = -1
+    attack_seat = np.int64(-1)  # not the literal -1: numba would also compile _lead for that type
     for k in (1, 3):
         opp = (seat + k) & 3
         if pub[P_BIDS + opp] == 0 and pub[P_WON + opp] == 0:
