@@ -98,10 +98,12 @@ def _package_cache():
         numba.config.CACHE_DIR = saved
 
 
-#: What every kernel is compiled with. ``forceinline`` is set (off) so that a kernel first
-#: compiled from inside a ``hot_kernel`` does not inherit it (numba passes an unset flag on to
-#: the callees it compiles).
-_OPTIONS = {"nogil": True, "error_model": "numpy", "forceinline": False}
+#: What every kernel is compiled with. ``no_cfunc_wrapper``: numba otherwise also builds each
+#: kernel a C-callable entry point (for ``.ctypes`` / ``cfunc`` use, which nothing here makes),
+#: a sixth of the cost of compiling a small kernel. ``forceinline`` is set (off) so that a kernel
+#: first compiled from inside a ``hot_kernel`` does not inherit it (numba passes an unset flag on
+#: to the callees it compiles).
+_OPTIONS = {"nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True, "forceinline": False}
 
 
 def _policy(**options):
