@@ -229,6 +229,38 @@ class CardSet(int):
         return f"CardSet({' '.join(map(str, self))!r})"
 
 
+def parse_hands(hands, size: int | None = None) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    """Four disjoint hands from four card collections (strings, card lists or bitboards), or
+    from one string with ``/`` between the hands; with ``size``, each must hold that many.
+
+    Anything else raises ``ValueError`` naming the seat and the problem. ``parse_deal`` (13
+    cards each) and the solver (any equal sizes) both read their hands through this.
+    """
+    if isinstance(hands, str):
+        hands = hands.split("/")
+    try:
+        hands = list(hands)
+    except TypeError:
+        raise ValueError(f"hands must be four card collections, not {type(hands).__name__}") from None
+    if len(hands) != 4:
+        raise ValueError(f"a deal has 4 hands, not {len(hands)}")
+    sets = []
+    for seat, h in enumerate(hands):
+        try:
+            cards = CardSet(h)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"seat {seat}'s hand: {exc}") from None
+        if size is not None and len(cards) != size:
+            raise ValueError(f"seat {seat}'s hand has {len(cards)} cards, not {size}")
+        sets.append(cards)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            both = sets[a] & sets[b]
+            if both:
+                raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, both))}")
+    return tuple(sets)
+
+
 def format_hand(mask: int) -> str:
     """A hand as players write it, spades first, high cards first: ``S: A K 7  H: Q 4  D: -  C: 2``."""
     mask = int(mask)
