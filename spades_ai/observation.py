@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.cards import Card, CardSet, mask_to_cards
+from spades_ai.cards import DECK, Card, CardSet, mask_to_cards
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
@@ -113,18 +113,7 @@ class Observation(PublicFacts):
 
     __slots__ = ("seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal")
 
-    def __init__(
-        self,
-        seat: int,
-        cards: int,
-        public: np.ndarray,
-        rules: Rules,
-        plays=(),
-        blind_decision: bool = False,
-        *,
-        history=None,
-        legal: int | None = None,
-    ):
+    def __init__(self, seat: int, cards: int, public: np.ndarray, rules: Rules, plays=(), blind_decision: bool = False):
         self.seat = int(seat)
         #: the seat's own cards (empty before a blind-nil decision); ``int(obs.cards)`` is the bitboard
         self.cards = CardSet.from_mask(int(cards))
@@ -135,18 +124,35 @@ class Observation(PublicFacts):
         self.rules_array = rules.as_array()
         #: True when the seat is asked about a blind nil before seeing its cards
         self.blind_decision = bool(blind_decision)
-        self._plays = tuple(plays) if history is None else None
-        # (the self-play loop's array of 64 * seat + card in play order, how many): decoded on use
-        self._history = None if history is None else (history[0][: history[1]].copy(), history[1])
-        # the engine's legal mask, when the caller already has it (the self-play loop does)
-        self._legal = legal
+        self._plays = tuple(plays)
+        self._history = None
+        self._legal = None
+
+    @classmethod
+    def _asked(cls, seat: int, cards: int, public: np.ndarray, rules: Rules, rules_array: np.ndarray,
+               blind_decision: bool, seqs: np.ndarray, q: int, n: int, legal: int) -> Observation:  # fmt: skip
+        """The observation of a question of the self-play loop (``agents.python_seats``), built
+        with as little work as possible: ``public`` is the loop's own read-only copy (a row),
+        the play history stays row ``q`` of ``seqs`` (``64 * seat + card``, ``n`` of them) until
+        ``plays`` is read, and the legal mask is the loop's."""
+        obs = cls.__new__(cls)
+        obs.seat = seat
+        obs.cards = CardSet.from_mask(cards)
+        obs.public = public
+        obs.rules = rules
+        obs.rules_array = rules_array
+        obs.blind_decision = blind_decision
+        obs._plays = None
+        obs._history = (seqs, q, n)
+        obs._legal = legal
+        return obs
 
     @property
     def plays(self) -> tuple[tuple[int, Card], ...]:
         """Every card played so far, in order, as (seat, card)."""
         if self._plays is None:
-            seq, _ = self._history
-            self._plays = tuple((int(v) >> 6, Card(int(v) & 63)) for v in seq)
+            seqs, q, n = self._history
+            self._plays = tuple((v >> 6, DECK[v & 63]) for v in seqs[q, :n].tolist())
         return self._plays
 
     # -- choices -------------------------------------------------------------------------

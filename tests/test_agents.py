@@ -240,6 +240,24 @@ def test_illegal_bid_in_play_hands_names_the_agent_seat_and_bid():
         play_hands(["normal", "normal", IllegalBid(), "normal"], 1)
 
 
+def test_a_malformed_action_in_play_hands_names_the_agent_and_seat():
+    class NoCard(_Base):
+        name = "nocard"
+
+        def play(self, obs):
+            return None
+
+    with pytest.raises(IllegalBidError, match=r"agent 'floaty' at seat 1 bid 1\.0: a bid is an int"):
+        play_hands(["normal", FloatBid(), "normal", "normal"], 3)
+    with pytest.raises(IllegalPlayError, match=r"agent 'nocard' at seat 3 played None: "):
+        play_hands(["normal", "normal", "normal", NoCard()], 3)
+
+
+def test_an_agent_that_raises_stops_play_hands_with_its_own_error():
+    with pytest.raises(RuntimeError, match="boom"):
+        play_hands([Crasher(), "normal"], 20)
+
+
 def test_a_card_string_is_accepted_from_a_python_agent():
     class Strings(_Base):
         def play(self, obs):
