@@ -155,6 +155,13 @@ class Observation(PublicFacts):
             self._plays = tuple((v >> 6, DECK[v & 63]) for v in seqs[q, :n].tolist())
         return self._plays
 
+    def __getstate__(self):
+        """Pickled or copied with its plays decoded, without the self-play loop's arrays that
+        an observation from the loop shares with the other questions of its batch."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_plays"], state["_history"] = self.plays, None
+        return None, state
+
     # -- choices -------------------------------------------------------------------------
     def legal_bids(self) -> list[int]:
         """The bids this seat may make now (0 = nil); ``[0]`` or ``[]`` for a blind-nil decision."""
