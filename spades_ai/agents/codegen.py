@@ -92,8 +92,8 @@ def specialise(template: str, begin: str, end: str, region: str, functions: dict
     text = head + consts + region + tail
     text = text.replace("from spades_ai.engine.jit import kernel\n", "from spades_ai.engine.jit import uncached_kernel as kernel\n")
     text = text.replace(
-        "from spades_ai.engine.jit import inline_kernel, kernel  #",
-        "from spades_ai.engine.jit import uncached_inline_kernel as inline_kernel, uncached_kernel as kernel  #",
+        "from spades_ai.engine.jit import inline_kernel, kernel\n",
+        "from spades_ai.engine.jit import uncached_inline_kernel as inline_kernel, uncached_kernel as kernel\n",
     )
     module = types.ModuleType(f"spades_ai_generated_{tag}_inmemory")
     module.__dict__.update(functions)

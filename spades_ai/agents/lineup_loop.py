@@ -39,7 +39,7 @@ from spades_ai.agents.selfplay_kernels import (
 )
 from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
-from spades_ai.engine.jit import inline_kernel, kernel  # noqa: F401 -- inline_kernel: the generated seat dispatch
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.engine.state import (
     N_PUBLIC,

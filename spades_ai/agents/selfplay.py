@@ -21,12 +21,21 @@ import numpy as np
 
 from spades_ai.agents.codegen import lineup_module
 from spades_ai.agents.kernel_agent import KernelAgent, Mixed
-from spades_ai.agents import lineup_loop as _loop_layout
-from spades_ai.agents.lineup_loop import ERR_SIZE
+from spades_ai.agents.lineup_loop import (
+    ASKED_WIDTH,
+    ERR_SIZE,
+    S_ASK_BLIND,
+    S_BID,
+    S_PLAY,
+    S_PY_BID,
+    S_PY_PLAY,
+    SLOTS_WIDTH,
+    T_JOB,
+    TABLE_WIDTH,
+)
 from spades_ai.agents.python_seats import answer
-from spades_ai.agents.selfplay_kernels import record_arrays
 from spades_ai.agents.registry import Agent, make_agent
-from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer  # noqa: F401 -- re-exported
+from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer, record_arrays  # noqa: F401 -- re-exported
 from spades_ai.cards import DECK
 from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine import score as _sc
@@ -176,15 +185,14 @@ class Seating:
         self.by_slot = kernel + python
         slot_of = {k: self.by_slot.index(a) for k, a in first.items()}
         self.python = {k: a for k, a in enumerate(self.by_slot) if k >= len(kernel)}
-        L = _loop_layout
-        self.slots = np.zeros((4, L.SLOTS_WIDTH), dtype=np.int64)
+        self.slots = np.zeros((4, SLOTS_WIDTH), dtype=np.int64)
         for seat, (b, p) in enumerate(roles):
             bid_slot, play_slot = slot_of[key(b)], slot_of[key(p)]
-            self.slots[seat, L.S_BID], self.slots[seat, L.S_PLAY] = bid_slot, play_slot
-            self.slots[seat, L.S_PY_BID] = bid_slot in self.python
-            self.slots[seat, L.S_PY_PLAY] = play_slot in self.python
+            self.slots[seat, S_BID], self.slots[seat, S_PLAY] = bid_slot, play_slot
+            self.slots[seat, S_PY_BID] = bid_slot in self.python
+            self.slots[seat, S_PY_PLAY] = play_slot in self.python
             # a Python bidder without blind_nil never takes a blind nil: it is not asked
-            self.slots[seat, L.S_ASK_BLIND] = bid_slot not in self.python or hasattr(b, "blind_nil")
+            self.slots[seat, S_ASK_BLIND] = bid_slot not in self.python or hasattr(b, "blind_nil")
         width = max([1] + [len(a.params) for a in kernel])
         self.params = np.zeros((max(1, len(kernel)), width), dtype=np.int64)
         for k, a in enumerate(kernel):
@@ -196,8 +204,8 @@ class Seating:
         every job in one kernel call), else up to ``TABLES``. Each table's hand, public array,
         cards played and bookkeeping row, and the job counters."""
         n = 1 if not self.python else max(1, min(jobs, self.TABLES))
-        table_rows = np.zeros((n, _loop_layout.TABLE_WIDTH), dtype=np.int64)
-        table_rows[:, _loop_layout.T_JOB] = -1
+        table_rows = np.zeros((n, TABLE_WIDTH), dtype=np.int64)
+        table_rows[:, T_JOB] = -1
         return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, 4), np.uint64), np.zeros((n, 52), np.int64),
                 table_rows, np.zeros(2, np.int64))  # fmt: skip
 
@@ -208,7 +216,7 @@ class Seating:
         fn = getattr(self.module, kernel_name)
         rules_array = rules.as_array()
         err = np.zeros(ERR_SIZE, dtype=np.int64)
-        asked = np.zeros((0, _loop_layout.ASKED_WIDTH), dtype=np.int64)
+        asked = np.zeros((0, ASKED_WIDTH), dtype=np.int64)
         answers = np.zeros(0, dtype=np.int64)
         while True:
             asked, seen_pub, seen_seq, *records = fn(*args, self.slots, self.params, rules_array, *tables, *records, asked, answers, err)
