@@ -48,17 +48,17 @@ class PublicFacts:
     @property
     def bids(self) -> list[int | None]:
         """Bids by seat (0 = nil, None = not yet)."""
-        return [None if b < 0 else int(b) for b in self.public[_st.P_BIDS : _st.P_BIDS + 4]]
+        return [None if b < 0 else b for b in self.public[_st.P_BIDS : _st.P_BIDS + 4].tolist()]
 
     @property
     def blind(self) -> list[bool]:
         """Blind-nil flags by seat."""
-        return [bool(b) for b in self.public[_st.P_BLIND : _st.P_BLIND + 4]]
+        return [b != 0 for b in self.public[_st.P_BLIND : _st.P_BLIND + 4].tolist()]
 
     @property
     def tricks_won(self) -> list[int]:
         """Tricks won so far, by seat."""
-        return [int(t) for t in self.public[_st.P_WON : _st.P_WON + 4]]
+        return self.public[_st.P_WON : _st.P_WON + 4].tolist()
 
     @property
     def trick_no(self) -> int:
@@ -95,12 +95,12 @@ class PublicFacts:
     @property
     def scores(self) -> tuple[int, int]:
         """The match scores (team 0, team 1) before this hand."""
-        return (int(self.public[_st.P_SCORES]), int(self.public[_st.P_SCORES + 1]))
+        return tuple(self.public[_st.P_SCORES : _st.P_SCORES + 2].tolist())
 
     @property
     def bag_count(self) -> tuple[int, int]:
         """The teams' running bag counts before this hand."""
-        return (int(self.public[_st.P_BAGS]), int(self.public[_st.P_BAGS + 1]))
+        return tuple(self.public[_st.P_BAGS : _st.P_BAGS + 2].tolist())
 
     @property
     def hands_played(self) -> int:
