@@ -122,14 +122,32 @@ def cards_to_mask(cards: Iterable[Card | str | int]) -> int:
     return mask
 
 
+#: The cards of each suit's 13-bit pattern, keyed by ``suit << 13 | bits``, filled on first use.
+_SUIT_CARDS: dict[int, tuple[Card, ...]] = {}
+
+
+def _suit_cards(key: int) -> tuple[Card, ...]:
+    suit, bits = key >> 13, key & 0x1FFF
+    cards = _SUIT_CARDS[key] = tuple(DECK[13 * suit + r] for r in range(13) if bits >> r & 1)
+    return cards
+
+
 def mask_to_cards(mask: int) -> list[Card]:
     """The cards of a bitboard, lowest id first."""
     mask = int(mask)
     out = []
-    while mask:  # one step per card held, not per card of the deck
-        low = mask & -mask
-        out.append(DECK[low.bit_length() - 1])
-        mask ^= low
+    if mask.bit_count() < 6:
+        while mask:  # one step per card held, not per card of the deck
+            low = mask & -mask
+            out.append(DECK[low.bit_length() - 1])
+            mask ^= low
+        return out
+    for suit in (0, 1, 2, 3):  # a whole hand: one step per suit (a hand is asked for often)
+        bits = mask >> 13 * suit & 0x1FFF
+        if bits:
+            key = suit << 13 | bits
+            cards = _SUIT_CARDS.get(key)
+            out += cards if cards is not None else _suit_cards(key)
     return out
 
 

@@ -26,7 +26,9 @@ from spades_ai.observation import Observation
 
 @runtime_checkable
 class Agent(Protocol):
-    """What the harness needs of an agent."""
+    """What the harness needs of an agent. ``play_hands`` plays many deals at once and may ask
+    a Python agent about several hands in turn, so its decisions should depend on the
+    observation alone (``check_agent`` checks that), not on the order of the questions."""
 
     name: str
 

@@ -111,8 +111,6 @@ kernel = _policy()
 #: the self-play and rollout loops call for every card. Passing arrays to a separately compiled
 #: function costs reference counting on every call; inlined, the loop ran 20% faster.
 inline_kernel = _policy(inline="always")
-#: For the few kernels that call back into Python (``numba.objmode``): they cannot release the GIL.
-callback_kernel = _policy(nogil=False)
 
 
 #: The same policy without the disk cache, for kernels compiled from generated source that has
@@ -120,7 +118,6 @@ callback_kernel = _policy(nogil=False)
 #: notebook, which a cached module could not import).
 uncached_kernel = njit(nogil=True, error_model="numpy")
 uncached_inline_kernel = njit(nogil=True, error_model="numpy", inline="always")
-uncached_callback_kernel = njit(error_model="numpy")
 
 
 def wrapping(fn):
