@@ -147,6 +147,27 @@ def test_bid_worlds_zero_bids_as_normal():
     assert np.array_equal(rec.bids, play_hands(["normal", "normal"], 20, seed=6).bids)
 
 
+def test_no_peeking_decisions_are_the_same_on_any_deal_that_fits_the_observation():
+    import random
+
+    from test_mc_agents import decide, n_choices, normal_positions, redeal
+
+    rng = random.Random(5)
+    agent = make_agent("ismcts", seed=2, **SMALL)
+    checked = 0
+    for hand, obs in normal_positions(seed=17, n_hands=4, rules_cycle=(Rules(), Rules(first_lead="low_club"))):
+        if n_choices(obs) < 2 or rng.random() > 0.3:
+            continue
+        want = decide(agent, obs)
+        other = redeal(rng, hand, obs)
+        if other is None:
+            continue
+        assert other.deal != hand.deal
+        assert decide(agent, other.observation()) == want
+        checked += 1
+    assert checked >= 20
+
+
 # -- the tree ------------------------------------------------------------------------------
 def _search(pub, seat, hand, rules, worlds, order, exploration, seed=7):
     state = U64(stream_state(U64(seed), 0, 0))  # numba hands a uint64 back as a Python int
