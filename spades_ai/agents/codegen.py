@@ -141,9 +141,10 @@ def lineup_module(agents):
     )
 
 
-# -- Hard and Crazy with another rollout policy ------------------------------------------------------
-def rollout_module(policy):
-    """``agents.hard`` with ``policy`` (a kernel agent) as the rollout policy."""
+# -- Hard, Crazy and ISMCTS with another rollout policy ----------------------------------------------
+def rollout_module(policy, template: str = "spades_ai.agents.hard"):
+    """``template`` (``agents.hard`` or ``agents.ismcts``: a module with a rollout-policy
+    region) with ``policy`` (a kernel agent) as the rollout policy."""
     functions = {"_policy_bid": policy.bid_kernel, "_policy_play": policy.play_kernel}
     if policy.takes_params:
         region = (
@@ -156,6 +157,5 @@ def rollout_module(policy):
     else:
         region = "rollout_bid = _policy_bid\nrollout_play = _policy_play\n\n"
         constants = {}
-    return specialise(
-        "spades_ai.agents.hard", "# -- rollout policy", "# -- end of rollout policy", region, functions, constants, "hard"
-    )
+    tag = template.rsplit(".", 1)[-1]
+    return specialise(template, "# -- rollout policy", "# -- end of rollout policy", region, functions, constants, tag)
