@@ -6,6 +6,8 @@
     python experiments/run.py budget_curve      # Hard's strength against worlds per decision
     python experiments/run.py bidding           # the bidding benchmark
     python experiments/run.py crazy_vs_hard_pooled   # both Crazy vs Hard runs (seeds 5 and 6) pooled
+    python experiments/run.py ismcts_vs_normal  # issue 11: ISMCTS against Normal (with and without Hard's bids)
+    python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -36,7 +38,8 @@ from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 
 HERE = Path(__file__).parent
 RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
-KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding"}
+KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
+         "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs"}
 
 
 def machine() -> str:

@@ -129,8 +129,6 @@ inline_kernel = _policy(inline="always")
 #: arrays it is passed cost nothing: as fast as ``inline_kernel`` in the loops, for the price of
 #: one compilation. It must not create or return an array (numba refuses to compile one that does).
 hot_kernel = _policy(forceinline=True, _nrt=False)
-#: For the few kernels that call back into Python (``numba.objmode``): they cannot release the GIL.
-callback_kernel = _policy(nogil=False)
 
 
 #: The same policy without the disk cache, for kernels compiled from generated source that has
@@ -138,7 +136,6 @@ callback_kernel = _policy(nogil=False)
 #: notebook, which a cached module could not import).
 uncached_kernel = njit(**_OPTIONS)
 uncached_inline_kernel = njit(**_OPTIONS, inline="always")
-uncached_callback_kernel = njit(**{**_OPTIONS, "nogil": False})
 
 
 def wrapping(fn):
