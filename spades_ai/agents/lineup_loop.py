@@ -177,7 +177,7 @@ def take_answer(pub, hands, seq, row, action, rules, err):
     seat = pub[P_TO_ACT]
     if what == Q_BLIND:
         if action == BLIND_NIL_BIT:
-            apply_bid(pub, hands, 0, True, rules)
+            apply_bid(pub, hands, np.int64(0), np.bool_(True), rules)  # typed as play_on's call: one compile
         else:
             row[T_NO_BLIND] = 1  # asked again for an ordinary bid
         return True
@@ -185,7 +185,7 @@ def take_answer(pub, hands, seq, row, action, rules, err):
         if action < 0 or action > 13 or not (legal >> action) & 1:
             report(err, BAD_BID, seat, action, slot, pub, hands, seq)
             return False
-        apply_bid(pub, hands, action, False, rules)
+        apply_bid(pub, hands, action, np.bool_(False), rules)
         return True
     if action < 0 or action > 51 or not (legal >> action) & 1:
         report(err, BAD_CARD, seat, action, slot, pub, hands, seq)
@@ -242,7 +242,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
-    q = 0
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         while True:
@@ -290,7 +290,7 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
-    q = 0
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         while True:
@@ -342,7 +342,7 @@ def play_on_kernel(slots, params, rules, pubs, hands, seqs, tables, asked, answe
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0]
-    q = 0
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         if row[T_JOB] < 0:
