@@ -94,16 +94,23 @@ ASKED_WIDTH = 7
 DONE, WAITING, ILLEGAL = 0, 1, 2
 
 ERR_SIZE = 4 + N_PUBLIC + 4 + 52
+#: ``err[0]``: typed int64, not as the literals 1 and 2, so that ``report`` compiles once, not twice
+BAD_BID, BAD_CARD = np.int64(1), np.int64(2)
 
 
 @kernel
 def report(err, what, seat, action, slot, pub, hands, seq):
-    """Fill ``err`` (``ERR_SIZE``) with the illegal action and the state it was taken in."""
+    """Fill ``err`` (``ERR_SIZE``) with the illegal action and the state it was taken in.
+
+    Element by element: a slice assignment compiles numba's shape-mismatch error message (string
+    formatting), which took a tenth of a cold first run's compile time."""
     err[0], err[1], err[2], err[3] = what, seat, action, slot
-    err[4 : 4 + N_PUBLIC] = pub
+    for k in range(N_PUBLIC):
+        err[4 + k] = pub[k]
     for s in range(4):
         err[4 + N_PUBLIC + s] = np.int64(hands[s])
-    err[8 + N_PUBLIC :] = seq
+    for j in range(52):
+        err[8 + N_PUBLIC + j] = seq[j]
 
 
 @inline_kernel
@@ -138,7 +145,7 @@ def play_on(pub, hands, slots, params, rules, seq, row, err):
                 return wait_for(row, Q_BID, slot, legal)
             b = seat_bid(slot, pub, seat, hands[seat], legal, rules, params)
             if b < 0 or b > 13 or not (legal >> b) & 1:
-                report(err, 1, seat, b, slot, pub, hands, seq)
+                report(err, BAD_BID, seat, b, slot, pub, hands, seq)
                 return ILLEGAL
         apply_bid(pub, hands, b, blind, rules)
     i = row[T_N]
@@ -152,7 +159,7 @@ def play_on(pub, hands, slots, params, rules, seq, row, err):
             return wait_for(row, Q_CARD, slot, np.int64(legal))
         card = seat_play(slot, pub, seat, hand, legal, rules, params)
         if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
-            report(err, 2, seat, card, slot, pub, hands, seq)
+            report(err, BAD_CARD, seat, card, slot, pub, hands, seq)
             return ILLEGAL
         seq[i] = 64 * seat + card
         i += 1
@@ -170,18 +177,18 @@ def take_answer(pub, hands, seq, row, action, rules, err):
     seat = pub[P_TO_ACT]
     if what == Q_BLIND:
         if action == BLIND_NIL_BIT:
-            apply_bid(pub, hands, 0, True, rules)
+            apply_bid(pub, hands, np.int64(0), np.bool_(True), rules)  # typed as play_on's call: one compile
         else:
             row[T_NO_BLIND] = 1  # asked again for an ordinary bid
         return True
     if what == Q_BID:
         if action < 0 or action > 13 or not (legal >> action) & 1:
-            report(err, 1, seat, action, slot, pub, hands, seq)
+            report(err, BAD_BID, seat, action, slot, pub, hands, seq)
             return False
-        apply_bid(pub, hands, action, False, rules)
+        apply_bid(pub, hands, action, np.bool_(False), rules)
         return True
     if action < 0 or action > 51 or not (legal >> action) & 1:
-        report(err, 2, seat, action, slot, pub, hands, seq)
+        report(err, BAD_CARD, seat, action, slot, pub, hands, seq)
         return False
     seq[row[T_N]] = 64 * seat + action
     row[T_N] += 1
@@ -217,8 +224,10 @@ def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq):
     asked[q, A_TABLE], asked[q, A_SLOT], asked[q, A_SEAT], asked[q, A_WHAT] = t, row[T_SLOT], seat, row[T_ASKED]
     asked[q, A_HAND] = 0 if row[T_ASKED] == Q_BLIND else np.int64(hands[seat])
     asked[q, A_LEGAL], asked[q, A_N] = row[T_LEGAL], row[T_N]
-    seen_pub[q] = pub
-    seen_seq[q] = seq
+    for k in range(N_PUBLIC):  # element by element, as in ``report``
+        seen_pub[q, k] = pub[k]
+    for j in range(52):
+        seen_seq[q, j] = seq[j]
 
 
 @kernel
@@ -233,7 +242,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
-    q = 0
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         while True:
@@ -281,7 +290,7 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
-    q = 0
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         while True:
@@ -333,7 +342,7 @@ def play_on_kernel(slots, params, rules, pubs, hands, seqs, tables, asked, answe
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0]
-    q = 0
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         if row[T_JOB] < 0:
