@@ -100,7 +100,8 @@ def test_ismcts_is_not_a_rollout_policy():
     [
         (Rules(), {**SMALL, "bid_aware": True}),
         (Rules.preset("mirror"), {"iterations": 32, "bid_worlds": 0}),
-        (Rules(spade_lead="anytime", first_lead="low_club", nil_tricks_count=True), {"iterations": 32, "exploration": 0.0}),
+        (Rules(spade_lead="anytime", first_lead="low_club", nil_tricks_count=True),
+         {"iterations": 32, "exploration": 0.0}),
     ],
 )
 def test_ismcts_passes_check_agent(rules, options):

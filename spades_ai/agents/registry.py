@@ -213,7 +213,8 @@ class IsmctsAgent(BuiltinAgent):
         from spades_ai.agents import ismcts
         from spades_ai.agents.codegen import rollout_module
 
-        self.module = ismcts if options["rollout"] is None else rollout_module(options["rollout"], "spades_ai.agents.ismcts")
+        policy = options["rollout"]
+        self.module = ismcts if policy is None else rollout_module(policy, "spades_ai.agents.ismcts")
         params = np.zeros(len(ismcts.ISMCTS_PARAMS), dtype=np.int64)
         params[ismcts.P_IS_SEED] = _seed_param(options["seed"])
         params[ismcts.P_IS_ITERATIONS] = options["iterations"]
