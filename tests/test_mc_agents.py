@@ -61,8 +61,7 @@ def n_choices(obs) -> int:
     if obs.phase == "bidding":
         return len(obs.legal_bids())
     legal = sum(1 << c for c in obs.legal_cards())
-    played = int(obs.public[st.P_PLAYED])
-    return int(distinct_cards(U64(legal), U64(obs.cards), U64(played))).bit_count()
+    return int(_hard.play_candidates(obs.public, U64(obs.cards), U64(legal))).bit_count()
 
 
 # -- equal cards ------------------------------------------------------------------------------
@@ -119,6 +118,73 @@ def test_distinct_cards_matches_the_reference_on_random_hands():
         assert got & ~legal == 0 and got != 0
         merged += got != legal
     assert merged > 1000  # the classes really merge cards in many cases
+
+
+# -- the candidates of a play: a card of the current trick separates ------------------------------
+# Trick 12 of a hand with spades led freely: seat 0 wins the first eleven tricks with its top
+# cards, then leads 10H; seat 3, last to play, holds JH 9H. The jack wins the trick, the nine
+# loses it, and the 2S (seat 1) takes the last trick either way, so the jack makes team 1's
+# contract of 2 where the nine sets it.
+SPLIT_DEAL = [
+    "AC KC QC AD KD QD AH KH AS KS QS 10H 2C",
+    "3C 6C 9C 3D 6D 9D 4H 7H 3S 6S 9S 2H 2S",
+    "4C 7C 10C 4D 7D 10D 5H 8H 4S 7S 10S 3H 2D",
+    "5C 8C JC 5D 8D JD 6H QH 5S 8S JS JH 9H",
+]
+SPLIT_TRICKS = [
+    "AC 3C 4C 5C", "KC 6C 7C 8C", "QC 9C 10C JC", "AD 3D 4D 5D", "KD 6D 7D 8D", "QD 9D 10D JD",
+    "AH 4H 5H 6H", "KH 7H 8H QH", "AS 3S 4S 5S", "KS 6S 7S 8S", "QS 9S 10S JS", "10H 2H 3H",
+]
+
+
+def split_position() -> Hand:
+    hand = Hand(SPLIT_DEAL, dealer=3, rules=Rules(spade_lead="anytime"))
+    for b in (5, 1, 5, 1):
+        hand.bid(b)
+    for trick in SPLIT_TRICKS:
+        for card in trick.split():
+            hand.play(card)
+    return hand
+
+
+def beats(card: int, win: int) -> bool:
+    if card // 13 == 3:
+        return win // 13 != 3 or card > win
+    return card // 13 == win // 13 and card > win
+
+
+def test_a_card_of_the_current_trick_keeps_the_cards_around_it_apart():
+    obs = split_position().observation()
+    assert obs.seat == 3 and sorted(map(str, obs.legal_cards())) == ["9H", "JH"]
+    legal, cards = U64(mask("9H JH")), U64(int(obs.cards))
+    assert int(_hard.play_candidates(obs.public, cards, legal)) == mask("9H JH")
+    # Counting the 10H on the trick as gone merges the jack into the nine, which loses the trick.
+    assert int(distinct_cards(legal, cards, U64(int(obs.public[st.P_PLAYED])))) == mask("9H")
+    for name in ("hard", "crazy"):
+        assert str(make_agent(name, worlds=16, seed=1).play(obs)) == "JH"
+
+
+def test_candidates_keep_every_effect_on_the_current_trick():
+    """Every legal card left out of the candidates has a stand-in (the candidate just below it
+    in its suit) that wins or loses the current trick as it does. Counting the trick's cards as
+    gone breaks this in many positions of Normal's play."""
+    checked = old_wrong = 0
+    for _, obs in normal_positions(seed=7, n_hands=60):
+        if obs.phase != "playing" or obs.public[st.P_TRICK_LEN] == 0:
+            continue
+        legal = sum(1 << c for c in obs.legal_cards())
+        win = int(obs.public[st.P_WIN_CARD])
+        cards = U64(int(obs.cards))
+        new = int(_hard.play_candidates(obs.public, cards, U64(legal)))
+        old = int(distinct_cards(U64(legal), cards, U64(int(obs.public[st.P_PLAYED]))))
+        for cands, is_new in ((new, True), (old, False)):
+            for c in bits(legal & ~cands):
+                stand_in = max(x for x in bits(cands) if x < c and x // 13 == c // 13)
+                if beats(c, win) != beats(stand_in, win):
+                    assert not is_new, (obs, c, stand_in)
+                    old_wrong += 1
+        checked += 1
+    assert checked > 1000 and old_wrong > 0
 
 
 # -- conformance ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Before each card, Hard samples ``worlds`` deals of the unseen cards that fit everything it has
 seen (``sampling``), plays every distinct legal card in each of them (cards of equal value in a
-suit count once: all ranks between them are played or its own), finishes the hand with the
+suit count once: all ranks between them are its own or played to earlier tricks), finishes the hand with the
 Normal policy at every seat, and plays the card with the best mean value. The same worlds serve
 every candidate card (common random numbers). Before bidding it does the same for each
 plausible bid (nil included), with the later bidders bidding as Normal would.
@@ -39,6 +39,8 @@ from spades_ai.engine.state import (
     P_PLAYED_BY,
     P_SCORES,
     P_TO_ACT,
+    P_TRICK,
+    P_TRICK_LEN,
     P_WON,
     PHASE_BIDDING,
     PHASE_PLAYING,
@@ -131,6 +133,23 @@ def distinct_cards(legal, hand, played):
             prev = b
             m ^= b
     return out
+
+
+@kernel
+def trick_mask(pub):
+    """The cards played to the current trick (a mask; 0 between tricks)."""
+    m = ZERO
+    for i in range(pub[P_TRICK_LEN]):
+        m |= ONE << U64(pub[P_TRICK + i])
+    return m
+
+
+@kernel
+def play_candidates(pub, hand, legal):
+    """The cards Hard weighs: ``distinct_cards`` with only the cards of finished tricks gone.
+    A card of the current trick may lie between two of the seat's cards and separate them
+    (the 10 on the trick: the 9 loses where the jack wins), so it does not merge them."""
+    return distinct_cards(legal, hand, U64(pub[P_PLAYED]) & ~trick_mask(pub))
 
 
 @kernel
@@ -288,7 +307,7 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
 def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state):
     """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``); and whether
     the bid-aware weights fell back."""
-    cands = distinct_cards(legal, hand, U64(pub[P_PLAYED]))
+    cands = play_candidates(pub, hand, legal)
     if popcount(cands) == 1:
         return cands, False
     n_c = np.int64(popcount(cands))
