@@ -9,6 +9,7 @@
     python experiments/run.py ismcts_vs_normal  # issue 11: ISMCTS against Normal (with and without Hard's bids)
     python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
     python experiments/run.py ismcts_vs_normal_pooled   # ISMCTS vs Normal, seeds 111 and 113 pooled
+    python experiments/run.py solver_leaves     # Hard with the last k tricks solved exactly, k = 0, 3, ...
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -41,7 +42,7 @@ HERE = Path(__file__).parent
 RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
 KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
-         "ismcts_vs_normal_seed113": "pairs"}
+         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves"}
 
 
 def machine() -> str:
@@ -91,6 +92,9 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
         curve["worlds"] = [worlds[a] for a in curve["agent"]]
         curve = curve.sort_values("worlds")
         ax = plots.plot_budget_curve(curve, title=f"Hard vs {first}: strength against budget")
+    elif kind == "leaves":
+        out.append("\n" + leaves_table(df))
+        ax = None
     else:
         ax = None
     if ax is not None:
@@ -100,6 +104,34 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
     head = (f"`python experiments/run.py {name}` ({path.name}): {cfg.get('mode', 'hands')} mode, {settings.get('deals', 2000):,} "
             f"duplicate units per pairing, seed {cfg.get('seed')}; {elapsed:.0f} s on {machine()}.\n")
     return head + "\n" + "\n".join(out) + "\n"
+
+
+def per_deal(df, agent: str):
+    """The duplicate difference per deal (mean over its two tables) of ``agent`` against its
+    opponent in the pairing it plays, as a Series indexed by ``deal_no``."""
+    import numpy as np
+
+    mine = df[(df["agent"].astype(str) == agent) | (df["opponent"].astype(str) == agent)]
+    sign = np.where(mine["agent"].astype(str).to_numpy() == agent, 1.0, -1.0)
+    return (mine.assign(s=sign * mine["points"].to_numpy(float)).groupby("deal_no")["s"].sum() / 2).sort_index()
+
+
+def leaves_table(df) -> str:
+    """Each Hard variant of a gauntlet against the first (``solver_tricks=0``), paired deal by
+    deal: every variant met the head of the gauntlet on the same deals."""
+    from spades_ai.analysis.summary import mean_interval
+
+    agents = [a["label"] for a in df.attrs["config"]["agents"]]
+    base = agents[1]
+    b = per_deal(df, base)
+    lines = [f"Paired against {base} on the same deals:", "",
+             "| agent | deals | points per deal vs " + base + " | 95% interval |", "|---|---|---|---|"]
+    for a in agents[2:]:
+        d = per_deal(df, a)
+        common = d.index.intersection(b.index)
+        m, lo, hi = mean_interval((d[common] - b[common]).to_numpy())
+        lines.append(f"| {a} | {len(common):,} | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")
+    return "\n".join(lines) + "\n"
 
 
 POOLS = {"crazy_vs_hard_pooled": ("crazy_vs_hard", "crazy_vs_hard_seed6"),

@@ -61,8 +61,7 @@ def n_choices(obs) -> int:
     if obs.phase == "bidding":
         return len(obs.legal_bids())
     legal = sum(1 << c for c in obs.legal_cards())
-    played = int(obs.public[st.P_PLAYED])
-    return int(distinct_cards(U64(legal), U64(obs.cards), U64(played))).bit_count()
+    return int(_hard.play_candidates(obs.public, U64(obs.cards), U64(legal))).bit_count()
 
 
 # -- equal cards ------------------------------------------------------------------------------
@@ -121,6 +120,73 @@ def test_distinct_cards_matches_the_reference_on_random_hands():
     assert merged > 1000  # the classes really merge cards in many cases
 
 
+# -- the candidates of a play: a card of the current trick separates ------------------------------
+# Trick 12 of a hand with spades led freely: seat 0 wins the first eleven tricks with its top
+# cards, then leads 10H; seat 3, last to play, holds JH 9H. The jack wins the trick, the nine
+# loses it, and the 2S (seat 1) takes the last trick either way, so the jack makes team 1's
+# contract of 2 where the nine sets it.
+SPLIT_DEAL = [
+    "AC KC QC AD KD QD AH KH AS KS QS 10H 2C",
+    "3C 6C 9C 3D 6D 9D 4H 7H 3S 6S 9S 2H 2S",
+    "4C 7C 10C 4D 7D 10D 5H 8H 4S 7S 10S 3H 2D",
+    "5C 8C JC 5D 8D JD 6H QH 5S 8S JS JH 9H",
+]
+SPLIT_TRICKS = [
+    "AC 3C 4C 5C", "KC 6C 7C 8C", "QC 9C 10C JC", "AD 3D 4D 5D", "KD 6D 7D 8D", "QD 9D 10D JD",
+    "AH 4H 5H 6H", "KH 7H 8H QH", "AS 3S 4S 5S", "KS 6S 7S 8S", "QS 9S 10S JS", "10H 2H 3H",
+]
+
+
+def split_position() -> Hand:
+    hand = Hand(SPLIT_DEAL, dealer=3, rules=Rules(spade_lead="anytime"))
+    for b in (5, 1, 5, 1):
+        hand.bid(b)
+    for trick in SPLIT_TRICKS:
+        for card in trick.split():
+            hand.play(card)
+    return hand
+
+
+def beats(card: int, win: int) -> bool:
+    if card // 13 == 3:
+        return win // 13 != 3 or card > win
+    return card // 13 == win // 13 and card > win
+
+
+def test_a_card_of_the_current_trick_keeps_the_cards_around_it_apart():
+    obs = split_position().observation()
+    assert obs.seat == 3 and sorted(map(str, obs.legal_cards())) == ["9H", "JH"]
+    legal, cards = U64(mask("9H JH")), U64(int(obs.cards))
+    assert int(_hard.play_candidates(obs.public, cards, legal)) == mask("9H JH")
+    # Counting the 10H on the trick as gone merges the jack into the nine, which loses the trick.
+    assert int(distinct_cards(legal, cards, U64(int(obs.public[st.P_PLAYED])))) == mask("9H")
+    for name in ("hard", "crazy"):
+        assert str(make_agent(name, worlds=16, seed=1).play(obs)) == "JH"
+
+
+def test_candidates_keep_every_effect_on_the_current_trick():
+    """Every legal card left out of the candidates has a stand-in (the candidate just below it
+    in its suit) that wins or loses the current trick as it does. Counting the trick's cards as
+    gone breaks this in many positions of Normal's play."""
+    checked = old_wrong = 0
+    for _, obs in normal_positions(seed=7, n_hands=60):
+        if obs.phase != "playing" or obs.public[st.P_TRICK_LEN] == 0:
+            continue
+        legal = sum(1 << c for c in obs.legal_cards())
+        win = int(obs.public[st.P_WIN_CARD])
+        cards = U64(int(obs.cards))
+        new = int(_hard.play_candidates(obs.public, cards, U64(legal)))
+        old = int(distinct_cards(U64(legal), cards, U64(int(obs.public[st.P_PLAYED]))))
+        for cands, is_new in ((new, True), (old, False)):
+            for c in bits(legal & ~cands):
+                stand_in = max(x for x in bits(cands) if x < c and x // 13 == c // 13)
+                if beats(c, win) != beats(stand_in, win):
+                    assert not is_new, (obs, c, stand_in)
+                    old_wrong += 1
+        checked += 1
+    assert checked > 1000 and old_wrong > 0
+
+
 # -- conformance ------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "name, worlds, rules, hands",
@@ -147,7 +213,8 @@ def test_hard_and_crazy_pass_check_agent(name, worlds, rules, hands):
 def test_make_agent_worlds_rollouts_and_bid_aware_options():
     hard, crazy = make_agent("hard"), make_agent("crazy")
     assert hard.options == {
-        "seed": 0, "worlds": hard.options["worlds"], "rollouts": hard.options["rollouts"], "bid_aware": False, "rollout": None
+        "seed": 0, "worlds": hard.options["worlds"], "rollouts": hard.options["rollouts"], "bid_aware": False, "rollout": None,
+        "solver_tricks": hard.options["solver_tricks"],
     }
     assert crazy.options["bid_aware"] is True
     assert crazy.options["worlds"] > hard.options["worlds"] >= 16  # Crazy imagines far more
@@ -463,6 +530,149 @@ def test_rollouts_cap_the_worlds_of_a_decision():
     assert worlds_for(512, 1000, 4) == 250  # 250 worlds x 4 candidates
     assert worlds_for(100, 1000, 4) == 100  # the cap never adds worlds
     assert worlds_for(512, 3, 7) == 1  # at least one world
+
+
+# -- exact finishes (solver_tricks) -------------------------------------------------------------
+def naive_finish(pub, hands, rules, team) -> float:
+    """Brute-force minimax (``naive.py``) of the position ``(pub, hands)`` on ``utility``."""
+    from naive import naive_minimax
+
+    leader = int(pub[st.P_LEADER])
+    trick = [((leader + i) % 4, int(pub[st.P_TRICK + i])) for i in range(int(pub[st.P_TRICK_LEN]))]
+    scratch = pub.copy()
+    sheet, nil_out = np.zeros((2, N_FIELDS), dtype=np.int64), np.zeros(4, dtype=np.int64)
+
+    def leaf(*won):
+        scratch[st.P_WON : st.P_WON + 4] = won
+        return utility(scratch, rules.as_array(), team, sheet, nil_out)
+
+    cards = [bits(int(h)) for h in hands]
+    won = [int(w) for w in pub[st.P_WON : st.P_WON + 4]]
+    return naive_minimax(cards, leader, trick, bool(pub[st.P_BROKEN]), int(pub[st.P_TRICK_NO]), won, rules, leaf, team)
+
+
+def mc_inputs(obs, seed=5):
+    """``(pub, seat, hand, rules array, candidate ids, state)`` of a play decision."""
+    hand = U64(int(obs.cards))
+    legal = U64(sum(1 << c for c in obs.legal_cards()))
+    ids = np.array(bits(int(_hard.play_candidates(obs.public, hand, legal))), dtype=np.int64)
+    state = U64(decision_stream(np.int64(seed), obs.public, obs.seat, hand))
+    return obs.public, obs.seat, hand, obs.rules_array, ids, state
+
+
+def positions_with(tricks_left, n_hands=30, seed=41, rules_cycle=None):
+    """Play decisions of Normal's hands with 2+ candidates and ``tricks_left`` tricks to play."""
+    for hand, obs in normal_positions(seed, n_hands, rules_cycle):
+        if obs.phase == "playing" and 13 - obs.trick_no in tricks_left and n_choices(obs) >= 2:
+            yield hand, obs
+
+
+RULE_MIX = (Rules(), Rules(spade_lead="anytime", nil_tricks_count=True), Rules(bag_limit=5, bag_penalty=50, target_score=250))
+
+
+def test_exact_values_when_the_solver_takes_the_whole_rest():
+    """With solver_tricks covering every trick left, Hard's value of each card in each world
+    is the brute-force minimax value of that world on Hard's utility."""
+    checked = 0
+    for hand, obs in positions_with({1, 2, 3}, rules_cycle=RULE_MIX):
+        pub, seat, cards, rules, ids, state = mc_inputs(obs)
+        values, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 6, False, state, 3)
+        _, worlds = _hard.sample_worlds(state, pub, seat, cards, rules, 6)
+        for i, world in enumerate(worlds):
+            for j, card in enumerate(ids):
+                sim, hs = pub.copy(), world.copy()
+                st.apply_card(sim, hs, int(card), rules)
+                if sim[st.P_PHASE] == st.PHASE_OVER:
+                    want = utility(sim, rules, seat & 1, np.zeros((2, N_FIELDS), np.int64), np.zeros(4, np.int64))
+                else:
+                    want = naive_finish(sim, hs, hand.rules, seat & 1)
+                assert values[i, j] == pytest.approx(want, abs=1e-9), (obs, i, card)
+                checked += 1
+    assert checked > 300
+
+
+def test_rollouts_hand_the_last_tricks_to_the_solver():
+    """With k tricks solved and more left, each value is Normal's play down to k tricks, then
+    the brute-force minimax of the rest."""
+    checked = 0
+    for k in (2, 3):
+        for hand, obs in positions_with({k + 1, k + 2}, n_hands=12, seed=43 + k, rules_cycle=RULE_MIX):
+            pub, seat, cards, rules, ids, state = mc_inputs(obs)
+            values, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 4, False, state, k)
+            _, worlds = _hard.sample_worlds(state, pub, seat, cards, rules, 4)
+            for i, world in enumerate(worlds):
+                for j, card in enumerate(ids):
+                    sim, hs = pub.copy(), world.copy()
+                    st.apply_card(sim, hs, int(card), rules)
+                    _hard.rollout_until(sim, hs, rules, k)
+                    assert sim[st.P_TRICK_LEN] == 0 and 13 - sim[st.P_TRICK_NO] == k
+                    assert values[i, j] == pytest.approx(naive_finish(sim, hs, hand.rules, seat & 1), abs=1e-9)
+                    checked += 1
+    assert checked > 200
+
+
+def test_bids_weighed_with_the_last_tricks_solved():
+    """A bid's value per world: the rollout bids and plays down to 2 tricks, then the exact
+    finish on the utility of the bids made in that world."""
+    checked = 0
+    for hand, obs in normal_positions(seed=47, n_hands=6):
+        if obs.phase != "bidding" or len(obs.legal_bids()) < 2:
+            continue
+        cards = U64(int(obs.cards))
+        state = U64(decision_stream(np.int64(2), obs.public, obs.seat, cards))
+        bids = np.array([1, 3, 0] if obs.legal_bids()[0] == 0 else [1, 3], dtype=np.int64)
+        values, _, _ = _hard.evaluate(obs.public, obs.seat, cards, obs.rules_array, bids, True, 3, False, state, 2)
+        _, worlds = _hard.sample_worlds(state, obs.public, obs.seat, cards, obs.rules_array, 3)
+        for i, world in enumerate(worlds):
+            for j, b in enumerate(bids):
+                sim, hs = obs.public.copy(), world.copy()
+                st.apply_bid(sim, hs, int(b), False, obs.rules_array)
+                _hard.rollout_until(sim, hs, obs.rules_array, 2)
+                assert values[i, j] == pytest.approx(naive_finish(sim, hs, hand.rules, obs.seat & 1), abs=1e-9)
+                checked += 1
+    assert checked >= 24
+
+
+def test_rollout_until_is_a_prefix_of_the_rollout():
+    for hand, obs in normal_positions(seed=53, n_hands=3):
+        for k in (0, 1, 4, 13):
+            world = np.array(hand._hands, dtype=np.uint64)
+            a, ha = obs.public.copy(), world.copy()
+            _hard.rollout_until(a, ha, obs.rules_array, k)
+            left = 13 - obs.trick_no
+            mid_trick = obs.phase == "playing" and obs.public[st.P_TRICK_LEN] > 0
+            want = k if left > k else left - mid_trick  # a trick begun is finished
+            if want == 0:
+                assert a[st.P_PHASE] == st.PHASE_OVER
+            else:
+                assert a[st.P_PHASE] == st.PHASE_PLAYING and a[st.P_TRICK_LEN] == 0 and 13 - a[st.P_TRICK_NO] == want
+            b, hb = obs.public.copy(), world.copy()
+            rollout(a, ha, obs.rules_array)
+            rollout(b, hb, obs.rules_array)
+            assert np.array_equal(a, b) and np.array_equal(ha, hb)
+
+
+def test_one_solved_trick_changes_nothing():
+    """The last trick is forced: solving it exactly gives the rollout's values."""
+    for hand, obs in positions_with({5, 9, 13}, n_hands=6, seed=59):
+        pub, seat, cards, rules, ids, state = mc_inputs(obs)
+        v0, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 0)
+        v1, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 1)
+        assert np.array_equal(v0, v1)
+
+
+def test_hard_and_crazy_with_solver_tricks_pass_check_agent():
+    for name, rules in (("hard", Rules()), ("crazy", Rules(first_lead="low_club", spade_lead="anytime"))):
+        agent = make_agent(name, worlds=8, seed=4, solver_tricks=4)
+        assert agent.params[_hard.P_MC_SOLVER_TRICKS] == 4 and "solver_tricks=4" in agent.label
+        check_agent(agent, hands=4, seed=19, rules=rules)
+
+
+@pytest.mark.parametrize("bad", [-1, 14, 2.5, True, "3", None])
+def test_solver_tricks_is_validated(bad):
+    for name in ("hard", "crazy"):
+        with pytest.raises(ValueError, match=r"option 'solver_tricks': must be an int in 0\.\.13"):
+            make_agent(name, solver_tricks=bad)
 
 
 # -- anchored_choice and the candidate bids, directly --------------------------------------------

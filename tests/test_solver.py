@@ -26,7 +26,7 @@ import spades_ai as sa
 from spades_ai import solver
 from spades_ai.engine import bits
 from spades_ai.engine import solver as ksolver
-from spades_ai.rules import R_SPADE_LEAD, SPADE_LEADS, Rules
+from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, SPADE_LEADS, Rules
 from spades_ai.solver import card_values, double_dummy, tricks_leaf
 
 RULES = {lead: Rules(spade_lead=lead) for lead in SPADE_LEADS}
@@ -192,6 +192,34 @@ def test_card_values_match_minimax():
         got = check_card_values(rnd, (1, 2, 3, 3, 2, 3)[i % 6], rnd.randrange(4))
         spread += len(set(got.values())) > 1
     assert spread > 150  # positions where the choice of card matters
+
+
+def test_position_value_matches_minimax():
+    """The kernel Hard's rollouts end in: one search of a position between tricks, in one
+    table shared by the searches of a test (a new generation each), against minimax."""
+    rnd = random.Random(23)
+    tt = np.zeros(ksolver.TT_WIDTH << 12, np.uint64)
+    shift = solver._shift(12)
+    stats = np.zeros(ksolver.STATS, np.int64)
+    spread = 0
+    for gen in range(1, 1201):
+        n = (1, 2, 3)[gen % 3]
+        hands, leader, broken = random_endgame(rnd, n)
+        rules = RULES[rnd.choice(SPADE_LEADS)]
+        won = [0, 0, 0, 0]
+        for _ in range(13 - n):
+            won[rnd.randrange(4)] += 1
+        team = rnd.randrange(2)
+        leaf = random_leaf(rnd, team)
+        table = solver._leaf_table(leaf, won)
+        got = ksolver.position_value(np.array([sum(1 << c for c in h) for h in hands], np.uint64), leader,
+                                     np.array(won, np.int64), broken, team, table, rules.as_array()[R_SPADE_LEAD],
+                                     rules.as_array()[R_FIRST_LEAD], tt, gen, shift, stats)
+        want = naive_minimax(hands, leader, (), broken, 13 - n, won, rules, leaf, team)
+        assert got == pytest.approx(want), (hands, leader, broken, won, team)
+        lo, hi = ksolver.reachable_bounds(table, np.array(won, np.int64), n)
+        spread += lo < want < hi
+    assert spread > 100  # positions strictly inside the window: a real search
 
 
 @pytest.mark.slow

@@ -2,7 +2,7 @@
 
 Before each card, Hard samples ``worlds`` deals of the unseen cards that fit everything it has
 seen (``sampling``), plays every distinct legal card in each of them (cards of equal value in a
-suit count once: all ranks between them are played or its own), finishes the hand with the
+suit count once: all ranks between them are its own or played to earlier tricks), finishes the hand with the
 Normal policy at every seat, and plays the card with the best mean value. The same worlds serve
 every candidate card (common random numbers). Before bidding it does the same for each
 plausible bid (nil included), with the later bidders bidding as Normal would.
@@ -13,6 +13,12 @@ adds to the count, the penalty itself counted when the count reaches the limit),
 halved for a team within ``NEAR_TARGET`` (150) points of the target, where the match is likely
 to end before the bags come due, and ``MATCH_BONUS`` (300) when the hand ends the match (target,
 loss threshold or max hands) in the team's favour, minus it against.
+
+With ``solver_tricks`` k > 0 (``make_agent("hard", solver_tricks=k)``) the rollouts stop when
+k tricks remain and the rest of each world is solved exactly (``engine.solver``: every card of
+the world visible, Hard's team maximizing ``utility``, the other team minimizing it), so the
+decisions of the last k tricks are exact in each world; Normal's mistakes in the endgame no
+longer blur the values of earlier cards and bids.
 
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
@@ -28,17 +34,22 @@ from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
 from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
+from spades_ai.engine.solver import STATS, TT_WAYS, TT_WIDTH, objective_values, position_value
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BAGS,
     P_BIDS,
     P_BLIND,
+    P_BROKEN,
     P_HANDS_PLAYED,
     P_PHASE,
     P_PLAYED,
     P_PLAYED_BY,
     P_SCORES,
     P_TO_ACT,
+    P_TRICK,
+    P_TRICK_LEN,
+    P_TRICK_NO,
     P_WON,
     PHASE_BIDDING,
     PHASE_PLAYING,
@@ -47,7 +58,7 @@ from spades_ai.engine.state import (
     legal_now,
 )
 from spades_ai.kernels import decision_stream
-from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_TARGET
+from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_FIRST_LEAD, R_SPADE_LEAD, R_TARGET
 
 # -- rollout policy: a kernel agent's bid and play (spades_ai.kernels) -------------------------
 # A specialised copy of this module, made by spades_ai.agents.codegen for
@@ -66,12 +77,24 @@ ANCHOR_Z = 2.0
 BID_SIGMA = 1.2
 #: Bid-aware weights keep at least this many effective worlds (or a quarter of them).
 MIN_EFFECTIVE_WORLDS = 32.0
+#: The exact finishes' transposition table: 2**SOLVER_TABLE_BITS rows (the Python solver's
+#: size for up to 5 tricks), cleared once per decision; each search takes a new generation.
+SOLVER_TABLE_BITS = 12
+SOLVER_SHIFT = 64 - SOLVER_TABLE_BITS + TT_WAYS.bit_length() - 1
+SOLVER_GENERATIONS = 4095
 
 
 @kernel
 def rollout(pub, hands, rules):
     """Finish the hand from any point with the rollout policy at every seat (bids included).
     An illegal action of the policy raises rather than corrupting the world."""
+    rollout_until(pub, hands, rules, 0)
+
+
+@kernel
+def rollout_until(pub, hands, rules, tricks_left):
+    """``rollout`` until the hand is over or ``tricks_left`` tricks remain between tricks (0:
+    to the end); from a point with fewer left it only finishes the current trick."""
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
         legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
@@ -80,6 +103,8 @@ def rollout(pub, hands, rules):
             raise ValueError("the rollout policy made an illegal bid")
         apply_bid(pub, hands, b, False, rules)
     while pub[P_PHASE] == PHASE_PLAYING:
+        if pub[P_TRICK_LEN] == 0 and 13 - pub[P_TRICK_NO] <= tricks_left:
+            return
         seat = pub[P_TO_ACT]
         legal = legal_now(pub, hands[seat], rules)
         card = rollout_play(pub, seat, hands[seat], legal, rules)
@@ -110,6 +135,59 @@ def utility(pub, rules, team, sheet, nil_out):
 
 
 @kernel
+def fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out):
+    """``leaf[t0, t1, t2, t3]`` = ``utility`` to ``team`` of the hand of ``pub`` (bids all
+    made) finished with seat s holding ``t_s`` tricks, for every finish reachable from the
+    tricks won in ``pub``: the solver's objective. ``scratch`` is an ``N_PUBLIC`` array."""
+    n = 13 - pub[P_TRICK_NO]
+    scratch[:] = pub
+    w0 = pub[P_WON]
+    w1 = pub[P_WON + 1]
+    w2 = pub[P_WON + 2]
+    w3 = pub[P_WON + 3]
+    for x0 in range(n + 1):
+        for x1 in range(n + 1 - x0):
+            for x2 in range(n + 1 - x0 - x1):
+                x3 = n - x0 - x1 - x2
+                scratch[P_WON] = w0 + x0
+                scratch[P_WON + 1] = w1 + x1
+                scratch[P_WON + 2] = w2 + x2
+                scratch[P_WON + 3] = w3 + x3
+                leaf[w0 + x0, w1 + x1, w2 + x2, w3 + x3] = utility(scratch, rules, team, sheet, nil_out)
+
+
+@kernel
+def solver_generation(tt, gen):
+    """A generation for the next exact search (``gen[0]`` counts them); the table is cleared
+    when the 12-bit generations run out, so no search sees another's rows."""
+    g = gen[0] + 1
+    if g > SOLVER_GENERATIONS:
+        tt[:] = 0
+        g = 1
+    gen[0] = g
+    return U64(g)
+
+
+@kernel
+def finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won, scratch, sheet,
+                 nil_out):
+    """Value to ``team`` of the world ``(sim, hs)`` finished by the rollout policy, except that
+    once ``solver_tricks`` (> 0) tricks remain the rest is solved exactly on ``utility``, both
+    teams playing their best with every card visible. ``leaf_ready``: ``leaf`` already holds
+    every finish reachable from here (the bids were known at the decision), else it is filled
+    for this world's bids."""
+    rollout_until(sim, hs, rules, solver_tricks)
+    if sim[P_PHASE] != PHASE_PLAYING:
+        return utility(sim, rules, team, sheet, nil_out)
+    if not leaf_ready:
+        fill_leaf(leaf, sim, rules, team, scratch, sheet, nil_out)
+    for s in range(4):
+        won[s] = sim[P_WON + s]
+    return position_value(hs, sim[P_TO_ACT], won, sim[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
+                          rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats)
+
+
+@kernel
 def distinct_cards(legal, hand, played):
     """One card per class of equal value: in a suit, cards with only own or played cards
     between them are interchangeable; keep the lowest of each run."""
@@ -131,6 +209,23 @@ def distinct_cards(legal, hand, played):
             prev = b
             m ^= b
     return out
+
+
+@kernel
+def trick_mask(pub):
+    """The cards played to the current trick (a mask; 0 between tricks)."""
+    m = ZERO
+    for i in range(pub[P_TRICK_LEN]):
+        m |= ONE << U64(pub[P_TRICK + i])
+    return m
+
+
+@kernel
+def play_candidates(pub, hand, legal):
+    """The cards Hard weighs: ``distinct_cards`` with only the cards of finished tricks gone.
+    A card of the current trick may lie between two of the seat's cards and separate them
+    (the 10 on the trick: the 9 loses where the jack wins), so it does not merge them."""
+    return distinct_cards(legal, hand, U64(pub[P_PLAYED]) & ~trick_mask(pub))
 
 
 @kernel
@@ -254,10 +349,14 @@ def worlds_for(n_worlds, max_rollouts, n_candidates):
 
 
 @kernel
-def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state):
+def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state, solver_tricks):
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds and
     finish the hand with Normal: ``(values[world, choice], world weights, fell_back)``. Every
-    choice meets the same worlds (common random numbers)."""
+    choice meets the same worlds (common random numbers).
+
+    With ``solver_tricks`` k > 0 the last k tricks of every world are solved exactly instead
+    (``finish_value``); a card chosen with k tricks or fewer left (this one included) gets its
+    exact value in each world from one search of the world (``objective_values``)."""
     state, worlds = sample_worlds(state, pub, seat, hand, rules, n_worlds)
     fell_back = False
     if bid_aware:
@@ -271,6 +370,43 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
     sheet = np.empty((2, N_FIELDS), dtype=np.int64)
     nil_out = np.empty(4, dtype=np.int64)
     team = seat & 1
+    if solver_tricks <= 0:
+        for i in range(n_worlds):
+            for j in range(n_c):
+                sim[:] = pub
+                hs[:] = worlds[i]
+                if is_bid:
+                    apply_bid(sim, hs, choices[j], False, rules)
+                else:
+                    apply_card(sim, hs, choices[j], rules)
+                rollout(sim, hs, rules)
+                values[i, j] = utility(sim, rules, team, sheet, nil_out)
+        return values, weights, fell_back
+    # Exact finishes: the leaf table (filled once here when the bids are known), one
+    # transposition table for the decision, a new generation per search.
+    leaf = np.empty((14, 14, 14, 14))
+    scratch = np.empty(N_PUBLIC, dtype=np.int64)
+    leaf_ready = not is_bid
+    if leaf_ready:
+        fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out)
+    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS, dtype=np.uint64)
+    gen = np.zeros(1, dtype=np.int64)
+    stats = np.zeros(STATS, dtype=np.int64)
+    won = np.empty(4, dtype=np.int64)
+    if not is_bid and 13 - pub[P_TRICK_NO] <= solver_tricks:
+        n_trick = pub[P_TRICK_LEN]
+        trick = np.empty(n_trick, dtype=np.int64)
+        for t in range(n_trick):
+            trick[t] = pub[P_TRICK + t]
+        for s in range(4):
+            won[s] = pub[P_WON + s]
+        out = np.empty(52)
+        for i in range(n_worlds):
+            objective_values(worlds[i], seat, trick, won, pub[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
+                             rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats, out)
+            for j in range(n_c):
+                values[i, j] = out[choices[j]]
+        return values, weights, fell_back
     for i in range(n_worlds):
         for j in range(n_c):
             sim[:] = pub
@@ -279,16 +415,16 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
                 apply_bid(sim, hs, choices[j], False, rules)
             else:
                 apply_card(sim, hs, choices[j], rules)
-            rollout(sim, hs, rules)
-            values[i, j] = utility(sim, rules, team, sheet, nil_out)
+            values[i, j] = finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
+                                        scratch, sheet, nil_out)
     return values, weights, fell_back
 
 
 @kernel
-def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state):
+def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks):
     """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``); and whether
     the bid-aware weights fell back."""
-    cands = distinct_cards(legal, hand, U64(pub[P_PLAYED]))
+    cands = play_candidates(pub, hand, legal)
     if popcount(cands) == 1:
         return cands, False
     n_c = np.int64(popcount(cands))
@@ -305,7 +441,7 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
         if ids[j] <= policy_card and ids[j] // 13 == policy_card // 13:
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
-    values, weights, fell_back = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state)
+    values, weights, fell_back = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state, solver_tricks)
     return ONE << U64(ids[anchored_choice(values, weights, anchor, ANCHOR_Z)]), fell_back
 
 
@@ -326,7 +462,7 @@ def candidate_bids(bid_mask, guess, expected_tricks):
 
 
 @kernel
-def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state):
+def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state, solver_tricks):
     """The bid chosen over sampled deals (see ``anchored_choice``, anchored on the rollout
     policy's bid); and the fallback flag."""
     bid_mask = bid_mask & 0x3FFF
@@ -342,13 +478,13 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
         if cands[j] == guess:
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
-    values, weights, fell_back = evaluate(pub, seat, hand, rules, cands, True, n_worlds, bid_aware, state)
+    values, weights, fell_back = evaluate(pub, seat, hand, rules, cands, True, n_worlds, bid_aware, state, solver_tricks)
     return cands[anchored_choice(values, weights, anchor, ANCHOR_Z)], fell_back
 
 
 # -- the kernel agents (spades_ai.kernels): params = MC_PARAMS ---------------------------------
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware")
-P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE = range(4)
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks")
+P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS = range(5)
 
 
 @kernel
@@ -356,11 +492,13 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
     if hand == ZERO:
         return 0  # asked about a blind nil: Hard and Crazy look at their cards first
     state = decision_stream(params[P_MC_SEED], pub, seat, hand)
-    return mc_bid(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state)[0]
+    return mc_bid(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
+                  params[P_MC_SOLVER_TRICKS])[0]
 
 
 @kernel
 def mc_agent_play(pub, seat, hand, legal, rules, params):
     state = decision_stream(params[P_MC_SEED], pub, seat, hand)
-    c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state)
+    c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
+                   params[P_MC_SOLVER_TRICKS])
     return lowest_index(c)

@@ -24,7 +24,7 @@ Search" (SO-ISMCTS, the algorithm of the Spades app of Whitehouse et al.), in nu
   end) to the searching seat's team, is added to every node on the path;
 - the card played is the root's most visited child (ties: the best mean).
 
-Cards of equal value are one move, as in Hard (``hard.distinct_cards``: in a suit, cards with
+Cards of equal value are one move, as in Hard (``hard.play_candidates``: in a suit, cards with
 only cards of the same hand or played cards between them; the lowest stands for the run), for
 every seat in its determinized hand. The tree lives in preallocated arrays (one row per node,
 at most one node per iteration plus the root; children as a linked list), so a decision
@@ -37,13 +37,13 @@ allocates ``O(iterations)`` memory once and nothing in the loop.
 
 import numpy as np
 
-from spades_ai.agents.hard import distinct_cards, mc_bid, sample_worlds, utility, world_weights
+from spades_ai.agents.hard import mc_bid, play_candidates, sample_worlds, utility, world_weights
 from spades_ai.agents.normal import normal_agent_bid
 from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount, select_bit
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import below, next_u64
 from spades_ai.engine.score import N_FIELDS
-from spades_ai.engine.state import N_PUBLIC, P_PHASE, P_PLAYED, P_TO_ACT, PHASE_PLAYING, apply_card, legal_now
+from spades_ai.engine.state import N_PUBLIC, P_PHASE, P_TO_ACT, PHASE_PLAYING, apply_card, legal_now
 from spades_ai.kernels import decision_stream
 
 # -- rollout policy: a kernel agent's bid and play (spades_ai.kernels) -------------------------
@@ -123,7 +123,7 @@ def search(pub, seat, hand, rules, worlds, order, exploration, state):
         depth += 1
         while sim[P_PHASE] == PHASE_PLAYING:
             p = sim[P_TO_ACT]
-            moves = distinct_cards(legal_now(sim, hs[p], rules), hs[p], U64(sim[P_PLAYED]))
+            moves = play_candidates(sim, hs[p], legal_now(sim, hs[p], rules))
             untried = moves & ~U64(tree[node, T_KIDS])
             sign = 1.0 if (p & 1) == team else -1.0
             best = -1
@@ -190,7 +190,7 @@ def most_visited(tree, reward_sum):
 @kernel
 def ismcts_play(pub, seat, hand, rules, legal, iterations, exploration, bid_aware, state):
     """The card (an id) chosen by ``iterations`` iterations of SO-ISMCTS from this observation."""
-    cands = distinct_cards(legal, hand, U64(pub[P_PLAYED]))
+    cands = play_candidates(pub, hand, legal)
     if popcount(cands) == 1:
         return lowest_index(cands)
     state, worlds = sample_worlds(state, pub, seat, hand, rules, iterations)
@@ -215,7 +215,7 @@ def ismcts_agent_bid(pub, seat, hand, legal, rules, params):
     if params[P_IS_BID_WORLDS] == 0:
         return normal_agent_bid(pub, seat, hand, legal, rules)
     state = decision_stream(params[P_IS_SEED], pub, seat, hand)
-    return mc_bid(pub, seat, hand, rules, legal, params[P_IS_BID_WORLDS], 0, params[P_IS_BID_AWARE] != 0, state)[0]
+    return mc_bid(pub, seat, hand, rules, legal, params[P_IS_BID_WORLDS], 0, params[P_IS_BID_AWARE] != 0, state, 0)[0]
 
 
 @kernel

@@ -73,6 +73,12 @@ def _exploration(v) -> float:
     return float(v)
 
 
+def _solver_tricks(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 13:
+        raise ValueError(f"must be an int in 0..13 (tricks solved exactly at the end of each rollout; 0: none), not {v!r}")
+    return int(v)
+
+
 def _flag(v) -> bool:
     if not isinstance(v, bool):
         raise ValueError(f"must be True or False, not {v!r}")
@@ -91,6 +97,11 @@ CRAZY_ROLLOUTS = 24_576
 ISMCTS_ITERATIONS = 5000
 #: ISMCTS's UCB exploration constant, in points of Hard's utility (tuned: experiments/RESULTS.md).
 ISMCTS_EXPLORATION = 150.0
+#: ``solver_tricks``: the last tricks of every rollout are solved exactly (with every card of
+#: the world visible, both teams playing their best on Hard's utility) instead of played by the
+#: rollout policy; a card chosen that late gets its exact value in each world. 0: none.
+HARD_SOLVER_TRICKS = 0
+CRAZY_SOLVER_TRICKS = 0
 
 
 def _rollout(v):
@@ -122,12 +133,12 @@ BUILTINS: dict[str, _Spec] = {
     "hard": _Spec(
         "Monte Carlo over sampled worlds that fit the play, rollouts by a fast policy (Normal)",
         {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "rollouts": (HARD_ROLLOUTS, _rollouts), "bid_aware": (False, _flag),
-         "rollout": (None, _rollout)},
+         "rollout": (None, _rollout), "solver_tricks": (HARD_SOLVER_TRICKS, _solver_tricks)},
     ),  # fmt: skip
     "crazy": _Spec(
         "Hard with far more worlds, weighted by how well they explain the bids",
         {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag),
-         "rollout": (None, _rollout)},
+         "rollout": (None, _rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, _solver_tricks)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
@@ -169,6 +180,7 @@ class MonteCarloAgent(BuiltinAgent):
         params[hard.P_MC_WORLDS] = options["worlds"]
         params[hard.P_MC_ROLLOUTS] = options["rollouts"]
         params[hard.P_MC_BID_AWARE] = options["bid_aware"]
+        params[hard.P_MC_SOLVER_TRICKS] = options["solver_tricks"]
         super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options)
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
@@ -180,23 +192,23 @@ class MonteCarloAgent(BuiltinAgent):
         hand = np.uint64(int(obs.cards))
         p = self.params
         state = np.uint64(decision_stream(p[0], obs.public, obs.seat, hand))  # numba returns a uint64 as an int
-        return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state)
+        return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state, p[4])
 
     def bid(self, obs: Observation) -> int:
-        (pub, seat, hand, rules), (worlds, rollouts, aware, state) = self._mc(obs)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks) = self._mc(obs)
         from spades_ai.engine.bids import legal_bids
 
         legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
-        b, fell_back = self.module.mc_bid(pub, seat, hand, rules, legal, worlds, rollouts, aware, state)
+        b, fell_back = self.module.mc_bid(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks)
         self._tally(fell_back)
         return int(b)
 
     def play(self, obs: Observation) -> Card:
-        (pub, seat, hand, rules), (worlds, rollouts, aware, state) = self._mc(obs)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks) = self._mc(obs)
         from spades_ai.engine.state import legal_now
 
         legal = np.uint64(legal_now(pub, hand, rules))  # numba hands a uint64 back as a Python int
-        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state)
+        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks)
         self._tally(fell_back)
         return DECK[int(c).bit_length() - 1]
 
@@ -248,7 +260,10 @@ def make_agent(name: str, **options) -> BuiltinAgent:
     """A built-in agent by name; unknown names and options are refused with the valid ones.
 
     Hard, Crazy and ISMCTS take ``rollout=``: the policy that plays out every sampled world (a
-    kernel agent, or a name such as ``"easy"``; Normal by default).
+    kernel agent, or a name such as ``"easy"``; Normal by default). Hard and Crazy also take
+    ``solver_tricks=k`` (0..13): the last ``k`` tricks of every world are solved exactly on
+    Hard's utility rather than played by that policy (0: none; each trick more costs time, see
+    ``benchmarks/RESULTS.md``).
 
     >>> make_agent("ismcts", iterations=500).label
     'ismcts(iterations=500)'

@@ -916,14 +916,7 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
         moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
     # Every value lies between the least and the greatest leaf the hand can still reach: a
     # search in that window is exact, and a side that reaches its bound looks no further.
-    lo = INF
-    hi = -INF
-    for t0 in range(n + 1):
-        for t1 in range(n + 1 - t0):
-            for t2 in range(n + 1 - t0 - t1):
-                v = leaf[won[0] + t0, won[1] + t1, won[2] + t2, won[3] + n - t0 - t1 - t2]
-                lo = min(lo, v)
-                hi = max(hi, v)
+    lo, hi = reachable_bounds(leaf, won, n)
     merge = leaf_merges(leaf, won, n)
     out[:] = np.nan
     count = 0
@@ -945,6 +938,51 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
             run ^= b
             out[lowest_index(b)] = v
     return count
+
+
+@kernel
+def reachable_bounds(leaf, won, n):
+    """The least and greatest leaf a hand can reach from ``won`` (``int64[4]``) with ``n``
+    tricks left: every value of the position lies between them."""
+    lo = INF
+    hi = -INF
+    for t0 in range(n + 1):
+        for t1 in range(n + 1 - t0):
+            for t2 in range(n + 1 - t0 - t1):
+                v = leaf[won[0] + t0, won[1] + t1, won[2] + t2, won[3] + n - t0 - t1 - t2]
+                lo = min(lo, v)
+                hi = max(hi, v)
+    return lo, hi
+
+
+@kernel
+def position_value(hands, leader, won, broken, max_team, leaf, spade_lead, first_lead, tt, gen, shift, stats):
+    """The value to ``max_team`` of a position between tricks, ``leader`` to lead from
+    ``hands`` (``uint64[4]``, equal sizes 1..13), with best play on both sides: the value of
+    the leader's best card in ``objective_values``, by one search rather than one per card.
+
+    ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade has been
+    played; ``leaf``, ``tt``, ``gen``, ``shift`` and ``stats`` as in ``objective_values``.
+    """
+    leader = np.int64(leader)
+    broken = broken != 0
+    max_team = np.int64(max_team)
+    spade_lead = np.int64(spade_lead)
+    first_lead = np.int64(first_lead)
+    gen = U64(gen)
+    shift = np.int64(shift)
+    n = np.int64(popcount(hands[0]))
+    packed = U64(0)
+    for s in range(4):
+        packed |= U64(won[s]) << U64(4 * s)
+    lo, hi = reachable_bounds(leaf, won, n)
+    if lo == hi:
+        return lo
+    merge = leaf_merges(leaf, won, n)
+    a0, a1, a2, a3 = _rotate(leader, hands[0], hands[1], hands[2], hands[3])
+    v, _ = obj_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, np.int64(packed),
+                    lo, hi, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats)
+    return v
 
 
 @kernel
