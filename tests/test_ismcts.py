@@ -15,7 +15,7 @@ import pytest
 import spades_ai as sa
 from spades_ai import Hand, Rules, make_agent, play_hands, play_matches
 from spades_ai.agents import ismcts as _is
-from spades_ai.agents.hard import distinct_cards, utility
+from spades_ai.agents.hard import play_candidates, utility
 from spades_ai.agents.sampling import count_worlds, world_constraints
 from spades_ai.cards import cards_to_mask, parse_cards
 from spades_ai.engine import state as st
@@ -251,7 +251,7 @@ def naive_search(pub, seat, rules, worlds, order, exploration, seed):
         path = [key]
         while sim[st.P_PHASE] == st.PHASE_PLAYING:
             p = int(sim[st.P_TO_ACT])
-            moves = int(distinct_cards(U64(st.legal_now(sim, hs[p], rules)), hs[p], U64(sim[st.P_PLAYED])))
+            moves = int(play_candidates(sim, hs[p], U64(st.legal_now(sim, hs[p], rules))))
             kids = nodes[key]["kids"]
             untried = moves & ~sum(1 << c for c in kids)
             sign = 1.0 if p & 1 == team else -1.0
