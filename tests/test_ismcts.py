@@ -25,6 +25,7 @@ from spades_ai.engine.score import N_FIELDS
 from spades_ai.simulate import deal_masks
 from spades_ai.solver import card_values
 from spades_ai.testing import check_agent
+from test_kernel_agents import Wrapped  # a Python agent forwarding to a kernel agent
 
 U64 = np.uint64
 SMALL = {"iterations": 48, "bid_worlds": 8}
@@ -32,20 +33,6 @@ SMALL = {"iterations": 48, "bid_worlds": 8}
 
 def mask(text: str) -> int:
     return cards_to_mask(parse_cards(text))
-
-
-class Wrapped:
-    """A Python agent asking a kernel agent: the self-play loop calls it through objmode."""
-
-    def __init__(self, inner):
-        self.inner = inner
-        self.name = "wrapped-" + inner.name
-
-    def bid(self, obs):
-        return self.inner.bid(obs)
-
-    def play(self, obs):
-        return self.inner.play(obs)
 
 
 # -- options ---------------------------------------------------------------------------------
