@@ -104,30 +104,36 @@ def specialise(template: str, begin: str, end: str, region: str, functions: dict
 
 
 # -- the self-play loop of a lineup ----------------------------------------------------------------
-_SEAT_FUNCS = (("seat_bid", "bid", "b"), ("seat_play", "play", "c"))
+#: (function, agent kernel, result variable, its type, python_decision's ``what``, its argument)
+_SEAT_FUNCS = (
+    ("seat_bid", "bid", "b", "int64", 0, "legal"),
+    ("seat_play", "play", "c", "int64", 1, "legal"),
+    ("seat_pass", "pass", "m", "uint64", 2, "n"),
+)
 
 
 def lineup_region(agents, with_python: bool) -> str:
-    """The seat dispatch of a lineup: ``seat_bid`` / ``seat_play`` calling each kernel agent's
-    kernels by slot, and (``with_python``) the objmode callback for the other slots."""
+    """The seat dispatch of a lineup: ``seat_bid`` / ``seat_play`` / ``seat_pass`` calling
+    each kernel agent's kernels by slot, and (``with_python``) the objmode callback for the
+    other slots."""
     deco = "@callback_kernel" if with_python else "@inline_kernel"
     out = ["\n\n"]
-    for func, kind, var in _SEAT_FUNCS:
-        out.append(f"{deco}\ndef {func}(slot, pub, seat, hand, legal, rules, params, seq, n_seq):\n")
+    for func, kind, var, typ, what, arg in _SEAT_FUNCS:
+        out.append(f"{deco}\ndef {func}(slot, pub, seat, hand, {arg}, rules, params, seq, n_seq):\n")
         for k, agent in enumerate(agents):
-            extra = f", params[{k}]" if agent.takes_params else ""
-            call = f"return {kind}_{k}(pub, seat, hand, legal, rules{extra})\n"
+            takes = agent.pass_takes_params if kind == "pass" else agent.takes_params
+            extra = f", params[{k}]" if takes else ""
+            call = f"return {kind}_{k}(pub, seat, hand, {arg}, rules{extra})\n"
             if len(agents) == 1 and not with_python:
                 out.append(f"    {call}\n\n")  # one agent at every seat: no branch
                 break
             out.append(f"    if slot == {k}:\n        {call}")
         if with_python:
-            what = 0 if kind == "bid" else 1
-            out.append(f'    with objmode({var}="int64"):\n')
-            out.append(f"        {var} = python_decision(slot, {what}, pub, seat, hand, legal, seq, n_seq)\n")
+            out.append(f'    with objmode({var}="{typ}"):\n')
+            out.append(f"        {var} = python_decision(slot, {what}, pub, seat, hand, {arg}, seq, n_seq)\n")
             out.append(f"    return {var}\n\n\n")
         elif len(agents) != 1:
-            out.append("    return -1\n\n\n")
+            out.append("    return -1\n\n\n" if kind != "pass" else "    return np.uint64(0)\n\n\n")
     return "".join(out)
 
 
@@ -137,6 +143,7 @@ def lineup_module(agents, with_python: bool):
     for k, agent in enumerate(agents):
         functions[f"bid_{k}"] = agent.bid_kernel
         functions[f"play_{k}"] = agent.play_kernel
+        functions[f"pass_{k}"] = agent.pass_kernel
     return specialise(
         "spades_ai.agents.lineup_loop",
         "# -- seat dispatch",
@@ -151,7 +158,7 @@ def lineup_module(agents, with_python: bool):
 # -- Hard and Crazy with another rollout policy ------------------------------------------------------
 def rollout_module(policy):
     """``agents.hard`` with ``policy`` (a kernel agent) as the rollout policy."""
-    functions = {"_policy_bid": policy.bid_kernel, "_policy_play": policy.play_kernel}
+    functions = {"_policy_bid": policy.bid_kernel, "_policy_play": policy.play_kernel, "_policy_pass": policy.pass_kernel}
     if policy.takes_params:
         region = (
             "\n\n@kernel\ndef rollout_bid(pub, seat, hand, legal, rules):\n"
@@ -163,6 +170,13 @@ def rollout_module(policy):
     else:
         region = "rollout_bid = _policy_bid\nrollout_play = _policy_play\n\n"
         constants = {}
+    if policy.pass_takes_params:
+        region += (
+            "\n@kernel\ndef rollout_pass(pub, seat, hand, n, rules):\n"
+            "    return _policy_pass(pub, seat, hand, n, rules, _POLICY_PARAMS)\n\n"
+        )
+    else:
+        region += "rollout_pass = _policy_pass\n\n"
     return specialise(
         "spades_ai.agents.hard", "# -- rollout policy", "# -- end of rollout policy", region, functions, constants, "hard"
     )

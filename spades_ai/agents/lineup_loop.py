@@ -1,6 +1,6 @@
 """The self-play loop, as a template: ``spades_ai.agents.codegen`` makes one module per set of
-kernel agents by putting, in place of the two placeholders between the markers below, a
-``seat_bid`` and a ``seat_play`` that call those agents' kernels directly (so numba inlines
+kernel agents by putting, in place of the placeholders between the markers below, a
+``seat_bid``, a ``seat_play`` and a ``seat_pass`` that call those agents' kernels directly (so numba inlines
 them, and the module is cached on disk like any other). Python agents join the same loop
 through ``objmode`` callbacks, so there is one loop for every kind of agent.
 
@@ -8,13 +8,19 @@ A lineup gives each seat a bid slot and a play slot (``slots[seat, 0]``, ``slots
 agent may bid like one agent and play like another, ``Mixed``): slot ``k`` below the number of
 kernel agents calls kernel agent ``k``; a larger slot calls a Python agent registered in
 ``spades_ai.agents.python_seats``.
-An illegal action stops the loop and is reported in ``err``: (1 bid / 2 card, seat, action,
-slot), then the public array, the four hands and the cards played in order (``report``), from
+A seat passes cards with its bid slot.
+An illegal action stops the loop and is reported in ``err``: (1 bid / 2 card / 3 pass, seat,
+action, slot), then the public array, the four hands and the cards played in order (``report``), from
 which the caller rebuilds the hand and raises the engine's own error, naming the agent.
 
 Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
 ``play_matches`` from ``(seed, m, stream 1 + k)``, and match ``m``'s first dealer from its own
 stream (``selfplay_kernels``), so the same seed gives the same cards whoever sits down.
+
+Rules that hide something from a seat or pass cards (closed bidding, ``pass_cards``,
+``blind_pass``) take ``play_on_house``, where every decision is made on the seat's view and
+passing rounds are played; the default rules keep ``play_on``, the tight loop, which pays
+nothing for them (one test of the rules per hand).
 """
 
 import numpy as np
@@ -39,10 +45,16 @@ from spades_ai.engine.state import (
     P_PHASE,
     P_TO_ACT,
     PHASE_BIDDING,
+    PHASE_PASSING,
     PHASE_PLAYING,
     apply_bid,
     apply_card,
+    choose_pass,
+    hides_anything,
     legal_now,
+    observe,
+    pass_count,
+    pass_ok,
     reset_public,
 )
 
@@ -59,6 +71,12 @@ def seat_bid(slot, pub, seat, hand, legal, rules, params, seq, n_seq):
 def seat_play(slot, pub, seat, hand, legal, rules, params, seq, n_seq):
     """The card id the agent in ``slot`` plays (placeholder)."""
     return -1
+
+
+@kernel
+def seat_pass(slot, pub, seat, hand, n, rules, params, seq, n_seq):
+    """The mask of the ``n`` cards the agent in ``slot`` passes (placeholder)."""
+    return np.uint64(0)
 
 
 # -- end of seat dispatch ----------------------------------------------------------------------
@@ -113,10 +131,65 @@ def play_on(pub, hands, slots, params, rules, seq, n_played, err):
 
 
 @kernel
+def play_on_house(pub, hands, slots, params, rules, seq, n_played, err):
+    """``play_on`` under rules that hide something or pass cards: every decision is taken on
+    the seat's view (``engine.state.observe``), and the passing rounds are played (each passer
+    chooses on its own view; the choices wait in ``pending`` until the exchange). The hand
+    must not be in the middle of a passing round."""
+    view = np.empty_like(pub)
+    pending = np.zeros(4, dtype=np.uint64)
+    i = n_played
+    while pub[P_PHASE] == PHASE_PASSING or pub[P_PHASE] == PHASE_BIDDING or pub[P_PHASE] == PHASE_PLAYING:
+        seat = pub[P_TO_ACT]
+        observe(pub, seat, rules, view)
+        hand = hands[seat]
+        if pub[P_PHASE] == PHASE_PASSING:
+            slot = slots[seat, 0]
+            n = pass_count(pub, rules)
+            cards = seat_pass(slot, view, seat, hand, n, rules, params, seq, i)
+            if not pass_ok(hand, cards, n):
+                report(err, 3, seat, np.int64(cards), slot, pub, hands, seq)
+                return False
+            choose_pass(pub, hands, pending, seat, cards, rules)
+        elif pub[P_PHASE] == PHASE_BIDDING:
+            slot = slots[seat, 0]
+            full = legal_bids(seat, hand, pub, rules)
+            blind = False
+            if (full >> BLIND_NIL_BIT) & 1:
+                ask = np.int64((1 << BLIND_NIL_BIT) | 1)
+                blind = seat_bid(slot, view, seat, np.uint64(0), ask, rules, params, seq, i) == BLIND_NIL_BIT
+            legal = full & 0x3FFF
+            b = 0 if blind else seat_bid(slot, view, seat, hand, legal, rules, params, seq, i)
+            if not blind and (b < 0 or b > 13 or not (legal >> b) & 1):
+                report(err, 1, seat, b, slot, pub, hands, seq)
+                return False
+            apply_bid(pub, hands, b, blind, rules)
+        else:
+            legal = legal_now(pub, hand, rules)
+            card = seat_play(slots[seat, 1], view, seat, hand, legal, rules, params, seq, i)
+            if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
+                report(err, 2, seat, card, slots[seat, 1], pub, hands, seq)
+                return False
+            seq[i] = 64 * seat + card
+            i += 1
+            apply_card(pub, hands, card, rules)
+    return True
+
+
+@kernel
+def play_rest(pub, hands, slots, params, rules, seq, n_played, err):
+    """Play the hand in ``pub`` / ``hands`` to its end: ``play_on``, or ``play_on_house`` under
+    rules that hide something or pass cards."""
+    if hides_anything(rules):
+        return play_on_house(pub, hands, slots, params, rules, seq, n_played, err)
+    return play_on(pub, hands, slots, params, rules, seq, n_played, err)
+
+
+@kernel
 def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, slots, params, rules, seq, err):
-    """Bid and play one dealt hand; leaves the result in ``pub`` (see ``play_on``)."""
+    """Pass, bid and play one dealt hand; leaves the result in ``pub`` (see ``play_rest``)."""
     reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, rules)
-    return play_on(pub, hands, slots, params, rules, seq, 0, err)
+    return play_rest(pub, hands, slots, params, rules, seq, 0, err)
 
 
 @kernel

@@ -14,9 +14,9 @@ import threading
 
 import numpy as np
 
-from spades_ai.cards import to_card
+from spades_ai.cards import cards_to_mask, to_card
 from spades_ai.engine.bids import BLIND_NIL_BIT
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation
 
 _LOCAL = threading.local()
@@ -35,10 +35,21 @@ def seated(agents: dict, rules):
 
 def python_decision(slot, what, pub, seat, hand, legal, seq, n_seq) -> int:
     """The Python agent in ``slot`` decides: ``what`` 0 is a bid (with ``hand == 0`` and the
-    blind-nil bit in ``legal``: the blind-nil question), 1 a card. Returns a bid or card id."""
+    blind-nil bit in ``legal``: the blind-nil question), 1 a card, 2 a pass (``legal`` is the
+    number of cards). Returns a bid, a card id or the mask of the cards passed."""
     agents, rules = _LOCAL.table
     agent = agents[int(slot)]
     seat = int(seat)
+    if what == 2:
+        from spades_ai.agents.registry import default_pass
+
+        obs = Observation(seat, int(hand), pub, rules, history=(seq, int(n_seq)))
+        cards = agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
+        name = getattr(agent, "name", type(agent).__name__)
+        try:
+            return cards_to_mask(cards)
+        except (ValueError, TypeError) as exc:
+            raise IllegalPassError(f"agent {name!r} at seat {seat} passed {cards!r}: {exc}", "bad_pass", str(exc)) from None
     if what == 0 and int(hand) == 0 and int(legal) >> BLIND_NIL_BIT & 1:
         if not hasattr(agent, "blind_nil"):
             return 0
