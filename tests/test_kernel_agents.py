@@ -415,3 +415,9 @@ def test_a_pass_kernel_as_part_of_the_rollout_policy():
     )
     rec = sa.play_matches([hard, "normal"], 1, seed=3, rules=rules)
     assert (rec.tricks_won.sum(axis=1) == 13).all()
+
+
+def test_an_illegal_bid_after_the_passing_names_the_engine_reason():
+    nils = sa.kernel_agent("nils", nil_bid, greedy_play)
+    with pytest.raises(IllegalBidError, match="'nils' at seat .* illegal bid 0: .*nil is off"):
+        sa.play_hands([nils, "normal"], 5, rules=sa.Rules(nil=False, pass_cards=2, closed_bidding=True))

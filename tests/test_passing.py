@@ -374,3 +374,30 @@ def test_the_framework_adapters_refuse_card_passing():
     for rules in (Rules(pass_cards=1), Rules(blind_nil=True, blind_pass=2)):
         with pytest.raises(sa.RulesError, match="no actions for card passing"):
             Table(rules)
+
+
+def test_play_out_refuses_what_an_observation_hides():
+    h = Hand(DEAL, dealer=3, rules=Rules(pass_cards=1))
+    world = np.array([int(h.cards(s)) for s in range(4)], dtype=np.uint64)
+    with pytest.raises(ValueError, match="play_out starts after a passing round"):
+        sa.play_out(h.observation(), world, ["normal"] * 4)
+    h = Hand(DEAL, dealer=3, rules=Rules(closed_bidding=True))
+    h.bid(3)
+    world = np.array([int(h.cards(s)) for s in range(4)], dtype=np.uint64)
+    with pytest.raises(ValueError, match="closed_bidding the observation hides the bids"):
+        sa.play_out(h.observation(), world, ["normal"] * 4)
+    h = Hand(DEAL, dealer=3, rules=Rules(closed_bidding=True))  # nothing hidden yet: it plays out
+    world = np.array([int(h.cards(s)) for s in range(4)], dtype=np.uint64)
+    assert sum(sa.play_out(h.observation(), world, ["normal"] * 4, first=3).tricks_won) == 13
+
+
+def test_closed_bids_stay_hidden_through_the_blind_pass():
+    h = Hand(DEAL, dealer=3, rules=Rules(closed_bidding=True, blind_nil=True, blind_pass=1))
+    h.bid(4)
+    h.bid(0, blind=True)
+    h.bid(3)
+    h.bid(4)
+    assert h.phase == "passing" and h.view(1).bids == [None, 0, None, None] and h.view(0).bids == [4, None, None, None]
+    h.pass_cards(1, "AC")
+    h.pass_cards(3, "AD")
+    assert h.phase == "playing" and h.view(0).bids == [4, 0, 3, 4] and h.view(0).blind == [False, True, False, False]

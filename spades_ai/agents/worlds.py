@@ -111,7 +111,7 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
     obs = _check_obs(obs)
     if obs.phase == "passing":
         raise ValueError("play_out starts after a passing round: the passes chosen are hidden from the observation")
-    if obs.rules.closed_bidding and obs.phase == "bidding" and obs.bids.count(None) < 4 - int(obs.public[_P_N_BIDS]):
+    if obs.rules.closed_bidding and obs.phase == "bidding" and int(obs.public[_P_N_BIDS]) > 0:
         raise ValueError("under closed_bidding the observation hides the bids made before; play_out needs them to score")
     hands = np.asarray(world, dtype=np.uint64).reshape(-1).copy()
     if len(hands) != 4:

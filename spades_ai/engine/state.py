@@ -5,7 +5,8 @@ a seat's view of the array (``observe``), the seat and its own bitboard, so an a
 is handed an observation cannot see a hidden card. Masks are stored as int64 (52 bits fit).
 
 The view equals the array except where a house rule hides something from a seat: under
-``closed_bidding`` the other seats' bids and blind flags read -1 and 0 until the play starts;
+``closed_bidding`` the other seats' bids and blind flags read -1 and 0 until the play starts
+(through a blind pass too);
 with card passing, the opponents' passes read 0 (a seat sees what it and its partner gave).
 
 Card passing (``pass_cards`` before the bidding, ``blind_pass`` after it for a team with a
@@ -114,7 +115,7 @@ def observe(pub, seat, rules, view):
     """Fill ``view`` with what ``seat`` has seen of the hand in ``pub`` (see the docstring)."""
     view[:] = pub
     phase = pub[P_PHASE]
-    if rules[R_CLOSED] != 0 and (phase == PHASE_BIDDING or (phase == PHASE_PASSING and pub[P_N_BIDS] < 4)):
+    if rules[R_CLOSED] != 0 and (phase == PHASE_BIDDING or phase == PHASE_PASSING):
         for s in range(4):
             if s != seat:
                 view[P_BIDS + s] = -1
