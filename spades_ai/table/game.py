@@ -85,9 +85,10 @@ class TableMatch:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
-        if self.rules.pass_cards or self.rules.blind_pass:
+        if self.rules.pass_cards or self.rules.blind_pass or self.rules.closed_bidding:
             raise RulesError(
-                "the table has no prompt for card passing yet: rules fields 'pass_cards' and 'blind_pass' must be 0"
+                "the table has no prompt for card passing and announces every bid as it is made: "
+                "rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"
             )
         self.level = level
         self.agents = table_agents(level, self.seed)
