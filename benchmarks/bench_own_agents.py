@@ -72,6 +72,14 @@ def main() -> None:
     low = ua.Lowest()
     py = rate(lambda: (sa.play_hands([low, "normal"], k, seed=2), sa.play_hands(["normal", low], k, seed=2)), k, r)
     rows.append(("trivial Python agent vs Normal, both tables", "duplicate deals/s", py))
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = iter(range(10_000))
+
+        def tournament():  # a new folder each time: nothing to resume
+            sa.run_tournament(["own_agents:LOWEST", "normal"], deals=k, seed=2, out=Path(tmp, str(next(runs))), n_jobs=1, progress=False)
+
+        tour = rate(tournament, k, r)
+    rows.append(("the same through run_tournament (n_jobs=1, Parquet written)", "duplicate deals/s", tour))
     d = n // 10
     bb = rate(lambda: bidding_records({"normal": "normal", "easy": "easy"}, deals=d, seed=3, chunk=d), 2 * d, r)
     rows.append(("bidding benchmark, built-in bidders (2 bidders)", "deals/s per bidder", bb))

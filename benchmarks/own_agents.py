@@ -59,6 +59,9 @@ class Lowest:
         return obs.legal_cards()[0]
 
 
+LOWEST = Lowest()  # by spec, "own_agents:LOWEST", in a tournament
+
+
 def lowest_bidder(cards, seat, bids, scores):
     """A plain-function bidder for the bidding benchmark: one trick per ace, at least one."""
     return max(1, sum(c.rank == 12 for c in cards))

@@ -10,6 +10,9 @@
     python experiments/run.py house_default     # issue 9: the ladder under the default rules,
     python experiments/run.py house_suicide     #   suicide bidding
     python experiments/run.py house_passing     #   and card passing
+    python experiments/run.py ismcts_vs_normal  # issue 11: ISMCTS against Normal (with and without Hard's bids)
+    python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
+    python experiments/run.py ismcts_vs_normal_pooled   # ISMCTS vs Normal, seeds 111 and 113 pooled
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -41,7 +44,9 @@ from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 HERE = Path(__file__).parent
 RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
 KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
-         "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder"}
+         "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder",
+         "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
+         "ismcts_vs_normal_seed113": "pairs"}
 
 
 def machine() -> str:
@@ -126,7 +131,8 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
     return head + "\n" + "\n".join(out) + "\n"
 
 
-POOLS = {"crazy_vs_hard_pooled": ("crazy_vs_hard", "crazy_vs_hard_seed6")}
+POOLS = {"crazy_vs_hard_pooled": ("crazy_vs_hard", "crazy_vs_hard_seed6"),
+         "ismcts_vs_normal_pooled": ("ismcts_vs_normal", "ismcts_vs_normal_seed113")}
 
 
 def run_pool(name: str, jobs: int | None) -> str:
@@ -141,8 +147,10 @@ def run_pool(name: str, jobs: int | None) -> str:
         settings = read_experiment(HERE / f"{part}.toml")
         first, second = settings["agents"][:2]
         run = sa.run_tournament(settings["agents"], n_jobs=jobs, deals=settings["deals"], seed=settings["seed"],
-                                mode=settings.get("mode", "hands"), out=str(HERE / "runs" / part), progress=False)
+                                schedule=settings.get("schedule"), mode=settings.get("mode", "hands"),
+                                out=str(HERE / "runs" / part), progress=False)
         df = sa.load_results(run)
+        df = df[df["pairing"] == 0]  # the first two agents (a gauntlet file holds more pairings)
         sign = np.where(df["agent"].astype(str).to_numpy() == first, 1.0, -1.0)
         per_deal = (sign * df["points"].to_numpy(float)).reshape(-1)
         d = df.assign(s=per_deal).groupby("deal_no")["s"].sum().to_numpy() / 2  # two tables a deal

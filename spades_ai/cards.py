@@ -122,14 +122,32 @@ def cards_to_mask(cards: Iterable[Card | str | int]) -> int:
     return mask
 
 
+#: The cards of each suit's 13-bit pattern, keyed by ``suit << 13 | bits``, filled on first use.
+_SUIT_CARDS: dict[int, tuple[Card, ...]] = {}
+
+
+def _suit_cards(key: int) -> tuple[Card, ...]:
+    suit, bits = key >> 13, key & 0x1FFF
+    cards = _SUIT_CARDS[key] = tuple(DECK[13 * suit + r] for r in range(13) if bits >> r & 1)
+    return cards
+
+
 def mask_to_cards(mask: int) -> list[Card]:
     """The cards of a bitboard, lowest id first."""
     mask = int(mask)
     out = []
-    while mask:  # one step per card held, not per card of the deck
-        low = mask & -mask
-        out.append(DECK[low.bit_length() - 1])
-        mask ^= low
+    if mask.bit_count() < 6:
+        while mask:  # one step per card held, not per card of the deck
+            low = mask & -mask
+            out.append(DECK[low.bit_length() - 1])
+            mask ^= low
+        return out
+    for suit in (0, 1, 2, 3):  # a whole hand: one step per suit (a hand is asked for often)
+        bits = mask >> 13 * suit & 0x1FFF
+        if bits:
+            key = suit << 13 | bits
+            cards = _SUIT_CARDS.get(key)
+            out += cards if cards is not None else _suit_cards(key)
     return out
 
 
@@ -227,6 +245,38 @@ class CardSet(int):
 
     def __repr__(self) -> str:
         return f"CardSet({' '.join(map(str, self))!r})"
+
+
+def parse_hands(hands, size: int | None = None) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+    """Four disjoint hands from four card collections (strings, card lists or bitboards), or
+    from one string with ``/`` between the hands; with ``size``, each must hold that many.
+
+    Anything else raises ``ValueError`` naming the seat and the problem. ``parse_deal`` (13
+    cards each) and the solver (any equal sizes) both read their hands through this.
+    """
+    if isinstance(hands, str):
+        hands = hands.split("/")
+    try:
+        hands = list(hands)
+    except TypeError:
+        raise ValueError(f"hands must be four card collections, not {type(hands).__name__}") from None
+    if len(hands) != 4:
+        raise ValueError(f"a deal has 4 hands, not {len(hands)}")
+    sets = []
+    for seat, h in enumerate(hands):
+        try:
+            cards = CardSet(h)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"seat {seat}'s hand: {exc}") from None
+        if size is not None and len(cards) != size:
+            raise ValueError(f"seat {seat}'s hand has {len(cards)} cards, not {size}")
+        sets.append(cards)
+    for a in range(4):
+        for b in range(a + 1, 4):
+            both = sets[a] & sets[b]
+            if both:
+                raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, both))}")
+    return tuple(sets)
 
 
 def format_hand(mask: int) -> str:

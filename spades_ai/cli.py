@@ -330,7 +330,7 @@ def _cmd_tournament(args) -> None:
 #: Seconds of CPU the first run spends compiling, by what it needs (measured on a shared 2-core
 #: machine, benchmarks/RESULTS.md): a tournament's self-play loop for fast built-ins only, the
 #: loop with Hard or Crazy, the kernels a Python agent's hands use; ``spades-ai play``.
-FIRST_RUN_SECONDS = {"fast": 25, "monte_carlo": 60, "python": 20, "play": 45}
+FIRST_RUN_SECONDS = {"fast": 20, "monte_carlo": 60, "python": 20, "play": 45}
 #: A warm-up still running after this long is compiling: loading the cache takes 0.5 s on an
 #: idle machine, a few seconds on a busy one, and compiling takes tens of seconds.
 NOTICE_AFTER = 5.0

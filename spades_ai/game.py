@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_cards, to_card
+from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_cards, parse_hands, to_card
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
@@ -32,27 +32,7 @@ def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
     A string with ``/`` between the hands (``"AS KS ... / ... / ... / ..."``) also works.
     Anything that is not a full, valid deal raises ``ValueError`` saying what is wrong.
     """
-    if isinstance(hands, str):
-        hands = hands.split("/")
-    hands = list(hands)
-    if len(hands) != 4:
-        raise ValueError(f"a deal has 4 hands, not {len(hands)}")
-    masks = []
-    for seat, h in enumerate(hands):
-        try:
-            m = CardSet(h)
-        except (ValueError, TypeError) as exc:
-            raise ValueError(f"seat {seat}'s hand: {exc}") from None
-        n = len(m)
-        if n != 13:
-            raise ValueError(f"seat {seat}'s hand has {n} cards, not 13")
-        masks.append(m)
-    for a in range(4):
-        for b in range(a + 1, 4):
-            both = masks[a] & masks[b]
-            if both:
-                raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, both))}")
-    return tuple(masks)
+    return parse_hands(hands, 13)
 
 
 class Hand(PublicFacts):

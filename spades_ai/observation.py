@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.cards import Card, CardSet, mask_to_cards
+from spades_ai.cards import DECK, Card, CardSet, mask_to_cards
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
@@ -55,17 +55,17 @@ class PublicFacts:
     @property
     def bids(self) -> list[int | None]:
         """Bids by seat (0 = nil, None = not yet)."""
-        return [None if b < 0 else int(b) for b in self.public[_st.P_BIDS : _st.P_BIDS + 4]]
+        return [None if b < 0 else b for b in self.public[_st.P_BIDS : _st.P_BIDS + 4].tolist()]
 
     @property
     def blind(self) -> list[bool]:
         """Blind-nil flags by seat."""
-        return [bool(b) for b in self.public[_st.P_BLIND : _st.P_BLIND + 4]]
+        return [b != 0 for b in self.public[_st.P_BLIND : _st.P_BLIND + 4].tolist()]
 
     @property
     def tricks_won(self) -> list[int]:
         """Tricks won so far, by seat."""
-        return [int(t) for t in self.public[_st.P_WON : _st.P_WON + 4]]
+        return self.public[_st.P_WON : _st.P_WON + 4].tolist()
 
     @property
     def trick_no(self) -> int:
@@ -102,12 +102,12 @@ class PublicFacts:
     @property
     def scores(self) -> tuple[int, int]:
         """The match scores (team 0, team 1) before this hand."""
-        return (int(self.public[_st.P_SCORES]), int(self.public[_st.P_SCORES + 1]))
+        return tuple(self.public[_st.P_SCORES : _st.P_SCORES + 2].tolist())
 
     @property
     def bag_count(self) -> tuple[int, int]:
         """The teams' running bag counts before this hand."""
-        return (int(self.public[_st.P_BAGS]), int(self.public[_st.P_BAGS + 1]))
+        return tuple(self.public[_st.P_BAGS : _st.P_BAGS + 2].tolist())
 
     @property
     def hands_played(self) -> int:
@@ -120,18 +120,7 @@ class Observation(PublicFacts):
 
     __slots__ = ("seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal")
 
-    def __init__(
-        self,
-        seat: int,
-        cards: int,
-        public: np.ndarray,
-        rules: Rules,
-        plays=(),
-        blind_decision: bool = False,
-        *,
-        history=None,
-        legal: int | None = None,
-    ):
+    def __init__(self, seat: int, cards: int, public: np.ndarray, rules: Rules, plays=(), blind_decision: bool = False):
         self.seat = int(seat)
         #: the seat's own cards (empty before a blind-nil decision); ``int(obs.cards)`` is the bitboard
         self.cards = CardSet.from_mask(int(cards))
@@ -142,18 +131,35 @@ class Observation(PublicFacts):
         self.rules_array = rules.as_array()
         #: True when the seat is asked about a blind nil before seeing its cards
         self.blind_decision = bool(blind_decision)
-        self._plays = tuple(plays) if history is None else None
-        # (the self-play loop's array of 64 * seat + card in play order, how many): decoded on use
-        self._history = None if history is None else (history[0][: history[1]].copy(), history[1])
-        # the engine's legal mask, when the caller already has it (the self-play loop does)
-        self._legal = legal
+        self._plays = tuple(plays)
+        self._history = None
+        self._legal = None
+
+    @classmethod
+    def _asked(cls, seat: int, cards: int, public: np.ndarray, rules: Rules, rules_array: np.ndarray,
+               blind_decision: bool, seqs: np.ndarray, q: int, n: int, legal: int) -> Observation:  # fmt: skip
+        """The observation of a question of the self-play loop (``agents.python_seats``), built
+        with as little work as possible: ``public`` is the loop's own read-only copy (a row),
+        the play history stays row ``q`` of ``seqs`` (``64 * seat + card``, ``n`` of them) until
+        ``plays`` is read, and the legal mask is the loop's."""
+        obs = cls.__new__(cls)
+        obs.seat = seat
+        obs.cards = CardSet.from_mask(cards)
+        obs.public = public
+        obs.rules = rules
+        obs.rules_array = rules_array
+        obs.blind_decision = blind_decision
+        obs._plays = None
+        obs._history = (seqs, q, n)
+        obs._legal = legal
+        return obs
 
     @property
     def plays(self) -> tuple[tuple[int, Card], ...]:
         """Every card played so far, in order, as (seat, card)."""
         if self._plays is None:
-            seq, _ = self._history
-            self._plays = tuple((int(v) >> 6, Card(int(v) & 63)) for v in seq)
+            seqs, q, n = self._history
+            self._plays = tuple((v >> 6, DECK[v & 63]) for v in seqs[q, :n].tolist())
         return self._plays
 
     # -- passes (this seat's and its partner's only) ---------------------------------------
@@ -187,6 +193,13 @@ class Observation(PublicFacts):
         partner = self.seat ^ 2
         gave = (int(self.gave) & ~int(self.blind_received)) | int(self.blind_gave)
         return CardSet(gave & ~int(self.played_by[partner]))
+
+    def __getstate__(self):
+        """Pickled or copied with its plays decoded, without the self-play loop's arrays that
+        an observation from the loop shares with the other questions of its batch."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_plays"], state["_history"] = self.plays, None
+        return None, state
 
     # -- choices -------------------------------------------------------------------------
     def legal_bids(self) -> list[int]:

@@ -23,12 +23,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from spades_ai.cards import Card, cards_to_mask, mask_to_cards, parse_cards
+from spades_ai.cards import Card, cards_to_mask, mask_to_cards, parse_cards, parse_hands
 from spades_ai.engine import solver as _sol
 from spades_ai.engine.play import legal_mask
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
 
-FULL = (1 << 52) - 1
 CLUB_MASK = 0x1FFF
 LEAF_SHAPE = (14, 14, 14, 14)
 #: log2 of the table rows used for a search with n cards per hand (more tricks, more positions).
@@ -94,36 +93,6 @@ def _flag(value, name: str) -> bool:
     return bool(value)
 
 
-def _hand_masks(hands) -> list[int]:
-    """Four disjoint bitboards from four hands (strings, card lists or int masks), any sizes."""
-    if isinstance(hands, str):
-        hands = hands.split("/")
-    try:
-        hands = list(hands)
-    except TypeError:
-        raise ValueError(f"hands must be four card collections, not {type(hands).__name__}") from None
-    if len(hands) != 4:
-        raise ValueError(f"a position has 4 hands, not {len(hands)}")
-    masks = []
-    for seat, h in enumerate(hands):
-        try:
-            if isinstance(h, (int, np.integer)) and not isinstance(h, bool):
-                m = int(h)
-                if not 0 <= m <= FULL:
-                    raise ValueError(f"bitboard {m:#x} has bits outside 0..51")
-            else:
-                m = cards_to_mask(parse_cards(h) if isinstance(h, str) else h)
-        except (ValueError, TypeError) as exc:
-            raise ValueError(f"seat {seat}'s hand: {exc}") from None
-        masks.append(m)
-    for a in range(4):
-        for b in range(a + 1, 4):
-            both = masks[a] & masks[b]
-            if both:
-                raise ValueError(f"seats {a} and {b} both hold {_names(both)}")
-    return masks
-
-
 def _names(mask: int) -> str:
     return " ".join(map(str, mask_to_cards(mask)))
 
@@ -155,7 +124,7 @@ def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: 
     >>> double_dummy(deal, leader=0), double_dummy(deal, leader=0, spades_broken=True)
     (2, 3)
     """
-    masks = _hand_masks(hands)
+    masks = [int(h) for h in parse_hands(hands)]
     leader = _seat(leader, "leader")
     rules = _rules(rules)
     spades_broken = _flag(spades_broken, "spades_broken")
@@ -216,7 +185,7 @@ def card_values(
     >>> card_values(hands, 0, tricks_leaf(0), team=0, tricks_won=[6, 0, 5, 0], trick=["4H"])
     {3C: 13.0, KS: 12.0}
     """
-    masks = _hand_masks(hands)
+    masks = [int(h) for h in parse_hands(hands)]
     leader = _seat(leader, "leader")
     team = _seat(team, "team")
     if team > 1:

@@ -3,6 +3,8 @@ errors a bad user agent gets, what an Observation holds, and the no-peek test.""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import numpy as np
@@ -242,6 +244,24 @@ def test_illegal_bid_in_play_hands_names_the_agent_seat_and_bid():
         play_hands(["normal", "normal", IllegalBid(), "normal"], 1)
 
 
+def test_a_malformed_action_in_play_hands_names_the_agent_and_seat():
+    class NoCard(_Base):
+        name = "nocard"
+
+        def play(self, obs):
+            return None
+
+    with pytest.raises(IllegalBidError, match=r"agent 'floaty' at seat 1 bid 1\.0: a bid is an int"):
+        play_hands(["normal", FloatBid(), "normal", "normal"], 3)
+    with pytest.raises(IllegalPlayError, match=r"agent 'nocard' at seat 3 played None: "):
+        play_hands(["normal", "normal", "normal", NoCard()], 3)
+
+
+def test_an_agent_that_raises_stops_play_hands_with_its_own_error():
+    with pytest.raises(RuntimeError, match="boom"):
+        play_hands([Crasher(), "normal"], 20)
+
+
 def test_a_card_string_is_accepted_from_a_python_agent():
     class Strings(_Base):
         def play(self, obs):
@@ -326,6 +346,58 @@ def test_observation_is_a_frozen_snapshot():
     hand.play("4S")
     assert np.array_equal(obs.public, before)
     assert len(obs.plays) == len(OBS_PLAYS)
+
+
+OBS_FIELDS = ("seat", "cards", "phase", "dealer", "bids", "blind", "tricks_won", "trick_no", "spades_broken", "leader",
+              "current_trick", "played_by", "voids", "scores", "bag_count", "hands_played", "plays", "blind_decision", "rules")  # fmt: skip
+
+
+def assert_same_observation(a, b):
+    for name in OBS_FIELDS:
+        assert getattr(a, name) == getattr(b, name), name
+    assert np.array_equal(a.public, b.public) and np.array_equal(a.rules_array, b.rules_array)
+    assert a.legal_bids() == b.legal_bids() and a.legal_cards() == b.legal_cards() and repr(a) == repr(b)
+
+
+def test_observations_from_the_loop_equal_the_hands_and_stay_as_they_were():
+    kept = []
+
+    class Keeper(_Base):
+        name = "keeper"
+
+        def bid(self, obs):
+            kept.append(obs)
+            return super().bid(obs)
+
+        def play(self, obs):
+            kept.append(obs)
+            return super().play(obs)
+
+    rules = Rules(bag_limit=5)
+    rec = play_hands([Keeper(), "normal"], 6, seed=4, rules=rules, dealer=1, keep_plays=True)
+    expected = {}  # the same moments, from a Hand replayed from the records
+    for i, deal in enumerate(deal_masks(4, 0, 6)):
+        hand = Hand(deal.tolist(), dealer=1, rules=rules)
+        for k in range(4):
+            seat = (1 + 1 + k) % 4
+            if seat % 2 == 0:
+                expected[(i, int(hand.observation().cards), 0, k)] = hand.observation()
+            hand.bid(int(rec.bids[i, seat]))
+        for k, card in enumerate(rec.plays[i]):
+            if hand.to_act % 2 == 0:
+                expected[(i, int(hand.observation().cards), 1, k)] = hand.observation()
+            hand.play(int(card))
+    assert len(kept) == len(expected) == 6 * (2 + 26)
+    deal_of = {int(c): i for i, d in enumerate(deal_masks(4, 0, 6)) for c in d}
+    for obs in kept:  # asked in batches, so not in deal order: each is matched to its moment
+        moment = sum(b is not None for b in obs.bids) if obs.phase == "bidding" else len(obs.plays)
+        i = deal_of[int(obs.cards | obs.played_by[obs.seat])]
+        want = expected[(i, int(obs.cards), int(obs.phase == "playing"), moment)]
+        assert_same_observation(obs, want)
+        again = pickle.loads(pickle.dumps(obs))
+        assert_same_observation(again, want)
+        assert len(pickle.dumps(obs)) < 3000  # its own plays, not the batch's arrays
+        assert_same_observation(copy.deepcopy(obs), want)
 
 
 def test_observation_during_bidding():

@@ -49,7 +49,7 @@ def seeded_play(pub, seat, hand, legal, rules, params):
 
 
 class Wrapped:
-    """A Python agent that asks a kernel agent: drives the same kernels through objmode."""
+    """A Python agent that asks a kernel agent: the loop stops for it and Python answers."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -70,6 +70,38 @@ def test_kernel_agent_plays_in_numba_and_from_python_alike():
     m_fast = sa.play_matches([GREEDY, "easy"], 3, seed=2, rules=sa.Rules(target_score=250))
     m_slow = sa.play_matches([Wrapped(GREEDY), "easy"], 3, seed=2, rules=sa.Rules(target_score=250))
     assert m_fast == m_slow
+
+
+@numba.njit
+def blind_bid(pub, seat, hand, legal, rules):
+    if (legal >> K.BLIND_NIL) & 1:  # asked before looking: seats 0 and 1 take it, 2 and 3 look
+        return K.BLIND_NIL if seat < 2 else 0
+    return greedy_bid(pub, seat, hand, legal, rules)
+
+
+BLINDY = sa.kernel_agent("blindy", blind_bid, greedy_play)
+
+
+class Copy(Wrapped):
+    """A Python agent that asks a kernel agent every question, the blind nil too."""
+
+    def blind_nil(self, obs):
+        return self.inner.blind_nil(obs)
+
+
+@pytest.mark.parametrize("tables", [1, 3, 256])
+def test_a_python_copy_of_a_kernel_agent_gives_its_records_on_any_number_of_tables(monkeypatch, tables):
+    from spades_ai.agents.selfplay import Seating
+
+    rules = sa.Rules.preset("blind")
+    fast = sa.play_hands([BLINDY, "normal"], 60, seed=12, rules=rules, keep_plays=True)
+    assert fast.blind[:, 0].any() and not fast.blind[:, 2].any()  # both answers to the question
+    mixed = sa.Mixed("blind-bids", BLINDY, sa.make_agent("easy"))
+    m_fast = sa.play_matches([mixed, "normal"], 5, seed=3, rules=rules.replace(target_score=200), keep_plays=True)
+    monkeypatch.setattr(Seating, "TABLES", tables)  # how many hands the loop plays at once
+    assert sa.play_hands([Copy(BLINDY), "normal"], 60, seed=12, rules=rules, keep_plays=True) == fast
+    m_copy = sa.Mixed("blind-bids", Copy(BLINDY), sa.make_agent("easy"))  # a Python bidder, a kernel player
+    assert sa.play_matches([m_copy, "normal"], 5, seed=3, rules=rules.replace(target_score=200), keep_plays=True) == m_fast
 
 
 def test_builtins_are_kernel_agents():

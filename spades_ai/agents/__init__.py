@@ -1,4 +1,4 @@
-"""Agents: the interface, the built-ins (random, easy, normal, hard, crazy), ``make_agent``,
+"""Agents: the interface, the built-ins (random, easy, normal, hard, crazy, ismcts), ``make_agent``,
 the Monte Carlo parts (world sampling, bid-aware weights, rollouts) and self-play."""
 
 from spades_ai.agents.kernel_agent import KernelAgent, Mixed, kernel_agent

@@ -92,9 +92,8 @@ def specialise(template: str, begin: str, end: str, region: str, functions: dict
     text = head + consts + region + tail
     text = text.replace("from spades_ai.engine.jit import kernel\n", "from spades_ai.engine.jit import uncached_kernel as kernel\n")
     text = text.replace(
-        "from spades_ai.engine.jit import callback_kernel, inline_kernel, kernel  #",
-        "from spades_ai.engine.jit import uncached_callback_kernel as callback_kernel, "
-        "uncached_inline_kernel as inline_kernel, uncached_kernel as kernel  #",
+        "from spades_ai.engine.jit import inline_kernel, kernel\n",
+        "from spades_ai.engine.jit import uncached_inline_kernel as inline_kernel, uncached_kernel as kernel\n",
     )
     module = types.ModuleType(f"spades_ai_generated_{tag}_inmemory")
     module.__dict__.update(functions)
@@ -104,40 +103,34 @@ def specialise(template: str, begin: str, end: str, region: str, functions: dict
 
 
 # -- the self-play loop of a lineup ----------------------------------------------------------------
-#: (function, agent kernel, result variable, its type, python_decision's ``what``, its argument)
+#: (function, agent kernel, its argument after ``hand``, what a slot with no kernel returns)
 _SEAT_FUNCS = (
-    ("seat_bid", "bid", "b", "int64", 0, "legal"),
-    ("seat_play", "play", "c", "int64", 1, "legal"),
-    ("seat_pass", "pass", "m", "uint64", 2, "n"),
+    ("seat_bid", "bid", "legal", "-1"),
+    ("seat_play", "play", "legal", "-1"),
+    ("seat_pass", "pass", "n", "np.uint64(0)"),
 )
 
 
-def lineup_region(agents, with_python: bool) -> str:
-    """The seat dispatch of a lineup: ``seat_bid`` / ``seat_play`` / ``seat_pass`` calling
-    each kernel agent's kernels by slot, and (``with_python``) the objmode callback for the
-    other slots."""
-    deco = "@callback_kernel" if with_python else "@inline_kernel"
+def lineup_region(agents) -> str:
+    """The seat dispatch of a lineup: ``seat_bid`` / ``seat_play`` / ``seat_pass`` calling each
+    kernel agent's kernels by slot (the loop asks Python agents itself, without calling these)."""
     out = ["\n\n"]
-    for func, kind, var, typ, what, arg in _SEAT_FUNCS:
-        out.append(f"{deco}\ndef {func}(slot, pub, seat, hand, {arg}, rules, params, seq, n_seq):\n")
+    for func, kind, arg, none in _SEAT_FUNCS:
+        out.append(f"@inline_kernel\ndef {func}(slot, pub, seat, hand, {arg}, rules, params):\n")
         for k, agent in enumerate(agents):
             takes = agent.pass_takes_params if kind == "pass" else agent.takes_params
             extra = f", params[{k}]" if takes else ""
             call = f"return {kind}_{k}(pub, seat, hand, {arg}, rules{extra})\n"
-            if len(agents) == 1 and not with_python:
-                out.append(f"    {call}\n\n")  # one agent at every seat: no branch
+            if len(agents) == 1:
+                out.append(f"    {call}\n\n")  # one kernel agent in the lineup: no branch
                 break
             out.append(f"    if slot == {k}:\n        {call}")
-        if with_python:
-            out.append(f'    with objmode({var}="{typ}"):\n')
-            out.append(f"        {var} = python_decision(slot, {what}, pub, seat, hand, {arg}, seq, n_seq)\n")
-            out.append(f"    return {var}\n\n\n")
-        elif len(agents) != 1:
-            out.append("    return -1\n\n\n" if kind != "pass" else "    return np.uint64(0)\n\n\n")
+        else:
+            out.append(f"    return {none}\n\n\n")
     return "".join(out)
 
 
-def lineup_module(agents, with_python: bool):
+def lineup_module(agents):
     """The compiled self-play loop (``lineup_loop``) for these kernel agents, in slot order."""
     functions = {}
     for k, agent in enumerate(agents):
@@ -148,16 +141,17 @@ def lineup_module(agents, with_python: bool):
         "spades_ai.agents.lineup_loop",
         "# -- seat dispatch",
         "# -- end of seat dispatch",
-        lineup_region(agents, with_python),
+        lineup_region(agents),
         functions,
         {},
         "lineup",
     )
 
 
-# -- Hard and Crazy with another rollout policy ------------------------------------------------------
-def rollout_module(policy):
-    """``agents.hard`` with ``policy`` (a kernel agent) as the rollout policy."""
+# -- Hard, Crazy and ISMCTS with another rollout policy ----------------------------------------------
+def rollout_module(policy, template: str = "spades_ai.agents.hard"):
+    """``template`` (``agents.hard`` or ``agents.ismcts``: a module with a rollout-policy
+    region) with ``policy`` (a kernel agent) as the rollout policy."""
     functions = {"_policy_bid": policy.bid_kernel, "_policy_play": policy.play_kernel, "_policy_pass": policy.pass_kernel}
     if policy.takes_params:
         region = (
@@ -177,6 +171,5 @@ def rollout_module(policy):
         )
     else:
         region += "rollout_pass = _policy_pass\n\n"
-    return specialise(
-        "spades_ai.agents.hard", "# -- rollout policy", "# -- end of rollout policy", region, functions, constants, "hard"
-    )
+    tag = template.rsplit(".", 1)[-1]
+    return specialise(template, "# -- rollout policy", "# -- end of rollout policy", region, functions, constants, tag)

@@ -165,7 +165,7 @@ def kernel_agent(name: str, bid, play, *, pass_=None, params=None) -> KernelAgen
 class Mixed:
     """An agent that bids like ``bid`` and plays like ``play`` (any two agents). The self-play
     loop runs each part the fastest way it can: a kernel part inside numba, a Python part
-    through a callback. The bidding benchmark is built on it.
+    asked from Python for its own decisions only. The bidding benchmark is built on it.
 
     >>> from spades_ai import make_agent
     >>> Mixed("hard-bids", make_agent("hard", worlds=8), make_agent("normal")).name

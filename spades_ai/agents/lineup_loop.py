@@ -1,44 +1,52 @@
 """The self-play loop, as a template: ``spades_ai.agents.codegen`` makes one module per set of
 kernel agents by putting, in place of the placeholders between the markers below, a
-``seat_bid``, a ``seat_play`` and a ``seat_pass`` that call those agents' kernels directly (so numba inlines
-them, and the module is cached on disk like any other). Python agents join the same loop
-through ``objmode`` callbacks, so there is one loop for every kind of agent.
+``seat_bid``, a ``seat_play`` and a ``seat_pass`` that call those agents' kernels directly (so
+numba inlines them, and the module is cached on disk like any other).
 
-A lineup gives each seat a bid slot and a play slot (``slots[seat, 0]``, ``slots[seat, 1]``: an
-agent may bid like one agent and play like another, ``Mixed``): slot ``k`` below the number of
-kernel agents calls kernel agent ``k``; a larger slot calls a Python agent registered in
-``spades_ai.agents.python_seats``.
-A seat passes cards with its bid slot.
+The loop plays many *tables* at once, each a hand in progress (``pubs[t]``, ``hands[t]``,
+``seqs[t]`` and the bookkeeping row ``tables[t]``). Kernel agents decide inside it. When a
+Python agent is to act, its table stops and a *question* is written out (one row of ``asked``
+per waiting table, with a copy of the public array and the cards played so far, which the
+agent's ``Observation`` reads); once every table is waiting or done, the kernel returns, Python
+answers every question (``python_seats.answer``) and calls the kernel again with the answers,
+which it checks and applies before playing on. So there is one loop for every kind of agent,
+no callback from numba into Python, and one kernel call for a few hundred Python decisions.
+A lineup of kernel agents only never stops: one table plays every deal in a single call.
+
+A lineup gives each seat a row of ``slots``: its bid slot and play slot (an agent may bid like
+one agent and play like another, ``Mixed``), whether each of them is a Python agent, and
+whether the bidder is asked about a blind nil. Slot ``k`` of a kernel agent calls kernel agent
+``k``; a Python slot is answered by the Python agent registered under that number.
+A seat passes cards with its bid slot (a Python bidder is asked its pass as a question too).
 An illegal action stops the loop and is reported in ``err``: (1 bid / 2 card / 3 pass, seat,
 action, slot), then the public array, the four hands and the cards played in order (``report``), from
 which the caller rebuilds the hand and raises the engine's own error, naming the agent.
 
 Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
 ``play_matches`` from ``(seed, m, stream 1 + k)``, and match ``m``'s first dealer from its own
-stream (``selfplay_kernels``), so the same seed gives the same cards whoever sits down.
+stream (``selfplay_kernels``), so the same seed gives the same cards whoever sits down, and a
+hand's record does not depend on which table played it or on how many tables there were.
 
 Rules that hide something from a seat or pass cards (closed bidding, ``pass_cards``,
-``blind_pass``) take ``play_on_house``, where every decision is made on the seat's view and
-passing rounds are played; the default rules keep ``play_on``, the tight loop, which pays
-nothing for them (one test of the rules per hand).
+``blind_pass``) take ``play_on_house``, where every decision is made on the seat's view (the
+questions to Python agents carry that view too) and passing rounds are played; the default
+rules keep ``play_on``, the tight loop, which pays nothing for them (``play_rest`` picks one,
+one test of the rules per call).
 """
 
 import numpy as np
-from numba import objmode  # noqa: F401 -- used by the generated seat dispatch
 
-from spades_ai.agents.python_seats import python_decision  # noqa: F401 -- used by the generated seat dispatch
 from spades_ai.agents.selfplay_kernels import (
     MAX_MATCH_HANDS,
     after_hand,
     deal_match_hand,
     grow,
     match_first_dealer,
-    record_arrays,
     record_hand,
 )
 from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
-from spades_ai.engine.jit import callback_kernel, inline_kernel, kernel  # noqa: F401 -- the generated seat dispatch
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -62,189 +70,406 @@ from spades_ai.engine.state import (
 
 
 @kernel
-def seat_bid(slot, pub, seat, hand, legal, rules, params, seq, n_seq):
-    """The bid of the agent in ``slot`` (placeholder)."""
+def seat_bid(slot, pub, seat, hand, legal, rules, params):
+    """The bid of the kernel agent in ``slot`` (placeholder)."""
     return -1
 
 
 @kernel
-def seat_play(slot, pub, seat, hand, legal, rules, params, seq, n_seq):
-    """The card id the agent in ``slot`` plays (placeholder)."""
+def seat_play(slot, pub, seat, hand, legal, rules, params):
+    """The card id the kernel agent in ``slot`` plays (placeholder)."""
     return -1
 
 
 @kernel
-def seat_pass(slot, pub, seat, hand, n, rules, params, seq, n_seq):
-    """The mask of the ``n`` cards the agent in ``slot`` passes (placeholder)."""
+def seat_pass(slot, pub, seat, hand, n, rules, params):
+    """The mask of the ``n`` cards the kernel agent in ``slot`` passes (placeholder)."""
     return np.uint64(0)
 
 
 # -- end of seat dispatch ----------------------------------------------------------------------
 
+# a seat's row of ``slots``
+S_BID, S_PLAY, S_PY_BID, S_PY_PLAY, S_ASK_BLIND = 0, 1, 2, 3, 4
+SLOTS_WIDTH = 5
+
+# a table's bookkeeping row: the job it plays (a deal or match index; -1 when free), the cards
+# played in ``seqs[t]``, the question it waits on (and for which slot, with which legal mask),
+# whether the seat to bid declined a blind nil, in matches the hand number, dealer, scores
+# and bags carried into the next hand, and the passes chosen in the current passing round
+# (``T_PENDING + seat``: masks kept out of the public array, hidden from every view until the
+# exchange; ``engine.state.choose_pass``)
+T_JOB, T_N, T_ASKED, T_SLOT, T_LEGAL, T_NO_BLIND, T_HAND_NO, T_DEALER, T_SCORE, T_BAGS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 10
+T_PENDING = 12
+TABLE_WIDTH = 16
+
+# the questions put to a Python agent
+Q_NONE, Q_BLIND, Q_BID, Q_CARD, Q_PASS = 0, 1, 2, 3, 4
+BLIND_QUESTION = (1 << BLIND_NIL_BIT) | 1  # before looking: only the blind nil and the nil to choose from
+
+# a row of ``asked``: the table, the slot and seat asked, the question, the seat's cards, the
+# legal bids (a mask of ``engine.bids``) or cards (for a pass: how many cards), and how many cards of ``seqs`` were played
+A_TABLE, A_SLOT, A_SEAT, A_WHAT, A_HAND, A_LEGAL, A_N = 0, 1, 2, 3, 4, 5, 6
+ASKED_WIDTH = 7
+
+# what ``play_on`` stopped on
+DONE, WAITING, ILLEGAL = 0, 1, 2
 
 ERR_SIZE = 4 + N_PUBLIC + 4 + 52
+#: ``err[0]``: typed int64, not as the literals 1, 2 and 3, so that ``report`` compiles once
+BAD_BID, BAD_CARD, BAD_PASS = np.int64(1), np.int64(2), np.int64(3)
 
 
 @kernel
 def report(err, what, seat, action, slot, pub, hands, seq):
-    """Fill ``err`` (``ERR_SIZE``) with the illegal action and the state it was taken in."""
+    """Fill ``err`` (``ERR_SIZE``) with the illegal action and the state it was taken in.
+
+    Element by element: a slice assignment compiles numba's shape-mismatch error message (string
+    formatting), which took a tenth of a cold first run's compile time."""
     err[0], err[1], err[2], err[3] = what, seat, action, slot
-    err[4 : 4 + N_PUBLIC] = pub
+    for k in range(N_PUBLIC):
+        err[4 + k] = pub[k]
     for s in range(4):
         err[4 + N_PUBLIC + s] = np.int64(hands[s])
-    err[8 + N_PUBLIC :] = seq
+    for j in range(52):
+        err[8 + N_PUBLIC + j] = seq[j]
+
+
+@inline_kernel
+def wait_for(row, what, slot, legal):
+    """Mark the table as waiting for the Python agent in ``slot``."""
+    row[T_ASKED], row[T_SLOT], row[T_LEGAL] = what, slot, legal
+    return WAITING
 
 
 @kernel
-def play_on(pub, hands, slots, params, rules, seq, n_played, err):
-    """Play the hand in ``pub`` / ``hands`` from wherever it stands to its end, noting the cards
-    in play order in ``seq`` (``64 * seat + card``; ``n_played`` are there already). Returns
-    False (with ``err`` filled) on an illegal action."""
+def play_on(pub, hands, slots, params, rules, seq, row, err):
+    """Play the hand in ``pub`` / ``hands`` on from wherever it stands, noting the cards in play
+    order in ``seq`` (``64 * seat + card``; ``row[T_N]`` are there already). Returns DONE at
+    the end of the hand, WAITING when a Python agent is to decide (the question in ``row``),
+    ILLEGAL (with ``err`` filled) on an illegal action."""
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
-        slot = slots[seat, 0]
+        slot = slots[seat, S_BID]
         full = legal_bids(seat, hands[seat], pub, rules)
         blind = False
-        if (full >> BLIND_NIL_BIT) & 1:
-            # asked before looking: no cards, only the blind nil and the nil to choose from
-            ask = np.int64((1 << BLIND_NIL_BIT) | 1)
-            blind = seat_bid(slot, pub, seat, np.uint64(0), ask, rules, params, seq, n_played) == BLIND_NIL_BIT
+        if (full >> BLIND_NIL_BIT) & 1 and slots[seat, S_ASK_BLIND] and not row[T_NO_BLIND]:
+            if slots[seat, S_PY_BID]:
+                return wait_for(row, Q_BLIND, slot, BLIND_QUESTION)
+            ask = np.int64(BLIND_QUESTION)
+            blind = seat_bid(slot, pub, seat, np.uint64(0), ask, rules, params) == BLIND_NIL_BIT
+        row[T_NO_BLIND] = 0
         legal = full & 0x3FFF
-        b = 0 if blind else seat_bid(slot, pub, seat, hands[seat], legal, rules, params, seq, n_played)
-        if not blind and (b < 0 or b > 13 or not (legal >> b) & 1):
-            report(err, 1, seat, b, slot, pub, hands, seq)
-            return False
+        if blind:
+            b = 0
+        else:
+            if slots[seat, S_PY_BID]:
+                return wait_for(row, Q_BID, slot, legal)
+            b = seat_bid(slot, pub, seat, hands[seat], legal, rules, params)
+            if b < 0 or b > 13 or not (legal >> b) & 1:
+                report(err, BAD_BID, seat, b, slot, pub, hands, seq)
+                return ILLEGAL
         apply_bid(pub, hands, b, blind, rules)
-    i = n_played
+    i = row[T_N]
     while pub[P_PHASE] == PHASE_PLAYING:
         seat = pub[P_TO_ACT]
         hand = hands[seat]
         legal = legal_now(pub, hand, rules)
-        card = seat_play(slots[seat, 1], pub, seat, hand, legal, rules, params, seq, i)
+        slot = slots[seat, S_PLAY]
+        if slots[seat, S_PY_PLAY]:
+            row[T_N] = i
+            return wait_for(row, Q_CARD, slot, np.int64(legal))
+        card = seat_play(slot, pub, seat, hand, legal, rules, params)
         if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
-            report(err, 2, seat, card, slots[seat, 1], pub, hands, seq)
-            return False
+            report(err, BAD_CARD, seat, card, slot, pub, hands, seq)
+            return ILLEGAL
         seq[i] = 64 * seat + card
         i += 1
         apply_card(pub, hands, card, rules)
-    return True
+    row[T_N] = i
+    return DONE
 
 
 @kernel
-def play_on_house(pub, hands, slots, params, rules, seq, n_played, err):
+def note_pass(pub, hands, row, seat, cards, rules):
+    """``engine.state.choose_pass`` with the round's pending passes kept in ``row[T_PENDING:]``
+    (so a table may wait for a Python passer between two passes of a round)."""
+    pending = np.empty(4, dtype=np.uint64)
+    for s in range(4):
+        pending[s] = np.uint64(row[T_PENDING + s])
+    choose_pass(pub, hands, pending, seat, cards, rules)
+    for s in range(4):
+        row[T_PENDING + s] = np.int64(pending[s])
+
+
+@kernel
+def play_on_house(pub, hands, slots, params, rules, seq, row, err):
     """``play_on`` under rules that hide something or pass cards: every decision is taken on
     the seat's view (``engine.state.observe``), and the passing rounds are played (each passer
-    chooses on its own view; the choices wait in ``pending`` until the exchange). The hand
-    must not be in the middle of a passing round."""
+    chooses on its own view, with its bid slot; the choices wait in ``row[T_PENDING:]`` until the
+    exchange). Returns as ``play_on``; a Python passer is asked ``Q_PASS`` (``T_LEGAL``: how
+    many cards)."""
     view = np.empty_like(pub)
-    pending = np.zeros(4, dtype=np.uint64)
-    i = n_played
+    i = row[T_N]
     while pub[P_PHASE] == PHASE_PASSING or pub[P_PHASE] == PHASE_BIDDING or pub[P_PHASE] == PHASE_PLAYING:
         seat = pub[P_TO_ACT]
-        observe(pub, seat, rules, view)
         hand = hands[seat]
         if pub[P_PHASE] == PHASE_PASSING:
-            slot = slots[seat, 0]
+            slot = slots[seat, S_BID]
             n = pass_count(pub, rules)
-            cards = seat_pass(slot, view, seat, hand, n, rules, params, seq, i)
+            if slots[seat, S_PY_BID]:
+                return wait_for(row, Q_PASS, slot, n)
+            observe(pub, seat, rules, view)
+            cards = seat_pass(slot, view, seat, hand, n, rules, params)
             if not pass_ok(hand, cards, n):
-                report(err, 3, seat, np.int64(cards), slot, pub, hands, seq)
-                return False
-            choose_pass(pub, hands, pending, seat, cards, rules)
+                report(err, BAD_PASS, seat, np.int64(cards), slot, pub, hands, seq)
+                return ILLEGAL
+            note_pass(pub, hands, row, seat, cards, rules)
         elif pub[P_PHASE] == PHASE_BIDDING:
-            slot = slots[seat, 0]
+            slot = slots[seat, S_BID]
             full = legal_bids(seat, hand, pub, rules)
             blind = False
-            if (full >> BLIND_NIL_BIT) & 1:
-                ask = np.int64((1 << BLIND_NIL_BIT) | 1)
-                blind = seat_bid(slot, view, seat, np.uint64(0), ask, rules, params, seq, i) == BLIND_NIL_BIT
+            if (full >> BLIND_NIL_BIT) & 1 and slots[seat, S_ASK_BLIND] and not row[T_NO_BLIND]:
+                if slots[seat, S_PY_BID]:
+                    return wait_for(row, Q_BLIND, slot, BLIND_QUESTION)
+                observe(pub, seat, rules, view)
+                ask = np.int64(BLIND_QUESTION)
+                blind = seat_bid(slot, view, seat, np.uint64(0), ask, rules, params) == BLIND_NIL_BIT
+            row[T_NO_BLIND] = 0
             legal = full & 0x3FFF
-            b = 0 if blind else seat_bid(slot, view, seat, hand, legal, rules, params, seq, i)
-            if not blind and (b < 0 or b > 13 or not (legal >> b) & 1):
-                report(err, 1, seat, b, slot, pub, hands, seq)
-                return False
+            if blind:
+                b = 0
+            else:
+                if slots[seat, S_PY_BID]:
+                    return wait_for(row, Q_BID, slot, legal)
+                observe(pub, seat, rules, view)
+                b = seat_bid(slot, view, seat, hand, legal, rules, params)
+                if b < 0 or b > 13 or not (legal >> b) & 1:
+                    report(err, BAD_BID, seat, b, slot, pub, hands, seq)
+                    return ILLEGAL
             apply_bid(pub, hands, b, blind, rules)
         else:
             legal = legal_now(pub, hand, rules)
-            card = seat_play(slots[seat, 1], view, seat, hand, legal, rules, params, seq, i)
+            slot = slots[seat, S_PLAY]
+            if slots[seat, S_PY_PLAY]:
+                row[T_N] = i
+                return wait_for(row, Q_CARD, slot, np.int64(legal))
+            observe(pub, seat, rules, view)
+            card = seat_play(slot, view, seat, hand, legal, rules, params)
             if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
-                report(err, 2, seat, card, slots[seat, 1], pub, hands, seq)
-                return False
+                report(err, BAD_CARD, seat, card, slot, pub, hands, seq)
+                return ILLEGAL
             seq[i] = 64 * seat + card
             i += 1
             apply_card(pub, hands, card, rules)
+    row[T_N] = i
+    return DONE
+
+
+@kernel
+def play_rest(pub, hands, slots, params, rules, seq, row, err):
+    """Play the hand on from wherever it stands: ``play_on``, or ``play_on_house`` under rules
+    that hide something or pass cards."""
+    if hides_anything(rules):
+        return play_on_house(pub, hands, slots, params, rules, seq, row, err)
+    return play_on(pub, hands, slots, params, rules, seq, row, err)
+
+
+@kernel
+def take_answer(pub, hands, seq, row, action, rules, err):
+    """Apply a Python agent's answer to the question its table waits on; False (with ``err``
+    filled) if the answer is illegal."""
+    what, slot, legal = row[T_ASKED], row[T_SLOT], row[T_LEGAL]
+    row[T_ASKED] = Q_NONE
+    seat = pub[P_TO_ACT]
+    if what == Q_PASS:  # ``legal``: how many cards
+        if action < 0 or not pass_ok(hands[seat], np.uint64(action), legal):
+            report(err, BAD_PASS, seat, action, slot, pub, hands, seq)
+            return False
+        note_pass(pub, hands, row, seat, np.uint64(action), rules)
+        return True
+    if what == Q_BLIND:
+        if action == BLIND_NIL_BIT:
+            apply_bid(pub, hands, np.int64(0), np.bool_(True), rules)  # typed as play_on's call: one compile
+        else:
+            row[T_NO_BLIND] = 1  # asked again for an ordinary bid
+        return True
+    if what == Q_BID:
+        if action < 0 or action > 13 or not (legal >> action) & 1:
+            report(err, BAD_BID, seat, action, slot, pub, hands, seq)
+            return False
+        apply_bid(pub, hands, action, np.bool_(False), rules)
+        return True
+    if action < 0 or action > 51 or not (legal >> action) & 1:
+        report(err, BAD_CARD, seat, action, slot, pub, hands, seq)
+        return False
+    seq[row[T_N]] = 64 * seat + action
+    row[T_N] += 1
+    apply_card(pub, hands, action, rules)
     return True
 
 
 @kernel
-def play_rest(pub, hands, slots, params, rules, seq, n_played, err):
-    """Play the hand in ``pub`` / ``hands`` to its end: ``play_on``, or ``play_on_house`` under
-    rules that hide something or pass cards."""
+def take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
+    """Apply each answer to its table (``asked[q, A_TABLE]``); False on the first illegal one."""
+    for q in range(answers.shape[0]):
+        t = asked[q, A_TABLE]
+        if not take_answer(pubs[t], hands[t], seqs[t], tables[t], answers[q], rules, err):
+            return False
+    return True
+
+
+@kernel
+def questions(n):
+    """Empty arrays for up to ``n`` questions: ``asked`` and the copies of the public arrays and
+    the cards played that the Python agents' observations read."""
+    return (
+        np.empty((n, ASKED_WIDTH), dtype=np.int64),
+        np.empty((n, N_PUBLIC), dtype=np.int64),
+        np.empty((n, 52), dtype=np.int64),
+    )
+
+
+@kernel
+def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq, rules):
+    """Question ``q`` out of waiting table ``t``; ``seen_pub[q]`` is the seat's view of the
+    public array (``engine.state.observe``) under rules that hide anything."""
+    seat = pub[P_TO_ACT]
+    asked[q, A_TABLE], asked[q, A_SLOT], asked[q, A_SEAT], asked[q, A_WHAT] = t, row[T_SLOT], seat, row[T_ASKED]
+    asked[q, A_HAND] = 0 if row[T_ASKED] == Q_BLIND else np.int64(hands[seat])
+    asked[q, A_LEGAL], asked[q, A_N] = row[T_LEGAL], row[T_N]
     if hides_anything(rules):
-        return play_on_house(pub, hands, slots, params, rules, seq, n_played, err)
-    return play_on(pub, hands, slots, params, rules, seq, n_played, err)
+        observe(pub, seat, rules, seen_pub[q])
+    else:
+        for k in range(N_PUBLIC):  # element by element, as in ``report``
+            seen_pub[q, k] = pub[k]
+    for j in range(52):
+        seen_seq[q, j] = seq[j]
 
 
 @kernel
-def play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, slots, params, rules, seq, err):
-    """Pass, bid and play one dealt hand; leaves the result in ``pub`` (see ``play_rest``)."""
-    reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played, rules)
-    return play_rest(pub, hands, slots, params, rules, seq, 0, err)
+def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, hands, seqs, tables, next_job,
+                      bids, blind, tricks_won, sheet, nil, plays, asked, answers, err):  # fmt: skip
+    """Deals ``start .. start+n-1`` into rows ``0 .. n-1`` of the record arrays (and, with
+    ``keep``, their cards in play order into ``plays``), on as many tables as ``pubs`` has rows.
+    Applies ``answers`` to the questions ``asked`` by the previous call, then plays until every
+    table waits for a Python agent or no deal is left (``next_job[0]``: the next deal to
+    start). Returns the new questions (none when every deal is done, or on an illegal action,
+    with ``err`` filled) and the record arrays."""
+    new, seen_pub, seen_seq = questions(pubs.shape[0])
+    if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
+        return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
+    for t in range(pubs.shape[0]):
+        pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
+        while True:
+            if row[T_JOB] < 0:
+                if next_job[0] >= n:
+                    break
+                row[T_JOB], row[T_N] = next_job[0], 0
+                next_job[0] += 1
+                deal_from_state(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hand4)
+                reset_public(pub, hand4, dealer, 0, 0, 0, 0, 0, rules)
+            status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
+            if status == ILLEGAL:
+                return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
+            if status == WAITING:
+                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                q += 1
+                break
+            i = row[T_JOB]
+            record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
+            if keep:
+                for j in range(52):
+                    plays[i, j] = seq[j] & 63
+            row[T_JOB] = -1
+    return new[:q], seen_pub[:q], seen_seq[:q], bids, blind, tricks_won, sheet, nil, plays
 
 
 @kernel
-def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, err):
-    """Deals ``start .. start+n-1``: the record arrays of ``record_arrays``, the cards of each
-    hand in play order (``keep``; else an empty array), and the rows done."""
-    bids, blind, tricks_won, sheet, nil = record_arrays(n)
-    plays = np.empty((n if keep else 0, 52), dtype=np.int8)
-    pub = np.zeros(N_PUBLIC, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    seq = np.zeros(52, dtype=np.int64)
-    for i in range(n):
-        deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands)
-        if not play_one_hand(pub, hands, dealer, 0, 0, 0, 0, 0, slots, params, rules, seq, err):
-            return bids, blind, tricks_won, sheet, nil, plays, i
-        record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
-        if keep:
-            for j in range(52):
-                plays[i, j] = seq[j] & 63
-    return bids, blind, tricks_won, sheet, nil, plays, n
+def start_match_hand(seed, m, pub, hand4, row, rules):
+    """Deal hand ``row[T_HAND_NO]`` of match ``m`` with the dealer, scores and bags in ``row``."""
+    k = row[T_HAND_NO]
+    deal_match_hand(seed, m, k, hand4)
+    s, b = row[T_SCORE : T_SCORE + 2], row[T_BAGS : T_BAGS + 2]
+    reset_public(pub, hand4, row[T_DEALER], s[0], s[1], b[0], b[1], k, rules)
+    row[T_N] = 0
 
 
 @kernel
-def play_matches_kernel(seed, start, n, keep, slots, params, rules, err):
-    """Matches ``start .. start+n-1``; one row per hand plus each row's match, hand, dealer
-    and winner (-1 until a match's last hand), and the cards in play order (``keep``)."""
-    cap = max(16, n * 24)
-    bids, blind, tricks_won, sheet, nil = record_arrays(cap)
-    meta = np.empty((cap, 4), dtype=np.int64)
-    plays = np.empty((cap if keep else 0, 52), dtype=np.int8)
-    pub = np.zeros(N_PUBLIC, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    seq = np.zeros(52, dtype=np.int64)
-    row = 0
-    for m in range(start, start + n):
-        dealer = match_first_dealer(seed, m)
-        score0 = score1 = bags0 = bags1 = 0
-        for k in range(MAX_MATCH_HANDS):
-            if row == cap:
-                cap *= 2
+def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands, seqs, tables, next_job,
+                        bids, blind, tricks_won, sheet, nil, meta, plays, asked, answers, err):  # fmt: skip
+    """Matches ``start .. start+n-1``, one at a time on each table, as ``play_hands_kernel``:
+    one row per hand (``next_job[1]`` rows used; the arrays grow and are returned), with the
+    row's match, hand, dealer and winner (-1 until a match's last hand) in ``meta`` and the
+    cards in play order in ``plays`` (``keep``). Rows are in the order hands end; with one
+    table, match by match."""
+    new, seen_pub, seen_seq = questions(pubs.shape[0])
+    if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
+        return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
+    for t in range(pubs.shape[0]):
+        pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
+        while True:
+            if row[T_JOB] < 0:
+                if next_job[0] >= n:
+                    break
+                m = start + next_job[0]
+                next_job[0] += 1
+                row[T_JOB], row[T_HAND_NO], row[T_DEALER] = m, 0, match_first_dealer(seed, m)
+                row[T_SCORE : T_SCORE + 2] = 0
+                row[T_BAGS : T_BAGS + 2] = 0
+                start_match_hand(seed, m, pub, hand4, row, rules)
+            status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
+            if status == ILLEGAL:
+                return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
+            if status == WAITING:
+                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                q += 1
+                break
+            r = next_job[1]
+            if r == bids.shape[0]:
+                cap = 2 * r
                 bids, blind, tricks_won = grow(bids, cap), grow(blind, cap), grow(tricks_won, cap)
                 sheet, nil, meta = grow(sheet, cap), grow(nil, cap), grow(meta, cap)
                 if keep:
                     plays = grow(plays, cap)
-            deal_match_hand(seed, m, k, hands)
-            if not play_one_hand(pub, hands, dealer, score0, score1, bags0, bags1, k, slots, params, rules, seq, err):
-                return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row], plays[:row]
-            record_hand(pub, rules, row, bids, blind, tricks_won, sheet, nil)
+            next_job[1] += 1
+            record_hand(pub, rules, r, bids, blind, tricks_won, sheet, nil)
             if keep:
                 for j in range(52):
-                    plays[row, j] = seq[j] & 63
-            meta[row, 0], meta[row, 1], meta[row, 2] = m, k, dealer
-            score0, score1, bags0, bags1, winner, dealer = after_hand(sheet[row], k, dealer, rules)
-            meta[row, 3] = winner
-            row += 1
-            if winner >= 0:
-                break
-    return bids[:row], blind[:row], tricks_won[:row], sheet[:row], nil[:row], meta[:row], plays[: row if keep else 0]
+                    plays[r, j] = seq[j] & 63
+            m, k = row[T_JOB], row[T_HAND_NO]
+            meta[r, 0], meta[r, 1], meta[r, 2] = m, k, row[T_DEALER]
+            s0, s1, b0, b1, winner, dealer = after_hand(sheet[r], k, row[T_DEALER], rules)
+            meta[r, 3] = winner
+            if winner >= 0 or k + 1 == MAX_MATCH_HANDS:
+                row[T_JOB] = -1
+                continue
+            row[T_HAND_NO], row[T_DEALER] = k + 1, dealer
+            row[T_SCORE], row[T_SCORE + 1], row[T_BAGS], row[T_BAGS + 1] = s0, s1, b0, b1
+            start_match_hand(seed, m, pub, hand4, row, rules)
+    return new[:q], seen_pub[:q], seen_seq[:q], bids, blind, tricks_won, sheet, nil, meta, plays
+
+
+@kernel
+def play_on_kernel(slots, params, rules, pubs, hands, seqs, tables, asked, answers, err):
+    """Play each table whose ``tables[t, T_JOB]`` is set from where it stands to the end of its
+    hand, as ``play_hands_kernel`` (``sa.play_out``: a hand finished in a sampled world)."""
+    new, seen_pub, seen_seq = questions(pubs.shape[0])
+    if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
+        return new[:0], seen_pub[:0], seen_seq[:0]
+    q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
+    for t in range(pubs.shape[0]):
+        pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
+        if row[T_JOB] < 0:
+            continue
+        status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
+        if status == ILLEGAL:
+            return new[:0], seen_pub[:0], seen_seq[:0]
+        if status == WAITING:
+            put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+            q += 1
+        else:
+            row[T_JOB] = -1
+    return new[:q], seen_pub[:q], seen_seq[:q]

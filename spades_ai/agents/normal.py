@@ -41,7 +41,7 @@ from spades_ai.agents.tactics import (
     winners_over,
 )
 from spades_ai.kernels import BLIND_NIL, nearest_legal_bid, partnership_need
-from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bids import NIL_BIT
 from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
 from spades_ai.engine.state import (
@@ -347,7 +347,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
     return _low_lead(legal, unseen, 1, 3)
 
 
-@inline_kernel
+@hot_kernel
 def normal_play(pub, seat, hand, rules, legal):
     """Normal's card (a one-bit mask) among the ``legal`` cards.
 
@@ -366,7 +366,7 @@ def normal_play(pub, seat, hand, rules, legal):
             return _low_lead(legal, unseen, 2, 1)
         return _play_under(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[pub[P_TRICK] // 13], trick_len == 3, True)
     cover = pub[P_BIDS + partner] == 0 and pub[P_WON + partner] == 0
-    attack_seat = -1
+    attack_seat = np.int64(-1)  # not the literal -1: numba would also compile _lead for that type
     for k in (1, 3):
         opp = (seat + k) & 3
         if pub[P_BIDS + opp] == 0 and pub[P_WON + opp] == 0:

@@ -1,69 +1,74 @@
-"""Python agents inside the numba self-play loop: the ``objmode`` callback and its registry.
+"""Python agents in the self-play loop: answering the loop's questions, a batch at a time.
 
-``play_hands`` registers the lineup's Python agents (``seated``) for the length of a call; the
-generated loop calls ``python_decision`` for their seats with the engine's arrays, and the
-agent gets an ``Observation`` built from them (the public array copied, the play history
-decoded only if it reads ``obs.plays``). A bid or card that is not even a bid or a card raises
-here; one that is illegal is caught by the loop like a kernel agent's.
+The loop (``lineup_loop``) stops each table where a Python agent is to act and hands back one
+row of ``asked`` per waiting table, with its own copy of that table's public array and cards
+played. ``answer`` asks each agent in turn, with an ``Observation`` that reads those copies
+(its ``plays`` decoded only if read), and returns the answers for the loop to check and apply.
+So an agent may be asked about several hands in turn, interleaved: its decision should depend
+on its observation only (what ``check_agent`` checks), not on the order it is asked in.
+
+A bid or card that is not even a bid or a card raises here, naming the agent and the seat; one
+that is illegal is caught by the loop like a kernel agent's.
 """
 
 from __future__ import annotations
 
-import contextlib
-import threading
-
 import numpy as np
 
-from spades_ai.cards import cards_to_mask, to_card
+from spades_ai.agents.lineup_loop import A_HAND, A_LEGAL, A_N, A_SEAT, A_SLOT, A_WHAT, Q_BID, Q_BLIND, Q_PASS
+from spades_ai.cards import Card, cards_to_mask, to_card
 from spades_ai.engine.bids import BLIND_NIL_BIT
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation
 
-_LOCAL = threading.local()
+
+def _name(agent) -> str:
+    return str(getattr(agent, "name", type(agent).__name__))
 
 
-@contextlib.contextmanager
-def seated(agents: dict, rules):
-    """Register ``{slot: agent}`` (and the rules) for the loop run inside the ``with``."""
-    saved = getattr(_LOCAL, "table", None)
-    _LOCAL.table = (agents, rules)
+def _bid(b, agent, seat) -> int:
+    if isinstance(b, bool) or not isinstance(b, (int, np.integer)) or not -(2**63) <= b < 2**63:
+        raise IllegalBidError(f"agent {_name(agent)!r} at seat {seat} bid {b!r}: a bid is an int, 0 (nil) to 13")
+    return int(b)
+
+
+def _pass(cards, agent, seat) -> int:
     try:
-        yield
-    finally:
-        _LOCAL.table = saved
+        return cards_to_mask(cards)
+    except (ValueError, TypeError) as exc:
+        raise IllegalPassError(f"agent {_name(agent)!r} at seat {seat} passed {cards!r}: {exc}", "bad_pass", str(exc)) from None
 
 
-def python_decision(slot, what, pub, seat, hand, legal, seq, n_seq) -> int:
-    """The Python agent in ``slot`` decides: ``what`` 0 is a bid (with ``hand == 0`` and the
-    blind-nil bit in ``legal``: the blind-nil question), 1 a card, 2 a pass (``legal`` is the
-    number of cards). Returns a bid, a card id or the mask of the cards passed."""
-    agents, rules = _LOCAL.table
-    agent = agents[int(slot)]
-    seat = int(seat)
-    if what == 2:
-        from spades_ai.agents.registry import default_pass
-
-        obs = Observation(seat, int(hand), pub, rules, history=(seq, int(n_seq)))
-        cards = agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
-        name = getattr(agent, "name", type(agent).__name__)
-        try:
-            return cards_to_mask(cards)
-        except (ValueError, TypeError) as exc:
-            raise IllegalPassError(f"agent {name!r} at seat {seat} passed {cards!r}: {exc}", "bad_pass", str(exc)) from None
-    if what == 0 and int(hand) == 0 and int(legal) >> BLIND_NIL_BIT & 1:
-        if not hasattr(agent, "blind_nil"):
-            return 0
-        obs = Observation(seat, 0, pub, rules, blind_decision=True, history=(seq, 0), legal=int(legal))
-        return BLIND_NIL_BIT if agent.blind_nil(obs) else 0
-    obs = Observation(seat, int(hand), pub, rules, history=(seq, int(n_seq)), legal=int(legal))
-    name = getattr(agent, "name", type(agent).__name__)
-    if what == 0:
-        b = agent.bid(obs)
-        if isinstance(b, bool) or not isinstance(b, (int, np.integer)):
-            raise IllegalBidError(f"agent {name!r} at seat {seat} bid {b!r}: a bid is an int, 0 (nil) to 13")
-        return int(b)
-    c = agent.play(obs)
+def _card(c, agent, seat) -> int:
     try:
         return int(to_card(c))
     except (ValueError, TypeError) as exc:
-        raise IllegalPlayError(f"agent {name!r} at seat {seat} played {c!r}: {exc}") from None
+        raise IllegalPlayError(f"agent {_name(agent)!r} at seat {seat} played {c!r}: {exc}") from None
+
+
+def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents: dict, rules) -> np.ndarray:
+    """The answers (bid, card id, mask of the cards passed, or ``BLIND_NIL_BIT`` / 0 for a
+    blind-nil question) of the Python agents ``{slot: agent}`` to the loop's questions ``asked``."""
+    seen_pub.flags.writeable = False  # the observations' ``public`` rows: read-only, like Hand's copies
+    seen_seq.flags.writeable = False
+    from spades_ai.agents.registry import default_pass
+
+    rules_array = rules.as_array()
+    asked_obs = Observation._asked
+    out = []
+    for q, row in enumerate(asked.tolist()):
+        agent, seat, what = agents[row[A_SLOT]], row[A_SEAT], row[A_WHAT]
+        legal = None if what == Q_PASS else row[A_LEGAL]  # a pass question's A_LEGAL is the count
+        obs = asked_obs(seat, row[A_HAND], seen_pub[q], rules, rules_array, what == Q_BLIND, seen_seq, q, row[A_N], legal)
+        if what == Q_PASS:  # the passing round: ``default_pass`` for an agent without ``pass_cards``
+            cards = agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
+            out.append(_pass(cards, agent, seat))
+        elif what == Q_BID:
+            b = agent.bid(obs)
+            out.append(b if type(b) is int and -64 < b < 64 else _bid(b, agent, seat))
+        elif what == Q_BLIND:
+            out.append(BLIND_NIL_BIT if hasattr(agent, "blind_nil") and agent.blind_nil(obs) else 0)
+        else:
+            c = agent.play(obs)
+            out.append(c if type(c) is Card else _card(c, agent, seat))
+    return np.array(out, dtype=np.int64)

@@ -28,7 +28,9 @@ from spades_ai.observation import Observation
 
 @runtime_checkable
 class Agent(Protocol):
-    """What the harness needs of an agent."""
+    """What the harness needs of an agent. ``play_hands`` plays many deals at once and may ask
+    a Python agent about several hands in turn, so its decisions should depend on the
+    observation alone (``check_agent`` checks that), not on the order of the questions."""
 
     name: str
 
@@ -64,6 +66,24 @@ def _rollouts(v) -> int:
     return int(v)
 
 
+def _iterations(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= int(v) <= 1_000_000:
+        raise ValueError(f"must be an int in 1..1000000, not {v!r}")
+    return int(v)
+
+
+def _bid_worlds(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 100_000:
+        raise ValueError(f"must be an int in 0..100000 (0: bid as Normal), not {v!r}")
+    return int(v)
+
+
+def _exploration(v) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not 0.0 <= float(v) <= 1e6:
+        raise ValueError(f"must be a number of points in 0..1000000, not {v!r}")
+    return float(v)
+
+
 def _flag(v) -> bool:
     if not isinstance(v, bool):
         raise ValueError(f"must be True or False, not {v!r}")
@@ -77,6 +97,11 @@ HARD_WORLDS = 512
 HARD_ROLLOUTS = 0
 CRAZY_WORLDS = 4096
 CRAZY_ROLLOUTS = 24_576
+#: ISMCTS: iterations (one determinization and one playout each) per card. Chosen for a median
+#: decision <= 10 ms CPU: experiments/RESULTS.md.
+ISMCTS_ITERATIONS = 5000
+#: ISMCTS's UCB exploration constant, in points of Hard's utility (tuned: experiments/RESULTS.md).
+ISMCTS_EXPLORATION = 150.0
 
 
 def _rollout(v):
@@ -89,7 +114,7 @@ def _rollout(v):
         v = parse_agent(v).build()
     if not isinstance(v, KernelAgent):
         raise ValueError(f"must be a kernel agent (a built-in or spades_ai.kernel_agent(...)), not {v!r}")
-    if isinstance(v, MonteCarloAgent):
+    if isinstance(v, (MonteCarloAgent, IsmctsAgent)):
         raise ValueError(f"{v.label} searches itself: a rollout policy must be a fast agent (random, easy, normal, a kernel agent)")
     return v
 
@@ -117,6 +142,11 @@ BUILTINS: dict[str, _Spec] = {
         "Hard with far more worlds, weighted by how well they explain the bids",
         {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag),
          "rollout": (None, _rollout), "blind_nil": (True, _flag)},
+    ),  # fmt: skip
+    "ismcts": _Spec(
+        "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
+        {**_COMMON, "iterations": (ISMCTS_ITERATIONS, _iterations), "exploration": (ISMCTS_EXPLORATION, _exploration),
+         "bid_aware": (False, _flag), "bid_worlds": (HARD_WORLDS, _bid_worlds), "rollout": (None, _rollout)},
     ),  # fmt: skip
 }
 #: ``blind_nil=False`` keeps Normal, Hard or Crazy from ever bidding blind nil, even where the
@@ -192,6 +222,25 @@ class MonteCarloAgent(BuiltinAgent):
         self.stats["uniform_fallbacks"] += bool(fell_back)
 
 
+class IsmctsAgent(BuiltinAgent):
+    """ISMCTS (``agents.ismcts``): the play searched by single-observer information-set MCTS,
+    the bids Hard's (``bid_worlds`` worlds) or Normal's (``bid_worlds=0``)."""
+
+    def __init__(self, options: dict):
+        from spades_ai.agents import ismcts
+        from spades_ai.agents.codegen import rollout_module
+
+        policy = options["rollout"]
+        self.module = ismcts if policy is None else rollout_module(policy, "spades_ai.agents.ismcts")
+        params = np.zeros(len(ismcts.ISMCTS_PARAMS), dtype=np.int64)
+        params[ismcts.P_IS_SEED] = _seed_param(options["seed"])
+        params[ismcts.P_IS_ITERATIONS] = options["iterations"]
+        params[ismcts.P_IS_EXPLORATION] = round(options["exploration"] * 1000)
+        params[ismcts.P_IS_BID_AWARE] = options["bid_aware"]
+        params[ismcts.P_IS_BID_WORLDS] = options["bid_worlds"]
+        super().__init__("ismcts", self.module.ismcts_agent_bid, self.module.ismcts_agent_play, params, options)
+
+
 def _build(name: str, values: dict) -> BuiltinAgent:
     from spades_ai.agents import easy, normal
 
@@ -204,6 +253,8 @@ def _build(name: str, values: dict) -> BuiltinAgent:
     if name == "normal":
         bid = normal.normal_agent_bid if values["blind_nil"] else normal.normal_agent_bid_sighted
         return BuiltinAgent(name, bid, normal.normal_agent_play, None, values, normal.normal_agent_pass)
+    if name == "ismcts":
+        return IsmctsAgent(values)
     return MonteCarloAgent(name, values)
 
 
@@ -215,8 +266,11 @@ def list_agents() -> dict[str, str]:
 def make_agent(name: str, **options) -> BuiltinAgent:
     """A built-in agent by name; unknown names and options are refused with the valid ones.
 
-    Hard and Crazy take ``rollout=``: the policy that plays out every sampled world (a kernel
-    agent, or a name such as ``"easy"``; Normal by default).
+    Hard, Crazy and ISMCTS take ``rollout=``: the policy that plays out every sampled world (a
+    kernel agent, or a name such as ``"easy"``; Normal by default).
+
+    >>> make_agent("ismcts", iterations=500).label
+    'ismcts(iterations=500)'
     """
     spec = BUILTINS.get(name)
     if spec is None:

@@ -1,9 +1,11 @@
 """Self-play: many deals or whole matches with four agents, returned as tidy arrays.
 
 Every lineup runs in one numba loop (``lineup_loop``, specialised for the lineup's kernel
-agents by ``codegen``): kernel agents, the built-ins included, are called directly inside it,
-and Python agents through an ``objmode`` callback (``python_seats``), so the same deals give the
-same records whichever kind of agent sits down, and a Python agent pays only for its own seats.
+agents by ``codegen``): kernel agents, the built-ins included, are called directly inside it;
+with Python agents it plays many deals at once and stops where they are to act, and Python
+answers those questions in a batch (``python_seats``) before the loop goes on. So the same deals
+give the same records whichever kind of agent sits down, and a Python agent pays only for its
+own decisions.
 
 Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
 ``play_matches`` from ``(seed, m, stream 1 + k)``, and match ``m``'s first dealer from its own
@@ -19,13 +21,25 @@ import numpy as np
 
 from spades_ai.agents.codegen import lineup_module
 from spades_ai.agents.kernel_agent import KernelAgent, Mixed
-from spades_ai.agents.lineup_loop import ERR_SIZE
-from spades_ai.agents.python_seats import seated
+from spades_ai.agents.lineup_loop import (
+    ASKED_WIDTH,
+    ERR_SIZE,
+    S_ASK_BLIND,
+    S_BID,
+    S_PLAY,
+    S_PY_BID,
+    S_PY_PLAY,
+    SLOTS_WIDTH,
+    T_JOB,
+    TABLE_WIDTH,
+)
+from spades_ai.agents.python_seats import answer
 from spades_ai.agents.registry import Agent, default_pass, make_agent
-from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer  # noqa: F401 -- re-exported
+from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer, record_arrays  # noqa: F401 -- re-exported
 from spades_ai.cards import DECK
 from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine import score as _sc
+from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
@@ -146,6 +160,10 @@ class Seating:
     agent and play like another): kernel agents first, one slot per distinct agent, then
     Python agents; the compiled loop for those kernel agents; their params."""
 
+    #: Tables played at once when a Python agent sits down: enough questions per kernel call to
+    #: make the call's cost negligible, few enough to keep the copies they read small.
+    TABLES = 256
+
     def __init__(self, agents: Sequence[Agent]):
         self.agents = list(agents)
         roles = [(a.bidder, a.player) if isinstance(a, Mixed) else (a, a) for a in self.agents]
@@ -166,34 +184,61 @@ class Seating:
         python = [a for a in first.values() if not isinstance(a, KernelAgent)]
         self.by_slot = kernel + python
         slot_of = {k: self.by_slot.index(a) for k, a in first.items()}
-        self.slots = np.array([[slot_of[key(b)], slot_of[key(p)]] for b, p in roles], dtype=np.int64)
         self.python = {k: a for k, a in enumerate(self.by_slot) if k >= len(kernel)}
+        self.slots = np.zeros((4, SLOTS_WIDTH), dtype=np.int64)
+        for seat, (b, p) in enumerate(roles):
+            bid_slot, play_slot = slot_of[key(b)], slot_of[key(p)]
+            self.slots[seat, S_BID], self.slots[seat, S_PLAY] = bid_slot, play_slot
+            self.slots[seat, S_PY_BID] = bid_slot in self.python
+            self.slots[seat, S_PY_PLAY] = play_slot in self.python
+            # a Python bidder without blind_nil never takes a blind nil: it is not asked
+            self.slots[seat, S_ASK_BLIND] = bid_slot not in self.python or hasattr(b, "blind_nil")
         width = max([1] + [len(a.params) for a in kernel])
         self.params = np.zeros((max(1, len(kernel)), width), dtype=np.int64)
         for k, a in enumerate(kernel):
             self.params[k, : len(a.params)] = a.params
-        self.module = _loop(tuple(kernel), bool(self.python))
+        self.module = _loop(tuple(kernel))
 
-    def run(self, kernel_name: str, rules: Rules, *args, after=()):
-        """Call the loop's ``kernel_name(*args, slots, params, rules, *after, err)`` and raise an
-        error naming the agent if it stopped on an illegal action."""
+    def tables(self, jobs: int) -> tuple:
+        """Fresh tables for ``jobs`` deals or matches: one when only kernel agents sit (it plays
+        every job in one kernel call), else up to ``TABLES``. Each table's hand, public array,
+        cards played and bookkeeping row, and the job counters."""
+        n = 1 if not self.python else max(1, min(jobs, self.TABLES))
+        table_rows = np.zeros((n, TABLE_WIDTH), dtype=np.int64)
+        table_rows[:, T_JOB] = -1
+        return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, 4), np.uint64), np.zeros((n, 52), np.int64),
+                table_rows, np.zeros(2, np.int64))  # fmt: skip
+
+    def run(self, kernel_name: str, rules: Rules, *args, tables: tuple, records: tuple = ()) -> tuple:
+        """Call the loop's ``kernel_name(*args, slots, params, rules, *tables, *records, asked,
+        answers, err)`` until no question is left, answering the Python agents' questions in
+        between; returns the records. Raises an error naming the agent on an illegal action."""
+        fn = getattr(self.module, kernel_name)
+        rules_array = rules.as_array()
         err = np.zeros(ERR_SIZE, dtype=np.int64)
-        with seated(self.python, rules):
-            out = getattr(self.module, kernel_name)(*args, self.slots, self.params, rules.as_array(), *after, err)
-        if err[0]:
-            what, seat, action, slot = (int(x) for x in err[:4])
-            agent = self.by_slot[slot]
-            name = getattr(agent, "label", None) or agent_name(agent)
-            if what == 3:
-                n = int(_pass_count_at(err, rules))
-                shown = " ".join(str(DECK[c]) for c in range(52) if action >> c & 1) or "no card"
-                why = f"it passes {n} different cards it holds"
-                raise IllegalPassError(f"agent {name!r} at seat {seat} chose an illegal pass {shown}: {why}", "count", why)
-            kind = "bid" if what == 1 else "card"
-            shown = str(action) if what == 1 or not 0 <= action < 52 else str(DECK[action])
-            error = IllegalBidError if what == 1 else IllegalPlayError
-            raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
-        return out
+        asked = np.zeros((0, ASKED_WIDTH), dtype=np.int64)
+        answers = np.zeros(0, dtype=np.int64)
+        while True:
+            asked, seen_pub, seen_seq, *records = fn(*args, self.slots, self.params, rules_array, *tables, *records, asked, answers, err)
+            if err[0]:
+                self._raise(err, rules)
+            if not len(asked):
+                return tuple(records)
+            answers = answer(asked, seen_pub, seen_seq, self.python, rules)
+
+    def _raise(self, err: np.ndarray, rules: Rules):
+        what, seat, action, slot = (int(x) for x in err[:4])
+        agent = self.by_slot[slot]
+        name = getattr(agent, "label", None) or agent_name(agent)
+        if what == 3:
+            n = int(_pass_count_at(err, rules))
+            shown = " ".join(str(DECK[c]) for c in range(52) if action >> c & 1) or "no card"
+            why = f"it passes {n} different cards it holds"
+            raise IllegalPassError(f"agent {name!r} at seat {seat} chose an illegal pass {shown}: {why}", "count", why)
+        kind = "bid" if what == 1 else "card"
+        shown = str(action) if what == 1 or not 0 <= action < 52 else str(DECK[action])
+        error = IllegalBidError if what == 1 else IllegalPlayError
+        raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
 
 
 def _pass_count_at(err: np.ndarray, rules: Rules) -> int:
@@ -236,10 +281,10 @@ def _qualified(fn) -> str:
     return f"{py.__module__}.{py.__qualname__}"
 
 
-def _loop(kernel_agents: tuple, with_python: bool):
-    key = (tuple(a.kernels_key() for a in kernel_agents), with_python)
+def _loop(kernel_agents: tuple):
+    key = tuple(a.kernels_key() for a in kernel_agents)
     if key not in _LOOPS:
-        _LOOPS[key] = lineup_module(kernel_agents, with_python)
+        _LOOPS[key] = lineup_module(kernel_agents)
     return _LOOPS[key]
 
 
@@ -307,7 +352,10 @@ def play_hands(
     rules = _check_rules(rules)
     n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer), check_count(start, "start")
     keep_plays = _check_keep_plays(keep_plays)
-    *parts, plays, _ = seating.run("play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays)
+    records = (*record_arrays(n), np.empty((n if keep_plays else 0, 52), dtype=np.int8))
+    *parts, plays = seating.run(
+        "play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays, tables=seating.tables(n), records=records
+    )
     return _records(parts, plays, keep_plays, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
 
@@ -323,7 +371,17 @@ def play_matches(
     rules = _check_rules(rules)
     n, seed, start = check_count(n), check_seed(seed), check_count(start, "start")
     keep_plays = _check_keep_plays(keep_plays)
-    *parts, meta, plays = seating.run("play_matches_kernel", rules, np.uint64(seed), start, n, keep_plays)
+    cap = max(16, n * 24)
+    records = (*record_arrays(cap), np.empty((cap, 4), np.int64), np.empty((cap if keep_plays else 0, 52), dtype=np.int8))
+    tables = seating.tables(n)
+    *parts, meta, plays = seating.run(
+        "play_matches_kernel", rules, np.uint64(seed), start, n, keep_plays, tables=tables, records=records
+    )
+    rows = int(tables[-1][1])
+    # rows come in the order hands end; with several tables, put them back match by match
+    order = np.lexsort((meta[:rows, 1], meta[:rows, 0]))
+    parts = [a[:rows][order] for a in parts]
+    meta, plays = meta[:rows][order], plays[: rows if keep_plays else 0][order[: rows if keep_plays else 0]]
     return _records(
         parts,
         plays,

@@ -104,6 +104,7 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
     first (a card, or a bid during the bidding); the agents decide the rest. It runs in the
     same numba loop as ``play_hands``.
     """
+    from spades_ai.agents.lineup_loop import T_JOB, T_N
     from spades_ai.agents.selfplay import Seating, resolve_lineup
     from spades_ai.engine.bids import legal_bids
     from spades_ai.engine.state import apply_bid, apply_card, legal_now
@@ -145,5 +146,9 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
     plays = list(obs.plays) + ([(obs.seat, to_card(first))] if first is not None and obs.phase == "playing" else [])
     for i, (s, c) in enumerate(plays):
         seq[i] = 64 * s + int(c)
-    Seating(resolve_lineup(agents)).run("play_rest", rules, pub, hands, after=(seq, len(plays)))
-    return HandResult.from_public(pub, obs.rules_array)
+    seating = Seating(resolve_lineup(agents))
+    pubs, hand_rows, seqs, tables, _ = seating.tables(1)
+    pubs[0], hand_rows[0], seqs[0] = pub, hands, seq
+    tables[0, T_JOB], tables[0, T_N] = 0, len(plays)
+    seating.run("play_on_kernel", rules, tables=(pubs, hand_rows, seqs, tables))
+    return HandResult.from_public(pubs[0], obs.rules_array)

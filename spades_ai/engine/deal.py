@@ -18,7 +18,7 @@ DEAL_STREAM = 0
 def deal_from_state(state, hands):
     """Deal into ``hands`` (uint64[4]); return the advanced state."""
     remaining = FULL_DECK
-    left = 52
+    left = np.int64(52)  # not the literal 52: numba would also compile below() for that type
     for seat in range(3):
         h = ZERO
         for _ in range(13):

@@ -4,7 +4,9 @@ never goes stale and never lands inside the installed package.
 ``kernel``: every kernel is cached on disk (``cache=True``), releases the GIL so that callers
 may run kernels from threads, and uses ``error_model="numpy"``, which drops Python's
 zero-division checks from integer code (no kernel divides by a runtime value that can be zero).
-``inline_kernel`` is the same, inlined into each caller at numba's IR level. ``wrapping``
+``inline_kernel`` is the same, inlined into each caller at numba's IR level (for small
+functions); ``hot_kernel`` is compiled once and inlined into each caller by LLVM, without
+reference counting (for a large function the loops call for every card). ``wrapping``
 marks the few kernels whose uint64 arithmetic wraps around on purpose; it changes nothing
 compiled and matters only when the JIT is off (``NUMBA_DISABLE_JIT=1``), where every kernel
 runs as plain Python.
@@ -96,8 +98,16 @@ def _package_cache():
         numba.config.CACHE_DIR = saved
 
 
+#: What every kernel is compiled with. ``no_cfunc_wrapper``: numba otherwise also builds each
+#: kernel a C-callable entry point (for ``.ctypes`` / ``cfunc`` use, which nothing here makes),
+#: a sixth of the cost of compiling a small kernel. ``forceinline`` is set (off) so that a kernel
+#: first compiled from inside a ``hot_kernel`` does not inherit it (numba passes an unset flag on
+#: to the callees it compiles).
+_OPTIONS = {"nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True, "forceinline": False}
+
+
 def _policy(**options):
-    jit = njit(**{"cache": True, "nogil": True, "error_model": "numpy", **options})
+    jit = njit(**{"cache": True, **_OPTIONS, **options})
 
     def decorate(fn):
         with _package_cache():
@@ -107,20 +117,25 @@ def _policy(**options):
 
 
 kernel = _policy()
-#: The same, inlined into each caller at numba's IR level: for the few state transitions that
-#: the self-play and rollout loops call for every card. Passing arrays to a separately compiled
-#: function costs reference counting on every call; inlined, the loop ran 20% faster.
+#: The same, inlined into each caller at numba's IR level: for the small state transitions and
+#: agent wrappers that the self-play and rollout loops call for every card. Passing arrays to a
+#: separately compiled function costs reference counting on every call; inlined, the loop ran
+#: 20% faster. numba copies the callee's IR at every level it is inlined through, at a cost that
+#: grows with the square of its size: Normal's play, inlined this way through three levels, took
+#: a fifth of a cold first run's compile time. A large function is a ``hot_kernel`` instead.
 inline_kernel = _policy(inline="always")
-#: For the few kernels that call back into Python (``numba.objmode``): they cannot release the GIL.
-callback_kernel = _policy(nogil=False)
+#: Compiled once, like ``kernel``, and inlined by LLVM into every caller (``forceinline``), with
+#: no reference counting (``_nrt=False``, as numba compiles its own array helpers), so that the
+#: arrays it is passed cost nothing: as fast as ``inline_kernel`` in the loops, for the price of
+#: one compilation. It must not create or return an array (numba refuses to compile one that does).
+hot_kernel = _policy(forceinline=True, _nrt=False)
 
 
 #: The same policy without the disk cache, for kernels compiled from generated source that has
 #: no file (``spades_ai.agents.codegen`` uses them for functions defined in ``__main__`` or a
 #: notebook, which a cached module could not import).
-uncached_kernel = njit(nogil=True, error_model="numpy")
-uncached_inline_kernel = njit(nogil=True, error_model="numpy", inline="always")
-uncached_callback_kernel = njit(error_model="numpy")
+uncached_kernel = njit(**_OPTIONS)
+uncached_inline_kernel = njit(**_OPTIONS, inline="always")
 
 
 def wrapping(fn):

@@ -121,12 +121,12 @@ def warm_up(t: Tournament) -> float:
 
 
 def lineup_kind(t: Tournament, pairing: int) -> str:
-    """Which self-play loop a pairing runs: ``"fast"`` (built-ins without Hard or Crazy: the
+    """Which self-play loop a pairing runs: ``"fast"`` (built-ins without Hard, Crazy or ISMCTS: the
     kernel without the Monte Carlo code), ``"monte_carlo"`` or ``"python"`` (a Python agent)."""
     agents = [t.agents[i] for i in t.pairings[pairing]]
     if not all(a.is_builtin for a in agents):
         return "python"
-    return "monte_carlo" if any(a.name in ("hard", "crazy") for a in agents) else "fast"
+    return "monte_carlo" if any(a.name in ("hard", "crazy", "ismcts") for a in agents) else "fast"
 
 
 def _resolve_n_jobs(n_jobs: int | None) -> tuple[int, int]:
