@@ -112,8 +112,12 @@ def hides_anything(rules):
 
 @kernel
 def observe(pub, seat, rules, view):
-    """Fill ``view`` with what ``seat`` has seen of the hand in ``pub`` (see the docstring)."""
-    view[:] = pub
+    """Fill ``view`` with what ``seat`` has seen of the hand in ``pub`` (see the docstring).
+
+    Copied element by element, as the self-play loop's ``report``: a slice assignment compiles
+    numba's shape-mismatch error message, and every lineup loop compiles this function."""
+    for k in range(N_PUBLIC):
+        view[k] = pub[k]
     phase = pub[P_PHASE]
     if rules[R_CLOSED] != 0 and (phase == PHASE_BIDDING or phase == PHASE_PASSING):
         for s in range(4):
