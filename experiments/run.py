@@ -6,6 +6,10 @@
     python experiments/run.py budget_curve      # Hard's strength against worlds per decision
     python experiments/run.py bidding           # the bidding benchmark
     python experiments/run.py crazy_vs_hard_pooled   # both Crazy vs Hard runs (seeds 5 and 6) pooled
+    python experiments/run.py blind_nil         # issue 9: Hard with blind nil against Hard without
+    python experiments/run.py house_default     # issue 9: the ladder under the default rules,
+    python experiments/run.py house_suicide     #   suicide bidding
+    python experiments/run.py house_passing     #   and card passing
     python experiments/run.py ismcts_vs_normal  # issue 11: ISMCTS against Normal (with and without Hard's bids)
     python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
     python experiments/run.py ismcts_vs_normal_pooled   # ISMCTS vs Normal, seeds 111 and 113 pooled
@@ -41,6 +45,7 @@ from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 HERE = Path(__file__).parent
 RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
 KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
+         "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves"}
 
@@ -58,6 +63,27 @@ def pairs_table(table) -> str:
             f"| {r.agent} | {r.opponent} | {r.units:,} | {r.diff:+.1f} | [{r.diff_lo:+.1f}, {r.diff_hi:+.1f}] | {r.set_rate:.1%} "
             f"| {r.bags_per_hand:.2f} | {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.team_bid:.2f} | {r.team_tricks:.2f} |"
         )
+    return "\n".join(lines)
+
+
+def blind_table(df, table) -> str:
+    """How often each agent bid blind nil and made it (per player-hand), and its match record."""
+    from spades_ai.analysis.metrics import seat_rows
+    from spades_ai.analysis.summary import wilson_interval
+
+    seats = seat_rows(df)
+    lines = [
+        "| agent | player-hands | blind nils bid | per 100 hands | made | made rate (95% interval) | matches won (95% interval) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for agent, g in seats.groupby("agent", observed=True):
+        n, bid = len(g), int(g["blind"].sum())
+        made = int((g["blind"] & g["nil_made"]).sum())
+        lo, hi = wilson_interval(made, bid) if bid else (0.0, 0.0)
+        rate = f"{made / bid:.0%} [{lo:.0%}, {hi:.0%}]" if bid else "-"
+        row = table[table["agent"] == agent].iloc[0]
+        won = f"{row.win_rate:.1%} [{row.win_lo:.1%}, {row.win_hi:.1%}] of {int(row.matches)}"
+        lines.append(f"| {agent} | {n:,} | {bid} | {100 * bid / n:.2f} | {made} | {rate} | {won} |")
     return "\n".join(lines)
 
 
@@ -85,6 +111,9 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
         for row in r.itertuples(index=False):
             out.append(f"| {row.agent} | {row.rating:+.0f} | [{row.lo:+.0f}, {row.hi:+.0f}] | {row.wins} | {row.losses} | {row.ties} |")
         ax = plots.plot_ladder(r)
+    elif kind == "blind":
+        out.append("\n" + blind_table(df, table))
+        ax = None
     elif kind == "curve":
         first = df.attrs["config"]["agents"][0]["label"]  # the gauntlet's head meets every budget
         curve = table[table["opponent"] == first].copy()

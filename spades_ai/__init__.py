@@ -10,7 +10,7 @@ from spades_ai.version import __version__  # noqa: F401 -- the package version
 from spades_ai.agents import Agent, HandRecords, KernelAgent, Mixed, kernel_agent, list_agents, make_agent, play_hands, play_matches
 from spades_ai.agents.worlds import count_worlds, play_out, sample_worlds, world_weights
 from spades_ai.cards import Card, CardSet, Seat, Suit, format_hand, parse_cards
-from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
 from spades_ai.game import Hand, parse_deal
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
@@ -50,6 +50,7 @@ __all__ = [
     "Hand",
     "HandResult",
     "IllegalBidError",
+    "IllegalPassError",
     "IllegalPlayError",
     "Rules",
     "RulesError",

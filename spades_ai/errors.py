@@ -1,8 +1,9 @@
 """The errors spades_ai raises. Each message names the seat, the card or bid, and the reason.
 
-``IllegalBidError`` and ``IllegalPlayError`` also carry the refusal in parts, so that a front
+``IllegalBidError``, ``IllegalPlayError`` and ``IllegalPassError`` also carry the refusal in parts, so that a front
 end (the terminal table in ``spades_ai.table``) can word it for a player without deciding the
-rules again: ``reason``, a short code naming the rule (``PLAY_REASONS`` / ``BID_REASONS``), and
+rules again: ``reason``, a short code naming the rule (``PLAY_REASONS`` / ``BID_REASONS`` /
+``PASS_REASONS``), and
 ``detail``, the rule in plain words without the seat (``"a bid is 0 (nil) to 13"``).
 """
 
@@ -18,6 +19,12 @@ BID_REASONS = (
     "not_due", "bad_bid", "range", "blind_number", "nil_off", "blind_off", "blind_deficit",
     "mirror", "whiz", "suicide", "min_bid", "min_team_bid",
 )  # fmt: skip
+
+
+#: ``IllegalPassError.reason``: no pass is due; not a seat or not cards; a seat that does not
+#: pass in this round (only a team with a blind nil bidder passes after the bidding); a seat that
+#: has already chosen; the wrong number of cards (or one twice); a card the seat does not hold.
+PASS_REASONS = ("not_due", "bad_pass", "not_passer", "already_chosen", "count", "not_held")
 
 
 class RulesError(ValueError):
@@ -39,3 +46,7 @@ class IllegalBidError(_RefusedAction):
 
 class IllegalPlayError(_RefusedAction):
     """A card that the rules do not allow at this point of the hand (``reason``: ``PLAY_REASONS``)."""
+
+
+class IllegalPassError(_RefusedAction):
+    """Cards that a seat may not pass to its partner (``reason``: ``PASS_REASONS``)."""

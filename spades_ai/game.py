@@ -17,10 +17,10 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_hands, to_card
+from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_cards, parse_hands, to_card
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation, PublicFacts, bids_in_mask
 from spades_ai.rules import R_HOOK, Rules
 from spades_ai.scoring import HandResult
@@ -41,7 +41,7 @@ class Hand(PublicFacts):
     ``hands`` are the four seats' cards (see ``parse_deal``); ``scores`` and ``bag_count`` are
     the match totals before this hand (they matter for blind nil and for the result), and
     ``hands_played`` the number of hands of the match before it. Refused actions raise
-    ``IllegalBidError`` / ``IllegalPlayError`` and change nothing.
+    ``IllegalPassError`` / ``IllegalBidError`` / ``IllegalPlayError`` and change nothing.
 
     Vocabulary: a *hand* is one deal played out (bids, 13 tricks, score); a seat's *cards* are
     ``hand.cards(seat)``; the *deal* is the four seats' cards as dealt (``hand.deal``).
@@ -77,6 +77,10 @@ class Hand(PublicFacts):
         _st.reset_public(self._pub, self._hands, dealer, *scores, *bag_count, hands_played, self.rules_array)
         self.plays: list[tuple[int, Card]] = []
         self.trick_leaders: list[int] = []
+        #: the cards each seat passed: ``passes[0]`` before the bidding, ``passes[1]`` in the
+        #: blind pass (None: no pass from that seat)
+        self.passes: list[list[CardSet | None]] = [[None] * 4, [None] * 4]
+        self._pending = np.zeros(4, dtype=np.uint64)  # passes chosen, not yet exchanged
         self._result: HandResult | None = None
 
     # -- state (phase, bids, tricks_won, current_trick, bag_count ...: see PublicFacts) --
@@ -101,6 +105,8 @@ class Hand(PublicFacts):
         twin._pub = self._pub.copy()
         twin.plays = list(self.plays)
         twin.trick_leaders = list(self.trick_leaders)
+        twin.passes = [list(p) for p in self.passes]
+        twin._pending = self._pending.copy()
         return twin
 
     __copy__ = clone
@@ -110,7 +116,9 @@ class Hand(PublicFacts):
 
     @property
     def to_act(self) -> int | None:
-        """The seat to bid or play next (None when the hand is over)."""
+        """The seat to pass, bid or play next (None when the hand is over). In a passing round
+        every passer that has not chosen may pass (they choose at the same time); ``to_act`` is
+        the first of them from the dealer's left."""
         seat = int(self._pub[_st.P_TO_ACT])
         return None if seat < 0 else seat
 
@@ -123,6 +131,62 @@ class Hand(PublicFacts):
     def cards(self, seat: int) -> CardSet:
         """The cards ``seat`` still holds."""
         return CardSet(int(self._hands[seat]))
+
+    # -- passing -------------------------------------------------------------------------
+    @property
+    def passers(self) -> list[int]:
+        """The seats still to choose their pass in the round under way (empty outside one)."""
+        if self.phase != "passing":
+            return []
+        m = int(_st.passers(self._pub, self.rules_array)) & ~int(self._pub[_st.P_PASS_DONE])
+        order = [(self.dealer + 1 + k) % 4 for k in range(4)]
+        return [s for s in order if m >> s & 1]
+
+    def pass_cards(self, seat: int, cards) -> None:
+        """``seat`` passes ``cards`` (a string such as ``"AS 7H 2C"`` or a list of cards, strings
+        or ids) to its partner. The partners choose at the same time: the cards change hands
+        once every passer of the round has chosen.
+
+        >>> from spades_ai import Rules, deal
+        >>> h = Hand(deal(seed=1), rules=Rules(pass_cards=1))
+        >>> h.phase, h.passers
+        ('passing', [1, 2, 3, 0])
+        """
+        if self.phase != "passing":
+            why = f"the hand is {self.phase}"
+            raise IllegalPassError(f"no pass is due: {why}", "not_due", why)
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4:
+            why = f"a seat is an int in 0..3, not {seat!r}"
+            raise IllegalPassError(why, "bad_pass", why)
+        seat = int(seat)
+        try:
+            chosen = parse_cards(cards)
+        except (ValueError, TypeError) as exc:
+            raise IllegalPassError(f"seat {seat} passed a bad card: {exc}", "bad_pass", str(exc)) from None
+        names = " ".join(map(str, chosen)) or "no card"
+        n = int(_st.pass_count(self._pub, self.rules_array))
+        if not int(_st.passers(self._pub, self.rules_array)) >> seat & 1:
+            why = "only a team with a blind nil bidder exchanges cards after the bidding"
+            raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "not_passer", why)
+        if int(self._pub[_st.P_PASS_DONE]) >> seat & 1:
+            why = "it has already chosen its pass"
+            raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "already_chosen", why)
+        if len(chosen) != n or len(set(chosen)) != n:
+            why = f"it passes {n} different cards"
+            raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "count", why)
+        held = self.cards(seat)
+        for c in chosen:
+            if c not in held:
+                why = f"it does not hold {c}"
+                raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "not_held", why)
+        mask = sum(1 << int(c) for c in chosen)
+        self.passes[int(self._pub[_st.P_N_BIDS]) == 4][seat] = CardSet(mask)
+        _st.choose_pass(self._pub, self._hands, self._pending, seat, np.uint64(mask), self.rules_array)
+
+    def gave(self, seat: int, blind: bool = False) -> CardSet:
+        """The cards ``seat`` passed to its partner before the bidding (``blind``: in the blind
+        pass); empty until the exchange."""
+        return CardSet(int(self._pub[(_st.P_BLIND_GAVE if blind else _st.P_GAVE) + seat]))
 
     # -- bidding -------------------------------------------------------------------------
     def _bid_mask(self) -> int:
@@ -176,7 +240,7 @@ class Hand(PublicFacts):
             return "blind_off", "blind nil is off in these rules"
         if blind and r.bidding in ("classic", "suicide"):
             return "blind_deficit", f"blind nil needs the team to trail by at least {r.blind_nil_min_deficit} (scores {self.scores})"
-        n_spades = len(self.deal[seat].suit(3))
+        n_spades = len(self.cards(seat).suit(3))
         if r.bidding == "mirror":
             return "mirror", f"mirror bidding: the bid is the number of spades held, {n_spades}"
         if r.bidding == "whiz":
@@ -251,7 +315,20 @@ class Hand(PublicFacts):
             raise ValueError("the hand is over: no seat is to act")
         seat = self.to_act
         hand = 0 if blind_decision else int(self._hands[seat])
-        return Observation(seat, hand, self._pub, self.rules, self.plays, blind_decision)
+        view = np.empty_like(self._pub)
+        _st.observe(self._pub, seat, self.rules_array, view)
+        return Observation(seat, hand, view, self.rules, self.plays, blind_decision)
+
+    def view(self, seat: int, hide_cards: bool = False, blind_decision: bool = False) -> Observation:
+        """What ``seat`` has seen so far, whether or not it is to act (``observation`` is the
+        view of the seat to act); ``hide_cards`` leaves out its own cards."""
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4:
+            raise ValueError(f"a seat is an int in 0..3, not {seat!r}")
+        seat = int(seat)
+        hand = 0 if hide_cards else int(self._hands[seat])
+        view = np.empty_like(self._pub)
+        _st.observe(self._pub, seat, self.rules_array, view)
+        return Observation(seat, hand, view, self.rules, self.plays, blind_decision)
 
     def _bid_history(self) -> list[tuple[int, int, bool]]:
         """(seat, bid, blind) in bidding order."""
@@ -261,8 +338,9 @@ class Hand(PublicFacts):
 
     # -- records -------------------------------------------------------------------------
     def to_record(self) -> dict:
-        """A JSON-ready record (deal, dealer, rules, match state, bids, plays) to replay from."""
-        return {
+        """A JSON-ready record (deal, dealer, rules, match state, passes, bids, plays) to replay
+        from (``passes`` only when the rules pass cards)."""
+        record = {
             "deal": [" ".join(map(str, m)) for m in self.deal],
             "dealer": self.dealer,
             "rules": self.rules.to_dict(),
@@ -273,6 +351,9 @@ class Hand(PublicFacts):
             "blind": [bl for _, _, bl in self._bid_history()],
             "plays": [str(c) for _, c in self.plays],
         }
+        if self.rules.pass_cards or self.rules.blind_pass:
+            record["passes"] = [[None if p is None else " ".join(map(str, p)) for p in rnd] for rnd in self.passes]
+        return record
 
     def to_json(self) -> str:
         return json.dumps(self.to_record())
@@ -286,7 +367,7 @@ class Hand(PublicFacts):
             # written by spades_ai 0.1, which called the running bag count "bags"
             record = {("bag_count" if k == "bags" else k): v for k, v in record.items()}
         expected = {"deal", "dealer", "rules", "scores", "bag_count", "bids", "blind", "plays"}
-        optional = {"hands_played"}  # records written before it was kept lack it
+        optional = {"hands_played", "passes"}  # older records lack hands_played; passes: only with passing
         if not isinstance(record, dict) or not expected <= set(record) <= expected | optional:
             got = sorted(record) if isinstance(record, dict) else type(record).__name__
             raise ValueError(f"a hand record has the keys {sorted(expected | optional)}, not {got}")
@@ -300,8 +381,20 @@ class Hand(PublicFacts):
         )
         if len(record["blind"]) != len(record["bids"]):
             raise ValueError("a hand record has one blind flag per bid")
+        passes = record.get("passes", [[None] * 4, [None] * 4])
+        rounds_ok = isinstance(passes, list) and len(passes) == 2
+        if not (rounds_ok and all(isinstance(p, list) and len(p) == 4 for p in passes)):
+            raise ValueError("a hand record's passes are two rounds of four entries (cards or None)")
+
+        def replay_passes(rnd: int) -> None:
+            for seat, cards in enumerate(passes[rnd]):
+                if cards is not None:
+                    hand.pass_cards(seat, cards)
+
+        replay_passes(0)
         for b, blind in zip(record["bids"], record["blind"]):
             hand.bid(b, blind=blind)
+        replay_passes(1)
         for c in record["plays"]:
             hand.play(c)
         return hand

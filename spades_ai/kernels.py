@@ -11,6 +11,15 @@ S, ranks 2..A), ``rules`` the house rules as an array. Read them only through th
 below: the array layouts are the engine's and may change, these names will not. When the rules
 allow the seat a blind nil, ``bid`` is first asked with ``hand == 0`` and ``legal`` holding only
 ``BLIND_NIL_BIT`` and nil: return ``BLIND_NIL`` to bid it, anything else to look at the cards.
+
+When the rules pass cards (``pass_cards``, ``blind_pass``), an agent may also have a third
+function, given to ``kernel_agent(..., pass_=...)``::
+
+    pass_(pub, seat, hand, n, rules) -> uint64     # a mask of n of the seat's cards
+
+asked in the passing phase (``PHASE_PASSING``); an agent without one passes ``default_pass``,
+its ``n`` highest cards. Under ``closed_bidding`` and with passing, ``pub`` is the seat's own
+view: the bids it has not seen read -1, the opponents' passes 0.
 An agent with options takes a sixth argument, ``params`` (an int64 array given to
 ``kernel_agent(..., params=...)``).
 
@@ -70,10 +79,14 @@ from spades_ai.engine.state import (
     P_WIN_CARD,
     P_WIN_SEAT,
     P_WON,
+    P_BLIND_GAVE,
+    P_GAVE,
     PHASE_BIDDING,
     PHASE_OVER,
+    PHASE_PASSING,
     PHASE_PLAYING,
     legal_now,
+    pass_count,
 )
 from spades_ai.rules import (
     R_BAG_LIMIT,
@@ -81,6 +94,8 @@ from spades_ai.rules import (
     R_BIDDING,
     R_BLIND_BONUS,
     R_BLIND_NIL,
+    R_BLIND_PASS,
+    R_CLOSED,
     R_FIRST_LEAD,
     R_LOSS,
     R_MAX_HANDS,
@@ -89,6 +104,7 @@ from spades_ai.rules import (
     R_NIL,
     R_NIL_BONUS,
     R_NIL_TRICKS_COUNT,
+    R_PASS,
     R_SPADE_LEAD,
     R_TARGET,
     R_TEN_FOR_200,
@@ -103,16 +119,17 @@ __all__ = [
     "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit",
     "card_bit", "card_suit", "card_rank", "lowest_card", "highest_card", "suit_cards", "count",
     # the public state
-    "dealer", "phase", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
+    "dealer", "phase", "PHASE_PASSING", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
     "tricks_won", "trick_no", "cards_played", "played_by", "unseen_cards", "trick_len", "trick_card",
     "leader", "led_suit", "winning_card", "winning_seat", "spades_broken", "is_void", "score",
     "bag_count", "hands_played", "team_contract", "tricks_needed", "partnership_need",
+    "cards_to_pass", "gave", "blind_gave",
     # rules
     "target_score", "loss_threshold", "nil_allowed", "nil_bonus", "blind_nil_allowed", "blind_nil_bonus",
     "nil_tricks_count", "bag_limit", "bag_penalty", "spade_lead", "first_lead", "min_bid",
-    "min_team_bid", "ten_for_200", "bidding", "max_hands",
+    "min_team_bid", "ten_for_200", "bidding", "max_hands", "closed_bidding", "pass_cards", "blind_pass",
     # legality, bids, randomness
-    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "BLIND_NIL", "decision_stream", "draw_below",
+    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "BLIND_NIL", "default_pass", "decision_stream", "draw_below",
 ]  # fmt: skip
 
 
@@ -167,7 +184,7 @@ def dealer(pub):
 
 @inline_kernel
 def phase(pub):
-    """``PHASE_BIDDING``, ``PHASE_PLAYING`` or ``PHASE_OVER``."""
+    """``PHASE_PASSING``, ``PHASE_BIDDING``, ``PHASE_PLAYING`` or ``PHASE_OVER``."""
     return pub[P_PHASE]
 
 
@@ -309,6 +326,25 @@ def tricks_needed(pub, team, rules):
     )
 
 
+@inline_kernel
+def cards_to_pass(pub, rules):
+    """How many cards each passer gives in the passing round under way (0 outside one)."""
+    return pass_count(pub, rules)
+
+
+@inline_kernel
+def gave(pub, seat):
+    """The cards ``seat`` passed to its partner before the bidding (a mask; 0 before the
+    exchange, and always 0 for an opponent of the seat whose view ``pub`` is)."""
+    return U64(pub[P_GAVE + seat])
+
+
+@inline_kernel
+def blind_gave(pub, seat):
+    """The cards ``seat`` passed in the blind pass (a mask; as ``gave``)."""
+    return U64(pub[P_BLIND_GAVE + seat])
+
+
 # -- rules -----------------------------------------------------------------------------------
 @inline_kernel
 def target_score(rules):
@@ -394,6 +430,23 @@ def max_hands(rules):
     return rules[R_MAX_HANDS]
 
 
+@inline_kernel
+def closed_bidding(rules):
+    return rules[R_CLOSED] != 0
+
+
+@inline_kernel
+def pass_cards(rules):
+    """``Rules.pass_cards``: cards each player passes before the bidding (0: none)."""
+    return rules[R_PASS]
+
+
+@inline_kernel
+def blind_pass(rules):
+    """``Rules.blind_pass``: cards a blind nil team exchanges after the bidding (0: none)."""
+    return rules[R_BLIND_PASS]
+
+
 # -- legality, bids, randomness ----------------------------------------------------------------
 @inline_kernel
 def legal_cards(pub, hand, rules):
@@ -416,6 +469,27 @@ def nearest_legal_bid(legal, want):
             if 1 <= b <= 13 and (legal >> b) & 1:
                 return b
     return 0
+
+
+@inline_kernel
+def default_pass(pub, seat, hand, n, rules):
+    """The pass of an agent that has none of its own: its ``n`` highest cards by rank (a spade
+    before a side card of the same rank), as a mask."""
+    out = ZERO
+    m = hand
+    for _ in range(n):
+        best = ZERO
+        best_rank = -1
+        for s in range(4):
+            c = m & SUIT_MASK[s]
+            if c != ZERO:
+                b = highest_bit(c)
+                r = lowest_index(b) - 13 * s
+                if r >= best_rank:  # suits in order: a spade wins a tie
+                    best, best_rank = b, r
+        out |= best
+        m &= ~best
+    return out
 
 
 @inline_kernel

@@ -2,8 +2,10 @@
 ``Hand`` and an ``Observation`` both read from the engine's public array.
 
 An observation holds exactly what the seat has seen: its own cards (none before a blind-nil
-decision), the dealer, the bids so far with blind flags, every card played and by whom (in
-order), the current trick, tricks won, whether spades are broken, the voids shown, the match
+decision), the dealer, the bids so far with blind flags (under ``closed_bidding``, only its own
+until the play starts), the cards it and its partner passed each other (``gave``,
+``received``, ``blind_gave``, ``blind_received``; never the opponents'), every card played and
+by whom (in order), the current trick, tricks won, whether spades are broken, the voids shown, the match
 scores and bag counts, and the rules. The engine's public array (``public``) carries the same
 facts for numba agents (layout: ``spades_ai.engine.state``).
 """
@@ -17,7 +19,7 @@ from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
 
-PHASES = ("bidding", "playing", "over")
+PHASES = ("bidding", "playing", "over", "passing")
 
 
 def bids_in_mask(mask: int, blind: bool = False) -> list[int]:
@@ -38,8 +40,13 @@ class PublicFacts:
 
     @property
     def phase(self) -> str:
-        """``"bidding"``, ``"playing"`` or ``"over"``."""
+        """``"passing"``, ``"bidding"``, ``"playing"`` or ``"over"``."""
         return PHASES[self.public[_st.P_PHASE]]
+
+    @property
+    def pass_count(self) -> int:
+        """How many cards each passer gives in the passing round under way (0 outside one)."""
+        return int(_st.pass_count(self.public, self.rules.as_array()))
 
     @property
     def dealer(self) -> int:
@@ -154,6 +161,38 @@ class Observation(PublicFacts):
             seqs, q, n = self._history
             self._plays = tuple((v >> 6, DECK[v & 63]) for v in seqs[q, :n].tolist())
         return self._plays
+
+    # -- passes (this seat's and its partner's only) ---------------------------------------
+    def _slot_cards(self, slot: int) -> CardSet:
+        return CardSet(int(self.public[slot]))
+
+    @property
+    def gave(self) -> CardSet:
+        """The cards this seat passed to its partner before the bidding (empty: none yet)."""
+        return self._slot_cards(_st.P_GAVE + self.seat)
+
+    @property
+    def received(self) -> CardSet:
+        """The cards its partner passed to it before the bidding."""
+        return self._slot_cards(_st.P_GAVE + (self.seat ^ 2))
+
+    @property
+    def blind_gave(self) -> CardSet:
+        """The cards this seat passed in the blind pass."""
+        return self._slot_cards(_st.P_BLIND_GAVE + self.seat)
+
+    @property
+    def blind_received(self) -> CardSet:
+        """The cards its partner passed to it in the blind pass."""
+        return self._slot_cards(_st.P_BLIND_GAVE + (self.seat ^ 2))
+
+    @property
+    def partner_holds(self) -> CardSet:
+        """The cards this seat knows its partner holds: those it passed it and that neither
+        came back in the blind pass nor were played since."""
+        partner = self.seat ^ 2
+        gave = (int(self.gave) & ~int(self.blind_received)) | int(self.blind_gave)
+        return CardSet(gave & ~int(self.played_by[partner]))
 
     def __getstate__(self):
         """Pickled or copied with its plays decoded, without the self-play loop's arrays that

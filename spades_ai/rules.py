@@ -44,8 +44,11 @@ BIDDINGS = ("classic", "suicide", "mirror", "whiz")
     R_MAX_HANDS,
     R_HOOK,
     R_HALF_BLIND,
-) = range(19)
-N_RULE_SLOTS = 19
+    R_CLOSED,
+    R_PASS,
+    R_BLIND_PASS,
+) = range(22)
+N_RULE_SLOTS = 22
 #: Stand-ins in the array for "off": no score ever reaches them.
 NO_TARGET = 1 << 60
 NO_LOSS = -(1 << 60)
@@ -110,6 +113,17 @@ class Rules:
     half_blind_penalty: bool = False
     """A failed blind nil costs half of ``blind_nil_bonus`` (rounded down); a made one still
     wins all of it. Needs ``blind_nil``."""
+    closed_bidding: bool = False
+    """Every player bids without seeing any other bid (the same bids, taken in the usual order);
+    all four are shown when the play starts. Not with suicide bidding, ``min_team_bid`` or
+    ``hook``, whose limits depend on the bids before."""
+    pass_cards: int = 0
+    """0..3 cards each player passes to its partner after the deal, before the bidding; both
+    choose before seeing what the other passes, and only the two partners see what they
+    exchanged. Not with ``blind_nil`` (a player who has passed has looked at its cards)."""
+    blind_pass: int = 0
+    """0..3 cards exchanged the same way after the bidding, only by a team with a blind nil
+    bidder (the blind nil bidder and its partner). Needs ``blind_nil``."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -194,6 +208,9 @@ class Rules:
         a[R_MAX_HANDS] = 0 if self.max_hands is None else self.max_hands
         a[R_HOOK] = self.hook
         a[R_HALF_BLIND] = self.half_blind_penalty
+        a[R_CLOSED] = self.closed_bidding
+        a[R_PASS] = self.pass_cards
+        a[R_BLIND_PASS] = self.blind_pass
         a.setflags(write=False)
         return a
 
@@ -207,7 +224,7 @@ def _is_int(v) -> bool:
 
 
 def _validate(r: Rules) -> None:
-    for name in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty"):
+    for name in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty", "closed_bidding"):
         if not isinstance(getattr(r, name), bool):
             _fail(name, getattr(r, name), "true or false")
     if r.target_score is not None and not (_is_int(r.target_score) and r.target_score > 0):
@@ -247,3 +264,20 @@ def _validate(r: Rules) -> None:
         raise RulesError("rules field 'hook' does not apply to mirror bidding (every bid is forced)")
     if r.half_blind_penalty and not r.blind_nil:
         raise RulesError("rules field 'half_blind_penalty' needs 'blind_nil' to be true")
+    if r.closed_bidding:
+        for name, clash in (("bidding", r.bidding == "suicide"), ("min_team_bid", r.min_team_bid), ("hook", r.hook)):
+            if clash:
+                raise RulesError(
+                    f"rules field 'closed_bidding' does not combine with {name!r} = {getattr(r, name)!r}: "
+                    "its limits depend on bids a closed bidder has not seen"
+                )
+    for name in ("pass_cards", "blind_pass"):
+        if not (_is_int(getattr(r, name)) and 0 <= getattr(r, name) <= 3):
+            _fail(name, getattr(r, name), "an int in 0..3")
+    if r.blind_pass and not r.blind_nil:
+        raise RulesError("rules field 'blind_pass' needs 'blind_nil' to be true")
+    if r.pass_cards and r.blind_nil:
+        raise RulesError(
+            "rules field 'pass_cards' does not combine with 'blind_nil': a player who has passed cards "
+            "has looked at them (use 'blind_pass' for a blind nil bidder's exchange)"
+        )

@@ -7,9 +7,11 @@
 
 from __future__ import annotations
 
-from spades_ai.agents.registry import make_agent
+import numpy as np
+
+from spades_ai.agents.registry import default_pass, make_agent
 from spades_ai.agents.selfplay import agent_name
-from spades_ai.cards import to_card
+from spades_ai.cards import parse_cards, to_card
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks
@@ -45,11 +47,28 @@ def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = No
             who = lineup[seat]
             checked = who is agent
             where = f"agent {name!r} at seat {seat}, deal {i} of seed {seed}"
-            if hand.phase == "bidding":
-                blind = bool(hand.legal_bids(blind=True)) and hasattr(who, "blind_nil")
-                if blind and _ask(who.blind_nil, hand.observation(blind_decision=True), checked, where, "blind_nil"):
-                    hand.bid(0, blind=True)
-                    continue
+            if hand.phase == "passing":
+                obs = hand.observation()
+                ask = who.pass_cards if hasattr(who, "pass_cards") else default_pass
+                chosen = _ask(ask, obs, checked, where, "pass_cards")
+                try:
+                    cards = parse_cards(chosen)
+                except (ValueError, TypeError) as exc:
+                    raise AgentCheckError(f"{where}: pass_cards returned {chosen!r}, not cards ({exc})") from None
+                n = obs.pass_count
+                if len(cards) != n or len(set(cards)) != n or any(c not in obs.cards for c in cards):
+                    shown = " ".join(map(str, cards)) or "no card"
+                    raise AgentCheckError(f"{where}: illegal pass {shown}: it passes {n} of {obs.cards}")
+                hand.pass_cards(seat, cards)
+            elif hand.phase == "bidding":
+                if hand.legal_bids(blind=True) and hasattr(who, "blind_nil"):
+                    said = _ask(who.blind_nil, hand.observation(blind_decision=True), checked, where, "blind_nil")
+                    if not isinstance(said, (bool, np.bool_)):
+                        raise AgentCheckError(f"{where}: blind_nil returned {said!r}, not True or False")
+                    decisions += checked  # the question is a decision too
+                    if said:
+                        hand.bid(0, blind=True)
+                        continue
                 b = _ask(who.bid, hand.observation(), checked, where, "bid")
                 if checked and (isinstance(b, bool) or not isinstance(b, int)):
                     raise AgentCheckError(f"{where}: bid returned {b!r}, not an int")

@@ -171,6 +171,44 @@ def naive_legal_bids(seat, hand_cards, bids_by_seat, scores, rules) -> tuple[lis
     return legal, blind_ok
 
 
+def naive_seen_bids(seat, bids_by_seat, bidding_over: bool, rules) -> list:
+    """The bids ``seat`` has seen: all of them, but under closed bidding only its own (and
+    None for the others) until the bidding is over and the play starts."""
+    if rules.closed_bidding and not bidding_over:
+        return [b if s == seat else None for s, b in enumerate(bids_by_seat)]
+    return list(bids_by_seat)
+
+
+# -- passing ----------------------------------------------------------------------------------
+
+
+def naive_passers(after_bidding: bool, blind_by_seat, rules) -> list[int]:
+    """Who passes cards: before the bidding (``pass_cards``) every player; after it
+    (``blind_pass``) the two partners of each team with a blind nil bidder."""
+    if not after_bidding:
+        return [0, 1, 2, 3] if rules.pass_cards else []
+    if not rules.blind_pass:
+        return []
+    return sorted(s for s in range(4) if blind_by_seat[s] or blind_by_seat[partner_of(s)])
+
+
+def naive_exchange(hands, gave: dict) -> list[list[int]]:
+    """Partners hand each other their chosen cards at the same time: each passer loses the
+    cards it gave and gains those its partner gave."""
+    new = [sorted(h) for h in hands]
+    for seat, cards in gave.items():
+        for c in cards:
+            new[seat].remove(c)
+            new[partner_of(seat)].append(c)
+    return [sorted(h) for h in new]
+
+
+def naive_seen_passes(seat, gave: dict) -> dict:
+    """The passes a seat has seen: its own and its partner's (both partners see what they gave
+    and received); the opponents see neither."""
+    return {s: sorted(c) for s, c in gave.items() if s in (seat, partner_of(seat))}
+
+
 # -- scoring ----------------------------------------------------------------------------------
 
 
@@ -391,13 +429,19 @@ def random_rules_kwargs(rng: random.Random) -> dict:
         kw["blind_nil_min_deficit"] = rng.choice([0, 0, 100, 50])
         kw["half_blind_penalty"] = kw["blind_nil"] and rng.random() < 0.5
     if bidding != "mirror":
-        kw["hook"] = rng.random() < 0.4
-    if bidding != "mirror":
         kw["min_bid"] = rng.choice([1, 1, 2, 3, 4, 5])
     if bidding == "classic":
         kw["min_team_bid"] = rng.choice([0, 0, 3, 4, 6])
     if rng.random() < 0.2:
         kw["max_hands"] = rng.randint(1, 20)
+    if kw.get("blind_nil") and rng.random() < 0.5:
+        kw["blind_pass"] = rng.randint(1, 3)
+    elif not kw.get("blind_nil") and rng.random() < 0.3:
+        kw["pass_cards"] = rng.randint(1, 3)  # a player who passed has looked: no blind nil
+    if bidding != "suicide" and not kw.get("min_team_bid") and rng.random() < 0.3:
+        kw["closed_bidding"] = True  # not with limits that depend on the bids before
+    elif bidding != "mirror":
+        kw["hook"] = rng.random() < 0.4
     return kw
 
 

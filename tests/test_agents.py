@@ -67,6 +67,8 @@ def test_make_agent_default_and_custom_options():
     assert make_agent("easy", careless=0.5).options == {"seed": 0, "careless": 0.5}
     assert make_agent("easy", careless=0.5).label == "easy(careless=0.5)"
     assert make_agent("normal").label == "normal"
+    assert make_agent("normal").options == {"seed": 0, "blind_nil": True}
+    assert make_agent("normal", blind_nil=False).label == "normal(blind_nil=False)"
 
 
 def test_unknown_agent_name_is_refused_listing_the_valid_names():
@@ -680,3 +682,35 @@ def test_agent_seeds_take_the_whole_uint64_range():
     rec = play_hands([big, "easy"], 20, seed=2**64 - 1)
     assert (rec.tricks_won.sum(axis=1) == 13).all()
     assert rec != play_hands([make_agent("random", seed=2**63 - 1), "easy"], 20, seed=2**64 - 1)
+
+
+# -- closed bidding: no agent reads a bid it has not seen -----------------------------------
+CLOSED_RULES = [Rules(closed_bidding=True), Rules(closed_bidding=True, blind_nil=True, min_bid=2), Rules.preset("whiz", closed_bidding=True)]
+
+
+def test_closed_bidding_no_agent_reads_a_hidden_bid():
+    """Under closed bidding, make the earlier bids again differently: the bidder's observation
+    and every built-in agent's bid (Hard and Crazy with a few worlds) stay the same."""
+    rng = random.Random(12)
+    agents = [make_agent(a, seed=3) for a in BUILTINS] + [make_agent("hard", worlds=12, seed=3), make_agent("crazy", worlds=12, seed=3)]
+    masks = deal_masks(12, 0, 60)
+    checked = changed_bids = 0
+    for i in range(60):
+        rules = CLOSED_RULES[i % len(CLOSED_RULES)]
+        dealer = rng.randrange(4)
+        scores = (rng.randrange(-100, 400, 10), rng.randrange(-100, 400, 10))
+        before = rng.randrange(1, 4)  # bids made before the position
+        views = []
+        for _ in range(3):
+            hand = Hand(masks[i].tolist(), dealer, rules, scores)
+            for _ in range(before):
+                blind = hand.legal_bids(blind=True) and rng.random() < 0.3
+                hand.bid(0, blind=True) if blind else hand.bid(rng.choice(hand.legal_bids()))
+            views.append((hand.bids, hand.observation()))
+        want = [a.bid(views[0][1]) for a in agents]
+        for bids, obs in views[1:]:
+            changed_bids += bids != views[0][0]
+            assert obs.bids == [None] * 4 and np.array_equal(obs.public, views[0][1].public)
+            assert [a.bid(obs) for a in agents] == want
+            checked += 1
+    assert checked == 120 and changed_bids > 80

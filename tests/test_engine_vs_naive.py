@@ -1,8 +1,10 @@
 """The engine against the slow references of ``naive.py``.
 
-* 10,000 random hands driven through ``spades_ai.Hand`` (default rules and random house rules):
-  legal bids and legal cards equal the reference at every step, every trick's winner and the
-  final score sheet equal it too.
+* 10,000 random hands driven through ``spades_ai.Hand`` (default rules, and random combinations
+  of every house rule: bidding presets, closed bidding, the hook, blind nil and the half blind
+  penalty, card passing and the blind pass, ...): passes, legal bids and legal cards, what each
+  seat sees of the bids and passes, every trick's winner and the final score sheet equal the
+  reference at every step.
 * The bitboard helpers of ``engine/bits.py`` against plain Python on random masks.
 * ``spades_ai.deal`` and ``spades_ai.random_playouts`` equal the pure-Python replica of the
   engine's random stream card for card.
@@ -20,12 +22,16 @@ from naive import (
     card_name,
     mix64,
     naive_deal,
+    naive_exchange,
     naive_first_leader,
     naive_legal_bids,
+    naive_passers,
     naive_legal_cards,
     naive_match_winner,
     naive_random_playouts,
     naive_score,
+    naive_seen_bids,
+    naive_seen_passes,
     naive_trick_winner,
     random_rules_kwargs,
     stream_start,
@@ -35,6 +41,7 @@ from naive import (
 
 import spades_ai as sa
 from spades_ai.engine import bits, rng
+from spades_ai.engine import state as st
 from spades_ai.simulate import deal_masks
 
 HANDS_DEFAULT = 4000  # hands under the default rules
@@ -60,6 +67,34 @@ def card_form(rnd: random.Random, card: int):
     return card
 
 
+def drive_passes(rnd: random.Random, hand: sa.Hand, hands, after_bidding: bool, blind, rules) -> list[list[int]]:
+    """A passing round, if the rules have one now, with random cards: the engine's passers,
+    exchange and views against the references. Returns the hands after it."""
+    seats = naive_passers(after_bidding, blind, rules)
+    if not seats:
+        assert hand.phase != "passing"
+        return hands
+    n = rules.blind_pass if after_bidding else rules.pass_cards
+    assert hand.phase == "passing" and sorted(hand.passers) == seats
+    gave = {s: sorted(rnd.sample(hands[s], n)) for s in seats}
+    order = list(seats)
+    rnd.shuffle(order)  # they choose at the same time: any order
+    for s in order:
+        assert hand.observation().pass_count == n
+        assert int(hand.cards(s)) == sum(1 << c for c in hands[s])  # nothing moves before the last choice
+        hand.pass_cards(s, [card_form(rnd, c) for c in gave[s]])
+    new = naive_exchange(hands, gave)
+    assert [[int(c) for c in hand.cards(s)] for s in range(4)] == new
+    for s in range(4):
+        view = hand.view(s)
+        seen = {s: [int(c) for c in (view.blind_gave if after_bidding else view.gave)]}
+        seen[(s + 2) % 4] = [int(c) for c in (view.blind_received if after_bidding else view.received)]
+        assert {t: c for t, c in seen.items() if c} == naive_seen_passes(s, gave)
+        slot = st.P_BLIND_GAVE if after_bidding else st.P_GAVE
+        assert view.public[slot + (s + 1) % 4] == view.public[slot + (s + 3) % 4] == 0  # opponents' unseen
+    return new
+
+
 def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> None:
     """Play one random hand through ``Hand``, checking every step against the references."""
     hands = [sorted(int(c) for c in h) for h in sa.deal(seed, index)]
@@ -67,6 +102,7 @@ def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> No
     bags = (rnd.randrange(rules.bag_limit), rnd.randrange(rules.bag_limit))
     scores = (rnd.randint(-300, 600), rnd.randint(-300, 600))
     hand = sa.Hand(hands, dealer=dealer, rules=rules, scores=scores, bag_count=bags)
+    hands = drive_passes(rnd, hand, hands, False, [False] * 4, rules)
 
     # Bidding: one bid each, clockwise from the dealer's left.
     bids: list[int | None] = [None] * 4
@@ -75,6 +111,7 @@ def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> No
         seat = (dealer + 1 + k) % 4
         assert hand.phase == "bidding"
         assert hand.to_act == seat
+        assert hand.observation().bids == naive_seen_bids(seat, bids, False, rules)
         legal, blind_ok = naive_legal_bids(seat, hands[seat], bids, scores, rules)
         assert hand.legal_bids() == legal, (seat, bids, rules)
         assert hand.legal_bids(blind=True) == ([0] if blind_ok else []), (seat, scores, rules)
@@ -88,6 +125,8 @@ def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> No
     assert hand.bids == bids
     assert hand.blind == blind
     assert hand.legal_bids() == []
+    hands = drive_passes(rnd, hand, hands, True, blind, rules)
+    assert hand.observation().bids == naive_seen_bids(hand.to_act, bids, True, rules)
 
     # Play: 13 tricks.
     held = [list(h) for h in hands]
@@ -169,8 +208,9 @@ def test_random_rules_cover_every_option():
     assert seen["spade_lead"] == set(SPADE_LEADS)
     assert seen["first_lead"] == {"dealer_left", "low_club"}
     assert seen["bidding"] == {"classic", "suicide", "mirror", "whiz"}
-    for switch in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty"):
+    for switch in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "closed_bidding", "hook", "half_blind_penalty"):
         assert seen[switch] == {True, False}, switch
+    assert seen["pass_cards"] == {0, 1, 2, 3} and seen["blind_pass"] == {0, 1, 2, 3}
     assert {0, 100} <= seen["blind_nil_min_deficit"]
     assert {1, 2, 3, 4} <= seen["min_bid"] and {0, 4} <= seen["min_team_bid"]
     assert {1, 5, 10} <= seen["bag_limit"] and None in seen["max_hands"] and None in seen["loss_threshold"]

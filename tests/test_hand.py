@@ -46,6 +46,10 @@ def snapshot(h: Hand):
         h.legal_bids(blind=True),
         h.bids,
         h.blind,
+        h.passers,
+        h.public.tolist(),
+        [list(p) for p in h.passes],
+        h._pending.tolist(),
     )
 
 
@@ -383,6 +387,19 @@ def test_actions_out_of_phase():
     assert snapshot(h) == before
 
 
+def pass_randomly(h: Hand, rnd: random.Random) -> None:
+    """A passing round with random cards, if one is due; a refused pass first, now and then."""
+    while h.phase == "passing":
+        s = h.to_act
+        n = h.observation().pass_count
+        if rnd.random() < 0.3:
+            before = snapshot(h)
+            with pytest.raises(sa.IllegalPassError, match=f"seat {s}"):
+                h.pass_cards(s, rnd.sample(list(h.cards(s)), n - 1))
+            assert snapshot(h) == before
+        h.pass_cards(s, rnd.sample(list(h.cards(s)), n))
+
+
 def test_refused_actions_change_nothing_in_random_hands():
     """At random points of random hands, an unheld card, a held illegal card and a bad bid are refused
     and leave the hand exactly as it was."""
@@ -391,6 +408,7 @@ def test_refused_actions_change_nothing_in_random_hands():
     for i in range(150):
         rules = Rules(**random_rules_kwargs(rnd))
         h = Hand(sa.deal(31, i), dealer=rnd.randrange(4), rules=rules)
+        pass_randomly(h, rnd)
         while h.phase == "bidding":
             illegal = [b for b in range(-1, 15) if b not in h.legal_bids()]
             if illegal and rnd.random() < 0.5:
@@ -400,6 +418,7 @@ def test_refused_actions_change_nothing_in_random_hands():
                 assert snapshot(h) == before
                 refused += 1
             h.bid(rnd.choice(h.legal_bids()))
+        pass_randomly(h, rnd)
         while h.phase == "playing":
             seat = h.to_act
             ok = legal(h)
@@ -486,9 +505,14 @@ def test_record_round_trip_random_hands():
         scores = (rnd.randint(-150, 450), rnd.randint(-150, 450))
         bags = (rnd.randrange(rules.bag_limit), rnd.randrange(rules.bag_limit))
         h = Hand(sa.deal(8, i), dealer=rnd.randrange(4), rules=rules, scores=scores, bag_count=bags)
-        stop = rnd.choice([0, 2, 4, 5, 17, 30, 56, 56, 56])  # actions to take (4 bids + 52 cards)
+        stop = rnd.choice([0, 2, 4, 5, 17, 30, 64, 64, 64])  # actions (passes, 4 bids, 52 cards)
         for _ in range(stop):
-            if h.phase == "bidding":
+            if h.phase == "over":
+                break
+            if h.phase == "passing":
+                s = h.to_act
+                h.pass_cards(s, rnd.sample(list(h.cards(s)), h.observation().pass_count))
+            elif h.phase == "bidding":
                 if h.legal_bids(blind=True) and rnd.random() < 0.3:
                     h.bid(0, blind=True)
                 else:
@@ -497,7 +521,8 @@ def test_record_round_trip_random_hands():
                 h.play(rnd.choice(h.legal_cards()))
         rec = h.to_record()
         assert json.loads(json.dumps(rec)) == rec
-        assert set(rec) == {"deal", "dealer", "rules", "scores", "bag_count", "hands_played", "bids", "blind", "plays"}
+        keys = {"deal", "dealer", "rules", "scores", "bag_count", "hands_played", "bids", "blind", "plays"}
+        assert set(rec) == keys | ({"passes"} if rules.pass_cards or rules.blind_pass else set())
         for again in (Hand.from_record(rec), Hand.from_record(h.to_json()), Hand.from_record(json.loads(h.to_json()))):
             assert snapshot(again) == snapshot(h)
             assert again.rules == rules

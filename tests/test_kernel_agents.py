@@ -359,3 +359,97 @@ def test_keep_plays_records_every_card_in_order():
         assert h.tricks_won == rec.tricks_won[i].tolist()
     m = sa.play_matches(["normal", "easy"], 2, seed=4, keep_plays=True)
     assert m.plays.shape == (len(m), 52) and sorted(m.plays[0].tolist()) == list(range(52))
+
+
+# -- card passing: an optional pass kernel -------------------------------------------------------
+@numba.njit
+def low_pass(pub, seat, hand, n, rules):
+    out = K.ZERO
+    m = hand
+    for _ in range(n):
+        b = K.lowest_bit(m)
+        out |= b
+        m &= ~b
+    return out
+
+
+@numba.njit
+def greedy_bid_p(pub, seat, hand, legal, rules, params):
+    return greedy_bid(pub, seat, hand, legal, rules)
+
+
+@numba.njit
+def pass_seeded(pub, seat, hand, n, rules, params):
+    state = K.decision_stream(params[0], pub, seat, hand)
+    out = K.ZERO
+    m = hand
+    for _ in range(n):
+        state, r = K.draw_below(state, K.count(m))
+        b = K.select_bit(m, r)
+        out |= b
+        m &= ~b
+    return out
+
+
+@numba.njit
+def pass_too_many(pub, seat, hand, n, rules):
+    return hand
+
+
+class WrappedPasser(Wrapped):
+    def pass_cards(self, obs):
+        return self.inner.pass_cards(obs)
+
+
+PASSING = [sa.Rules(pass_cards=2), sa.Rules(pass_cards=3, closed_bidding=True), sa.Rules(blind_nil=True, blind_pass=2)]
+
+
+@pytest.mark.parametrize("rules", PASSING)
+def test_a_pass_kernel_plays_in_numba_and_from_python_alike(rules):
+    low = sa.kernel_agent("low-pass", greedy_bid, greedy_play, pass_=low_pass)
+    seeded = sa.kernel_agent("seeded", greedy_bid_p, seeded_play, pass_=pass_seeded, params=[7])
+    for agent in (low, seeded, GREEDY):
+        fast = sa.play_hands([agent, "normal"], 60, seed=5, rules=rules)
+        assert fast == sa.play_hands([WrappedPasser(agent), "normal"], 60, seed=5, rules=rules)
+        assert (fast.tricks_won.sum(axis=1) == 13).all()
+        assert check_agent(agent, hands=12, rules=rules).endswith("all legal and reproducible")
+    if rules.pass_cards:  # the pass changes the hands, so the records
+        assert sa.play_hands([low, "normal"], 60, seed=5, rules=rules) != sa.play_hands([GREEDY, "normal"], 60, seed=5, rules=rules)
+
+
+def test_without_a_pass_kernel_an_agent_passes_its_highest_cards():
+    h = sa.Hand(sa.deal(3), rules=sa.Rules(pass_cards=3))
+    obs = h.observation()
+    assert GREEDY.pass_kernel is K.default_pass
+    assert GREEDY.pass_cards(obs) == sa.agents.registry.default_pass(obs)
+    highest = sorted(obs.cards, key=lambda c: (c.rank, c.suit))[-3:]
+    assert sorted(GREEDY.pass_cards(obs)) == sorted(highest)
+
+
+def test_an_illegal_pass_names_the_agent():
+    cheat = sa.kernel_agent("cheat", greedy_bid, greedy_play, pass_=pass_too_many)
+    with pytest.raises(sa.IllegalPassError, match=r"'cheat' at seat [02] chose an illegal pass .*: it passes 2 different cards"):
+        sa.play_hands([cheat, "normal"], 1, rules=sa.Rules(pass_cards=2))
+    with pytest.raises(sa.IllegalPassError, match=r"kernel agent 'cheat' at seat \d passed"):
+        cheat.pass_cards(sa.Hand(sa.deal(0), rules=sa.Rules(pass_cards=2)).observation())
+    with pytest.raises(TypeError, match="pass_ takes params, so bid and play must too"):
+        sa.kernel_agent("x", greedy_bid, greedy_play, pass_=pass_seeded)
+    with pytest.raises(TypeError, match=r"pass_\(pub, seat, hand, n, rules\)"):
+        sa.kernel_agent("x", greedy_bid, greedy_play, pass_=nil_bid.py_func if hasattr(nil_bid, "py_func") else 3)
+
+
+def test_a_pass_kernel_as_part_of_the_rollout_policy():
+    rules = sa.Rules(blind_nil=True, blind_pass=2, target_score=250)
+    low = sa.kernel_agent("low-pass", greedy_bid, greedy_play, pass_=low_pass)
+    hard = sa.make_agent("hard", worlds=4, rollout=low)
+    assert hard.pass_cards(sa.Hand(sa.deal(1), rules=sa.Rules(pass_cards=2)).observation()) == low.pass_cards(
+        sa.Hand(sa.deal(1), rules=sa.Rules(pass_cards=2)).observation()
+    )
+    rec = sa.play_matches([hard, "normal"], 1, seed=3, rules=rules)
+    assert (rec.tricks_won.sum(axis=1) == 13).all()
+
+
+def test_an_illegal_bid_after_the_passing_names_the_engine_reason():
+    nils = sa.kernel_agent("nils", nil_bid, greedy_play)
+    with pytest.raises(IllegalBidError, match="'nils' at seat .* illegal bid 0: .*nil is off"):
+        sa.play_hands([nils, "normal"], 5, rules=sa.Rules(nil=False, pass_cards=2, closed_bidding=True))

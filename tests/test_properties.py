@@ -75,13 +75,23 @@ def test_random_playouts_take_13_tricks(seed, n, rules, dealer):
     assert (tricks.sum(axis=1) == 13).all() and (tricks >= 0).all()
 
 
+def pass_randomly(h: Hand, choose) -> None:
+    """Passing rounds, if the rules have one now: ``choose(cards, n)`` picks each seat's pass."""
+    while h.phase == "passing":
+        seat = h.to_act
+        h.pass_cards(seat, choose(sorted(int(c) for c in h.cards(seat)), h.observation().pass_count))
+
+
 @settings(deadline=None, max_examples=60)
 @given(seed=SEEDS, index=INDICES, rules=rules_strategy(), dealer=st.integers(0, 3), data=st.data())
 def test_a_seat_only_plays_cards_it_holds(seed, index, rules, dealer, data):
     hands = [set(int(c) for c in h) for h in sa.deal(seed, index)]
     h = Hand([sorted(x) for x in hands], dealer=dealer, rules=rules)
+    pass_randomly(h, lambda cards, n: data.draw(st.permutations(cards))[:n])
     while h.phase == "bidding":
         h.bid(data.draw(st.sampled_from(h.legal_bids())))
+    pass_randomly(h, lambda cards, n: data.draw(st.permutations(cards))[:n])
+    hands = [set(int(c) for c in h.cards(s)) for s in range(4)]  # the cards after any passes
     played = [[], [], [], []]
     while h.phase == "playing":
         seat = h.to_act
@@ -181,8 +191,10 @@ def test_played_hands_score_consistently(seed, rules):
     """A whole random hand: tricks add to 13, and the result is score_hand of its bids and tricks."""
     rnd = random.Random(seed)
     h = Hand(sa.deal(seed), dealer=rnd.randrange(4), rules=rules)
+    pass_randomly(h, rnd.sample)
     while h.phase == "bidding":
         h.bid(rnd.choice(h.legal_bids()))
+    pass_randomly(h, rnd.sample)
     while h.phase == "playing":
         h.play(rnd.choice(h.legal_cards()))
     assert sum(h.tricks_won) == 13

@@ -33,6 +33,9 @@ RULES_MD_DEFAULTS = {
     "max_hands": None,
     "hook": False,
     "half_blind_penalty": False,
+    "closed_bidding": False,
+    "pass_cards": 0,
+    "blind_pass": 0,
 }
 
 
@@ -114,6 +117,12 @@ def test_every_field_documented():
         ("hook", 1),
         ("hook", "on"),
         ("half_blind_penalty", 0),
+        ("closed_bidding", 1),
+        ("pass_cards", 4),
+        ("pass_cards", -1),
+        ("pass_cards", True),
+        ("blind_pass", 4),
+        ("blind_pass", 1.0),
     ],
 )
 def test_nonsensical_value_names_the_field(field, value):
@@ -142,6 +151,11 @@ def test_nonsensical_value_names_the_field(field, value):
         (dict(bidding="mirror", blind_nil=True), "blind_nil"),
         (dict(bidding="mirror", hook=True), "hook"),
         (dict(half_blind_penalty=True), "half_blind_penalty"),
+        (dict(closed_bidding=True, bidding="suicide"), "closed_bidding"),
+        (dict(closed_bidding=True, min_team_bid=3), "closed_bidding"),
+        (dict(closed_bidding=True, hook=True), "closed_bidding"),
+        (dict(blind_pass=2), "blind_pass"),
+        (dict(pass_cards=2, blind_nil=True), "pass_cards"),
     ],
 )
 def test_inconsistent_combinations_name_the_field(kwargs, field):
@@ -166,6 +180,10 @@ def test_inconsistent_combinations_name_the_field(kwargs, field):
         dict(hook=True, bidding="suicide"),
         dict(hook=True, bidding="whiz", min_bid=2),
         dict(blind_nil=True, half_blind_penalty=True),
+        dict(closed_bidding=True, bidding="mirror"),
+        dict(closed_bidding=True, blind_nil=True, min_bid=2),
+        dict(pass_cards=3, closed_bidding=True, bidding="whiz"),
+        dict(blind_nil=True, blind_pass=3, bidding="suicide"),
     ],
 )
 def test_sensible_combinations_are_accepted(kwargs):
@@ -279,7 +297,8 @@ def test_as_array_defaults():
     # target, loss, nil, nil bonus, blind nil, blind bonus, deficit, nil tricks count, bag limit,
     # bag penalty, spade lead (broken), first lead (dealer's left), min bid, min team bid,
     # ten for 200, bidding (classic), max hands (0 = off), hook, half blind penalty
-    assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0, 0, 0]
+    # ..., closed bidding, pass cards, blind pass
+    assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     with pytest.raises(ValueError):
         a[0] = 1  # read-only: the kernels' view cannot be changed behind the dataclass's back
 
@@ -307,6 +326,9 @@ def _from_array(a) -> Rules:
         max_hands=None if a[R.R_MAX_HANDS] == 0 else int(a[R.R_MAX_HANDS]),
         hook=bool(a[R.R_HOOK]),
         half_blind_penalty=bool(a[R.R_HALF_BLIND]),
+        closed_bidding=bool(a[R.R_CLOSED]),
+        pass_cards=int(a[R.R_PASS]),
+        blind_pass=int(a[R.R_BLIND_PASS]),
     )
 
 
@@ -570,3 +592,18 @@ def test_half_blind_penalty():
     assert sa.score_hand(*made, half, blind=[True, False, False, False]).nil_points == (200, 0)
     odd = sa.Rules(blind_nil=True, half_blind_penalty=True, blind_nil_bonus=151)
     assert sa.score_hand(*args, odd, blind=[True, False, False, False]).nil_points == (-75, 0)
+
+
+# -- closed bidding ---------------------------------------------------------------------------
+
+
+def test_closed_bidding_hides_the_other_bids_until_the_play():
+    h = bidding_hand(closed_bidding=True, blind_nil=True)
+    h.bid(0, blind=True)
+    h.bid(5)
+    obs = h.observation()
+    assert obs.seat == 2 and obs.bids == [None, None, None, None] and obs.blind == [False] * 4
+    assert h.bids == [0, 5, None, None]  # the hand itself knows
+    h.bid(3)
+    h.bid(4)
+    assert h.phase == "playing" and h.observation().bids == [0, 5, 3, 4] and h.observation().blind[0]

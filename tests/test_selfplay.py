@@ -35,6 +35,9 @@ RULES = {
     "anytime_low_club": Rules(spade_lead="anytime", first_lead="low_club"),
     "nil_counts_bags5": Rules(nil_tricks_count=True, bag_limit=5, bag_penalty=50, nil_bonus=50),
     "ten_for_200_min_team": Rules(ten_for_200=True, min_bid=2, min_team_bid=5, spade_lead="after_three_tricks"),
+    "closed": Rules(closed_bidding=True, blind_nil=True),
+    "pass3_closed": Rules(pass_cards=3, closed_bidding=True),
+    "blind_pass": Rules(blind_nil=True, blind_pass=2, blind_nil_min_deficit=100),
 }
 
 LINEUPS = {
@@ -57,6 +60,12 @@ class Wrapped:
 
     def play(self, obs):
         return self.agent.play(obs)
+
+    def pass_cards(self, obs):
+        return self.agent.pass_cards(obs)
+
+    def blind_nil(self, obs):
+        return self.agent.blind_nil(obs)
 
 
 def wrapped(lineup):

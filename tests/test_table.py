@@ -222,3 +222,11 @@ def test_the_compiling_notice_shows_only_when_it_takes_time(capsys):
     assert capsys.readouterr().err == ""
     with compiling_notice(30, after=5, cold=True):  # the cache lacks the kernel: say so at once
         assert "about 30 s" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", [Rules(pass_cards=1), Rules(blind_nil=True, blind_pass=2), Rules(closed_bidding=True)])
+def test_the_table_refuses_rules_it_cannot_show_rightly(rules):
+    from spades_ai import RulesError
+
+    with pytest.raises(RulesError, match="rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"):
+        TableMatch(seed=1, rules=rules)

@@ -42,7 +42,7 @@ not_an_agent = 42
 def test_builtin_names_get_every_default_option_and_a_label():
     a = parse_agent("normal")
     assert (a.name, a.label, a.target) == ("normal", "normal", None)
-    assert a.options == {"seed": 0}
+    assert a.options == {"seed": 0, "blind_nil": True}
     e = parse_agent("easy:careless=0.5")
     assert e.options == {"seed": 0, "careless": 0.5}
     assert e.label == "easy(careless=0.5)"

@@ -103,24 +103,30 @@ def specialise(template: str, begin: str, end: str, region: str, functions: dict
 
 
 # -- the self-play loop of a lineup ----------------------------------------------------------------
-_SEAT_FUNCS = (("seat_bid", "bid"), ("seat_play", "play"))
+#: (function, agent kernel, its argument after ``hand``, what a slot with no kernel returns)
+_SEAT_FUNCS = (
+    ("seat_bid", "bid", "legal", "-1"),
+    ("seat_play", "play", "legal", "-1"),
+    ("seat_pass", "pass", "n", "np.uint64(0)"),
+)
 
 
 def lineup_region(agents) -> str:
-    """The seat dispatch of a lineup: ``seat_bid`` / ``seat_play`` calling each kernel agent's
-    kernels by slot (the loop asks Python agents itself, without calling these)."""
+    """The seat dispatch of a lineup: ``seat_bid`` / ``seat_play`` / ``seat_pass`` calling each
+    kernel agent's kernels by slot (the loop asks Python agents itself, without calling these)."""
     out = ["\n\n"]
-    for func, kind in _SEAT_FUNCS:
-        out.append(f"@inline_kernel\ndef {func}(slot, pub, seat, hand, legal, rules, params):\n")
+    for func, kind, arg, none in _SEAT_FUNCS:
+        out.append(f"@inline_kernel\ndef {func}(slot, pub, seat, hand, {arg}, rules, params):\n")
         for k, agent in enumerate(agents):
-            extra = f", params[{k}]" if agent.takes_params else ""
-            call = f"return {kind}_{k}(pub, seat, hand, legal, rules{extra})\n"
+            takes = agent.pass_takes_params if kind == "pass" else agent.takes_params
+            extra = f", params[{k}]" if takes else ""
+            call = f"return {kind}_{k}(pub, seat, hand, {arg}, rules{extra})\n"
             if len(agents) == 1:
                 out.append(f"    {call}\n\n")  # one kernel agent in the lineup: no branch
                 break
             out.append(f"    if slot == {k}:\n        {call}")
         else:
-            out.append("    return -1\n\n\n")
+            out.append(f"    return {none}\n\n\n")
     return "".join(out)
 
 
@@ -130,6 +136,7 @@ def lineup_module(agents):
     for k, agent in enumerate(agents):
         functions[f"bid_{k}"] = agent.bid_kernel
         functions[f"play_{k}"] = agent.play_kernel
+        functions[f"pass_{k}"] = agent.pass_kernel
     return specialise(
         "spades_ai.agents.lineup_loop",
         "# -- seat dispatch",
@@ -145,7 +152,7 @@ def lineup_module(agents):
 def rollout_module(policy, template: str = "spades_ai.agents.hard"):
     """``template`` (``agents.hard`` or ``agents.ismcts``: a module with a rollout-policy
     region) with ``policy`` (a kernel agent) as the rollout policy."""
-    functions = {"_policy_bid": policy.bid_kernel, "_policy_play": policy.play_kernel}
+    functions = {"_policy_bid": policy.bid_kernel, "_policy_play": policy.play_kernel, "_policy_pass": policy.pass_kernel}
     if policy.takes_params:
         region = (
             "\n\n@kernel\ndef rollout_bid(pub, seat, hand, legal, rules):\n"
@@ -157,5 +164,12 @@ def rollout_module(policy, template: str = "spades_ai.agents.hard"):
     else:
         region = "rollout_bid = _policy_bid\nrollout_play = _policy_play\n\n"
         constants = {}
+    if policy.pass_takes_params:
+        region += (
+            "\n@kernel\ndef rollout_pass(pub, seat, hand, n, rules):\n"
+            "    return _policy_pass(pub, seat, hand, n, rules, _POLICY_PARAMS)\n\n"
+        )
+    else:
+        region += "rollout_pass = _policy_pass\n\n"
     tag = template.rsplit(".", 1)[-1]
     return specialise(template, "# -- rollout policy", "# -- end of rollout policy", region, functions, constants, tag)

@@ -3,7 +3,8 @@
 Easy bids a rough count (aces, kings, spades beyond three), never bids nil unless the rules
 leave no other bid, and plays a careless card (uniform among the legal ones) with probability
 ``careless``; otherwise it plays high when it can win and low when it cannot, with no thought
-for its partner or the bags.
+for its partner or the bags. When cards are passed it gives its highest cards, whoever gets
+them; random passes uniformly random cards. Neither ever bids blind nil.
 """
 
 import numpy as np
@@ -28,6 +29,31 @@ def random_bid(bid_mask, state):
 def random_card(legal, state):
     state, r = below(state, popcount(legal))
     return state, select_bit(legal, r)
+
+
+@kernel
+def random_pass(hand, n, state):
+    """``n`` of ``hand``'s cards, uniformly at random."""
+    out = ZERO
+    m = hand
+    for _ in range(n):
+        state, r = below(state, popcount(m))
+        b = select_bit(m, r)
+        out |= b
+        m ^= b
+    return state, out
+
+
+@kernel
+def easy_pass(hand, n):
+    """Easy's pass: its ``n`` highest cards by rank."""
+    out = ZERO
+    m = hand
+    for _ in range(n):
+        b = highest_by_rank(m)
+        out |= b
+        m ^= b
+    return out
 
 
 @kernel
@@ -78,3 +104,13 @@ def easy_agent_bid(pub, seat, hand, legal, rules, params):
 @kernel
 def easy_agent_play(pub, seat, hand, legal, rules, params):
     return lowest_index(easy_play(pub, legal, params[1], decision_stream(params[0], pub, seat, hand))[1])
+
+
+@kernel
+def random_agent_pass(pub, seat, hand, n, rules, params):
+    return random_pass(hand, n, decision_stream(params[0], pub, seat, hand))[1]
+
+
+@kernel
+def easy_agent_pass(pub, seat, hand, n, rules, params):
+    return easy_pass(hand, n)

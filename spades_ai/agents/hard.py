@@ -19,12 +19,29 @@ k tricks remain and the rest of each world is solved exactly (``engine.solver``:
 the world visible, Hard's team maximizing ``utility``, the other team minimizing it), so the
 decisions of the last k tricks are exact in each world; Normal's mistakes in the endgame no
 longer blur the values of earlier cards and bids.
+Under ``closed_bidding`` a bidder has not seen the bids before it: in each sampled world it
+imagines them as the rollout policy would bid with the cards there (``imagine_hidden_bids``).
+When the rules pass cards, Hard and Crazy pass as their rollout policy does, and the sampler
+keeps the cards a seat passed with its partner.
+
+Blind nil, when the rules allow it, is decided before looking: Hard imagines ``worlds`` whole
+deals (its own 13 cards unknown too; Crazy weighs them by the bids made so far), and in each
+plays the hand out twice, once after a blind nil and once after the bid the rollout policy
+would make with the cards it would then see. Here the objective is the match: ``win_chance``,
+the chance of winning the match after the hand (1 or 0 when the hand ends it, otherwise a
+normal approximation on the score difference, bags at their cost, and the hands left), because
+a blind nil is a gamble whose worth depends on the score: far behind late in the match a +-200
+swing is worth more than its expected points. It bids blind nil only when that chance is
+clearly higher (``anchored_choice``, looking at the cards being the anchor).
+``make_agent("hard", blind_nil=False)`` never bids it.
 
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
 noise; a nil asks for a nil-safe hand). When the weights collapse (effective sample size below
 ``min(n / 4, 32)`` worlds) it tempers them toward uniform and counts the fallback.
 """
+
+import math
 
 import numpy as np
 
@@ -33,6 +50,7 @@ from spades_ai.agents.sampling import count_worlds, revealed_spades, sample_worl
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
+from spades_ai.engine.deal import deal_from_state
 from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
 from spades_ai.engine.solver import STATS, TT_WAYS, TT_WIDTH, objective_values, position_value
 from spades_ai.engine.state import (
@@ -41,7 +59,9 @@ from spades_ai.engine.state import (
     P_BIDS,
     P_BLIND,
     P_BROKEN,
+    P_DEALER,
     P_HANDS_PLAYED,
+    P_N_BIDS,
     P_PHASE,
     P_PLAYED,
     P_PLAYED_BY,
@@ -52,19 +72,24 @@ from spades_ai.engine.state import (
     P_TRICK_NO,
     P_WON,
     PHASE_BIDDING,
+    PHASE_PASSING,
     PHASE_PLAYING,
     apply_bid,
     apply_card,
+    choose_pass,
     legal_now,
+    pass_count,
+    pass_ok,
 )
-from spades_ai.kernels import decision_stream
-from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_FIRST_LEAD, R_SPADE_LEAD, R_TARGET
+from spades_ai.kernels import BLIND_NIL, decision_stream
+from spades_ai.rules import NO_TARGET, R_BAG_LIMIT, R_BAG_PENALTY, R_CLOSED, R_FIRST_LEAD, R_MAX_HANDS, R_SPADE_LEAD, R_TARGET
 
 # -- rollout policy: a kernel agent's bid and play (spades_ai.kernels) -------------------------
 # A specialised copy of this module, made by spades_ai.agents.codegen for
 # make_agent("hard", rollout=agent), replaces the lines between these markers.
 from spades_ai.agents.normal import normal_agent_bid as rollout_bid  # noqa: E402
 from spades_ai.agents.normal import normal_agent_play as rollout_play  # noqa: E402
+from spades_ai.agents.normal import normal_agent_pass as rollout_pass  # noqa: E402
 
 # -- end of rollout policy ---------------------------------------------------------------------
 
@@ -82,12 +107,30 @@ MIN_EFFECTIVE_WORLDS = 32.0
 SOLVER_TABLE_BITS = 12
 SOLVER_SHIFT = 64 - SOLVER_TABLE_BITS + TT_WAYS.bit_length() - 1
 SOLVER_GENERATIONS = 4095
+#: ``win_chance``'s match model: a team scores about this many points a hand ...
+POINTS_PER_HAND = 60.0
+#: ... and the difference between the teams moves by about this much a hand (standard deviation).
+HAND_SIGMA = 100.0
+
+
+@kernel
+def rollout_passes(pub, hands, rules):
+    """Play a passing round out with the rollout policy at every passer (a round that starts in
+    the rollout: no pass is chosen yet)."""
+    pending = np.zeros(4, dtype=np.uint64)
+    while pub[P_PHASE] == PHASE_PASSING:
+        seat = pub[P_TO_ACT]
+        n = pass_count(pub, rules)
+        cards = rollout_pass(pub, seat, hands[seat], n, rules)
+        if not pass_ok(hands[seat], cards, n):
+            raise ValueError("the rollout policy made an illegal pass")
+        choose_pass(pub, hands, pending, seat, cards, rules)
 
 
 @kernel
 def rollout(pub, hands, rules):
-    """Finish the hand from any point with the rollout policy at every seat (bids included).
-    An illegal action of the policy raises rather than corrupting the world."""
+    """Finish the hand from any point with the rollout policy at every seat (passes and bids
+    included). An illegal action of the policy raises rather than corrupting the world."""
     rollout_until(pub, hands, rules, 0)
 
 
@@ -95,6 +138,8 @@ def rollout(pub, hands, rules):
 def rollout_until(pub, hands, rules, tricks_left):
     """``rollout`` until the hand is over or ``tricks_left`` tricks remain between tricks (0:
     to the end); from a point with fewer left it only finishes the current trick."""
+    if pub[P_PHASE] == PHASE_PASSING:
+        rollout_passes(pub, hands, rules)
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
         legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
@@ -102,6 +147,8 @@ def rollout_until(pub, hands, rules, tricks_left):
         if b < 0 or b > 13 or not (legal >> b) & 1:
             raise ValueError("the rollout policy made an illegal bid")
         apply_bid(pub, hands, b, False, rules)
+    if pub[P_PHASE] == PHASE_PASSING:
+        rollout_passes(pub, hands, rules)
     while pub[P_PHASE] == PHASE_PLAYING:
         if pub[P_TRICK_LEN] == 0 and 13 - pub[P_TRICK_NO] <= tricks_left:
             return
@@ -111,6 +158,18 @@ def rollout_until(pub, hands, rules, tricks_left):
         if card < 0 or card > 51 or not (legal >> U64(card)) & ONE:
             raise ValueError("the rollout policy played an illegal card")
         apply_card(pub, hands, card, rules)
+
+
+@kernel
+def imagine_hidden_bids(sim, hands, rules):
+    """Under closed bidding a bidder's view hides the bids made before it: in a simulated world,
+    give each of those seats the bid the rollout policy would make with its cards there (a
+    blind nil among them is not imagined)."""
+    for i in range(sim[P_N_BIDS]):
+        s = (sim[P_DEALER] + 1 + i) & 3
+        if sim[P_BIDS + s] < 0:
+            legal = legal_bids(s, hands[s], sim, rules) & 0x3FFF
+            sim[P_BIDS + s] = rollout_bid(sim, s, hands[s], legal, rules)
 
 
 @kernel
@@ -185,6 +244,70 @@ def finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen,
         won[s] = sim[P_WON + s]
     return position_value(hs, sim[P_TO_ACT], won, sim[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
                           rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats)
+
+
+@kernel
+def win_chance(pub, rules, team, sheet, nil_out):
+    """The chance that ``team`` wins the match, after the finished hand in ``pub``.
+
+    1 or 0 when the hand ends the match. Otherwise the score difference (each bag on the count
+    charged ``bag_penalty / bag_limit``) against a random walk of ``HAND_SIGMA`` a hand over the
+    hands left: the target's distance from the leader at ``POINTS_PER_HAND`` a hand, or the
+    hands ``max_hands`` leaves, whichever is fewer.
+    """
+    score_hand(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
+               pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil_out)
+    s0, s1 = sheet[0, F_SCORE], sheet[1, F_SCORE]
+    w = match_winner(s0, s1, pub[P_HANDS_PLAYED] + 1, rules)
+    if w >= 0:
+        return 1.0 if w == team else 0.0
+    per_bag = rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    mine = sheet[team, F_SCORE] - per_bag * sheet[team, F_BAGS]
+    d = mine - (sheet[1 - team, F_SCORE] - per_bag * sheet[1 - team, F_BAGS])
+    left = 1e9
+    if rules[R_TARGET] != NO_TARGET:
+        left = max(1.0, (rules[R_TARGET] - max(s0, s1)) / POINTS_PER_HAND)
+    if rules[R_MAX_HANDS] > 0:
+        left = min(left, max(1.0, rules[R_MAX_HANDS] - pub[P_HANDS_PLAYED] - 1.0))
+    return 0.5 * (1.0 + math.erf(d / (HAND_SIGMA * math.sqrt(2.0 * left))))
+
+
+@kernel
+def mc_blind_nil(pub, seat, rules, n_worlds, max_rollouts, bid_aware, state):
+    """Whether to bid blind nil, decided before looking (see the module docstring); and whether
+    the bid-aware weights fell back."""
+    n = worlds_for(n_worlds, max_rollouts, 2)
+    worlds = np.empty((n, 4), dtype=np.uint64)
+    hands = np.empty(4, dtype=np.uint64)
+    for i in range(n):
+        # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
+        state = deal_from_state(state, hands)
+        worlds[i] = hands
+    fell_back = False
+    if bid_aware:
+        weights, fell_back = world_weights(pub, seat, worlds, n, rules)
+    else:
+        weights = np.ones(n)
+    values = np.empty((n, 2))
+    sim = np.empty(N_PUBLIC, dtype=np.int64)
+    hs = np.empty(4, dtype=np.uint64)
+    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(4, dtype=np.int64)
+    closed = rules[R_CLOSED] != 0
+    for i in range(n):
+        for j in range(2):
+            sim[:] = pub
+            hs[:] = worlds[i]
+            if closed:
+                imagine_hidden_bids(sim, hs, rules)
+            if j == 0:  # look, then bid as the rollout policy would with these cards
+                legal = legal_bids(seat, hs[seat], sim, rules) & 0x3FFF
+                apply_bid(sim, hs, rollout_bid(sim, seat, hs[seat], legal, rules), False, rules)
+            else:
+                apply_bid(sim, hs, 0, True, rules)
+            rollout(sim, hs, rules)
+            values[i, j] = win_chance(sim, rules, seat & 1, sheet, nil_out)
+    return anchored_choice(values, weights, 0, ANCHOR_Z) == 1, fell_back
 
 
 @kernel
@@ -370,11 +493,14 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
     sheet = np.empty((2, N_FIELDS), dtype=np.int64)
     nil_out = np.empty(4, dtype=np.int64)
     team = seat & 1
+    closed = rules[R_CLOSED] != 0 and pub[P_PHASE] == PHASE_BIDDING
     if solver_tricks <= 0:
         for i in range(n_worlds):
             for j in range(n_c):
                 sim[:] = pub
                 hs[:] = worlds[i]
+                if closed:
+                    imagine_hidden_bids(sim, hs, rules)
                 if is_bid:
                     apply_bid(sim, hs, choices[j], False, rules)
                 else:
@@ -411,6 +537,8 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
         for j in range(n_c):
             sim[:] = pub
             hs[:] = worlds[i]
+            if closed:
+                imagine_hidden_bids(sim, hs, rules)
             if is_bid:
                 apply_bid(sim, hs, choices[j], False, rules)
             else:
@@ -483,15 +611,18 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
 
 
 # -- the kernel agents (spades_ai.kernels): params = MC_PARAMS ---------------------------------
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks")
-P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS = range(5)
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil")
+P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL = range(6)
 
 
 @kernel
 def mc_agent_bid(pub, seat, hand, legal, rules, params):
-    if hand == ZERO:
-        return 0  # asked about a blind nil: Hard and Crazy look at their cards first
     state = decision_stream(params[P_MC_SEED], pub, seat, hand)
+    if hand == ZERO:  # asked about a blind nil, before looking
+        if params[P_MC_BLIND_NIL] == 0:
+            return 0
+        b, _ = mc_blind_nil(pub, seat, rules, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state)
+        return BLIND_NIL if b else 0
     return mc_bid(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
                   params[P_MC_SOLVER_TRICKS])[0]
 
@@ -502,3 +633,9 @@ def mc_agent_play(pub, seat, hand, legal, rules, params):
     c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
                    params[P_MC_SOLVER_TRICKS])
     return lowest_index(c)
+
+
+@kernel
+def mc_agent_pass(pub, seat, hand, n, rules, params):
+    """Hard and Crazy pass as their rollout policy does."""
+    return rollout_pass(pub, seat, hand, n, rules)

@@ -18,7 +18,7 @@ from spades_ai.cards import DECK, Card
 from spades_ai.engine.bids import BLIND_NIL_BIT
 from spades_ai.engine.bits import U64
 from spades_ai.engine.state import legal_now
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation
 
 #: The arguments of a kernel agent's functions, without and with ``params``.
@@ -27,29 +27,34 @@ SIGNATURE = ("pub", "seat", "hand", "legal", "rules")
 
 def _arity(fn, what: str, name: str) -> int:
     # with NUMBA_DISABLE_JIT=1, numba.njit hands back the plain function
+    args = "pub, seat, hand, n, rules" if what == "pass_" else "pub, seat, hand, legal, rules"
     py = getattr(fn, "py_func", fn if numba.config.DISABLE_JIT else None)
     if py is None or not callable(fn):
         raise TypeError(
             f"kernel agent {name!r}: {what} must be a numba.njit function "
-            f"{what}(pub, seat, hand, legal, rules), not {type(fn).__name__}"
+            f"{what}({args}), not {type(fn).__name__}"
         )
     n = len(inspect.signature(py).parameters)
     if n not in (5, 6):
         raise TypeError(
-            f"kernel agent {name!r}: {what} takes (pub, seat, hand, legal, rules) or, with params, "
-            f"(pub, seat, hand, legal, rules, params); {py.__name__} takes {n} arguments"
+            f"kernel agent {name!r}: {what} takes ({args}) or, with params, "
+            f"({args}, params); {py.__name__} takes {n} arguments"
         )
     return n
 
 
 class KernelAgent:
-    """An agent made of a numba ``bid`` and ``play`` (see ``spades_ai.kernels``).
+    """An agent made of a numba ``bid`` and ``play`` (see ``spades_ai.kernels``), and
+    optionally ``pass_`` (the cards it passes when the rules pass cards; by default
+    ``kernels.default_pass``, its highest cards).
 
-    ``params`` (an int64 array, read-only) is passed to both as a sixth argument when they
+    ``params`` (an int64 array, read-only) is passed to them as a sixth argument when they
     take one. ``options`` are what made it (shown in ``repr`` and tournament labels).
     """
 
-    def __init__(self, name: str, bid, play, *, params=None, options: dict | None = None, label: str | None = None):
+    def __init__(
+        self, name: str, bid, play, *, pass_=None, params=None, options: dict | None = None, label: str | None = None
+    ):
         if not isinstance(name, str) or not name:
             raise ValueError(f"a kernel agent needs a name, not {name!r}")
         self.name = name
@@ -59,6 +64,14 @@ class KernelAgent:
         if n_bid != n_play:
             raise TypeError(f"kernel agent {name!r}: bid and play must both take params, or neither")
         self.takes_params = n_bid == 6
+        if pass_ is None:
+            from spades_ai.kernels import default_pass
+
+            pass_ = default_pass
+        self.pass_kernel = pass_
+        self.pass_takes_params = _arity(pass_, "pass_", name) == 6
+        if self.pass_takes_params and not self.takes_params:
+            raise TypeError(f"kernel agent {name!r}: pass_ takes params, so bid and play must too")
         if params is None:
             if self.takes_params:
                 raise TypeError(f"kernel agent {name!r}: its kernels take params: give params=...")
@@ -88,6 +101,18 @@ class KernelAgent:
             raise IllegalBidError(f"kernel agent {self.name!r} at seat {obs.seat} bid {b}, which is not legal here")
         return b
 
+    def pass_cards(self, obs: Observation) -> list[Card]:
+        """The cards it passes (``obs.pass_count`` of its own) in a passing round."""
+        n = obs.pass_count
+        hand = U64(int(obs.cards))
+        args = (obs.public, obs.seat, hand, np.int64(n), obs.rules_array)
+        mask = int(self.pass_kernel(*args, self.params) if self.pass_takes_params else self.pass_kernel(*args))
+        if mask & ~int(hand) or mask.bit_count() != n:
+            shown = " ".join(str(DECK[c]) for c in range(52) if mask >> c & 1) or "no card"
+            why = f"it passes {n} of its own cards"
+            raise IllegalPassError(f"kernel agent {self.name!r} at seat {obs.seat} passed {shown}: {why}", "count", why)
+        return [DECK[c] for c in range(52) if mask >> c & 1]
+
     def play(self, obs: Observation) -> Card:
         legal = U64(legal_now(obs.public, U64(int(obs.cards)), obs.rules_array))  # uint64, as in the loop
         c = int(self.play_kernel(*self._args(obs, legal)))
@@ -105,8 +130,8 @@ class KernelAgent:
         return self.name + (f"({', '.join(f'{k}={v}' for k, v in self.options.items())})" if self.options else "")
 
     def kernels_key(self) -> tuple:
-        """What the compiled self-play loop depends on: the two functions (not the params)."""
-        return (self.bid_kernel, self.play_kernel, self.takes_params)
+        """What the compiled self-play loop depends on: the functions (not the params)."""
+        return (self.bid_kernel, self.play_kernel, self.pass_kernel, self.takes_params, self.pass_takes_params)
 
     def __repr__(self) -> str:
         return f"<KernelAgent {self.label}>"
@@ -118,10 +143,15 @@ def _legal_bid_mask(obs: Observation) -> int:
     return int(legal_bids(obs.seat, U64(int(obs.cards)), obs.public, obs.rules_array)) & 0x3FFF
 
 
-def kernel_agent(name: str, bid, play, *, params=None) -> KernelAgent:
+def kernel_agent(name: str, bid, play, *, pass_=None, params=None) -> KernelAgent:
     """An agent from two numba functions ``bid(pub, seat, hand, legal, rules) -> int`` and
     ``play(pub, seat, hand, legal, rules) -> card id`` (read ``pub``, ``hand`` and ``rules``
     through ``spades_ai.kernels``). With ``params`` (ints), both take it as a sixth argument.
+
+    Optional: ``pass_(pub, seat, hand, n, rules[, params]) -> uint64``, the mask of the ``n``
+    cards the seat passes when the rules pass cards (``Rules.pass_cards``, ``blind_pass``).
+    Without it the agent passes ``spades_ai.kernels.default_pass``: its ``n`` highest cards.
+    A blind nil is asked through ``bid`` (see ``spades_ai.kernels``).
 
     The agent runs inside the numba self-play loop of ``play_hands`` and ``play_matches``, in
     tournaments (as ``module:attribute``), in the bidding benchmark, from Python
@@ -129,7 +159,7 @@ def kernel_agent(name: str, bid, play, *, params=None) -> KernelAgent:
     Crazy (``make_agent("hard", rollout=agent)``). An illegal bid or card raises an error
     naming the agent, the seat and the action.
     """
-    return KernelAgent(name, bid, play, params=params)
+    return KernelAgent(name, bid, play, pass_=pass_, params=params)
 
 
 class Mixed:
@@ -152,6 +182,12 @@ class Mixed:
 
     def blind_nil(self, obs: Observation) -> bool:
         return bool(getattr(self.bidder, "blind_nil", lambda o: False)(obs))
+
+    def pass_cards(self, obs: Observation):
+        """Passes like the bidder: the pass is part of judging the hand before the bidding."""
+        from spades_ai.agents.registry import default_pass
+
+        return self.bidder.pass_cards(obs) if hasattr(self.bidder, "pass_cards") else default_pass(obs)
 
     def play(self, obs: Observation):
         return self.player.play(obs)

@@ -1,7 +1,7 @@
 """The self-play loop, as a template: ``spades_ai.agents.codegen`` makes one module per set of
-kernel agents by putting, in place of the two placeholders between the markers below, a
-``seat_bid`` and a ``seat_play`` that call those agents' kernels directly (so numba inlines
-them, and the module is cached on disk like any other).
+kernel agents by putting, in place of the placeholders between the markers below, a
+``seat_bid``, a ``seat_play`` and a ``seat_pass`` that call those agents' kernels directly (so
+numba inlines them, and the module is cached on disk like any other).
 
 The loop plays many *tables* at once, each a hand in progress (``pubs[t]``, ``hands[t]``,
 ``seqs[t]`` and the bookkeeping row ``tables[t]``). Kernel agents decide inside it. When a
@@ -17,14 +17,21 @@ A lineup gives each seat a row of ``slots``: its bid slot and play slot (an agen
 one agent and play like another, ``Mixed``), whether each of them is a Python agent, and
 whether the bidder is asked about a blind nil. Slot ``k`` of a kernel agent calls kernel agent
 ``k``; a Python slot is answered by the Python agent registered under that number.
-An illegal action stops the loop and is reported in ``err``: (1 bid / 2 card, seat, action,
-slot), then the public array, the four hands and the cards played in order (``report``), from
+A seat passes cards with its bid slot (a Python bidder is asked its pass as a question too).
+An illegal action stops the loop and is reported in ``err``: (1 bid / 2 card / 3 pass, seat,
+action, slot), then the public array, the four hands and the cards played in order (``report``), from
 which the caller rebuilds the hand and raises the engine's own error, naming the agent.
 
 Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
 ``play_matches`` from ``(seed, m, stream 1 + k)``, and match ``m``'s first dealer from its own
 stream (``selfplay_kernels``), so the same seed gives the same cards whoever sits down, and a
 hand's record does not depend on which table played it or on how many tables there were.
+
+Rules that hide something from a seat or pass cards (closed bidding, ``pass_cards``,
+``blind_pass``) take ``play_on_house``, where every decision is made on the seat's view (the
+questions to Python agents carry that view too) and passing rounds are played; the default
+rules keep ``play_on``, the tight loop, which pays nothing for them (``play_rest`` picks one,
+one test of the rules per call).
 """
 
 import numpy as np
@@ -46,10 +53,16 @@ from spades_ai.engine.state import (
     P_PHASE,
     P_TO_ACT,
     PHASE_BIDDING,
+    PHASE_PASSING,
     PHASE_PLAYING,
     apply_bid,
     apply_card,
+    choose_pass,
+    hides_anything,
     legal_now,
+    observe,
+    pass_count,
+    pass_ok,
     reset_public,
 )
 
@@ -68,6 +81,12 @@ def seat_play(slot, pub, seat, hand, legal, rules, params):
     return -1
 
 
+@kernel
+def seat_pass(slot, pub, seat, hand, n, rules, params):
+    """The mask of the ``n`` cards the kernel agent in ``slot`` passes (placeholder)."""
+    return np.uint64(0)
+
+
 # -- end of seat dispatch ----------------------------------------------------------------------
 
 # a seat's row of ``slots``
@@ -76,17 +95,20 @@ SLOTS_WIDTH = 5
 
 # a table's bookkeeping row: the job it plays (a deal or match index; -1 when free), the cards
 # played in ``seqs[t]``, the question it waits on (and for which slot, with which legal mask),
-# whether the seat to bid declined a blind nil, and in matches the hand number, dealer, scores
-# and bags carried into the next hand
+# whether the seat to bid declined a blind nil, in matches the hand number, dealer, scores
+# and bags carried into the next hand, and the passes chosen in the current passing round
+# (``T_PENDING + seat``: masks kept out of the public array, hidden from every view until the
+# exchange; ``engine.state.choose_pass``)
 T_JOB, T_N, T_ASKED, T_SLOT, T_LEGAL, T_NO_BLIND, T_HAND_NO, T_DEALER, T_SCORE, T_BAGS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 10
-TABLE_WIDTH = 12
+T_PENDING = 12
+TABLE_WIDTH = 16
 
 # the questions put to a Python agent
-Q_NONE, Q_BLIND, Q_BID, Q_CARD = 0, 1, 2, 3
+Q_NONE, Q_BLIND, Q_BID, Q_CARD, Q_PASS = 0, 1, 2, 3, 4
 BLIND_QUESTION = (1 << BLIND_NIL_BIT) | 1  # before looking: only the blind nil and the nil to choose from
 
 # a row of ``asked``: the table, the slot and seat asked, the question, the seat's cards, the
-# legal bids (a mask of ``engine.bids``) or cards, and how many cards of ``seqs`` were played
+# legal bids (a mask of ``engine.bids``) or cards (for a pass: how many cards), and how many cards of ``seqs`` were played
 A_TABLE, A_SLOT, A_SEAT, A_WHAT, A_HAND, A_LEGAL, A_N = 0, 1, 2, 3, 4, 5, 6
 ASKED_WIDTH = 7
 
@@ -94,8 +116,8 @@ ASKED_WIDTH = 7
 DONE, WAITING, ILLEGAL = 0, 1, 2
 
 ERR_SIZE = 4 + N_PUBLIC + 4 + 52
-#: ``err[0]``: typed int64, not as the literals 1 and 2, so that ``report`` compiles once, not twice
-BAD_BID, BAD_CARD = np.int64(1), np.int64(2)
+#: ``err[0]``: typed int64, not as the literals 1, 2 and 3, so that ``report`` compiles once
+BAD_BID, BAD_CARD, BAD_PASS = np.int64(1), np.int64(2), np.int64(3)
 
 
 @kernel
@@ -169,12 +191,103 @@ def play_on(pub, hands, slots, params, rules, seq, row, err):
 
 
 @kernel
+def note_pass(pub, hands, row, seat, cards, rules):
+    """``engine.state.choose_pass`` with the round's pending passes kept in ``row[T_PENDING:]``
+    (so a table may wait for a Python passer between two passes of a round)."""
+    pending = np.empty(4, dtype=np.uint64)
+    for s in range(4):
+        pending[s] = np.uint64(row[T_PENDING + s])
+    choose_pass(pub, hands, pending, seat, cards, rules)
+    for s in range(4):
+        row[T_PENDING + s] = np.int64(pending[s])
+
+
+@kernel
+def play_on_house(pub, hands, slots, params, rules, seq, row, err):
+    """``play_on`` under rules that hide something or pass cards: every decision is taken on
+    the seat's view (``engine.state.observe``), and the passing rounds are played (each passer
+    chooses on its own view, with its bid slot; the choices wait in ``row[T_PENDING:]`` until the
+    exchange). Returns as ``play_on``; a Python passer is asked ``Q_PASS`` (``T_LEGAL``: how
+    many cards)."""
+    view = np.empty_like(pub)
+    i = row[T_N]
+    while pub[P_PHASE] == PHASE_PASSING or pub[P_PHASE] == PHASE_BIDDING or pub[P_PHASE] == PHASE_PLAYING:
+        seat = pub[P_TO_ACT]
+        hand = hands[seat]
+        if pub[P_PHASE] == PHASE_PASSING:
+            slot = slots[seat, S_BID]
+            n = pass_count(pub, rules)
+            if slots[seat, S_PY_BID]:
+                return wait_for(row, Q_PASS, slot, n)
+            observe(pub, seat, rules, view)
+            cards = seat_pass(slot, view, seat, hand, n, rules, params)
+            if not pass_ok(hand, cards, n):
+                report(err, BAD_PASS, seat, np.int64(cards), slot, pub, hands, seq)
+                return ILLEGAL
+            note_pass(pub, hands, row, seat, cards, rules)
+        elif pub[P_PHASE] == PHASE_BIDDING:
+            slot = slots[seat, S_BID]
+            full = legal_bids(seat, hand, pub, rules)
+            blind = False
+            if (full >> BLIND_NIL_BIT) & 1 and slots[seat, S_ASK_BLIND] and not row[T_NO_BLIND]:
+                if slots[seat, S_PY_BID]:
+                    return wait_for(row, Q_BLIND, slot, BLIND_QUESTION)
+                observe(pub, seat, rules, view)
+                ask = np.int64(BLIND_QUESTION)
+                blind = seat_bid(slot, view, seat, np.uint64(0), ask, rules, params) == BLIND_NIL_BIT
+            row[T_NO_BLIND] = 0
+            legal = full & 0x3FFF
+            if blind:
+                b = 0
+            else:
+                if slots[seat, S_PY_BID]:
+                    return wait_for(row, Q_BID, slot, legal)
+                observe(pub, seat, rules, view)
+                b = seat_bid(slot, view, seat, hand, legal, rules, params)
+                if b < 0 or b > 13 or not (legal >> b) & 1:
+                    report(err, BAD_BID, seat, b, slot, pub, hands, seq)
+                    return ILLEGAL
+            apply_bid(pub, hands, b, blind, rules)
+        else:
+            legal = legal_now(pub, hand, rules)
+            slot = slots[seat, S_PLAY]
+            if slots[seat, S_PY_PLAY]:
+                row[T_N] = i
+                return wait_for(row, Q_CARD, slot, np.int64(legal))
+            observe(pub, seat, rules, view)
+            card = seat_play(slot, view, seat, hand, legal, rules, params)
+            if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
+                report(err, BAD_CARD, seat, card, slot, pub, hands, seq)
+                return ILLEGAL
+            seq[i] = 64 * seat + card
+            i += 1
+            apply_card(pub, hands, card, rules)
+    row[T_N] = i
+    return DONE
+
+
+@kernel
+def play_rest(pub, hands, slots, params, rules, seq, row, err):
+    """Play the hand on from wherever it stands: ``play_on``, or ``play_on_house`` under rules
+    that hide something or pass cards."""
+    if hides_anything(rules):
+        return play_on_house(pub, hands, slots, params, rules, seq, row, err)
+    return play_on(pub, hands, slots, params, rules, seq, row, err)
+
+
+@kernel
 def take_answer(pub, hands, seq, row, action, rules, err):
     """Apply a Python agent's answer to the question its table waits on; False (with ``err``
     filled) if the answer is illegal."""
     what, slot, legal = row[T_ASKED], row[T_SLOT], row[T_LEGAL]
     row[T_ASKED] = Q_NONE
     seat = pub[P_TO_ACT]
+    if what == Q_PASS:  # ``legal``: how many cards
+        if action < 0 or not pass_ok(hands[seat], np.uint64(action), legal):
+            report(err, BAD_PASS, seat, action, slot, pub, hands, seq)
+            return False
+        note_pass(pub, hands, row, seat, np.uint64(action), rules)
+        return True
     if what == Q_BLIND:
         if action == BLIND_NIL_BIT:
             apply_bid(pub, hands, np.int64(0), np.bool_(True), rules)  # typed as play_on's call: one compile
@@ -218,14 +331,18 @@ def questions(n):
 
 
 @kernel
-def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq):
-    """Question ``q`` out of waiting table ``t``."""
+def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq, rules):
+    """Question ``q`` out of waiting table ``t``; ``seen_pub[q]`` is the seat's view of the
+    public array (``engine.state.observe``) under rules that hide anything."""
     seat = pub[P_TO_ACT]
     asked[q, A_TABLE], asked[q, A_SLOT], asked[q, A_SEAT], asked[q, A_WHAT] = t, row[T_SLOT], seat, row[T_ASKED]
     asked[q, A_HAND] = 0 if row[T_ASKED] == Q_BLIND else np.int64(hands[seat])
     asked[q, A_LEGAL], asked[q, A_N] = row[T_LEGAL], row[T_N]
-    for k in range(N_PUBLIC):  # element by element, as in ``report``
-        seen_pub[q, k] = pub[k]
+    if hides_anything(rules):
+        observe(pub, seat, rules, seen_pub[q])
+    else:
+        for k in range(N_PUBLIC):  # element by element, as in ``report``
+            seen_pub[q, k] = pub[k]
     for j in range(52):
         seen_seq[q, j] = seq[j]
 
@@ -253,11 +370,11 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
                 next_job[0] += 1
                 deal_from_state(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hand4)
                 reset_public(pub, hand4, dealer, 0, 0, 0, 0, 0, rules)
-            status = play_on(pub, hand4, slots, params, rules, seq, row, err)
+            status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
             if status == ILLEGAL:
                 return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
             if status == WAITING:
-                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq)
+                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
                 q += 1
                 break
             i = row[T_JOB]
@@ -303,11 +420,11 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
                 row[T_SCORE : T_SCORE + 2] = 0
                 row[T_BAGS : T_BAGS + 2] = 0
                 start_match_hand(seed, m, pub, hand4, row, rules)
-            status = play_on(pub, hand4, slots, params, rules, seq, row, err)
+            status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
             if status == ILLEGAL:
                 return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
             if status == WAITING:
-                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq)
+                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
                 q += 1
                 break
             r = next_job[1]
@@ -347,11 +464,11 @@ def play_on_kernel(slots, params, rules, pubs, hands, seqs, tables, asked, answe
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         if row[T_JOB] < 0:
             continue
-        status = play_on(pub, hand4, slots, params, rules, seq, row, err)
+        status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
         if status == ILLEGAL:
             return new[:0], seen_pub[:0], seen_seq[:0]
         if status == WAITING:
-            put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq)
+            put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
             q += 1
         else:
             row[T_JOB] = -1

@@ -4,7 +4,19 @@ Bidding counts sure and likely tricks: aces, guarded kings and queens, high and 
 and ruffs from voids, singletons and doubletons with spades to spare. It trims the bid when the
 partner already bid high or the table has overbid, bids up when its team is close to the bag
 limit, and bids nil with a safe hand (no ace, no high or long spades, no unguarded honour),
-never after its partner's nil.
+never after its partner's nil. Under ``closed_bidding`` it reads no other bid.
+
+Blind nil (when the rules allow it): only far behind late in the match, when a safe game
+will not catch up: the team trails by at least ``BLIND_TRAIL`` (150) points, the opponents are
+within ``BLIND_LATE`` (150) of the target (or at most two hands are left under ``max_hands``),
+and the partner has not bid nil. ``make_agent("normal", blind_nil=False)`` never bids it.
+
+Passing (``pass_cards``, ``blind_pass``) follows one convention, so partners understand each
+other without talking: a seat that means to bid nil (its hand is nil-safe once its most
+dangerous cards are gone) passes those cards, its highest (spades first at equal rank); any
+other seat passes low side cards, from short suits first (it shortens a suit for ruffing and
+gives a partner who goes nil cards it can safely hold). In the blind pass the blind nil bidder
+passes its highest cards and its partner its lowest.
 
 Play tracks the unseen cards and the voids shown. With the contract not yet safe (or a set of
 the opponents within reach) it wins tricks as cheaply as possible: it never overtakes a
@@ -28,15 +40,34 @@ from spades_ai.agents.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.kernels import nearest_legal_bid, partnership_need
+from spades_ai.kernels import BLIND_NIL, nearest_legal_bid, partnership_need
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bids import NIL_BIT
 from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
-from spades_ai.engine.state import P_BAGS, P_BIDS, P_PLAYED, P_TRICK, P_TRICK_LEN, P_TRICK_NO, P_VOIDS, P_WIN_CARD, P_WIN_SEAT, P_WON
-from spades_ai.rules import R_BAG_LIMIT, R_NIL_TRICKS_COUNT
+from spades_ai.engine.state import (
+    P_BAGS,
+    P_BIDS,
+    P_BLIND,
+    P_HANDS_PLAYED,
+    P_N_BIDS,
+    P_PLAYED,
+    P_SCORES,
+    P_TRICK,
+    P_TRICK_LEN,
+    P_TRICK_NO,
+    P_VOIDS,
+    P_WIN_CARD,
+    P_WIN_SEAT,
+    P_WON,
+)
+from spades_ai.rules import R_BAG_LIMIT, R_CLOSED, R_MAX_HANDS, R_NIL, R_NIL_TRICKS_COUNT, R_TARGET
 
 # rank indexes
 _Q, _K, _A = 10, 11, 12
+#: Normal bids blind nil only trailing by this much ...
+BLIND_TRAIL = 150
+#: ... with the opponents this close to the target.
+BLIND_LATE = 150
 
 
 @kernel
@@ -116,8 +147,10 @@ def nil_safe(hand):
 
 @kernel
 def normal_bid(pub, seat, hand, rules, bid_mask):
-    """Normal's bid (0 = nil) from the legal-bid mask."""
-    partner = pub[P_BIDS + (seat ^ 2)]
+    """Normal's bid (0 = nil) from the legal-bid mask. Under closed bidding it reads no other
+    bid, even from a full public array (as in a rollout)."""
+    closed = rules[R_CLOSED] != 0
+    partner = -1 if closed else pub[P_BIDS + (seat ^ 2)]
     est = estimate_tricks(hand)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
         return 0
@@ -131,13 +164,87 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     total = 0
     known = 0
     for s in range(4):
-        if pub[P_BIDS + s] > 0:
+        if pub[P_BIDS + s] > 0 and not (closed and s != seat):
             total += pub[P_BIDS + s]
             known += 1
     if known > 0 and total + est > 13.5 - (3 - known) * 1.5:
         est -= 0.5
     want = max(1, np.int64(est + 0.6))
     return nearest_legal_bid(bid_mask, want)
+
+
+@kernel
+def normal_blind_nil(pub, seat, rules):
+    """Whether Normal bids blind nil (asked before it sees its cards; see the module docstring)."""
+    team = seat & 1
+    mine = pub[P_SCORES + team]
+    opp = pub[P_SCORES + 1 - team]
+    if opp - mine < BLIND_TRAIL or pub[P_BIDS + (seat ^ 2)] == 0:
+        return False
+    late = opp >= rules[R_TARGET] - BLIND_LATE
+    if rules[R_MAX_HANDS] > 0 and pub[P_HANDS_PLAYED] >= rules[R_MAX_HANDS] - 2:
+        late = True
+    return late
+
+
+@kernel
+def pass_high(hand, n):
+    """The ``n`` most dangerous cards of ``hand`` for a nil: highest rank first, a spade before
+    a side card of the same rank."""
+    out = ZERO
+    m = hand
+    for _ in range(n):
+        best = ZERO
+        best_score = -1
+        for s in range(4):
+            c = m & SUIT_MASK[s]
+            if c != ZERO:
+                b = highest_bit(c)
+                score = 2 * rank_of(b) + (1 if s == 3 else 0)
+                if score > best_score:
+                    best, best_score = b, score
+        out |= best
+        m &= ~best
+    return out
+
+
+@kernel
+def pass_low(hand, n, short_suit):
+    """``n`` low cards of ``hand``, side suits before spades: the lowest rank anywhere, or with
+    ``short_suit`` the lowest of rank plus twice the suit's length (low cards from short side
+    suits, toward a void)."""
+    out = ZERO
+    m = hand
+    for _ in range(n):
+        side = m & NON_SPADES
+        if side == ZERO:
+            b = lowest_bit(m)
+        elif short_suit:
+            b = ZERO
+            best_score = 99
+            for s in range(3):
+                c = m & SUIT_MASK[s]
+                if c != ZERO:
+                    score = rank_of(lowest_bit(c)) + 2 * np.int64(popcount(c))
+                    if score < best_score:
+                        b, best_score = lowest_bit(c), score
+        else:
+            b = lowest_by_rank(side)
+        out |= b
+        m &= ~b
+    return out
+
+
+@kernel
+def normal_pass(pub, seat, hand, rules, n):
+    """Normal's pass of ``n`` cards (a mask; see the module docstring)."""
+    if pub[P_N_BIDS] == 4:  # the blind pass: the blind nil bidder and its partner
+        return pass_high(hand, n) if pub[P_BLIND + seat] != 0 else pass_low(hand, n, False)
+    high = pass_high(hand, n)
+    rest = hand & ~high
+    if rules[R_NIL] != 0 and nil_safe(rest) and estimate_tricks(rest) < 1.2:
+        return high
+    return pass_low(hand, n, True)
 
 
 @kernel
@@ -329,7 +436,22 @@ def normal_play(pub, seat, hand, rules, legal):
 # -- the kernel agent (spades_ai.kernels) ------------------------------------------------------
 @inline_kernel
 def normal_agent_bid(pub, seat, hand, legal, rules):
+    if hand == ZERO:  # asked about a blind nil, before looking
+        return BLIND_NIL if normal_blind_nil(pub, seat, rules) else 0
     return normal_bid(pub, seat, hand, rules, legal)
+
+
+@inline_kernel
+def normal_agent_bid_sighted(pub, seat, hand, legal, rules):
+    """Normal's bid that never bids blind nil (``make_agent("normal", blind_nil=False)``)."""
+    if hand == ZERO:
+        return 0
+    return normal_bid(pub, seat, hand, rules, legal)
+
+
+@inline_kernel
+def normal_agent_pass(pub, seat, hand, n, rules):
+    return normal_pass(pub, seat, hand, rules, n)
 
 
 @inline_kernel

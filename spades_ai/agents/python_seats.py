@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.agents.lineup_loop import A_HAND, A_LEGAL, A_N, A_SEAT, A_SLOT, A_WHAT, Q_BID, Q_BLIND
-from spades_ai.cards import Card, to_card
+from spades_ai.agents.lineup_loop import A_HAND, A_LEGAL, A_N, A_SEAT, A_SLOT, A_WHAT, Q_BID, Q_BLIND, Q_PASS
+from spades_ai.cards import Card, cards_to_mask, to_card
 from spades_ai.engine.bids import BLIND_NIL_BIT
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation
 
 
@@ -32,6 +32,13 @@ def _bid(b, agent, seat) -> int:
     return int(b)
 
 
+def _pass(cards, agent, seat) -> int:
+    try:
+        return cards_to_mask(cards)
+    except (ValueError, TypeError) as exc:
+        raise IllegalPassError(f"agent {_name(agent)!r} at seat {seat} passed {cards!r}: {exc}", "bad_pass", str(exc)) from None
+
+
 def _card(c, agent, seat) -> int:
     try:
         return int(to_card(c))
@@ -40,21 +47,27 @@ def _card(c, agent, seat) -> int:
 
 
 def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents: dict, rules) -> np.ndarray:
-    """The answers (bid, card id, or ``BLIND_NIL_BIT`` / 0 for a blind-nil question) of the
-    Python agents ``{slot: agent}`` to the loop's questions ``asked``."""
+    """The answers (bid, card id, mask of the cards passed, or ``BLIND_NIL_BIT`` / 0 for a
+    blind-nil question) of the Python agents ``{slot: agent}`` to the loop's questions ``asked``."""
     seen_pub.flags.writeable = False  # the observations' ``public`` rows: read-only, like Hand's copies
     seen_seq.flags.writeable = False
+    from spades_ai.agents.registry import default_pass
+
     rules_array = rules.as_array()
     asked_obs = Observation._asked
     out = []
     for q, row in enumerate(asked.tolist()):
         agent, seat, what = agents[row[A_SLOT]], row[A_SEAT], row[A_WHAT]
-        obs = asked_obs(seat, row[A_HAND], seen_pub[q], rules, rules_array, what == Q_BLIND, seen_seq, q, row[A_N], row[A_LEGAL])
-        if what == Q_BID:
+        legal = None if what == Q_PASS else row[A_LEGAL]  # a pass question's A_LEGAL is the count
+        obs = asked_obs(seat, row[A_HAND], seen_pub[q], rules, rules_array, what == Q_BLIND, seen_seq, q, row[A_N], legal)
+        if what == Q_PASS:  # the passing round: ``default_pass`` for an agent without ``pass_cards``
+            cards = agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
+            out.append(_pass(cards, agent, seat))
+        elif what == Q_BID:
             b = agent.bid(obs)
             out.append(b if type(b) is int and -64 < b < 64 else _bid(b, agent, seat))
         elif what == Q_BLIND:
-            out.append(BLIND_NIL_BIT if agent.blind_nil(obs) else 0)
+            out.append(BLIND_NIL_BIT if hasattr(agent, "blind_nil") and agent.blind_nil(obs) else 0)
         else:
             c = agent.play(obs)
             out.append(c if type(c) is Card else _card(c, agent, seat))

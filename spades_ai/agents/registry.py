@@ -2,7 +2,9 @@
 
 An agent is any object with a ``name``, ``bid(obs) -> int`` (0 = nil) and
 ``play(obs) -> card`` (a ``Card``, a string such as ``"AS"`` or an id); it may also have
-``blind_nil(obs) -> bool``, asked before it sees its cards when the rules allow a blind nil.
+``blind_nil(obs) -> bool``, asked before it sees its cards when the rules allow a blind nil,
+and ``pass_cards(obs) -> list of cards``, asked when the rules pass cards (``obs.pass_count``
+of its cards; an agent without it passes its highest cards, ``default_pass``).
 
 >>> agent = make_agent("normal")
 >>> agent.name
@@ -35,6 +37,15 @@ class Agent(Protocol):
     def bid(self, obs: Observation) -> int: ...
 
     def play(self, obs: Observation) -> Card | str | int: ...
+
+
+def default_pass(obs: Observation) -> list[Card]:
+    """The pass of an agent that has no ``pass_cards``: its ``obs.pass_count`` highest cards
+    (by rank; a spade before a side card of the same rank), as ``kernels.default_pass``."""
+    from spades_ai.kernels import default_pass as _default
+
+    mask = int(_default(obs.public, obs.seat, np.uint64(int(obs.cards)), np.int64(obs.pass_count), obs.rules_array))
+    return [DECK[c] for c in range(52) if mask >> c & 1]
 
 
 def _probability(v) -> float:
@@ -129,16 +140,21 @@ _COMMON = {"seed": (0, check_seed)}
 BUILTINS: dict[str, _Spec] = {
     "random": _Spec("uniformly random legal bids and cards", dict(_COMMON)),
     "easy": _Spec("rough-count bidder, never nil, often careless", {**_COMMON, "careless": (0.3, _probability)}),
-    "normal": _Spec("counting bidder, plays for the contract, covers and attacks nils", dict(_COMMON)),
+    "normal": _Spec(
+        "counting bidder, plays for the contract, covers and attacks nils",
+        {**_COMMON, "blind_nil": (True, _flag)},
+    ),
     "hard": _Spec(
         "Monte Carlo over sampled worlds that fit the play, rollouts by a fast policy (Normal)",
         {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "rollouts": (HARD_ROLLOUTS, _rollouts), "bid_aware": (False, _flag),
-         "rollout": (None, _rollout), "solver_tricks": (HARD_SOLVER_TRICKS, _solver_tricks)},
+         "rollout": (None, _rollout), "solver_tricks": (HARD_SOLVER_TRICKS, _solver_tricks),
+         "blind_nil": (True, _flag)},
     ),  # fmt: skip
     "crazy": _Spec(
         "Hard with far more worlds, weighted by how well they explain the bids",
         {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag),
-         "rollout": (None, _rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, _solver_tricks)},
+         "rollout": (None, _rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, _solver_tricks),
+         "blind_nil": (True, _flag)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
@@ -146,6 +162,8 @@ BUILTINS: dict[str, _Spec] = {
          "bid_aware": (False, _flag), "bid_worlds": (HARD_WORLDS, _bid_worlds), "rollout": (None, _rollout)},
     ),  # fmt: skip
 }
+#: ``blind_nil=False`` keeps Normal, Hard or Crazy from ever bidding blind nil, even where the
+#: rules allow it (to measure what the option is worth); random and Easy never bid it.
 
 
 def _seed_param(seed: int) -> int:
@@ -155,12 +173,12 @@ def _seed_param(seed: int) -> int:
 class BuiltinAgent(KernelAgent):
     """A built-in agent: a kernel agent made by ``make_agent``, shown with its options."""
 
-    def __init__(self, name: str, bid, play, params, options: dict):
+    def __init__(self, name: str, bid, play, params, options: dict, pass_=None):
         spec = BUILTINS[name]
         extra = {k: v for k, v in options.items() if v != spec.options[k][0]}
         shown = {k: (v.label if isinstance(v, KernelAgent) else v) for k, v in extra.items()}
         label = name + (f"({', '.join(f'{k}={v}' for k, v in shown.items())})" if shown else "")
-        super().__init__(name, bid, play, params=params, options=options, label=label)
+        super().__init__(name, bid, play, pass_=pass_, params=params, options=options, label=label)
 
     def __repr__(self) -> str:
         return f"make_agent({self.name!r}, {', '.join(f'{k}={v!r}' for k, v in self.options.items())})"
@@ -181,7 +199,8 @@ class MonteCarloAgent(BuiltinAgent):
         params[hard.P_MC_ROLLOUTS] = options["rollouts"]
         params[hard.P_MC_BID_AWARE] = options["bid_aware"]
         params[hard.P_MC_SOLVER_TRICKS] = options["solver_tricks"]
-        super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options)
+        params[hard.P_MC_BLIND_NIL] = options["blind_nil"]
+        super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options, self.module.mc_agent_pass)
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
@@ -241,11 +260,13 @@ def _build(name: str, values: dict) -> BuiltinAgent:
 
     seed = _seed_param(values["seed"])
     if name == "random":
-        return BuiltinAgent(name, easy.random_agent_bid, easy.random_agent_play, [seed], values)
+        return BuiltinAgent(name, easy.random_agent_bid, easy.random_agent_play, [seed], values, easy.random_agent_pass)
     if name == "easy":
-        return BuiltinAgent(name, easy.easy_agent_bid, easy.easy_agent_play, [seed, round(values["careless"] * 1000)], values)
+        careless = round(values["careless"] * 1000)
+        return BuiltinAgent(name, easy.easy_agent_bid, easy.easy_agent_play, [seed, careless], values, easy.easy_agent_pass)
     if name == "normal":
-        return BuiltinAgent(name, normal.normal_agent_bid, normal.normal_agent_play, None, values)
+        bid = normal.normal_agent_bid if values["blind_nil"] else normal.normal_agent_bid_sighted
+        return BuiltinAgent(name, bid, normal.normal_agent_play, None, values, normal.normal_agent_pass)
     if name == "ismcts":
         return IsmctsAgent(values)
     return MonteCarloAgent(name, values)

@@ -1,6 +1,6 @@
 """Exact, uniform sampling of the hidden cards: deals of the unseen cards consistent with an
-observation (each seat's card count, the cards played, every void shown, and every spade count
-a bid revealed).
+observation (each seat's card count, the cards played, every void shown, every spade count
+a bid revealed, and the cards the seat knows its partner holds because it passed them).
 
 Counting works suit by suit. With three other seats holding ``need[0..2]`` cards and ``u[s]``
 unseen cards of suit ``s``, a deal is a choice, for each suit, of how many of its cards each seat
@@ -28,7 +28,7 @@ import numpy as np
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import FULL_DECK, SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
 from spades_ai.engine.rng import below, below64
-from spades_ai.engine.state import P_BIDS, P_PLAYED, P_PLAYED_BY, P_VOIDS
+from spades_ai.engine.state import P_BIDS, P_BLIND_GAVE, P_GAVE, P_PLAYED, P_PLAYED_BY, P_VOIDS
 from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING
 
 #: The most cards of one suit: 13, or 17 in the trump suit with jokers and high deuces.
@@ -65,16 +65,25 @@ def revealed_spades(pub, seat, rules):
 
 
 @kernel
+def partner_holds(pub, seat):
+    """The cards ``seat`` knows its partner still holds: those it passed it (before the bidding,
+    unless they came back in the blind pass, and in the blind pass), not played since."""
+    partner = seat ^ 2
+    gave = U64(pub[P_GAVE + seat]) & ~U64(pub[P_BLIND_GAVE + partner])
+    return (gave | U64(pub[P_BLIND_GAVE + seat])) & ~U64(pub[P_PLAYED_BY + partner])
+
+
+@kernel
 def world_constraints(pub, seat, hand, rules):
     """``(unseen, others, need, lo, hi, known)`` for sampling what ``seat`` cannot see.
 
     ``others[k]`` is the seat ``k + 1`` places to the left, ``need[k]`` the unseen cards it
     holds, ``lo[k, s] .. hi[k, s]`` how many of suit ``s`` it may hold among them, and
-    ``known[o]`` (by seat) the cards ``seat`` knows seat ``o`` still holds outside ``unseen``
-    (none yet: card passing fills it).
+    ``known[o]`` (by seat) the cards ``seat`` knows seat ``o`` holds besides (``partner_holds``).
     """
     known = np.zeros(4, dtype=np.uint64)
-    unseen = FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
+    known[seat ^ 2] = partner_holds(pub, seat)
+    unseen = FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand & ~known[seat ^ 2]
     others = np.empty(3, dtype=np.int64)
     need = np.empty(3, dtype=np.int64)
     lo = np.zeros((3, 4), dtype=np.int64)

@@ -34,13 +34,13 @@ from spades_ai.agents.lineup_loop import (
     TABLE_WIDTH,
 )
 from spades_ai.agents.python_seats import answer
-from spades_ai.agents.registry import Agent, make_agent
+from spades_ai.agents.registry import Agent, default_pass, make_agent
 from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer, record_arrays  # noqa: F401 -- re-exported
 from spades_ai.cards import DECK
 from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine import score as _sc
 from spades_ai.engine import state as _st
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 
@@ -230,10 +230,21 @@ class Seating:
         what, seat, action, slot = (int(x) for x in err[:4])
         agent = self.by_slot[slot]
         name = getattr(agent, "label", None) or agent_name(agent)
+        if what == 3:
+            n = int(_pass_count_at(err, rules))
+            shown = " ".join(str(DECK[c]) for c in range(52) if action >> c & 1) or "no card"
+            why = f"it passes {n} different cards it holds"
+            raise IllegalPassError(f"agent {name!r} at seat {seat} chose an illegal pass {shown}: {why}", "count", why)
         kind = "bid" if what == 1 else "card"
         shown = str(action) if what == 1 or not 0 <= action < 52 else str(DECK[action])
         error = IllegalBidError if what == 1 else IllegalPlayError
         raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
+
+
+def _pass_count_at(err: np.ndarray, rules: Rules) -> int:
+    from spades_ai.engine import state as st
+
+    return st.pass_count(err[4 : 4 + st.N_PUBLIC], rules.as_array())
 
 
 def _reason(err: np.ndarray, rules: Rules) -> str:
@@ -245,6 +256,8 @@ def _reason(err: np.ndarray, rules: Rules) -> str:
     n = st.N_PUBLIC
     pub, hands, seq = err[4 : 4 + n], err[4 + n : 8 + n].astype(np.uint64), err[8 + n :]
     played = [int(pub[st.P_PLAYED_BY + s]) for s in range(4)]
+    # the cards as they stood after any passing, replayed without it
+    rules = rules.replace(pass_cards=0, blind_pass=0) if rules.pass_cards or rules.blind_pass else rules
     hand = Hand([int(hands[s]) | played[s] for s in range(4)], int(pub[st.P_DEALER]), rules,
                 (int(pub[st.P_SCORES]), int(pub[st.P_SCORES + 1])), (int(pub[st.P_BAGS]), int(pub[st.P_BAGS + 1])),
                 hands_played=int(pub[st.P_HANDS_PLAYED]))  # fmt: skip
@@ -281,7 +294,9 @@ def agent_name(agent) -> str:
 
 
 def play_hand_python(hand: Hand, agents: Sequence[Agent]) -> None:
-    """Drive ``hand`` to its end with the agents' ``bid`` / ``play`` (any Python agents)."""
+    """Drive ``hand`` to its end with the agents' ``pass_cards`` / ``bid`` / ``play`` (any
+    Python agents)."""
+    pass_round_python(hand, agents)
     while hand.phase == "bidding":
         seat = hand.to_act
         agent = agents[seat]
@@ -291,6 +306,7 @@ def play_hand_python(hand: Hand, agents: Sequence[Agent]) -> None:
                 continue
         b = agent.bid(hand.observation())
         _act(hand.bid, agent, seat, b, "bid")
+    pass_round_python(hand, agents)
     while hand.phase == "playing":
         seat = hand.to_act
         agent = agents[seat]
@@ -298,11 +314,25 @@ def play_hand_python(hand: Hand, agents: Sequence[Agent]) -> None:
         _act(hand.play, agent, seat, card, "card")
 
 
+def pass_round_python(hand: Hand, agents: Sequence[Agent]) -> None:
+    """A passing round, if one is due: each passer chooses on its own observation (none sees
+    its partner's choice before the exchange); ``default_pass`` for an agent without
+    ``pass_cards``."""
+    while hand.phase == "passing":
+        seat = hand.to_act
+        agent = agents[seat]
+        obs = hand.observation()
+        cards = agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
+        _act(lambda c: hand.pass_cards(seat, c), agent, seat, cards, "pass")
+
+
 def _act(action, agent, seat, value, what, **kw):
     try:
         action(value, **kw)
-    except (IllegalBidError, IllegalPlayError) as exc:
-        raise type(exc)(f"agent {agent_name(agent)!r} at seat {seat} chose an illegal {what} {value!r}: {exc}") from None
+    except (IllegalBidError, IllegalPlayError, IllegalPassError) as exc:
+        raise type(exc)(
+            f"agent {agent_name(agent)!r} at seat {seat} chose an illegal {what} {value!r}: {exc}", exc.reason, exc.detail
+        ) from None
 
 
 # -- public API ------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ import numpy as np
 from spades_ai.cards import Card, to_card
 from spades_ai.checks import check_count, check_seed
 from spades_ai.engine.bits import U64
+from spades_ai.engine.state import P_N_BIDS as _P_N_BIDS
 from spades_ai.engine.state import P_PLAYED as _P_PLAYED
 from spades_ai.observation import Observation
 from spades_ai.scoring import HandResult
@@ -109,6 +110,10 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
     from spades_ai.engine.state import apply_bid, apply_card, legal_now
 
     obs = _check_obs(obs)
+    if obs.phase == "passing":
+        raise ValueError("play_out starts after a passing round: the passes chosen are hidden from the observation")
+    if obs.rules.closed_bidding and obs.phase == "bidding" and int(obs.public[_P_N_BIDS]) > 0:
+        raise ValueError("under closed_bidding the observation hides the bids made before; play_out needs them to score")
     hands = np.asarray(world, dtype=np.uint64).reshape(-1).copy()
     if len(hands) != 4:
         raise ValueError(f"a world has four hands, not {len(hands)}")

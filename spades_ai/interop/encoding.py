@@ -28,7 +28,7 @@ import copy
 import numpy as np
 
 from spades_ai.cards import DECK, Card, format_hand
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
@@ -165,6 +165,11 @@ class Table:
     """
 
     def __init__(self, rules: Rules, dealer: int = 0, scores=(0, 0), bag_count=(0, 0), hands_played: int = 0):
+        if rules.pass_cards or rules.blind_pass or rules.closed_bidding:
+            raise RulesError(
+                "the OpenSpiel and PettingZoo adapters have no actions for card passing and no hidden bids: "
+                "rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"
+            )
         self.rules = rules
         self.dealer = dealer
         self.scores = tuple(scores)

@@ -32,7 +32,7 @@ from spades_ai.agents import make_agent
 from spades_ai.agents.selfplay_kernels import deal_match_hand, match_first_dealer
 from spades_ai.cards import Card
 from spades_ai.checks import check_seed
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner
@@ -85,6 +85,11 @@ class TableMatch:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
+        if self.rules.pass_cards or self.rules.blind_pass or self.rules.closed_bidding:
+            raise RulesError(
+                "the table has no prompt for card passing and announces every bid as it is made: "
+                "rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"
+            )
         self.level = level
         self.agents = table_agents(level, self.seed)
         self.first_dealer = int(match_first_dealer(np.uint64(self.seed), MATCH_NO))
