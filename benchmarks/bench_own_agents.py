@@ -65,7 +65,7 @@ def main() -> None:
     normal = rate(lambda: sa.play_hands(["normal"] * 4, n, seed=1), n, r)
     rows.append(("built-in Normal self-play", "hands/s", normal))
     user = rate(lambda: sa.play_hands([ua.NORMAL_AS_USER] * 4, n, seed=1), n, r)
-    rows.append(("Normal's kernels as a user's kernel agent, self-play", "hands/s", user))
+    rows.append(("Normal (written against spades_ai.kernels) as a user's kernel agent, self-play", "hands/s", user))
     counter = rate(lambda: sa.play_hands([ua.COUNTER] * 4, n, seed=1), n, r)
     rows.append(("a kernel agent written against spades_ai.kernels (counter), self-play", "hands/s", counter))
     k = n // 20

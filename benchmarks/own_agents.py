@@ -2,8 +2,10 @@
 
 ``COUNTER`` is a small bidder and player written only against ``spades_ai.kernels`` (the one of
 notebooks/your_own_agent.ipynb). ``NORMAL_AS_USER`` is built-in Normal's two kernels handed to
-``kernel_agent`` from outside the package, as a user would: it measures what the mechanism
-costs, since the built-in is made the same way.
+``kernel_agent`` from outside the package, as a user would. Normal is written against
+``spades_ai.kernels`` only (a test checks its source), so this is a reimplementation of Normal
+through the public API, run as a user's agent: it measures what the public API and the
+mechanism cost against the built-in.
 """
 
 import numba

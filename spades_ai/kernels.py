@@ -38,7 +38,7 @@ True
 
 import numpy as np
 
-from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bids import BLIND_NIL_BIT, NIL_BIT, legal_bids
 from spades_ai.engine.bits import (
     CLUBS,
     DIAMONDS,
@@ -56,6 +56,7 @@ from spades_ai.engine.bits import (
     lowest_index,
     popcount,
     select_bit,
+    suit_mask_of,
 )
 from spades_ai.engine.jit import inline_kernel
 from spades_ai.engine.rng import below, mix64, stream_state
@@ -116,12 +117,12 @@ BLIND_NIL = BLIND_NIL_BIT
 __all__ = [
     # bitboards
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "SUIT_MASK", "ONE", "ZERO", "U64",
-    "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit",
+    "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit", "suit_mask_of",
     "card_bit", "card_suit", "card_rank", "lowest_card", "highest_card", "suit_cards", "count",
     # the public state
     "dealer", "phase", "PHASE_PASSING", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
     "tricks_won", "trick_no", "cards_played", "played_by", "unseen_cards", "trick_len", "trick_card",
-    "leader", "led_suit", "winning_card", "winning_seat", "spades_broken", "is_void", "score",
+    "leader", "led_suit", "winning_card", "winning_seat", "spades_broken", "is_void", "voids_shown", "void_in", "score",
     "bag_count", "hands_played", "team_contract", "tricks_needed", "partnership_need",
     "cards_to_pass", "gave", "blind_gave",
     # rules
@@ -129,7 +130,7 @@ __all__ = [
     "nil_tricks_count", "bag_limit", "bag_penalty", "spade_lead", "first_lead", "min_bid",
     "min_team_bid", "ten_for_200", "bidding", "max_hands", "closed_bidding", "pass_cards", "blind_pass",
     # legality, bids, randomness
-    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "BLIND_NIL", "default_pass", "decision_stream", "draw_below",
+    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "NIL_BIT", "BLIND_NIL", "default_pass", "decision_stream", "draw_below",
 ]  # fmt: skip
 
 
@@ -278,7 +279,21 @@ def spades_broken(pub):
 @inline_kernel
 def is_void(pub, seat, suit):
     """Whether ``seat`` has shown that it holds no card of ``suit``."""
-    return (pub[P_VOIDS] >> (4 * seat + suit)) & 1 == 1
+    return void_in(voids_shown(pub), seat, suit)
+
+
+@inline_kernel
+def voids_shown(pub):
+    """Every void shown so far, packed in an int (bit ``4 * seat + suit``). Read it once and
+    test it with ``void_in``: a helper kernel that takes this int instead of ``pub`` avoids the
+    reference counting of an array argument (Normal's play does this)."""
+    return pub[P_VOIDS]
+
+
+@inline_kernel
+def void_in(voids, seat, suit):
+    """Whether the packed ``voids`` (from ``voids_shown``) say ``seat`` holds no ``suit``."""
+    return (voids >> (4 * seat + suit)) & 1 == 1
 
 
 @inline_kernel

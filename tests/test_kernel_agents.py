@@ -113,6 +113,26 @@ def test_builtins_are_kernel_agents():
     assert rec == again
 
 
+@pytest.mark.parametrize("module", ["easy", "normal", "tactics"])
+def test_easy_and_normal_are_written_against_the_public_kernels(module):
+    """Easy and Normal read the game only through ``spades_ai.kernels``, as a user's agent must:
+    no index into the engine's arrays, no import of the engine's state, bits or bids. What a
+    user can build is therefore at least as good and as fast as these built-ins."""
+    import ast
+    import importlib
+    import inspect
+
+    tree = ast.parse(inspect.getsource(importlib.import_module(f"spades_ai.agents.{module}")))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            assert node.value.id not in ("pub", "rules"), f"{module}: {ast.unparse(node)} at line {node.lineno}"
+        if isinstance(node, ast.ImportFrom):
+            allowed = node.module in ("spades_ai.kernels", "spades_ai.agents.tactics", "spades_ai.engine.jit")
+            assert allowed or ast.unparse(node) == "from spades_ai import kernels as K", ast.unparse(node)
+        if isinstance(node, ast.Import):
+            assert all(a.name in ("numpy",) for a in node.names), ast.unparse(node)
+
+
 def test_illegal_actions_name_agent_seat_and_action():
     liar = sa.kernel_agent("liar", nil_bid, card_60)
     with pytest.raises(IllegalPlayError, match=r"'liar' at seat [02] chose an illegal card 60"):

@@ -10,24 +10,35 @@ them; random passes uniformly random cards. Neither ever bids blind nil.
 import numpy as np
 
 from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
-from spades_ai.kernels import decision_stream, nearest_legal_bid
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_index, popcount, select_bit
-from spades_ai.engine.rng import below
-from spades_ai.engine.state import P_TRICK_LEN
+from spades_ai.kernels import (
+    ONE,
+    SPADES,
+    SUIT_MASK,
+    U64,
+    ZERO,
+    decision_stream,
+    draw_below,
+    highest_bit,
+    lowest_index,
+    nearest_legal_bid,
+    popcount,
+    select_bit,
+    trick_len,
+)
 
 
 @kernel
 def random_bid(bid_mask, state):
     """A uniform legal bid (blind nil excluded)."""
     m = U64(bid_mask & 0x3FFF)
-    state, r = below(state, popcount(m))
+    state, r = draw_below(state, popcount(m))
     return state, lowest_index(select_bit(m, r))
 
 
 @kernel
 def random_card(legal, state):
-    state, r = below(state, popcount(legal))
+    state, r = draw_below(state, popcount(legal))
     return state, select_bit(legal, r)
 
 
@@ -37,7 +48,7 @@ def random_pass(hand, n, state):
     out = ZERO
     m = hand
     for _ in range(n):
-        state, r = below(state, popcount(m))
+        state, r = draw_below(state, popcount(m))
         b = select_bit(m, r)
         out |= b
         m ^= b
@@ -69,10 +80,10 @@ def easy_bid(hand, bid_mask):
 
 @kernel
 def easy_play(pub, legal, careless_permille, state):
-    state, r = below(state, 1000)
+    state, r = draw_below(state, 1000)
     if r < careless_permille:
         return random_card(legal, state)
-    if pub[P_TRICK_LEN] == 0:
+    if trick_len(pub) == 0:
         return state, highest_by_rank(legal)
     win, _, led = trick_status(pub)
     over = winners_over(legal, win, led)

@@ -29,8 +29,8 @@ bidder still holds and never overtakes the nil bidder's card.
 
 import numpy as np
 
+from spades_ai import kernels as K
 from spades_ai.agents.tactics import (
-    card_bit,
     discard_high,
     discard_low,
     highest_by_rank,
@@ -40,27 +40,8 @@ from spades_ai.agents.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.kernels import BLIND_NIL, nearest_legal_bid, partnership_need
+from spades_ai.kernels import NIL_BIT, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
-from spades_ai.engine.bids import NIL_BIT
-from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
-from spades_ai.engine.state import (
-    P_BAGS,
-    P_BIDS,
-    P_BLIND,
-    P_HANDS_PLAYED,
-    P_N_BIDS,
-    P_PLAYED,
-    P_SCORES,
-    P_TRICK,
-    P_TRICK_LEN,
-    P_TRICK_NO,
-    P_VOIDS,
-    P_WIN_CARD,
-    P_WIN_SEAT,
-    P_WON,
-)
-from spades_ai.rules import R_BAG_LIMIT, R_CLOSED, R_MAX_HANDS, R_NIL, R_NIL_TRICKS_COUNT, R_TARGET
 
 # rank indexes
 _Q, _K, _A = 10, 11, 12
@@ -149,40 +130,41 @@ def nil_safe(hand):
 def normal_bid(pub, seat, hand, rules, bid_mask):
     """Normal's bid (0 = nil) from the legal-bid mask. Under closed bidding it reads no other
     bid, even from a full public array (as in a rollout)."""
-    closed = rules[R_CLOSED] != 0
-    partner = -1 if closed else pub[P_BIDS + (seat ^ 2)]
+    closed = K.closed_bidding(rules)
+    partner = -1 if closed else K.bid_of(pub, seat ^ 2)
     est = estimate_tricks(hand)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
         return 0
     if (bid_mask & 0x3FFE) == 0:
         return 0
     team = seat & 1
-    if pub[P_BAGS + team] >= rules[R_BAG_LIMIT] - 3:
+    if K.bag_count(pub, team) >= K.bag_limit(rules) - 3:
         est += 0.4  # close to the bag limit: bid the extra trick rather than bag it
     if partner > 0 and partner + est > 9:
         est -= 0.5
     total = 0
     known = 0
     for s in range(4):
-        if pub[P_BIDS + s] > 0 and not (closed and s != seat):
-            total += pub[P_BIDS + s]
+        b = K.bid_of(pub, s)
+        if b > 0 and not (closed and s != seat):
+            total += b
             known += 1
     if known > 0 and total + est > 13.5 - (3 - known) * 1.5:
         est -= 0.5
     want = max(1, np.int64(est + 0.6))
-    return nearest_legal_bid(bid_mask, want)
+    return K.nearest_legal_bid(bid_mask, want)
 
 
 @kernel
 def normal_blind_nil(pub, seat, rules):
     """Whether Normal bids blind nil (asked before it sees its cards; see the module docstring)."""
     team = seat & 1
-    mine = pub[P_SCORES + team]
-    opp = pub[P_SCORES + 1 - team]
-    if opp - mine < BLIND_TRAIL or pub[P_BIDS + (seat ^ 2)] == 0:
+    mine = K.score(pub, team)
+    opp = K.score(pub, 1 - team)
+    if opp - mine < BLIND_TRAIL or K.bid_of(pub, seat ^ 2) == 0:
         return False
-    late = opp >= rules[R_TARGET] - BLIND_LATE
-    if rules[R_MAX_HANDS] > 0 and pub[P_HANDS_PLAYED] >= rules[R_MAX_HANDS] - 2:
+    late = opp >= K.target_score(rules) - BLIND_LATE
+    if K.max_hands(rules) > 0 and K.hands_played(pub) >= K.max_hands(rules) - 2:
         late = True
     return late
 
@@ -238,18 +220,13 @@ def pass_low(hand, n, short_suit):
 @kernel
 def normal_pass(pub, seat, hand, rules, n):
     """Normal's pass of ``n`` cards (a mask; see the module docstring)."""
-    if pub[P_N_BIDS] == 4:  # the blind pass: the blind nil bidder and its partner
-        return pass_high(hand, n) if pub[P_BLIND + seat] != 0 else pass_low(hand, n, False)
+    if K.bids_made(pub) == 4:  # the blind pass: the blind nil bidder and its partner
+        return pass_high(hand, n) if K.is_blind(pub, seat) else pass_low(hand, n, False)
     high = pass_high(hand, n)
     rest = hand & ~high
-    if rules[R_NIL] != 0 and nil_safe(rest) and estimate_tricks(rest) < 1.2:
+    if K.nil_allowed(rules) and nil_safe(rest) and estimate_tricks(rest) < 1.2:
         return high
     return pass_low(hand, n, True)
-
-
-@kernel
-def _void_in(voids, seat, suit):
-    return (voids >> (4 * seat + suit)) & 1 == 1
 
 
 @kernel
@@ -264,7 +241,7 @@ def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
         return True
     # An opponent after us who shows a void in the led suit may trump.
     for k in range(1, left + 1):
-        if _void_in(voids, (seat + k) & 3, led_suit) and (unseen & SPADES) != ZERO:
+        if K.void_in(voids, (seat + k) & 3, led_suit) and (unseen & SPADES) != ZERO:
             return False
     return True
 
@@ -312,7 +289,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
         best_rank = 99
         for s in range(4):
             m = legal & SUIT_MASK[s]
-            if m != ZERO and not _void_in(voids, attack_seat, s) and (unseen & SUIT_MASK[s]) != ZERO:
+            if m != ZERO and not K.void_in(voids, attack_seat, s) and (unseen & SUIT_MASK[s]) != ZERO:
                 b = lowest_bit(m)
                 r = rank_of(b) + (4 if s == 3 else 0)
                 if r < best_rank:
@@ -329,7 +306,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
             m = legal & SUIT_MASK[s]
             if m != ZERO:
                 top = highest_bit(m)
-                ruffed = trumps_out and (_void_in(voids, (seat + 1) & 3, s) or _void_in(voids, (seat + 3) & 3, s))
+                ruffed = trumps_out and (K.void_in(voids, (seat + 1) & 3, s) or K.void_in(voids, (seat + 3) & 3, s))
                 if not ruffed and is_top(top, unseen) and (unseen & SUIT_MASK[s]) != ZERO:
                     return top
         if cover:
@@ -356,34 +333,32 @@ def normal_play(pub, seat, hand, rules, legal):
     """
     if popcount(legal) == 1:
         return legal
-    unseen = FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
+    unseen = K.unseen_cards(pub, hand)
     team = seat & 1
     partner = seat ^ 2
-    trick_len = pub[P_TRICK_LEN]
-    voids = pub[P_VOIDS]
-    if pub[P_BIDS + seat] == 0 and pub[P_WON + seat] == 0:
+    trick_len = K.trick_len(pub)
+    voids = K.voids_shown(pub)
+    if K.bid_of(pub, seat) == 0 and K.tricks_won(pub, seat) == 0:
         if trick_len == 0:
             return _low_lead(legal, unseen, 2, 1)
-        return _play_under(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[pub[P_TRICK] // 13], trick_len == 3, True)
-    cover = pub[P_BIDS + partner] == 0 and pub[P_WON + partner] == 0
+        return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == 3, True)
+    cover = K.bid_of(pub, partner) == 0 and K.tricks_won(pub, partner) == 0
     attack_seat = np.int64(-1)  # not the literal -1: numba would also compile _lead for that type
     for k in (1, 3):
         opp = (seat + k) & 3
-        if pub[P_BIDS + opp] == 0 and pub[P_WON + opp] == 0:
+        if K.bid_of(pub, opp) == 0 and K.tricks_won(pub, opp) == 0:
             attack_seat = opp
-    nil_count = rules[R_NIL_TRICKS_COUNT] != 0
-    need = partnership_need(pub[P_BIDS + team], pub[P_WON + team], pub[P_BIDS + team + 2], pub[P_WON + team + 2], nil_count)
-    opp = 1 - team
-    opp_need = partnership_need(pub[P_BIDS + opp], pub[P_WON + opp], pub[P_BIDS + opp + 2], pub[P_WON + opp + 2], nil_count)
-    left = 13 - pub[P_TRICK_NO]
-    bags_close = pub[P_BAGS + team] >= rules[R_BAG_LIMIT] - 2
+    need = K.tricks_needed(pub, team, rules)
+    opp_need = K.tricks_needed(pub, 1 - team, rules)
+    left = 13 - K.trick_no(pub)
+    bags_close = K.bag_count(pub, team) >= K.bag_limit(rules) - 2
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
     want = need > 0 or set_chance
     if trick_len == 0:
         return _lead(seat, legal, unseen, want, cover, attack_seat, voids)
-    win = card_bit(pub[P_WIN_CARD])
-    win_seat = pub[P_WIN_SEAT]
-    led_suit = pub[P_TRICK] // 13
+    win = K.card_bit(K.winning_card(pub))
+    win_seat = K.winning_seat(pub)
+    led_suit = K.led_suit(pub)
     led = SUIT_MASK[led_suit]
     last = trick_len == 3
     if cover:
@@ -437,7 +412,7 @@ def normal_play(pub, seat, hand, rules, legal):
 @inline_kernel
 def normal_agent_bid(pub, seat, hand, legal, rules):
     if hand == ZERO:  # asked about a blind nil, before looking
-        return BLIND_NIL if normal_blind_nil(pub, seat, rules) else 0
+        return K.BLIND_NIL if normal_blind_nil(pub, seat, rules) else 0
     return normal_bid(pub, seat, hand, rules, legal)
 
 

@@ -5,15 +5,9 @@ Card bits are uint64 one-bit masks; ranks compare across suits by ``bit index mo
 """
 
 
+from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
-from spades_ai.engine.state import P_TRICK, P_TRICK_LEN, P_WIN_CARD, P_WIN_SEAT
-
-
-@kernel
-def card_bit(card_id):
-    return ONE << U64(card_id)
-
+from spades_ai.kernels import NON_SPADES, ONE, SPADES, SUIT_MASK, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
 
 
 @kernel
@@ -25,9 +19,9 @@ def rank_of(b):
 @kernel
 def trick_status(pub):
     """``(winning card bit, winning seat, led suit mask)`` of the current trick (zeros if empty)."""
-    if pub[P_TRICK_LEN] == 0:
+    if K.trick_len(pub) == 0:
         return ZERO, -1, ZERO
-    return card_bit(pub[P_WIN_CARD]), pub[P_WIN_SEAT], SUIT_MASK[pub[P_TRICK] // 13]
+    return K.card_bit(K.winning_card(pub)), K.winning_seat(pub), SUIT_MASK[K.led_suit(pub)]
 
 
 
