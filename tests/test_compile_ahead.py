@@ -90,6 +90,23 @@ def test_the_signature_is_the_types_of_what_the_loop_is_given():
     assert ca.loop_signature("pass", False)[3] == numba.types.int64
 
 
+def test_the_child_starts_only_when_a_core_is_idle_unless_told(monkeypatch):
+    monkeypatch.delenv(ca.SWITCH_ENV, raising=False)
+    monkeypatch.setattr(ca.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(ca.os, "getloadavg", lambda: (0.6, 0.5, 0.5))
+    assert ca.wanted()
+    monkeypatch.setattr(ca.os, "getloadavg", lambda: (1.7, 0.5, 0.5))
+    assert not ca.wanted()
+    monkeypatch.setenv(ca.SWITCH_ENV, "1")
+    assert ca.wanted()
+    monkeypatch.setenv(ca.SWITCH_ENV, "0")
+    monkeypatch.setattr(ca.os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert not ca.wanted()
+    monkeypatch.delenv(ca.SWITCH_ENV)
+    monkeypatch.setattr(ca.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert not ca.wanted()
+
+
 def test_merge_copies_missing_entries_whole_and_keeps_existing_ones(tmp_path):
     src, dst = tmp_path / "child", tmp_path / "cache"
     for root, name, body in ((src, "a-1.py311", b"child"), (src, "b-2.py311", b"child"), (dst, "b-2.py311", b"mine")):
@@ -106,7 +123,7 @@ def test_merge_copies_missing_entries_whole_and_keeps_existing_ones(tmp_path):
 
 
 def _run(script: str, cache: Path) -> dict:
-    env = {**os.environ, "SPADES_AI_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "SPADES_AI_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT), ca.SWITCH_ENV: "1"}
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(script)],
         env=env,

@@ -9,11 +9,12 @@ cache folder, in the reverse of the order the loop reaches them. When this proce
 compile one of them (numba asks the dispatcher's ``compile`` for a signature, which looks in
 the disk cache first), it waits if the child is compiling that kernel, copies the child's
 finished cache entries into the package's cache folder, and numba loads the kernel from there.
-A kernel the child has not started is compiled here as it would have been: the two processes
-meet in the middle, whatever their speeds.
+A kernel the child has not started is compiled here as it would have been (and the child told
+to skip it): the two processes meet in the middle, whatever their speeds.
 
-Nothing depends on the child. If it cannot start, fails, dies or is slow, each kernel is
-compiled here as before, and the child is stopped when the block ends. Only the built-in
+The child starts only when a core is idle (``wanted``; ``$SPADES_AI_COMPILE_AHEAD=0`` turns it
+off, ``1`` on whatever the load). Nothing depends on it. If it cannot start, fails, dies or is
+slow, each kernel is compiled here as before, and it is stopped when the block ends. Only the built-in
 agents' kernels are sent (cached in ``engine.jit.cache_dir()``; a user's own kernels keep their
 own cache, which this never writes to). The child writes only into its private folder, and a
 copied entry never replaces one that exists: every index file of the cache is written by one
@@ -41,6 +42,9 @@ import numba
 from numba.core import sigutils
 
 from spades_ai.engine.jit import CACHE_ENV, PACKAGE_DIR, cache_dir, cache_is_empty
+
+#: ``1``: always compile ahead on an empty cache; ``0``: never; unset: when a core is idle.
+SWITCH_ENV = "SPADES_AI_COMPILE_AHEAD"
 
 #: The longest this process waits for the child to finish a kernel it has started, in seconds
 #: (the largest built-in kernel compiles in about 10 s on an idle core).
@@ -150,6 +154,25 @@ def child(jobs: list) -> int:
 
 
 # -- the parent's side ---------------------------------------------------------------------------
+def wanted() -> bool:
+    """Whether to start the child: ``$SPADES_AI_COMPILE_AHEAD`` if set (``1`` or ``0``), else
+    whether it would have a core to itself (two usable cores or more, and a one-minute load
+    average that leaves one idle). On a busy machine the two processes would only share the
+    same cores, and the child's start and the kernels both compile would cost time."""
+    switch = os.environ.get(SWITCH_ENV, "").strip()
+    if switch in ("0", "1"):
+        return switch == "1"
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows
+        load = 0.0
+    return cores >= 2 and load <= cores - 1
+
+
 def merge_cache(src: Path, dst: Path) -> int:
     """Copy into ``dst`` every numba cache entry of ``src`` (an index file and its data files,
     at the same relative path) that ``dst`` lacks; data files first, each by an atomic rename.
@@ -265,13 +288,14 @@ class _Child:
 def compile_ahead(lineup, rules=None):
     """Around the first call of ``lineup``'s self-play loop on an empty cache (see the module
     docstring), let a second process compile the built-in agents' kernels. Does nothing when
-    the cache holds anything already, or when no built-in kernel is in the lineup."""
+    the cache holds anything already, when no built-in kernel is in the lineup, or when no
+    core is idle (``wanted``)."""
     from spades_ai.agents.kernel_agent import KernelAgent
     from spades_ai.agents.selfplay import Seating, _check_rules, resolve_lineup
     from spades_ai.rules import Rules
 
     ahead = None
-    if not numba.config.DISABLE_JIT and cache_is_empty():
+    if not numba.config.DISABLE_JIT and cache_is_empty() and wanted():
         rules = _check_rules(rules if rules is not None else Rules())
         jobs = plan([a for a in Seating(resolve_lineup(lineup)).by_slot if isinstance(a, KernelAgent)], rules)
         watched = {}
