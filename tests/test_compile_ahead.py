@@ -43,18 +43,19 @@ def test_the_child_takes_the_kernels_the_loop_reaches_last_first():
     assert jobs == [
         ("spades_ai.agents.normal", "normal_agent_play", "play", False),
         ("spades_ai.agents.easy", "easy_agent_play", "play", True),
+        ("spades_ai.agents.selfplay_kernels", "record_hand", "record", False),
         ("spades_ai.agents.normal", "normal_agent_bid", "bid", False),
         ("spades_ai.agents.easy", "easy_agent_bid", "bid", True),
     ]
     passing = ca.plan(_kernel_slots(["normal", "normal"]), Rules(pass_cards=2))
-    assert [j[2] for j in passing] == ["play", "bid", "pass"]
+    assert [j[2] for j in passing] == ["play", "record", "bid", "pass"]
 
 
 def test_a_users_kernels_stay_in_this_process():
     """Their cache is the user's: the child never compiles (and caches) them."""
     user = kernel_agent("mine", _user_bid, _user_play)
     jobs = ca.plan(_kernel_slots([user, "easy"]), Rules())
-    assert {j[0] for j in jobs} == {"spades_ai.agents.easy"}
+    assert {j[0] for j in jobs} == {"spades_ai.agents.easy", "spades_ai.agents.selfplay_kernels"}
     assert ca.plan(_kernel_slots([user, user]), Rules()) == []
 
 
@@ -88,6 +89,15 @@ def test_the_signature_is_the_types_of_what_the_loop_is_given():
     )
     assert ca.loop_signature("bid", False) == play[:3] + (typeof(np.int64(0)), play[4])
     assert ca.loop_signature("pass", False)[3] == numba.types.int64
+    from spades_ai.agents.selfplay_kernels import record_arrays
+
+    records = record_arrays(3)
+    assert ca.loop_signature("record", False) == (
+        typeof(pubs[0]),
+        typeof(rules),
+        typeof(np.int64(0)),
+        *map(typeof, records),
+    )
 
 
 def test_the_child_starts_only_when_a_core_is_idle_unless_told(monkeypatch):

@@ -52,16 +52,26 @@ WAIT_LIMIT = 120.0
 
 
 # -- what the child compiles ---------------------------------------------------------------------
+#: The loop's own kernel the child compiles too: recording and scoring a finished hand, which
+#: the loop reaches last.
+RECORD_JOB = ("spades_ai.agents.selfplay_kernels", "record_hand", "record", False)
+
+
 def loop_signature(kind: str, takes_params: bool) -> tuple:
     """The numba argument types the self-play loop (``lineup_loop``) calls a kernel agent's
     ``kind`` kernel with (``"bid"``, ``"play"`` or ``"pass"``): a row of the tables' public
     arrays (or of the views), the seat, the hand, the legal bids (int64), legal cards (uint64)
     or number of cards to pass (int64), the read-only rules array (``Rules.as_array``) and a
-    row of the params array."""
-    from numba import types
+    row of the params array. ``"record"``: ``record_hand``'s, a row of the public arrays, the
+    rules, the row number and the record arrays (``record_arrays``)."""
+    from numba import typeof, types
 
     row = types.Array(types.int64, 1, "C")
     rules = types.Array(types.int64, 1, "C", readonly=True)
+    if kind == "record":
+        from spades_ai.agents.selfplay_kernels import record_arrays
+
+        return (row, rules, types.int64) + tuple(typeof(a) for a in record_arrays.py_func(1))
     last = {"bid": types.int64, "play": types.uint64, "pass": types.int64}[kind]
     return (row, types.int64, types.uint64, last, rules) + ((row,) if takes_params else ())
 
@@ -75,21 +85,24 @@ def _builtin(fn) -> tuple[str, str] | None:
 
 
 def plan(kernel_agents, rules) -> list[tuple]:
-    """The child's jobs for kernel agents in slot order: ``(module, name, kind, takes_params)``
-    for each built-in kernel, in the reverse of the order the loop first calls them (passes,
-    then bids, then plays, each slot by slot)."""
-    order = []
+    """The child's jobs for kernel agents in slot order: ``(module, name, kind, takes_params)``,
+    the kernels the loop reaches last first: the built-in agents' plays (last slot first), then
+    ``record_hand`` (reached after every play, but smaller than a play), then the bids and,
+    under rules that pass cards, the passes."""
+    order = [(a.play_kernel, "play", a.takes_params) for a in reversed(kernel_agents)]
+    order += [(a.bid_kernel, "bid", a.takes_params) for a in reversed(kernel_agents)]
     if rules.pass_cards or rules.blind_pass:
-        order += [(a.pass_kernel, "pass", a.pass_takes_params) for a in kernel_agents]
-    order += [(a.bid_kernel, "bid", a.takes_params) for a in kernel_agents]
-    order += [(a.play_kernel, "play", a.takes_params) for a in kernel_agents]
+        order += [(a.pass_kernel, "pass", a.pass_takes_params) for a in reversed(kernel_agents)]
     jobs, seen = [], set()
-    for fn, kind, takes in reversed(order):
+    for fn, kind, takes in order:
         where = _builtin(fn)
         if where is not None and (where, kind) not in seen:
             seen.add((where, kind))
             jobs.append((*where, kind, takes))
-    return jobs
+    if not jobs:
+        return []
+    plays = sum(1 for j in jobs if j[2] == "play")
+    return jobs[:plays] + [RECORD_JOB] + jobs[plays:]
 
 
 def _dispatchers_of(fn) -> list:
