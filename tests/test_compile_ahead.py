@@ -4,6 +4,7 @@ nothing depends on it."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -228,7 +229,7 @@ def test_the_default_run_loads_every_kernel_the_child_compiled(tmp_path):
         done = []
         close = ca._Child.close
         def keep(self):
-            done.extend(self.jobs[i][1] for i in sorted(self.done))
+            done.extend(self.jobs[i][:2] for i in sorted(self.done))
             close(self)
         ca._Child.close = keep
         import spades_ai as sa
@@ -237,11 +238,8 @@ def test_the_default_run_loads_every_kernel_the_child_compiled(tmp_path):
         print(json.dumps({"done": done, "compiled": compiled, "points": rec.points.tolist()}))
     """
     got = _run(script, tmp_path / "cache")
-    assert "normal_agent_play" in got["done"]
-    from spades_ai.agents import easy, normal
-
-    for name in got["done"]:
-        fn = getattr(normal, name, None) or getattr(easy, name)
-        for d in ca._dispatchers_of(fn):
+    assert ["spades_ai.agents.normal", "normal_agent_play"] in got["done"]
+    for module, name in got["done"]:
+        for d in ca._dispatchers_of(getattr(importlib.import_module(module), name)):
             assert d.py_func.__qualname__ not in got["compiled"], f"{d.py_func.__qualname__} compiled again"
     assert got["points"] == sa.play_hands(["normal", "easy"], 200, seed=5).points.tolist()
