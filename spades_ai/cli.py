@@ -336,13 +336,6 @@ FIRST_RUN_SECONDS = {"fast": 20, "monte_carlo": 60, "python": 20, "play": 45}
 NOTICE_AFTER = 5.0
 
 
-def first_run() -> bool:
-    """Whether this version's kernel cache is still empty (nothing compiled on this machine)."""
-    from spades_ai.engine.jit import cache_dir
-
-    return not any(cache_dir().rglob("*.nbi"))
-
-
 @contextlib.contextmanager
 def compiling_notice(seconds: float, after: float = NOTICE_AFTER, cold: bool = False):
     """Say on stderr that the kernels are compiling, at once if ``cold`` (the cache lacks the
@@ -374,10 +367,11 @@ def compiling_notice(seconds: float, after: float = NOTICE_AFTER, cold: bool = F
 def _warm_up_tournament(t) -> None:
     """Compile (or load) what the run needs before it starts, so that its time and rate leave
     compilation out; say so while compiling."""
+    from spades_ai.engine.jit import cache_is_empty
     from spades_ai.tournament.runner import lineup_kind, warm_up
 
     kinds = {lineup_kind(t, p) for p in range(len(t.pairings))}
-    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds), cold=first_run()):
+    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds), cold=cache_is_empty()):
         warm_up(t)
 
 
@@ -414,7 +408,9 @@ def _cmd_play(args) -> None:
     if match.over:
         print(match.result_line())
         return
-    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=first_run()):
+    from spades_ai.engine.jit import cache_is_empty
+
+    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=cache_is_empty()):
         match.warm_up()
     play_session(match, sys.stdin, sys.stdout, save=save)
 

@@ -340,3 +340,28 @@ def test_normal_wins_most_matches_against_easy():
     b = play_matches(["easy", "normal"], 150, seed=6)
     wins = (a.winner == 0).sum() + (b.winner == 1).sum()
     assert wins / 300 >= 0.8
+
+
+def test_the_loop_compiles_without_the_code_the_run_cannot_reach():
+    """Default rules and kernel agents only: ``views`` and ``answers`` are None, so the loop's
+    compiled version has neither ``play_on_house`` nor the Python agents' answers (it could
+    not be typed with them: both index those arguments)."""
+    from numba import types
+
+    from spades_ai.agents.selfplay import Seating
+
+    def signatures(lineup, rules=None):
+        play_hands(lineup, 3, seed=1, rules=rules)
+        return Seating(resolve_lineup(lineup)).module.play_hands_kernel.signatures
+
+    assert any(sig[-3] == types.none and sig[-1] == types.none for sig in signatures(["normal", "easy"]))
+
+    class Low:
+        def bid(self, obs):
+            return obs.legal_bids()[-1]
+
+        def play(self, obs):
+            return obs.legal_cards()[0]
+
+    sigs = signatures(["easy", Low()], Rules(pass_cards=1))
+    assert any(sig[-3] != types.none and sig[-1] != types.none for sig in sigs)

@@ -30,8 +30,14 @@ hand's record does not depend on which table played it or on how many tables the
 Rules that hide something from a seat or pass cards (closed bidding, ``pass_cards``,
 ``blind_pass``) take ``play_on_house``, where every decision is made on the seat's view (the
 questions to Python agents carry that view too) and passing rounds are played; the default
-rules keep ``play_on``, the tight loop, which pays nothing for them (``play_rest`` picks one,
-one test of the rules per call).
+rules keep ``play_on``, the tight loop, which pays nothing for them.
+
+What a call compiles follows from its argument *types*, so that a run compiles only what it
+needs (a cold first run spends most of its time compiling): ``views`` is None under rules that
+hide nothing, and then ``play_on_house`` is not compiled at all (numba prunes a branch on an
+argument that is None); ``answers`` is None for a lineup of kernel agents only, which never
+waits, and then neither is the code that applies answers and puts questions. Each combination
+is a separate compiled (and cached) version of the kernel.
 """
 
 import numpy as np
@@ -203,13 +209,12 @@ def note_pass(pub, hands, row, seat, cards, rules):
 
 
 @kernel
-def play_on_house(pub, hands, slots, params, rules, seq, row, err):
+def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
     """``play_on`` under rules that hide something or pass cards: every decision is taken on
-    the seat's view (``engine.state.observe``), and the passing rounds are played (each passer
-    chooses on its own view, with its bid slot; the choices wait in ``row[T_PENDING:]`` until the
-    exchange). Returns as ``play_on``; a Python passer is asked ``Q_PASS`` (``T_LEGAL``: how
-    many cards)."""
-    view = np.empty_like(pub)
+    the seat's view (``engine.state.observe``, written into ``view``), and the passing rounds
+    are played (each passer chooses on its own view, with its bid slot; the choices wait in
+    ``row[T_PENDING:]`` until the exchange). Returns as ``play_on``; a Python passer is asked
+    ``Q_PASS`` (``T_LEGAL``: how many cards)."""
     i = row[T_N]
     while pub[P_PHASE] == PHASE_PASSING or pub[P_PHASE] == PHASE_BIDDING or pub[P_PHASE] == PHASE_PLAYING:
         seat = pub[P_TO_ACT]
@@ -266,13 +271,14 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err):
     return DONE
 
 
-@kernel
-def play_rest(pub, hands, slots, params, rules, seq, row, err):
-    """Play the hand on from wherever it stands: ``play_on``, or ``play_on_house`` under rules
-    that hide something or pass cards."""
-    if hides_anything(rules):
-        return play_on_house(pub, hands, slots, params, rules, seq, row, err)
-    return play_on(pub, hands, slots, params, rules, seq, row, err)
+@inline_kernel
+def play_rest(pub, hands, slots, params, rules, seq, row, err, views, t):
+    """Play table ``t``'s hand on from wherever it stands: ``play_on`` if ``views`` is None,
+    else (rules that hide something or pass cards) ``play_on_house``, the seat's view written
+    into ``views[t]``."""
+    if views is None:
+        return play_on(pub, hands, slots, params, rules, seq, row, err)
+    return play_on_house(pub, hands, slots, params, rules, seq, row, err, views[t])
 
 
 @kernel
@@ -349,7 +355,7 @@ def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq, rules):
 
 @kernel
 def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, hands, seqs, tables, next_job,
-                      bids, blind, tricks_won, sheet, nil, plays, asked, answers, err):  # fmt: skip
+                      bids, blind, tricks_won, sheet, nil, plays, asked, answers, err, views):  # fmt: skip
     """Deals ``start .. start+n-1`` into rows ``0 .. n-1`` of the record arrays (and, with
     ``keep``, their cards in play order into ``plays``), on as many tables as ``pubs`` has rows.
     Applies ``answers`` to the questions ``asked`` by the previous call, then plays until every
@@ -357,7 +363,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
     start). Returns the new questions (none when every deal is done, or on an illegal action,
     with ``err`` filled) and the record arrays."""
     new, seen_pub, seen_seq = questions(pubs.shape[0])
-    if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
+    if answers is not None and not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
     q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
@@ -370,12 +376,13 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
                 next_job[0] += 1
                 deal_from_state(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hand4)
                 reset_public(pub, hand4, dealer, 0, 0, 0, 0, 0, rules)
-            status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
+            status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
             if status == ILLEGAL:
                 return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
             if status == WAITING:
-                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
-                q += 1
+                if answers is not None:  # (None: kernel agents only, which never wait)
+                    put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                    q += 1
                 break
             i = row[T_JOB]
             record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
@@ -398,14 +405,14 @@ def start_match_hand(seed, m, pub, hand4, row, rules):
 
 @kernel
 def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands, seqs, tables, next_job,
-                        bids, blind, tricks_won, sheet, nil, meta, plays, asked, answers, err):  # fmt: skip
+                        bids, blind, tricks_won, sheet, nil, meta, plays, asked, answers, err, views):  # fmt: skip
     """Matches ``start .. start+n-1``, one at a time on each table, as ``play_hands_kernel``:
     one row per hand (``next_job[1]`` rows used; the arrays grow and are returned), with the
     row's match, hand, dealer and winner (-1 until a match's last hand) in ``meta`` and the
     cards in play order in ``plays`` (``keep``). Rows are in the order hands end; with one
     table, match by match."""
     new, seen_pub, seen_seq = questions(pubs.shape[0])
-    if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
+    if answers is not None and not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
     q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
@@ -420,12 +427,13 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
                 row[T_SCORE : T_SCORE + 2] = 0
                 row[T_BAGS : T_BAGS + 2] = 0
                 start_match_hand(seed, m, pub, hand4, row, rules)
-            status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
+            status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
             if status == ILLEGAL:
                 return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
             if status == WAITING:
-                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
-                q += 1
+                if answers is not None:  # (None: kernel agents only, which never wait)
+                    put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                    q += 1
                 break
             r = next_job[1]
             if r == bids.shape[0]:
@@ -453,23 +461,24 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
 
 
 @kernel
-def play_on_kernel(slots, params, rules, pubs, hands, seqs, tables, asked, answers, err):
+def play_on_kernel(slots, params, rules, pubs, hands, seqs, tables, asked, answers, err, views):
     """Play each table whose ``tables[t, T_JOB]`` is set from where it stands to the end of its
     hand, as ``play_hands_kernel`` (``sa.play_out``: a hand finished in a sampled world)."""
     new, seen_pub, seen_seq = questions(pubs.shape[0])
-    if not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
+    if answers is not None and not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0]
     q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         if row[T_JOB] < 0:
             continue
-        status = play_rest(pub, hand4, slots, params, rules, seq, row, err)
+        status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
         if status == ILLEGAL:
             return new[:0], seen_pub[:0], seen_seq[:0]
         if status == WAITING:
-            put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
-            q += 1
+            if answers is not None:  # (None: kernel agents only, which never wait)
+                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                q += 1
         else:
             row[T_JOB] = -1
     return new[:q], seen_pub[:q], seen_seq[:q]

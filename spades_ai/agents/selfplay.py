@@ -211,15 +211,21 @@ class Seating:
 
     def run(self, kernel_name: str, rules: Rules, *args, tables: tuple, records: tuple = ()) -> tuple:
         """Call the loop's ``kernel_name(*args, slots, params, rules, *tables, *records, asked,
-        answers, err)`` until no question is left, answering the Python agents' questions in
-        between; returns the records. Raises an error naming the agent on an illegal action."""
+        answers, err, views)`` until no question is left, answering the Python agents' questions
+        in between; returns the records. Raises an error naming the agent on an illegal action.
+
+        ``answers`` is None when only kernel agents sit, and ``views`` when the rules hide
+        nothing: the loop then compiles without the code it would not run (``lineup_loop``)."""
         fn = getattr(self.module, kernel_name)
         rules_array = rules.as_array()
         err = np.zeros(ERR_SIZE, dtype=np.int64)
         asked = np.zeros((0, ASKED_WIDTH), dtype=np.int64)
-        answers = np.zeros(0, dtype=np.int64)
+        answers = np.zeros(0, dtype=np.int64) if self.python else None
+        views = np.zeros((len(tables[0]), _st.N_PUBLIC), dtype=np.int64) if _hides_anything(rules_array) else None
         while True:
-            asked, seen_pub, seen_seq, *records = fn(*args, self.slots, self.params, rules_array, *tables, *records, asked, answers, err)
+            asked, seen_pub, seen_seq, *records = fn(
+                *args, self.slots, self.params, rules_array, *tables, *records, asked, answers, err, views
+            )
             if err[0]:
                 self._raise(err, rules)
             if not len(asked):
@@ -239,6 +245,12 @@ class Seating:
         shown = str(action) if what == 1 or not 0 <= action < 52 else str(DECK[action])
         error = IllegalBidError if what == 1 else IllegalPlayError
         raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
+
+
+def _hides_anything(rules_array: np.ndarray) -> bool:
+    """``engine.state.hides_anything``, run as Python (compiled for a call from Python, it would
+    be one more kernel to compile on a first run)."""
+    return bool(getattr(_st.hides_anything, "py_func", _st.hides_anything)(rules_array))
 
 
 def _pass_count_at(err: np.ndarray, rules: Rules) -> int:

@@ -87,6 +87,11 @@ def cache_dir() -> Path:
     raise OSError(f"no writable folder for the numba cache: tried {cache_root() / name} and the temporary directory")
 
 
+def cache_is_empty() -> bool:
+    """Whether nothing is compiled in this version's cache yet (a first run after an install)."""
+    return not any(cache_dir().rglob("*.nbi"))
+
+
 @contextlib.contextmanager
 def _package_cache():
     """numba picks a kernel's cache folder when the kernel is decorated: set it for that."""

@@ -106,8 +106,11 @@ def warm_up(t: Tournament) -> float:
     match (``max_hands=1``), which runs the same kernel as a whole match.
 
     The first run on a machine compiles here, so a run's own time and rate (``RunInfo``) can
-    leave compilation out: ``spades-ai tournament`` calls this first.
+    leave compilation out: ``spades-ai tournament`` calls this first. On an empty cache a second
+    process compiles the built-in agents' kernels meanwhile (``agents.compile_ahead``).
     """
+    from spades_ai.agents.compile_ahead import compile_ahead
+
     began = time.perf_counter()
     if t.mode == "matches":
         t = dataclasses.replace(t, rules=dataclasses.replace(t.rules, max_hands=1))
@@ -116,7 +119,8 @@ def warm_up(t: Tournament) -> float:
         kind = lineup_kind(t, p)
         if kind not in seen:
             seen.add(kind)
-            play_chunk(t, Chunk(p, 0, 1))
+            with compile_ahead([t.agents[i].build() for i in t.lineup(p, 0)], t.rules):
+                play_chunk(t, Chunk(p, 0, 1))
     return time.perf_counter() - began
 
 
