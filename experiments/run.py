@@ -14,6 +14,7 @@
     python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
     python experiments/run.py ismcts_vs_normal_pooled   # ISMCTS vs Normal, seeds 111 and 113 pooled
     python experiments/run.py solver_leaves     # Hard with the last k tricks solved exactly, k = 0, 3, ...
+    python experiments/run.py racing            # Hard with and without racing, and racing at more worlds
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -47,7 +48,7 @@ RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --
 KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
          "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
-         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves"}
+         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves"}
 
 
 def machine() -> str:
