@@ -53,7 +53,8 @@ def decide(agent, z, obs) -> int:
         legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
         return int(m.mc_bid(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z)[0])
     legal = np.uint64(legal_now(pub, hand, rules))
-    return int(m.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z)[0])
+    thrift = agent.params[m.P_MC_THRIFT] != 0
+    return int(m.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z, thrift)[0])
 
 
 def decisions(built, points) -> tuple[np.ndarray, np.ndarray]:

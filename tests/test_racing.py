@@ -26,7 +26,7 @@ def decide(obs, worlds, z, bid_aware=False, seed=3):
         legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
         return int(_hard.mc_bid(pub, seat, hand, rules, legal, worlds, 0, bid_aware, state, 0, z)[0])
     legal = U64(legal_now(pub, hand, rules))
-    return int(_hard.mc_play(pub, seat, hand, rules, legal, worlds, 0, bid_aware, state, 0, z)[0])
+    return int(_hard.mc_play(pub, seat, hand, rules, legal, worlds, 0, bid_aware, state, 0, z, False)[0])
 
 
 # -- race_drop on constructed values ----------------------------------------------------------

@@ -35,6 +35,16 @@ swing is worth more than its expected points. It bids blind nil only when that c
 clearly higher (``anchored_choice``, looking at the cards being the anchor).
 ``make_agent("hard", blind_nil=False)`` never bids it.
 
+With ``racing`` (``make_agent("hard", racing=True)``) the candidates race over the worlds: one
+clearly worse than the best so far (``RACE_Z`` standard errors of the paired difference, checked
+after 32 worlds and then every quarter more) stops playing worlds (``evaluate``); the final
+choice is still ``anchored_choice`` among the survivors, on Normal's choice, or on the candidate
+that clearly beat it if Normal's was dropped. With ``thrift`` a card is replaced by the cheapest
+card with the same effect on the current trick (``trick_effect``: a lower card of its suit, or
+a side card for a spade) unless the rollouts show the dearer one clearly gains
+(``thrifty_choice``): the equal-value noise of the evaluation no longer decides which card of
+equal effect is spent (``experiments/waste.py`` measures it).
+
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
 noise; a nil asks for a nil-safe hand). When the weights collapse (effective sample size below
@@ -60,6 +70,7 @@ from spades_ai.engine.state import (
     P_BLIND,
     P_BROKEN,
     P_DEALER,
+    P_LEADER,
     P_HANDS_PLAYED,
     P_N_BIDS,
     P_PHASE,
@@ -468,6 +479,89 @@ def anchored_choice(values, weights, anchor, z):
 
 
 @kernel
+def trick_strength(card, led):
+    """A card's power in a trick led in suit ``led``: spades above the led suit, each by rank;
+    a card of another suit never wins (-1)."""
+    suit = card // 13
+    if suit == 3:
+        return 26 + card % 13
+    if suit == led:
+        return 13 + card % 13
+    return -1
+
+
+@kernel
+def trick_effect(pub, seat, hand, card):
+    """The effect of ``card`` on the current trick, as a number (equal numbers: the same
+    effect; ``experiments/waste.py`` states the definition and tests it):
+    last to play, the team that wins the trick, or the seat when that team has a nil bidder;
+    earlier, 0 if the card does not beat the trick so far, otherwise its suit and how many
+    cards a later seat may hold above it in that suit."""
+    n = pub[P_TRICK_LEN]
+    led = card // 13 if n == 0 else pub[P_TRICK] // 13
+    best = -2
+    best_seat = -1
+    for i in range(n):
+        v = trick_strength(pub[P_TRICK + i], led)
+        if v > best:
+            best, best_seat = v, (pub[P_LEADER] + i) & 3
+    mine = trick_strength(card, led)
+    if n == 3:
+        w = seat if mine > best else best_seat
+        t = w & 1
+        if pub[P_BIDS + t] == 0 or pub[P_BIDS + t + 2] == 0:
+            return 100 + w
+        return 200 + t
+    if mine <= best:
+        return 0
+    unseen = ~(hand | U64(pub[P_PLAYED]))
+    suit = card // 13
+    above = popcount(unseen & SUIT_MASK[suit] & ~((ONE << U64(card + 1)) - ONE))
+    return 300 + 14 * suit + above
+
+
+@kernel
+def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
+    """Keep the gains, drop the noise: the cheapest candidate with the same effect on the
+    current trick as ``chosen`` (``trick_effect``; cheaper: lower in the same suit, or a side
+    card for a spade) whose value is not clearly below the chosen one's (the chosen card's mean
+    advantage, paired world by world, under ``z`` standard errors); ``chosen`` if there is none.
+    A dearer card is played only where the rollouts show it gains."""
+    n = values.shape[0]
+    c = ids[chosen]
+    eff = trick_effect(pub, seat, hand, c)
+    w_sum = 0.0
+    w2_sum = 0.0
+    for i in range(n):
+        w_sum += weights[i]
+        w2_sum += weights[i] * weights[i]
+    n_eff = w_sum * w_sum / w2_sum
+    best = chosen
+    best_cost = (ids[chosen] // 13 == 3) * 100 + ids[chosen] % 13
+    for j in range(len(ids)):
+        a = ids[j]
+        if j == chosen or not alive[j]:
+            continue
+        if not ((a // 13 == c // 13 and a < c) or (c // 13 == 3 and a // 13 != 3)):
+            continue
+        cost = (a // 13 == 3) * 100 + a % 13
+        if cost >= best_cost or trick_effect(pub, seat, hand, a) != eff:
+            continue
+        mean = 0.0
+        for i in range(n):
+            mean += weights[i] * (values[i, chosen] - values[i, j])
+        mean /= w_sum
+        var = 0.0
+        for i in range(n):
+            d = values[i, chosen] - values[i, j] - mean
+            var += weights[i] * d * d
+        var /= w_sum
+        if mean <= z * np.sqrt(var / max(n_eff - 1.0, 1.0)):
+            best, best_cost = j, cost
+    return best
+
+
+@kernel
 def worlds_for(n_worlds, max_rollouts, n_candidates):
     """Worlds to sample: ``n_worlds``, fewer when ``max_rollouts`` (if > 0) caps the playouts
     (one per world and candidate) of a decision with many candidates."""
@@ -647,9 +741,10 @@ def raced_choice(values, weights, alive, anchor, z):
 
 
 @kernel
-def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks, race_z):
+def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks, race_z, thrift):
     """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``; with
-    ``race_z`` > 0 the candidates race, ``evaluate``); and whether the bid-aware weights fell
+    ``race_z`` > 0 the candidates race, ``evaluate``; with ``thrift`` the cheapest card of the
+    same effect within noise of it, ``thrifty_choice``); and whether the bid-aware weights fell
     back."""
     cands = play_candidates(pub, hand, legal)
     if popcount(cands) == 1:
@@ -670,7 +765,10 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
     values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state,
                                                  solver_tricks, race_z, anchor)
-    return ONE << U64(ids[raced_choice(values, weights, alive, anchor, ANCHOR_Z)]), fell_back
+    j = raced_choice(values, weights, alive, anchor, ANCHOR_Z)
+    if thrift:
+        j = thrifty_choice(values, weights, alive, ids, j, pub, seat, hand, ANCHOR_Z)
+    return ONE << U64(ids[j]), fell_back
 
 
 @kernel
@@ -712,8 +810,8 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
 
 
 # -- the kernel agents (spades_ai.kernels): params = MC_PARAMS ---------------------------------
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing")
-P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL, P_MC_RACING = range(7)
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift")
+P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL, P_MC_RACING, P_MC_THRIFT = range(8)
 
 
 @kernel
@@ -738,7 +836,7 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
 def mc_agent_play(pub, seat, hand, legal, rules, params):
     state = decision_stream(params[P_MC_SEED], pub, seat, hand)
     c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
-                   params[P_MC_SOLVER_TRICKS], race_z_of(params))
+                   params[P_MC_SOLVER_TRICKS], race_z_of(params), params[P_MC_THRIFT] != 0)
     return lowest_index(c)
 
 

@@ -117,6 +117,10 @@ CRAZY_SOLVER_TRICKS = 0
 #: worlds (``agents.hard.evaluate``); the final choice is still anchored on Normal's.
 HARD_RACING = False
 CRAZY_RACING = False
+#: ``thrift``: of the cards with the same effect on the current trick, play the cheapest unless
+#: the rollouts show the dearer one gains (``agents.hard.thrifty_choice``; issue 11, item 6).
+HARD_THRIFT = False
+CRAZY_THRIFT = False
 
 
 def _rollout(v):
@@ -152,13 +156,15 @@ BUILTINS: dict[str, _Spec] = {
         "Monte Carlo over sampled worlds that fit the play, rollouts by a fast policy (Normal)",
         {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "rollouts": (HARD_ROLLOUTS, _rollouts), "bid_aware": (False, _flag),
          "rollout": (None, _rollout), "solver_tricks": (HARD_SOLVER_TRICKS, _solver_tricks),
-         "blind_nil": (True, _flag), "racing": (HARD_RACING, _flag)},
+         "blind_nil": (True, _flag), "racing": (HARD_RACING, _flag),
+         "thrift": (HARD_THRIFT, _flag)},
     ),  # fmt: skip
     "crazy": _Spec(
         "Hard with far more worlds, weighted by how well they explain the bids",
         {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag),
          "rollout": (None, _rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, _solver_tricks),
-         "blind_nil": (True, _flag), "racing": (CRAZY_RACING, _flag)},
+         "blind_nil": (True, _flag), "racing": (CRAZY_RACING, _flag),
+         "thrift": (CRAZY_THRIFT, _flag)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
@@ -205,6 +211,7 @@ class MonteCarloAgent(BuiltinAgent):
         params[hard.P_MC_SOLVER_TRICKS] = options["solver_tricks"]
         params[hard.P_MC_BLIND_NIL] = options["blind_nil"]
         params[hard.P_MC_RACING] = options["racing"]
+        params[hard.P_MC_THRIFT] = options["thrift"]
         super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options, self.module.mc_agent_pass)
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
@@ -232,7 +239,8 @@ class MonteCarloAgent(BuiltinAgent):
         from spades_ai.engine.state import legal_now
 
         legal = np.uint64(legal_now(pub, hand, rules))  # numba hands a uint64 back as a Python int
-        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z)
+        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z,
+                                            self.params[self.module.P_MC_THRIFT] != 0)
         self._tally(fell_back)
         return DECK[int(c).bit_length() - 1]
 
