@@ -17,7 +17,7 @@
     python experiments/run.py racing            # Hard with and without racing, and racing at more worlds
     python experiments/run.py thrift            # Hard with thrift (the cheapest card of the same effect)
     python experiments/run.py racing_budget     # racing with solver_tricks=3, and racing with thrift
-    python experiments/run.py crazy_racing      # Crazy with and without racing, against Hard
+    python experiments/run.py racing_thrift     # racing and thrift together
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -52,7 +52,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
-         "racing_budget": "pairs", "crazy_racing": "leaves"}
+         "racing_budget": "pairs", "racing_thrift": "pairs"}
 
 
 def machine() -> str:
@@ -171,19 +171,22 @@ def leaves_table(df) -> str:
 
 
 #: Runs on the deals of another run: each agent is also paired deal by deal with an agent there.
-PAIRED_WITH = {"thrift": ("racing", "hard"), "racing_budget": ("racing", "hard")}
+PAIRED_WITH = {"thrift": "racing", "racing_budget": "racing", "racing_thrift": "racing"}
 
 
 def paired_with_run(name: str, df) -> str:
-    """Each agent of this run (after the head of its gauntlet) against ``agent`` of the other
-    run of ``PAIRED_WITH``, deal by deal (the same seed: the same deals, and the same head)."""
+    """Each agent of this run (after the head of its gauntlet) against the second agent (the
+    first after the head) of the other run of ``PAIRED_WITH``, deal by deal (the same seed: the
+    same deals, and the same head)."""
     from spades_ai.analysis.summary import mean_interval
 
-    other, base = PAIRED_WITH[name]
+    other = PAIRED_WITH[name]
     run_dir = HERE / "runs" / other
     if not (run_dir / "config.json").exists():
-        return f"(run `python experiments/run.py {other}` first for the pairing with its {base})\n"
-    b = per_deal(sa.load_results(str(run_dir)), base)
+        return f"(run `python experiments/run.py {other}` first for the pairing with its agents)\n"
+    odf = sa.load_results(str(run_dir))
+    base = odf.attrs["config"]["agents"][1]["label"]
+    b = per_deal(odf, base)
     lines = [f"Paired against {base} of `{other}` on the same deals:", "",
              f"| agent | deals | points per deal vs {base} | 95% interval |", "|---|---|---|---|"]
     for a in [x["label"] for x in df.attrs["config"]["agents"]][1:]:

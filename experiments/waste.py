@@ -4,6 +4,8 @@ rollouts say the dearer card gains or the choice is noise.
 
     python experiments/waste.py [--deals 600] [--seed 31] [--agents normal hard crazy] [--deals-of crazy=150]
 
+(agents as in a tournament file: ``hard:thrift=false`` is Hard without the thrift fix.)
+
 Each agent holds seats 0 and 2 against Normal (seats 1 and 3) on deals ``0 .. deals-1`` of
 ``seed`` under the default rules (``play_hands(..., keep_plays=True)``); every card the agent
 played is then classified, in the position it was played, by ``waste``. Reported per agent:

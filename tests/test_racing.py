@@ -142,15 +142,19 @@ def test_racing_saves_rollouts_and_rarely_changes_the_choice():
 
 def test_racing_agents_are_reproducible_and_pass_check_agent():
     for name in ("hard", "crazy"):
-        agent = make_agent(name, worlds=64, seed=4, racing=True)
-        assert agent.params[_hard.P_MC_RACING] == 1 and "racing=True" in agent.label
+        agent = make_agent(name, worlds=64, seed=4)
+        assert agent.params[_hard.P_MC_RACING] == 1 and agent.params[_hard.P_MC_THRIFT] == 1  # the defaults
         check_agent(agent, hands=3, seed=19)
+        off = make_agent(name, racing=False, thrift=False)
+        assert off.params[_hard.P_MC_RACING] == 0 and off.params[_hard.P_MC_THRIFT] == 0
+        assert "racing=False" in off.label and "thrift=False" in off.label
     a = play_hands([make_agent("hard", worlds=64, racing=True), "normal"], 6, seed=8)
     b = play_hands([make_agent("hard", worlds=64, racing=True), "normal"], 6, seed=8)
     assert np.array_equal(a.sheet, b.sheet)
 
 
 @pytest.mark.parametrize("bad", [1, 0, "yes", None])
-def test_racing_is_validated(bad):
-    with pytest.raises(ValueError, match="option 'racing': must be True or False"):
-        make_agent("hard", racing=bad)
+def test_racing_and_thrift_are_validated(bad):
+    for option in ("racing", "thrift"):
+        with pytest.raises(ValueError, match=f"option '{option}': must be True or False"):
+            make_agent("hard", **{option: bad})
