@@ -14,6 +14,10 @@
     python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
     python experiments/run.py ismcts_vs_normal_pooled   # ISMCTS vs Normal, seeds 111 and 113 pooled
     python experiments/run.py solver_leaves     # Hard with the last k tricks solved exactly, k = 0, 3, ...
+    python experiments/run.py racing            # Hard with and without racing, and racing at more worlds
+    python experiments/run.py thrift            # Hard with thrift (the cheapest card of the same effect)
+    python experiments/run.py racing_budget     # racing with solver_tricks=3, and racing with thrift
+    python experiments/run.py racing_thrift     # racing and thrift together
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -47,7 +51,8 @@ RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --
 KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
          "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
-         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves"}
+         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
+         "racing_budget": "pairs", "racing_thrift": "pairs"}
 
 
 def machine() -> str:
@@ -126,6 +131,8 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
         ax = None
     else:
         ax = None
+    if name in PAIRED_WITH:
+        out.append("\n" + paired_with_run(name, df))
     if ax is not None:
         ax.figure.tight_layout()
         ax.figure.savefig(RESULTS / f"{name}.png", dpi=110)
@@ -156,6 +163,33 @@ def leaves_table(df) -> str:
     lines = [f"Paired against {base} on the same deals:", "",
              "| agent | deals | points per deal vs " + base + " | 95% interval |", "|---|---|---|---|"]
     for a in agents[2:]:
+        d = per_deal(df, a)
+        common = d.index.intersection(b.index)
+        m, lo, hi = mean_interval((d[common] - b[common]).to_numpy())
+        lines.append(f"| {a} | {len(common):,} | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")
+    return "\n".join(lines) + "\n"
+
+
+#: Runs on the deals of another run: each agent is also paired deal by deal with an agent there.
+PAIRED_WITH = {"thrift": "racing", "racing_budget": "racing", "racing_thrift": "racing"}
+
+
+def paired_with_run(name: str, df) -> str:
+    """Each agent of this run (after the head of its gauntlet) against the second agent (the
+    first after the head) of the other run of ``PAIRED_WITH``, deal by deal (the same seed: the
+    same deals, and the same head)."""
+    from spades_ai.analysis.summary import mean_interval
+
+    other = PAIRED_WITH[name]
+    run_dir = HERE / "runs" / other
+    if not (run_dir / "config.json").exists():
+        return f"(run `python experiments/run.py {other}` first for the pairing with its agents)\n"
+    odf = sa.load_results(str(run_dir))
+    base = odf.attrs["config"]["agents"][1]["label"]
+    b = per_deal(odf, base)
+    lines = [f"Paired against {base} of `{other}` on the same deals:", "",
+             f"| agent | deals | points per deal vs {base} | 95% interval |", "|---|---|---|---|"]
+    for a in [x["label"] for x in df.attrs["config"]["agents"]][1:]:
         d = per_deal(df, a)
         common = d.index.intersection(b.index)
         m, lo, hi = mean_interval((d[common] - b[common]).to_numpy())

@@ -577,7 +577,7 @@ def test_exact_values_when_the_solver_takes_the_whole_rest():
     checked = 0
     for hand, obs in positions_with({1, 2, 3}, rules_cycle=RULE_MIX):
         pub, seat, cards, rules, ids, state = mc_inputs(obs)
-        values, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 6, False, state, 3)
+        values, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 6, False, state, 3, 0.0, 0)
         _, worlds = _hard.sample_worlds(state, pub, seat, cards, rules, 6)
         for i, world in enumerate(worlds):
             for j, card in enumerate(ids):
@@ -599,7 +599,7 @@ def test_rollouts_hand_the_last_tricks_to_the_solver():
     for k in (2, 3):
         for hand, obs in positions_with({k + 1, k + 2}, n_hands=12, seed=43 + k, rules_cycle=RULE_MIX):
             pub, seat, cards, rules, ids, state = mc_inputs(obs)
-            values, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 4, False, state, k)
+            values, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 4, False, state, k, 0.0, 0)
             _, worlds = _hard.sample_worlds(state, pub, seat, cards, rules, 4)
             for i, world in enumerate(worlds):
                 for j, card in enumerate(ids):
@@ -622,7 +622,7 @@ def test_bids_weighed_with_the_last_tricks_solved():
         cards = U64(int(obs.cards))
         state = U64(decision_stream(np.int64(2), obs.public, obs.seat, cards))
         bids = np.array([1, 3, 0] if obs.legal_bids()[0] == 0 else [1, 3], dtype=np.int64)
-        values, _, _ = _hard.evaluate(obs.public, obs.seat, cards, obs.rules_array, bids, True, 3, False, state, 2)
+        values, _, _, _, _ = _hard.evaluate(obs.public, obs.seat, cards, obs.rules_array, bids, True, 3, False, state, 2, 0.0, 0)
         _, worlds = _hard.sample_worlds(state, obs.public, obs.seat, cards, obs.rules_array, 3)
         for i, world in enumerate(worlds):
             for j, b in enumerate(bids):
@@ -657,8 +657,8 @@ def test_one_solved_trick_changes_nothing():
     """The last trick is forced: solving it exactly gives the rollout's values."""
     for hand, obs in positions_with({5, 9, 13}, n_hands=6, seed=59):
         pub, seat, cards, rules, ids, state = mc_inputs(obs)
-        v0, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 0)
-        v1, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 1)
+        v0, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 0, 0.0, 0)
+        v1, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 1, 0.0, 0)
         assert np.array_equal(v0, v1)
 
 

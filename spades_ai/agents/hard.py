@@ -35,6 +35,16 @@ swing is worth more than its expected points. It bids blind nil only when that c
 clearly higher (``anchored_choice``, looking at the cards being the anchor).
 ``make_agent("hard", blind_nil=False)`` never bids it.
 
+With ``racing`` (``make_agent("hard", racing=True)``) the candidates race over the worlds: one
+clearly worse than the best so far (``RACE_Z`` standard errors of the paired difference, checked
+after 32 worlds and then every quarter more) stops playing worlds (``evaluate``); the final
+choice is still ``anchored_choice`` among the survivors, on Normal's choice, or on the candidate
+that clearly beat it if Normal's was dropped. With ``thrift`` a card is replaced by the cheapest
+card with the same effect on the current trick (``trick_effect``: a lower card of its suit, or
+a side card for a spade) unless the rollouts show the dearer one clearly gains
+(``thrifty_choice``): the equal-value noise of the evaluation no longer decides which card of
+equal effect is spent (``experiments/waste.py`` measures it).
+
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
 noise; a nil asks for a nil-safe hand). When the weights collapse (effective sample size below
@@ -60,6 +70,7 @@ from spades_ai.engine.state import (
     P_BLIND,
     P_BROKEN,
     P_DEALER,
+    P_LEADER,
     P_HANDS_PLAYED,
     P_N_BIDS,
     P_PHASE,
@@ -99,6 +110,11 @@ NEAR_TARGET = 150
 NEAR_TARGET_BAG_COST = 0.5
 #: How many standard errors a candidate must beat Normal's choice by (see ``anchored_choice``).
 ANCHOR_Z = 2.0
+#: Racing (``make_agent("hard", racing=True)``): a candidate this many standard errors of the
+#: paired difference below the leader stops playing worlds (``race_drop``); the first check
+#: after ``RACE_BATCH`` worlds, then every quarter more worlds, at least ``RACE_BATCH`` more.
+RACE_Z = 3.0
+RACE_BATCH = 32
 BID_SIGMA = 1.2
 #: Bid-aware weights keep at least this many effective worlds (or a quarter of them).
 MIN_EFFECTIVE_WORLDS = 32.0
@@ -463,6 +479,89 @@ def anchored_choice(values, weights, anchor, z):
 
 
 @kernel
+def trick_strength(card, led):
+    """A card's power in a trick led in suit ``led``: spades above the led suit, each by rank;
+    a card of another suit never wins (-1)."""
+    suit = card // 13
+    if suit == 3:
+        return 26 + card % 13
+    if suit == led:
+        return 13 + card % 13
+    return -1
+
+
+@kernel
+def trick_effect(pub, seat, hand, card):
+    """The effect of ``card`` on the current trick, as a number (equal numbers: the same
+    effect; ``experiments/waste.py`` states the definition and tests it):
+    last to play, the team that wins the trick, or the seat when that team has a nil bidder;
+    earlier, 0 if the card does not beat the trick so far, otherwise its suit and how many
+    cards a later seat may hold above it in that suit."""
+    n = pub[P_TRICK_LEN]
+    led = card // 13 if n == 0 else pub[P_TRICK] // 13
+    best = -2
+    best_seat = -1
+    for i in range(n):
+        v = trick_strength(pub[P_TRICK + i], led)
+        if v > best:
+            best, best_seat = v, (pub[P_LEADER] + i) & 3
+    mine = trick_strength(card, led)
+    if n == 3:
+        w = seat if mine > best else best_seat
+        t = w & 1
+        if pub[P_BIDS + t] == 0 or pub[P_BIDS + t + 2] == 0:
+            return 100 + w
+        return 200 + t
+    if mine <= best:
+        return 0
+    unseen = ~(hand | U64(pub[P_PLAYED]))
+    suit = card // 13
+    above = popcount(unseen & SUIT_MASK[suit] & ~((ONE << U64(card + 1)) - ONE))
+    return 300 + 14 * suit + above
+
+
+@kernel
+def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
+    """Keep the gains, drop the noise: the cheapest candidate with the same effect on the
+    current trick as ``chosen`` (``trick_effect``; cheaper: lower in the same suit, or a side
+    card for a spade) whose value is not clearly below the chosen one's (the chosen card's mean
+    advantage, paired world by world, under ``z`` standard errors); ``chosen`` if there is none.
+    A dearer card is played only where the rollouts show it gains."""
+    n = values.shape[0]
+    c = ids[chosen]
+    eff = trick_effect(pub, seat, hand, c)
+    w_sum = 0.0
+    w2_sum = 0.0
+    for i in range(n):
+        w_sum += weights[i]
+        w2_sum += weights[i] * weights[i]
+    n_eff = w_sum * w_sum / w2_sum
+    best = chosen
+    best_cost = (ids[chosen] // 13 == 3) * 100 + ids[chosen] % 13
+    for j in range(len(ids)):
+        a = ids[j]
+        if j == chosen or not alive[j]:
+            continue
+        if not ((a // 13 == c // 13 and a < c) or (c // 13 == 3 and a // 13 != 3)):
+            continue
+        cost = (a // 13 == 3) * 100 + a % 13
+        if cost >= best_cost or trick_effect(pub, seat, hand, a) != eff:
+            continue
+        mean = 0.0
+        for i in range(n):
+            mean += weights[i] * (values[i, chosen] - values[i, j])
+        mean /= w_sum
+        var = 0.0
+        for i in range(n):
+            d = values[i, chosen] - values[i, j] - mean
+            var += weights[i] * d * d
+        var /= w_sum
+        if mean <= z * np.sqrt(var / max(n_eff - 1.0, 1.0)):
+            best, best_cost = j, cost
+    return best
+
+
+@kernel
 def worlds_for(n_worlds, max_rollouts, n_candidates):
     """Worlds to sample: ``n_worlds``, fewer when ``max_rollouts`` (if > 0) caps the playouts
     (one per world and candidate) of a decision with many candidates."""
@@ -472,14 +571,73 @@ def worlds_for(n_worlds, max_rollouts, n_candidates):
 
 
 @kernel
-def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state, solver_tricks):
+def race_drop(values, weights, n_done, alive, anchor, z):
+    """Racing: after the first ``n_done`` worlds, drop (``alive[j] = False``) every candidate
+    whose weighted mean is below the leader's (the alive candidate with the best mean so far)
+    by more than ``z`` standard errors of the paired difference, world by world. Returns the
+    anchor for ``anchored_choice``: ``anchor``, or the leader if the anchor was dropped (the
+    leader beat it clearly, so it stands in for it: another candidate must beat the leader
+    clearly to be played)."""
+    k = values.shape[1]
+    w_sum = 0.0
+    w2_sum = 0.0
+    for i in range(n_done):
+        w_sum += weights[i]
+        w2_sum += weights[i] * weights[i]
+    if w_sum <= 0.0:
+        return anchor
+    n_eff = w_sum * w_sum / w2_sum
+    leader = -1
+    best = -np.inf
+    for j in range(k):
+        if alive[j]:
+            m = 0.0
+            for i in range(n_done):
+                m += weights[i] * values[i, j]
+            if m > best:
+                leader, best = j, m
+    for j in range(k):
+        if not alive[j] or j == leader:
+            continue
+        mean = 0.0
+        for i in range(n_done):
+            mean += weights[i] * (values[i, leader] - values[i, j])
+        mean /= w_sum
+        var = 0.0
+        for i in range(n_done):
+            d = values[i, leader] - values[i, j] - mean
+            var += weights[i] * d * d
+        var /= w_sum
+        if mean > z * np.sqrt(var / max(n_eff - 1.0, 1.0)):
+            alive[j] = False
+    return anchor if alive[anchor] else leader
+
+
+@kernel
+def next_race_check(n_done):
+    """The world count of the next racing check: every quarter more worlds, at least
+    ``RACE_BATCH`` more (checks at 32, 64, 96, 128, 160, 200, 250, ...)."""
+    return n_done + max(RACE_BATCH, n_done // 4)
+
+
+@kernel
+def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state, solver_tricks, race_z, anchor):
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds and
-    finish the hand with Normal: ``(values[world, choice], world weights, fell_back)``. Every
-    choice meets the same worlds (common random numbers).
+    finish the hand with Normal: ``(values[world, choice], world weights, fell_back, alive,
+    anchor)``. Every choice meets the same worlds (common random numbers).
+
+    With ``race_z`` > 0 the choices race: at checks after 32, 64, 96, 128, 160, 200, ... worlds
+    (``next_race_check``), a choice whose mean so far is below the leader's by more than
+    ``race_z`` standard errors of the paired difference is dropped (``race_drop``) and plays no
+    more worlds: its ``alive`` entry is False and its values from then on are NaN. If the
+    ``anchor`` (Normal's choice) is dropped, the leader that beat it becomes the anchor. When one
+    choice is left the race stops: the rows returned are the worlds played. ``race_z`` <= 0:
+    every choice plays every world (``alive`` all True, ``anchor`` unchanged).
 
     With ``solver_tricks`` k > 0 the last k tricks of every world are solved exactly instead
     (``finish_value``); a card chosen with k tricks or fewer left (this one included) gets its
-    exact value in each world from one search of the world (``objective_values``)."""
+    exact value in each world from one search of the world (``objective_values``), which
+    values every card at once (no racing there)."""
     state, worlds = sample_worlds(state, pub, seat, hand, rules, n_worlds)
     fell_back = False
     if bid_aware:
@@ -488,38 +646,26 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
         weights = np.ones(n_worlds)
     n_c = len(choices)
     values = np.empty((n_worlds, n_c))
+    alive = np.ones(n_c, dtype=np.bool_)
     sim = np.empty(N_PUBLIC, dtype=np.int64)
     hs = np.empty(4, dtype=np.uint64)
     sheet = np.empty((2, N_FIELDS), dtype=np.int64)
     nil_out = np.empty(4, dtype=np.int64)
     team = seat & 1
     closed = rules[R_CLOSED] != 0 and pub[P_PHASE] == PHASE_BIDDING
-    if solver_tricks <= 0:
-        for i in range(n_worlds):
-            for j in range(n_c):
-                sim[:] = pub
-                hs[:] = worlds[i]
-                if closed:
-                    imagine_hidden_bids(sim, hs, rules)
-                if is_bid:
-                    apply_bid(sim, hs, choices[j], False, rules)
-                else:
-                    apply_card(sim, hs, choices[j], rules)
-                rollout(sim, hs, rules)
-                values[i, j] = utility(sim, rules, team, sheet, nil_out)
-        return values, weights, fell_back
     # Exact finishes: the leaf table (filled once here when the bids are known), one
     # transposition table for the decision, a new generation per search.
-    leaf = np.empty((14, 14, 14, 14))
+    exact = solver_tricks > 0
+    leaf = np.empty((14, 14, 14, 14) if exact else (1, 1, 1, 1))
     scratch = np.empty(N_PUBLIC, dtype=np.int64)
     leaf_ready = not is_bid
-    if leaf_ready:
+    if exact and leaf_ready:
         fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out)
-    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS, dtype=np.uint64)
+    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact else 0, dtype=np.uint64)
     gen = np.zeros(1, dtype=np.int64)
     stats = np.zeros(STATS, dtype=np.int64)
     won = np.empty(4, dtype=np.int64)
-    if not is_bid and 13 - pub[P_TRICK_NO] <= solver_tricks:
+    if exact and not is_bid and 13 - pub[P_TRICK_NO] <= solver_tricks:
         n_trick = pub[P_TRICK_LEN]
         trick = np.empty(n_trick, dtype=np.int64)
         for t in range(n_trick):
@@ -532,9 +678,24 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
                              rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats, out)
             for j in range(n_c):
                 values[i, j] = out[choices[j]]
-        return values, weights, fell_back
+        return values, weights, fell_back, alive, anchor
+    racing = race_z > 0.0 and n_c > 1
+    check = RACE_BATCH if racing else n_worlds
+    n_alive = n_c
     for i in range(n_worlds):
+        if i == check:
+            anchor = race_drop(values, weights, i, alive, anchor, race_z)
+            check = next_race_check(i)
+            n_alive = 0
+            for j in range(n_c):
+                if alive[j]:
+                    n_alive += 1
+            if n_alive == 1:
+                return values[:i], weights[:i], fell_back, alive, anchor
         for j in range(n_c):
+            if not alive[j]:
+                values[i, j] = np.nan
+                continue
             sim[:] = pub
             hs[:] = worlds[i]
             if closed:
@@ -543,15 +704,48 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
                 apply_bid(sim, hs, choices[j], False, rules)
             else:
                 apply_card(sim, hs, choices[j], rules)
-            values[i, j] = finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
-                                        scratch, sheet, nil_out)
-    return values, weights, fell_back
+            if exact:
+                values[i, j] = finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
+                                            scratch, sheet, nil_out)
+            else:
+                rollout(sim, hs, rules)
+                values[i, j] = utility(sim, rules, team, sheet, nil_out)
+    return values, weights, fell_back, alive, anchor
 
 
 @kernel
-def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks):
-    """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``); and whether
-    the bid-aware weights fell back."""
+def raced_choice(values, weights, alive, anchor, z):
+    """``anchored_choice`` among the candidates still ``alive`` after a race (all of them
+    played every row of ``values``); an index into the full candidate list. ``anchor`` is
+    alive (``race_drop`` keeps it so)."""
+    n, k = values.shape
+    n_alive = 0
+    for j in range(k):
+        if alive[j]:
+            n_alive += 1
+    if n_alive == k:
+        return anchored_choice(values, weights, anchor, z)
+    idx = np.empty(n_alive, dtype=np.int64)
+    sub = np.empty((n, n_alive))
+    a = 0
+    m = 0
+    for j in range(k):
+        if alive[j]:
+            if j == anchor:
+                a = m
+            idx[m] = j
+            for i in range(n):
+                sub[i, m] = values[i, j]
+            m += 1
+    return idx[anchored_choice(sub, weights, a, z)]
+
+
+@kernel
+def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks, race_z, thrift):
+    """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``; with
+    ``race_z`` > 0 the candidates race, ``evaluate``; with ``thrift`` the cheapest card of the
+    same effect within noise of it, ``thrifty_choice``); and whether the bid-aware weights fell
+    back."""
     cands = play_candidates(pub, hand, legal)
     if popcount(cands) == 1:
         return cands, False
@@ -569,8 +763,12 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
         if ids[j] <= policy_card and ids[j] // 13 == policy_card // 13:
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
-    values, weights, fell_back = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state, solver_tricks)
-    return ONE << U64(ids[anchored_choice(values, weights, anchor, ANCHOR_Z)]), fell_back
+    values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state,
+                                                 solver_tricks, race_z, anchor)
+    j = raced_choice(values, weights, alive, anchor, ANCHOR_Z)
+    if thrift:
+        j = thrifty_choice(values, weights, alive, ids, j, pub, seat, hand, ANCHOR_Z)
+    return ONE << U64(ids[j]), fell_back
 
 
 @kernel
@@ -590,9 +788,9 @@ def candidate_bids(bid_mask, guess, expected_tricks):
 
 
 @kernel
-def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state, solver_tricks):
+def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, state, solver_tricks, race_z):
     """The bid chosen over sampled deals (see ``anchored_choice``, anchored on the rollout
-    policy's bid); and the fallback flag."""
+    policy's bid; racing as ``mc_play``); and the fallback flag."""
     bid_mask = bid_mask & 0x3FFF
     guess = rollout_bid(pub, seat, hand, bid_mask, rules)
     if bid_mask & 0x3FFE == 0 or popcount(U64(bid_mask)) == 1:
@@ -606,13 +804,20 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
         if cands[j] == guess:
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
-    values, weights, fell_back = evaluate(pub, seat, hand, rules, cands, True, n_worlds, bid_aware, state, solver_tricks)
-    return cands[anchored_choice(values, weights, anchor, ANCHOR_Z)], fell_back
+    values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, cands, True, n_worlds, bid_aware, state,
+                                                 solver_tricks, race_z, anchor)
+    return cands[raced_choice(values, weights, alive, anchor, ANCHOR_Z)], fell_back
 
 
 # -- the kernel agents (spades_ai.kernels): params = MC_PARAMS ---------------------------------
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil")
-P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL = range(6)
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift")
+P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL, P_MC_RACING, P_MC_THRIFT = range(8)
+
+
+@kernel
+def race_z_of(params):
+    """The racing threshold the params ask for (0: no racing)."""
+    return RACE_Z if params[P_MC_RACING] != 0 else 0.0
 
 
 @kernel
@@ -624,14 +829,14 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
         b, _ = mc_blind_nil(pub, seat, rules, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state)
         return BLIND_NIL if b else 0
     return mc_bid(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
-                  params[P_MC_SOLVER_TRICKS])[0]
+                  params[P_MC_SOLVER_TRICKS], race_z_of(params))[0]
 
 
 @kernel
 def mc_agent_play(pub, seat, hand, legal, rules, params):
     state = decision_stream(params[P_MC_SEED], pub, seat, hand)
     c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
-                   params[P_MC_SOLVER_TRICKS])
+                   params[P_MC_SOLVER_TRICKS], race_z_of(params), params[P_MC_THRIFT] != 0)
     return lowest_index(c)
 
 

@@ -215,7 +215,7 @@ def ismcts_agent_bid(pub, seat, hand, legal, rules, params):
     if params[P_IS_BID_WORLDS] == 0:
         return normal_agent_bid(pub, seat, hand, legal, rules)
     state = decision_stream(params[P_IS_SEED], pub, seat, hand)
-    return mc_bid(pub, seat, hand, rules, legal, params[P_IS_BID_WORLDS], 0, params[P_IS_BID_AWARE] != 0, state, 0)[0]
+    return mc_bid(pub, seat, hand, rules, legal, params[P_IS_BID_WORLDS], 0, params[P_IS_BID_AWARE] != 0, state, 0, 0.0)[0]
 
 
 @kernel
