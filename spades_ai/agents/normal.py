@@ -40,17 +40,16 @@ from spades_ai.agents.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.kernels import BLIND_NIL, nearest_legal_bid, partnership_need
+from spades_ai.kernels import BLIND_NIL, extra_trumps, nearest_legal_bid, partnership_need, unseen_cards
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bids import NIL_BIT
-from spades_ai.engine.bits import FULL_DECK, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
+from spades_ai.engine.bits import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.state import (
     P_BAGS,
     P_BIDS,
     P_BLIND,
     P_HANDS_PLAYED,
     P_N_BIDS,
-    P_PLAYED,
     P_SCORES,
     P_TRICK,
     P_TRICK_LEN,
@@ -71,11 +70,13 @@ BLIND_LATE = 150
 
 
 @kernel
-def estimate_tricks(hand):
-    """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs."""
+def estimate_tricks(hand, rules):
+    """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs. The trumps
+    are read from the top of the lane: with jokers or high deuces the best trump counts as the
+    ace does without them (``kernels.extra_trumps``)."""
     total = 0.0
     n_sp = np.int64(popcount(hand & SPADES))
-    sp = hand & SPADES
+    sp = ((hand & SPADES) >> U64(extra_trumps(rules))) & SPADES
     # Spade honours, guarded by length; every spade beyond the fourth is a long trick.
     honours = 0
     if sp >> U64(39 + _A) & ONE:
@@ -151,7 +152,7 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     bid, even from a full public array (as in a rollout)."""
     closed = rules[R_CLOSED] != 0
     partner = -1 if closed else pub[P_BIDS + (seat ^ 2)]
-    est = estimate_tricks(hand)
+    est = estimate_tricks(hand, rules)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
         return 0
     if (bid_mask & 0x3FFE) == 0:
@@ -242,7 +243,7 @@ def normal_pass(pub, seat, hand, rules, n):
         return pass_high(hand, n) if pub[P_BLIND + seat] != 0 else pass_low(hand, n, False)
     high = pass_high(hand, n)
     rest = hand & ~high
-    if rules[R_NIL] != 0 and nil_safe(rest) and estimate_tricks(rest) < 1.2:
+    if rules[R_NIL] != 0 and nil_safe(rest) and estimate_tricks(rest, rules) < 1.2:
         return high
     return pass_low(hand, n, True)
 
@@ -356,7 +357,7 @@ def normal_play(pub, seat, hand, rules, legal):
     """
     if popcount(legal) == 1:
         return legal
-    unseen = FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
+    unseen = unseen_cards(pub, hand)
     team = seat & 1
     partner = seat ^ 2
     trick_len = pub[P_TRICK_LEN]
@@ -364,7 +365,7 @@ def normal_play(pub, seat, hand, rules, legal):
     if pub[P_BIDS + seat] == 0 and pub[P_WON + seat] == 0:
         if trick_len == 0:
             return _low_lead(legal, unseen, 2, 1)
-        return _play_under(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[pub[P_TRICK] // 13], trick_len == 3, True)
+        return _play_under(legal, card_bit(pub[P_WIN_CARD]), SUIT_MASK[suit_of(pub[P_TRICK])], trick_len == 3, True)
     cover = pub[P_BIDS + partner] == 0 and pub[P_WON + partner] == 0
     attack_seat = np.int64(-1)  # not the literal -1: numba would also compile _lead for that type
     for k in (1, 3):
@@ -383,7 +384,7 @@ def normal_play(pub, seat, hand, rules, legal):
         return _lead(seat, legal, unseen, want, cover, attack_seat, voids)
     win = card_bit(pub[P_WIN_CARD])
     win_seat = pub[P_WIN_SEAT]
-    led_suit = pub[P_TRICK] // 13
+    led_suit = suit_of(pub[P_TRICK])
     led = SUIT_MASK[led_suit]
     last = trick_len == 3
     if cover:

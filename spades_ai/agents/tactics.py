@@ -1,12 +1,26 @@
 """Card sense shared by the heuristic agents: trick status, winners, ranks across suits.
 
 All kernels read an observation (public array, seat, own bitboard) and never a hidden hand.
-Card bits are uint64 one-bit masks; ranks compare across suits by ``bit index mod 13``.
+Card bits are uint64 one-bit masks; ranks compare across suits by ``rank_of`` (the bit index mod
+13, and 13 and up for the jokers and high deuces of the trump lane, ``spades_ai.kernels``).
 """
 
 
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
+from spades_ai.engine.bits import (
+    NON_SPADES,
+    ONE,
+    RANK_OF,
+    SPADES,
+    SUIT_MASK,
+    U64,
+    ZERO,
+    highest_bit,
+    lowest_bit,
+    lowest_index,
+    suit_mask_of,
+    suit_of,
+)
 from spades_ai.engine.state import P_TRICK, P_TRICK_LEN, P_WIN_CARD, P_WIN_SEAT
 
 
@@ -18,7 +32,7 @@ def card_bit(card_id):
 
 @kernel
 def rank_of(b):
-    return lowest_index(b) % 13
+    return RANK_OF[lowest_index(b)]
 
 
 
@@ -27,7 +41,7 @@ def trick_status(pub):
     """``(winning card bit, winning seat, led suit mask)`` of the current trick (zeros if empty)."""
     if pub[P_TRICK_LEN] == 0:
         return ZERO, -1, ZERO
-    return card_bit(pub[P_WIN_CARD]), pub[P_WIN_SEAT], SUIT_MASK[pub[P_TRICK] // 13]
+    return card_bit(pub[P_WIN_CARD]), pub[P_WIN_SEAT], SUIT_MASK[suit_of(pub[P_TRICK])]
 
 
 
