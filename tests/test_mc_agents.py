@@ -200,7 +200,6 @@ def test_candidates_keep_every_effect_on_the_current_trick():
         ("crazy", 8, Rules(bag_limit=5, bag_penalty=50, target_score=250, nil_bonus=50), 12),
         ("hard", 8, Rules(jokers=2, deuces_high=2, closed_bidding=True), 12),
         ("crazy", 8, Rules.preset("mirror", jokers=1, deuces_high=1, hook=False), 8),
-        ("crazy", 8, Rules(closed_bidding=True, blind_nil=True, half_blind_penalty=True), 8),
         ("hard", 8, Rules(hook=True, deuces_high=4), 8),
     ],
 )

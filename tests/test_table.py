@@ -264,4 +264,4 @@ def test_the_table_plays_jokers_and_high_deuces(tmp_path):
 def test_format_cards_puts_the_jokers_at_the_top_of_the_spades():
     rules = Rules(jokers=2, deuces_high=1)
     cards = rules.cardset(CardSet("2H 2C 2S AS 7S QH 4H"))
-    assert render.format_cards(cards, legal=["2H", "AS"]) == "S: BJ* LJ 2S A* 7  H: Q 4  D: -  C: -"
+    assert render.format_cards(cards, legal=["2H", "AS"]) == "S: BJ* LJ 2S AS* 7S  H: QH 4H  D: -  C: -"

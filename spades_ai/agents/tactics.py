@@ -5,12 +5,12 @@ Card bits are uint64 one-bit masks; ranks compare across suits by ``rank_of`` (t
 13, and 13 and up for the jokers and high deuces of the trump lane, ``spades_ai.kernels``).
 """
 
+import numpy as np
 
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import (
     NON_SPADES,
     ONE,
-    RANK_OF,
     SPADES,
     SUIT_MASK,
     U64,
@@ -32,7 +32,8 @@ def card_bit(card_id):
 
 @kernel
 def rank_of(b):
-    return RANK_OF[lowest_index(b)]
+    i = lowest_index(b)
+    return i % 13 + 13 * np.int64(i >= 52)  # as bits.RANK_OF, without its load: the lane ranks 13..16
 
 
 
