@@ -40,7 +40,7 @@ def _relaid(worlds: np.ndarray, convert) -> np.ndarray:
     """``worlds`` with every bitboard passed through ``convert`` (``Rules.engine_mask`` or
     ``public_mask``): worlds are card ids here and the engine's layout in the kernels, which
     differ only under jokers or high deuces (``spades_ai.kernels``)."""
-    return np.array([[convert(int(m)) for m in row] for row in worlds], dtype=np.uint64).reshape(worlds.shape)
+    return np.array([convert(int(m)) for m in worlds.reshape(-1)], dtype=np.uint64).reshape(worlds.shape)
 
 
 def _check_obs(obs) -> Observation:
