@@ -10,6 +10,7 @@
     python experiments/run.py house_default     # issue 9: the ladder under the default rules,
     python experiments/run.py house_suicide     #   suicide bidding
     python experiments/run.py house_passing     #   and card passing
+    python experiments/run.py house_jokers      #   and jokers + deuces high with card passing
     python experiments/run.py ismcts_vs_normal  # issue 11: ISMCTS against Normal (with and without Hard's bids)
     python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
     python experiments/run.py ismcts_vs_normal_pooled   # ISMCTS vs Normal, seeds 111 and 113 pooled
@@ -49,7 +50,7 @@ from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 HERE = Path(__file__).parent
 RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
 KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
-         "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder",
+         "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder", "house_jokers": "ladder",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
          "racing_budget": "pairs", "racing_thrift": "pairs"}

@@ -4,6 +4,12 @@ A card id is ``suit * 13 + rank`` with suits clubs, diamonds, hearts, spades (0.
 2..A (0..12), so the spades are ids 39..51. A card prints as two characters (``AS``, ``TD``,
 ``2C``); parsing also accepts ``10D``, lower case and the suit symbols (``♠ ♥ ♦ ♣``).
 
+Jokers keep the ids of the cards they replace (RULES.md): the big joker ``BJ`` is id 26 (2H),
+the little joker ``LJ`` id 0 (2C). ``Card.parse("BJ")`` gives the big joker; the cards of a hand
+played under ``Rules(jokers=...)`` or ``deuces_high=...`` come from ``Rules.card(id)``, which
+prints the jokers as ``BJ`` / ``LJ`` and gives every joker and high deuce the suit spades and a
+rank above the ace (13 and up, in trump order).
+
 Seats are 0..3 clockwise; partners sit opposite (team 0 = seats 0 and 2, team 1 = seats 1, 3).
 """
 
@@ -20,6 +26,7 @@ SUIT_CHARS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 _SUIT_ALIASES = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "♠": 3, "♤": 3}
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])([CDHS♣♧♦♢♥♡♠♤])$", re.IGNORECASE)
+_JOKERS = {"BJ": 26, "LJ": 0}
 
 
 class Suit(IntEnum):
@@ -55,12 +62,15 @@ class Card(int):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``AS``, ``10D``, ``td``, ``Q♥`` ...; a bad token raises ``ValueError`` naming it."""
+        """Parse ``AS``, ``10D``, ``td``, ``Q♥``, ``BJ``, ``LJ`` ...; a bad token raises
+        ``ValueError`` naming it."""
+        if isinstance(text, str) and text.strip().upper() in _JOKERS:
+            return BIG_JOKER if text.strip().upper() == "BJ" else LITTLE_JOKER
         match = _TOKEN.match(text.strip()) if isinstance(text, str) else None
         if match is None:
             raise ValueError(
                 f"bad card {text!r}: expected a rank (2-9, T or 10, J, Q, K, A) "
-                f"followed by a suit (C D H S or a suit symbol)"
+                f"followed by a suit (C D H S or a suit symbol), or BJ / LJ for a joker"
             )
         rank_text, suit_text = match.groups()
         rank = 8 if rank_text == "10" else RANK_CHARS.index(rank_text.upper())
@@ -89,6 +99,42 @@ class Card(int):
 
 
 DECK = tuple(Card(i) for i in range(52))
+
+
+class TrumpCard(Card):
+    """A joker or a high deuce: a card id that counts as a spade ranking above the ace.
+
+    Made by ``Rules.card(id)`` (with its rank in trump order, 13 just above the ace) or by
+    ``Card.parse("BJ")`` / ``"LJ"``. It equals its id like any ``Card``.
+    """
+
+    def __new__(cls, value: int, name: str, rank: int) -> TrumpCard:
+        card = super().__new__(cls, value)
+        card._name = name
+        card._rank = rank
+        return card
+
+    def __getnewargs__(self):
+        return (int(self), self._name, self._rank)
+
+    @property
+    def suit(self) -> Suit:
+        return Suit.SPADES
+
+    @property
+    def rank(self) -> int:
+        """13 for the lowest trump above the ace, and up."""
+        return self._rank
+
+    def __str__(self) -> str:
+        return self._name
+
+    __repr__ = __str__
+
+
+#: The jokers as ``Card.parse`` gives them, ranked as with two jokers and no high deuce.
+BIG_JOKER = TrumpCard(26, "BJ", 14)
+LITTLE_JOKER = TrumpCard(0, "LJ", 13)
 
 
 def to_card(value: Card | str | int) -> Card:
@@ -279,14 +325,73 @@ def parse_hands(hands, size: int | None = None) -> tuple[CardSet, CardSet, CardS
     return tuple(sets)
 
 
-def format_hand(mask: int) -> str:
-    """A hand as players write it, spades first, high cards first: ``S: A K 7  H: Q 4  D: -  C: 2``."""
+def format_hand(mask: int, trumps: tuple = ()) -> str:
+    """A hand as players write it, spades first, high cards first: ``S: A K 7  H: Q 4  D: -  C: 2``.
+
+    ``trumps`` are the jokers and high deuces of the rules (``TrumpCard``, lowest first): they
+    lead the spades, highest first (``S: BJ 2D A K  H: ...``).
+    """
     mask = int(mask)
+    special = {int(c): c for c in trumps}
     parts = []
     for suit in (3, 2, 1, 0):
-        ranks = [RANK_CHARS[r] for r in range(12, -1, -1) if mask >> (suit * 13 + r) & 1]
+        ranks = [str(c) for c in reversed(trumps) if mask >> c & 1] if suit == 3 else []
+        ids = [suit * 13 + r for r in range(12, -1, -1)]
+        ranks += [RANK_CHARS[c % 13] for c in ids if mask >> c & 1 and c not in special]
         parts.append(f"{SUIT_CHARS[suit]}: {' '.join(ranks) if ranks else '-'}")
     return "  ".join(parts)
+
+
+class TrumpCardSet(CardSet):
+    """A ``CardSet`` under rules with jokers or high deuces (``Rules.cardset``): its cards are
+    ``Rules.card``'s, so they print as ``BJ`` / ``LJ``, and ``suit(3)`` holds every trump."""
+
+    def __new__(cls, cards, deck: tuple, trumps: tuple) -> TrumpCardSet:
+        s = super().__new__(cls, cards)
+        s._deck = deck
+        s._trumps = trumps
+        return s
+
+    def __getnewargs__(self):
+        return (int(self), self._deck, self._trumps)
+
+    def _same(self, mask: int) -> TrumpCardSet:
+        return TrumpCardSet(int(mask), self._deck, self._trumps)
+
+    def __iter__(self):
+        return (self._deck[c] for c in mask_to_cards(self))
+
+    def __getitem__(self, i):
+        cards = [self._deck[c] for c in mask_to_cards(self)]
+        return cards[i]
+
+    def __and__(self, other):
+        return self._same(int(self) & int(other))
+
+    def __or__(self, other):
+        return self._same(int(self) | int(other))
+
+    def __xor__(self, other):
+        return self._same(int(self) ^ int(other))
+
+    def __sub__(self, other):
+        return self._same(int(self) & ~int(other))
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    def suit(self, suit: int) -> TrumpCardSet:
+        """The cards that count as ``suit``: the trumps (jokers and high deuces included) for 3."""
+        special = 0
+        for c in self._trumps:
+            special |= 1 << c
+        own = int(self) & (0x1FFF << (13 * int(suit))) & ~special
+        return self._same(own | (int(self) & special) if int(suit) == 3 else own)
+
+    def __str__(self) -> str:
+        return format_hand(self, self._trumps)
+
+    def __repr__(self) -> str:
+        return f"CardSet({' '.join(map(str, self))!r})"
 
 
 class Seat(int):

@@ -8,9 +8,10 @@ rules again: ``reason``, a short code naming the rule (``PLAY_REASONS`` / ``BID_
 """
 
 #: ``IllegalPlayError.reason``: no card is due (bidding, or the hand is over); not a card;
+#: a card the rules' deck does not have (``BJ`` without jokers, ``2H`` the big joker replaced);
 #: a card the seat does not hold; a card that does not follow the suit led; a spade led before
 #: the rules allow it; the first lead must be the lowest club.
-PLAY_REASONS = ("not_due", "bad_card", "not_held", "follow_suit", "spade_lead", "first_lead")
+PLAY_REASONS = ("not_due", "bad_card", "not_in_deck", "not_held", "follow_suit", "spade_lead", "first_lead")
 #: ``IllegalBidError.reason``: no bid is due; not an int bid (or a non-bool blind flag); a bid
 #: outside 0..13; a blind bid other than nil; nil or blind nil off in the rules; a blind nil
 #: while the team does not trail enough; the bidding preset's rule (mirror, whiz, suicide);

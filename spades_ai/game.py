@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_cards, parse_hands, to_card
+from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_hands, to_card
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
@@ -59,8 +59,9 @@ class Hand(PublicFacts):
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
-        #: the four seats' cards as dealt
-        self.deal = parse_deal(hands)
+        #: the four seats' cards as dealt, as the rules name them (card ids: under jokers the
+        #: big joker is id 26, the little one id 0; a card named in text must be in the deck)
+        self.deal = self.rules.parse_hands(hands, 13)
         dealer = check_dealer(dealer)
         scores = tuple(int(s) for s in scores)
         bag_count = tuple(int(b) for b in bag_count)
@@ -72,7 +73,8 @@ class Hand(PublicFacts):
         hands_played = check_count(hands_played, "hands_played")
         #: the rules as the int64 array the kernels read
         self.rules_array = self.rules.as_array()
-        self._hands = np.array(self.deal, dtype=np.uint64)
+        # the engine's layout: jokers and high deuces in the trump lane (rules.py, engine/bits.py)
+        self._hands = np.array([self.rules.engine_mask(m) for m in self.deal], dtype=np.uint64)
         self._pub = np.zeros(_st.N_PUBLIC, dtype=np.int64)
         _st.reset_public(self._pub, self._hands, dealer, *scores, *bag_count, hands_played, self.rules_array)
         self.plays: list[tuple[int, Card]] = []
@@ -130,7 +132,7 @@ class Hand(PublicFacts):
 
     def cards(self, seat: int) -> CardSet:
         """The cards ``seat`` still holds."""
-        return CardSet(int(self._hands[seat]))
+        return self.rules.engine_cards(int(self._hands[seat]))
 
     # -- passing -------------------------------------------------------------------------
     @property
@@ -160,7 +162,7 @@ class Hand(PublicFacts):
             raise IllegalPassError(why, "bad_pass", why)
         seat = int(seat)
         try:
-            chosen = parse_cards(cards)
+            chosen = self.rules.named_cards(cards)
         except (ValueError, TypeError) as exc:
             raise IllegalPassError(f"seat {seat} passed a bad card: {exc}", "bad_pass", str(exc)) from None
         names = " ".join(map(str, chosen)) or "no card"
@@ -180,13 +182,14 @@ class Hand(PublicFacts):
                 why = f"it does not hold {c}"
                 raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "not_held", why)
         mask = sum(1 << int(c) for c in chosen)
-        self.passes[int(self._pub[_st.P_N_BIDS]) == 4][seat] = CardSet(mask)
-        _st.choose_pass(self._pub, self._hands, self._pending, seat, np.uint64(mask), self.rules_array)
+        self.passes[int(self._pub[_st.P_N_BIDS]) == 4][seat] = self.rules.cardset(mask)
+        engine = np.uint64(self.rules.engine_mask(mask))
+        _st.choose_pass(self._pub, self._hands, self._pending, seat, engine, self.rules_array)
 
     def gave(self, seat: int, blind: bool = False) -> CardSet:
         """The cards ``seat`` passed to its partner before the bidding (``blind``: in the blind
         pass); empty until the exchange."""
-        return CardSet(int(self._pub[(_st.P_BLIND_GAVE if blind else _st.P_GAVE) + seat]))
+        return self.rules.engine_cards(int(self._pub[(_st.P_BLIND_GAVE if blind else _st.P_GAVE) + seat]))
 
     # -- bidding -------------------------------------------------------------------------
     def _bid_mask(self) -> int:
@@ -261,7 +264,7 @@ class Hand(PublicFacts):
         """The cards the seat to act may play (empty outside the play)."""
         if self.phase != "playing":
             return []
-        return list(CardSet(self._legal_mask()))
+        return list(self.rules.engine_cards(self._legal_mask()))
 
     def play(self, card: Card | str | int) -> None:
         """Play a card (a ``Card``, a string such as ``"AS"`` or an id) for the seat to act."""
@@ -269,24 +272,29 @@ class Hand(PublicFacts):
         if self.phase != "playing":
             raise IllegalPlayError(f"no card is due: the hand is {self.phase}", "not_due", f"the hand is {self.phase}")
         try:
-            card = to_card(card)
+            to_card(card)
         except ValueError as exc:
             raise IllegalPlayError(f"seat {seat} played a bad card: {exc}", "bad_card", str(exc)) from None
-        if not int(self._hands[seat]) >> card & 1:
+        try:
+            card = self.rules.named(card)
+        except ValueError as exc:
+            raise IllegalPlayError(f"seat {seat}: {exc}", "not_in_deck", str(exc)) from None
+        engine_id = self.rules.engine_id(card)
+        if not int(self._hands[seat]) >> engine_id & 1:
             raise IllegalPlayError(f"seat {seat} does not hold {card}", "not_held", f"does not hold {card}")
         legal = self._legal_mask()
-        if not legal >> card & 1:
+        if not legal >> engine_id & 1:
             reason, why = self._play_reason(seat, card, legal)
             raise IllegalPlayError(f"seat {seat} may not play {card}: {why}", reason, why)
         leader = int(self._pub[_st.P_LEADER])
         self.plays.append((seat, card))
-        if _st.apply_card(self._pub, self._hands, int(card), self.rules_array) >= 0:
+        if _st.apply_card(self._pub, self._hands, engine_id, self.rules_array) >= 0:
             self.trick_leaders.append(leader)
 
     def _play_reason(self, seat: int, card: Card, legal: int) -> tuple[str, str]:
         """(reason code, plain words) of a refused card the seat holds."""
         trick = self.current_trick
-        held = " ".join(map(str, CardSet(legal)))
+        held = " ".join(map(str, self.rules.engine_cards(legal)))
         if trick:
             suit = SUIT_NAMES[trick[0][1].suit]
             return "follow_suit", f"seat {seat} must follow {suit}: holds {held}"

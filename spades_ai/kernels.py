@@ -3,12 +3,30 @@
 A kernel agent is two ``numba.njit`` functions handed to ``spades_ai.kernel_agent``::
 
     bid(pub, seat, hand, legal, rules) -> int     # 0 = nil, 1..13; legal: bit b set = bid b legal
-    play(pub, seat, hand, legal, rules) -> int    # a card id 0..51; legal: uint64 mask of cards
+    play(pub, seat, hand, legal, rules) -> int    # a card id (below); legal: uint64 mask of cards
 
 ``pub`` is the hand's public state (what every seat has seen), ``seat`` the seat to act,
 ``hand`` its own cards as a uint64 bitboard (bit = card id = ``suit * 13 + rank``, suits C D H
 S, ranks 2..A), ``rules`` the house rules as an array. Read them only through the kernels
-below: the array layouts are the engine's and may change, these names will not. When the rules
+below: the array layouts are the engine's and may change, these names will not.
+
+Jokers and high deuces (``Rules(jokers=..., deuces_high=...)``) are trumps above the ace of
+spades. The engine moves them into the *trump lane*, ids 52..55 above the ace of spades (51),
+the lowest of them first, and leaves their own ids empty: with two jokers and two high deuces,
+52 is 2D, 53 2S, 54 the little joker, 55 the big one, and ids 0 (2C), 13, 26 (2H) and 39 hold
+no card. So every kernel sees them as spades ranking above the ace, with no test of its own:
+
+- ``card_suit`` of an id in the lane is 3 (spades): they follow a spade lead, are led only when
+  spades may be, break spades, count as spades for mirror and whiz bids; ``SPADES``,
+  ``SUIT_MASK[3]`` and ``suit_cards(mask, 3)`` hold the whole lane (bits 39..55);
+- ``card_rank`` is 13, 14, ... for them (above the ace's 12): within the trump suit the higher
+  rank wins, and ranks still compare across suits; ``highest_card`` of a trick's spades, or of
+  any mask, is still the best card;
+- ``play`` returns an id in the lane to play one (``legal`` holds it); ``deck(pub)`` is every
+  card of the hand's deck, ``FULL_DECK`` only the default one (ids 0..51);
+- ``face_card(card, rules)`` is the id a Python ``Card`` shows for it (a joker keeps the id of
+  the deuce it replaces: the big joker 26, the little one 0), ``extra_trumps(rules)`` how many
+  ids the lane holds, ``jokers(rules)`` and ``deuces_high(rules)`` the options. When the rules
 allow the seat a blind nil, ``bid`` is first asked with ``hand == 0`` and ``legal`` holding only
 ``BLIND_NIL_BIT`` and nil: return ``BLIND_NIL`` to bid it, anything else to look at the cards.
 
@@ -44,6 +62,7 @@ from spades_ai.engine.bits import (
     DIAMONDS,
     FULL_DECK,
     HEARTS,
+    RANK_OF,
     NON_SPADES,
     ONE,
     SPADES,
@@ -57,6 +76,7 @@ from spades_ai.engine.bits import (
     popcount,
     select_bit,
     suit_mask_of,
+    suit_of,
 )
 from spades_ai.engine.jit import inline_kernel
 from spades_ai.engine.rng import below, mix64, stream_state
@@ -81,6 +101,7 @@ from spades_ai.engine.state import (
     P_WIN_SEAT,
     P_WON,
     P_BLIND_GAVE,
+    P_DECK,
     P_GAVE,
     PHASE_BIDDING,
     PHASE_OVER,
@@ -97,11 +118,15 @@ from spades_ai.rules import (
     R_BLIND_NIL,
     R_BLIND_PASS,
     R_CLOSED,
+    R_DEUCES_HIGH,
+    R_EXTRA,
     R_FIRST_LEAD,
+    R_JOKERS,
     R_LOSS,
     R_MAX_HANDS,
     R_MIN_BID,
     R_MIN_TEAM_BID,
+    R_N_EXTRA,
     R_NIL,
     R_NIL_BONUS,
     R_NIL_TRICKS_COUNT,
@@ -118,10 +143,10 @@ __all__ = [
     # bitboards
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "SUIT_MASK", "ONE", "ZERO", "U64",
     "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit", "suit_mask_of",
-    "card_bit", "card_suit", "card_rank", "lowest_card", "highest_card", "suit_cards", "count",
+    "card_bit", "card_suit", "card_rank", "face_card", "lowest_card", "highest_card", "suit_cards", "count",
     # the public state
     "dealer", "phase", "PHASE_PASSING", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
-    "tricks_won", "trick_no", "cards_played", "played_by", "unseen_cards", "trick_len", "trick_card",
+    "tricks_won", "trick_no", "cards_played", "played_by", "deck", "unseen_cards", "trick_len", "trick_card",
     "leader", "led_suit", "winning_card", "winning_seat", "spades_broken", "is_void", "voids_shown", "void_in", "score",
     "bag_count", "hands_played", "team_contract", "tricks_needed", "partnership_need",
     "cards_to_pass", "gave", "blind_gave",
@@ -129,6 +154,7 @@ __all__ = [
     "target_score", "loss_threshold", "nil_allowed", "nil_bonus", "blind_nil_allowed", "blind_nil_bonus",
     "nil_tricks_count", "bag_limit", "bag_penalty", "spade_lead", "first_lead", "min_bid",
     "min_team_bid", "ten_for_200", "bidding", "max_hands", "closed_bidding", "pass_cards", "blind_pass",
+    "jokers", "deuces_high", "extra_trumps",
     # legality, bids, randomness
     "legal_cards", "legal_bid_mask", "nearest_legal_bid", "NIL_BIT", "BLIND_NIL", "default_pass", "decision_stream", "draw_below",
 ]  # fmt: skip
@@ -143,14 +169,22 @@ def card_bit(card):
 
 @inline_kernel
 def card_suit(card):
-    """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
-    return card // 13
+    """0 clubs, 1 diamonds, 2 hearts, 3 spades (a joker or high deuce, ids 52..55, too)."""
+    return suit_of(card)
 
 
 @inline_kernel
 def card_rank(card):
-    """0 for a two up to 12 for an ace."""
-    return card % 13
+    """0 for a two up to 12 for an ace; 13, 14, ... for the jokers and high deuces of the
+    trump lane (ids 52..55), in trump order above the ace."""
+    return RANK_OF[card]
+
+
+@inline_kernel
+def face_card(card, rules):
+    """The card id (0..51) that ``card`` shows as a Python ``Card``: itself, except in the
+    trump lane, where a joker or high deuce shows the id of its card (``Rules.card``)."""
+    return rules[R_EXTRA + card - 52] if card >= 52 else card
 
 
 @inline_kernel
@@ -230,9 +264,17 @@ def played_by(pub, seat):
 
 
 @inline_kernel
+def deck(pub):
+    """Every card of this hand's deck (a mask): ``FULL_DECK`` under the default rules, with the
+    jokers and high deuces moved to the trump lane under those options."""
+    return U64(pub[P_DECK])
+
+
+@inline_kernel
 def unseen_cards(pub, hand):
-    """The cards in the other three hands, as far as the seat holding ``hand`` knows."""
-    return FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand
+    """The cards in the other three hands, as far as the seat holding ``hand`` knows (the
+    cards it knows its partner holds from a pass included)."""
+    return U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand
 
 
 @inline_kernel
@@ -256,7 +298,7 @@ def leader(pub):
 @inline_kernel
 def led_suit(pub):
     """The suit led to the current trick, -1 when the seat to act leads."""
-    return -1 if pub[P_TRICK_LEN] == 0 else pub[P_TRICK] // 13
+    return -1 if pub[P_TRICK_LEN] == 0 else suit_of(pub[P_TRICK])
 
 
 @inline_kernel
@@ -460,6 +502,25 @@ def pass_cards(rules):
 def blind_pass(rules):
     """``Rules.blind_pass``: cards a blind nil team exchanges after the bidding (0: none)."""
     return rules[R_BLIND_PASS]
+
+
+@inline_kernel
+def jokers(rules):
+    """``Rules.jokers``: 0, 1 or 2 jokers (the highest trumps)."""
+    return rules[R_JOKERS]
+
+
+@inline_kernel
+def deuces_high(rules):
+    """``Rules.deuces_high``: 0..4 deuces made trumps below the jokers."""
+    return rules[R_DEUCES_HIGH]
+
+
+@inline_kernel
+def extra_trumps(rules):
+    """How many trumps rank above the ace (jokers + deuces_high): the trump lane holds ids
+    ``52 .. 51 + extra_trumps(rules)``."""
+    return rules[R_N_EXTRA]
 
 
 # -- legality, bids, randomness ----------------------------------------------------------------

@@ -8,13 +8,17 @@ until the play starts), the cards it and its partner passed each other (``gave``
 by whom (in order), the current trick, tricks won, whether spades are broken, the voids shown, the match
 scores and bag counts, and the rules. The engine's public array (``public``) carries the same
 facts for numba agents (layout: ``spades_ai.engine.state``).
+
+Cards are named as the rules name them (``Rules.card``: under jokers ``BJ`` is id 26, ...);
+the public array and ``engine_cards`` are in the engine's layout (``engine.bits``: jokers and
+high deuces in the trump lane), as the kernels read them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.cards import DECK, Card, CardSet, mask_to_cards
+from spades_ai.cards import Card, CardSet, mask_to_cards
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
@@ -37,6 +41,7 @@ class PublicFacts:
 
     __slots__ = ()
     public: np.ndarray
+    rules: Rules
 
     @property
     def phase(self) -> str:
@@ -86,12 +91,13 @@ class PublicFacts:
         """The (seat, card) pairs of the unfinished trick, in play order."""
         n = int(self.public[_st.P_TRICK_LEN])
         leader = int(self.public[_st.P_LEADER])
-        return [((leader + i) % 4, Card(int(self.public[_st.P_TRICK + i]))) for i in range(n)]
+        deck = self.rules.engine_deck
+        return [((leader + i) % 4, deck[int(self.public[_st.P_TRICK + i])]) for i in range(n)]
 
     @property
     def played_by(self) -> list[CardSet]:
         """The cards each seat has played."""
-        return [CardSet(int(self.public[_st.P_PLAYED_BY + s])) for s in range(4)]
+        return [self.rules.engine_cards(int(self.public[_st.P_PLAYED_BY + s])) for s in range(4)]
 
     @property
     def voids(self) -> list[set[int]]:
@@ -118,12 +124,16 @@ class PublicFacts:
 class Observation(PublicFacts):
     """A seat's view of a hand. Read-only; build one with ``Hand.observation()``."""
 
-    __slots__ = ("seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal")
+    __slots__ = ("seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal",
+                 "_engine")
 
     def __init__(self, seat: int, cards: int, public: np.ndarray, rules: Rules, plays=(), blind_decision: bool = False):
+        """``cards`` (a bitboard) and ``public`` are in the engine's layout (``engine.state``)."""
         self.seat = int(seat)
-        #: the seat's own cards (empty before a blind-nil decision); ``int(obs.cards)`` is the bitboard
-        self.cards = CardSet.from_mask(int(cards))
+        self._engine = int(cards)
+        #: the seat's own cards (empty before a blind-nil decision); ``int(obs.cards)`` is the
+        #: bitboard of their card ids
+        self.cards = rules.engine_cards(self._engine)
         public = public.copy() if isinstance(public, np.ndarray) and public.dtype == np.int64 else np.array(public, np.int64)
         public.flags.writeable = False
         self.public = public
@@ -144,7 +154,8 @@ class Observation(PublicFacts):
         ``plays`` is read, and the legal mask is the loop's."""
         obs = cls.__new__(cls)
         obs.seat = seat
-        obs.cards = CardSet.from_mask(cards)
+        obs._engine = cards
+        obs.cards = rules.engine_cards(cards)
         obs.public = public
         obs.rules = rules
         obs.rules_array = rules_array
@@ -159,12 +170,19 @@ class Observation(PublicFacts):
         """Every card played so far, in order, as (seat, card)."""
         if self._plays is None:
             seqs, q, n = self._history
-            self._plays = tuple((v >> 6, DECK[v & 63]) for v in seqs[q, :n].tolist())
+            deck = self.rules.engine_deck
+            self._plays = tuple((v >> 6, deck[v & 63]) for v in seqs[q, :n].tolist())
         return self._plays
+
+    @property
+    def engine_cards(self) -> np.uint64:
+        """The seat's cards in the engine's layout, as the kernels take them: equal to
+        ``np.uint64(obs.cards)`` unless jokers or high deuces sit in the trump lane."""
+        return np.uint64(self._engine)
 
     # -- passes (this seat's and its partner's only) ---------------------------------------
     def _slot_cards(self, slot: int) -> CardSet:
-        return CardSet(int(self.public[slot]))
+        return self.rules.engine_cards(int(self.public[slot]))
 
     @property
     def gave(self) -> CardSet:
@@ -192,7 +210,7 @@ class Observation(PublicFacts):
         came back in the blind pass nor were played since."""
         partner = self.seat ^ 2
         gave = (int(self.gave) & ~int(self.blind_received)) | int(self.blind_gave)
-        return CardSet(gave & ~int(self.played_by[partner]))
+        return self.rules.cardset(gave & ~int(self.played_by[partner]))
 
     def __getstate__(self):
         """Pickled or copied with its plays decoded, without the self-play loop's arrays that
@@ -207,7 +225,7 @@ class Observation(PublicFacts):
         if self.phase != "bidding":
             return []
         if self._legal is None:
-            self._legal = int(_bids.legal_bids(self.seat, np.uint64(self.cards), self.public, self.rules_array))
+            self._legal = int(_bids.legal_bids(self.seat, self.engine_cards, self.public, self.rules_array))
         return bids_in_mask(self._legal, self.blind_decision)
 
     def legal_cards(self) -> list[Card]:
@@ -215,7 +233,9 @@ class Observation(PublicFacts):
         if self.phase != "playing":
             return []
         if self._legal is None:
-            self._legal = int(_st.legal_now(self.public, np.uint64(self.cards), self.rules_array))
+            self._legal = int(_st.legal_now(self.public, self.engine_cards, self.rules_array))
+        if self.rules.extra_trumps:
+            return list(self.rules.engine_cards(self._legal))
         return mask_to_cards(self._legal)
 
     def __repr__(self) -> str:

@@ -6,17 +6,26 @@ dealer's left leads, bids from 1 to 13 or nil.
 
 The engine's kernels read the rules as a small int64 array (``Rules.as_array()``); the
 ``R_*`` constants below name its slots and the codes of the text options.
+
+Jokers and high deuces are data in that array, not branches in the kernels. They are trumps
+above the ace, so the engine moves them into its trump lane, the bits above the ace of spades
+(``engine.bits``): the ``i``-th extra trump, counting from the lowest, is engine bit
+``52 + i``; ``R_EXTRA + i`` holds its card id, ``R_N_EXTRA`` their number and ``R_DECK`` the
+engine's deck (the 52 ids with the extra trumps moved). With neither option the layout is the
+plain card-id layout. ``Rules.engine_mask`` / ``public_mask`` convert between the two.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from spades_ai.cards import DECK, Card, CardSet, TrumpCard, TrumpCardSet, parse_hands, to_card
 from spades_ai.errors import RulesError
 
 SPADE_LEADS = ("broken", "after_first_trick", "after_three_tricks", "after_three_tricks_or_broken", "anytime")
@@ -47,8 +56,16 @@ BIDDINGS = ("classic", "suicide", "mirror", "whiz")
     R_CLOSED,
     R_PASS,
     R_BLIND_PASS,
-) = range(22)
-N_RULE_SLOTS = 22
+    R_JOKERS,
+    R_DEUCES_HIGH,
+    R_N_EXTRA,
+    R_DECK,
+    R_EXTRA,  # four slots: R_EXTRA .. R_EXTRA + 3
+) = range(27)
+N_RULE_SLOTS = 30
+#: The card ids of the deuces in the order they become high (deuces_high = k: the first k).
+HIGH_DEUCES = (39, 13, 0, 26)  # 2S 2D 2C 2H
+BIG_JOKER_ID, LITTLE_JOKER_ID = 26, 0  # the big joker replaces 2H, the little one 2C
 #: Stand-ins in the array for "off": no score ever reaches them.
 NO_TARGET = 1 << 60
 NO_LOSS = -(1 << 60)
@@ -124,6 +141,12 @@ class Rules:
     blind_pass: int = 0
     """0..3 cards exchanged the same way after the bidding, only by a team with a blind nil
     bidder (the blind nil bidder and its partner). Needs ``blind_nil``."""
+    jokers: int = 0
+    """0, 1 or 2 jokers, the highest trumps: the big joker (``BJ``) replaces 2H, the little
+    joker (``LJ``) 2C, keeping their card ids. Every joker counts as a spade."""
+    deuces_high: int = 0
+    """0..4 deuces made trumps just below the jokers, in the order 2S, 2D, 2C, 2H (the first
+    ``deuces_high`` of them), each counting as a spade. ``jokers + deuces_high <= 4``."""
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -181,6 +204,120 @@ class Rules:
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
 
+    # -- cards under these rules ---------------------------------------------------------
+    @functools.cached_property
+    def extra_trumps(self) -> tuple[int, ...]:
+        """The card ids of the jokers and high deuces, lowest trump first (empty by default)."""
+        deuces = HIGH_DEUCES[: self.deuces_high][::-1]
+        jokers = (LITTLE_JOKER_ID, BIG_JOKER_ID)[2 - self.jokers :] if self.jokers else ()
+        return tuple(deuces) + tuple(jokers)
+
+    @functools.cached_property
+    def deck(self) -> tuple[Card, ...]:
+        """``deck[id]``: the card of each id under these rules (``Rules.card``)."""
+        cards = list(DECK)
+        names = {BIG_JOKER_ID: "BJ", LITTLE_JOKER_ID: "LJ"}
+        first_joker = len(self.extra_trumps) - self.jokers
+        for i, c in enumerate(self.extra_trumps):
+            cards[c] = TrumpCard(c, names[c] if i >= first_joker else str(DECK[c]), 13 + i)
+        return tuple(cards)
+
+    def card(self, card_id: int) -> Card:
+        """The card with this id under these rules: a joker or high deuce is a ``TrumpCard``
+        (suit spades, rank above the ace; ``BJ`` / ``LJ`` print as such)."""
+        return self.deck[card_id]
+
+    def cardset(self, mask: int) -> CardSet:
+        """The cards of a bitboard (card ids) as these rules name them."""
+        if not self.extra_trumps:
+            return CardSet(mask)
+        return TrumpCardSet(int(mask), self.deck, tuple(self.deck[c] for c in self.extra_trumps))
+
+    @functools.cached_property
+    def engine_deck(self) -> tuple:
+        """``engine_deck[engine id]``: the card at each of the 56 engine bits (None where
+        these rules put no card)."""
+        cards: list = [self.deck[c] for c in range(52)] + [None] * 4
+        for i, c in enumerate(self.extra_trumps):
+            cards[52 + i], cards[c] = cards[c], None
+        return tuple(cards)
+
+    def engine_card(self, engine_id: int) -> Card:
+        """The card at an engine bit (``engine.bits``), as these rules name it."""
+        return self.engine_deck[int(engine_id)]
+
+    def engine_cards(self, mask: int) -> CardSet:
+        """The cards of an engine bitboard, as these rules name them (a ``CardSet`` of ids)."""
+        if not self.extra_trumps:
+            return CardSet.from_mask(int(mask))
+        return self.cardset(self.public_mask(mask))
+
+    def named(self, card: Card | str | int) -> Card:
+        """The card of these rules that ``card`` names (a string, a ``Card`` or an id). A card
+        named in text (or a parsed joker, ``Card.parse("BJ")``) must be one these rules have:
+        ``BJ`` / ``LJ`` need that joker, and a deuce a joker replaced is gone (``ValueError``
+        says so); a ``Card`` or an int is the card of that id."""
+        named = to_card(card)
+        ruled = self.deck[named]
+        if ruled is named or not isinstance(card, (str, TrumpCard)) or str(ruled) == str(named):
+            return ruled
+        if str(named) in ("BJ", "LJ"):
+            raise ValueError(f"{named} is not in the deck: these rules play with {self.jokers} joker(s)")
+        raise ValueError(f"{named} is not in the deck: {ruled} replaces it in these rules")
+
+    def named_cards(self, cards) -> list[Card]:
+        """The cards of these rules named by ``cards``: text (``"BJ 7H"``, spaces or commas)
+        or a collection of cards, strings or ids, each through ``named``."""
+        if isinstance(cards, str):
+            cards = [t for t in re.split(r"[\s,]+", cards) if t]
+        return [self.named(c) for c in cards]
+
+    def check_names(self, cards) -> None:
+        """Refuse (``ValueError``) a card named in ``cards`` (text, or a collection of cards,
+        strings or ids) that these rules do not have (see ``named``); bitboards pass."""
+        if not isinstance(cards, (int, np.integer)):
+            self.named_cards(cards)
+
+    def parse_hands(self, hands, size: int | None = None) -> tuple[CardSet, ...]:
+        """``cards.parse_hands`` under these rules: the same checks, a card named in text must
+        be one these rules have (``named``), and the hands come back as ``cardset``s."""
+        sets = parse_hands(hands, size)
+        parts = hands.split("/") if isinstance(hands, str) else list(hands)
+        for seat, part in enumerate(parts):
+            if not isinstance(part, (int, np.integer)):
+                try:
+                    self.check_names(part)
+                except ValueError as exc:
+                    raise ValueError(f"seat {seat}'s hand: {exc}") from None
+        return tuple(self.cardset(m) for m in sets)
+
+    def engine_mask(self, mask: int) -> int:
+        """A bitboard of card ids in the engine's layout (the extra trumps in the trump lane)."""
+        mask = int(mask)
+        for i, c in enumerate(self.extra_trumps):
+            if mask >> c & 1:
+                mask ^= (1 << c) | (1 << (52 + i))
+        return mask
+
+    def public_mask(self, mask: int) -> int:
+        """The inverse of ``engine_mask``: an engine bitboard as card ids."""
+        mask = int(mask)
+        for i, c in enumerate(self.extra_trumps):
+            if mask >> (52 + i) & 1:
+                mask ^= (1 << c) | (1 << (52 + i))
+        return mask
+
+    def engine_id(self, card_id: int) -> int:
+        """The engine bit of a card id."""
+        card_id = int(card_id)
+        extra = self.extra_trumps
+        return 52 + extra.index(card_id) if card_id in extra else card_id
+
+    def public_id(self, engine_id: int) -> int:
+        """The card id of an engine bit (``engine_id``'s inverse)."""
+        engine_id = int(engine_id)
+        return self.extra_trumps[engine_id - 52] if engine_id >= 52 else engine_id
+
     # -- the engine's view --------------------------------------------------------------
     def as_array(self) -> np.ndarray:
         """The int64 array the kernels read; slots are the ``R_*`` constants (read-only, made once)."""
@@ -207,6 +344,14 @@ class Rules:
         a[R_BIDDING] = BIDDINGS.index(self.bidding)
         a[R_MAX_HANDS] = 0 if self.max_hands is None else self.max_hands
         a[R_HOOK] = self.hook
+        a[R_JOKERS] = self.jokers
+        a[R_DEUCES_HIGH] = self.deuces_high
+        a[R_N_EXTRA] = len(self.extra_trumps)
+        deck = (1 << 52) - 1
+        for i, c in enumerate(self.extra_trumps):
+            a[R_EXTRA + i] = c
+            deck ^= (1 << c) | (1 << (52 + i))
+        a[R_DECK] = deck
         a[R_HALF_BLIND] = self.half_blind_penalty
         a[R_CLOSED] = self.closed_bidding
         a[R_PASS] = self.pass_cards
@@ -250,6 +395,15 @@ def _validate(r: Rules) -> None:
         _fail("min_bid", r.min_bid, "an int in 1..13")
     if not (_is_int(r.min_team_bid) and 0 <= r.min_team_bid <= 13):
         _fail("min_team_bid", r.min_team_bid, "an int in 0..13")
+    if not (_is_int(r.jokers) and 0 <= r.jokers <= 2):
+        _fail("jokers", r.jokers, "0, 1 or 2")
+    if not (_is_int(r.deuces_high) and 0 <= r.deuces_high <= 4):
+        _fail("deuces_high", r.deuces_high, "an int in 0..4")
+    if r.jokers + r.deuces_high > 4:
+        raise RulesError(
+            f"rules fields 'jokers' + 'deuces_high' must be at most 4, not {r.jokers} + {r.deuces_high}: "
+            "a joker replaces a deuce (2H, then 2C), which then cannot be high"
+        )
     if r.blind_nil and not r.nil:
         raise RulesError("rules field 'blind_nil' needs 'nil' to be true")
     if r.bidding != "classic" and r.min_team_bid:

@@ -8,7 +8,7 @@ from spades_ai.cards import CardSet
 from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine.deal import deal_batch
 from spades_ai.engine.play import random_playouts_batch
-from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
+from spades_ai.rules import Rules
 
 
 
@@ -32,7 +32,8 @@ def random_playouts(n: int, seed: int = 0, *, rules: Rules | None = None, dealer
     """Tricks per seat, ``(n, 4)`` int64, of deals ``0 .. n-1`` of ``seed`` played at random.
 
     Every card is drawn uniformly from the legal cards (no bidding); ``rules`` supplies the
-    spade-lead and first-lead options. The engine's speed baseline.
+    spade-lead and first-lead options and the jokers and high deuces. The engine's speed
+    baseline.
 
     >>> random_playouts(3, seed=1).sum(axis=1).tolist()
     [13, 13, 13]
@@ -41,5 +42,4 @@ def random_playouts(n: int, seed: int = 0, *, rules: Rules | None = None, dealer
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a spades_ai.Rules, not {type(rules).__name__}")
     n, seed, dealer = check_count(n), check_seed(seed), check_dealer(dealer)
-    a = rules.as_array()
-    return random_playouts_batch(np.uint64(seed), 0, n, dealer, a[R_SPADE_LEAD], a[R_FIRST_LEAD])
+    return random_playouts_batch(np.uint64(seed), 0, n, dealer, rules.as_array())

@@ -8,7 +8,10 @@ plays to minimize it. A Spades objective (points, bags at their cost, nil, set) 
 ``tricks_leaf(team)`` is the plain trick count.
 
 Both are thin, validating wrappers around the numba kernels of ``spades_ai.engine.solver``; each
-thread keeps its own transposition table, reused from call to call.
+thread keeps its own transposition table, reused from call to call. Cards are card ids, as
+everywhere at the Python face; under ``Rules(jokers=..., deuces_high=...)`` the ids of the
+jokers and high deuces name those cards (``BJ`` is id 26, ...: ``Rules.card``), and the search
+runs on the engine's layout, where they are trumps above the ace.
 
 >>> double_dummy(["AS KS", "QS JS", "2H 3H", "4H 5H"], leader=0)
 2
@@ -23,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from spades_ai.cards import Card, cards_to_mask, mask_to_cards, parse_cards, parse_hands
+from spades_ai.cards import Card
 from spades_ai.engine import solver as _sol
 from spades_ai.engine.play import legal_mask
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
@@ -93,19 +96,21 @@ def _flag(value, name: str) -> bool:
     return bool(value)
 
 
-def _names(mask: int) -> str:
-    return " ".join(map(str, mask_to_cards(mask)))
+def _names(mask: int, rules: Rules) -> str:
+    """The cards of an engine bitboard, as the rules name them."""
+    return " ".join(map(str, rules.engine_cards(mask)))
 
 
 def _check_first_lead(masks: list[int], leader: int, rules: Rules) -> None:
-    """Under ``first_lead="low_club"`` the holder of the lowest club leads the first trick."""
+    """Under ``first_lead="low_club"`` the holder of the lowest club leads the first trick
+    (``masks`` in the engine's layout, where a joker or high deuce is no club)."""
     if rules.first_lead != "low_club":
         return
     clubs = (masks[0] | masks[1] | masks[2] | masks[3]) & CLUB_MASK
     low = clubs & -clubs
     holder = next((s for s in range(4) if masks[s] & low), None)
     if holder != leader:
-        where = f"{_names(low)} is held by seat {holder}" if holder is not None else "no club is held"
+        where = f"{_names(low, rules)} is held by seat {holder}" if holder is not None else "no club is held"
         raise ValueError(f"first_lead='low_club': the first trick is led by the holder of the lowest club, "
                          f"not seat {leader} ({where})")
 
@@ -124,9 +129,9 @@ def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: 
     >>> double_dummy(deal, leader=0), double_dummy(deal, leader=0, spades_broken=True)
     (2, 3)
     """
-    masks = [int(h) for h in parse_hands(hands)]
-    leader = _seat(leader, "leader")
     rules = _rules(rules)
+    masks = [rules.engine_mask(h) for h in rules.parse_hands(hands)]
+    leader = _seat(leader, "leader")
     spades_broken = _flag(spades_broken, "spades_broken")
     sizes = [m.bit_count() for m in masks]
     if len(set(sizes)) != 1:
@@ -185,20 +190,22 @@ def card_values(
     >>> card_values(hands, 0, tricks_leaf(0), team=0, tricks_won=[6, 0, 5, 0], trick=["4H"])
     {3C: 13.0, KS: 12.0}
     """
-    masks = [int(h) for h in parse_hands(hands)]
+    rules = _rules(rules)
+    masks = [rules.engine_mask(h) for h in rules.parse_hands(hands)]
     leader = _seat(leader, "leader")
     team = _seat(team, "team")
     if team > 1:
         raise ValueError(f"team must be 0 or 1, not {team}")
-    rules = _rules(rules)
     spades_broken = _flag(spades_broken, "spades_broken")
-    trick_ids = [int(c) for c in parse_cards(trick)]
+    trick_ids = [rules.engine_id(c) for c in rules.named_cards(trick)]
     if len(trick_ids) > 3:
         raise ValueError(f"a trick in progress holds 0..3 cards, not {len(trick_ids)}")
-    trick_mask = cards_to_mask(trick_ids)
+    if len(set(trick_ids)) != len(trick_ids):
+        raise ValueError("a card appears twice in the trick")
+    trick_mask = sum(1 << c for c in trick_ids)
     for s in range(4):
         if masks[s] & trick_mask:
-            raise ValueError(f"seat {s} holds {_names(masks[s] & trick_mask)}, already played to the trick")
+            raise ValueError(f"seat {s} holds {_names(masks[s] & trick_mask, rules)}, already played to the trick")
     k = len(trick_ids)
     seat = (leader + k) % 4
     n = masks[seat].bit_count()
@@ -221,11 +228,11 @@ def card_values(
     r = rules.as_array()
     tt, gen, shift = _tables.take_obj(_OBJ_BITS[n])
     stats = np.zeros(_sol.STATS, np.int64)
-    out = np.empty(52)
+    out = np.empty(56)
     _sol.objective_values(np.array(masks, np.uint64), seat, np.array(trick_ids, np.int64), np.array(won, np.int64),
                           spades_broken, team, leaf_arr, r[R_SPADE_LEAD], r[R_FIRST_LEAD], tt, gen, shift, stats,
                           out)
-    return {Card(c): float(out[c]) for c in np.flatnonzero(~np.isnan(out))}
+    return {rules.engine_card(c): float(out[c]) for c in np.flatnonzero(~np.isnan(out))}
 
 
 def _tricks_won(tricks_won, played: int) -> list[int]:
@@ -254,9 +261,10 @@ def _check_trick(masks, leader, trick_ids, broken, trick_no, rules) -> None:
         hand = masks[s] | (1 << c)
         legal = int(legal_mask(np.uint64(hand), led, broken, trick_no, r[R_SPADE_LEAD], r[R_FIRST_LEAD]))
         if not legal >> c & 1:
-            raise ValueError(f"seat {s} could not play {Card(c)} to the trick: its legal cards were {_names(legal)}")
+            raise ValueError(f"seat {s} could not play {rules.engine_card(c)} to the trick: its legal cards were "
+                             f"{_names(legal, rules)}")
         if i == 0:
-            led = c // 13
+            led = min(c // 13, 3)  # a joker or high deuce (engine ids 52..55) leads the trumps
 
 
 @functools.lru_cache(maxsize=4096)

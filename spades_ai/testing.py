@@ -11,7 +11,6 @@ import numpy as np
 
 from spades_ai.agents.registry import default_pass, make_agent
 from spades_ai.agents.selfplay import agent_name
-from spades_ai.cards import parse_cards, to_card
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks
@@ -52,7 +51,7 @@ def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = No
                 ask = who.pass_cards if hasattr(who, "pass_cards") else default_pass
                 chosen = _ask(ask, obs, checked, where, "pass_cards")
                 try:
-                    cards = parse_cards(chosen)
+                    cards = hand.rules.named_cards(chosen)  # a card named must be in the rules' deck
                 except (ValueError, TypeError) as exc:
                     raise AgentCheckError(f"{where}: pass_cards returned {chosen!r}, not cards ({exc})") from None
                 n = obs.pass_count
@@ -78,7 +77,7 @@ def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = No
             else:
                 c = _ask(who.play, hand.observation(), checked, where, "play")
                 try:
-                    card = to_card(c)
+                    card = hand.rules.named(c)
                 except (ValueError, TypeError) as exc:
                     raise AgentCheckError(f"{where}: play returned {c!r}, not a card ({exc})") from None
                 if card not in hand.legal_cards():

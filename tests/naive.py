@@ -44,6 +44,50 @@ def partner_of(seat: int) -> int:
     return (seat + 2) % 4
 
 
+# -- jokers and high deuces -----------------------------------------------------------------------
+# RULES.md, seed 003's order: big joker, little joker, then the high deuces 2S, 2D, 2C, 2H (the
+# first ``deuces_high`` of them), then AS .. 3S (and 2S unless it is high). The big joker takes
+# the place (the card id) of 2H, the little joker that of 2C.
+BIG_JOKER, LITTLE_JOKER = card_id("2H"), card_id("2C")
+DEUCE_ORDER = [card_id("2S"), card_id("2D"), card_id("2C"), card_id("2H")]
+
+
+def top_trumps(rules) -> list[int]:
+    """The jokers and high deuces, highest first."""
+    jokers = [BIG_JOKER, LITTLE_JOKER][: rules.jokers]
+    return jokers + DEUCE_ORDER[: rules.deuces_high]
+
+
+def card_label(card: int, rules) -> str:
+    """How a card prints under the rules: ``BJ`` / ``LJ`` for the jokers."""
+    if rules.jokers >= 1 and card == BIG_JOKER:
+        return "BJ"
+    if rules.jokers == 2 and card == LITTLE_JOKER:
+        return "LJ"
+    return card_name(card)
+
+
+def plays_as(card: int, rules=None) -> int:
+    """The suit a card counts as: every joker and high deuce is a spade."""
+    if rules is not None and card in top_trumps(rules):
+        return SPADES
+    return suit(card)
+
+
+def strength(card: int, rules=None) -> int:
+    """Higher beats lower within the suit a card plays as: the rank, and above every ace the
+    jokers and high deuces (the highest of ``top_trumps`` strongest)."""
+    tops = top_trumps(rules) if rules is not None else []
+    if card in tops:
+        return 100 - tops.index(card)
+    return rank(card)
+
+
+def trick_order(card: int, rules=None) -> tuple[int, int]:
+    """Cards sorted by suit (clubs .. spades, as they play) and strength within it."""
+    return plays_as(card, rules), strength(card, rules)
+
+
 # -- play -------------------------------------------------------------------------------------
 
 
@@ -76,16 +120,16 @@ def naive_legal_cards(hand_cards, trick_so_far, spades_broken, trick_no, rules) 
     assert hand, "a player to act holds at least one card"
     trick = [int(c) for c in trick_so_far]
     if trick:
-        led = suit(trick[0])
-        same_suit = [c for c in hand if suit(c) == led]
+        led = plays_as(trick[0], rules)
+        same_suit = [c for c in hand if plays_as(c, rules) == led]
         # Follow suit if able; a void player may play anything, a spade included.
         return same_suit if same_suit else hand
     if trick_no == 0 and rules.first_lead == "low_club":
         # The holder of the lowest club leads it to the first trick.
-        clubs = [c for c in hand if suit(c) == CLUBS]
+        clubs = [c for c in hand if plays_as(c, rules) == CLUBS]
         assert clubs, "the first leader under low_club holds a club"
         return [min(clubs, key=rank)]
-    non_spades = [c for c in hand if suit(c) != SPADES]
+    non_spades = [c for c in hand if plays_as(c, rules) != SPADES]
     if not non_spades:
         return hand  # only spades: a spade may always be led
     if spades_may_be_led(rules, spades_broken, trick_no):
@@ -93,19 +137,19 @@ def naive_legal_cards(hand_cards, trick_so_far, spades_broken, trick_no, rules) 
     return non_spades
 
 
-def naive_trick_winner(trick) -> int:
+def naive_trick_winner(trick, rules=None) -> int:
     """The seat that wins ``trick``, a list of four ``(seat, card)`` pairs in play order."""
     trick = [(int(s), int(c)) for s, c in trick]
     assert len(trick) == 4
-    spades = [(s, c) for s, c in trick if suit(c) == SPADES]
+    spades = [(s, c) for s, c in trick if plays_as(c, rules) == SPADES]
     if spades:
         candidates = spades
     else:
-        led = suit(trick[0][1])
-        candidates = [(s, c) for s, c in trick if suit(c) == led]
+        led = plays_as(trick[0][1], rules)
+        candidates = [(s, c) for s, c in trick if plays_as(c, rules) == led]
     best_seat, best_card = candidates[0]
     for s, c in candidates[1:]:
-        if rank(c) > rank(best_card):
+        if strength(c, rules) > strength(best_card, rules):
             best_seat, best_card = s, c
     return best_seat
 
@@ -117,7 +161,7 @@ def naive_first_leader(hands, dealer: int, rules) -> int:
         holder = None
         for seat, h in enumerate(hands):
             for c in h:
-                if suit(c) == CLUBS and (lowest is None or rank(c) < rank(lowest)):
+                if plays_as(c, rules) == CLUBS and (lowest is None or rank(c) < rank(lowest)):
                     lowest, holder = c, seat
         return holder
     return (dealer + 1) % 4
@@ -132,7 +176,7 @@ def naive_legal_bids(seat, hand_cards, bids_by_seat, scores, rules) -> tuple[lis
     ``bids_by_seat`` holds None for seats that have not bid yet; ``scores`` are the match scores
     before the hand (team 0, team 1).
     """
-    n_spades = sum(1 for c in hand_cards if suit(int(c)) == SPADES)
+    n_spades = sum(1 for c in hand_cards if plays_as(int(c), rules) == SPADES)
     partner_bid = bids_by_seat[partner_of(seat)]
     if rules.bidding == "mirror":
         # Bid exactly the number of spades held; no spades means nil.
@@ -370,7 +414,8 @@ def naive_random_playout(hands, leader: int, stream: NaiveStream, rules):
     """Play 13 tricks with uniformly random legal cards; returns ``(tricks per seat, plays)``.
 
     A card with exactly one legal choice costs no draw; otherwise ``r = below(count)`` picks
-    the r-th lowest legal card. ``plays`` lists the ``(seat, card)`` pairs in order.
+    the r-th lowest legal card (in ``trick_order``: by suit, then strength, so jokers and high
+    deuces come last). ``plays`` lists the ``(seat, card)`` pairs in order.
     """
     hands = [sorted(h) for h in hands]
     broken = False
@@ -381,13 +426,14 @@ def naive_random_playout(hands, leader: int, stream: NaiveStream, rules):
         for pos in range(4):
             seat = (leader + pos) % 4
             legal = naive_legal_cards(hands[seat], [c for _, c in trick], broken, trick_no, rules)
+            legal.sort(key=lambda c: trick_order(c, rules))
             card = legal[0] if len(legal) == 1 else legal[stream.below(len(legal))]
             hands[seat].remove(card)
             trick.append((seat, card))
         plays.extend(trick)
-        if any(suit(c) == SPADES for _, c in trick):
+        if any(plays_as(c, rules) == SPADES for _, c in trick):
             broken = True
-        leader = naive_trick_winner(trick)
+        leader = naive_trick_winner(trick, rules)
         tricks[leader] += 1
     return tricks, plays
 
@@ -438,6 +484,9 @@ def random_rules_kwargs(rng: random.Random) -> dict:
         kw["blind_pass"] = rng.randint(1, 3)
     elif not kw.get("blind_nil") and rng.random() < 0.3:
         kw["pass_cards"] = rng.randint(1, 3)  # a player who passed has looked: no blind nil
+    if rng.random() < 0.5:
+        kw["jokers"] = rng.randint(0, 2)
+        kw["deuces_high"] = rng.randint(0, 4 - kw["jokers"])
     if bidding != "suicide" and not kw.get("min_team_bid") and rng.random() < 0.3:
         kw["closed_bidding"] = True  # not with limits that depend on the bids before
     elif bidding != "mirror":
@@ -474,9 +523,9 @@ def naive_minimax(hands, leader: int, trick, spades_broken: bool, trick_no: int,
             if len(played) < 4:
                 options.append(value(after, leader, played, broken, trick_no, won))
                 continue
-            winner = naive_trick_winner(played)
-            # A spade in this trick breaks spades for the tricks after it.
-            now_broken = broken or any(suit(c) == SPADES for _, c in played)
+            winner = naive_trick_winner(played, rules)
+            # A spade (a joker or high deuce too) in this trick breaks spades for the tricks after it.
+            now_broken = broken or any(plays_as(c, rules) == SPADES for _, c in played)
             new_won = tuple(w + (s == winner) for s, w in enumerate(won))
             options.append(value(after, winner, (), now_broken, trick_no + 1, new_won))
         best = max(options) if seat % 2 == team else min(options)

@@ -39,6 +39,8 @@ RULE_SETS = {
     "whiz": Rules.preset("whiz"),
     "blind": Rules.preset("blind"),
     "anytime_low_club": Rules(spade_lead="anytime", first_lead="low_club"),
+    "jokers_high_deuces": Rules(jokers=2, deuces_high=2, blind_nil=True, first_lead="low_club"),
+    "mirror_joker": Rules.preset("mirror", jokers=1, deuces_high=3),
 }
 
 
@@ -324,16 +326,18 @@ def test_observation_holds_what_the_seat_has_seen():
 def test_observation_holds_nothing_else():
     obs = obs_hand().observation()
     assert set(type(obs).__slots__) == {
-        "seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal"
+        "seat", "cards", "public", "rules", "rules_array", "blind_decision", "_plays", "_history", "_legal", "_engine"
     }
+    assert int(obs.engine_cards) == int(obs.cards)  # no joker or high deuce moves a card
     assert obs.public.shape == (st.N_PUBLIC,)
     # No hidden card is anywhere in it: the bits set in the seat's view are its own cards and
     # the cards played, nothing more.
     hidden = FULL & ~obs.cards & ~int(obs.public[st.P_PLAYED])
     assert obs.cards & hidden == 0
+    assert int(obs.public[st.P_DECK]) == FULL  # the deck every seat knows (the rules')
     for slot in range(st.N_PUBLIC):
         v = int(obs.public[slot])
-        if v >= 1 << 13:  # only masks are this large: they must be played cards
+        if v >= 1 << 13 and slot != st.P_DECK:  # only masks are this large: they must be played cards
             assert v & hidden == 0, slot
 
 
@@ -443,29 +447,33 @@ def redeal(obs, rng: random.Random, budget: int = 20_000) -> list[int] | None:
     ran out of budget.
     """
     me = obs.seat
-    played = int(obs.public[st.P_PLAYED])
-    played_by = [int(obs.public[st.P_PLAYED_BY + s]) for s in range(4)]
+    played_by = [int(cards) for cards in obs.played_by]  # card ids, whatever the rules
+    played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
     others = [s for s in range(4) if s != me]
     unseen = [c for c in range(52) if not (played | obs.cards) >> c & 1]
     room = {s: 13 - played_by[s].bit_count() for s in others}
     assert sum(room.values()) == len(unseen)
+
+    def suit_of(c):  # jokers and high deuces count as spades
+        return obs.rules.card(c).suit
+
     spades_due = {}  # seat -> spades it must still receive
     if obs.rules.bidding in ("mirror", "whiz"):
         for s in others:
             b = obs.bids[s]
             if b is not None and (b > 0 or obs.rules.bidding == "mirror"):
-                spades_due[s] = b - (played_by[s] & SPADES).bit_count()
+                spades_due[s] = b - len(obs.played_by[s].suit(3))
     voids = obs.voids
 
     def allowed(c, s):
-        if c // 13 in voids[s]:
+        if suit_of(c) in voids[s]:
             return False
-        if s in spades_due and c // 13 == 3:
+        if s in spades_due and suit_of(c) == 3:
             return spades_due[s] > 0
         return True
 
-    spades = [c for c in unseen if c // 13 == 3]
-    rest = [c for c in unseen if c // 13 != 3]
+    spades = [c for c in unseen if suit_of(c) == 3]
+    rest = [c for c in unseen if suit_of(c) != 3]
     rng.shuffle(spades)
     rest.sort(key=lambda c: (sum(allowed(c, s) for s in others), rng.random()))
     order = spades + rest
@@ -487,12 +495,12 @@ def redeal(obs, rng: random.Random, budget: int = 20_000) -> list[int] | None:
         for s in seats:
             got[s] += 1
             owner[c] = s
-            if c // 13 == 3 and s in spades_due:
+            if suit_of(c) == 3 and s in spades_due:
                 spades_due[s] -= 1
             if place(i + 1):
                 return True
             got[s] -= 1
-            if c // 13 == 3 and s in spades_due:
+            if suit_of(c) == 3 and s in spades_due:
                 spades_due[s] += 1
         return False
 
@@ -631,13 +639,13 @@ def test_redeal_respects_voids_counts_and_mirror_bids():
             assert sorted(m.bit_count() for m in deal) == [13] * 4
             assert np.bitwise_or.reduce(np.array(deal, dtype=np.uint64)) == FULL
             for s in range(4):
-                now = deal[s] & ~int(obs.public[st.P_PLAYED_BY + s])
+                now = obs.rules.cardset(deal[s] & ~int(obs.played_by[s]))
                 for suit in obs.voids[s]:
-                    assert now >> (13 * suit) & 0x1FFF == 0
+                    assert not now.suit(suit)
             if obs.rules.bidding == "mirror":
                 for s, b in enumerate(obs.bids):
                     if b is not None:
-                        assert (deal[s] & SPADES).bit_count() == b
+                        assert len(obs.rules.cardset(deal[s]).suit(3)) == b
 
 
 def test_low_club_first_leader_is_not_public_during_bidding():
@@ -685,14 +693,19 @@ def test_agent_seeds_take_the_whole_uint64_range():
 
 
 # -- closed bidding: no agent reads a bid it has not seen -----------------------------------
-CLOSED_RULES = [Rules(closed_bidding=True), Rules(closed_bidding=True, blind_nil=True, min_bid=2), Rules.preset("whiz", closed_bidding=True)]
+CLOSED_RULES = [
+    Rules(closed_bidding=True),
+    Rules(closed_bidding=True, blind_nil=True, min_bid=2),
+    Rules.preset("whiz", closed_bidding=True),
+]
 
 
 def test_closed_bidding_no_agent_reads_a_hidden_bid():
     """Under closed bidding, make the earlier bids again differently: the bidder's observation
     and every built-in agent's bid (Hard and Crazy with a few worlds) stay the same."""
     rng = random.Random(12)
-    agents = [make_agent(a, seed=3) for a in BUILTINS] + [make_agent("hard", worlds=12, seed=3), make_agent("crazy", worlds=12, seed=3)]
+    agents = [make_agent(a, seed=3) for a in BUILTINS]
+    agents += [make_agent("hard", worlds=12, seed=3), make_agent("crazy", worlds=12, seed=3)]
     masks = deal_masks(12, 0, 60)
     checked = changed_bids = 0
     for i in range(60):

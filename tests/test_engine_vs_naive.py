@@ -19,6 +19,7 @@ import pytest
 from naive import (
     MASK64,
     NaiveStream,
+    card_label,
     card_name,
     mix64,
     naive_deal,
@@ -33,9 +34,9 @@ from naive import (
     naive_seen_bids,
     naive_seen_passes,
     naive_trick_winner,
+    plays_as,
     random_rules_kwargs,
     stream_start,
-    suit,
     unmix64,
 )
 
@@ -57,13 +58,14 @@ def choose_bid(rnd: random.Random, legal: list[int]) -> int:
     return min(legal, key=lambda b: (abs(b - aim), b))
 
 
-def card_form(rnd: random.Random, card: int):
-    """The same card as a ``Card``, a string or an int id: ``Hand.play`` takes all three."""
+def card_form(rnd: random.Random, card: int, rules):
+    """The same card as a ``Card``, a string (``BJ`` for the big joker) or an int id:
+    ``Hand.play`` takes all three."""
     form = rnd.randrange(3)
     if form == 0:
         return sa.Card(card)
     if form == 1:
-        return card_name(card)
+        return card_label(card, rules)
     return card
 
 
@@ -82,7 +84,7 @@ def drive_passes(rnd: random.Random, hand: sa.Hand, hands, after_bidding: bool, 
     for s in order:
         assert hand.observation().pass_count == n
         assert int(hand.cards(s)) == sum(1 << c for c in hands[s])  # nothing moves before the last choice
-        hand.pass_cards(s, [card_form(rnd, c) for c in gave[s]])
+        hand.pass_cards(s, [card_form(rnd, c, rules) for c in gave[s]])
     new = naive_exchange(hands, gave)
     assert [[int(c) for c in hand.cards(s)] for s in range(4)] == new
     for s in range(4):
@@ -141,15 +143,16 @@ def drive_hand(rnd: random.Random, rules: sa.Rules, seed: int, index: int) -> No
             assert hand.to_act == seat and hand.trick_no == trick_no
             legal = naive_legal_cards(held[seat], [c for _, c in trick], broken, trick_no, rules)
             assert [int(c) for c in hand.legal_cards()] == legal, (seat, trick, broken, trick_no, rules)
+            assert [str(c) for c in hand.legal_cards()] == [card_label(c, rules) for c in legal]
             card = rnd.choice(legal)
-            hand.play(card_form(rnd, card))
+            hand.play(card_form(rnd, card, rules))
             held[seat].remove(card)
             trick.append((seat, card))
-        winner = naive_trick_winner(trick)
+        winner = naive_trick_winner(trick, rules)
         tricks_won[winner] += 1
         assert [(s, int(c)) for s, c in hand.tricks[-1]] == trick
         assert hand.tricks_won == tricks_won, (trick, tricks_won)
-        broken = broken or any(suit(c) == 3 for _, c in trick)
+        broken = broken or any(plays_as(c, rules) == 3 for _, c in trick)
         leader = winner
     assert hand.phase == "over" and hand.to_act is None
 
@@ -208,12 +211,14 @@ def test_random_rules_cover_every_option():
     assert seen["spade_lead"] == set(SPADE_LEADS)
     assert seen["first_lead"] == {"dealer_left", "low_club"}
     assert seen["bidding"] == {"classic", "suicide", "mirror", "whiz"}
-    for switch in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "closed_bidding", "hook", "half_blind_penalty"):
+    switches = ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "closed_bidding", "hook", "half_blind_penalty")
+    for switch in switches:
         assert seen[switch] == {True, False}, switch
     assert seen["pass_cards"] == {0, 1, 2, 3} and seen["blind_pass"] == {0, 1, 2, 3}
     assert {0, 100} <= seen["blind_nil_min_deficit"]
     assert {1, 2, 3, 4} <= seen["min_bid"] and {0, 4} <= seen["min_team_bid"]
     assert {1, 5, 10} <= seen["bag_limit"] and None in seen["max_hands"] and None in seen["loss_threshold"]
+    assert seen["jokers"] == {0, 1, 2} and seen["deuces_high"] == {0, 1, 2, 3, 4}
 
 
 # -- bitboard helpers --------------------------------------------------------------------------
@@ -270,10 +275,13 @@ def test_bit_helpers_on_zero():
 
 @pytest.mark.nojit
 def test_suit_masks():
-    for c in range(52):
-        assert int(bits.suit_mask_of(np.uint64(1 << c))) == 0x1FFF << (13 * (c // 13))
-    assert [int(m) for m in bits.SUIT_MASK] == [0x1FFF << (13 * s) for s in range(4)]
-    assert int(bits.SPADES) == sum(1 << c for c in range(39, 52))
+    lane = sum(1 << c for c in range(39, 56))  # the spades and the four bits of extra trumps above
+    for c in range(56):
+        assert int(bits.suit_mask_of(np.uint64(1 << c))) == (lane if c >= 39 else 0x1FFF << (13 * (c // 13)))
+        assert int(bits.suit_of(c)) == min(c // 13, 3)
+        assert int(bits.RANK_OF[c]) == (c % 13 if c < 52 else c - 39)
+    assert [int(m) for m in bits.SUIT_MASK] == [0x1FFF << (13 * s) for s in range(3)] + [lane]
+    assert int(bits.SPADES) == lane
     assert int(bits.NON_SPADES) == sum(1 << c for c in range(39))
 
 
@@ -409,6 +417,15 @@ def test_random_playouts_match_replica(spade_lead, first_lead):
     assert got.shape == (300, 4)
     for i in range(300):
         assert got[i].tolist() == want[i][0], (i, spade_lead, first_lead)
+
+
+@pytest.mark.parametrize("jokers, deuces_high", [(1, 0), (2, 0), (0, 1), (0, 4), (1, 3), (2, 2)])
+def test_random_playouts_with_jokers_and_high_deuces_match_replica(jokers, deuces_high):
+    rules = sa.Rules(jokers=jokers, deuces_high=deuces_high, spade_lead="after_first_trick", first_lead="low_club")
+    seed = 50 + 3 * jokers + deuces_high
+    got = sa.random_playouts(300, seed=seed, rules=rules, dealer=1)
+    want = naive_random_playouts(300, seed, rules, dealer=1)
+    assert got.tolist() == [w[0] for w in want]
 
 
 @pytest.mark.nojit

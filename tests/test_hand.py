@@ -429,7 +429,7 @@ def test_refused_actions_change_nothing_in_random_hands():
                 c = rnd.choice(wrong)
                 with pytest.raises(IllegalPlayError) as info:
                     h.play(c)
-                assert f"seat {seat}" in str(info.value) and str(Card(c)) in str(info.value)
+                assert f"seat {seat}" in str(info.value) and str(rules.card(c)) in str(info.value)
                 assert ("does not hold" in str(info.value)) == (c not in mine)
                 assert snapshot(h) == before
                 refused += 1
@@ -602,3 +602,72 @@ def test_record_written_by_version_0_1_still_replays():
     h = Hand.from_record(old)
     assert h.bag_count == tuple(old["bags"]) and h.scores == tuple(old["scores"])
     assert [str(c) for _, c in h.plays] == old["plays"] and h.to_record()["bag_count"] == old["bags"]
+
+
+# -- jokers and high deuces -----------------------------------------------------------------
+def test_jokers_print_and_parse():
+    rules = Rules(jokers=2, deuces_high=2)
+    assert [str(rules.card(i)) for i in rules.extra_trumps] == ["2D", "2S", "LJ", "BJ"]
+    assert str(sa.Card.parse("BJ")) == "BJ" and int(sa.Card.parse("lj")) == 0
+    bj = rules.card(26)
+    assert bj == 26 and bj.suit == sa.Suit.SPADES and bj.rank == 16 and rules.card(13).rank == 13
+    cards = rules.cardset(sa.CardSet("2H 2C 2D AS 5H"))
+    assert str(cards) == "S: BJ LJ 2D A  H: 5  D: -  C: -"
+    assert [str(c) for c in cards] == ["LJ", "2D", "BJ", "5H", "AS"]  # id order
+    assert len(cards.suit(3)) == 4 and len(cards.suit(2)) == 1 and len(cards.suit(0)) == 0
+    assert str(Rules(jokers=1).card(0)) == "2C"  # one joker: only the big one
+
+
+def test_jokers_and_high_deuces_win_and_follow_as_spades():
+    deal = [
+        "BJ LJ AS KS 3S 4H 5H 6H 7H 8H 9H TH JH",  # seat 0: the jokers (the ids of 2H and 2C)
+        "2S 2D QS JS 3C 4C 5C 6C 7C 8C 9C TC JC",  # seat 1: the high deuces
+        "TS 9S 8S 7S 6S 5S 4S QC KC AC QH KH AH",
+        "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 3H",
+    ]
+    rules = Rules(jokers=2, deuces_high=2, spade_lead="anytime")
+    with pytest.raises(ValueError, match="seat 0's hand: 2H is not in the deck: BJ replaces it"):
+        Hand([deal[0].replace("BJ", "2H")] + deal[1:], dealer=3, rules=rules)
+    with pytest.raises(ValueError, match="seat 0's hand: BJ is not in the deck: these rules play with 0 joker"):
+        Hand(deal, dealer=3)
+    assert Hand([sa.CardSet(d.replace("BJ", "2H").replace("LJ", "2C")) for d in deal], 3, rules).deal[0] == deal[0]
+    h = Hand(deal, dealer=3, rules=rules)
+    for _ in range(4):
+        h.bid(3)
+    with pytest.raises(sa.IllegalPlayError, match="2H is not in the deck: BJ replaces it"):
+        h.play("2H")
+    h.play("AS")  # seat 0 leads a spade
+    assert [str(c) for c in h.legal_cards()] == ["2D", "2S", "JS", "QS"]  # high deuces follow spades
+    h.play("2D")
+    h.play("TS")
+    h.play("3D")  # void in spades
+    assert h.tricks_won == [0, 1, 0, 0]  # 2D beats AS
+    h.play("2S")
+    h.play("9S")
+    h.play("4D")
+    assert [str(c) for c in h.legal_cards()] == ["LJ", "BJ", "3S", "KS"]
+    h.play("LJ")
+    assert h.tricks_won == [1, 1, 0, 0]  # the little joker beats the high 2S
+    assert str(h.tricks[-1][3][1]) == "LJ" and h.observation().played_by[0] == ["AS", "LJ"]
+    assert "S: BJ K 3" in str(h)
+    record = h.to_record()
+    assert "LJ" in record["plays"] and "BJ" in record["deal"][0]
+    assert Hand.from_record(record).tricks_won == h.tricks_won
+
+
+def test_jokers_are_refused_without_jokers_in_the_rules():
+    h = Hand(sa.deal(3), rules=Rules(deuces_high=1))
+    for _ in range(4):
+        h.bid(3)
+    with pytest.raises(sa.IllegalPlayError, match="BJ is not in the deck: these rules play with 0 joker"):
+        h.play("BJ")
+
+
+def test_mirror_counts_jokers_and_high_deuces_as_spades():
+    rules = Rules(jokers=1, deuces_high=1, bidding="mirror")
+    h = Hand(sa.deal(0), rules=rules)
+    for seat in (1, 2, 3, 0):
+        held = h.deal[seat]
+        assert h.legal_bids() == [len(held.suit(3))]
+        assert len(held.suit(3)) == sum(c.suit == 3 or int(c) in (26, 39) for c in sa.deal(0)[seat])
+        h.bid(h.legal_bids()[0])

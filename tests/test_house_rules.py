@@ -47,6 +47,12 @@ EVERY_OPTION = {
     "pass_1": Rules(pass_cards=1),
     "pass_3": Rules(pass_cards=3),
     "blind_pass_2": Rules(blind_nil=True, blind_pass=2),
+    "jokers_1": Rules(jokers=1),
+    "jokers_2": Rules(jokers=2),
+    "deuces_high_1": Rules(deuces_high=1),
+    "deuces_high_4": Rules(deuces_high=4),
+    "jokers_2_deuces_high_2": Rules(jokers=2, deuces_high=2),
+    "jokers_1_deuces_high_3_low_club": Rules(jokers=1, deuces_high=3, first_lead="low_club"),
 }
 
 
@@ -75,6 +81,21 @@ def test_every_builtin_plays_legally_under_every_option(name, option):
 def test_every_builtin_plays_legally_under_random_combinations(name, k, rules):
     hands = 4 if name in ("hard", "crazy") else 8
     report = check_agent(agent(name, seed=k), hands=hands, seed=100 + k, rules=rules)
+    assert report.endswith("all legal and reproducible")
+
+
+def test_the_random_combinations_draw_jokers_and_high_deuces():
+    drawn = random_rules(91, 8) + random_rules(92, 12)
+    assert any(r.jokers for r in drawn) and any(r.deuces_high for r in drawn)
+    assert any(r.jokers and r.deuces_high and (r.pass_cards or r.closed_bidding) for r in drawn)
+
+
+@pytest.mark.parametrize("rules", [Rules(jokers=2, deuces_high=2, pass_cards=3), Rules.preset("mirror", jokers=1, deuces_high=2)])
+@pytest.mark.parametrize("name", ["hard", "ismcts"])
+def test_exact_leaves_and_ismcts_play_jokers_and_high_deuces_legally(name, rules):
+    """Hard's exact finish (``solver_tricks``) and ISMCTS search the trump lane too."""
+    a = make_agent("hard", worlds=4, solver_tricks=4, seed=2) if name == "hard" else make_agent("ismcts", iterations=60, seed=2)
+    report = check_agent(a, hands=4, seed=11, rules=rules, opponents="normal")
     assert report.endswith("all legal and reproducible")
 
 
@@ -109,3 +130,41 @@ def test_a_thousand_hands_per_builtin_under_random_rules(name):
         assert report.endswith("all legal and reproducible")
         played += 20
     assert played == 1000
+
+
+@pytest.mark.parametrize("rules", [Rules(jokers=1), Rules(deuces_high=2), Rules(jokers=2, deuces_high=2, pass_cards=3)])
+def test_the_framework_adapters_refuse_jokers_and_high_deuces_by_name(rules):
+    """OpenSpiel and PettingZoo encode the plain 52-card deck: both build on ``encoding.Table``."""
+    from spades_ai import RulesError
+    from spades_ai.interop.encoding import Table
+
+    with pytest.raises(RulesError, match=r"rules fields 'jokers' \(\d\) and 'deuces_high' \(\d\) must be 0"):
+        Table(rules.replace(pass_cards=0))
+
+
+def test_python_worlds_hold_card_ids_under_jokers_and_high_deuces():
+    """``sample_worlds`` / ``play_out`` / ``world_weights`` speak card ids at the Python face
+    (the kernels' trump lane stays inside)."""
+    import numpy as np
+
+    from spades_ai import Hand, deal, play_out, sample_worlds
+    from spades_ai.agents.worlds import count_worlds, world_weights
+
+    rules = Rules(jokers=2, deuces_high=2)
+    hand = Hand(deal(4), rules=rules)
+    normal = make_agent("normal")
+    while hand.phase == "bidding":
+        hand.bid(normal.bid(hand.observation()))
+    for _ in range(9):
+        hand.play(normal.play(hand.observation()))
+    obs = hand.observation()
+    assert count_worlds(obs) > 1
+    worlds = sample_worlds(obs, 30, seed=2)
+    played = [int(p) for p in obs.played_by]
+    for w in worlds:
+        assert int(w[obs.seat]) == int(obs.cards)
+        assert int(np.bitwise_or.reduce(w)) | played[0] | played[1] | played[2] | played[3] == (1 << 52) - 1
+    assert world_weights(obs, worlds).shape == (30,)
+    first = obs.legal_cards()[-1]
+    result = play_out(obs, worlds[0], ["normal"] * 4, first=first)
+    assert sum(result.tricks_won) == 13

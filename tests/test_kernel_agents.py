@@ -473,3 +473,56 @@ def test_an_illegal_bid_after_the_passing_names_the_engine_reason():
     nils = sa.kernel_agent("nils", nil_bid, greedy_play)
     with pytest.raises(IllegalBidError, match="'nils' at seat .* illegal bid 0: .*nil is off"):
         sa.play_hands([nils, "normal"], 5, rules=sa.Rules(nil=False, pass_cards=2, closed_bidding=True))
+
+
+# -- jokers and high deuces through the kernel API ------------------------------------------------
+@numba.njit
+def lane_facts(pub, hand, rules):
+    """What a kernel agent reads of its cards: (id, suit, rank, face id) for each card held."""
+    out = np.empty((K.count(hand), 4), dtype=np.int64)
+    m = hand
+    i = 0
+    while m != K.ZERO:
+        c = K.lowest_card(m)
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = c, K.card_suit(c), K.card_rank(c), K.face_card(c, rules)
+        m ^= K.card_bit(c)
+        i += 1
+    return out, K.deck(pub), K.unseen_cards(pub, hand), K.extra_trumps(rules), K.jokers(rules), K.deuces_high(rules)
+
+
+@pytest.mark.parametrize("jokers, deuces_high", [(0, 0), (2, 2), (1, 3), (0, 4)])
+def test_kernel_api_reads_the_trump_lane_as_spades_above_the_ace(jokers, deuces_high):
+    """A kernel sees a joker or high deuce as a spade (suit 3) ranking above the ace, in trump
+    order, whose face is the ``Card`` the Python side shows; the deck and the unseen cards hold
+    the lane, never the bits its cards left."""
+    rules = sa.Rules(jokers=jokers, deuces_high=deuces_high, spade_lead="anytime")
+    for i in range(4):
+        hand = sa.Hand(sa.deal(9, i), rules=rules)
+        for _ in range(4):
+            hand.bid(2)
+        seen = 0
+        for seat in range(4):
+            obs = hand.view(seat)
+            facts, deck, unseen, extra, j, d = lane_facts(obs.public, obs.engine_cards, obs.rules_array)
+            assert (extra, j, d) == (jokers + deuces_high, jokers, deuces_high)
+            assert int(deck) == int(rules.as_array()[sa.rules.R_DECK]) and int(deck).bit_count() == 52
+            assert int(unseen) == int(deck) & ~int(obs.engine_cards)
+            for c, suit, rank, face in facts.tolist():
+                card = rules.card(face)
+                assert card == face and card.suit == suit and card.rank == rank, (c, card)
+                assert (c >= 52) == (face in rules.extra_trumps)
+                seen += c >= 52
+        assert seen == jokers + deuces_high  # every joker and high deuce was dealt to someone
+    # ranks in the lane follow RULES.md's order: BJ > LJ > 2S > 2D > 2C > 2H > AS
+    order = [str(rules.card(c)) for c in sorted(rules.extra_trumps, key=lambda c: -rules.card(c).rank)]
+    want = (["BJ", "LJ"][:jokers] + ["2S", "2D", "2C", "2H"][:deuces_high])
+    assert order == want
+
+
+def test_a_kernel_agent_plays_jokers_and_high_deuces_legally():
+    """The greedy kernel agent (highest card when it needs tricks) plays the lane's ids."""
+    rules = sa.Rules(jokers=2, deuces_high=2, pass_cards=2)
+    assert check_agent(GREEDY, hands=6, seed=4, rules=rules).endswith("all legal and reproducible")
+    records = sa.play_hands([GREEDY, "normal"], 30, seed=5, rules=rules, keep_plays=True)
+    assert (records.tricks_won.sum(axis=1) == 13).all()
+    assert sorted(records.plays[0].tolist()) == list(range(52))  # card ids at the Python face

@@ -198,6 +198,9 @@ def test_candidates_keep_every_effect_on_the_current_trick():
         ("hard", 16, Rules.preset("mirror"), 8),
         ("hard", 8, Rules(spade_lead="anytime", first_lead="low_club", nil_tricks_count=True, min_team_bid=4), 12),
         ("crazy", 8, Rules(bag_limit=5, bag_penalty=50, target_score=250, nil_bonus=50), 12),
+        ("hard", 8, Rules(jokers=2, deuces_high=2, closed_bidding=True), 12),
+        ("crazy", 8, Rules.preset("mirror", jokers=1, deuces_high=1, hook=False), 8),
+        ("hard", 8, Rules(hook=True, deuces_high=4), 8),
     ],
 )
 def test_hard_and_crazy_pass_check_agent(name, worlds, rules, hands):

@@ -191,3 +191,20 @@ def test_keep_plays_from_the_command_line_and_an_experiment_file(capsys, tmp_pat
     exp.write_text('agents = ["normal", "easy"]\nkeep_plays = "yes"\n')
     code, _, err = cli(capsys, "tournament", "--config", str(exp), "-q")
     assert code == 2 and "keep_plays must be true or false" in err
+
+
+def test_runs_and_matches_with_jokers_and_high_deuces_replay(tmp_path):
+    """Recorded plays are card ids (a joker keeps the id of its deuce), so the rows of a run
+    under jokers and high deuces replay through ``Hand`` and print the jokers by name."""
+    rules = Rules(jokers=2, deuces_high=2, target_score=150)
+    for mode in ("hands", "matches"):
+        run = run_tournament("normal,easy", deals=3, seed=8, mode=mode, rules=rules, out=tmp_path / mode,
+                             keep_plays=True, n_jobs=1, progress=False)  # fmt: skip
+        df = load_results(run.path)
+        row = df.iloc[-1]
+        keys = {"deal_no": int(row.deal_no)} if mode == "hands" else {"match_no": int(row.match_no), "hand_no": int(row.hand_no)}
+        (recorded,) = replay_source(run.path, table=int(row.table), **keys)
+        hand = Hand.from_record(recorded.record)
+        assert hand.phase == "over" and sorted(recorded.record["plays"]) == list(range(52))
+        text = "\n".join(replay_lines(recorded))
+        assert "BJ" in text and "LJ" in text

@@ -36,6 +36,8 @@ RULES_MD_DEFAULTS = {
     "closed_bidding": False,
     "pass_cards": 0,
     "blind_pass": 0,
+    "jokers": 0,
+    "deuces_high": 0,
 }
 
 
@@ -123,6 +125,11 @@ def test_every_field_documented():
         ("pass_cards", True),
         ("blind_pass", 4),
         ("blind_pass", 1.0),
+        ("jokers", 3),
+        ("jokers", -1),
+        ("jokers", True),
+        ("deuces_high", 5),
+        ("deuces_high", 1.0),
     ],
 )
 def test_nonsensical_value_names_the_field(field, value):
@@ -156,6 +163,8 @@ def test_nonsensical_value_names_the_field(field, value):
         (dict(closed_bidding=True, hook=True), "closed_bidding"),
         (dict(blind_pass=2), "blind_pass"),
         (dict(pass_cards=2, blind_nil=True), "pass_cards"),
+        (dict(jokers=1, deuces_high=4), "deuces_high"),
+        (dict(jokers=2, deuces_high=3), "jokers"),
     ],
 )
 def test_inconsistent_combinations_name_the_field(kwargs, field):
@@ -184,6 +193,9 @@ def test_inconsistent_combinations_name_the_field(kwargs, field):
         dict(closed_bidding=True, blind_nil=True, min_bid=2),
         dict(pass_cards=3, closed_bidding=True, bidding="whiz"),
         dict(blind_nil=True, blind_pass=3, bidding="suicide"),
+        dict(jokers=2, deuces_high=2),
+        dict(jokers=1, deuces_high=3, bidding="mirror"),
+        dict(deuces_high=4),
     ],
 )
 def test_sensible_combinations_are_accepted(kwargs):
@@ -297,8 +309,11 @@ def test_as_array_defaults():
     # target, loss, nil, nil bonus, blind nil, blind bonus, deficit, nil tricks count, bag limit,
     # bag penalty, spade lead (broken), first lead (dealer's left), min bid, min team bid,
     # ten for 200, bidding (classic), max hands (0 = off), hook, half blind penalty
-    # ..., closed bidding, pass cards, blind pass
-    assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    # ..., closed bidding, pass cards, blind pass, jokers, deuces high, extra trumps (0), the
+    # engine's deck (52 ids), their ids (4)
+    assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0] + [
+        0, 0, 0, (1 << 52) - 1, 0, 0, 0, 0
+    ]
     with pytest.raises(ValueError):
         a[0] = 1  # read-only: the kernels' view cannot be changed behind the dataclass's back
 
@@ -325,6 +340,8 @@ def _from_array(a) -> Rules:
         bidding=R.BIDDINGS[a[R.R_BIDDING]],
         max_hands=None if a[R.R_MAX_HANDS] == 0 else int(a[R.R_MAX_HANDS]),
         hook=bool(a[R.R_HOOK]),
+        jokers=int(a[R.R_JOKERS]),
+        deuces_high=int(a[R.R_DEUCES_HIGH]),
         half_blind_penalty=bool(a[R.R_HALF_BLIND]),
         closed_bidding=bool(a[R.R_CLOSED]),
         pass_cards=int(a[R.R_PASS]),
@@ -343,7 +360,8 @@ def test_as_array_round_trip():
         assert _from_array(r.as_array()) == r
         seen.add(tuple(r.as_array().tolist()))
     assert len(seen) > 250  # distinct rules give distinct arrays
-    assert len(set(range(rules_mod.N_RULE_SLOTS)) - {getattr(rules_mod, n) for n in dir(rules_mod) if n.startswith("R_")}) == 0
+    named = {getattr(rules_mod, n) for n in dir(rules_mod) if n.startswith("R_")}
+    assert set(range(rules_mod.N_RULE_SLOTS)) - named == {rules_mod.R_EXTRA + i for i in (1, 2, 3)}  # R_EXTRA's 4 slots
 
 
 def test_as_array_codes_of_text_options():

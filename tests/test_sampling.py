@@ -688,7 +688,7 @@ def _weights_reference(pub, seat, worlds):
         if b < 0 or pub[st.P_BLIND + o]:
             continue
         played = U64(pub[st.P_PLAYED_BY + o])
-        logw += [bid_log_likelihood(b, U64(x) | played) for x in worlds[:, o]]
+        logw += [bid_log_likelihood(b, U64(x) | played, Rules().as_array()) for x in worlds[:, o]]
     return np.exp(logw - logw.max())
 
 
@@ -748,7 +748,7 @@ def test_bid_model_prefers_hands_that_explain_the_bid():
 
     strong = m("AS KS QS JS TS AH KH AD KD AC 2C 3C 4C")
     weak = m("2S 3S 4H 5H 6H 7H 2D 3D 4D 5D 2C 3C 4C")
-    assert bid_log_likelihood(7, strong) > bid_log_likelihood(7, weak)
-    assert bid_log_likelihood(1, weak) > bid_log_likelihood(1, strong)
-    assert bid_log_likelihood(0, weak) > bid_log_likelihood(0, strong)  # nil asks for a nil-safe hand
-    assert bid_log_likelihood(0, m("AS 3S 4H 5H 6H 7H 2D 3D 4D 5D 2C 3C 4C")) < bid_log_likelihood(0, weak)
+    assert bid_log_likelihood(7, strong, Rules().as_array()) > bid_log_likelihood(7, weak, Rules().as_array())
+    assert bid_log_likelihood(1, weak, Rules().as_array()) > bid_log_likelihood(1, strong, Rules().as_array())
+    assert bid_log_likelihood(0, weak, Rules().as_array()) > bid_log_likelihood(0, strong, Rules().as_array())  # nil asks for a nil-safe hand
+    assert bid_log_likelihood(0, m("AS 3S 4H 5H 6H 7H 2D 3D 4D 5D 2C 3C 4C"), Rules().as_array()) < bid_log_likelihood(0, weak, Rules().as_array())

@@ -38,6 +38,9 @@ RULES = {
     "closed": Rules(closed_bidding=True, blind_nil=True),
     "pass3_closed": Rules(pass_cards=3, closed_bidding=True),
     "blind_pass": Rules(blind_nil=True, blind_pass=2, blind_nil_min_deficit=100),
+    "jokers_deuces": Rules(jokers=2, deuces_high=2, first_lead="low_club"),
+    "whiz_joker": Rules.preset("whiz", jokers=1, deuces_high=3),
+    "jokers_pass": Rules(jokers=2, deuces_high=2, pass_cards=3),
 }
 
 LINEUPS = {

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
-from naive import SPADES, naive_double_dummy, naive_legal_cards, naive_minimax, naive_trick_winner, suit
+from naive import SPADES, naive_double_dummy, naive_legal_cards, naive_minimax, naive_trick_winner, plays_as, suit
 
 import spades_ai as sa
 from spades_ai import solver
@@ -105,6 +105,64 @@ def test_double_dummy_matches_minimax():
             broken_matters += naive_double_dummy(hands, leader, not broken, RULES[lead]) != want
     assert seen_values == {0, 1, 2, 3}
     assert broken_matters >= 20
+
+
+JOKER_RULES = [Rules(jokers=j, deuces_high=d, spade_lead=lead) for j in range(3) for d in range(5 - j) if j or d
+               for lead in ("broken", "anytime")]
+
+
+def trumpy_endgame(rnd: random.Random, n: int):
+    """``random_endgame`` with the deuces always in the deck, so jokers and high deuces play."""
+    hands, leader, broken = random_endgame(rnd, n)
+    held = {c for h in hands for c in h}
+    for deuce in rnd.sample([0, 13, 26, 39], 2):
+        if deuce not in held:
+            seat, i = rnd.randrange(4), rnd.randrange(n)
+            held.discard(hands[seat][i])
+            hands[seat][i] = deuce
+            held.add(deuce)
+    return [sorted(h) for h in hands], leader, broken
+
+
+def test_double_dummy_and_card_values_with_jokers_and_high_deuces_match_minimax():
+    """The solver runs on the engine's layout (jokers and high deuces above the ace, in the
+    trump lane); minimax plays the same ids by RULES.md's order."""
+    rnd = random.Random(29)
+    differs = 0
+    for i in range(900):
+        rules = JOKER_RULES[i % len(JOKER_RULES)]
+        n = 1 + i % 3
+        hands, leader, broken = trumpy_endgame(rnd, n)
+        got = double_dummy(hands, leader, rules=rules, spades_broken=broken)
+        want = naive_double_dummy(hands, leader, broken, rules)
+        assert got == want, (hands, leader, broken, rules)
+        differs += want != naive_double_dummy(hands, leader, broken, Rules(spade_lead=rules.spade_lead))
+        k = rnd.randrange(4)
+        trick_no = 13 - n
+        after, trick = play_into_trick(rnd, hands, leader, broken, trick_no, rules, k)
+        won = [0, 0, 0, 0]
+        for _ in range(trick_no):
+            won[rnd.randrange(4)] += 1
+        team = rnd.randrange(2)
+        leaf = random_leaf(rnd, team)
+        values = card_values(after, leader, leaf, team, tricks_won=won, trick=trick, rules=rules, spades_broken=broken)
+        seat = (leader + k) % 4
+        assert sorted(values) == naive_legal_cards(after[seat], trick, broken, trick_no, rules)
+        assert all(str(c) == str(rules.card(c)) for c in values)  # named as the rules name them
+        played = [((leader + j) % 4, c) for j, c in enumerate(trick)]
+        for card, v in values.items():
+            rest = [list(h) for h in after]
+            rest[seat].remove(int(card))
+            now = played + [(seat, int(card))]
+            if len(now) == 4:
+                winner = naive_trick_winner(now, rules)
+                new_won = [w + (s == winner) for s, w in enumerate(won)]
+                now_broken = broken or any(plays_as(c, rules) == SPADES for _, c in now)
+                want = naive_minimax(rest, winner, (), now_broken, trick_no + 1, new_won, rules, leaf, team)
+            else:
+                want = naive_minimax(rest, leader, now, broken, trick_no, won, rules, leaf, team)
+            assert v == pytest.approx(want), (after, leader, trick, card, team, rules)
+    assert differs > 50  # the jokers and high deuces change many answers
 
 
 def test_spade_lead_options_in_the_first_tricks():

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from spades_ai import Hand, Rules, make_agent
+from spades_ai import CardSet, Hand, Rules, make_agent
 from spades_ai.cards import DECK
 from spades_ai.cli import compiling_notice, main
 from spades_ai.table import SaveFileError, TableMatch, play_session
@@ -230,3 +230,38 @@ def test_the_table_refuses_rules_it_cannot_show_rightly(rules):
 
     with pytest.raises(RulesError, match="rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"):
         TableMatch(seed=1, rules=rules)
+
+
+def test_the_table_plays_jokers_and_high_deuces(tmp_path):
+    """The table shows the jokers among the spades, takes them typed, refuses a card the deck
+    has lost in the rules' words, and saves and resumes a match with them."""
+    rules = Rules(target_score=None, max_hands=2, jokers=2, deuces_high=2)
+    match = TableMatch(5, "normal", rules)
+    normal = make_agent("normal")
+    shown = []
+    refused = 0
+    match.advance()
+    while not match.over:
+        shown += match.view()
+        hand = match.hand
+        if hand.phase == "playing" and not refused:
+            before = json.dumps(match.to_lines())
+            ok, lines = match.answer("2h")
+            assert not ok and lines == ["2H is not in the deck: BJ replaces it in these rules."]
+            assert json.dumps(match.to_lines()) == before
+            refused += 1
+        ok, lines = match.answer(pick(match, normal))
+        assert ok, lines
+        match.advance()
+    text = "\n".join(shown)
+    assert ("BJ" in text or "LJ" in text) and "2H" not in text and "2C" not in text
+    match.save(tmp_path / "jokers.json")
+    assert TableMatch.load(tmp_path / "jokers.json").to_lines() == match.to_lines()
+    assert sum(r.tricks_won[0] + r.tricks_won[2] for r in match.results) + sum(
+        r.tricks_won[1] + r.tricks_won[3] for r in match.results) == 26  # fmt: skip
+
+
+def test_format_cards_puts_the_jokers_at_the_top_of_the_spades():
+    rules = Rules(jokers=2, deuces_high=1)
+    cards = rules.cardset(CardSet("2H 2C 2S AS 7S QH 4H"))
+    assert render.format_cards(cards, legal=["2H", "AS"]) == "S: BJ* LJ 2S AS* 7S  H: QH 4H  D: -  C: -"

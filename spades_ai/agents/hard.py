@@ -59,12 +59,13 @@ from spades_ai.agents.normal import estimate_tricks, nil_safe
 from spades_ai.agents.sampling import count_worlds, revealed_spades, sample_world, world_constraints
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
-from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount
-from spades_ai.engine.deal import deal_from_state
+from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
+from spades_ai.engine.deal import deal_for
 from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
 from spades_ai.engine.solver import STATS, TT_WAYS, TT_WIDTH, objective_values, position_value
 from spades_ai.engine.state import (
     N_PUBLIC,
+    P_DECK,
     P_BAGS,
     P_BIDS,
     P_BLIND,
@@ -171,7 +172,7 @@ def rollout_until(pub, hands, rules, tricks_left):
         seat = pub[P_TO_ACT]
         legal = legal_now(pub, hands[seat], rules)
         card = rollout_play(pub, seat, hands[seat], legal, rules)
-        if card < 0 or card > 51 or not (legal >> U64(card)) & ONE:
+        if card < 0 or card > 55 or not (legal >> U64(card)) & ONE:
             raise ValueError("the rollout policy played an illegal card")
         apply_card(pub, hands, card, rules)
 
@@ -297,7 +298,7 @@ def mc_blind_nil(pub, seat, rules, n_worlds, max_rollouts, bid_aware, state):
     hands = np.empty(4, dtype=np.uint64)
     for i in range(n):
         # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
-        state = deal_from_state(state, hands)
+        state = deal_for(state, hands, rules)
         worlds[i] = hands
     fell_back = False
     if bid_aware:
@@ -329,7 +330,8 @@ def mc_blind_nil(pub, seat, rules, n_worlds, max_rollouts, bid_aware, state):
 @kernel
 def distinct_cards(legal, hand, played):
     """One card per class of equal value: in a suit, cards with only own or played cards
-    between them are interchangeable; keep the lowest of each run."""
+    between them are interchangeable; keep the lowest of each run. (A bit that holds no card
+    under the rules, e.g. a deuce moved to the trump lane, belongs in ``played``.)"""
     out = ZERO
     gone = hand | played
     for s in range(4):
@@ -364,15 +366,15 @@ def play_candidates(pub, hand, legal):
     """The cards Hard weighs: ``distinct_cards`` with only the cards of finished tricks gone.
     A card of the current trick may lie between two of the seat's cards and separate them
     (the 10 on the trick: the 9 loses where the jack wins), so it does not merge them."""
-    return distinct_cards(legal, hand, U64(pub[P_PLAYED]) & ~trick_mask(pub))
+    return distinct_cards(legal, hand, (U64(pub[P_PLAYED]) & ~trick_mask(pub)) | ~U64(pub[P_DECK]))
 
 
 @kernel
-def bid_log_likelihood(bid, hand):
+def bid_log_likelihood(bid, hand, rules):
     """log P(bid | hand) under the bidding model (Normal's count with Gaussian noise)."""
     if bid == 0:
-        return np.log(0.9) if nil_safe(hand) and estimate_tricks(hand) < 2.0 else np.log(0.03)
-    d = (bid - 0.1 - estimate_tricks(hand)) / BID_SIGMA
+        return np.log(0.9) if nil_safe(hand) and estimate_tricks(hand, rules) < 2.0 else np.log(0.03)
+    d = (bid - 0.1 - estimate_tricks(hand, rules)) / BID_SIGMA
     return -0.5 * d * d
 
 
@@ -408,7 +410,7 @@ def world_weights(pub, seat, worlds, n, rules):
             continue
         played = U64(pub[P_PLAYED_BY + o])
         for i in range(n):
-            logw[i] += bid_log_likelihood(b, worlds[i, o] | played)
+            logw[i] += bid_log_likelihood(b, worlds[i, o] | played, rules)
     logw -= logw.max()
     floor = max(2.0, min(0.25 * n, MIN_EFFECTIVE_WORLDS))
     if _ess(logw, 1.0) >= floor:
@@ -672,7 +674,7 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
             trick[t] = pub[P_TRICK + t]
         for s in range(4):
             won[s] = pub[P_WON + s]
-        out = np.empty(52)
+        out = np.empty(56)  # indexed by engine id: the trump lane reaches 55
         for i in range(n_worlds):
             objective_values(worlds[i], seat, trick, won, pub[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
                              rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats, out)
@@ -760,7 +762,7 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
     policy_card = rollout_play(pub, seat, hand, legal, rules)
     anchor = 0
     for j in range(n_c):
-        if ids[j] <= policy_card and ids[j] // 13 == policy_card // 13:
+        if ids[j] <= policy_card and suit_of(ids[j]) == suit_of(policy_card):
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
     values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state,
@@ -795,7 +797,7 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
     guess = rollout_bid(pub, seat, hand, bid_mask, rules)
     if bid_mask & 0x3FFE == 0 or popcount(U64(bid_mask)) == 1:
         return guess, False
-    cands = candidate_bids(bid_mask, guess, estimate_tricks(hand))
+    cands = candidate_bids(bid_mask, guess, estimate_tricks(hand, rules))
     n_c = len(cands)
     if n_c == 1:
         return cands[0], False

@@ -72,7 +72,7 @@ def playout(pub, hands, rules):
         seat = pub[P_TO_ACT]
         legal = legal_now(pub, hands[seat], rules)
         card = rollout_play(pub, seat, hands[seat], legal, rules)
-        if card < 0 or card > 51 or not (legal >> U64(card)) & ONE:
+        if card < 0 or card > 55 or not (legal >> U64(card)) & ONE:
             raise ValueError("the rollout policy played an illegal card")
         apply_card(pub, hands, card, rules)
 

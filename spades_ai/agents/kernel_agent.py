@@ -14,7 +14,7 @@ import inspect
 import numba
 import numpy as np
 
-from spades_ai.cards import DECK, Card
+from spades_ai.cards import Card
 from spades_ai.engine.bids import BLIND_NIL_BIT
 from spades_ai.engine.bits import U64
 from spades_ai.engine.state import legal_now
@@ -84,7 +84,7 @@ class KernelAgent:
 
     # -- from Python: the same kernels, checked --------------------------------------------
     def _args(self, obs: Observation, legal):
-        base = (obs.public, obs.seat, U64(int(obs.cards)), legal, obs.rules_array)
+        base = (obs.public, obs.seat, obs.engine_cards, legal, obs.rules_array)
         return (*base, self.params) if self.takes_params else base
 
     def blind_nil(self, obs: Observation) -> bool:
@@ -104,22 +104,24 @@ class KernelAgent:
     def pass_cards(self, obs: Observation) -> list[Card]:
         """The cards it passes (``obs.pass_count`` of its own) in a passing round."""
         n = obs.pass_count
-        hand = U64(int(obs.cards))
+        hand = obs.engine_cards
         args = (obs.public, obs.seat, hand, np.int64(n), obs.rules_array)
         mask = int(self.pass_kernel(*args, self.params) if self.pass_takes_params else self.pass_kernel(*args))
+        deck = obs.rules.engine_deck
         if mask & ~int(hand) or mask.bit_count() != n:
-            shown = " ".join(str(DECK[c]) for c in range(52) if mask >> c & 1) or "no card"
+            shown = " ".join(str(deck[c] if c < 56 and deck[c] else c) for c in range(64) if mask >> c & 1) or "no card"
             why = f"it passes {n} of its own cards"
             raise IllegalPassError(f"kernel agent {self.name!r} at seat {obs.seat} passed {shown}: {why}", "count", why)
-        return [DECK[c] for c in range(52) if mask >> c & 1]
+        return [deck[c] for c in range(56) if mask >> c & 1]
 
     def play(self, obs: Observation) -> Card:
-        legal = U64(legal_now(obs.public, U64(int(obs.cards)), obs.rules_array))  # uint64, as in the loop
+        legal = U64(legal_now(obs.public, obs.engine_cards, obs.rules_array))  # uint64, as in the loop
         c = int(self.play_kernel(*self._args(obs, legal)))
-        if not (0 <= c < 52 and int(legal) >> c & 1):
-            shown = str(DECK[c]) if 0 <= c < 52 else str(c)
+        deck = obs.rules.engine_deck  # an engine id (jokers and high deuces in the trump lane)
+        if not (0 <= c < 56 and int(legal) >> c & 1):
+            shown = str(deck[c] or c) if 0 <= c < 56 else str(c)
             raise IllegalPlayError(f"kernel agent {self.name!r} at seat {obs.seat} played {shown}, which is not legal here")
-        return DECK[c]
+        return deck[c]
 
     # -- identity ----------------------------------------------------------------------------
     @property
@@ -140,7 +142,7 @@ class KernelAgent:
 def _legal_bid_mask(obs: Observation) -> int:
     from spades_ai.engine.bids import legal_bids
 
-    return int(legal_bids(obs.seat, U64(int(obs.cards)), obs.public, obs.rules_array)) & 0x3FFF
+    return int(legal_bids(obs.seat, obs.engine_cards, obs.public, obs.rules_array)) & 0x3FFF
 
 
 def kernel_agent(name: str, bid, play, *, pass_=None, params=None) -> KernelAgent:

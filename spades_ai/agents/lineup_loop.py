@@ -51,7 +51,7 @@ from spades_ai.agents.selfplay_kernels import (
     record_hand,
 )
 from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
-from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
+from spades_ai.engine.deal import DEAL_STREAM, deal_for, public_id
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.engine.state import (
@@ -186,7 +186,7 @@ def play_on(pub, hands, slots, params, rules, seq, row, err):
             row[T_N] = i
             return wait_for(row, Q_CARD, slot, np.int64(legal))
         card = seat_play(slot, pub, seat, hand, legal, rules, params)
-        if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
+        if card < 0 or card > 55 or not (legal >> np.uint64(card)) & np.uint64(1):
             report(err, BAD_CARD, seat, card, slot, pub, hands, seq)
             return ILLEGAL
         seq[i] = 64 * seat + card
@@ -261,7 +261,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
                 return wait_for(row, Q_CARD, slot, np.int64(legal))
             observe(pub, seat, rules, view)
             card = seat_play(slot, view, seat, hand, legal, rules, params)
-            if card < 0 or card > 51 or not (legal >> np.uint64(card)) & np.uint64(1):
+            if card < 0 or card > 55 or not (legal >> np.uint64(card)) & np.uint64(1):
                 report(err, BAD_CARD, seat, card, slot, pub, hands, seq)
                 return ILLEGAL
             seq[i] = 64 * seat + card
@@ -306,7 +306,7 @@ def take_answer(pub, hands, seq, row, action, rules, err):
             return False
         apply_bid(pub, hands, action, np.bool_(False), rules)
         return True
-    if action < 0 or action > 51 or not (legal >> action) & 1:
+    if action < 0 or action > 55 or not (legal >> action) & 1:
         report(err, BAD_CARD, seat, action, slot, pub, hands, seq)
         return False
     seq[row[T_N]] = 64 * seat + action
@@ -374,7 +374,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
                     break
                 row[T_JOB], row[T_N] = next_job[0], 0
                 next_job[0] += 1
-                deal_from_state(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hand4)
+                deal_for(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hand4, rules)
                 reset_public(pub, hand4, dealer, 0, 0, 0, 0, 0, rules)
             status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
             if status == ILLEGAL:
@@ -388,7 +388,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
             record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
             if keep:
                 for j in range(52):
-                    plays[i, j] = seq[j] & 63
+                    plays[i, j] = public_id(seq[j] & 63, rules)
             row[T_JOB] = -1
     return new[:q], seen_pub[:q], seen_seq[:q], bids, blind, tricks_won, sheet, nil, plays
 
@@ -397,7 +397,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
 def start_match_hand(seed, m, pub, hand4, row, rules):
     """Deal hand ``row[T_HAND_NO]`` of match ``m`` with the dealer, scores and bags in ``row``."""
     k = row[T_HAND_NO]
-    deal_match_hand(seed, m, k, hand4)
+    deal_match_hand(seed, m, k, hand4, rules)
     s, b = row[T_SCORE : T_SCORE + 2], row[T_BAGS : T_BAGS + 2]
     reset_public(pub, hand4, row[T_DEALER], s[0], s[1], b[0], b[1], k, rules)
     row[T_N] = 0
@@ -446,7 +446,7 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
             record_hand(pub, rules, r, bids, blind, tricks_won, sheet, nil)
             if keep:
                 for j in range(52):
-                    plays[r, j] = seq[j] & 63
+                    plays[r, j] = public_id(seq[j] & 63, rules)
             m, k = row[T_JOB], row[T_HAND_NO]
             meta[r, 0], meta[r, 1], meta[r, 2] = m, k, row[T_DEALER]
             s0, s1, b0, b1, winner, dealer = after_hand(sheet[r], k, row[T_DEALER], rules)

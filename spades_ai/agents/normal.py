@@ -52,11 +52,13 @@ BLIND_LATE = 150
 
 
 @kernel
-def estimate_tricks(hand):
-    """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs."""
+def estimate_tricks(hand, rules):
+    """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs. The trumps
+    are read from the top of the lane: with jokers or high deuces the best trump counts as the
+    ace does without them (``kernels.extra_trumps``)."""
     total = 0.0
     n_sp = np.int64(popcount(hand & SPADES))
-    sp = hand & SPADES
+    sp = ((hand & SPADES) >> U64(K.extra_trumps(rules))) & SPADES
     # Spade honours, guarded by length; every spade beyond the fourth is a long trick.
     honours = 0
     if sp >> U64(39 + _A) & ONE:
@@ -132,7 +134,7 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     bid, even from a full public array (as in a rollout)."""
     closed = K.closed_bidding(rules)
     partner = -1 if closed else K.bid_of(pub, seat ^ 2)
-    est = estimate_tricks(hand)
+    est = estimate_tricks(hand, rules)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
         return 0
     if (bid_mask & 0x3FFE) == 0:
@@ -224,7 +226,7 @@ def normal_pass(pub, seat, hand, rules, n):
         return pass_high(hand, n) if K.is_blind(pub, seat) else pass_low(hand, n, False)
     high = pass_high(hand, n)
     rest = hand & ~high
-    if K.nil_allowed(rules) and nil_safe(rest) and estimate_tricks(rest) < 1.2:
+    if K.nil_allowed(rules) and nil_safe(rest) and estimate_tricks(rest, rules) < 1.2:
         return high
     return pass_low(hand, n, True)
 

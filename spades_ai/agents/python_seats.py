@@ -32,16 +32,22 @@ def _bid(b, agent, seat) -> int:
     return int(b)
 
 
-def _pass(cards, agent, seat) -> int:
+def _pass(cards, agent, seat, rules) -> int:
+    """The engine mask of the cards passed (a card named must be in the rules' deck)."""
     try:
-        return cards_to_mask(cards)
+        mask = cards_to_mask(cards)
+        if rules.extra_trumps:
+            rules.check_names(cards)
+            mask = rules.engine_mask(mask)
+        return mask
     except (ValueError, TypeError) as exc:
         raise IllegalPassError(f"agent {_name(agent)!r} at seat {seat} passed {cards!r}: {exc}", "bad_pass", str(exc)) from None
 
 
-def _card(c, agent, seat) -> int:
+def _card(c, agent, seat, rules) -> int:
+    """The engine id of the card played (a card named must be in the rules' deck)."""
     try:
-        return int(to_card(c))
+        return rules.engine_id(rules.named(c)) if rules.extra_trumps else int(to_card(c))
     except (ValueError, TypeError) as exc:
         raise IllegalPlayError(f"agent {_name(agent)!r} at seat {seat} played {c!r}: {exc}") from None
 
@@ -54,6 +60,7 @@ def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents
     from spades_ai.agents.registry import default_pass
 
     rules_array = rules.as_array()
+    extra = bool(rules.extra_trumps)  # jokers or high deuces: cards to the engine's layout
     asked_obs = Observation._asked
     out = []
     for q, row in enumerate(asked.tolist()):
@@ -62,7 +69,7 @@ def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents
         obs = asked_obs(seat, row[A_HAND], seen_pub[q], rules, rules_array, what == Q_BLIND, seen_seq, q, row[A_N], legal)
         if what == Q_PASS:  # the passing round: ``default_pass`` for an agent without ``pass_cards``
             cards = agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
-            out.append(_pass(cards, agent, seat))
+            out.append(_pass(cards, agent, seat, rules))
         elif what == Q_BID:
             b = agent.bid(obs)
             out.append(b if type(b) is int and -64 < b < 64 else _bid(b, agent, seat))
@@ -70,5 +77,5 @@ def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents
             out.append(BLIND_NIL_BIT if hasattr(agent, "blind_nil") and agent.blind_nil(obs) else 0)
         else:
             c = agent.play(obs)
-            out.append(c if type(c) is Card else _card(c, agent, seat))
+            out.append(c if type(c) is Card and not extra else _card(c, agent, seat, rules))
     return np.array(out, dtype=np.int64)

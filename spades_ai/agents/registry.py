@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import numpy as np
 
 from spades_ai.agents.kernel_agent import KernelAgent
-from spades_ai.cards import DECK, Card
+from spades_ai.cards import Card
 from spades_ai.checks import check_seed
 from spades_ai.observation import Observation
 
@@ -44,8 +44,8 @@ def default_pass(obs: Observation) -> list[Card]:
     (by rank; a spade before a side card of the same rank), as ``kernels.default_pass``."""
     from spades_ai.kernels import default_pass as _default
 
-    mask = int(_default(obs.public, obs.seat, np.uint64(int(obs.cards)), np.int64(obs.pass_count), obs.rules_array))
-    return [DECK[c] for c in range(52) if mask >> c & 1]
+    mask = int(_default(obs.public, obs.seat, obs.engine_cards, np.int64(obs.pass_count), obs.rules_array))
+    return list(obs.rules.engine_cards(mask))
 
 
 def _probability(v) -> float:
@@ -223,7 +223,7 @@ class MonteCarloAgent(BuiltinAgent):
     def _mc(self, obs: Observation):
         from spades_ai.kernels import decision_stream
 
-        hand = np.uint64(int(obs.cards))
+        hand = obs.engine_cards
         p = self.params
         state = np.uint64(decision_stream(p[0], obs.public, obs.seat, hand))  # numba returns a uint64 as an int
         return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state, p[4], self.module.race_z_of(p))
@@ -245,7 +245,7 @@ class MonteCarloAgent(BuiltinAgent):
         c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z,
                                             self.params[self.module.P_MC_THRIFT] != 0)
         self._tally(fell_back)
-        return DECK[int(c).bit_length() - 1]
+        return obs.rules.engine_card(int(c).bit_length() - 1)
 
     def _tally(self, fell_back: bool) -> None:
         self.stats["decisions"] += 1

@@ -26,9 +26,9 @@ as two seats show voids.
 import numpy as np
 
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import FULL_DECK, SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
+from spades_ai.engine.bits import SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
 from spades_ai.engine.rng import below, below64
-from spades_ai.engine.state import P_BIDS, P_BLIND_GAVE, P_GAVE, P_PLAYED, P_PLAYED_BY, P_VOIDS
+from spades_ai.engine.state import P_BIDS, P_BLIND_GAVE, P_DECK, P_GAVE, P_PLAYED, P_PLAYED_BY, P_VOIDS
 from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING
 
 #: The most cards of one suit: 13, or 17 in the trump suit with jokers and high deuces.
@@ -83,7 +83,7 @@ def world_constraints(pub, seat, hand, rules):
     """
     known = np.zeros(4, dtype=np.uint64)
     known[seat ^ 2] = partner_holds(pub, seat)
-    unseen = FULL_DECK & ~U64(pub[P_PLAYED]) & ~hand & ~known[seat ^ 2]
+    unseen = U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand & ~known[seat ^ 2]
     others = np.empty(3, dtype=np.int64)
     need = np.empty(3, dtype=np.int64)
     lo = np.zeros((3, 4), dtype=np.int64)

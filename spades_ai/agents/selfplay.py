@@ -36,7 +36,6 @@ from spades_ai.agents.lineup_loop import (
 from spades_ai.agents.python_seats import answer
 from spades_ai.agents.registry import Agent, default_pass, make_agent
 from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer, record_arrays  # noqa: F401 -- re-exported
-from spades_ai.cards import DECK
 from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine import score as _sc
 from spades_ai.engine import state as _st
@@ -238,11 +237,11 @@ class Seating:
         name = getattr(agent, "label", None) or agent_name(agent)
         if what == 3:
             n = int(_pass_count_at(err, rules))
-            shown = " ".join(str(DECK[c]) for c in range(52) if action >> c & 1) or "no card"
+            shown = " ".join(str(rules.engine_deck[c] or c) for c in range(56) if action >> c & 1) or "no card"
             why = f"it passes {n} different cards it holds"
             raise IllegalPassError(f"agent {name!r} at seat {seat} chose an illegal pass {shown}: {why}", "count", why)
         kind = "bid" if what == 1 else "card"
-        shown = str(action) if what == 1 or not 0 <= action < 52 else str(DECK[action])
+        shown = str(action) if what == 1 or not 0 <= action < 56 else str(rules.engine_deck[action] or action)
         error = IllegalBidError if what == 1 else IllegalPlayError
         raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
 
@@ -270,16 +269,17 @@ def _reason(err: np.ndarray, rules: Rules) -> str:
     played = [int(pub[st.P_PLAYED_BY + s]) for s in range(4)]
     # the cards as they stood after any passing, replayed without it
     rules = rules.replace(pass_cards=0, blind_pass=0) if rules.pass_cards or rules.blind_pass else rules
-    hand = Hand([int(hands[s]) | played[s] for s in range(4)], int(pub[st.P_DEALER]), rules,
+    hand = Hand([rules.public_mask(int(hands[s]) | played[s]) for s in range(4)], int(pub[st.P_DEALER]), rules,
                 (int(pub[st.P_SCORES]), int(pub[st.P_SCORES + 1])), (int(pub[st.P_BAGS]), int(pub[st.P_BAGS + 1])),
                 hands_played=int(pub[st.P_HANDS_PLAYED]))  # fmt: skip
     for i in range(int(pub[st.P_N_BIDS])):
         s = (hand.dealer + 1 + i) % 4
         hand.bid(int(pub[st.P_BIDS + s]), blind=bool(pub[st.P_BLIND + s]))
     for v in seq[: sum(p.bit_count() for p in played)]:
-        hand.play(int(v) & 63)
+        hand.play(rules.public_id(int(v) & 63))
     try:
-        hand.bid(action) if what == 1 else hand.play(action if 0 <= action < 52 else -1)
+        card = rules.engine_deck[action] if 0 <= action < 56 else None
+        hand.bid(action) if what == 1 else hand.play(-1 if card is None else card)
     except (IllegalBidError, IllegalPlayError) as exc:
         return str(exc)
     return "refused by the engine"  # pragma: no cover -- the loop and the Hand agree on legality

@@ -7,7 +7,7 @@ dealer from ``(seed, m, MATCH_DEALER_STREAM)``.
 import numpy as np
 
 from spades_ai.engine import score as _sc
-from spades_ai.engine.deal import deal_from_state
+from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import below, stream_state
 from spades_ai.engine.state import P_BAGS, P_BIDS, P_BLIND, P_SCORES, P_WON
@@ -56,9 +56,10 @@ def match_first_dealer(seed, match_no):
 
 
 @kernel
-def deal_match_hand(seed, match_no, hand_no, hands):
-    """Deal hand ``hand_no`` of match ``match_no`` into ``hands`` (stream ``1 + hand_no``)."""
-    deal_from_state(stream_state(seed, match_no, 1 + hand_no), hands)
+def deal_match_hand(seed, match_no, hand_no, hands, rules):
+    """Deal hand ``hand_no`` of match ``match_no`` into ``hands`` (stream ``1 + hand_no``), in
+    the engine's layout of ``rules``."""
+    deal_for(stream_state(seed, match_no, 1 + hand_no), hands, rules)
 
 
 @kernel

@@ -1,9 +1,11 @@
 """Card sense shared by the heuristic agents: trick status, winners, ranks across suits.
 
 All kernels read an observation (public array, seat, own bitboard) and never a hidden hand.
-Card bits are uint64 one-bit masks; ranks compare across suits by ``bit index mod 13``.
+Card bits are uint64 one-bit masks; ranks compare across suits by ``rank_of`` (the bit index mod
+13, and 13 and up for the jokers and high deuces of the trump lane, ``spades_ai.kernels``).
 """
 
+import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
@@ -12,7 +14,8 @@ from spades_ai.kernels import NON_SPADES, ONE, SPADES, SUIT_MASK, ZERO, highest_
 
 @kernel
 def rank_of(b):
-    return lowest_index(b) % 13
+    i = lowest_index(b)
+    return i % 13 + 13 * np.int64(i >= 52)  # as bits.RANK_OF, without its load: the lane ranks 13..16
 
 
 

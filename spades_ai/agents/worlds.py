@@ -25,15 +25,22 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from spades_ai.cards import Card, to_card
+from spades_ai.cards import Card
 from spades_ai.checks import check_count, check_seed
-from spades_ai.engine.bits import U64
+from spades_ai.engine.bits import SUIT_MASK
 from spades_ai.engine.state import P_N_BIDS as _P_N_BIDS
 from spades_ai.engine.state import P_PLAYED as _P_PLAYED
 from spades_ai.observation import Observation
 from spades_ai.scoring import HandResult
 
 MAX_WORLDS = 10_000_000
+
+
+def _relaid(worlds: np.ndarray, convert) -> np.ndarray:
+    """``worlds`` with every bitboard passed through ``convert`` (``Rules.engine_mask`` or
+    ``public_mask``): worlds are card ids here and the engine's layout in the kernels, which
+    differ only under jokers or high deuces (``spades_ai.kernels``)."""
+    return np.array([convert(int(m)) for m in worlds.reshape(-1)], dtype=np.uint64).reshape(worlds.shape)
 
 
 def _check_obs(obs) -> Observation:
@@ -51,13 +58,13 @@ def count_worlds(obs: Observation) -> int:
     from spades_ai.agents.sampling import world_constraints
 
     obs = _check_obs(obs)
-    unseen, _, need, lo, hi, _ = world_constraints(obs.public, obs.seat, U64(int(obs.cards)), obs.rules_array)
+    unseen, _, need, lo, hi, _ = world_constraints(obs.public, obs.seat, obs.engine_cards, obs.rules_array)
     return int(_count(unseen, need, lo, hi)[0, need[0], need[1]])
 
 
 def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = False) -> np.ndarray:
     """``n`` deals consistent with ``obs``, as an ``(n, 4)`` uint64 array of the cards each seat
-    still holds (the seat's own row is its hand).
+    still holds (the seat's own row is its hand), as card ids (``Rules.cardset`` names them).
 
     Exactly uniform among the consistent deals (the kernel Hard uses); reproducible from
     ``seed`` and the observation. With ``bid_aware``, ``n`` worlds are drawn from ``4 n`` uniform
@@ -73,10 +80,12 @@ def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = Fal
         raise ValueError(f"n must be in 1..{MAX_WORLDS:,}, not {n}")
     if count_worlds(obs) == 0:
         raise ValueError("no deal of the unseen cards fits this observation")
-    hand = U64(int(obs.cards))
+    hand = obs.engine_cards
     state = np.uint64(decision_stream(np.uint64(seed).view(np.int64), obs.public, obs.seat, hand))
     draw = 4 * n if bid_aware else n
     _, worlds = _sample(state, obs.public, obs.seat, hand, obs.rules_array, draw)
+    if obs.rules.extra_trumps:
+        worlds = _relaid(worlds, obs.rules.public_mask)
     if not bid_aware:
         return worlds
     w = world_weights(obs, worlds)
@@ -93,6 +102,8 @@ def world_weights(obs: Observation, worlds: np.ndarray) -> np.ndarray:
     worlds = np.ascontiguousarray(worlds, dtype=np.uint64)
     if worlds.ndim != 2 or worlds.shape[1] != 4:
         raise ValueError(f"worlds must be an (n, 4) array, not shape {worlds.shape}")
+    if obs.rules.extra_trumps:
+        worlds = _relaid(worlds, obs.rules.engine_mask)
     weights, _ = _weights(obs.public, obs.seat, worlds, len(worlds), obs.rules_array)
     return weights
 
@@ -117,7 +128,9 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
     hands = np.asarray(world, dtype=np.uint64).reshape(-1).copy()
     if len(hands) != 4:
         raise ValueError(f"a world has four hands, not {len(hands)}")
-    if int(hands[obs.seat]) != int(obs.cards):
+    rules = obs.rules
+    hands = _relaid(hands, rules.engine_mask) if rules.extra_trumps else hands  # card ids to the engine's layout
+    if int(hands[obs.seat]) != int(obs.engine_cards):
         raise ValueError(f"the world gives seat {obs.seat} other cards than it holds")
     seen = int(obs.public[_P_PLAYED])
     for s in range(4):
@@ -127,10 +140,9 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
         if int(hands[s]) & seen or any(int(hands[s]) & int(hands[t]) for t in range(s)):
             raise ValueError(f"the world gives seat {s} a card that is played or held by another seat")
         for suit in obs.voids[s]:
-            if int(hands[s]) >> (13 * suit) & 0x1FFF:
+            if int(hands[s]) & int(SUIT_MASK[suit]):
                 raise ValueError(f"the world gives seat {s} a card of a suit it has shown it lacks")
     pub = np.array(obs.public)
-    rules = obs.rules
     if first is not None:
         seat = obs.seat
         if obs.phase == "bidding":
@@ -138,14 +150,14 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
                 raise ValueError(f"seat {seat} may not bid {first!r} here")
             apply_bid(pub, hands, int(first), False, obs.rules_array)
         else:
-            card = to_card(first)
-            if not int(legal_now(pub, hands[seat], obs.rules_array)) >> card & 1:
+            card = rules.named(first)
+            if not int(legal_now(pub, hands[seat], obs.rules_array)) >> rules.engine_id(card) & 1:
                 raise ValueError(f"seat {seat} may not play {card} here")
-            apply_card(pub, hands, int(card), obs.rules_array)
+            apply_card(pub, hands, rules.engine_id(card), obs.rules_array)
     seq = np.zeros(52, dtype=np.int64)
-    plays = list(obs.plays) + ([(obs.seat, to_card(first))] if first is not None and obs.phase == "playing" else [])
+    plays = list(obs.plays) + ([(obs.seat, rules.named(first))] if first is not None and obs.phase == "playing" else [])
     for i, (s, c) in enumerate(plays):
-        seq[i] = 64 * s + int(c)
+        seq[i] = 64 * s + rules.engine_id(c)
     seating = Seating(resolve_lineup(agents))
     pubs, hand_rows, seqs, tables, _ = seating.tables(1)
     pubs[0], hand_rows[0], seqs[0] = pub, hands, seq

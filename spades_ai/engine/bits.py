@@ -2,13 +2,21 @@
 
 Card ``c`` (``suit * 13 + rank``) is bit ``c``::
 
-    bit  51 ............ 39 38 ............ 26 25 ............ 13 12 ............. 0
-         A K Q J T 9 8 ... 2 A K ....... 3 2  A K ....... 3 2   A K ........ 3 2
-         ----- spades -----  ---- hearts ----  --- diamonds ----  ----- clubs ----
+    bit  55 .. 52 51 ............ 39 38 ............ 26 25 ............ 13 12 ............. 0
+         extra     A K Q J T 9 8 ... 2 A K ....... 3 2  A K ....... 3 2   A K ........ 3 2
+         ------------ trumps --------  ---- hearts ----  --- diamonds ----  ----- clubs ----
 
 Because the ranks rise with the bit index inside a suit, the highest card of a suit is its
 highest set bit, and because spades sit above every other suit, the highest spade of a trick
 is also the highest set bit of the trick.
+
+The trump lane (``SPADES``, ``SUIT_MASK[3]``) is bits 39..55. Bits 52..55 are empty under the
+default rules; with jokers or high deuces (``Rules.jokers``, ``deuces_high``) those cards move
+there, lowest trump first (``rules.R_EXTRA``), and their own bits stay empty. So every joker and
+high deuce is a spade for following, leading, breaking, voids and spade counts, and outranks
+the ace, with no kernel testing for it: "highest bit" still means "best card". The bit index
+of a card in this layout is its engine id; ``suit_of`` (0..3) and ``RANK_OF`` (0..12, 13 and
+up above the ace) read it.
 
 ``select_bit(mask, r)`` (the r-th lowest set bit, as a one-bit mask) is the hottest operation
 of a playout. On x86 CPUs with BMI2 it is one ``pdep`` instruction; elsewhere a branch-free
@@ -28,7 +36,7 @@ from llvmlite import ir
 from numba import config, types
 from numba.extending import intrinsic
 
-from spades_ai.engine.jit import kernel, wrapping
+from spades_ai.engine.jit import inline_kernel, kernel, wrapping
 
 U64 = np.uint64
 ONE = U64(1)
@@ -37,11 +45,17 @@ ZERO = U64(0)
 CLUBS = U64(0x1FFF)
 DIAMONDS = U64(0x1FFF << 13)
 HEARTS = U64(0x1FFF << 26)
-SPADES = U64(0x1FFF << 39)
-FULL_DECK = U64((1 << 52) - 1)
+SPADES = U64(0x1FFFF << 39)  # the trump lane: the 13 spades and up to 4 extra trumps
+FULL_DECK = U64((1 << 52) - 1)  # the 52 card ids: the engine's deck under the default rules
+#: Every bit a card can occupy under some rules (the deck of a hand is ``Rules.as_array()[R_DECK]``).
+ALL_CARDS = U64((1 << 56) - 1)
 NON_SPADES = U64((1 << 39) - 1)
-#: SUIT_MASK[s] holds the 13 bits of suit s (0 clubs, 1 diamonds, 2 hearts, 3 spades).
+#: SUIT_MASK[s] holds the bits of suit s (0 clubs, 1 diamonds, 2 hearts, 3 spades: the lane).
 SUIT_MASK = np.array([CLUBS, DIAMONDS, HEARTS, SPADES], dtype=np.uint64)
+#: LANE_MASK[bit // 13]: the suit mask of a bit (index 4 covers the extra trumps, bits 52..55).
+LANE_MASK = np.array([CLUBS, DIAMONDS, HEARTS, SPADES, SPADES], dtype=np.uint64)
+#: RANK_OF[bit]: 0 for a two .. 12 for an ace, 13 .. 16 for the extra trumps above the ace.
+RANK_OF = np.array([i % 13 for i in range(52)] + [13 + i for i in range(12)] + [0], dtype=np.int64)
 
 HAS_PDEP = bool(_llb.get_host_cpu_features().get("bmi2", False))
 
@@ -261,5 +275,11 @@ deposit_bits = _deposit_bits_pdep if HAS_PDEP else deposit_bits_portable
 
 @kernel
 def suit_mask_of(card_bit):
-    """The 13-bit mask of the suit that a non-zero one-bit mask lies in."""
-    return SUIT_MASK[np.int64(_cttz(card_bit)) // 13]
+    """The mask of the suit that a non-zero one-bit mask lies in (the trump lane for a trump)."""
+    return LANE_MASK[np.int64(_cttz(card_bit)) // 13]
+
+
+@inline_kernel
+def suit_of(engine_id):
+    """The suit (0..3) of an engine card id; an extra trump (52..55) is a spade."""
+    return min(engine_id // 13, 3)

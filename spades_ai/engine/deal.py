@@ -3,13 +3,18 @@
 Seats 0, 1 and 2 each draw 13 cards, one at a time, uniformly from the cards not yet dealt
 (a draw is ``below`` then ``select_bit``); seat 3 keeps the rest. Every deal is equally likely
 and no 52-card array is shuffled.
+
+A deal is drawn in card ids whatever the rules, so deal ``i`` of a seed holds the same ids
+under every house rule; ``engine_hands`` moves the jokers and high deuces of the rules into
+the trump lane (``bits``) before a hand is played.
 """
 
 import numpy as np
 
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import FULL_DECK, ZERO, select_bit
+from spades_ai.engine.bits import FULL_DECK, ONE, U64, ZERO, select_bit
 from spades_ai.engine.rng import below, stream_state
+from spades_ai.rules import R_EXTRA, R_N_EXTRA
 
 DEAL_STREAM = 0
 
@@ -39,3 +44,45 @@ def deal_batch(seed, start, n):
     for i in range(n):
         deal_from_state(stream_state(seed, start + i, DEAL_STREAM), out[i])
     return out
+
+
+@kernel
+def to_engine(mask, rules):
+    """A bitboard of card ids in the engine's layout: each extra trump moved to its lane bit."""
+    for i in range(rules[R_N_EXTRA]):
+        c = U64(rules[R_EXTRA + i])
+        if (mask >> c) & ONE:
+            mask ^= (ONE << c) | (ONE << U64(52 + i))
+    return mask
+
+
+@kernel
+def to_public(mask, rules):
+    """The inverse of ``to_engine``."""
+    for i in range(rules[R_N_EXTRA]):
+        if (mask >> U64(52 + i)) & ONE:
+            mask ^= (ONE << U64(rules[R_EXTRA + i])) | (ONE << U64(52 + i))
+    return mask
+
+
+@kernel
+def engine_hands(hands, rules):
+    """Move the four dealt hands (card ids) into the engine's layout, in place."""
+    if rules[R_N_EXTRA] > 0:
+        for s in range(4):
+            hands[s] = to_engine(hands[s], rules)
+
+
+@kernel
+def public_id(engine_id, rules):
+    """The card id of an engine card id (a joker or high deuce keeps the id of its card)."""
+    return rules[R_EXTRA + engine_id - 52] if engine_id >= 52 else engine_id
+
+
+@kernel
+def deal_for(state, hands, rules):
+    """``deal_from_state`` in the engine's layout of ``rules``: the same card ids, with the
+    jokers and high deuces moved to the trump lane. Returns the advanced state."""
+    state = deal_from_state(state, hands)
+    engine_hands(hands, rules)
+    return state

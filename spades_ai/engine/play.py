@@ -10,9 +10,18 @@ import numpy as np
 
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import CLUBS, NON_SPADES, SPADES, SUIT_MASK, ZERO, highest_bit, lowest_bit, popcount, select_bit, suit_mask_of
-from spades_ai.engine.deal import DEAL_STREAM, deal_from_state
+from spades_ai.engine.deal import DEAL_STREAM, deal_from_state, engine_hands
 from spades_ai.engine.rng import below, stream_state
-from spades_ai.rules import FIRST_LOW_CLUB, LEAD_AFTER_FIRST, LEAD_AFTER_THREE, LEAD_AFTER_THREE_OR_BROKEN, LEAD_ANYTIME
+from spades_ai.rules import (
+    FIRST_LOW_CLUB,
+    LEAD_AFTER_FIRST,
+    LEAD_AFTER_THREE,
+    LEAD_AFTER_THREE_OR_BROKEN,
+    LEAD_ANYTIME,
+    R_FIRST_LEAD,
+    R_N_EXTRA,
+    R_SPADE_LEAD,
+)
 
 
 @kernel
@@ -115,12 +124,17 @@ def random_playout(hands, leader, state, spade_lead, first_lead, tricks):
 
 
 @kernel
-def random_playouts_batch(seed, start, n, dealer, spade_lead, first_lead):
+def random_playouts_batch(seed, start, n, dealer, rules):
     """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, 4)`` tricks."""
     out = np.zeros((n, 4), dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
+    spade_lead = rules[R_SPADE_LEAD]
+    first_lead = rules[R_FIRST_LEAD]
+    moves = rules[R_N_EXTRA] > 0
     for i in range(n):
         state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands)
+        if moves:
+            engine_hands(hands, rules)
         leader = first_leader(hands, dealer, first_lead)
         random_playout(hands, leader, state, spade_lead, first_lead, out[i])
     return out

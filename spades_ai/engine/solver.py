@@ -56,8 +56,10 @@ in the next of up to TT_CHAIN buckets (row 0 keeps the flag); the last one repla
 The generation is bumped by the caller for every search, so a table is reused without
 clearing and the leaf may change between calls.
 
-Card bits as in ``bits``; seats 0..3 clockwise, team = seat & 1. Every argument of a recursive
-kernel has one fixed type (numba can crash loading a second specialization from its cache).
+Card bits as in ``bits`` (the engine's layout: jokers and high deuces are spades above the ace,
+in the trump lane, so nothing here tests for them); seats 0..3 clockwise, team = seat & 1.
+Every argument of a recursive kernel has one fixed type (numba can crash loading a second
+specialization from its cache).
 """
 
 import numpy as np
@@ -67,7 +69,7 @@ from numba.extending import intrinsic
 
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import (
-    FULL_DECK,
+    ALL_CARDS,
     NON_SPADES,
     ONE,
     SPADES,
@@ -91,8 +93,11 @@ U1 = U64(1)
 U2 = U64(2)
 U4 = U64(4)
 U8 = U64(8)
-#: Every card but the two of each suit: fills must not carry across suits.
-NOT_LOW = U64(((1 << 52) - 1) & ~((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39)))
+#: Every card bit but the lowest of each suit: fills must not carry across suits. The trump
+#: lane runs on above the ace of spades (bits 52..55, jokers and high deuces, ``bits``), so a
+#: fill carries from the ace into it; a bit whose card the rules moved there is empty, and
+#: held by no hand, so it lies in ``gone`` like a played card.
+NOT_LOW = U64(((1 << 56) - 1) & ~((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39)))
 HASH1 = U64(0x9E3779B97F4A7C15)
 HASH2 = U64(0xC2B2AE3D27D4EB4F)
 HASH3 = U64(0x165667B19E3779F9)
@@ -564,11 +569,11 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
         if hint_idx != ZERO:
             hint = select_bit(u, hint_idx - ONE)
         legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
-        moves = distinct_moves(legal, a0, ~u & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~u & ALL_CARDS)
         first, second, third = _lead_order(moves, a0, a1, a2, a3)
     else:
         legal = follow_mask(a0, led)
-        moves = distinct_moves(legal, a0, ~(u | trick) & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~(u | trick) & ALL_CARDS)
         first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
 
     result = not mover_max
@@ -769,11 +774,11 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             if hint_idx != ZERO:
                 hint = select_bit(u, hint_idx - ONE)
         legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
-        moves = distinct_moves(legal, a0, ~u & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~u & ALL_CARDS)
         first, second, third = _lead_order(moves, a0, a1, a2, a3)
     else:
         legal = follow_mask(a0, led)
-        moves = distinct_moves(legal, a0, ~(u | trick) & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~(u | trick) & ALL_CARDS)
         first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
     if only != ZERO:
         moves &= only
@@ -872,7 +877,7 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
 def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spade_lead, first_lead,
                      tt, gen, shift, stats, out):
     """The value to ``max_team`` of each legal card of ``seat``: ``out[card]`` (NaN for the
-    other cards). ``hands`` (``uint64[4]``) are the cards still held, ``trick_cards`` the ids
+    other cards; ``out`` holds 56 entries, one per engine id, the trump lane included). ``hands`` (``uint64[4]``) are the cards still held, ``trick_cards`` the ids
     played to the current trick in order (``int64[k]``, k = 0..3; the leader is ``seat - k``),
     ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade fell in an
     earlier trick, ``leaf`` the ``(14, 14, 14, 14)`` value table of finished hands.
@@ -910,10 +915,10 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
     a0, a1, a2, a3 = _rotate(seat, hands[0], hands[1], hands[2], hands[3])
     if pos == 0:
         legal = lead_mask(a0, broken, 13 - n, spade_lead, first_lead)
-        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & ALL_CARDS)
     else:
         legal = follow_mask(a0, led)
-        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & FULL_DECK)
+        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & ALL_CARDS)
     # Every value lies between the least and the greatest leaf the hand can still reach: a
     # search in that window is exact, and a side that reaches its bound looks no further.
     lo, hi = reachable_bounds(leaf, won, n)

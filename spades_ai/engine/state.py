@@ -2,7 +2,11 @@
 
 A hand in play is this array plus the four hidden bitboards (``uint64[4]``). An observation is
 a seat's view of the array (``observe``), the seat and its own bitboard, so an agent kernel that
-is handed an observation cannot see a hidden card. Masks are stored as int64 (52 bits fit).
+is handed an observation cannot see a hidden card. Masks are stored as int64 (56 bits fit).
+
+Cards and card masks are in the engine's layout (``engine.bits``): card ids, except that the
+jokers and high deuces of the rules sit in the trump lane, engine ids 52..55
+(``Rules.public_id`` / ``public_mask`` convert back).
 
 The view equals the array except where a house rule hides something from a seat: under
 ``closed_bidding`` the other seats' bids and blind flags read -1 and 0 until the play starts
@@ -44,14 +48,16 @@ Slots::
                         hidden from the opponents' views)
     P_BLIND_GAVE + s    the cards seat s passed in the blind pass (mask; hidden likewise)
     P_PASS_DONE         bit s set once seat s has chosen its pass in the current round
+    P_DECK              every card of this hand's deck (mask): the 52 ids by default, with the
+                        jokers and high deuces moved to the trump lane (``Rules`` R_DECK)
 """
 
 import numpy as np
 
 from spades_ai.engine.jit import inline_kernel, kernel
-from spades_ai.engine.bits import ONE, SPADES, U64, popcount
+from spades_ai.engine.bits import ONE, SPADES, U64, popcount, suit_of
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades
-from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_FIRST_LEAD, R_PASS, R_SPADE_LEAD
+from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_DECK, R_FIRST_LEAD, R_PASS, R_SPADE_LEAD
 
 P_DEALER = 0
 P_BIDS = 1
@@ -76,7 +82,8 @@ P_WIN_SEAT = 36
 P_GAVE = 37
 P_BLIND_GAVE = 41
 P_PASS_DONE = 45
-N_PUBLIC = 46
+P_DECK = 46
+N_PUBLIC = 47
 
 PHASE_BIDDING, PHASE_PLAYING, PHASE_OVER, PHASE_PASSING = 0, 1, 2, 3
 
@@ -100,6 +107,7 @@ def reset_public(pub, hands, dealer, score0, score1, bags0, bags1, hands_played,
     pub[P_HANDS_PLAYED] = hands_played
     pub[P_WIN_CARD] = -1
     pub[P_WIN_SEAT] = -1
+    pub[P_DECK] = rules[R_DECK]
 
 
 @inline_kernel
@@ -233,7 +241,7 @@ def led_suit(pub):
     """The suit led to the current trick, -1 when the seat to act leads."""
     if pub[P_TRICK_LEN] == 0:
         return -1
-    return pub[P_TRICK] // 13
+    return suit_of(pub[P_TRICK])
 
 
 @inline_kernel
@@ -258,16 +266,17 @@ def apply_card(pub, hands, card, rules):
     if n == 0:
         pub[P_WIN_CARD] = card
         pub[P_WIN_SEAT] = seat
-        if card // 13 == 3 and not may_lead_spades(pub[P_BROKEN] != 0, pub[P_TRICK_NO], rules[R_SPADE_LEAD]):
+        if suit_of(card) == 3 and not may_lead_spades(pub[P_BROKEN] != 0, pub[P_TRICK_NO], rules[R_SPADE_LEAD]):
             pub[P_VOIDS] |= 0x7 << (4 * seat)  # a spade lead only an all-spade hand may make
     else:
-        led = pub[P_TRICK] // 13
-        suit = card // 13
+        led = suit_of(pub[P_TRICK])
+        suit = suit_of(card)
         if suit != led:
             pub[P_VOIDS] |= 1 << (4 * seat + led)
-        # A spade beats any other suit; within one suit the higher id wins; other suits lose.
+        # A spade beats any other suit; within one suit the higher id wins (in the trump lane,
+        # jokers and high deuces above the ace); other suits lose.
         win = pub[P_WIN_CARD]
-        win_suit = win // 13
+        win_suit = suit_of(win)
         if (suit == win_suit and card > win) or (suit == 3 and win_suit != 3):
             pub[P_WIN_CARD] = card
             pub[P_WIN_SEAT] = seat

@@ -62,9 +62,8 @@ def action_to_string(action: int) -> str:
 
 def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
     """What ``seat`` sees while another seat acts (``Hand.observation`` is for the seat to act
-    only). The public array is the same for every seat; only the own cards differ."""
-    mask = 0 if hide_cards else int(hand.cards(seat))
-    return Observation(seat, mask, hand.public, hand.rules, hand.plays)
+    only)."""
+    return hand.view(seat, hide_cards=hide_cards)
 
 
 # -- the observation vector ------------------------------------------------------------------
@@ -169,6 +168,11 @@ class Table:
             raise RulesError(
                 "the OpenSpiel and PettingZoo adapters have no actions for card passing and no hidden bids: "
                 "rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"
+            )
+        if rules.jokers or rules.deuces_high:
+            raise RulesError(
+                "the OpenSpiel and PettingZoo adapters name and encode the 52 cards of the plain deck: "
+                f"rules fields 'jokers' ({rules.jokers}) and 'deuces_high' ({rules.deuces_high}) must be 0"
             )
         self.rules = rules
         self.dealer = dealer

@@ -123,10 +123,10 @@ class TableMatch:
         return self.results[-1].bag_count if self.results else (0, 0)
 
     def deal_of(self, hand_no: int) -> list[int]:
-        """The four seats' bitboards of hand ``hand_no`` of this match."""
+        """The four seats' bitboards (card ids) of hand ``hand_no`` of this match."""
         cards = np.empty(4, np.uint64)
-        deal_match_hand(np.uint64(self.seed), MATCH_NO, hand_no, cards)
-        return [int(c) for c in cards]
+        deal_match_hand(np.uint64(self.seed), MATCH_NO, hand_no, cards, self.rules.as_array())
+        return [self.rules.public_mask(int(c)) for c in cards]
 
     def dealer_of(self, hand_no: int) -> int:
         return (self.first_dealer + hand_no) % 4

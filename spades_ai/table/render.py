@@ -39,11 +39,11 @@ def team_names(names: Sequence[str]) -> tuple[str, str]:
 def format_cards(cards: CardSet | str | Iterable, legal: CardSet | Iterable | None = None) -> str:
     """A seat's cards by suit, spades first and high cards first, each written as it is typed
     (``AS``); with ``legal``, the cards that may be played are marked ``*``."""
-    cards = CardSet(cards)
+    cards = cards if isinstance(cards, CardSet) else CardSet(cards)  # a rules' set keeps BJ, LJ
     marked = CardSet(legal) if legal is not None else CardSet()
     parts = []
     for suit in (3, 2, 1, 0):
-        held = sorted(cards.suit(suit), reverse=True)
+        held = sorted(cards.suit(suit), key=lambda c: c.rank, reverse=True)  # jokers above the ace
         text = " ".join(f"{c}*" if c in marked else str(c) for c in held)
         parts.append(f"{SUIT_CHARS[suit]}: {text or '-'}")
     return "  ".join(parts)

@@ -247,8 +247,8 @@ def from_run(
         from spades_ai.agents.selfplay_kernels import deal_match_hand
 
         cards = np.empty(4, np.uint64)
-        deal_match_hand(np.uint64(seed), match_no, hand_no, cards)
-        deal = [int(m) for m in cards]
+        deal_match_hand(np.uint64(seed), match_no, hand_no, cards, t.rules.as_array())
+        deal = [t.rules.public_mask(int(m)) for m in cards]  # card ids, jokers and high deuces too
         if hand_no == 0:
             scores, bags = (0, 0), (0, 0)
         else:
