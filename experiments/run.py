@@ -19,6 +19,7 @@
     python experiments/run.py thrift            # Hard with thrift (the cheapest card of the same effect)
     python experiments/run.py racing_budget     # racing with solver_tricks=3, and racing with thrift
     python experiments/run.py racing_thrift     # racing and thrift together
+    python experiments/run.py hard_opponents    # issue 11: set rates of Hard and Crazy against Hard opponents
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -53,7 +54,8 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder", "house_jokers": "ladder",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
-         "racing_budget": "pairs", "racing_thrift": "pairs"}
+         "racing_budget": "pairs", "racing_thrift": "pairs",
+         "hard_opponents": "ladder"}
 
 
 def machine() -> str:
