@@ -20,6 +20,7 @@
     python experiments/run.py racing_budget     # racing with solver_tricks=3, and racing with thrift
     python experiments/run.py racing_thrift     # racing and thrift together
     python experiments/run.py hard_opponents    # issue 11: set rates of Hard and Crazy against Hard opponents
+    python experiments/run.py crazy_noracing_vs_hard   # the same deals, Crazy without racing
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -55,7 +56,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
          "racing_budget": "pairs", "racing_thrift": "pairs",
-         "hard_opponents": "ladder"}
+         "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs"}
 
 
 def machine() -> str:
