@@ -57,15 +57,6 @@ def to_engine(mask, rules):
 
 
 @kernel
-def to_public(mask, rules):
-    """The inverse of ``to_engine``."""
-    for i in range(rules[R_N_EXTRA]):
-        if (mask >> U64(52 + i)) & ONE:
-            mask ^= (ONE << U64(rules[R_EXTRA + i])) | (ONE << U64(52 + i))
-    return mask
-
-
-@kernel
 def engine_hands(hands, rules):
     """Move the four dealt hands (card ids) into the engine's layout, in place."""
     if rules[R_N_EXTRA] > 0:
