@@ -443,6 +443,36 @@ def sample_worlds(state, pub, seat, hand, rules, n):
 
 
 @kernel
+def weight_sums(weights, n):
+    """``(sum, sum of squares)`` of the first ``n`` world weights, summed in order (as compiled
+    ``weights.sum()`` does: numpy's own sum, run when the JIT is off, adds pairwise, which can
+    change the last bits and so, rarely, a decision)."""
+    w_sum = 0.0
+    w2_sum = 0.0
+    for i in range(n):
+        w_sum += weights[i]
+        w2_sum += weights[i] * weights[i]
+    return w_sum, w2_sum
+
+
+@kernel
+def paired_advantage(values, weights, n, a, b, w_sum, n_eff):
+    """``(mean, standard error)`` of candidate ``a``'s advantage over ``b``, paired world by
+    world over the first ``n`` worlds, weighted (``w_sum`` and the effective count ``n_eff``
+    from ``weight_sums``)."""
+    mean = 0.0
+    for i in range(n):
+        mean += weights[i] * (values[i, a] - values[i, b])
+    mean /= w_sum
+    var = 0.0
+    for i in range(n):
+        d = values[i, a] - values[i, b] - mean
+        var += weights[i] * d * d
+    var /= w_sum
+    return mean, np.sqrt(var / max(n_eff - 1.0, 1.0))
+
+
+@kernel
 def anchored_choice(values, weights, anchor, z):
     """Index of the candidate to play: the anchor (Normal's choice) unless another candidate's
     weighted mean advantage over it, paired world by world, exceeds ``z`` standard errors.
@@ -452,29 +482,14 @@ def anchored_choice(values, weights, anchor, z):
     a small budget fall back to Normal rather than below it.
     """
     n, k = values.shape
-    # Summed in order, as compiled ``weights.sum()`` does: numpy's own sum (run when the JIT is
-    # off) adds pairwise, which can change the last bits and so, rarely, the decision.
-    w_sum = 0.0
-    w2_sum = 0.0
-    for i in range(n):
-        w_sum += weights[i]
-        w2_sum += weights[i] * weights[i]
+    w_sum, w2_sum = weight_sums(weights, n)
     n_eff = w_sum * w_sum / w2_sum
     best = anchor
     best_mean = 0.0
     for j in range(k):
         if j == anchor:
             continue
-        mean = 0.0
-        for i in range(n):
-            mean += weights[i] * (values[i, j] - values[i, anchor])
-        mean /= w_sum
-        var = 0.0
-        for i in range(n):
-            d = values[i, j] - values[i, anchor] - mean
-            var += weights[i] * d * d
-        var /= w_sum
-        se = np.sqrt(var / max(n_eff - 1.0, 1.0))
+        mean, se = paired_advantage(values, weights, n, j, anchor, w_sum, n_eff)
         if mean - z * se > 0.0 and mean > best_mean:
             best, best_mean = j, mean
     return best
@@ -532,11 +547,7 @@ def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
     n = values.shape[0]
     c = ids[chosen]
     eff = trick_effect(pub, seat, hand, c)
-    w_sum = 0.0
-    w2_sum = 0.0
-    for i in range(n):
-        w_sum += weights[i]
-        w2_sum += weights[i] * weights[i]
+    w_sum, w2_sum = weight_sums(weights, n)
     n_eff = w_sum * w_sum / w2_sum
     best = chosen
     best_cost = (ids[chosen] // 13 == 3) * 100 + ids[chosen] % 13
@@ -549,16 +560,8 @@ def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
         cost = (a // 13 == 3) * 100 + a % 13
         if cost >= best_cost or trick_effect(pub, seat, hand, a) != eff:
             continue
-        mean = 0.0
-        for i in range(n):
-            mean += weights[i] * (values[i, chosen] - values[i, j])
-        mean /= w_sum
-        var = 0.0
-        for i in range(n):
-            d = values[i, chosen] - values[i, j] - mean
-            var += weights[i] * d * d
-        var /= w_sum
-        if mean <= z * np.sqrt(var / max(n_eff - 1.0, 1.0)):
+        mean, se = paired_advantage(values, weights, n, chosen, j, w_sum, n_eff)
+        if mean <= z * se:
             best, best_cost = j, cost
     return best
 
@@ -581,11 +584,7 @@ def race_drop(values, weights, n_done, alive, anchor, z):
     leader beat it clearly, so it stands in for it: another candidate must beat the leader
     clearly to be played)."""
     k = values.shape[1]
-    w_sum = 0.0
-    w2_sum = 0.0
-    for i in range(n_done):
-        w_sum += weights[i]
-        w2_sum += weights[i] * weights[i]
+    w_sum, w2_sum = weight_sums(weights, n_done)
     if w_sum <= 0.0:
         return anchor
     n_eff = w_sum * w_sum / w2_sum
@@ -601,16 +600,8 @@ def race_drop(values, weights, n_done, alive, anchor, z):
     for j in range(k):
         if not alive[j] or j == leader:
             continue
-        mean = 0.0
-        for i in range(n_done):
-            mean += weights[i] * (values[i, leader] - values[i, j])
-        mean /= w_sum
-        var = 0.0
-        for i in range(n_done):
-            d = values[i, leader] - values[i, j] - mean
-            var += weights[i] * d * d
-        var /= w_sum
-        if mean > z * np.sqrt(var / max(n_eff - 1.0, 1.0)):
+        mean, se = paired_advantage(values, weights, n_done, leader, j, w_sum, n_eff)
+        if mean > z * se:
             alive[j] = False
     return anchor if alive[anchor] else leader
 
