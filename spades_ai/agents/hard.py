@@ -46,6 +46,8 @@ import math
 import numpy as np
 
 from spades_ai.agents.normal import estimate_tricks, nil_safe
+from spades_ai.agents.tactics import distinct_cards, play_candidates, trick_mask  # noqa: F401 (Hard's API)
+from spades_ai.agents.inference import play_log_likelihood
 from spades_ai.agents.sampling import count_worlds, revealed_spades, sample_world, world_constraints
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
@@ -311,47 +313,6 @@ def mc_blind_nil(pub, seat, rules, n_worlds, max_rollouts, bid_aware, state):
 
 
 @kernel
-def distinct_cards(legal, hand, played):
-    """One card per class of equal value: in a suit, cards with only own or played cards
-    between them are interchangeable; keep the lowest of each run."""
-    out = ZERO
-    gone = hand | played
-    for s in range(4):
-        m = legal & SUIT_MASK[s]
-        prev = ZERO
-        while m != ZERO:
-            b = lowest_bit(m)
-            # b continues the run of prev if every card strictly between them is gone.
-            if prev != ZERO:
-                between = (b - ONE) & ~((prev << ONE) - ONE)
-                if (between & ~gone) == ZERO:
-                    prev = b
-                    m ^= b
-                    continue
-            out |= b
-            prev = b
-            m ^= b
-    return out
-
-
-@kernel
-def trick_mask(pub):
-    """The cards played to the current trick (a mask; 0 between tricks)."""
-    m = ZERO
-    for i in range(pub[P_TRICK_LEN]):
-        m |= ONE << U64(pub[P_TRICK + i])
-    return m
-
-
-@kernel
-def play_candidates(pub, hand, legal):
-    """The cards Hard weighs: ``distinct_cards`` with only the cards of finished tricks gone.
-    A card of the current trick may lie between two of the seat's cards and separate them
-    (the 10 on the trick: the 9 loses where the jack wins), so it does not merge them."""
-    return distinct_cards(legal, hand, U64(pub[P_PLAYED]) & ~trick_mask(pub))
-
-
-@kernel
 def bid_log_likelihood(bid, hand):
     """log P(bid | hand) under the bidding model (Normal's count with Gaussian noise)."""
     if bid == 0:
@@ -373,13 +334,15 @@ def _ess(logw, t):
 
 
 @kernel
-def world_weights(pub, seat, worlds, n, rules):
+def world_weights(pub, seat, worlds, n, rules, bids=True, play_eps=0.0):
     """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, tempered).
 
     Each world is weighted by the likelihood of every known, non-blind bid of the other seats
     given that seat's hand in the world (the cards it holds there plus those it has played).
     A bid that states a spade count (mirror, whiz) is skipped: the sampler already holds every
-    world to it exactly.
+    world to it exactly. ``bids=False`` leaves the bids out; ``play_eps`` > 0 multiplies in the
+    likelihood of the cards the other seats have played (``inference``: Normal's play with noise
+    ``play_eps``).
     When the weights collapse (effective sample size below ``min(n / 4, 32)``) they are
     tempered, ``w ** t`` with the largest ``t`` in [0, 1] that keeps that many effective
     worlds (``t = 0`` is uniform sampling), and the decision counts as a fallback.
@@ -388,11 +351,13 @@ def world_weights(pub, seat, worlds, n, rules):
     for k in range(1, 4):
         o = (seat + k) & 3
         b = pub[P_BIDS + o]
-        if b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
+        if not bids or b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
             continue
         played = U64(pub[P_PLAYED_BY + o])
         for i in range(n):
             logw[i] += bid_log_likelihood(b, worlds[i, o] | played)
+    if play_eps > 0.0 and pub[P_PHASE] == PHASE_PLAYING:
+        play_log_likelihood(pub, seat, worlds, n, play_eps, rules, logw)
     logw -= logw.max()
     floor = max(2.0, min(0.25 * n, MIN_EFFECTIVE_WORLDS))
     if _ess(logw, 1.0) >= floor:
@@ -472,18 +437,19 @@ def worlds_for(n_worlds, max_rollouts, n_candidates):
 
 
 @kernel
-def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state, solver_tricks):
+def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state, solver_tricks, play_eps=0.0):
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds and
     finish the hand with Normal: ``(values[world, choice], world weights, fell_back)``. Every
     choice meets the same worlds (common random numbers).
 
     With ``solver_tricks`` k > 0 the last k tricks of every world are solved exactly instead
     (``finish_value``); a card chosen with k tricks or fewer left (this one included) gets its
-    exact value in each world from one search of the world (``objective_values``)."""
+    exact value in each world from one search of the world (``objective_values``). With
+    ``play_eps`` > 0 the worlds are also weighted by the cards played (``world_weights``)."""
     state, worlds = sample_worlds(state, pub, seat, hand, rules, n_worlds)
     fell_back = False
-    if bid_aware:
-        weights, fell_back = world_weights(pub, seat, worlds, n_worlds, rules)
+    if bid_aware or play_eps > 0.0:
+        weights, fell_back = world_weights(pub, seat, worlds, n_worlds, rules, bid_aware, play_eps)
     else:
         weights = np.ones(n_worlds)
     n_c = len(choices)
@@ -549,9 +515,9 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
 
 
 @kernel
-def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks):
+def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks, play_eps=0.0):
     """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``); and whether
-    the bid-aware weights fell back."""
+    the world weights fell back. ``play_eps`` > 0: read the play (``inference``)."""
     cands = play_candidates(pub, hand, legal)
     if popcount(cands) == 1:
         return cands, False
@@ -569,7 +535,8 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
         if ids[j] <= policy_card and ids[j] // 13 == policy_card // 13:
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
-    values, weights, fell_back = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state, solver_tricks)
+    values, weights, fell_back = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state, solver_tricks,
+                                          play_eps)
     return ONE << U64(ids[anchored_choice(values, weights, anchor, ANCHOR_Z)]), fell_back
 
 
@@ -611,8 +578,10 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
 
 
 # -- the kernel agents (spades_ai.kernels): params = MC_PARAMS ---------------------------------
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil")
-P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL = range(6)
+#: ``play_eps``: the play model's noise in millionths, 0 when the agent does not read the play.
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "play_eps")
+P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL, P_MC_PLAY_EPS = range(7)
+PLAY_EPS_SCALE = 1_000_000
 
 
 @kernel
@@ -631,7 +600,7 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
 def mc_agent_play(pub, seat, hand, legal, rules, params):
     state = decision_stream(params[P_MC_SEED], pub, seat, hand)
     c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
-                   params[P_MC_SOLVER_TRICKS])
+                   params[P_MC_SOLVER_TRICKS], params[P_MC_PLAY_EPS] / PLAY_EPS_SCALE)
     return lowest_index(c)
 
 

@@ -90,6 +90,12 @@ def _solver_tricks(v) -> int:
     return int(v)
 
 
+def _noise(v) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 < v < 1.0:
+        raise ValueError(f"must be a probability strictly between 0 and 1, not {v!r}")
+    return float(v)
+
+
 def _flag(v) -> bool:
     if not isinstance(v, bool):
         raise ValueError(f"must be True or False, not {v!r}")
@@ -113,6 +119,10 @@ ISMCTS_EXPLORATION = 150.0
 #: rollout policy; a card chosen that late gets its exact value in each world. 0: none.
 HARD_SOLVER_TRICKS = 0
 CRAZY_SOLVER_TRICKS = 0
+#: ``read_play``: weigh the worlds by how likely the other seats' cards played so far are under
+#: Normal's play with noise ``play_noise`` (``agents.inference``); Crazy's default, chosen by
+#: measurement (experiments/RESULTS.md, issue 11).
+CRAZY_PLAY_NOISE = 0.3
 
 
 def _rollout(v):
@@ -148,13 +158,13 @@ BUILTINS: dict[str, _Spec] = {
         "Monte Carlo over sampled worlds that fit the play, rollouts by a fast policy (Normal)",
         {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "rollouts": (HARD_ROLLOUTS, _rollouts), "bid_aware": (False, _flag),
          "rollout": (None, _rollout), "solver_tricks": (HARD_SOLVER_TRICKS, _solver_tricks),
-         "blind_nil": (True, _flag)},
+         "blind_nil": (True, _flag), "read_play": (False, _flag), "play_noise": (CRAZY_PLAY_NOISE, _noise)},
     ),  # fmt: skip
     "crazy": _Spec(
-        "Hard with far more worlds, weighted by how well they explain the bids",
+        "Hard with far more worlds, weighted by how well they explain the bids and the cards played",
         {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag),
          "rollout": (None, _rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, _solver_tricks),
-         "blind_nil": (True, _flag)},
+         "blind_nil": (True, _flag), "read_play": (True, _flag), "play_noise": (CRAZY_PLAY_NOISE, _noise)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
@@ -200,21 +210,24 @@ class MonteCarloAgent(BuiltinAgent):
         params[hard.P_MC_BID_AWARE] = options["bid_aware"]
         params[hard.P_MC_SOLVER_TRICKS] = options["solver_tricks"]
         params[hard.P_MC_BLIND_NIL] = options["blind_nil"]
+        params[hard.P_MC_PLAY_EPS] = round(options["play_noise"] * hard.PLAY_EPS_SCALE) if options["read_play"] else 0
         super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options, self.module.mc_agent_pass)
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
 
     def _mc(self, obs: Observation):
+        from spades_ai.agents import hard
         from spades_ai.kernels import decision_stream
 
         hand = np.uint64(int(obs.cards))
         p = self.params
         state = np.uint64(decision_stream(p[0], obs.public, obs.seat, hand))  # numba returns a uint64 as an int
-        return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state, p[4])
+        play_eps = p[hard.P_MC_PLAY_EPS] / hard.PLAY_EPS_SCALE
+        return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state, p[4], play_eps)
 
     def bid(self, obs: Observation) -> int:
-        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks) = self._mc(obs)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, _) = self._mc(obs)
         from spades_ai.engine.bids import legal_bids
 
         legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
@@ -223,11 +236,11 @@ class MonteCarloAgent(BuiltinAgent):
         return int(b)
 
     def play(self, obs: Observation) -> Card:
-        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks) = self._mc(obs)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, play_eps) = self._mc(obs)
         from spades_ai.engine.state import legal_now
 
         legal = np.uint64(legal_now(pub, hand, rules))  # numba hands a uint64 back as a Python int
-        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks)
+        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, play_eps)
         self._tally(fell_back)
         return DECK[int(c).bit_length() - 1]
 

@@ -1,0 +1,158 @@
+"""Reading the play (issue 11, item 3): the play likelihood of a world against a slow Python
+replay, the trick history it reads, and the issue's test: the true holder of the hidden honours
+gets more probability from the bids and the play than from the bids alone."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from spades_ai import Hand, make_agent
+from spades_ai.agents.hard import sample_worlds, world_weights
+from spades_ai.agents.inference import PLAY_CUTOFF, play_log_likelihood, plays_in_order
+from spades_ai.engine import state as st
+from spades_ai.engine.rng import stream_state
+from spades_ai.simulate import deal_masks
+
+U64 = np.uint64
+
+
+def _position(rng: random.Random, masks, players) -> Hand:
+    """A hand bid by Normal, dealer 3, played by ``players`` (by seat) to a random point of the
+    play (1 to 50 cards)."""
+    hand = Hand([int(m) for m in masks], dealer=3)
+    normal = make_agent("normal")
+    for _ in range(4):
+        hand.bid(normal.bid(hand.observation()))
+    for _ in range(rng.randint(1, 50)):
+        obs = hand.observation()
+        hand.play(players[obs.seat].play(obs))
+    return hand
+
+
+def _choice(card: int, legal: list[int], hand: int, gone: int) -> int:
+    """The lowest legal card of ``card``'s run: cards of one suit with nothing but the seat's
+    own cards or cards of finished tricks between them are one choice."""
+    low = card
+    for c in sorted((c for c in legal if c // 13 == card // 13 and c < card), reverse=True):
+        between = sum(1 << x for x in range(c + 1, low))
+        if between & ~(hand | gone):
+            break
+        low = c
+    return low
+
+
+def _reference(hand: Hand, seat: int, world, eps: float) -> float:
+    """log P(the other seats' cards | world): replay the hand with the world's cards through
+    ``Hand``, asking Normal (through its Python face) at each of the other seats' cards."""
+    obs0 = hand.observation()
+    start = [int(world[s]) | sum(1 << int(c) for c in obs0.played_by[s]) for s in range(4)]
+    replay = Hand(start, dealer=hand.dealer)
+    for i in range(4):
+        replay.bid(hand.bids[(hand.dealer + 1 + i) % 4])
+    normal = make_agent("normal")
+    ll = 0.0
+    for s, c in hand.plays:
+        c = int(c)
+        if s != seat:
+            obs = replay.observation()
+            assert obs.seat == s
+            legal = [int(x) for x in obs.legal_cards()]
+            cards = int(obs.cards)
+            gone = int(obs.public[st.P_PLAYED]) & ~sum(1 << int(x) for x in obs.public[st.P_TRICK : st.P_TRICK + 4] if x >= 0)
+            choices = {_choice(x, legal, cards, gone) for x in legal}
+            if len(choices) > 1:
+                model = int(normal.play(obs))
+                same = _choice(model, legal, cards, gone) == _choice(c, legal, cards, gone)
+                ll += math.log(1 - eps) if same else math.log(eps) - math.log(len(choices) - 1)
+        replay.play(c)
+    return ll
+
+
+def test_trick_history_orders_every_card_played():
+    rng = random.Random(7)
+    easy = make_agent("easy", careless=0.5)
+    for i, masks in enumerate(deal_masks(11, 0, 30)):
+        hand = _position(rng, masks, [easy] * 4)
+        seats, cards, n = plays_in_order(np.array(hand.public))
+        assert [(int(s), int(c)) for s, c in zip(seats[:n], cards[:n])] == [(s, int(c)) for s, c in hand.plays]
+        for t in range(int(hand.public[st.P_TRICK_NO]), 13):
+            assert hand.public[st.P_HISTORY + t] == 0
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.3])
+def test_play_likelihood_matches_the_python_replay(eps):
+    rng = random.Random(int(eps * 100))
+    players = [make_agent("normal"), make_agent("easy", careless=0.4), make_agent("random", seed=3), make_agent("normal")]
+    checked = informative = 0
+    for i, masks in enumerate(deal_masks(12, 0, 16)):
+        hand = _position(rng, masks, players)
+        obs = hand.observation()
+        pub = np.array(obs.public)
+        _, worlds = sample_worlds(U64(stream_state(U64(5), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 12)
+        logw = np.zeros(len(worlds))
+        play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw)
+        ref = np.array([_reference(hand, obs.seat, w, eps) for w in worlds])
+        best = -np.inf
+        for got, want in zip(logw, ref):
+            if want >= best - PLAY_CUTOFF + 1e-9:
+                assert got == pytest.approx(want, abs=1e-9)
+            else:  # stopped early: a partial sum, above the full one, already negligible
+                assert want <= got + 1e-9 and got < best - PLAY_CUTOFF + 1e-9
+            best = max(best, got)
+        checked += len(worlds)
+        informative += int((ref < 0).sum())
+    assert checked == 192 and informative > 100
+
+
+def test_play_likelihood_refuses_a_bad_noise():
+    hand = _position(random.Random(1), deal_masks(1, 0, 1)[0], [make_agent("normal")] * 4)
+    obs = hand.observation()
+    worlds = np.zeros((1, 4), dtype=np.uint64)
+    with pytest.raises(ValueError, match="eps"):
+        play_log_likelihood(np.array(obs.public), obs.seat, worlds, 1, 0.0, obs.rules_array, np.zeros(1))
+
+
+def _holder_share(worlds, w, deal, cards):
+    """The weighted share of worlds giving each of ``cards`` to the seat that truly holds it."""
+    share = []
+    for c in cards:
+        holder = next(s for s in range(4) if deal[s] >> c & 1)
+        held = (worlds[:, holder] >> U64(c)) & U64(1)
+        share.append(float((w * held).sum() / w.sum()))
+    return share
+
+
+def test_reading_the_play_finds_the_hidden_honours():
+    """Per deal (Normal at every seat, seat to act somewhere in tricks 3 to 10): the weighted
+    share of worlds that give each hidden ace, king and queen to its true holder, with the bids
+    and the play (``play_eps`` 0.3) against the bids alone, on the same worlds. Deals are
+    independent: the paired per-deal differences give a z statistic."""
+    normal = make_agent("normal")
+    rng = random.Random(909)
+    gains, fallbacks = [], 0
+    for i, masks in enumerate(deal_masks(909, 0, 200)):
+        deal = [int(m) for m in masks]
+        hand = Hand(deal, dealer=3)
+        for _ in range(4):
+            hand.bid(normal.bid(hand.observation()))
+        for _ in range(rng.randint(8, 40)):
+            hand.play(normal.play(hand.observation()))
+        obs = hand.observation()
+        pub = np.array(obs.public)
+        _, worlds = sample_worlds(U64(stream_state(U64(909), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 1000)
+        hidden = [c for c in range(52) if c % 13 >= 10 and not (int(obs.cards) | int(pub[st.P_PLAYED])) >> c & 1]
+        if not hidden:
+            continue
+        w_bids, _ = world_weights(pub, obs.seat, worlds, 1000, obs.rules_array)
+        w_play, fell_back = world_weights(pub, obs.seat, worlds, 1000, obs.rules_array, True, 0.3)
+        fallbacks += bool(fell_back)
+        gains.append(np.mean(_holder_share(worlds, w_play, deal, hidden)) - np.mean(_holder_share(worlds, w_bids, deal, hidden)))
+    gains = np.array(gains)
+    z = gains.mean() / (gains.std(ddof=1) / math.sqrt(len(gains)))
+    # measured (seed 909, 199 deals with a hidden honour, 1000 worlds): the true holder's share
+    # rises by +0.109 (z 12.1); 55 of the 199 deals temper the weights toward uniform
+    assert gains.mean() > 0.05 and z > 6, (gains.mean(), z, len(gains), fallbacks)
