@@ -14,6 +14,8 @@
     python experiments/run.py ismcts_vs_hard    # issue 11: ISMCTS against Hard at equal time per decision
     python experiments/run.py ismcts_vs_normal_pooled   # ISMCTS vs Normal, seeds 111 and 113 pooled
     python experiments/run.py solver_leaves     # Hard with the last k tricks solved exactly, k = 0, 3, ...
+    python experiments/run.py crazy_reads_play  # issue 11: Crazy reading the play, against Hard, beside Crazy without
+    python experiments/run.py crazy_reads_play_2000  #   the same on 2,000 deals of a fresh seed
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -47,7 +49,8 @@ RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --
 KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
          "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder",
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
-         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves"}
+         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves",
+         "crazy_reads_play": "leaves", "crazy_reads_play_2000": "leaves"}
 
 
 def machine() -> str:
@@ -146,7 +149,7 @@ def per_deal(df, agent: str):
 
 
 def leaves_table(df) -> str:
-    """Each Hard variant of a gauntlet against the first (``solver_tricks=0``), paired deal by
+    """Each variant of a gauntlet against the first (e.g. ``solver_tricks=0``), paired deal by
     deal: every variant met the head of the gauntlet on the same deals."""
     from spades_ai.analysis.summary import mean_interval
 

@@ -156,3 +156,30 @@ def test_reading_the_play_finds_the_hidden_honours():
     # measured (seed 909, 199 deals with a hidden honour, 1000 worlds): the true holder's share
     # rises by +0.109 (z 12.1); 55 of the 199 deals temper the weights toward uniform
     assert gains.mean() > 0.05 and z > 6, (gains.mean(), z, len(gains), fallbacks)
+
+
+def test_read_play_is_an_option_of_hard_and_crazy():
+    from spades_ai.agents import hard
+
+    crazy, off, hard_agent = make_agent("crazy"), make_agent("crazy", read_play=False), make_agent("hard")
+    assert crazy.options["read_play"] and not hard_agent.options["read_play"]
+    assert crazy.params[hard.P_MC_PLAY_EPS] == round(crazy.options["play_noise"] * hard.PLAY_EPS_SCALE)
+    assert off.params[hard.P_MC_PLAY_EPS] == 0 and hard_agent.params[hard.P_MC_PLAY_EPS] == 0
+    assert off.label == "crazy(read_play=False)"
+    assert make_agent("hard", read_play=True, play_noise=0.2).params[hard.P_MC_PLAY_EPS] == 200_000
+    for bad in (0.0, 1.0, True, "0.3"):
+        with pytest.raises(ValueError, match="play_noise"):
+            make_agent("crazy", play_noise=bad)
+
+
+def test_world_weights_from_python_read_the_play():
+    import spades_ai as sa
+
+    hand = _position(random.Random(3), deal_masks(3, 0, 1)[0], [make_agent("normal")] * 4)
+    obs = hand.observation()
+    worlds = sa.sample_worlds(obs, 300, seed=1)
+    bids_only = sa.world_weights(obs, worlds)
+    both = sa.world_weights(obs, worlds, play_noise=0.3)
+    assert both.shape == (300,) and not np.allclose(bids_only, both)
+    with pytest.raises(ValueError, match="play_noise"):
+        sa.world_weights(obs, worlds, play_noise=1.5)
