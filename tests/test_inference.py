@@ -161,11 +161,11 @@ def test_reading_the_play_finds_the_hidden_honours():
 def test_read_play_is_an_option_of_hard_and_crazy():
     from spades_ai.agents import hard
 
-    crazy, off, hard_agent = make_agent("crazy"), make_agent("crazy", read_play=False), make_agent("hard")
-    assert crazy.options["read_play"] and not hard_agent.options["read_play"]
-    assert crazy.params[hard.P_MC_PLAY_EPS] == round(crazy.options["play_noise"] * hard.PLAY_EPS_SCALE)
-    assert off.params[hard.P_MC_PLAY_EPS] == 0 and hard_agent.params[hard.P_MC_PLAY_EPS] == 0
-    assert off.label == "crazy(read_play=False)"
+    crazy, on, hard_agent = make_agent("crazy"), make_agent("crazy", read_play=True), make_agent("hard")
+    assert not crazy.options["read_play"] and not hard_agent.options["read_play"]
+    assert on.params[hard.P_MC_PLAY_EPS] == round(on.options["play_noise"] * hard.PLAY_EPS_SCALE)
+    assert crazy.params[hard.P_MC_PLAY_EPS] == 0 and hard_agent.params[hard.P_MC_PLAY_EPS] == 0
+    assert on.label == "crazy(read_play=True)"
     assert make_agent("hard", read_play=True, play_noise=0.2).params[hard.P_MC_PLAY_EPS] == 200_000
     for bad in (0.0, 1.0, True, "0.3"):
         with pytest.raises(ValueError, match="play_noise"):

@@ -37,7 +37,7 @@ clearly higher (``anchored_choice``, looking at the cards being the anchor).
 
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
-noise; a nil asks for a nil-safe hand) and, with ``read_play`` (Crazy's default), by how likely
+noise; a nil asks for a nil-safe hand) and, with ``read_play=True`` (off by default: not measured to help yet), by how likely
 the cards the other seats have played are with the hands they hold there (``inference``:
 Normal's play with noise ``play_noise``). When the weights collapse (effective sample size below
 ``min(n / 4, 32)`` worlds) it tempers them toward uniform and counts the fallback.
