@@ -78,8 +78,8 @@ def main() -> None:
             if hon is not None:
                 hon_gain[e].append(hon - base_hon)
     cpu = time.process_time() - t0
-    lines = [f"`python experiments/read_play_noise.py --deals {args.deals} --worlds {args.worlds} --players {args.players} "
-             f"--seed {args.seed}`: {args.deals} deals played by {args.players} at every seat, {cpu:.0f} s CPU.", "",
+    command = f"python experiments/read_play_noise.py --deals {args.deals} --worlds {args.worlds} --players {args.players} --seed {args.seed}"
+    lines = [f"`{command}`: {args.deals} deals played by {args.players} at every seat, {cpu:.0f} s CPU.", "",
              "| eps | log score gain per hidden card (nats) | 95% interval | honours: true holder's share gain | 95% interval | tempered |",
              "|---|---|---|---|---|---|"]
     for e in EPS:
