@@ -21,6 +21,9 @@
     python experiments/run.py racing_thrift     # racing and thrift together
     python experiments/run.py hard_opponents    # issue 11: set rates of Hard and Crazy against Hard opponents
     python experiments/run.py crazy_noracing_vs_hard   # the same deals, Crazy without racing
+    python experiments/run.py crazy_reads_play_2000  # issue 11: Crazy reading the play vs Hard, 2,000 deals of seed 41
+    python experiments/run.py crazy_noread_2000      #   Crazy without it vs Hard, the same deals
+    python experiments/run.py crazy_reads_play_paired   # the two above, deal by deal
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -56,7 +59,8 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
          "racing_budget": "pairs", "racing_thrift": "pairs",
-         "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs"}
+         "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs",
+         "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs"}
 
 
 def machine() -> str:
@@ -157,7 +161,7 @@ def per_deal(df, agent: str):
 
 
 def leaves_table(df) -> str:
-    """Each Hard variant of a gauntlet against the first (``solver_tricks=0``), paired deal by
+    """Each variant of a gauntlet against the first (e.g. ``solver_tricks=0``), paired deal by
     deal: every variant met the head of the gauntlet on the same deals."""
     from spades_ai.analysis.summary import mean_interval
 
@@ -233,6 +237,40 @@ def run_pool(name: str, jobs: int | None) -> str:
             + "\n".join(f"- {p}" for p in parts) + "\n")
 
 
+PAIRED = {"crazy_reads_play_paired": ("crazy_reads_play_2000", "crazy_noread_2000")}
+
+
+def run_paired(name: str) -> str:
+    """Two runs on the same deals (same seed), each of an agent against the same opponent: each
+    run's duplicate difference per deal, and the first agent's minus the second's, deal by deal,
+    on the deals both have finished. Nothing is played here: an unfinished run (see its
+    ``.md``; resume it with ``run.py <part>``) is read as far as it went, and said so."""
+    import warnings
+
+    from spades_ai.analysis.summary import mean_interval
+
+    diffs, lines = {}, []
+    for part in PAIRED[name]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # an unfinished run: said below
+            df = sa.load_results(HERE / "runs" / part)
+        agent = df.attrs["config"]["agents"][0]["label"]
+        diffs[part] = d = per_deal(df, agent)
+        m, lo, hi = mean_interval(d.to_numpy())
+        state = "complete" if df.attrs["complete"] else "unfinished"
+        lines.append(f"| {part} | {agent} | {len(d):,} ({state}) | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")
+    a, b = PAIRED[name]
+    common = diffs[a].index.intersection(diffs[b].index)
+    m, lo, hi = mean_interval((diffs[a][common] - diffs[b][common]).to_numpy())
+    ma, loa, hia = mean_interval(diffs[a][common].to_numpy())
+    mb, lob, hib = mean_interval(diffs[b][common].to_numpy())
+    return (f"`python experiments/run.py {name}`: runs {a} and {b} (same seed, same deals), read on {machine()}.\n\n"
+            "| run | agent | deals | points per deal vs opponent | 95% interval |\n|---|---|---|---|---|\n" + "\n".join(lines)
+            + f"\n\nOn the {len(common):,} deals both runs finished: {a} {ma:+.1f} [{loa:+.1f}, {hia:+.1f}], {b} {mb:+.1f} "
+            f"[{lob:+.1f}, {hib:+.1f}]; **paired difference ({a} - {b}) {m:+.1f} points per deal, 95% interval "
+            f"[{lo:+.1f}, {hi:+.1f}]**.\n")
+
+
 def run_bidding(jobs: int | None, deals: int | None = None) -> str:
     cfg = tomllib.loads((HERE / "bidding.toml").read_text())
     if deals is not None:
@@ -260,7 +298,7 @@ def run_bidding(jobs: int | None, deals: int | None = None) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("name", choices=sorted([*KINDS, *POOLS]))
+    ap.add_argument("name", choices=sorted([*KINDS, *POOLS, *PAIRED]))
     ap.add_argument("--jobs", type=int, default=None, help="override the file's jobs")
     ap.add_argument("--smoke", type=int, default=None, metavar="DEALS", help="a small run to try the pipeline; writes nothing to results/")
     args = ap.parse_args()
@@ -272,6 +310,8 @@ def main() -> None:
     RESULTS = results
     if args.name in POOLS:
         text = run_pool(args.name, args.jobs)
+    elif args.name in PAIRED:
+        text = run_paired(args.name)
     elif args.name == "bidding":
         text = run_bidding(args.jobs, args.smoke)
     else:

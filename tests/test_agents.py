@@ -335,10 +335,16 @@ def test_observation_holds_nothing_else():
     hidden = FULL & ~obs.cards & ~int(obs.public[st.P_PLAYED])
     assert obs.cards & hidden == 0
     assert int(obs.public[st.P_DECK]) == FULL  # the deck every seat knows (the rules')
-    for slot in range(st.N_PUBLIC):
+    for slot in range(st.P_HISTORY):
         v = int(obs.public[slot])
         if v >= 1 << 13 and slot != st.P_DECK:  # only masks are this large: they must be played cards
             assert v & hidden == 0, slot
+    # the finished tricks' records hold played card ids (and the leader), nothing else
+    for t in range(13):
+        v = int(obs.public[st.P_HISTORY + t])
+        cards = [v >> (2 + 6 * i) & 63 for i in range(4)] if t < int(obs.public[st.P_TRICK_NO]) else []
+        assert v == 0 or all(int(obs.public[st.P_PLAYED]) >> c & 1 for c in cards), t
+    assert st.P_HISTORY + 13 == st.N_PUBLIC
 
 
 def test_observation_is_a_frozen_snapshot():

@@ -218,7 +218,7 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
     assert hard.options == {
         "seed": 0, "worlds": hard.options["worlds"], "rollouts": hard.options["rollouts"], "bid_aware": False, "rollout": None,
         "solver_tricks": hard.options["solver_tricks"],
-        "blind_nil": True, "racing": True, "thrift": True,
+        "blind_nil": True, "racing": True, "thrift": True, "read_play": False, "play_noise": hard.options["play_noise"],
     }
     assert crazy.options["bid_aware"] is True
     assert crazy.options["worlds"] > hard.options["worlds"] >= 16  # Crazy imagines far more

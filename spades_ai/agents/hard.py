@@ -47,7 +47,9 @@ equal effect is spent (``experiments/waste.py`` measures it).
 
 Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
 the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
-noise; a nil asks for a nil-safe hand). When the weights collapse (effective sample size below
+noise; a nil asks for a nil-safe hand) and, with ``read_play=True`` (off by default: not
+measured to help yet), by how likely the cards the other seats have played are with the hands
+they hold there (``inference``: Normal's play with noise ``play_noise``). When the weights collapse (effective sample size below
 ``min(n / 4, 32)`` worlds) it tempers them toward uniform and counts the fallback.
 """
 
@@ -55,24 +57,26 @@ import math
 
 import numpy as np
 
+from spades_ai.agents.candidates import distinct_cards, play_candidates, trick_mask  # noqa: F401 (Hard's API)
+from spades_ai.agents.inference import play_log_likelihood
 from spades_ai.agents.normal import estimate_tricks, nil_safe
 from spades_ai.agents.sampling import count_worlds, revealed_spades, sample_world, world_constraints
-from spades_ai.engine.jit import kernel
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.deal import deal_for
+from spades_ai.engine.jit import kernel
 from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
 from spades_ai.engine.solver import STATS, TT_WAYS, TT_WIDTH, objective_values, position_value
 from spades_ai.engine.state import (
     N_PUBLIC,
-    P_DECK,
     P_BAGS,
     P_BIDS,
     P_BLIND,
     P_BROKEN,
     P_DEALER,
-    P_LEADER,
+    P_DECK,
     P_HANDS_PLAYED,
+    P_LEADER,
     P_N_BIDS,
     P_PHASE,
     P_PLAYED,
@@ -328,48 +332,6 @@ def mc_blind_nil(pub, seat, rules, n_worlds, max_rollouts, bid_aware, state):
 
 
 @kernel
-def distinct_cards(legal, hand, played):
-    """One card per class of equal value: in a suit, cards with only own or played cards
-    between them are interchangeable; keep the lowest of each run. (A bit that holds no card
-    under the rules, e.g. a deuce moved to the trump lane, belongs in ``played``.)"""
-    out = ZERO
-    gone = hand | played
-    for s in range(4):
-        m = legal & SUIT_MASK[s]
-        prev = ZERO
-        while m != ZERO:
-            b = lowest_bit(m)
-            # b continues the run of prev if every card strictly between them is gone.
-            if prev != ZERO:
-                between = (b - ONE) & ~((prev << ONE) - ONE)
-                if (between & ~gone) == ZERO:
-                    prev = b
-                    m ^= b
-                    continue
-            out |= b
-            prev = b
-            m ^= b
-    return out
-
-
-@kernel
-def trick_mask(pub):
-    """The cards played to the current trick (a mask; 0 between tricks)."""
-    m = ZERO
-    for i in range(pub[P_TRICK_LEN]):
-        m |= ONE << U64(pub[P_TRICK + i])
-    return m
-
-
-@kernel
-def play_candidates(pub, hand, legal):
-    """The cards Hard weighs: ``distinct_cards`` with only the cards of finished tricks gone.
-    A card of the current trick may lie between two of the seat's cards and separate them
-    (the 10 on the trick: the 9 loses where the jack wins), so it does not merge them."""
-    return distinct_cards(legal, hand, (U64(pub[P_PLAYED]) & ~trick_mask(pub)) | ~U64(pub[P_DECK]))
-
-
-@kernel
 def bid_log_likelihood(bid, hand, rules):
     """log P(bid | hand) under the bidding model (Normal's count with Gaussian noise)."""
     if bid == 0:
@@ -391,13 +353,15 @@ def _ess(logw, t):
 
 
 @kernel
-def world_weights(pub, seat, worlds, n, rules):
+def world_weights(pub, seat, worlds, n, rules, bids=True, play_eps=0.0):
     """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, tempered).
 
     Each world is weighted by the likelihood of every known, non-blind bid of the other seats
     given that seat's hand in the world (the cards it holds there plus those it has played).
     A bid that states a spade count (mirror, whiz) is skipped: the sampler already holds every
-    world to it exactly.
+    world to it exactly. ``bids=False`` leaves the bids out; ``play_eps`` > 0 multiplies in the
+    likelihood of the cards the other seats have played (``inference``: Normal's play with noise
+    ``play_eps``).
     When the weights collapse (effective sample size below ``min(n / 4, 32)``) they are
     tempered, ``w ** t`` with the largest ``t`` in [0, 1] that keeps that many effective
     worlds (``t = 0`` is uniform sampling), and the decision counts as a fallback.
@@ -406,11 +370,13 @@ def world_weights(pub, seat, worlds, n, rules):
     for k in range(1, 4):
         o = (seat + k) & 3
         b = pub[P_BIDS + o]
-        if b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
+        if not bids or b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
             continue
         played = U64(pub[P_PLAYED_BY + o])
         for i in range(n):
             logw[i] += bid_log_likelihood(b, worlds[i, o] | played, rules)
+    if play_eps > 0.0 and pub[P_PHASE] == PHASE_PLAYING:
+        play_log_likelihood(pub, seat, worlds, n, play_eps, rules, logw)
     logw -= logw.max()
     floor = max(2.0, min(0.25 * n, MIN_EFFECTIVE_WORLDS))
     if _ess(logw, 1.0) >= floor:
@@ -614,7 +580,7 @@ def next_race_check(n_done):
 
 
 @kernel
-def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state, solver_tricks, race_z, anchor):
+def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state, solver_tricks, race_z, anchor, play_eps=0.0):
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds and
     finish the hand with Normal: ``(values[world, choice], world weights, fell_back, alive,
     anchor)``. Every choice meets the same worlds (common random numbers).
@@ -630,11 +596,12 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, bid_aware, state
     With ``solver_tricks`` k > 0 the last k tricks of every world are solved exactly instead
     (``finish_value``); a card chosen with k tricks or fewer left (this one included) gets its
     exact value in each world from one search of the world (``objective_values``), which
-    values every card at once (no racing there)."""
+    values every card at once (no racing there). With ``play_eps`` > 0 the worlds are also
+    weighted by the cards the other seats played (``world_weights``, ``inference``)."""
     state, worlds = sample_worlds(state, pub, seat, hand, rules, n_worlds)
     fell_back = False
-    if bid_aware:
-        weights, fell_back = world_weights(pub, seat, worlds, n_worlds, rules)
+    if bid_aware or play_eps > 0.0:
+        weights, fell_back = world_weights(pub, seat, worlds, n_worlds, rules, bid_aware, play_eps)
     else:
         weights = np.ones(n_worlds)
     n_c = len(choices)
@@ -734,11 +701,11 @@ def raced_choice(values, weights, alive, anchor, z):
 
 
 @kernel
-def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks, race_z, thrift):
+def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, state, solver_tricks, race_z, thrift, play_eps=0.0):
     """The card (one-bit mask) chosen over sampled worlds (see ``anchored_choice``; with
     ``race_z`` > 0 the candidates race, ``evaluate``; with ``thrift`` the cheapest card of the
     same effect within noise of it, ``thrifty_choice``); and whether the bid-aware weights fell
-    back."""
+    back. ``play_eps`` > 0: the worlds are also weighted by the play (``inference``)."""
     cands = play_candidates(pub, hand, legal)
     if popcount(cands) == 1:
         return cands, False
@@ -757,7 +724,7 @@ def mc_play(pub, seat, hand, rules, legal, n_worlds, max_rollouts, bid_aware, st
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
     values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, ids, False, n_worlds, bid_aware, state,
-                                                 solver_tricks, race_z, anchor)
+                                                 solver_tricks, race_z, anchor, play_eps)
     j = raced_choice(values, weights, alive, anchor, ANCHOR_Z)
     if thrift:
         j = thrifty_choice(values, weights, alive, ids, j, pub, seat, hand, ANCHOR_Z)
@@ -798,13 +765,16 @@ def mc_bid(pub, seat, hand, rules, bid_mask, n_worlds, max_rollouts, bid_aware, 
             anchor = j
     n_worlds = worlds_for(n_worlds, max_rollouts, n_c)
     values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, cands, True, n_worlds, bid_aware, state,
-                                                 solver_tricks, race_z, anchor)
+                                                 solver_tricks, race_z, anchor, 0.0)
     return cands[raced_choice(values, weights, alive, anchor, ANCHOR_Z)], fell_back
 
 
 # -- the kernel agents (spades_ai.kernels): params = MC_PARAMS ---------------------------------
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift")
-P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL, P_MC_RACING, P_MC_THRIFT = range(8)
+#: ``play_eps``: the play model's noise in millionths, 0 when the agent does not read the play.
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift", "play_eps")
+(P_MC_SEED, P_MC_WORLDS, P_MC_ROLLOUTS, P_MC_BID_AWARE, P_MC_SOLVER_TRICKS, P_MC_BLIND_NIL, P_MC_RACING, P_MC_THRIFT,
+ P_MC_PLAY_EPS) = range(9)
+PLAY_EPS_SCALE = 1_000_000
 
 
 @kernel
@@ -829,7 +799,8 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
 def mc_agent_play(pub, seat, hand, legal, rules, params):
     state = decision_stream(params[P_MC_SEED], pub, seat, hand)
     c, _ = mc_play(pub, seat, hand, rules, legal, params[P_MC_WORLDS], params[P_MC_ROLLOUTS], params[P_MC_BID_AWARE] != 0, state,
-                   params[P_MC_SOLVER_TRICKS], race_z_of(params), params[P_MC_THRIFT] != 0)
+                   params[P_MC_SOLVER_TRICKS], race_z_of(params), params[P_MC_THRIFT] != 0,
+                   params[P_MC_PLAY_EPS] / PLAY_EPS_SCALE)
     return lowest_index(c)
 
 

@@ -90,6 +90,12 @@ def _solver_tricks(v) -> int:
     return int(v)
 
 
+def _noise(v) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 < v < 1.0:
+        raise ValueError(f"must be a probability strictly between 0 and 1, not {v!r}")
+    return float(v)
+
+
 def _flag(v) -> bool:
     if not isinstance(v, bool):
         raise ValueError(f"must be True or False, not {v!r}")
@@ -125,6 +131,12 @@ CRAZY_RACING = False
 #: by default: a quarter less waste, its noise share from 33% to 3%, strength unchanged.
 HARD_THRIFT = True
 CRAZY_THRIFT = True
+#: ``read_play``: weigh the worlds by how likely the other seats' cards played so far are under
+#: Normal's play with noise ``play_noise`` (``agents.inference``; 0.3 fits Hard's play best).
+#: Off by default: on 550 paired deals against Hard it measured -2.9 [-7.6, +1.7] per deal
+#: against Crazy without it (experiments/RESULTS.md, issue 11, item 3).
+CRAZY_READ_PLAY = False
+CRAZY_PLAY_NOISE = 0.3
 
 
 def _rollout(v):
@@ -161,14 +173,14 @@ BUILTINS: dict[str, _Spec] = {
         {**_COMMON, "worlds": (HARD_WORLDS, _worlds), "rollouts": (HARD_ROLLOUTS, _rollouts), "bid_aware": (False, _flag),
          "rollout": (None, _rollout), "solver_tricks": (HARD_SOLVER_TRICKS, _solver_tricks),
          "blind_nil": (True, _flag), "racing": (HARD_RACING, _flag),
-         "thrift": (HARD_THRIFT, _flag)},
+         "thrift": (HARD_THRIFT, _flag), "read_play": (False, _flag), "play_noise": (CRAZY_PLAY_NOISE, _noise)},
     ),  # fmt: skip
     "crazy": _Spec(
-        "Hard with far more worlds, weighted by how well they explain the bids",
+        "Hard with far more worlds, weighted by how well they explain the bids (and, read_play=True, the cards played)",
         {**_COMMON, "worlds": (CRAZY_WORLDS, _worlds), "rollouts": (CRAZY_ROLLOUTS, _rollouts), "bid_aware": (True, _flag),
          "rollout": (None, _rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, _solver_tricks),
          "blind_nil": (True, _flag), "racing": (CRAZY_RACING, _flag),
-         "thrift": (CRAZY_THRIFT, _flag)},
+         "thrift": (CRAZY_THRIFT, _flag), "read_play": (CRAZY_READ_PLAY, _flag), "play_noise": (CRAZY_PLAY_NOISE, _noise)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
@@ -216,6 +228,7 @@ class MonteCarloAgent(BuiltinAgent):
         params[hard.P_MC_BLIND_NIL] = options["blind_nil"]
         params[hard.P_MC_RACING] = options["racing"]
         params[hard.P_MC_THRIFT] = options["thrift"]
+        params[hard.P_MC_PLAY_EPS] = round(options["play_noise"] * hard.PLAY_EPS_SCALE) if options["read_play"] else 0
         super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options, self.module.mc_agent_pass)
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
@@ -227,10 +240,11 @@ class MonteCarloAgent(BuiltinAgent):
         hand = obs.engine_cards
         p = self.params
         state = np.uint64(decision_stream(p[0], obs.public, obs.seat, hand))  # numba returns a uint64 as an int
-        return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state, p[4], self.module.race_z_of(p))
+        play_eps = p[self.module.P_MC_PLAY_EPS] / self.module.PLAY_EPS_SCALE
+        return (obs.public, obs.seat, hand, obs.rules_array), (p[1], p[2], p[3] != 0, state, p[4], self.module.race_z_of(p), play_eps)
 
     def bid(self, obs: Observation) -> int:
-        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, race_z) = self._mc(obs)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, race_z, _) = self._mc(obs)
         from spades_ai.engine.bids import legal_bids
 
         legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
@@ -239,12 +253,12 @@ class MonteCarloAgent(BuiltinAgent):
         return int(b)
 
     def play(self, obs: Observation) -> Card:
-        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, race_z) = self._mc(obs)
+        (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, race_z, play_eps) = self._mc(obs)
         from spades_ai.engine.state import legal_now
 
         legal = np.uint64(legal_now(pub, hand, rules))  # numba hands a uint64 back as a Python int
         c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z,
-                                            self.params[self.module.P_MC_THRIFT] != 0)
+                                            self.params[self.module.P_MC_THRIFT] != 0, play_eps)
         self._tally(fell_back)
         return obs.rules.engine_card(int(c).bit_length() - 1)
 

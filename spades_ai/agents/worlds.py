@@ -93,18 +93,25 @@ def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = Fal
     return worlds[rng.choice(draw, size=n, replace=True, p=w / w.sum())]
 
 
-def world_weights(obs: Observation, worlds: np.ndarray) -> np.ndarray:
+def world_weights(obs: Observation, worlds: np.ndarray, play_noise: float | None = None) -> np.ndarray:
     """Crazy's bid-aware weight of each world (how likely the other seats' bids are given the
-    hands they hold in it), tempered toward uniform when the weights collapse."""
+    hands they hold in it), tempered toward uniform when the weights collapse. With
+    ``play_noise`` (in (0, 1)) it also weighs the cards they played (``read_play``: Normal's
+    play with that noise, ``agents.inference``); the worlds must fit ``obs``."""
     from spades_ai.agents.hard import world_weights as _weights
 
     obs = _check_obs(obs)
     worlds = np.ascontiguousarray(worlds, dtype=np.uint64)
     if worlds.ndim != 2 or worlds.shape[1] != 4:
         raise ValueError(f"worlds must be an (n, 4) array, not shape {worlds.shape}")
+    eps = 0.0
+    if play_noise is not None:
+        if isinstance(play_noise, bool) or not isinstance(play_noise, (int, float)) or not 0.0 < play_noise < 1.0:
+            raise ValueError(f"play_noise must be a probability strictly between 0 and 1, not {play_noise!r}")
+        eps = float(play_noise)
     if obs.rules.extra_trumps:
         worlds = _relaid(worlds, obs.rules.engine_mask)
-    weights, _ = _weights(obs.public, obs.seat, worlds, len(worlds), obs.rules_array)
+    weights, _ = _weights(obs.public, obs.seat, worlds, len(worlds), obs.rules_array, True, eps)
     return weights
 
 

@@ -50,6 +50,10 @@ Slots::
     P_PASS_DONE         bit s set once seat s has chosen its pass in the current round
     P_DECK              every card of this hand's deck (mask): the 52 ids by default, with the
                         jokers and high deuces moved to the trump lane (``Rules`` R_DECK)
+    P_HISTORY + t       finished trick t (t < P_TRICK_NO), packed: its leader + 4 * (c0 + 64 c1 +
+                        64**2 c2 + 64**3 c3), c_i the engine id (0..55) of the card played i-th
+                        (``trick_record``); 0 for a trick not finished. With P_TRICK it orders
+                        every card played, so a world can be replayed (``agents.inference``)
 """
 
 import numpy as np
@@ -83,7 +87,8 @@ P_GAVE = 37
 P_BLIND_GAVE = 41
 P_PASS_DONE = 45
 P_DECK = 46
-N_PUBLIC = 47
+P_HISTORY = 47
+N_PUBLIC = 60
 
 PHASE_BIDDING, PHASE_PLAYING, PHASE_OVER, PHASE_PASSING = 0, 1, 2, 3
 
@@ -236,6 +241,14 @@ def apply_bid(pub, hands, bid, blind, rules):
         pub[P_TO_ACT] = (seat + 1) & 3
 
 
+@inline_kernel
+def trick_record(pub, t):
+    """``(leader, card 0, card 1, card 2, card 3)`` of finished trick ``t`` (cards in the
+    order played, the leader's first)."""
+    v = pub[P_HISTORY + t]
+    return v & 3, (v >> 2) & 63, (v >> 8) & 63, (v >> 14) & 63, (v >> 20) & 63
+
+
 @kernel
 def led_suit(pub):
     """The suit led to the current trick, -1 when the seat to act leads."""
@@ -288,6 +301,7 @@ def apply_card(pub, hands, card, rules):
         pub[P_TO_ACT] = (seat + 1) & 3
         return -1
     winner = pub[P_WIN_SEAT]
+    pub[P_HISTORY + pub[P_TRICK_NO]] = pub[P_LEADER] + 4 * (pub[P_TRICK] + 64 * (pub[P_TRICK + 1] + 64 * (pub[P_TRICK + 2] + 64 * card)))
     pub[P_WIN_CARD] = -1
     pub[P_WIN_SEAT] = -1
     pub[P_WON + winner] += 1

@@ -1,0 +1,156 @@
+"""Reading the play: how likely the cards the other seats played are in a sampled world.
+
+Crazy weighs each world by the bids it explains (``hard.world_weights``) and, with
+``read_play``, by the cards: the hand is replayed from the first lead in the world, and at each
+card another seat played, the play model says how likely that card was with the cards the seat
+held there. The model is Normal's play with noise ``eps``: with probability ``1 - eps`` the seat
+plays Normal's card or one of equal value (``candidates.play_candidates``: a run of cards with only
+its own or earlier tricks' cards between them is one choice), and ``eps`` is spread evenly over
+its other choices. A decision with one choice says nothing. So a world where a seat that ducked
+held the ace Normal would have won with pays ``eps / (choices - 1)`` against ``1 - eps``.
+
+The public array is the same in every world at each step of the replay (only the hidden hands
+differ), so the replay's public states are built once per decision (``replay_states``) and each
+world only asks the play model with its own hands. Log weights are summed; a world whose log
+weight falls ``PLAY_CUTOFF`` below the best world seen so far stops its replay (its weight is
+already negligible: ``e**-30``; the partial sum it keeps is an upper bound).
+"""
+
+import numpy as np
+
+from spades_ai.agents.candidates import play_candidates
+from spades_ai.agents.normal import normal_agent_play
+from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, highest_bit, suit_of
+from spades_ai.engine.jit import kernel
+from spades_ai.engine.state import (
+    N_PUBLIC,
+    P_BROKEN,
+    P_HISTORY,
+    P_LEADER,
+    P_PHASE,
+    P_PLAYED,
+    P_PLAYED_BY,
+    P_TO_ACT,
+    P_TRICK,
+    P_TRICK_LEN,
+    P_TRICK_NO,
+    P_VOIDS,
+    P_WIN_CARD,
+    P_WIN_SEAT,
+    P_WON,
+    PHASE_PLAYING,
+    apply_card,
+    legal_now,
+)
+
+#: A world this many nats below the best one stops its replay.
+PLAY_CUTOFF = 30.0
+
+
+@kernel
+def plays_in_order(pub):
+    """``(seats, cards, n)``: the ``n`` cards played so far in the order played, and who played
+    each (finished tricks from ``P_HISTORY``, then the current trick)."""
+    seats = np.empty(52, dtype=np.int64)
+    cards = np.empty(52, dtype=np.int64)
+    n = 0
+    for t in range(pub[P_TRICK_NO]):
+        v = pub[P_HISTORY + t]  # packed as engine.state.trick_record reads it
+        for i in range(4):
+            seats[n] = (v + i) & 3
+            cards[n] = (v >> (2 + 6 * i)) & 63
+            n += 1
+    for i in range(pub[P_TRICK_LEN]):
+        seats[n] = (pub[P_LEADER] + i) & 3
+        cards[n] = pub[P_TRICK + i]
+        n += 1
+    return seats, cards, n
+
+
+@kernel
+def replay_states(pub, rules):
+    """``(states, seats, cards, n)``: ``states[k]`` is the public array just before the
+    ``k``-th card of the hand (``seats[k]`` played ``cards[k]``), rebuilt from ``pub``."""
+    seats, cards, n = plays_in_order(pub)
+    states = np.empty((max(n, 1), N_PUBLIC), dtype=np.int64)
+    sim = pub.copy()
+    sim[P_PLAYED] = 0
+    for s in range(4):
+        sim[P_PLAYED_BY + s] = 0
+        sim[P_TRICK + s] = -1
+        sim[P_WON + s] = 0
+    for t in range(13):
+        sim[P_HISTORY + t] = 0
+    sim[P_TRICK_LEN] = 0
+    sim[P_TRICK_NO] = 0
+    sim[P_BROKEN] = 0
+    sim[P_VOIDS] = 0
+    sim[P_WIN_CARD] = -1
+    sim[P_WIN_SEAT] = -1
+    sim[P_PHASE] = PHASE_PLAYING
+    if n > 0:
+        sim[P_LEADER] = seats[0]
+        sim[P_TO_ACT] = seats[0]
+    hands = np.zeros(4, dtype=np.uint64)  # apply_card only takes the card out of its hand
+    for k in range(n):
+        states[k] = sim
+        apply_card(sim, hands, cards[k], rules)
+    return states, seats, cards, n
+
+
+@kernel
+def choice_of(cands, card):
+    """The choice (its lowest card, a bit of ``cands``) that ``card`` belongs to."""
+    below = cands & SUIT_MASK[suit_of(card)] & ((ONE << U64(card + 1)) - ONE)
+    return highest_bit(below)
+
+
+@kernel
+def card_log_likelihood(state, s, hand, card, log_keep, log_eps, rules):
+    """log P(seat ``s`` plays ``card`` from ``hand`` at public ``state``) under the play model
+    (``log_keep = log(1 - eps)``, ``log_eps = log(eps)``); 0 when it had a single choice."""
+    legal = legal_now(state, hand, rules)
+    if not (legal >> U64(card)) & ONE:
+        raise ValueError("a replayed card is not legal in the world: the world does not fit the play")
+    cands = play_candidates(state, hand, legal)
+    n_c = 0
+    m = cands
+    while m != ZERO:
+        m &= m - ONE
+        n_c += 1
+    if n_c <= 1:
+        return 0.0
+    model = normal_agent_play(state, s, hand, legal, rules)
+    if choice_of(cands, model) == choice_of(cands, card):
+        return log_keep
+    return log_eps - np.log(n_c - 1.0)
+
+
+@kernel
+def play_log_likelihood(pub, seat, worlds, n, eps, rules, logw):
+    """Add to ``logw[i]`` the log likelihood of the cards the other seats have played, given
+    the hands world ``i`` gives them (rows of ``worlds``: the cards each seat still holds),
+    under Normal's play with noise ``eps`` (module docstring). ``logw`` may already hold the
+    bid weights: the cutoff compares whole log weights."""
+    if not 0.0 < eps < 1.0:
+        raise ValueError("the play noise eps must be in (0, 1)")
+    states, seats, cards, m = replay_states(pub, rules)
+    log_keep = np.log(1.0 - eps)
+    log_eps = np.log(eps)
+    hs = np.empty(4, dtype=np.uint64)
+    best = -np.inf
+    for i in range(n):
+        for s in range(4):
+            hs[s] = worlds[i, s] | U64(pub[P_PLAYED_BY + s])
+        ll = logw[i]
+        for k in range(m):
+            s = seats[k]
+            c = cards[k]
+            if s != seat:
+                ll += card_log_likelihood(states[k], s, hs[s], c, log_keep, log_eps, rules)
+                if ll < best - PLAY_CUTOFF:
+                    break
+            hs[s] &= ~(ONE << U64(c))
+        logw[i] = ll
+        if ll > best:
+            best = ll
