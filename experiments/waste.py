@@ -68,11 +68,13 @@ KINDS = ("overtake", "high win", "high loss")
 
 
 def suit(c: int) -> int:
-    return c // 13
+    """The suit of an engine card id: the trump lane's jokers and high deuces (52..55) are spades."""
+    return min(c // 13, SPADES)
 
 
 def rank(c: int) -> int:
-    return c % 13
+    """The rank of an engine card id: 0 for a two .. 12 for an ace, 13.. for the trump lane."""
+    return c % 13 + 13 * (c >= 52)
 
 
 def strength(card: int, led: int) -> tuple[int, int, int]:
@@ -103,7 +105,7 @@ def effect(trick, seat: int, card: int, unseen: int, nil_seats: frozenset) -> tu
         return ("seat", w) if any(s & 1 == team for s in nil_seats) else ("team", team)
     if not wins_now(trick, card):
         return ("loses",)
-    above = sum(1 for r in range(rank(card) + 1, 13) if unseen >> (13 * suit(card) + r) & 1)
+    above = sum(1 for c in range(card + 1, 56) if suit(c) == suit(card) and unseen >> c & 1)
     return ("wins", suit(card), above)
 
 
@@ -127,12 +129,14 @@ class Waste:
     cheapest: int
 
 
-def waste(trick, seat: int, card: int, legal: list[int], hand: int, played: int, nil_seats=frozenset()) -> Waste | None:
+def waste(trick, seat: int, card: int, legal: list[int], hand: int, played: int, nil_seats=frozenset(),
+          deck: int = (1 << 52) - 1) -> Waste | None:
     """Whether ``card`` (legal for ``seat``, holding ``hand``, after ``played``: every card played
-    so far, the current trick included) wastes: the cheapest legal card with the same effect,
-    and the kind; None if ``card`` is the cheapest (or equal to it)."""
-    unseen = ((1 << 52) - 1) & ~hand & ~played
-    gone = hand | played
+    so far, the current trick included; engine ids, ``deck`` the rules' cards) wastes: the
+    cheapest legal card with the same effect, and the kind; None if ``card`` is the cheapest (or
+    equal to it)."""
+    unseen = deck & ~hand & ~played
+    gone = hand | played | (((1 << 56) - 1) & ~deck)
     mine = effect(trick, seat, card, unseen, nil_seats)
     alts = [c for c in legal if c != card and cheaper(c, card) and not equal_cards(c, card, gone)
             and effect(trick, seat, c, unseen, nil_seats) == mine]
@@ -204,7 +208,7 @@ def judge(agent, ev: Event) -> tuple[str, bool, float, float]:
     cands = int(m.play_candidates(pub, hand, legal))
     ids = np.array([c for c in range(52) if cands >> c & 1], dtype=np.int64)
     policy = int(m.rollout_play(pub, seat, hand, legal, rules))
-    anchor_card = max(c for c in ids if c <= policy and c // 13 == policy // 13)
+    anchor_card = max(c for c in ids if c <= policy and suit(c) == suit(policy))
     n = m.worlds_for(worlds, rollouts, len(ids))
     values, weights, _, _, _ = m.evaluate(pub, seat, hand, rules, ids, False, n, aware, state, solver_tricks, 0.0, 0)
     a = list(ids).index(ev.waste.card)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from spades_ai import Rules
 from spades_ai.cards import parse_cards
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
@@ -112,30 +113,40 @@ def test_trick_winner(tr, winner):
 
 
 # -- Hard's thrift (agents.hard.trick_effect / thrifty_choice) --------------------------------
-def playing_positions(seed, n_hands):
+#: The default deck, and the trump lane in use: two jokers and two high deuces (engine ids 52..55).
+THRIFT_RULES = [Rules(), Rules(jokers=2, deuces_high=2)]
+
+
+def playing_positions(seed, n_hands, rules=None):
+    """``(obs, engine hand, engine trick, engine legal ids)`` of Normal's hands under ``rules``."""
     import numpy as np
 
+    from spades_ai.engine import state as st
     from tests.test_mc_agents import normal_positions
 
-    for hand, obs in normal_positions(seed, n_hands):
+    for _, obs in normal_positions(seed, n_hands, [rules or Rules()]):
         if obs.phase == "playing":
-            yield obs, np.uint64(int(obs.cards))
+            hand = np.uint64(obs.engine_cards)
+            pub = obs.public
+            trick = [((int(pub[st.P_LEADER]) + i) & 3, int(pub[st.P_TRICK + i])) for i in range(int(pub[st.P_TRICK_LEN]))]
+            legal = int(st.legal_now(pub, hand, obs.rules_array))
+            yield obs, hand, trick, [c for c in range(56) if legal >> c & 1]
 
 
-def test_hards_trick_effect_matches_the_definition():
+@pytest.mark.parametrize("rules", THRIFT_RULES, ids=["default", "jokers_deuces"])
+def test_hards_trick_effect_matches_the_definition(rules):
     """Two legal cards have equal ``trick_effect`` exactly when waste.effect says they have the
-    same effect, in every position of Normal's hands (nils included)."""
+    same effect, in every position of Normal's hands (nils included), the trump lane too."""
     from spades_ai.agents.hard import trick_effect
-    from spades_ai.engine.state import P_PLAYED
+    from spades_ai.engine.state import P_DECK, P_PLAYED
 
-    pairs = same = 0
-    for obs, hand in playing_positions(seed=73, n_hands=40):
-        trick = [(s, int(c)) for s, c in obs.current_trick]
-        unseen = ((1 << 52) - 1) & ~int(obs.cards) & ~int(obs.public[P_PLAYED])
+    pairs = same = lane = 0
+    for obs, hand, trick, legal in playing_positions(seed=73, n_hands=40, rules=rules):
+        unseen = int(obs.public[P_DECK]) & ~int(hand) & ~int(obs.public[P_PLAYED])
         nil = frozenset(s for s, b in enumerate(obs.bids) if b == 0)
-        legal = [int(c) for c in obs.legal_cards()]
         fx = {c: W.effect(trick, obs.seat, c, unseen, nil) for c in legal}
         nx = {c: trick_effect(obs.public, obs.seat, hand, c) for c in legal}
+        lane += any(c >= 52 for c in legal)
         for a in legal:
             for b in legal:
                 if a < b:
@@ -143,6 +154,37 @@ def test_hards_trick_effect_matches_the_definition():
                     same += fx[a] == fx[b]
                     assert (fx[a] == fx[b]) == (nx[a] == nx[b]), (obs, a, b, fx[a], fx[b])
     assert pairs > 3000 and 0 < same < pairs
+    assert lane > 20 or not rules.extra_trumps
+
+
+@pytest.mark.parametrize("rules", THRIFT_RULES, ids=["default", "jokers_deuces"])
+def test_thrift_with_equal_values_plays_the_cheapest_card_of_the_same_effect(rules):
+    """Every candidate chosen in turn, the rollouts' values all equal: thrift plays the cheapest
+    candidate (waste.cheaper; a spade or lane card above any side card) with the same effect
+    (waste.effect), or the chosen one when none is cheaper."""
+    import numpy as np
+
+    from spades_ai.agents.hard import play_candidates, thrifty_choice
+    from spades_ai.engine.state import P_DECK, P_PLAYED
+
+    checked = moved = 0
+    for obs, hand, trick, legal in playing_positions(seed=81, n_hands=25, rules=rules):
+        cands = int(play_candidates(obs.public, hand, np.uint64(sum(1 << c for c in legal))))
+        ids = np.array([c for c in range(56) if cands >> c & 1], dtype=np.int64)
+        if len(ids) < 2:
+            continue
+        unseen = int(obs.public[P_DECK]) & ~int(hand) & ~int(obs.public[P_PLAYED])
+        nil = frozenset(s for s, b in enumerate(obs.bids) if b == 0)
+        fx = [W.effect(trick, obs.seat, int(c), unseen, nil) for c in ids]
+        values, w, alive = np.zeros((8, len(ids))), np.ones(8), np.ones(len(ids), dtype=np.bool_)
+        for chosen in range(len(ids)):
+            same = [j for j in range(len(ids)) if j != chosen and fx[j] == fx[chosen] and W.cheaper(int(ids[j]), int(ids[chosen]))]
+            want = min(same, key=lambda j: (W.suit(int(ids[j])) == W.SPADES, W.rank(int(ids[j])))) if same else chosen
+            got = thrifty_choice(values, w, alive, ids, chosen, obs.public, obs.seat, hand, 2.0)
+            assert got == want, (obs, ids, chosen, got, want)
+            checked += 1
+            moved += got != chosen
+    assert checked > 300 and moved > 20
 
 
 def test_thrift_plays_the_cheapest_card_of_the_same_effect_unless_the_dearer_gains():
@@ -153,7 +195,7 @@ def test_thrift_plays_the_cheapest_card_of_the_same_effect_unless_the_dearer_gai
 
     rnd = np.random.default_rng(3)
     seen = 0
-    for obs, hand in playing_positions(seed=79, n_hands=30):
+    for obs, hand, _, _ in playing_positions(seed=79, n_hands=30):
         legal = np.uint64(legal_now(obs.public, hand, obs.rules_array))
         ids = np.array([c for c in range(52) if int(play_candidates(obs.public, hand, legal)) >> c & 1], dtype=np.int64)
         fx = [trick_effect(obs.public, obs.seat, hand, c) for c in ids]
@@ -162,7 +204,7 @@ def test_thrift_plays_the_cheapest_card_of_the_same_effect_unless_the_dearer_gai
                  if fx[i] == fx[j] and ids[j] // 13 == ids[i] // 13 and ids[j] < ids[i]]
         if not found:
             continue
-        dear, cheap = found[0]
+        dear, _ = found[0]
         cheapest = min((j for j in range(len(ids)) if fx[j] == fx[dear] and (ids[j] // 13 == ids[dear] // 13 and ids[j] < ids[dear]
                         or (ids[dear] // 13 == 3 and ids[j] // 13 != 3))), key=lambda j: (ids[j] // 13 == 3, ids[j] % 13))
         alive = np.ones(len(ids), dtype=np.bool_)

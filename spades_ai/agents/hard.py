@@ -61,8 +61,9 @@ from spades_ai.agents.candidates import distinct_cards, play_candidates, trick_m
 from spades_ai.agents.inference import play_log_likelihood
 from spades_ai.agents.normal import estimate_tricks, nil_safe
 from spades_ai.agents.sampling import count_worlds, revealed_spades, sample_world, world_constraints
+from spades_ai.agents.tactics import trick_status, winners_over
 from spades_ai.engine.bids import legal_bids
-from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
+from spades_ai.engine.bits import ONE, RANK_OF, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, N_FIELDS, match_winner, score_hand
@@ -76,7 +77,6 @@ from spades_ai.engine.state import (
     P_DEALER,
     P_DECK,
     P_HANDS_PLAYED,
-    P_LEADER,
     P_N_BIDS,
     P_PHASE,
     P_PLAYED,
@@ -462,18 +462,6 @@ def anchored_choice(values, weights, anchor, z):
 
 
 @kernel
-def trick_strength(card, led):
-    """A card's power in a trick led in suit ``led``: spades above the led suit, each by rank;
-    a card of another suit never wins (-1)."""
-    suit = card // 13
-    if suit == 3:
-        return 26 + card % 13
-    if suit == led:
-        return 13 + card % 13
-    return -1
-
-
-@kernel
 def trick_effect(pub, seat, hand, card):
     """The effect of ``card`` on the current trick, as a number (equal numbers: the same
     effect; ``experiments/waste.py`` states the definition and tests it):
@@ -481,26 +469,27 @@ def trick_effect(pub, seat, hand, card):
     earlier, 0 if the card does not beat the trick so far, otherwise its suit and how many
     cards a later seat may hold above it in that suit."""
     n = pub[P_TRICK_LEN]
-    led = card // 13 if n == 0 else pub[P_TRICK] // 13
-    best = -2
-    best_seat = -1
-    for i in range(n):
-        v = trick_strength(pub[P_TRICK + i], led)
-        if v > best:
-            best, best_seat = v, (pub[P_LEADER] + i) & 3
-    mine = trick_strength(card, led)
+    win, win_seat, led = trick_status(pub)
+    beats = n == 0 or winners_over(ONE << U64(card), win, led) != ZERO
     if n == 3:
-        w = seat if mine > best else best_seat
+        w = seat if beats else win_seat
         t = w & 1
         if pub[P_BIDS + t] == 0 or pub[P_BIDS + t + 2] == 0:
             return 100 + w
         return 200 + t
-    if mine <= best:
+    if not beats:
         return 0
-    unseen = ~(hand | U64(pub[P_PLAYED]))
-    suit = card // 13
+    unseen = U64(pub[P_DECK]) & ~(hand | U64(pub[P_PLAYED]))
+    suit = suit_of(card)
     above = popcount(unseen & SUIT_MASK[suit] & ~((ONE << U64(card + 1)) - ONE))
     return 300 + 14 * suit + above
+
+
+@kernel
+def thrift_cost(card):
+    """What playing ``card`` spends: any spade (or lane card) costs more than any side card;
+    within each, by rank."""
+    return (suit_of(card) == 3) * 100 + RANK_OF[card]
 
 
 @kernel
@@ -516,14 +505,14 @@ def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
     w_sum, w2_sum = weight_sums(weights, n)
     n_eff = w_sum * w_sum / w2_sum
     best = chosen
-    best_cost = (ids[chosen] // 13 == 3) * 100 + ids[chosen] % 13
+    best_cost = thrift_cost(ids[chosen])
     for j in range(len(ids)):
         a = ids[j]
         if j == chosen or not alive[j]:
             continue
-        if not ((a // 13 == c // 13 and a < c) or (c // 13 == 3 and a // 13 != 3)):
+        if not ((suit_of(a) == suit_of(c) and a < c) or (suit_of(c) == 3 and suit_of(a) != 3)):
             continue
-        cost = (a // 13 == 3) * 100 + a % 13
+        cost = thrift_cost(a)
         if cost >= best_cost or trick_effect(pub, seat, hand, a) != eff:
             continue
         mean, se = paired_advantage(values, weights, n, chosen, j, w_sum, n_eff)
