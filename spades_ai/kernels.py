@@ -156,7 +156,7 @@ __all__ = [
     "min_team_bid", "ten_for_200", "bidding", "max_hands", "closed_bidding", "pass_cards", "blind_pass",
     "jokers", "deuces_high", "extra_trumps",
     # legality, bids, randomness
-    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "NIL_BIT", "BLIND_NIL", "default_pass", "decision_stream", "draw_below",
+    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "NIL_BIT", "BLIND_NIL", "default_pass", "highest_cards", "decision_stream", "draw_below",
 ]  # fmt: skip
 
 
@@ -549,20 +549,27 @@ def nearest_legal_bid(legal, want):
 
 @inline_kernel
 def default_pass(pub, seat, hand, n, rules):
-    """The pass of an agent that has none of its own: its ``n`` highest cards by rank (a spade
-    before a side card of the same rank), as a mask."""
+    """The pass of an agent that has none of its own: its ``n`` highest cards
+    (``highest_cards``), as a mask."""
+    return highest_cards(hand, n)
+
+
+@inline_kernel
+def highest_cards(hand, n):
+    """The ``n`` highest cards of ``hand`` by rank (a mask): at equal rank a spade first, then
+    the side suits in order (clubs, diamonds, hearts). Normal passes these toward a nil."""
     out = ZERO
     m = hand
     for _ in range(n):
         best = ZERO
-        best_rank = -1
+        best_score = -1
         for s in range(4):
             c = m & SUIT_MASK[s]
             if c != ZERO:
                 b = highest_bit(c)
-                r = lowest_index(b) - 13 * s
-                if r >= best_rank:  # suits in order: a spade wins a tie
-                    best, best_rank = b, r
+                score = 2 * card_rank(lowest_index(b)) + (1 if s == 3 else 0)
+                if score > best_score:
+                    best, best_score = b, score
         out |= best
         m &= ~best
     return out

@@ -166,6 +166,27 @@ def test_an_agent_without_pass_cards_passes_its_highest_cards():
     assert [str(c) for c in default_pass(h.observation())] == ["KC", "AS"]
     h = Hand(DEAL, dealer=1, rules=Rules(pass_cards=3))  # seat 2: AH, then KH before 9S (rank first)
     assert sorted(str(c) for c in default_pass(h.observation())) == ["AH", "KH", "QH"]
+    sides = ["AC AD AH 2S 3S 4S 5S 6S 7S 8S 9S TS JS", "QS KS AS 2C 3C 4C 5C 6C 7C 8C 9C TC JC"]
+    sides += ["KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H QC", "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D KC"]
+    h = Hand(sides, dealer=3, rules=Rules(pass_cards=2))  # three side aces: clubs, then diamonds
+    assert [str(c) for c in default_pass(h.observation())] == ["AC", "AD"]
+
+
+def test_highest_cards_orders_by_rank_then_spades_then_the_side_suits():
+    """``kernels.highest_cards`` (the default pass, and Normal's pass toward a nil) against the
+    obvious sort on random hands."""
+    import numpy as np
+
+    from spades_ai import kernels as K
+
+    rng = np.random.default_rng(8)
+    for _ in range(300):
+        cards = rng.choice(52, 13, replace=False)
+        hand = np.uint64(sum(1 << int(c) for c in cards))
+        n = int(rng.integers(1, 5))
+        got = int(K.highest_cards(hand, n))
+        ranked = sorted(cards, key=lambda c: (-(c % 13), c // 13 != 3, c // 13))
+        assert got == sum(1 << int(c) for c in ranked[:n])
 
 
 def _pass(cards: str, rules: Rules, seat_bid=None, blind=False) -> list[str]:

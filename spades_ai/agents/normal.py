@@ -172,27 +172,6 @@ def normal_blind_nil(pub, seat, rules):
 
 
 @kernel
-def pass_high(hand, n):
-    """The ``n`` most dangerous cards of ``hand`` for a nil: highest rank first, a spade before
-    a side card of the same rank."""
-    out = ZERO
-    m = hand
-    for _ in range(n):
-        best = ZERO
-        best_score = -1
-        for s in range(4):
-            c = m & SUIT_MASK[s]
-            if c != ZERO:
-                b = highest_bit(c)
-                score = 2 * rank_of(b) + (1 if s == 3 else 0)
-                if score > best_score:
-                    best, best_score = b, score
-        out |= best
-        m &= ~best
-    return out
-
-
-@kernel
 def pass_low(hand, n, short_suit):
     """``n`` low cards of ``hand``, side suits before spades: the lowest rank anywhere, or with
     ``short_suit`` the lowest of rank plus twice the suit's length (low cards from short side
@@ -223,8 +202,8 @@ def pass_low(hand, n, short_suit):
 def normal_pass(pub, seat, hand, rules, n):
     """Normal's pass of ``n`` cards (a mask; see the module docstring)."""
     if K.bids_made(pub) == 4:  # the blind pass: the blind nil bidder and its partner
-        return pass_high(hand, n) if K.is_blind(pub, seat) else pass_low(hand, n, False)
-    high = pass_high(hand, n)
+        return K.highest_cards(hand, n) if K.is_blind(pub, seat) else pass_low(hand, n, False)
+    high = K.highest_cards(hand, n)
     rest = hand & ~high
     if K.nil_allowed(rules) and nil_safe(rest) and estimate_tricks(rest, rules) < 1.2:
         return high
