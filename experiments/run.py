@@ -56,7 +56,8 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
          "racing_budget": "pairs", "racing_thrift": "pairs",
-         "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs"}
+         "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs",
+         "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs"}
 
 
 def machine() -> str:
