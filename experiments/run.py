@@ -24,6 +24,9 @@
     python experiments/run.py crazy_reads_play_2000  # issue 11: Crazy reading the play vs Hard, 2,000 deals of seed 41
     python experiments/run.py crazy_noread_2000      #   Crazy without it vs Hard, the same deals
     python experiments/run.py crazy_reads_play_paired   # the two above, deal by deal
+    python experiments/run.py crazy_vs_hard_2000     # issue 11 target: Crazy vs Hard, 2,000 deals of seed 61
+    python experiments/run.py crazy_leaves_vs_hard_2000   #   Crazy with exact finishes (solver_tricks=3), the same deals
+    python experiments/run.py crazy_leaves_paired    # the two above, deal by deal
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -60,7 +63,8 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
          "racing_budget": "pairs", "racing_thrift": "pairs",
          "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs",
-         "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs"}
+         "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
+         "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs"}
 
 
 def machine() -> str:
@@ -237,7 +241,8 @@ def run_pool(name: str, jobs: int | None) -> str:
             + "\n".join(f"- {p}" for p in parts) + "\n")
 
 
-PAIRED = {"crazy_reads_play_paired": ("crazy_reads_play_2000", "crazy_noread_2000")}
+PAIRED = {"crazy_reads_play_paired": ("crazy_reads_play_2000", "crazy_noread_2000"),
+          "crazy_leaves_paired": ("crazy_leaves_vs_hard_2000", "crazy_vs_hard_2000")}
 
 
 def run_paired(name: str) -> str:
