@@ -221,6 +221,8 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
         "blind_nil": True, "racing": True, "thrift": True, "read_play": False, "play_noise": hard.options["play_noise"],
     }
     assert crazy.options["bid_aware"] is True
+    # Crazy solves the last 3 tricks of every world exactly (registry.CRAZY_SOLVER_TRICKS, measured)
+    assert crazy.options["solver_tricks"] == 3 == crazy.params[_hard.P_MC_SOLVER_TRICKS] and hard.options["solver_tricks"] == 0
     assert crazy.options["worlds"] > hard.options["worlds"] >= 16  # Crazy imagines far more
     a = make_agent("hard", worlds=8, bid_aware=True, seed=9)
     assert a.params[_hard.P_MC_WORLDS] == 8 and a.params[_hard.P_MC_BID_AWARE] == 1 and a.params[_hard.P_MC_SEED] == 9

@@ -45,11 +45,12 @@ a side card for a spade) unless the rollouts show the dearer one clearly gains
 (``thrifty_choice``): the equal-value noise of the evaluation no longer decides which card of
 equal effect is spent (``experiments/waste.py`` measures it).
 
-Crazy is Hard with far more worlds and bid-aware sampling: each world is weighted by how well
-the hidden hands in it explain the bids their holders made (a Normal-like bidder with Gaussian
-noise; a nil asks for a nil-safe hand) and, with ``read_play=True`` (off by default: not
-measured to help yet), by how likely the cards the other seats have played are with the hands
-they hold there (``inference``: Normal's play with noise ``play_noise``). When the weights collapse (effective sample size below
+Crazy is Hard with far more worlds, exact finishes (``solver_tricks=3``) and bid-aware
+sampling: each world is weighted by how well the hidden hands in it explain the bids their
+holders made (a Normal-like bidder with Gaussian noise; a nil asks for a nil-safe hand) and,
+with ``read_play=True`` (off by default: not measured to help yet), by how likely the cards
+the other seats have played are with the hands they hold there (``inference``: Normal's play
+with noise ``play_noise``). When the weights collapse (effective sample size below
 ``min(n / 4, 32)`` worlds) it tempers them toward uniform and counts the fallback.
 """
 
