@@ -101,6 +101,8 @@ from spades_ai.engine.state import (
 from spades_ai.kernels import BLIND_NIL, decision_stream
 from spades_ai.rules import NO_TARGET, R_BAG_LIMIT, R_BAG_PENALTY, R_CLOSED, R_FIRST_LEAD, R_MAX_HANDS, R_SPADE_LEAD, R_TARGET
 
+# codegen replaces the lines between the markers below: keep them out of import sorting.
+# isort: off
 # -- rollout policy: a kernel agent's bid and play (spades_ai.kernels) -------------------------
 # A specialised copy of this module, made by spades_ai.agents.codegen for
 # make_agent("hard", rollout=agent), replaces the lines between these markers.
@@ -109,6 +111,7 @@ from spades_ai.agents.normal import normal_agent_play as rollout_play  # noqa: E
 from spades_ai.agents.normal import normal_agent_pass as rollout_pass  # noqa: E402
 
 # -- end of rollout policy ---------------------------------------------------------------------
+# isort: on
 
 MATCH_BONUS = 300.0
 #: A team this close to the target pays ``NEAR_TARGET_BAG_COST`` of a bag's cost (see ``utility``).

@@ -46,6 +46,8 @@ from spades_ai.engine.score import N_FIELDS
 from spades_ai.engine.state import N_PUBLIC, P_PHASE, P_TO_ACT, PHASE_PLAYING, apply_card, legal_now
 from spades_ai.kernels import decision_stream
 
+# codegen replaces the lines between the markers below: keep them out of import sorting.
+# isort: off
 # -- rollout policy: a kernel agent's bid and play (spades_ai.kernels) -------------------------
 # A specialised copy of this module, made by spades_ai.agents.codegen for
 # make_agent("ismcts", rollout=agent), replaces the lines between these markers.
@@ -53,6 +55,7 @@ from spades_ai.agents.normal import normal_agent_bid as rollout_bid  # noqa: E40
 from spades_ai.agents.normal import normal_agent_play as rollout_play  # noqa: E402
 
 # -- end of rollout policy ---------------------------------------------------------------------
+# isort: on
 
 # The tree: one int64 row per node (columns below) and its summed reward in a float64 array.
 #   T_PARENT  the parent's row (-1 at the root)     T_CARD   the card played to reach it
