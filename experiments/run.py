@@ -27,6 +27,7 @@
     python experiments/run.py crazy_vs_hard_2000     # issue 11 target: Crazy vs Hard, 2,000 deals of seed 61
     python experiments/run.py crazy_leaves_vs_hard_2000   #   Crazy with exact finishes (solver_tricks=3), the same deals
     python experiments/run.py crazy_leaves_paired    # the two above, deal by deal
+    python experiments/run.py crazy_vs_ismcts        # Crazy against ISMCTS, 400 deals of seed 71
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -64,7 +65,8 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "racing_budget": "pairs", "racing_thrift": "pairs",
          "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs",
          "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
-         "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs"}
+         "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
+         "crazy_vs_ismcts": "pairs"}
 
 
 def machine() -> str:
