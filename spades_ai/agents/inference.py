@@ -20,7 +20,7 @@ import numpy as np
 
 from spades_ai.agents.candidates import play_candidates
 from spades_ai.agents.normal import normal_agent_play
-from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, highest_bit, suit_of
+from spades_ai.engine.bits import ONE, SUIT_MASK, U64, highest_bit, popcount, suit_of
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -41,6 +41,7 @@ from spades_ai.engine.state import (
     PHASE_PLAYING,
     apply_card,
     legal_now,
+    trick_record,
 )
 
 #: A world this many nats below the best one stops its replay.
@@ -55,10 +56,10 @@ def plays_in_order(pub):
     cards = np.empty(52, dtype=np.int64)
     n = 0
     for t in range(pub[P_TRICK_NO]):
-        v = pub[P_HISTORY + t]  # packed as engine.state.trick_record reads it
-        for i in range(4):
-            seats[n] = (v + i) & 3
-            cards[n] = (v >> (2 + 6 * i)) & 63
+        leader, c0, c1, c2, c3 = trick_record(pub, t)
+        for i, c in enumerate((c0, c1, c2, c3)):
+            seats[n] = (leader + i) & 3
+            cards[n] = c
             n += 1
     for i in range(pub[P_TRICK_LEN]):
         seats[n] = (pub[P_LEADER] + i) & 3
@@ -113,11 +114,7 @@ def card_log_likelihood(state, s, hand, card, log_keep, log_eps, rules):
     if not (legal >> U64(card)) & ONE:
         raise ValueError("a replayed card is not legal in the world: the world does not fit the play")
     cands = play_candidates(state, hand, legal)
-    n_c = 0
-    m = cands
-    while m != ZERO:
-        m &= m - ONE
-        n_c += 1
+    n_c = popcount(cands)
     if n_c <= 1:
         return 0.0
     model = normal_agent_play(state, s, hand, legal, rules)

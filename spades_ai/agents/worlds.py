@@ -99,6 +99,7 @@ def world_weights(obs: Observation, worlds: np.ndarray, play_noise: float | None
     ``play_noise`` (in (0, 1)) it also weighs the cards they played (``read_play``: Normal's
     play with that noise, ``agents.inference``); the worlds must fit ``obs``."""
     from spades_ai.agents.hard import world_weights as _weights
+    from spades_ai.agents.registry import _noise
 
     obs = _check_obs(obs)
     worlds = np.ascontiguousarray(worlds, dtype=np.uint64)
@@ -106,9 +107,10 @@ def world_weights(obs: Observation, worlds: np.ndarray, play_noise: float | None
         raise ValueError(f"worlds must be an (n, 4) array, not shape {worlds.shape}")
     eps = 0.0
     if play_noise is not None:
-        if isinstance(play_noise, bool) or not isinstance(play_noise, (int, float)) or not 0.0 < play_noise < 1.0:
-            raise ValueError(f"play_noise must be a probability strictly between 0 and 1, not {play_noise!r}")
-        eps = float(play_noise)
+        try:
+            eps = _noise(play_noise)  # the check of make_agent's play_noise option
+        except ValueError as e:
+            raise ValueError(f"play_noise {e}") from None
     if obs.rules.extra_trumps:
         worlds = _relaid(worlds, obs.rules.engine_mask)
     weights, _ = _weights(obs.public, obs.seat, worlds, len(worlds), obs.rules_array, True, eps)
