@@ -137,31 +137,7 @@ def test_double_dummy_and_card_values_with_jokers_and_high_deuces_match_minimax(
         want = naive_double_dummy(hands, leader, broken, rules)
         assert got == want, (hands, leader, broken, rules)
         differs += want != naive_double_dummy(hands, leader, broken, Rules(spade_lead=rules.spade_lead))
-        k = rnd.randrange(4)
-        trick_no = 13 - n
-        after, trick = play_into_trick(rnd, hands, leader, broken, trick_no, rules, k)
-        won = [0, 0, 0, 0]
-        for _ in range(trick_no):
-            won[rnd.randrange(4)] += 1
-        team = rnd.randrange(2)
-        leaf = random_leaf(rnd, team)
-        values = card_values(after, leader, leaf, team, tricks_won=won, trick=trick, rules=rules, spades_broken=broken)
-        seat = (leader + k) % 4
-        assert sorted(values) == naive_legal_cards(after[seat], trick, broken, trick_no, rules)
-        assert all(str(c) == str(rules.card(c)) for c in values)  # named as the rules name them
-        played = [((leader + j) % 4, c) for j, c in enumerate(trick)]
-        for card, v in values.items():
-            rest = [list(h) for h in after]
-            rest[seat].remove(int(card))
-            now = played + [(seat, int(card))]
-            if len(now) == 4:
-                winner = naive_trick_winner(now, rules)
-                new_won = [w + (s == winner) for s, w in enumerate(won)]
-                now_broken = broken or any(plays_as(c, rules) == SPADES for _, c in now)
-                want = naive_minimax(rest, winner, (), now_broken, trick_no + 1, new_won, rules, leaf, team)
-            else:
-                want = naive_minimax(rest, leader, now, broken, trick_no, won, rules, leaf, team)
-            assert v == pytest.approx(want), (after, leader, trick, card, team, rules)
+        check_card_values_at(rnd, hands, leader, broken, rules, rnd.randrange(4))
     assert differs > 50  # the jokers and high deuces change many answers
 
 
@@ -214,9 +190,16 @@ def test_double_dummy_four_tricks_many():
 
 
 def check_card_values(rnd: random.Random, n: int, k: int):
+    """``check_card_values_at`` on a random endgame of ``n`` tricks, a random spade-lead option."""
     hands, leader, broken = random_endgame(rnd, n)
-    rules = RULES[rnd.choice(SPADE_LEADS)]
-    trick_no = 13 - n
+    return check_card_values_at(rnd, hands, leader, broken, RULES[rnd.choice(SPADE_LEADS)], k)
+
+
+def check_card_values_at(rnd: random.Random, hands, leader: int, broken: bool, rules: Rules, k: int):
+    """From an endgame between tricks, ``k`` random cards into the next trick, with random
+    tricks won and a random leaf: ``card_values`` gives every legal card (named as the rules
+    name them) the value minimax gives it. Returns the values."""
+    trick_no = 13 - len(hands[0])
     hands, trick = play_into_trick(rnd, hands, leader, broken, trick_no, rules, k)
     won = [0, 0, 0, 0]
     for _ in range(trick_no):
@@ -227,19 +210,20 @@ def check_card_values(rnd: random.Random, n: int, k: int):
     seat = (leader + k) % 4
     legal = naive_legal_cards(hands[seat], trick, broken, trick_no, rules)
     assert sorted(got) == legal
+    assert all(str(c) == str(rules.card(c)) for c in got)
     played = [((leader + i) % 4, c) for i, c in enumerate(trick)]
     for card in legal:
         after = [list(h) for h in hands]
         after[seat].remove(card)
         now = played + [(seat, card)]
         if len(now) == 4:
-            winner = naive_trick_winner(now)
+            winner = naive_trick_winner(now, rules)
             new_won = [w + (s == winner) for s, w in enumerate(won)]
-            now_broken = broken or any(suit(c) == SPADES for _, c in now)
+            now_broken = broken or any(plays_as(c, rules) == SPADES for _, c in now)
             want = naive_minimax(after, winner, (), now_broken, trick_no + 1, new_won, rules, leaf, team)
         else:
             want = naive_minimax(after, leader, now, broken, trick_no, won, rules, leaf, team)
-        assert got[sa.Card(card)] == pytest.approx(want), (hands, leader, trick, card, team)
+        assert got[rules.card(card)] == pytest.approx(want), (hands, leader, trick, card, team, rules)
     return got
 
 
