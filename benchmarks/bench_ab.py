@@ -45,14 +45,22 @@ def job(module, what: str, r: int) -> int:
     if what == "playouts":
         module.random_playouts(300_000, seed=r)
         return 300_000
+    if what in SEARCHERS:  # a searching agent against Normal: its decisions dominate the time
+        n = SEARCHERS[what]
+        module.play_hands([module.make_agent(what), "normal"], n, seed=r)
+        return n
     module.play_hands([what] * 4, 50_000, seed=r)
     return 50_000
+
+
+#: Deals per round for the searching agents (with their defaults, against Normal).
+SEARCHERS = {"hard": 6, "crazy": 1, "ismcts": 2}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("commit", help="the commit to compare against (e.g. the branch point)")
-    ap.add_argument("--what", default="playouts,normal", help="comma-separated: playouts, normal, random, easy")
+    ap.add_argument("--what", default="playouts,normal", help="comma-separated: playouts, normal, random, easy, hard, crazy, ismcts")
     ap.add_argument("--rounds", type=int, default=30)
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
@@ -74,7 +82,7 @@ def main() -> None:
                     n = job(m, what, r)
                     rates[m].append(n / (time.process_time() - c0))
             ratio = [b / a for a, b in zip(rates[old], rates[new])]
-            label = "random_playouts hands/s" if what == "playouts" else f"{what} self-play hands/s"
+            label = "random_playouts hands/s" if what == "playouts" else (f"{what} vs normal hands/s" if what in SEARCHERS else f"{what} self-play hands/s")
             print(f"| {label} | {statistics.median(rates[old]):,.0f} | {statistics.median(rates[new]):,.0f} "
                   f"| {statistics.median(ratio):.3f}, {statistics.mean(ratio):.3f} |")
 

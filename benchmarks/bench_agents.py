@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from spades_ai import Hand, make_agent, play_hands
-from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
+from spades_ai.montecarlo.sampling import count_worlds_kernel, sample_world, world_constraints
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.simulate import deal_masks
@@ -80,10 +80,10 @@ def sampling_time(n: int = 200_000) -> tuple[float, float]:
     hand.play(hand.legal_cards()[0])
     obs = hand.observation()
     unseen, others, need, lo, hi, _ = world_constraints(obs.public, obs.seat, np.uint64(obs.cards), obs.rules_array)
-    f = count_worlds(unseen, need, lo, hi)
+    f = count_worlds_kernel(unseen, need, lo, hi)
     t0 = time.perf_counter()
     for _ in range(1000):
-        count_worlds(unseen, need, lo, hi)
+        count_worlds_kernel(unseen, need, lo, hi)
     table_us = (time.perf_counter() - t0) / 1000 * 1e6
     state = stream_state(np.uint64(1), 0, 0)
     _sample_many(state, f, unseen, others, need, lo, hi, 10)

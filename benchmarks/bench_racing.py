@@ -46,15 +46,15 @@ def decide(agent, z, obs) -> int:
     from spades_ai.engine.bids import legal_bids
     from spades_ai.engine.state import legal_now
 
-    (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, race_z) = agent._mc(obs)
-    race_z = race_z if z is None else z
+    pub, seat, hand, rules, settings, state = agent.search_args(obs)
+    if z is not None:
+        settings = settings._replace(race_z=float(z))
     m = agent.module
     if obs.phase == "bidding":
         legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
-        return int(m.mc_bid(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z)[0])
+        return int(m.mc_bid(pub, seat, hand, rules, legal, settings, state, np.empty(0))[0])
     legal = np.uint64(legal_now(pub, hand, rules))
-    thrift = agent.params[m.P_MC_THRIFT] != 0
-    return int(m.mc_play(pub, seat, hand, rules, legal, worlds, rollouts, aware, state, solver_tricks, race_z, thrift)[0])
+    return int(m.mc_play(pub, seat, hand, rules, legal, settings, state, np.empty(0))[0])
 
 
 def decisions(built, points) -> tuple[np.ndarray, np.ndarray]:
@@ -75,7 +75,7 @@ def decisions(built, points) -> tuple[np.ndarray, np.ndarray]:
 
 def several(obs) -> bool:
     """The decision weighs two or more candidates."""
-    from spades_ai.agents.hard import play_candidates
+    from spades_ai.montecarlo.candidates import play_candidates
     from spades_ai.engine.state import legal_now
 
     if obs.phase == "bidding":

@@ -13,7 +13,7 @@ import numpy as np
 
 import spades_ai as sa
 from spades_ai import kernels as K
-from spades_ai.agents.normal import normal_agent_bid, normal_agent_play
+from spades_ai.policies.normal import normal_agent_bid, normal_agent_play
 
 
 @numba.njit

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from spades_ai import Hand, make_agent
-from spades_ai.agents.hard import sample_worlds, world_weights
+from spades_ai.montecarlo.sampling import sample_worlds_kernel
+from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.analysis.summary import mean_interval
 from spades_ai.engine import state as st
 from spades_ai.engine.rng import stream_state
@@ -65,13 +66,13 @@ def main() -> None:
         obs = hand.observation()
         pub = np.array(obs.public)
         n = args.worlds
-        _, worlds = sample_worlds(np.uint64(stream_state(np.uint64(args.seed), i, 1)), pub, obs.seat, np.uint64(obs.cards),
+        _, worlds = sample_worlds_kernel(np.uint64(stream_state(np.uint64(args.seed), i, 1)), pub, obs.seat, np.uint64(obs.cards),
                                   obs.rules_array, n)
         hidden = [c for c in range(52) if not (int(obs.cards) | int(pub[st.P_PLAYED])) >> c & 1]
-        w0, _ = world_weights(pub, obs.seat, worlds, n, obs.rules_array)
+        w0, _ = world_weights_kernel(pub, obs.seat, worlds, n, obs.rules_array)
         base_log, base_hon = scores(worlds, w0, deal, hidden)
         for e in EPS:
-            w, fell = world_weights(pub, obs.seat, worlds, n, obs.rules_array, True, e)
+            w, fell = world_weights_kernel(pub, obs.seat, worlds, n, obs.rules_array, True, e)
             tempered[e] += bool(fell)
             lg, hon = scores(worlds, w, deal, hidden)
             log_gain[e].append(lg - base_log)

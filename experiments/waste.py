@@ -199,18 +199,19 @@ def judge(agent, ev: Event) -> tuple[str, bool, float, float]:
     """Re-evaluate a waste decision of Hard or Crazy with its own worlds: ("gain" | "noise" |
     "loss", the card was Normal's, mean advantage of the card played over the cheapest, its
     standard error)."""
-    from spades_ai.agents import hard
+    from spades_ai.montecarlo.candidates import play_candidates
+    from spades_ai.montecarlo.selection import ANCHOR_Z, worlds_for
 
     m = agent.module
-    obs = ev.obs
-    (pub, seat, hand, rules), (worlds, rollouts, aware, state, solver_tricks, _) = agent._mc(obs)
+    pub, seat, hand, rules, settings, state = agent.search_args(ev.obs)
+    settings = settings._replace(race_z=0.0, play_eps=0.0)  # every candidate plays every world
     legal = np.uint64(legal_now(pub, hand, rules))
-    cands = int(m.play_candidates(pub, hand, legal))
+    cands = int(play_candidates(pub, hand, legal))
     ids = np.array([c for c in range(52) if cands >> c & 1], dtype=np.int64)
     policy = int(m.rollout_play(pub, seat, hand, legal, rules))
     anchor_card = max(c for c in ids if c <= policy and suit(c) == suit(policy))
-    n = m.worlds_for(worlds, rollouts, len(ids))
-    values, weights, _, _, _ = m.evaluate(pub, seat, hand, rules, ids, False, n, aware, state, solver_tricks, 0.0, 0)
+    n = worlds_for(settings.worlds, settings.rollouts, len(ids))
+    values, weights, _, _, _ = m.evaluate(pub, seat, hand, rules, ids, False, n, settings, state, 0)
     a = list(ids).index(ev.waste.card)
     b = list(ids).index(ev.waste.cheapest)
     d = values[:, a] - values[:, b]
@@ -218,7 +219,7 @@ def judge(agent, ev: Event) -> tuple[str, bool, float, float]:
     mean = float((w * d).sum() / w.sum())
     n_eff = w.sum() ** 2 / (w * w).sum()
     se = float(np.sqrt((w * (d - mean) ** 2).sum() / w.sum() / max(n_eff - 1.0, 1.0)))
-    z = hard.ANCHOR_Z
+    z = ANCHOR_Z
     verdict = "gain" if mean > z * se else ("loss" if mean < -z * se else "noise")
     return verdict, anchor_card == ev.waste.card, mean, se
 

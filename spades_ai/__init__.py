@@ -7,8 +7,9 @@
 """
 
 from spades_ai.version import __version__  # noqa: F401 -- the package version
-from spades_ai.agents import Agent, HandRecords, KernelAgent, Mixed, kernel_agent, list_agents, make_agent, play_hands, play_matches
-from spades_ai.agents.worlds import count_worlds, play_out, sample_worlds, world_weights
+from spades_ai.agents import Agent, KernelAgent, Mixed, kernel_agent, list_agents, make_agent
+from spades_ai.montecarlo import count_worlds, decision_values, sample_worlds, world_weights
+from spades_ai.selfplay import HandRecords, play_hands, play_matches, play_out
 from spades_ai.cards import Card, CardSet, Seat, Suit, format_hand, parse_cards
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
 from spades_ai.game import Hand, parse_deal
@@ -68,6 +69,7 @@ __all__ = [
     "run_tournament",
     "summarize",
     "count_worlds",
+    "decision_values",
     "sample_worlds",
     "world_weights",
     "play_out",

@@ -30,3 +30,10 @@ def check_dealer(dealer) -> int:
     if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= int(dealer) < 4:
         raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
     return int(dealer)
+
+
+def check_noise(v) -> float:
+    """A play model's noise (``play_noise``): a probability strictly between 0 and 1."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 < v < 1.0:
+        raise ValueError(f"must be a probability strictly between 0 and 1, not {v!r}")
+    return float(v)

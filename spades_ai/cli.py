@@ -35,6 +35,8 @@ import time
 import warnings
 from pathlib import Path
 
+from spades_ai.rules import Rules
+
 EXIT_USAGE = 2
 DEFAULT_AGENTS = "normal,easy"
 DEFAULT_DEALS = 2000
@@ -119,7 +121,7 @@ SPRT_KEYS = ("sprt", "sprt_alpha", "sprt_beta")
 
 def _settings(args) -> dict:
     """The run's settings: the experiment file, then the command-line flags over it."""
-    from spades_ai.tournament.schedule import load_rules, read_experiment
+    from spades_ai.tournament.schedule import read_experiment
 
     s = read_experiment(args.config) if args.config else {}
     for key in ("agents", "deals", "seed", "mode", "jobs", "backend", "scheduler", "out", "chunk_size", "schedule",
@@ -128,7 +130,7 @@ def _settings(args) -> dict:
         if value is not None:
             s[key] = value
     if args.rules is not None:
-        s["rules"] = load_rules(args.rules)
+        s["rules"] = Rules.load(args.rules)
     if args.no_duplicate:
         s["duplicate"] = False
     if args.keep_plays:
@@ -243,7 +245,7 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     unit = "deals" if mode == "hands" else "matches"
     dup = "duplicate " if cfg.get("duplicate", True) else ""
     rules = cfg.get("rules", {})
-    from spades_ai.rules import Rules
+
 
     changed = {k: v for k, v in rules.items() if Rules().to_dict().get(k) != v}
     budget = "up to " if cfg.get("sprt") is not None else ""
@@ -267,10 +269,21 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
         return
     table = summarize(df, n_boot=n_boot)
     rating_table = ratings(df, n_boot=n_boot) if len(agents) > 2 else None
-    text = format_summary(table, rating_table, title=title)
-    if mode == "matches":
-        text = text.replace("diff/deal", "diff/hand")
-    print(text, file=out)
+    print(format_summary(table, rating_table, title=title, unit="hand" if mode == "matches" else "deal"), file=out)
+
+
+def _worker_lost_errors() -> tuple[type[BaseException], ...]:
+    """What joblib's process pools (loky, multiprocessing) and dask raise when a worker dies."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    errors: tuple[type[BaseException], ...] = (TerminatedWorkerError, BrokenProcessPool)
+    try:
+        from distributed import KilledWorker
+    except ImportError:  # dask is an optional extra
+        return errors
+    return (*errors, KilledWorker)
 
 
 def _cmd_tournament(args) -> None:
@@ -305,9 +318,7 @@ def _cmd_tournament(args) -> None:
                 file=sys.stderr,
             )
             raise
-        except Exception as exc:
-            if type(exc).__name__ not in ("TerminatedWorkerError", "KilledWorker", "BrokenProcessPool"):
-                raise
+        except _worker_lost_errors() as exc:
             raise WorkerLost(
                 f"a worker died ({type(exc).__name__}); finished chunks are kept in {out}: run the same command to resume"
             ) from None
@@ -377,7 +388,7 @@ def _warm_up_tournament(t) -> None:
 
 def _cmd_play(args) -> None:
     from spades_ai.table import SaveFileError, TableMatch, play_session
-    from spades_ai.tournament.schedule import load_rules
+
 
     if args.resume is not None:
         given = [f"--{k}" for k in ("level", "target", "rules", "seed") if getattr(args, k) is not None]
@@ -389,9 +400,9 @@ def _cmd_play(args) -> None:
             raise CLIError(str(exc)) from None
         save = args.save if args.save is not None else args.resume
     else:
-        rules = load_rules(args.rules) if args.rules is not None else None
+        rules = Rules.load(args.rules) if args.rules is not None else None
         if args.target is not None:
-            from spades_ai.rules import Rules
+
 
             rules = dataclasses.replace(rules or Rules(), target_score=args.target)
         if args.save is not None and Path(args.save).exists() and Path(args.save).stat().st_size:
@@ -440,7 +451,7 @@ BIDDING_KEYS = ("bidders", "deals", "seed", "policy", "opponents", "jobs", "rule
 def _cmd_bidding(args) -> None:
     from spades_ai.analysis.bidding import bidding_benchmark
     from spades_ai.tomlfile import read_toml
-    from spades_ai.tournament.schedule import load_rules
+
 
     cfg: dict = {}
     if args.config:
@@ -456,7 +467,7 @@ def _cmd_bidding(args) -> None:
     bidders = cfg.get("bidders", "normal,easy")
     if isinstance(bidders, str):
         bidders = [b.strip() for b in bidders.split(",") if b.strip()]
-    rules = load_rules(cfg["rules"], Path(args.config).parent if args.config else None) if "rules" in cfg else None
+    rules = Rules.load(cfg["rules"], Path(args.config).parent if args.config else None) if "rules" in cfg else None
     board = bidding_benchmark(
         {b: b for b in bidders},
         deals=cfg.get("deals", 2000),
@@ -495,6 +506,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Monte Carlo AI research toolkit for Spades. With no command: a small Normal vs Easy tournament.",
     )
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    for add in (_add_tournament, _add_play, _add_replay, _add_summary, _add_bidding, _add_agents, _add_deal):
+        add(sub)
+    return p
+
+
+def _add_tournament(sub) -> None:
+    """``spades-ai tournament``."""
     t = sub.add_parser("tournament", help="play a tournament on duplicate deals and print its summary")
     t.add_argument(
         "--agents", help=f"comma-separated agents, e.g. normal,easy:careless=0.5,mymod:MyBot (default {DEFAULT_AGENTS})"
@@ -543,6 +561,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
     t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_tournament, default_run=False)
+
+
+def _add_play(sub) -> None:
+    """``spades-ai play``."""
     pl = sub.add_parser("play", help="play a match as South against the agents, one action a line on stdin")
     pl.add_argument("--level", choices=("easy", "normal", "hard", "crazy"),
                     help="the opponents' level (default normal); your partner plays Hard, or Crazy at crazy")  # fmt: skip
@@ -552,6 +574,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--save", metavar="FILE", help="save the match here after every action (JSON lines)")
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving it there)")
     pl.set_defaults(func=_cmd_play)
+
+
+def _add_replay(sub) -> None:
+    """``spades-ai replay``."""
     r = sub.add_parser("replay", help="print a recorded hand trick by trick")
     r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON) "
                    "or a results folder of a run made with --keep-plays")  # fmt: skip
@@ -561,10 +587,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0)")
     r.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
     r.set_defaults(func=_cmd_replay)
+
+
+def _add_summary(sub) -> None:
+    """``spades-ai summary``."""
     s = sub.add_parser("summary", help="the summary table of a results folder")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
     s.set_defaults(func=_cmd_summary)
+
+
+def _add_bidding(sub) -> None:
+    """``spades-ai bidding``."""
     b = sub.add_parser("bidding", help="the bidding benchmark: bidders compared on fixed duplicate deals")
     b.add_argument("--bidders", help="comma-separated agents whose bids are compared (default normal,easy)")
     b.add_argument("--deals", type=_positive, help="duplicate deals per bidder (default 2000)")
@@ -575,13 +609,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
     b.add_argument("--config", metavar="BIDDING.toml", help="a TOML file with any of these settings; flags override it")
     b.set_defaults(func=_cmd_bidding)
+
+
+def _add_agents(sub) -> None:
+    """``spades-ai agents``."""
     a = sub.add_parser("agents", help="list the built-in agents and their options")
     a.set_defaults(func=_cmd_agents)
+
+
+def _add_deal(sub) -> None:
+    """``spades-ai deal``."""
     d = sub.add_parser("deal", help="print deal INDEX of SEED")
     d.add_argument("seed", type=_seed)
     d.add_argument("index", type=int, nargs="?", default=0)
     d.set_defaults(func=_cmd_deal)
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

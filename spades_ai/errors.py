@@ -51,3 +51,8 @@ class IllegalPlayError(_RefusedAction):
 
 class IllegalPassError(_RefusedAction):
     """Cards that a seat may not pass to its partner (``reason``: ``PASS_REASONS``)."""
+
+
+class TournamentError(ValueError):
+    """A tournament description that cannot be run: unknown agent, bad count, bad file; also an
+    agent spec (``"easy:careless=0.5"``, ``"module:attribute"``) that names no agent."""

@@ -146,9 +146,9 @@ class Observation(PublicFacts):
         self._legal = None
 
     @classmethod
-    def _asked(cls, seat: int, cards: int, public: np.ndarray, rules: Rules, rules_array: np.ndarray,
+    def of_question(cls, seat: int, cards: int, public: np.ndarray, rules: Rules, rules_array: np.ndarray,
                blind_decision: bool, seqs: np.ndarray, q: int, n: int, legal: int) -> Observation:  # fmt: skip
-        """The observation of a question of the self-play loop (``agents.python_seats``), built
+        """The observation of a question of the self-play loop (``selfplay.python_seats``), built
         with as little work as possible: ``public`` is the loop's own read-only copy (a row),
         the play history stays row ``q`` of ``seqs`` (``64 * seat + card``, ``n`` of them) until
         ``plays`` is read, and the legal mask is the loop's."""

@@ -177,11 +177,35 @@ class Rules:
         data = read_toml(path, "rules file", RulesError)
         if "rules" in data and isinstance(data["rules"], dict):
             data = data["rules"]
-        data = {k: (None if isinstance(v, str) and v.lower() in ("off", "none") else v) for k, v in data.items()}
         try:
-            return cls.from_dict(data)
+            return cls.from_dict(_off_as_none(data))
         except RulesError as exc:
             raise RulesError(f"{path}: {exc}") from None
+
+    @classmethod
+    def load(cls, rules: Rules | dict | str | Path | None, base: Path | None = None) -> Rules:
+        """Rules from a ``Rules``, a table of fields (``"off"`` or ``"none"`` for None, as in a
+        TOML file), a TOML file name (relative to ``base`` when given), or None (the defaults):
+        what the command line and experiment files accept.
+
+        >>> Rules.load({"loss_threshold": "off"}).loss_threshold is None
+        True
+        """
+        if rules is None:
+            return cls()
+        if isinstance(rules, Rules):
+            return rules
+        try:
+            if isinstance(rules, dict):
+                return cls.from_dict(_off_as_none(rules))
+            if isinstance(rules, (str, Path)):
+                path = Path(rules)
+                return cls.from_toml(base / path if base is not None and not path.is_absolute() else path)
+        except RulesError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise RulesError(f"bad rules: {exc}") from None
+        raise RulesError(f"rules must be a Rules, a table or a TOML file name, not {type(rules).__name__}")
 
     @classmethod
     def preset(cls, name: str, **overrides) -> Rules:
@@ -435,3 +459,8 @@ def _validate(r: Rules) -> None:
             "rules field 'pass_cards' does not combine with 'blind_nil': a player who has passed cards "
             "has looked at them (use 'blind_pass' for a blind nil bidder's exchange)"
         )
+
+
+def _off_as_none(data: dict) -> dict:
+    """A rules table with ``"off"`` / ``"none"`` (TOML has no null) read as None."""
+    return {k: (None if isinstance(v, str) and v.lower() in ("off", "none") else v) for k, v in data.items()}

@@ -62,7 +62,7 @@ class HandResult:
         bag counts before the hand, ``Rules.as_array()``) with the engine's kernel."""
         out = np.zeros((2, _k.N_FIELDS), dtype=np.int64)
         nil = np.zeros(4, dtype=np.int64)
-        _k.score_hand(bids, blind, tricks_won, scores, bag_count, rules_array, out, nil)
+        _k.score_hand_kernel(bids, blind, tricks_won, scores, bag_count, rules_array, out, nil)
 
         def pair(field, kind=int):
             return (kind(out[0, field]), kind(out[1, field]))
@@ -163,5 +163,5 @@ def match_winner(scores: Sequence[int], rules: Rules | None = None, hands_played
         hands_played = 0
     elif isinstance(hands_played, bool) or not isinstance(hands_played, int) or hands_played < 0:
         raise ValueError(f"hands_played must be an int >= 0, not {hands_played!r}")
-    w = _k.match_winner(s[0], s[1], hands_played, rules.as_array())
+    w = _k.match_winner_kernel(s[0], s[1], hands_played, rules.as_array())
     return None if w < 0 else int(w)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.agents.registry import default_pass, make_agent
-from spades_ai.agents.selfplay import agent_name
+from spades_ai.agents.registry import make_agent
+from spades_ai.policies.agent import default_pass
+from spades_ai.selfplay.play import agent_name
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks

@@ -269,7 +269,18 @@ def test_a_card_string_is_accepted_from_a_python_agent():
         def play(self, obs):
             return str(obs.legal_cards()[-1])
 
-    assert play_hands([Strings(), "easy"], 2).tricks_won.sum() == 26
+    class Cards(_Base):
+        def play(self, obs):
+            return obs.legal_cards()[-1]
+
+    class Ids(_Base):
+        def play(self, obs):
+            return int(obs.legal_cards()[-1])
+
+    # the same card named three ways: the same hands, card for card
+    by_string = play_hands([Strings(), "easy"], 6, keep_plays=True)
+    assert by_string == play_hands([Cards(), "easy"], 6, keep_plays=True) == play_hands([Ids(), "easy"], 6, keep_plays=True)
+    assert by_string != play_hands([_Base(), "easy"], 6, keep_plays=True)  # the highest legal card, not the lowest
 
 
 # -- what an Observation holds ---------------------------------------------------------------

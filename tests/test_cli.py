@@ -242,3 +242,33 @@ def test_a_killed_worker_is_one_line_and_the_run_resumes(capsys, tmp_path):
     assert code == 0, err
     df = load_results(tmp_path / "k")
     assert len(df) == 40 * 4 and not df.duplicated(["deal_no", "table", "team"]).any()
+
+
+@pytest.mark.parametrize("lost", ["loky", "pool", "dask"])
+def test_a_dead_worker_is_one_line_exit_1_and_the_run_resumes(capsys, monkeypatch, tmp_path, lost):
+    """A worker that dies (loky, a process pool or dask) ends the command with one line naming
+    the folder; any other error is not mistaken for it."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from distributed import KilledWorker
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
+
+    import spades_ai.tournament as tournament
+
+    error = {"loky": TerminatedWorkerError, "pool": BrokenProcessPool, "dask": KilledWorker}[lost]
+
+    def dies(*args, **kwargs):
+        raise error("task", None, 1) if error is KilledWorker else error("the worker was killed")
+
+    monkeypatch.setattr(tournament, "run_tournament", dies)
+    out = tmp_path / "run"
+    assert main(["tournament", "--agents", "normal,easy", "--deals", "4", "--out", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"a worker died ({error.__name__}); finished chunks are kept in {out}" in err
+
+    def fails(*args, **kwargs):
+        raise KeyError("not a worker")
+
+    monkeypatch.setattr(tournament, "run_tournament", fails)
+    with pytest.raises(KeyError, match="not a worker"):
+        main(["tournament", "--agents", "normal,easy", "--deals", "4", "--out", str(out), "-q"])

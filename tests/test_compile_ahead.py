@@ -1,5 +1,5 @@
 """The second process that compiles the built-in agents' kernels on a cold first run
-(``spades_ai.agents.compile_ahead``): what it is given, how its cache is taken in, and that
+(``spades_ai.selfplay.compile_ahead``): what it is given, how its cache is taken in, and that
 nothing depends on it."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import pytest
 
 import spades_ai as sa
 from spades_ai import Rules
-from spades_ai.agents import compile_ahead as ca
-from spades_ai.agents.kernel_agent import KernelAgent, kernel_agent
-from spades_ai.agents.selfplay import Seating, resolve_lineup
+from spades_ai.selfplay import compile_ahead as ca
+from spades_ai.policies.kernel_agent import KernelAgent, kernel_agent
+from spades_ai.selfplay.play import Seating, resolve_lineup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,11 +42,11 @@ def _kernel_slots(lineup):
 def test_the_child_takes_the_kernels_the_loop_reaches_last_first():
     jobs = ca.plan(_kernel_slots(["normal", "easy"]), Rules())
     assert jobs == [
-        ("spades_ai.agents.normal", "normal_agent_play", "play", False),
-        ("spades_ai.agents.easy", "easy_agent_play", "play", True),
-        ("spades_ai.agents.selfplay_kernels", "record_hand", "record", False),
-        ("spades_ai.agents.normal", "normal_agent_bid", "bid", False),
-        ("spades_ai.agents.easy", "easy_agent_bid", "bid", True),
+        ("spades_ai.policies.normal", "normal_agent_play", "play", False),
+        ("spades_ai.policies.easy", "easy_agent_play", "play", True),
+        ("spades_ai.selfplay.loop_kernels", "record_hand", "record", False),
+        ("spades_ai.policies.normal", "normal_agent_bid", "bid", False),
+        ("spades_ai.policies.easy", "easy_agent_bid", "bid", True),
     ]
     passing = ca.plan(_kernel_slots(["normal", "normal"]), Rules(pass_cards=2))
     assert [j[2] for j in passing] == ["play", "record", "bid", "pass"]
@@ -56,12 +56,12 @@ def test_a_users_kernels_stay_in_this_process():
     """Their cache is the user's: the child never compiles (and caches) them."""
     user = kernel_agent("mine", _user_bid, _user_play)
     jobs = ca.plan(_kernel_slots([user, "easy"]), Rules())
-    assert {j[0] for j in jobs} == {"spades_ai.agents.easy", "spades_ai.agents.selfplay_kernels"}
+    assert {j[0] for j in jobs} == {"spades_ai.policies.easy", "spades_ai.selfplay.loop_kernels"}
     assert ca.plan(_kernel_slots([user, user]), Rules()) == []
 
 
 def test_waiting_watches_the_agents_own_kernels_not_shared_helpers():
-    from spades_ai.agents import easy, normal
+    from spades_ai.policies import easy, normal
 
     assert ca._dispatchers_of(normal.normal_agent_play) == [normal.normal_play]
     assert {d.py_func.__name__ for d in ca._dispatchers_of(normal.normal_agent_bid)} == {
@@ -90,7 +90,7 @@ def test_the_signature_is_the_types_of_what_the_loop_is_given():
     )
     assert ca.loop_signature("bid", False) == play[:3] + (typeof(np.int64(0)), play[4])
     assert ca.loop_signature("pass", False)[3] == numba.types.int64
-    from spades_ai.agents.selfplay_kernels import record_arrays
+    from spades_ai.selfplay.loop_kernels import record_arrays
 
     records = record_arrays(3)
     assert ca.loop_signature("record", False) == (
@@ -150,9 +150,9 @@ def _run(script: str, cache: Path) -> dict:
 # A small kernel with the agent signature, compiled on an empty cache in a fresh process.
 _ONE_JOB = """
     import json, time
-    from spades_ai.agents import compile_ahead as ca
-    from spades_ai.agents.easy import random_agent_play as fn
-    jobs = [("spades_ai.agents.easy", "random_agent_play", "play", True)]
+    from spades_ai.selfplay import compile_ahead as ca
+    from spades_ai.policies.easy import random_agent_play as fn
+    jobs = [("spades_ai.policies.easy", "random_agent_play", "play", True)]
     sig = ca.loop_signature("play", True)
     child = ca._Child(jobs, {{fn: 0}})
     {before}
@@ -190,7 +190,7 @@ def test_any_failure_of_the_child_falls_back_to_compiling_here(tmp_path, breakag
     script = f"""
         import json, sys, tempfile
         import numpy as np
-        from spades_ai.agents import compile_ahead as ca
+        from spades_ai.selfplay import compile_ahead as ca
         ca.WAIT_LIMIT = 2.0
         {breakage}
         roots = []
@@ -198,7 +198,7 @@ def test_any_failure_of_the_child_falls_back_to_compiling_here(tmp_path, breakag
         ca.tempfile.mkdtemp = lambda **kw: roots.append(mkdtemp(**kw)) or roots[-1]
         import spades_ai as sa
         from spades_ai.engine.state import N_PUBLIC
-        from spades_ai.agents.easy import random_agent_play as fn
+        from spades_ai.policies.easy import random_agent_play as fn
         sig = ca.loop_signature("play", True)
         with ca.compile_ahead(["random", "random"]):
             fn.compile(sig)
@@ -225,7 +225,7 @@ def test_the_default_run_loads_every_kernel_the_child_compiled(tmp_path):
             def on_end(self, e):
                 pass
         event.register("numba:compile", Listen())
-        from spades_ai.agents import compile_ahead as ca
+        from spades_ai.selfplay import compile_ahead as ca
         done = []
         close = ca._Child.close
         def keep(self):
@@ -238,7 +238,7 @@ def test_the_default_run_loads_every_kernel_the_child_compiled(tmp_path):
         print(json.dumps({"done": done, "compiled": compiled, "points": rec.points.tolist()}))
     """
     got = _run(script, tmp_path / "cache")
-    assert ["spades_ai.agents.normal", "normal_agent_play"] in got["done"]
+    assert ["spades_ai.policies.normal", "normal_agent_play"] in got["done"]
     for module, name in got["done"]:
         for d in ca._dispatchers_of(getattr(importlib.import_module(module), name)):
             assert d.py_func.__qualname__ not in got["compiled"], f"{d.py_func.__qualname__} compiled again"

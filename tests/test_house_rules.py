@@ -14,7 +14,7 @@ import pytest
 from naive import random_rules_kwargs
 
 from spades_ai import Rules, make_agent, play_hands
-from spades_ai.agents.selfplay import resolve_lineup
+from spades_ai.selfplay.play import resolve_lineup
 from spades_ai.testing import check_agent
 
 AGENTS = ("random", "easy", "normal", "hard", "crazy")
@@ -148,7 +148,7 @@ def test_python_worlds_hold_card_ids_under_jokers_and_high_deuces():
     import numpy as np
 
     from spades_ai import Hand, deal, play_out, sample_worlds
-    from spades_ai.agents.worlds import count_worlds, world_weights
+    from spades_ai.montecarlo.worlds import count_worlds, world_weights
 
     rules = Rules(jokers=2, deuces_high=2)
     hand = Hand(deal(4), rules=rules)

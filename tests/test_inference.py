@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from spades_ai import Hand, Rules, make_agent
-from spades_ai.agents.hard import sample_worlds, world_weights
-from spades_ai.agents.inference import PLAY_CUTOFF, play_log_likelihood, plays_in_order
+from spades_ai.montecarlo.sampling import sample_worlds_kernel
+from spades_ai.montecarlo.weights import world_weights_kernel
+from spades_ai.montecarlo.reading import PLAY_CUTOFF, play_log_likelihood, plays_in_order
 from spades_ai.engine import state as st
 from spades_ai.engine.rng import stream_state
 from spades_ai.simulate import deal, deal_masks
@@ -93,7 +94,7 @@ def test_play_likelihood_matches_the_python_replay(eps):
         hand = _position(rng, masks, players)
         obs = hand.observation()
         pub = np.array(obs.public)
-        _, worlds = sample_worlds(U64(stream_state(U64(5), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 12)
+        _, worlds = sample_worlds_kernel(U64(stream_state(U64(5), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 12)
         logw = np.zeros(len(worlds))
         play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw)
         ref = np.array([_reference(hand, obs.seat, w, eps) for w in worlds])
@@ -144,12 +145,12 @@ def test_reading_the_play_finds_the_hidden_honours():
             hand.play(normal.play(hand.observation()))
         obs = hand.observation()
         pub = np.array(obs.public)
-        _, worlds = sample_worlds(U64(stream_state(U64(909), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 1000)
+        _, worlds = sample_worlds_kernel(U64(stream_state(U64(909), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 1000)
         hidden = [c for c in range(52) if c % 13 >= 10 and not (int(obs.cards) | int(pub[st.P_PLAYED])) >> c & 1]
         if not hidden:
             continue
-        w_bids, _ = world_weights(pub, obs.seat, worlds, 1000, obs.rules_array)
-        w_play, fell_back = world_weights(pub, obs.seat, worlds, 1000, obs.rules_array, True, 0.3)
+        w_bids, _ = world_weights_kernel(pub, obs.seat, worlds, 1000, obs.rules_array)
+        w_play, fell_back = world_weights_kernel(pub, obs.seat, worlds, 1000, obs.rules_array, True, 0.3)
         fallbacks += bool(fell_back)
         gains.append(np.mean(_holder_share(worlds, w_play, deal, hidden)) - np.mean(_holder_share(worlds, w_bids, deal, hidden)))
     gains = np.array(gains)
@@ -160,14 +161,14 @@ def test_reading_the_play_finds_the_hidden_honours():
 
 
 def test_read_play_is_an_option_of_hard_and_crazy():
-    from spades_ai.agents import hard
+    from spades_ai.montecarlo import search
 
     crazy, on, hard_agent = make_agent("crazy"), make_agent("crazy", read_play=True), make_agent("hard")
     assert not crazy.options["read_play"] and not hard_agent.options["read_play"]
-    assert on.params[hard.P_MC_PLAY_EPS] == round(on.options["play_noise"] * hard.PLAY_EPS_SCALE)
-    assert crazy.params[hard.P_MC_PLAY_EPS] == 0 and hard_agent.params[hard.P_MC_PLAY_EPS] == 0
+    assert on.params[search.MC_PLAY_EPS] == round(on.options["play_noise"] * search.PLAY_EPS_SCALE)
+    assert crazy.params[search.MC_PLAY_EPS] == 0 and hard_agent.params[search.MC_PLAY_EPS] == 0
     assert on.label == "crazy(read_play=True)"
-    assert make_agent("hard", read_play=True, play_noise=0.2).params[hard.P_MC_PLAY_EPS] == 200_000
+    assert make_agent("hard", read_play=True, play_noise=0.2).params[search.MC_PLAY_EPS] == 200_000
     for bad in (0.0, 1.0, True, "0.3"):
         with pytest.raises(ValueError, match="play_noise"):
             make_agent("crazy", play_noise=bad)

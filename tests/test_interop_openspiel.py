@@ -12,7 +12,7 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E4
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 import spades_ai as sa  # noqa: E402
-from spades_ai.agents.selfplay import play_hand_python  # noqa: E402
+from spades_ai.selfplay.play import play_hand_python  # noqa: E402
 from spades_ai.interop import openspiel as sos  # noqa: E402
 from spades_ai.interop.encoding import BLIND_NIL, LOOK, OBSERVATION_SIZE, SLICES, observation_vector  # noqa: E402
 from spades_ai.testing import check_agent  # noqa: E402

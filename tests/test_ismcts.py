@@ -8,15 +8,18 @@ Budgets are small so the file runs in about a minute on a warm cache.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
 
 import spades_ai as sa
 from spades_ai import Hand, Rules, make_agent, play_hands, play_matches
-from spades_ai.agents import ismcts as _is
-from spades_ai.agents.hard import play_candidates, utility
-from spades_ai.agents.sampling import count_worlds, world_constraints
+from spades_ai.montecarlo import tree as nodes
+from spades_ai.montecarlo import tree_search
+from spades_ai.montecarlo.candidates import play_candidates
+from spades_ai.montecarlo.utility import utility
+from spades_ai.montecarlo.sampling import count_worlds_kernel, world_constraints
 from spades_ai.cards import cards_to_mask, parse_cards
 from spades_ai.engine import state as st
 from spades_ai.engine.bits import select_bit
@@ -124,8 +127,13 @@ def test_ismcts_in_a_tournament_by_name_with_options(tmp_path):
 def test_any_kernel_agent_as_rollout_policy():
     easy = make_agent("ismcts", rollout="easy:careless=0.5", **SMALL)
     assert easy.label == "ismcts(iterations=48, bid_worlds=8, rollout=easy(careless=0.5))"
+    # the tree's playouts and the Monte Carlo bids both play the worlds out with Easy
+    bound = sys.modules[easy.module.__name__.rpartition(".")[0] + "._binding"]
+    assert bound._policy_play is make_agent("easy", careless=0.5).play_kernel
+    assert easy.module.rollout.py_func.__globals__["rollout_play"] is bound.rollout_play  # the tree's playouts
+    assert easy.module.mc_bid.py_func.__globals__["rollout_play"] is bound.rollout_play
     rec = play_hands([easy, "normal"], 4, seed=5, keep_plays=True)
-    assert (rec.tricks_won.sum(axis=1) == 13).all()
+    assert rec == play_hands([make_agent("ismcts", rollout="easy:careless=0.5", **SMALL), "normal"], 4, seed=5, keep_plays=True)
     plain = play_hands([make_agent("ismcts", **SMALL), "normal"], 4, seed=5, keep_plays=True)
     assert not np.array_equal(rec.plays, plain.plays)
 
@@ -159,17 +167,17 @@ def test_no_peeking_decisions_are_the_same_on_any_deal_that_fits_the_observation
 # -- the tree ------------------------------------------------------------------------------
 def _search(pub, seat, hand, rules, worlds, order, exploration, seed=7):
     state = U64(stream_state(U64(seed), 0, 0))  # numba hands a uint64 back as a Python int
-    tree, rsum, n, _ = _is.search(pub, seat, U64(hand), rules, np.array(worlds, dtype=np.uint64),
+    tree, rsum, n, _ = tree_search.tree_search(pub, seat, U64(hand), rules, np.array(worlds, dtype=np.uint64),
                                   np.array(order, dtype=np.int64), float(exploration), state)  # fmt: skip
     return tree[:n], rsum[:n]
 
 
 def _children(tree, node):
     out = {}
-    c = tree[node, _is.T_CHILD]
+    c = tree[node, nodes.NODE_CHILD]
     while c >= 0:
-        out[int(tree[c, _is.T_CARD])] = c
-        c = tree[c, _is.T_NEXT]
+        out[int(tree[c, nodes.NODE_CARD])] = c
+        c = tree[c, nodes.NODE_NEXT]
     return out
 
 
@@ -205,16 +213,16 @@ def test_availability_counts_by_hand_on_the_last_trick():
     order = [0, 1, 0, 0, 2, 1, 0]
     tree, rsum = _search(pub, 0, mask("AS"), r, [w_a, w_b, w_c], order, 60.0)
     (root_as,) = _children(tree, 0).values()
-    assert tree[root_as, _is.T_VISITS] == tree[root_as, _is.T_AVAIL] == 7
+    assert tree[root_as, nodes.NODE_VISITS] == tree[root_as, nodes.NODE_AVAIL] == 7
     kids = _children(tree, root_as)
     h2, h3, h4 = (int(parse_cards(c)[0]) for c in ("2H", "3H", "4H"))
     assert set(kids) == {h2, h3, h4}
     # Iteration 0 only adds AS below the root (one node per iteration); from iteration 1 on,
     # seat 1 holds 3H (1, 5), 2H (2, 3, 6) or 4H (4) and its card is its only move.
-    assert [tree[kids[c], _is.T_AVAIL] for c in (h2, h3, h4)] == [3, 2, 1]
-    assert [tree[kids[c], _is.T_VISITS] for c in (h2, h3, h4)] == [3, 2, 1]
-    assert tree[0, _is.T_VISITS] == 7 and len(tree) == 1 + 1 + 3 + 2 + 1  # 3H, 2H go one seat deeper
-    assert all(tree[kids[c], _is.T_MOVER] == 1 for c in kids)
+    assert [tree[kids[c], nodes.NODE_AVAIL] for c in (h2, h3, h4)] == [3, 2, 1]
+    assert [tree[kids[c], nodes.NODE_VISITS] for c in (h2, h3, h4)] == [3, 2, 1]
+    assert tree[0, nodes.NODE_VISITS] == 7 and len(tree) == 1 + 1 + 3 + 2 + 1  # 3H, 2H go one seat deeper
+    assert all(tree[kids[c], nodes.NODE_MOVER] == 1 for c in kids)
     # Seat 0 takes the last trick in every world: 12 tricks to its team against a bid of 6.
     sheet, nil_out = np.empty((2, N_FIELDS), dtype=np.int64), np.empty(4, dtype=np.int64)
     end = pub.copy()
@@ -264,7 +272,7 @@ def naive_search(pub, seat, rules, worlds, order, exploration, seed):
             key = key + (best,)
             path.append(key)
             st.apply_card(sim, hs, best, rules)
-        _is.playout(sim, hs, rules)
+        tree_search.rollout(sim, hs, rules)
         reward = utility(sim, rules, team, sheet, nil_out)
         for k in path:
             nodes[k]["visits"] += 1
@@ -277,7 +285,7 @@ def _flatten(tree, rsum):
     out = {}
 
     def walk(node, key):
-        out[key] = (int(tree[node, _is.T_VISITS]), int(tree[node, _is.T_AVAIL]), float(rsum[node]))
+        out[key] = (int(tree[node, nodes.NODE_VISITS]), int(tree[node, nodes.NODE_AVAIL]), float(rsum[node]))
         for card, child in _children(tree, node).items():
             walk(child, key + (card,))
 
@@ -304,14 +312,14 @@ def _late_positions(seed, n_hands, min_trick):
 def test_search_matches_the_python_reference_node_by_node(exploration):
     """Visits, availability and summed reward of every node, on late positions of Normal
     self-play, each iteration in a fresh world drawn by the agent's own sampler."""
-    from spades_ai.agents.hard import sample_worlds
+    from spades_ai.montecarlo.sampling import sample_worlds_kernel
 
     checked = differs = 0
     for k, (hand, obs) in enumerate(_late_positions(21, 6, 9)):
         if k % 5:
             continue
         mine = U64(int(obs.cards))
-        _, worlds = sample_worlds(U64(stream_state(U64(k), 1, 2)), obs.public, obs.seat, mine, obs.rules_array, 40)
+        _, worlds = sample_worlds_kernel(U64(stream_state(U64(k), 1, 2)), obs.public, obs.seat, mine, obs.rules_array, 40)
         rng = np.random.default_rng(k)
         order = rng.integers(0, 40, size=150)
         tree, rsum = _search(obs.public, obs.seat, int(mine), obs.rules_array, worlds, order, exploration, seed=k)
@@ -338,7 +346,7 @@ def test_exact_endgames_pick_the_solvers_best_card():
         if checked == 12:
             break
         unseen, _, need, lo, hi, _ = world_constraints(obs.public, obs.seat, U64(int(obs.cards)), obs.rules_array)
-        if count_worlds(unseen, need, lo, hi)[0, need[0], need[1]] != 1:
+        if count_worlds_kernel(unseen, need, lo, hi)[0, need[0], need[1]] != 1:
             continue
         pub = obs.public
         team = obs.seat & 1

@@ -1,5 +1,7 @@
 """Kernel agents: a researcher's numba bid and play run wherever a built-in runs."""
 
+import sys
+
 import numba
 import numpy as np
 import pytest
@@ -91,7 +93,7 @@ class Copy(Wrapped):
 
 @pytest.mark.parametrize("tables", [1, 3, 256])
 def test_a_python_copy_of_a_kernel_agent_gives_its_records_on_any_number_of_tables(monkeypatch, tables):
-    from spades_ai.agents.selfplay import Seating
+    from spades_ai.selfplay.play import Seating
 
     rules = sa.Rules.preset("blind")
     fast = sa.play_hands([BLINDY, "normal"], 60, seed=12, rules=rules, keep_plays=True)
@@ -122,12 +124,12 @@ def test_easy_and_normal_are_written_against_the_public_kernels(module):
     import importlib
     import inspect
 
-    tree = ast.parse(inspect.getsource(importlib.import_module(f"spades_ai.agents.{module}")))
+    tree = ast.parse(inspect.getsource(importlib.import_module(f"spades_ai.policies.{module}")))
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
             assert node.value.id not in ("pub", "rules"), f"{module}: {ast.unparse(node)} at line {node.lineno}"
         if isinstance(node, ast.ImportFrom):
-            allowed = node.module in ("spades_ai.kernels", "spades_ai.agents.tactics", "spades_ai.engine.jit")
+            allowed = node.module in ("spades_ai.kernels", "spades_ai.policies.tactics", "spades_ai.engine.jit")
             assert allowed or ast.unparse(node) == "from spades_ai import kernels as K", ast.unparse(node)
         if isinstance(node, ast.Import):
             assert all(a.name in ("numpy",) for a in node.names), ast.unparse(node)
@@ -199,11 +201,16 @@ def test_kernel_agent_in_a_tournament_by_spec(tmp_path):
 def test_kernel_agent_as_rollout_policy():
     hard = sa.make_agent("hard", worlds=4, rollout=GREEDY)
     assert hard.label == "hard(worlds=4, rollout=greedy)"
+    # the search's rollouts, its anchor and its imagined bids call greedy's kernels (test_templates
+    # checks every template and the records of rollout="normal")
+    assert hard.module.rollout_play is GREEDY.play_kernel and hard.module.rollout_bid is GREEDY.bid_kernel
     rec = sa.play_hands([hard, "normal"], 6, seed=3)
-    assert (rec.tricks_won.sum(axis=1) == 13).all()
+    assert rec == sa.play_hands([sa.make_agent("hard", worlds=4, rollout=GREEDY), "normal"], 6, seed=3)
     assert rec != sa.play_hands([sa.make_agent("hard", worlds=4), "normal"], 6, seed=3)
     by_name = sa.make_agent("hard", worlds=4, rollout="easy:careless=0.1")
-    assert (sa.play_hands([by_name, "normal"], 3, seed=3).tricks_won.sum(axis=1) == 13).all()
+    easy = sa.make_agent("easy", careless=0.1)  # takes params: the binding passes them as a constant
+    bound = sys.modules[by_name.module.__name__.rpartition(".")[0] + "._binding"]
+    assert bound._policy_play is easy.play_kernel and list(bound._POLICY_PARAMS) == list(easy.params)
     with pytest.raises(ValueError, match="rollout"):
         sa.make_agent("hard", rollout=sa.make_agent("crazy", worlds=2))
     with pytest.raises(ValueError, match="rollout"):
@@ -441,7 +448,7 @@ def test_without_a_pass_kernel_an_agent_passes_its_highest_cards():
     h = sa.Hand(sa.deal(3), rules=sa.Rules(pass_cards=3))
     obs = h.observation()
     assert GREEDY.pass_kernel is K.default_pass
-    assert GREEDY.pass_cards(obs) == sa.agents.registry.default_pass(obs)
+    assert GREEDY.pass_cards(obs) == sa.policies.default_pass(obs)
     # by rank; at equal rank a spade, then clubs, diamonds, hearts (kernels.highest_cards)
     highest = sorted(obs.cards, key=lambda c: (c.rank, c.suit == 3, -c.suit))[-3:]
     assert sorted(GREEDY.pass_cards(obs)) == sorted(highest)

@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 
 from spades_ai import Hand, Rules, make_agent, play_hands, play_matches
-from spades_ai.agents import hard as _hard
+from spades_ai.montecarlo import candidates, rollouts, sampling, search
 from spades_ai.kernels import decision_stream
-from spades_ai.agents.hard import MATCH_BONUS, distinct_cards, rollout, utility
+from spades_ai.montecarlo.candidates import distinct_cards
+from spades_ai.montecarlo.rollouts import rollout
+from spades_ai.montecarlo.utility import MATCH_BONUS, utility
 from spades_ai.cards import cards_to_mask, parse_cards
 from spades_ai.engine import state as st
 from spades_ai.engine.score import F_PENALTIES, N_FIELDS
@@ -61,7 +63,7 @@ def n_choices(obs) -> int:
     if obs.phase == "bidding":
         return len(obs.legal_bids())
     legal = sum(1 << c for c in obs.legal_cards())
-    return int(_hard.play_candidates(obs.public, U64(obs.cards), U64(legal))).bit_count()
+    return int(candidates.play_candidates(obs.public, U64(obs.cards), U64(legal))).bit_count()
 
 
 # -- equal cards ------------------------------------------------------------------------------
@@ -157,7 +159,7 @@ def test_a_card_of_the_current_trick_keeps_the_cards_around_it_apart():
     obs = split_position().observation()
     assert obs.seat == 3 and sorted(map(str, obs.legal_cards())) == ["9H", "JH"]
     legal, cards = U64(mask("9H JH")), U64(int(obs.cards))
-    assert int(_hard.play_candidates(obs.public, cards, legal)) == mask("9H JH")
+    assert int(candidates.play_candidates(obs.public, cards, legal)) == mask("9H JH")
     # Counting the 10H on the trick as gone merges the jack into the nine, which loses the trick.
     assert int(distinct_cards(legal, cards, U64(int(obs.public[st.P_PLAYED])))) == mask("9H")
     for name in ("hard", "crazy"):
@@ -175,7 +177,7 @@ def test_candidates_keep_every_effect_on_the_current_trick():
         legal = sum(1 << c for c in obs.legal_cards())
         win = int(obs.public[st.P_WIN_CARD])
         cards = U64(int(obs.cards))
-        new = int(_hard.play_candidates(obs.public, cards, U64(legal)))
+        new = int(candidates.play_candidates(obs.public, cards, U64(legal)))
         old = int(distinct_cards(U64(legal), cards, U64(int(obs.public[st.P_PLAYED]))))
         for cands, is_new in ((new, True), (old, False)):
             for c in bits(legal & ~cands):
@@ -222,10 +224,10 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
     }
     assert crazy.options["bid_aware"] is True
     # Crazy solves the last 3 tricks of every world exactly (registry.CRAZY_SOLVER_TRICKS, measured)
-    assert crazy.options["solver_tricks"] == 3 == crazy.params[_hard.P_MC_SOLVER_TRICKS] and hard.options["solver_tricks"] == 0
+    assert crazy.options["solver_tricks"] == 3 == crazy.params[search.MC_SOLVER_TRICKS] and hard.options["solver_tricks"] == 0
     assert crazy.options["worlds"] > hard.options["worlds"] >= 16  # Crazy imagines far more
     a = make_agent("hard", worlds=8, bid_aware=True, seed=9)
-    assert a.params[_hard.P_MC_WORLDS] == 8 and a.params[_hard.P_MC_BID_AWARE] == 1 and a.params[_hard.P_MC_SEED] == 9
+    assert a.params[search.MC_WORLDS] == 8 and a.params[search.MC_BID_AWARE] == 1 and a.params[search.MC_SEED] == 9
     assert a.label == "hard(seed=9, worlds=8, bid_aware=True)"
     assert make_agent("crazy", worlds=np.int64(12)).options["worlds"] == 12
     for w in (1, 100_000):
@@ -237,7 +239,7 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
         with pytest.raises(ValueError, match="option 'bid_aware'"):
             make_agent("crazy", bid_aware=bad)
     r = make_agent("hard", rollouts=64)
-    assert r.params[_hard.P_MC_ROLLOUTS] == 64 and r.label == "hard(rollouts=64)"
+    assert r.params[search.MC_ROLLOUTS] == 64 and r.label == "hard(rollouts=64)"
     for bad in (-1, 10_000_001, 2.0, True):
         with pytest.raises(ValueError, match="option 'rollouts'"):
             make_agent("hard", rollouts=bad)
@@ -530,7 +532,7 @@ def test_hard_beats_normal_on_duplicate_deals():
 
 @pytest.mark.nojit
 def test_rollouts_cap_the_worlds_of_a_decision():
-    from spades_ai.agents.hard import worlds_for
+    from spades_ai.montecarlo.selection import worlds_for
 
     assert worlds_for(512, 0, 7) == 512  # no cap
     assert worlds_for(512, 1000, 4) == 250  # 250 worlds x 4 candidates
@@ -561,7 +563,7 @@ def mc_inputs(obs, seed=5):
     """``(pub, seat, hand, rules array, candidate ids, state)`` of a play decision."""
     hand = U64(int(obs.cards))
     legal = U64(sum(1 << c for c in obs.legal_cards()))
-    ids = np.array(bits(int(_hard.play_candidates(obs.public, hand, legal))), dtype=np.int64)
+    ids = np.array(bits(int(candidates.play_candidates(obs.public, hand, legal))), dtype=np.int64)
     state = U64(decision_stream(np.int64(seed), obs.public, obs.seat, hand))
     return obs.public, obs.seat, hand, obs.rules_array, ids, state
 
@@ -582,8 +584,8 @@ def test_exact_values_when_the_solver_takes_the_whole_rest():
     checked = 0
     for hand, obs in positions_with({1, 2, 3}, rules_cycle=RULE_MIX):
         pub, seat, cards, rules, ids, state = mc_inputs(obs)
-        values, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 6, False, state, 3, 0.0, 0)
-        _, worlds = _hard.sample_worlds(state, pub, seat, cards, rules, 6)
+        values, _, _, _, _ = search.evaluate(pub, seat, cards, rules, ids, False, 6, search.SearchSettings(6, 0, False, 3, 0.0, False, 0.0), state, 0)
+        _, worlds = sampling.sample_worlds_kernel(state, pub, seat, cards, rules, 6)
         for i, world in enumerate(worlds):
             for j, card in enumerate(ids):
                 sim, hs = pub.copy(), world.copy()
@@ -604,13 +606,13 @@ def test_rollouts_hand_the_last_tricks_to_the_solver():
     for k in (2, 3):
         for hand, obs in positions_with({k + 1, k + 2}, n_hands=12, seed=43 + k, rules_cycle=RULE_MIX):
             pub, seat, cards, rules, ids, state = mc_inputs(obs)
-            values, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 4, False, state, k, 0.0, 0)
-            _, worlds = _hard.sample_worlds(state, pub, seat, cards, rules, 4)
+            values, _, _, _, _ = search.evaluate(pub, seat, cards, rules, ids, False, 4, search.SearchSettings(4, 0, False, k, 0.0, False, 0.0), state, 0)
+            _, worlds = sampling.sample_worlds_kernel(state, pub, seat, cards, rules, 4)
             for i, world in enumerate(worlds):
                 for j, card in enumerate(ids):
                     sim, hs = pub.copy(), world.copy()
                     st.apply_card(sim, hs, int(card), rules)
-                    _hard.rollout_until(sim, hs, rules, k)
+                    rollouts.rollout_until(sim, hs, rules, k)
                     assert sim[st.P_TRICK_LEN] == 0 and 13 - sim[st.P_TRICK_NO] == k
                     assert values[i, j] == pytest.approx(naive_finish(sim, hs, hand.rules, seat & 1), abs=1e-9)
                     checked += 1
@@ -627,13 +629,13 @@ def test_bids_weighed_with_the_last_tricks_solved():
         cards = U64(int(obs.cards))
         state = U64(decision_stream(np.int64(2), obs.public, obs.seat, cards))
         bids = np.array([1, 3, 0] if obs.legal_bids()[0] == 0 else [1, 3], dtype=np.int64)
-        values, _, _, _, _ = _hard.evaluate(obs.public, obs.seat, cards, obs.rules_array, bids, True, 3, False, state, 2, 0.0, 0)
-        _, worlds = _hard.sample_worlds(state, obs.public, obs.seat, cards, obs.rules_array, 3)
+        values, _, _, _, _ = search.evaluate(obs.public, obs.seat, cards, obs.rules_array, bids, True, 3, search.SearchSettings(3, 0, False, 2, 0.0, False, 0.0), state, 0)
+        _, worlds = sampling.sample_worlds_kernel(state, obs.public, obs.seat, cards, obs.rules_array, 3)
         for i, world in enumerate(worlds):
             for j, b in enumerate(bids):
                 sim, hs = obs.public.copy(), world.copy()
                 st.apply_bid(sim, hs, int(b), False, obs.rules_array)
-                _hard.rollout_until(sim, hs, obs.rules_array, 2)
+                rollouts.rollout_until(sim, hs, obs.rules_array, 2)
                 assert values[i, j] == pytest.approx(naive_finish(sim, hs, hand.rules, obs.seat & 1), abs=1e-9)
                 checked += 1
     assert checked >= 24
@@ -644,7 +646,7 @@ def test_rollout_until_is_a_prefix_of_the_rollout():
         for k in (0, 1, 4, 13):
             world = np.array(hand._hands, dtype=np.uint64)
             a, ha = obs.public.copy(), world.copy()
-            _hard.rollout_until(a, ha, obs.rules_array, k)
+            rollouts.rollout_until(a, ha, obs.rules_array, k)
             left = 13 - obs.trick_no
             mid_trick = obs.phase == "playing" and obs.public[st.P_TRICK_LEN] > 0
             want = k if left > k else left - mid_trick  # a trick begun is finished
@@ -662,15 +664,15 @@ def test_one_solved_trick_changes_nothing():
     """The last trick is forced: solving it exactly gives the rollout's values."""
     for hand, obs in positions_with({5, 9, 13}, n_hands=6, seed=59):
         pub, seat, cards, rules, ids, state = mc_inputs(obs)
-        v0, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 0, 0.0, 0)
-        v1, _, _, _, _ = _hard.evaluate(pub, seat, cards, rules, ids, False, 8, False, state, 1, 0.0, 0)
+        v0, _, _, _, _ = search.evaluate(pub, seat, cards, rules, ids, False, 8, search.SearchSettings(8, 0, False, 0, 0.0, False, 0.0), state, 0)
+        v1, _, _, _, _ = search.evaluate(pub, seat, cards, rules, ids, False, 8, search.SearchSettings(8, 0, False, 1, 0.0, False, 0.0), state, 0)
         assert np.array_equal(v0, v1)
 
 
 def test_hard_and_crazy_with_solver_tricks_pass_check_agent():
     for name, rules in (("hard", Rules()), ("crazy", Rules(first_lead="low_club", spade_lead="anytime"))):
         agent = make_agent(name, worlds=8, seed=4, solver_tricks=4)
-        assert agent.params[_hard.P_MC_SOLVER_TRICKS] == 4 and "solver_tricks=4" in agent.label
+        assert agent.params[search.MC_SOLVER_TRICKS] == 4 and "solver_tricks=4" in agent.label
         check_agent(agent, hands=4, seed=19, rules=rules)
 
 
@@ -683,7 +685,7 @@ def test_solver_tricks_is_validated(bad):
 
 # -- anchored_choice and the candidate bids, directly --------------------------------------------
 def test_anchored_choice_keeps_the_anchor_without_clear_evidence():
-    from spades_ai.agents.hard import anchored_choice
+    from spades_ai.montecarlo.selection import anchored_choice
 
     rnd = np.random.default_rng(0)
     flat = np.zeros((50, 3))
@@ -699,7 +701,7 @@ def test_anchored_choice_keeps_the_anchor_without_clear_evidence():
 
 
 def test_anchored_choice_takes_the_clearly_best_candidate():
-    from spades_ai.agents.hard import anchored_choice
+    from spades_ai.montecarlo.selection import anchored_choice
 
     values = np.zeros((30, 3))
     values[:, 1] = 10.0  # +10 in every world: no variance, clearly better
@@ -725,7 +727,7 @@ def test_anchored_choice_takes_the_clearly_best_candidate():
     ],
 )
 def test_candidate_bids(mask, guess, expected, want):
-    from spades_ai.agents.hard import candidate_bids
+    from spades_ai.montecarlo.candidates import candidate_bids
 
     assert candidate_bids(np.int64(mask), np.int64(guess), expected).tolist() == want
 
@@ -794,3 +796,39 @@ def test_blind_nils_in_numba_self_play_equal_the_python_loop():
 
     slow = play_matches([Wrapped(a) for a in lineup], 3, seed=8, rules=rules)
     assert fast == slow
+
+
+# -- the values a decision is made from (montecarlo.decision_values) ----------------------------
+def test_decision_values_are_the_means_the_search_chooses_from():
+    """The action is the agent's own; every legal card has a value, cards of one class share
+    it, and the candidates' values are the weighted means of ``evaluate`` on the same worlds."""
+    import spades_ai as sa
+    from spades_ai.montecarlo.candidates import candidate_ids
+    from spades_ai.montecarlo.selection import worlds_for
+
+    agent = make_agent("hard", worlds=24, racing=False)
+    checked = 0
+    for _, obs in normal_positions(seed=83, n_hands=2):
+        card, values = sa.decision_values(agent, obs) if obs.phase == "playing" else (None, None)
+        if card is None:
+            continue
+        assert card == agent.play(obs) and set(values) == set(obs.legal_cards())
+        pub, seat, hand, rules, settings, state = agent.search_args(obs)
+        legal = np.uint64(st.legal_now(pub, hand, rules))
+        cands = candidates.play_candidates(pub, hand, legal)
+        if int(cands).bit_count() < 2:
+            assert all(np.isnan(v) for v in values.values())
+            continue
+        ids = candidate_ids(cands)
+        n = worlds_for(settings.worlds, settings.rollouts, len(ids))
+        v, w, _, _, _ = search.evaluate(pub, seat, hand, rules, ids, False, n, settings, state, 0)
+        for j, c in enumerate(ids):
+            assert values[obs.rules.engine_card(int(c))] == pytest.approx(float((w * v[:, j]).sum() / w.sum()), rel=1e-12)
+        checked += 1
+    assert checked >= 5
+    hand = Hand(deal_masks(5, 0, 1)[0].tolist())
+    bid, bid_values = sa.decision_values(agent, hand.observation())
+    assert bid == agent.bid(hand.observation()) and set(bid_values) == set(hand.legal_bids())
+    assert not np.isnan(bid_values[bid])
+    with pytest.raises(TypeError, match="not a Monte Carlo agent"):
+        sa.decision_values(make_agent("normal"), hand.observation())

@@ -79,7 +79,8 @@ def workload() -> dict:
     """Results of a few small runs through every kind of kernel (quick with the JIT off too)."""
     from spades_ai import Rules, kernel_agent, play_hands, play_matches, random_playouts
     from spades_ai import kernels as K
-    from spades_ai.agents.hard import sample_worlds, world_weights
+    from spades_ai.montecarlo.sampling import sample_worlds_kernel
+    from spades_ai.montecarlo.weights import world_weights_kernel
     from spades_ai.engine import bits
 
     out = {
@@ -118,10 +119,10 @@ def workload() -> dict:
     obs = hand.observation()
     out["crazy_card"] = str(crazy.play(obs))
     pub, seat, own = np.array(obs.public), obs.seat, np.uint64(int(obs.cards))
-    state, worlds = sample_worlds(np.uint64(7), pub, seat, own, obs.rules_array, 64)
+    state, worlds = sample_worlds_kernel(np.uint64(7), pub, seat, own, obs.rules_array, 64)
     out["world_state"] = int(state)
     out["worlds"] = worlds
-    out["weights"], out["tempered"] = world_weights(pub, seat, worlds, 64, obs.rules_array)
+    out["weights"], out["tempered"] = world_weights_kernel(pub, seat, worlds, 64, obs.rules_array)
     out["tempered"] = bool(out["tempered"])
     return out
 

@@ -12,10 +12,10 @@ import pytest
 
 import spades_ai as sa
 from spades_ai import CardSet, Hand, IllegalPassError, Rules, make_agent
-from spades_ai.agents.hard import sample_worlds
-from spades_ai.agents.registry import default_pass
-from spades_ai.agents.sampling import count_worlds, world_constraints
-from spades_ai.agents.selfplay import play_hand_python
+from spades_ai.montecarlo.sampling import sample_worlds_kernel
+from spades_ai.policies.agent import default_pass
+from spades_ai.montecarlo.sampling import count_worlds_kernel, world_constraints
+from spades_ai.selfplay.play import play_hand_python
 from spades_ai.engine import state as st
 from spades_ai.simulate import deal_masks
 from spades_ai.testing import check_agent
@@ -270,8 +270,8 @@ def test_sampled_worlds_keep_the_passed_cards_with_the_partner():
             pub, seat, h = np.array(obs.public), obs.seat, np.uint64(int(obs.cards))
             unseen, others, need, lo, hi, kn = world_constraints(pub, seat, h, obs.rules_array)
             assert int(kn[partner]) == int(known) and int(unseen) & int(kn[partner]) == 0
-            assert int(count_worlds(unseen, need, lo, hi)[0, need[0], need[1]]) > 0
-            _, worlds = sample_worlds(np.uint64(checked), pub, seat, h, obs.rules_array, 20)
+            assert int(count_worlds_kernel(unseen, need, lo, hi)[0, need[0], need[1]]) > 0
+            _, worlds = sample_worlds_kernel(np.uint64(checked), pub, seat, h, obs.rules_array, 20)
             held = int(known)
             assert ((worlds[:, partner] & np.uint64(held)) == np.uint64(held)).all()
             for o in range(4):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from spades_ai import Rules, make_agent, play_hands
-from spades_ai.agents import hard as _hard
+from spades_ai.montecarlo import candidates, search, selection
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.state import legal_now
 from spades_ai.kernels import decision_stream
@@ -24,9 +24,9 @@ def decide(obs, worlds, z, bid_aware=False, seed=3):
     state = U64(decision_stream(np.int64(seed), pub, seat, hand))
     if obs.phase == "bidding":
         legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
-        return int(_hard.mc_bid(pub, seat, hand, rules, legal, worlds, 0, bid_aware, state, 0, z)[0])
+        return int(search.mc_bid(pub, seat, hand, rules, legal, search.SearchSettings(worlds, 0, bid_aware, 0, z, False, 0.0), state, np.empty(0))[0])
     legal = U64(legal_now(pub, hand, rules))
-    return int(_hard.mc_play(pub, seat, hand, rules, legal, worlds, 0, bid_aware, state, 0, z, False)[0])
+    return int(search.mc_play(pub, seat, hand, rules, legal, search.SearchSettings(worlds, 0, bid_aware, 0, z, False, 0.0), state, np.empty(0))[0])
 
 
 # -- race_drop on constructed values ----------------------------------------------------------
@@ -36,7 +36,7 @@ def test_a_clearly_worse_candidate_is_dropped():
     values = np.stack([noise, noise + 5.0 + rnd.standard_normal(64), noise - 30.0 + rnd.standard_normal(64),
                        noise + 4.9 + rnd.standard_normal(64)], axis=1)
     alive = np.ones(4, dtype=np.bool_)
-    anchor = _hard.race_drop(values, np.ones(64), 64, alive, 0, 3.0)
+    anchor = selection.race_drop(values, np.ones(64), 64, alive, 0, 3.0)
     # 2 is 35 points below the leader in every world: gone. The leader (1) and its near-equal
     # rival (3) stay. The anchor (0) is 5 points below the leader with se ~0.13: dropped too,
     # and the leader stands in for it.
@@ -49,7 +49,7 @@ def test_noise_alone_drops_nothing_and_the_anchor_is_kept_without_clear_evidence
     values = 50.0 * rnd.standard_normal((64, 3))  # independent noise, equal means
     values[:, 2] -= 3.0  # a little worse, far inside the noise (se ~ 9)
     alive = np.ones(3, dtype=np.bool_)
-    assert _hard.race_drop(values, np.ones(64), 64, alive, 2, 3.0) == 2
+    assert selection.race_drop(values, np.ones(64), 64, alive, 2, 3.0) == 2
     assert alive.all()
 
 
@@ -60,10 +60,10 @@ def test_racing_uses_the_world_weights():
     values[:20, 1] = -100.0
     w = np.r_[np.zeros(20), np.ones(20)]
     alive = np.ones(2, dtype=np.bool_)
-    _hard.race_drop(values, w, 40, alive, 0, 3.0)
+    selection.race_drop(values, w, 40, alive, 0, 3.0)
     assert alive.all()
     alive[:] = True
-    _hard.race_drop(values, w[::-1].copy(), 40, alive, 0, 3.0)
+    selection.race_drop(values, w[::-1].copy(), 40, alive, 0, 3.0)
     assert alive.tolist() == [True, False]
 
 
@@ -71,7 +71,7 @@ def test_only_the_first_worlds_count():
     values = np.zeros((64, 2))
     values[32:, 1] = -100.0  # worse only after the check
     alive = np.ones(2, dtype=np.bool_)
-    _hard.race_drop(values, np.ones(64), 32, alive, 0, 3.0)
+    selection.race_drop(values, np.ones(64), 32, alive, 0, 3.0)
     assert alive.all()
 
 
@@ -80,18 +80,18 @@ def test_raced_choice_chooses_among_the_alive():
     values[:, 2] = 50.0  # clearly best, but dropped (as if by an earlier check): not chosen
     values[:, 1] = 10.0
     alive = np.array([True, True, False])
-    assert _hard.raced_choice(values, np.ones(30), alive, 0, 2.0) == 1
-    assert _hard.raced_choice(values, np.ones(30), np.ones(3, dtype=np.bool_), 0, 2.0) == 2
-    assert _hard.raced_choice(values, np.ones(30), np.array([False, True, False]), 1, 2.0) == 1
+    assert selection.raced_choice(values, np.ones(30), alive, 0, 2.0) == 1
+    assert selection.raced_choice(values, np.ones(30), np.ones(3, dtype=np.bool_), 0, 2.0) == 2
+    assert selection.raced_choice(values, np.ones(30), np.array([False, True, False]), 1, 2.0) == 1
 
 
 def test_the_race_checks_grow_by_a_quarter():
-    checks, n = [], _hard.RACE_BATCH
+    checks, n = [], selection.RACE_BATCH
     while n < 600:
         checks.append(n)
-        n = _hard.next_race_check(n)
+        n = selection.next_race_check(n)
     assert checks[:6] == [32, 64, 96, 128, 160, 200]
-    assert all(b - a >= _hard.RACE_BATCH for a, b in zip(checks, checks[1:]))
+    assert all(b - a >= selection.RACE_BATCH for a, b in zip(checks, checks[1:]))
 
 
 # -- evaluate and the decisions ---------------------------------------------------------------
@@ -115,13 +115,13 @@ def test_racing_plays_the_same_worlds_and_stops_the_dropped():
             continue
         hand = U64(int(obs.cards))
         legal = U64(legal_now(obs.public, hand, obs.rules_array))
-        ids = np.array([c for c in range(52) if int(_hard.play_candidates(obs.public, hand, legal)) >> c & 1], dtype=np.int64)
+        ids = np.array([c for c in range(52) if int(candidates.play_candidates(obs.public, hand, legal)) >> c & 1], dtype=np.int64)
         if len(ids) < 2:
             continue
         state = U64(decision_stream(np.int64(4), obs.public, obs.seat, hand))
-        args = (obs.public, obs.seat, hand, obs.rules_array, ids, False, 200, False, state, 0)
-        full, _, _, alive_full, _ = _hard.evaluate(*args, 0.0, 0)
-        raced, _, _, alive, _ = _hard.evaluate(*args, 3.0, 0)
+        args = (obs.public, obs.seat, hand, obs.rules_array, ids, False, 200)
+        full, _, _, alive_full, _ = search.evaluate(*args, search.SearchSettings(200, 0, False, 0, 0.0, False, 0.0), state, 0)
+        raced, _, _, alive, _ = search.evaluate(*args, search.SearchSettings(200, 0, False, 0, 3.0, False, 0.0), state, 0)
         assert alive_full.all()
         assert np.array_equal(raced[:, alive], full[: len(raced), alive])
         dropped += int((~alive).sum())
@@ -136,19 +136,19 @@ def test_racing_saves_rollouts_and_rarely_changes_the_choice():
     changed = total = 0
     for _, obs in normal_positions(seed=71, n_hands=3):
         total += 1
-        changed += decide(obs, 256, _hard.RACE_Z) != decide(obs, 256, 0.0)
+        changed += decide(obs, 256, selection.RACE_Z) != decide(obs, 256, 0.0)
     assert total > 150 and changed <= 0.05 * total
 
 
 def test_racing_agents_are_reproducible_and_pass_check_agent():
     for name, racing in (("hard", 1), ("crazy", 0)):  # the defaults: Crazy measured stronger without
         default = make_agent(name)
-        assert default.params[_hard.P_MC_RACING] == racing and default.params[_hard.P_MC_THRIFT] == 1
+        assert default.params[search.MC_RACING] == racing and default.params[search.MC_THRIFT] == 1
         agent = make_agent(name, worlds=64, seed=4, racing=True)
-        assert agent.params[_hard.P_MC_RACING] == 1
+        assert agent.params[search.MC_RACING] == 1
         check_agent(agent, hands=3, seed=19)
         off = make_agent(name, racing=False, thrift=False)
-        assert off.params[_hard.P_MC_RACING] == 0 and off.params[_hard.P_MC_THRIFT] == 0
+        assert off.params[search.MC_RACING] == 0 and off.params[search.MC_THRIFT] == 0
         assert ("racing=False" in off.label) == (racing == 1) and "thrift=False" in off.label
     a = play_hands([make_agent("hard", worlds=64, racing=True), "normal"], 6, seed=8)
     b = play_hands([make_agent("hard", worlds=64, racing=True), "normal"], 6, seed=8)

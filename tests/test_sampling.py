@@ -19,8 +19,9 @@ import pytest
 from scipy import stats
 
 from spades_ai import Hand, Rules, make_agent
-from spades_ai.agents.hard import bid_log_likelihood, sample_worlds, world_weights
-from spades_ai.agents.sampling import count_worlds, sample_world, world_constraints
+from spades_ai.montecarlo.sampling import sample_worlds_kernel
+from spades_ai.montecarlo.weights import bid_log_likelihood, world_weights_kernel
+from spades_ai.montecarlo.sampling import count_worlds_kernel, sample_world, world_constraints
 from spades_ai.engine import state as st
 from spades_ai.engine.rng import below64, stream_state
 from spades_ai.simulate import deal_masks
@@ -58,7 +59,7 @@ def kernel_args(unseen: int, need, allowed, spades=(None, None, None)):
 
 def total(unseen: int, need, allowed, spades=(None, None, None)) -> int:
     u, n, lo, hi = kernel_args(unseen, need, allowed, spades)
-    return int(count_worlds(u, n, lo, hi)[0, n[0], n[1]])
+    return int(count_worlds_kernel(u, n, lo, hi)[0, n[0], n[1]])
 
 
 def brute_force_deals(unseen: int, need, allowed, spades=(None, None, None)) -> list[tuple[int, int, int]]:
@@ -163,7 +164,7 @@ def obs_args(obs):
 def sample(state, obs, n):
     """``sample_worlds`` for an observation: ``(state, worlds)``."""
     pub, seat, h = obs_args(obs)
-    return sample_worlds(state, pub, seat, h, obs.rules_array, n)
+    return sample_worlds_kernel(state, pub, seat, h, obs.rules_array, n)
 
 
 # -- exact counting ---------------------------------------------------------------------------
@@ -360,7 +361,7 @@ def test_bid_aware_weights_skip_bids_that_state_a_spade_count():
             continue
         pub, seat, _ = obs_args(obs)
         _, worlds = sample(U64(3), obs, 64)
-        w, fell_back = world_weights(pub, seat, worlds, 64, obs.rules_array)
+        w, fell_back = world_weights_kernel(pub, seat, worlds, 64, obs.rules_array)
         if obs.rules.bidding == "mirror":
             assert not fell_back and (w == 1).all()  # every bid is a count: nothing to weigh
 
@@ -369,7 +370,7 @@ def test_bid_aware_weights_skip_bids_that_state_a_spade_count():
 def draw(unseen: int, need, allowed, n: int, seed: int, spades=(None, None, None)) -> list[tuple[int, int, int]]:
     """``n`` deals from ``sample_world`` (seats 1, 2, 3 stand for the three other seats)."""
     u, nd, lo, hi = kernel_args(unseen, need, allowed, spades)
-    f = count_worlds(u, nd, lo, hi)
+    f = count_worlds_kernel(u, nd, lo, hi)
     others = np.array([1, 2, 3], dtype=np.int64)
     hands = np.zeros(4, dtype=np.uint64)
     state = stream(seed, 0, 77)
@@ -654,7 +655,7 @@ def test_bid_aware_worlds_predict_the_hidden_hands_better_than_uniform():
     for i, (deal, obs) in enumerate(_after_normal_bidding(300, seed=404)):
         pub, seat, h = obs_args(obs)
         _, worlds = sample(stream(404, i, 1), obs, n_worlds)
-        w, fell_back = world_weights(pub, seat, worlds, n_worlds, obs.rules_array)
+        w, fell_back = world_weights_kernel(pub, seat, worlds, n_worlds, obs.rules_array)
         fallbacks += bool(fell_back)
         pw = _holder_probabilities(worlds, w)
         pu = _holder_probabilities(worlds, np.ones(n_worlds))
@@ -702,7 +703,7 @@ def test_world_weights_follow_the_bid_model_and_temper_when_they_collapse():
     for i, (deal, obs) in enumerate(_after_normal_bidding(40, seed=405)):
         pub, seat, h = obs_args(obs)
         _, worlds = sample(stream(405, i, 1), obs, 200)
-        w, fell_back = world_weights(pub, seat, worlds, 200, obs.rules_array)
+        w, fell_back = world_weights_kernel(pub, seat, worlds, 200, obs.rules_array)
         ref = _weights_reference(pub, seat, worlds)
         assert bool(fell_back) == (_ess(ref) < floor)
         if fell_back:
@@ -726,16 +727,16 @@ def test_world_weights_temper_absurd_bids_and_ignore_missing_and_blind_bids():
     rules = obs.rules_array
     absurd = pub.copy()
     absurd[st.P_BIDS + 1 : st.P_BIDS + 4] = 13  # three opponents-and-partner bids of 13
-    w, fell_back = world_weights(absurd, seat, worlds, 400, rules)
+    w, fell_back = world_weights_kernel(absurd, seat, worlds, 400, rules)
     assert fell_back and 32 - 1e-6 <= _ess(w) < 32.5
     unknown = pub.copy()
     unknown[st.P_BIDS + 1 : st.P_BIDS + 4] = -1
-    w, fell_back = world_weights(unknown, seat, worlds, 400, rules)
+    w, fell_back = world_weights_kernel(unknown, seat, worlds, 400, rules)
     assert not fell_back and (w == 1).all()
     blind = absurd.copy()
     blind[st.P_BIDS + 1 : st.P_BIDS + 4] = 0
     blind[st.P_BLIND + 1 : st.P_BLIND + 4] = 1
-    w, fell_back = world_weights(blind, seat, worlds, 400, rules)
+    w, fell_back = world_weights_kernel(blind, seat, worlds, 400, rules)
     assert not fell_back and (w == 1).all()
 
 

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from spades_ai import Rules, make_agent, match_winner, play_hands, play_matches, score_hand
-from spades_ai.agents.selfplay import match_first_dealer, play_hand_python, resolve_lineup
+from spades_ai.engine.deal import match_first_dealer
+from spades_ai.selfplay.play import play_hand_python, resolve_lineup
 from spades_ai.game import Hand
 from spades_ai.simulate import deal_masks
 
@@ -351,7 +352,7 @@ def test_the_loop_compiles_without_the_code_the_run_cannot_reach():
     not be typed with them: both index those arguments)."""
     from numba import types
 
-    from spades_ai.agents.selfplay import Seating
+    from spades_ai.selfplay.play import Seating
 
     def signatures(lineup, rules=None):
         play_hands(lineup, 3, seed=1, rules=rules)

@@ -137,7 +137,7 @@ def playing_positions(seed, n_hands, rules=None):
 def test_hards_trick_effect_matches_the_definition(rules):
     """Two legal cards have equal ``trick_effect`` exactly when waste.effect says they have the
     same effect, in every position of Normal's hands (nils included), the trump lane too."""
-    from spades_ai.agents.hard import trick_effect
+    from spades_ai.montecarlo.selection import trick_effect
     from spades_ai.engine.state import P_DECK, P_PLAYED
 
     pairs = same = lane = 0
@@ -164,7 +164,8 @@ def test_thrift_with_equal_values_plays_the_cheapest_card_of_the_same_effect(rul
     (waste.effect), or the chosen one when none is cheaper."""
     import numpy as np
 
-    from spades_ai.agents.hard import play_candidates, thrifty_choice
+    from spades_ai.montecarlo.candidates import play_candidates
+    from spades_ai.montecarlo.selection import thrifty_choice
     from spades_ai.engine.state import P_DECK, P_PLAYED
 
     checked = moved = 0
@@ -190,7 +191,8 @@ def test_thrift_with_equal_values_plays_the_cheapest_card_of_the_same_effect(rul
 def test_thrift_plays_the_cheapest_card_of_the_same_effect_unless_the_dearer_gains():
     import numpy as np
 
-    from spades_ai.agents.hard import play_candidates, thrifty_choice, trick_effect
+    from spades_ai.montecarlo.candidates import play_candidates
+    from spades_ai.montecarlo.selection import thrifty_choice, trick_effect
     from spades_ai.engine.state import legal_now
 
     rnd = np.random.default_rng(3)

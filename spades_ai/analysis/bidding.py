@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from spades_ai.agents.kernel_agent import Mixed
-from spades_ai.agents.selfplay import play_hands
+from spades_ai.policies.kernel_agent import Mixed
+from spades_ai.selfplay.play import play_hands
 from spades_ai.analysis.summary import Z95
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
@@ -47,7 +47,7 @@ class FunctionBidder:
 
 def _agent(spec):
     if isinstance(spec, str):
-        from spades_ai.tournament.schedule import parse_agent
+        from spades_ai.agents.spec import parse_agent
 
         return parse_agent(spec).build()
     return spec

@@ -297,8 +297,10 @@ def _pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
 
 
-def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None, *, title: str = "") -> str:
-    """The summary as aligned plain text, for the terminal."""
+def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None, *, title: str = "",
+                   unit: str = "deal") -> str:
+    """The summary as aligned plain text, for the terminal; ``unit`` names what a row of the
+    difference is per (``"deal"``, or ``"hand"`` for a matches-mode run)."""
     lines = [title] if title else []
     show = pd.DataFrame(
         {
@@ -306,7 +308,7 @@ def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None
             "vs": table["opponent"],
             "units": table["units"].map("{:,}".format),
             "points/hand": table["points"].map("{:.1f}".format),
-            "diff/deal [95%]": [
+            f"diff/{unit} [95%]": [
                 f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]"
                 for d, lo, hi in zip(table["diff"], table["diff_lo"], table["diff_hi"])
             ],

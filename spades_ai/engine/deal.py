@@ -7,6 +7,10 @@ and no 52-card array is shuffled.
 A deal is drawn in card ids whatever the rules, so deal ``i`` of a seed holds the same ids
 under every house rule; ``engine_hands`` moves the jokers and high deuces of the rules into
 the trump lane (``bits``) before a hand is played.
+
+Hand ``k`` of match ``m`` is dealt from ``(seed, m, 1 + k)`` and match ``m``'s first dealer
+drawn from ``(seed, m, MATCH_DEALER_STREAM)`` (``deal_match_hand``, ``match_first_dealer``), so
+a match's cards do not depend on who plays it or where.
 """
 
 import numpy as np
@@ -17,6 +21,7 @@ from spades_ai.engine.rng import below, stream_state
 from spades_ai.rules import R_EXTRA, R_N_EXTRA
 
 DEAL_STREAM = 0
+MATCH_DEALER_STREAM = 1 << 40
 
 
 @kernel
@@ -77,3 +82,18 @@ def deal_for(state, hands, rules):
     state = deal_from_state(state, hands)
     engine_hands(hands, rules)
     return state
+
+
+# -- the hands of a match -------------------------------------------------------------------------
+@kernel
+def match_first_dealer(seed, match_no):
+    """The dealer of a match's first hand, from the match's own stream."""
+    _, d = below(stream_state(seed, match_no, MATCH_DEALER_STREAM), 4)
+    return d
+
+
+@kernel
+def deal_match_hand(seed, match_no, hand_no, hands, rules):
+    """Deal hand ``hand_no`` of match ``match_no`` into ``hands`` (stream ``1 + hand_no``), in
+    the engine's layout of ``rules``."""
+    deal_for(stream_state(seed, match_no, 1 + hand_no), hands, rules)

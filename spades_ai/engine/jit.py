@@ -13,7 +13,7 @@ runs as plain Python.
 
 Where the cache lives, and why: numba stamps a cached kernel with the source of its own file
 only, yet the compiled code includes every kernel it calls, so an edit to ``normal.py`` would
-leave the cached self-play loop in ``selfplay.py`` running the old Normal. And numba's default
+leave the cached self-play loop running the old Normal. And numba's default
 cache sits beside the code, so ``pip install .`` followed by a first run would write cache
 files into ``site-packages/spades_ai/``, which a later uninstall leaves behind as an empty
 namespace package that shadows the real one. So every kernel of this package is cached in a
@@ -47,7 +47,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 #: The files kernels are compiled from, relative to the package. A kernel module elsewhere in
 #: the package must be added here, or an edit to it would not start a fresh cache.
-KERNEL_SOURCES = ("engine/*.py", "agents/*.py", "rules.py", "kernels.py")
+KERNEL_SOURCES = ("engine/*.py", "policies/*.py", "montecarlo/*.py", "selfplay/*.py", "learn/*.py", "rules.py", "kernels.py")
 
 CACHE_ENV = "SPADES_AI_CACHE_DIR"
 
@@ -113,8 +113,13 @@ _OPTIONS = {"nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True, "fo
 
 def _policy(**options):
     jit = njit(**{"cache": True, **_OPTIONS, **options})
+    uncached = njit(**{**_OPTIONS, **options})
 
     def decorate(fn):
+        # A kernel compiled from text with no file (a bound copy built in memory,
+        # ``spades_ai.templates``) has nothing numba could cache it against: compile it each run.
+        if getattr(getattr(fn, "__code__", None), "co_filename", "").startswith("<"):
+            return uncached(fn)
         with _package_cache():
             return jit(fn)
 
@@ -135,12 +140,6 @@ inline_kernel = _policy(inline="always")
 #: one compilation. It must not create or return an array (numba refuses to compile one that does).
 hot_kernel = _policy(forceinline=True, _nrt=False)
 
-
-#: The same policy without the disk cache, for kernels compiled from generated source that has
-#: no file (``spades_ai.agents.codegen`` uses them for functions defined in ``__main__`` or a
-#: notebook, which a cached module could not import).
-uncached_kernel = njit(**_OPTIONS)
-uncached_inline_kernel = njit(**_OPTIONS, inline="always")
 
 
 def wrapping(fn):

@@ -15,7 +15,7 @@ Per team (seats ``t`` and ``t + 2``)::
     penalties       while bags >= bag_limit: bags -= bag_limit, one penalty of bag_penalty
     points          contract points + new bags + nil points - penalties x bag_penalty
 
-``score_hand`` fills ``out[team, F_*]`` and ``nil_out[seat]`` (``NIL_NONE``, ``NIL_FAILED``,
+``score_hand_kernel`` fills ``out[team, F_*]`` and ``nil_out[seat]`` (``NIL_NONE``, ``NIL_FAILED``,
 ``NIL_MADE``).
 """
 
@@ -52,7 +52,7 @@ NIL_NONE, NIL_FAILED, NIL_MADE = -1, 0, 1
 
 
 @kernel
-def score_hand(bids, blind, tricks, scores, bags, rules, out, nil_out):
+def score_hand_kernel(bids, blind, tricks, scores, bags, rules, out, nil_out):
     """Score one hand (see the module docstring); ``scores`` and ``bags`` are before the hand."""
     nil_count = rules[R_NIL_TRICKS_COUNT] != 0
     for team in range(2):
@@ -105,7 +105,7 @@ def score_hand(bids, blind, tricks, scores, bags, rules, out, nil_out):
 
 
 @kernel
-def match_winner(score0, score1, hands_played, rules):
+def match_winner_kernel(score0, score1, hands_played, rules):
     """0 or 1 when the match is over after ``hands_played`` hands, -1 to play on.
 
     The match ends when a team reaches the target, a team falls to the loss threshold, or

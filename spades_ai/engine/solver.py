@@ -67,7 +67,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import hot_kernel, kernel
 from spades_ai.engine.bits import (
     ALL_CARDS,
     NON_SPADES,
@@ -107,7 +107,7 @@ INF = np.inf
 TT_WAYS = 16
 TT_CHAIN = 8
 TT_WIDTH = 8
-F_SIG, F_REGION, F_A, F_B, F_WON, F_LO, F_HI = range(7)
+TT_SIG, TT_REGION, TT_A, TT_B, TT_WON, TT_LO, TT_HI = range(7)
 LOW52 = U64((1 << 52) - 1)
 STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
 
@@ -414,12 +414,12 @@ def _scan(tt, o, sig, lead, won, a, b, gen):
     """The ways of the bucket at ``o`` whose row matches the position, as a bit mask."""
     hits = ZERO
     for j in range(TT_WAYS):
-        w1 = tt[o + F_REGION * TT_WAYS + j]
-        w2 = tt[o + F_A * TT_WAYS + j]
+        w1 = tt[o + TT_REGION * TT_WAYS + j]
+        w2 = tt[o + TT_A * TT_WAYS + j]
         r = w1 & LOW52
         same = (tt[o + j] == sig) & ((w2 >> U64(52)) == gen) & (((w1 >> U64(52)) & U64(3)) == lead) \
-            & (tt[o + F_WON * TT_WAYS + j] == won) & ((a & r) == (w2 & LOW52)) \
-            & ((b & r) == tt[o + F_B * TT_WAYS + j])
+            & (tt[o + TT_WON * TT_WAYS + j] == won) & ((a & r) == (w2 & LOW52)) \
+            & ((b & r) == tt[o + TT_B * TT_WAYS + j])
         hits |= U64(same) << U64(j)
     return hits
 
@@ -428,7 +428,7 @@ def _scan(tt, o, sig, lead, won, a, b, gen):
 def _chained(tt, o, gen):
     """Whether the bucket at ``o`` overflowed into the next bucket of its chain in this
     generation (bit 63 of its first row's region word; that row is never replaced)."""
-    return (tt[o + F_REGION * TT_WAYS] >> U64(63)) != ZERO and (tt[o + F_A * TT_WAYS] >> U64(52)) == gen
+    return (tt[o + TT_REGION * TT_WAYS] >> U64(63)) != ZERO and (tt[o + TT_A * TT_WAYS] >> U64(52)) == gen
 
 
 @kernel
@@ -449,16 +449,16 @@ def tt_probe(tt, sig, leader, won, a, b, gen, shift):
         while hits != ZERO:
             j = lowest_index(hits)
             hits &= hits - ONE
-            elo = _bits_float(tt[o + F_LO * TT_WAYS + j])
-            ehi = _bits_float(tt[o + F_HI * TT_WAYS + j])
+            elo = _bits_float(tt[o + TT_LO * TT_WAYS + j])
+            ehi = _bits_float(tt[o + TT_HI * TT_WAYS + j])
             if elo > lo:
                 lo = elo
-                lo_at = o + F_REGION * TT_WAYS + j
+                lo_at = o + TT_REGION * TT_WAYS + j
             if ehi < hi:
                 hi = ehi
-                hi_at = o + F_REGION * TT_WAYS + j
+                hi_at = o + TT_REGION * TT_WAYS + j
             if hint == ZERO:
-                hint = (tt[o + F_REGION * TT_WAYS + j] >> U64(54)) & U64(63)
+                hint = (tt[o + TT_REGION * TT_WAYS + j] >> U64(54)) & U64(63)
         if not _chained(tt, o, gen):
             break
     return lo_at, lo, hi_at, hi, hint
@@ -479,18 +479,18 @@ def tt_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
         o = _block(sig, leader, won, link, shift)
         free = np.int64(-1)
         for j in range(TT_WAYS):
-            w1 = tt[o + F_REGION * TT_WAYS + j]
-            w2 = tt[o + F_A * TT_WAYS + j]
+            w1 = tt[o + TT_REGION * TT_WAYS + j]
+            w2 = tt[o + TT_A * TT_WAYS + j]
             if (w2 >> U64(52)) != gen:
                 if free < 0:
                     free = j
                 continue
             if tt[o + j] == sig and (w1 & (LOW52 | (U64(3) << U64(52)))) == key1 and (w2 & LOW52) == a \
-                    and tt[o + F_B * TT_WAYS + j] == b and tt[o + F_WON * TT_WAYS + j] == won:
-                tt[o + F_LO * TT_WAYS + j] = _float_bits(max(lo, _bits_float(tt[o + F_LO * TT_WAYS + j])))
-                tt[o + F_HI * TT_WAYS + j] = _float_bits(min(hi, _bits_float(tt[o + F_HI * TT_WAYS + j])))
+                    and tt[o + TT_B * TT_WAYS + j] == b and tt[o + TT_WON * TT_WAYS + j] == won:
+                tt[o + TT_LO * TT_WAYS + j] = _float_bits(max(lo, _bits_float(tt[o + TT_LO * TT_WAYS + j])))
+                tt[o + TT_HI * TT_WAYS + j] = _float_bits(min(hi, _bits_float(tt[o + TT_HI * TT_WAYS + j])))
                 if best != ZERO:
-                    tt[o + F_REGION * TT_WAYS + j] = (w1 & ~(U64(63) << U64(54))) | (best << U64(54))
+                    tt[o + TT_REGION * TT_WAYS + j] = (w1 & ~(U64(63) << U64(54))) | (best << U64(54))
                 return
         if free >= 0:
             break
@@ -498,17 +498,81 @@ def tt_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
             free = np.int64(1) + (salt % (TT_WAYS - 1))  # the first row keeps the chain flag
             break
         if not _chained(tt, o, gen):
-            tt[o + F_REGION * TT_WAYS] |= ONE << U64(63)
+            tt[o + TT_REGION * TT_WAYS] |= ONE << U64(63)
     flag = ZERO
     if free == 0 and _chained(tt, o, gen):
         flag = ONE << U64(63)
     tt[o + free] = sig
-    tt[o + F_REGION * TT_WAYS + free] = key1 | (best << U64(54)) | flag
-    tt[o + F_A * TT_WAYS + free] = a | (gen << U64(52))
-    tt[o + F_B * TT_WAYS + free] = b
-    tt[o + F_WON * TT_WAYS + free] = won
-    tt[o + F_LO * TT_WAYS + free] = _float_bits(lo)
-    tt[o + F_HI * TT_WAYS + free] = _float_bits(hi)
+    tt[o + TT_REGION * TT_WAYS + free] = key1 | (best << U64(54)) | flag
+    tt[o + TT_A * TT_WAYS + free] = a | (gen << U64(52))
+    tt[o + TT_B * TT_WAYS + free] = b
+    tt[o + TT_WON * TT_WAYS + free] = won
+    tt[o + TT_LO * TT_WAYS + free] = _float_bits(lo)
+    tt[o + TT_HI * TT_WAYS + free] = _float_bits(hi)
+
+
+# -- the move loop both searches share ------------------------------------------------------------
+@hot_kernel
+def _moves(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, trick_no, spade_lead, first_lead):
+    """``(moves, first, second, third)``: the distinct legal cards of the seat to act (one per
+    run of equivalent cards) and the three classes of them tried first, for a lead or a follow."""
+    u = a0 | a1 | a2 | a3
+    if pos == 0:
+        moves = distinct_moves(lead_mask(a0, broken, trick_no, spade_lead, first_lead), a0, ~u & ALL_CARDS)
+        first, second, third = _lead_order(moves, a0, a1, a2, a3)
+    else:
+        moves = distinct_moves(follow_mask(a0, led), a0, ~(u | trick) & ALL_CARDS)
+        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
+    return moves, first, second, third
+
+
+@hot_kernel
+def _class_moves(cls, hint, first, second, third, rest):
+    """The untried moves (``rest``) of class ``cls`` in the search order: the table's hint, the
+    three ordered classes, then every other move."""
+    if cls == 0:
+        return hint & rest
+    if cls == 1:
+        return first & rest
+    if cls == 2:
+        return second & rest
+    if cls == 3:
+        return third & rest
+    return rest
+
+
+@hot_kernel
+def _after(c, a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken):
+    """The position after ``seat`` plays ``c``: ``(b0, b1, b2, b3, seat, pos, led, win,
+    win_seat, trick, broken, done, pin)`` as a node takes them, ``b0`` the hand to act. With
+    ``done`` the card ends the trick: ``seat`` is its winner, to lead, and ``pin`` the cards
+    whose ranks decided it."""
+    nxt = (seat + 1) & 3
+    if pos == 0:
+        return a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, False, ZERO
+    if _beats(c, win):
+        nw = c
+        nws = seat
+    else:
+        nw = win
+        nws = win_seat
+    if pos < 3:
+        return a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, False, ZERO
+    nb = broken or ((trick | c) & SPADES) != ZERO
+    b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
+    return b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb, True, trick_pin(trick | c, nw)
+
+
+@hot_kernel
+def _run_pin(c, moves, a0, crel):
+    """``c`` if the proof of ``c`` used a card of its run (the equivalent cards above it, which
+    ``c`` stands for: their proofs are its own with the cards swapped), else nothing."""
+    suit = suit_mask_of(c)
+    up = moves & suit & _above(c)
+    run = a0 & suit & ~(c - ONE)
+    if up != ZERO:
+        run &= lowest_bit(up) - ONE
+    return c if crel & run else ZERO
 
 
 @kernel
@@ -568,76 +632,39 @@ def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, tar
                 return False, qpin
         if hint_idx != ZERO:
             hint = select_bit(u, hint_idx - ONE)
-        legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
-        moves = distinct_moves(legal, a0, ~u & ALL_CARDS)
-        first, second, third = _lead_order(moves, a0, a1, a2, a3)
-    else:
-        legal = follow_mask(a0, led)
-        moves = distinct_moves(legal, a0, ~(u | trick) & ALL_CARDS)
-        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
+    moves, first, second, third = _moves(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, 13 - n,
+                                         spade_lead, first_lead)
 
     result = not mover_max
     best = ZERO
     rel = ZERO
     rest = moves
-    nxt = (seat + 1) & 3
     for cls in range(5):
-        if cls == 0:
-            m = hint & rest
-        elif cls == 1:
-            m = first & rest
-        elif cls == 2:
-            m = second & rest
-        elif cls == 3:
-            m = third & rest
-        else:
-            m = rest
+        m = _class_moves(cls, hint, first, second, third, rest)
         while m != ZERO:
             c = lowest_bit(m)
             m ^= c
             rest ^= c
-            if pos == 0:
-                child, crel = dd_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n,
-                                      target, max_team, spade_lead, first_lead, tt, gen, shift, stats)
+            b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, done, pin = _after(c, a0, a1, a2, a3, seat, pos, led, win,
+                                                                             win_seat, trick, broken)
+            t2 = target - np.int64(done and (s2 & 1) == max_team)
+            if done and t2 <= 0:
+                child = True
+                crel = ZERO
+            elif done and t2 > n - 1:
+                child = False
+                crel = ZERO
             else:
-                if _beats(c, win):
-                    nw = c
-                    nws = seat
-                else:
-                    nw = win
-                    nws = win_seat
-                if pos < 3:
-                    child, crel = dd_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n,
-                                          target, max_team, spade_lead, first_lead, tt, gen, shift, stats)
-                else:
-                    t2 = target - np.int64((nws & 1) == max_team)
-                    if t2 <= 0:
-                        child = True
-                        crel = ZERO
-                    elif t2 > n - 1:
-                        child = False
-                        crel = ZERO
-                    else:
-                        nb = broken or ((trick | c) & SPADES) != ZERO
-                        b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
-                        child, crel = dd_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
-                                              n - 1, t2, max_team, spade_lead, first_lead, tt, gen, shift, stats)
-                    crel |= trick_pin(trick | c, nw)
+                child, crel = dd_node(b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, n - np.int64(done), t2, max_team,
+                                      spade_lead, first_lead, tt, gen, shift, stats)
+            crel |= pin
             if child == mover_max:
                 result = mover_max
                 best = c
                 rel = crel
                 break
-            # Every card fails here, so the proof needs each one; a card stands for the run of
-            # equivalent cards above it, whose proofs are its own with the cards swapped.
-            rel |= crel
-            suit = suit_mask_of(c)
-            up = moves & suit & _above(c)
-            run = a0 & suit & ~(c - ONE)
-            if up != ZERO:
-                run &= lowest_bit(up) - ONE
-            if crel & run:
-                rel |= c
+            # Every card fails here, so the proof needs each one (and a card stands for its run).
+            rel |= crel | _run_pin(c, moves, a0, crel)
         if result == mover_max:
             break
 
@@ -753,7 +780,6 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             off = winning_offset(a0, a1, a2, a3)
             wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
             return _leaf_value(leaf, won + (1 << (4 * ((seat + off) & 3)))), trick_pin(u, wc)
-        trick_no = 13 - n
         if only == ZERO:
             sig = length_signature(a0, a1, a2, a3)
             ka = compress_bits(a1 | a3, u)
@@ -773,13 +799,8 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
             beta = min(beta, hi)
             if hint_idx != ZERO:
                 hint = select_bit(u, hint_idx - ONE)
-        legal = lead_mask(a0, broken, trick_no, spade_lead, first_lead)
-        moves = distinct_moves(legal, a0, ~u & ALL_CARDS)
-        first, second, third = _lead_order(moves, a0, a1, a2, a3)
-    else:
-        legal = follow_mask(a0, led)
-        moves = distinct_moves(legal, a0, ~(u | trick) & ALL_CARDS)
-        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
+    moves, first, second, third = _moves(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, 13 - n,
+                                         spade_lead, first_lead)
     if only != ZERO:
         moves &= only
         hint = ZERO
@@ -790,45 +811,19 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
     best = ZERO
     rel = ZERO
     rest = moves
-    nxt = (seat + 1) & 3
     cut = False
     for cls in range(5):
-        if cls == 0:
-            m = hint & rest
-        elif cls == 1:
-            m = first & rest
-        elif cls == 2:
-            m = second & rest
-        elif cls == 3:
-            m = third & rest
-        else:
-            m = rest
+        m = _class_moves(cls, hint, first, second, third, rest)
         while m != ZERO:
             c = lowest_bit(m)
             m ^= c
             rest ^= c
-            if pos == 0:
-                cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, n,
-                                    won, alpha, beta, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen,
-                                    shift, stats)
-            else:
-                if _beats(c, win):
-                    nw = c
-                    nws = seat
-                else:
-                    nw = win
-                    nws = win_seat
-                if pos < 3:
-                    cv, crel = obj_node(a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, n,
-                                        won, alpha, beta, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen,
-                                        shift, stats)
-                else:
-                    nb = broken or ((trick | c) & SPADES) != ZERO
-                    b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
-                    cv, crel = obj_node(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb,
-                                        n - 1, won + (1 << (4 * nws)), alpha, beta, ZERO, max_team, merge, spade_lead,
-                                        first_lead, leaf, tt, gen, shift, stats)
-                    crel |= trick_pin(trick | c, nw)
+            b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, done, pin = _after(c, a0, a1, a2, a3, seat, pos, led, win,
+                                                                             win_seat, trick, broken)
+            cv, crel = obj_node(b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, n - np.int64(done),
+                                won + (np.int64(done) << (4 * s2)), alpha, beta, ZERO, max_team, merge, spade_lead,
+                                first_lead, leaf, tt, gen, shift, stats)
+            crel |= pin
             if mover_max:
                 if cv > value:
                     value = cv
@@ -843,16 +838,8 @@ def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wo
                 cut = True
                 rel = crel
                 break
-            # Without a cut the result needs every card; a card stands for the run of
-            # equivalent cards above it (see dd_node).
-            rel |= crel
-            suit = suit_mask_of(c)
-            up = moves & suit & _above(c)
-            run = a0 & suit & ~(c - ONE)
-            if up != ZERO:
-                run &= lowest_bit(up) - ONE
-            if crel & run:
-                rel |= c
+            # Without a cut the result needs every card (and a card stands for its run, see dd_node).
+            rel |= crel | _run_pin(c, moves, a0, crel)
         if cut:
             break
 

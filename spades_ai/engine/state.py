@@ -53,7 +53,7 @@ Slots::
     P_HISTORY + t       finished trick t (t < P_TRICK_NO), packed: its leader + 4 * (c0 + 64 c1 +
                         64**2 c2 + 64**3 c3), c_i the engine id (0..55) of the card played i-th
                         (``trick_record``); 0 for a trick not finished. With P_TRICK it orders
-                        every card played, so a world can be replayed (``agents.inference``)
+                        every card played, so a world can be replayed (``montecarlo.reading``)
 """
 
 import numpy as np

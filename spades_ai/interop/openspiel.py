@@ -49,7 +49,7 @@ import functools
 import numpy as np
 import pyspiel
 
-from spades_ai.agents.hard import sample_worlds
+from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.agents.registry import make_agent
 from spades_ai.cards import Card, format_hand, mask_to_cards, to_card
 from spades_ai.errors import RulesError
@@ -368,7 +368,7 @@ def state_from_observation(obs: Observation, seed: int = 0):
     if obs.blind_decision:  # nothing is seen or played yet: any deal fits
         holding = [int(m) for m in deal_masks(int(key), 0, 1)[0]]
     else:
-        _, worlds = sample_worlds(key, obs.public, seat, np.uint64(own), obs.rules_array, 1)
+        _, worlds = sample_worlds_kernel(key, obs.public, seat, np.uint64(own), obs.rules_array, 1)
         holding = [int(m) for m in worlds[0]]
     dealt = [mask_to_cards(holding[s] | int(obs.played_by[s])) for s in range(4)]
     for k in range(52):

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from spades_ai.agents import make_agent
-from spades_ai.agents.selfplay_kernels import deal_match_hand, match_first_dealer
+from spades_ai.engine.deal import deal_match_hand, match_first_dealer
 from spades_ai.cards import Card
 from spades_ai.checks import check_seed
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError

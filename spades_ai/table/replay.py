@@ -187,9 +187,44 @@ def from_run(
     pairing: int | None = None,
 ) -> Recorded:
     """One hand of a tournament run made with ``keep_plays`` (see the module docstring)."""
-    import pyarrow.parquet as pq
+    t = _keep_plays_run(path)
+    table = 0 if table is None else table
+    pairing = 0 if pairing is None else pairing
+    if table not in (0, 1):
+        raise ReplayError(f"--table is 0 or 1, not {table}")
+    if not 0 <= pairing < len(t.pairings):
+        raise ReplayError(f"{path} has pairings 0..{len(t.pairings) - 1}, not {pairing}")
+    if t.mode == "hands":
+        if deal_no is None or match_no is not None:
+            raise ReplayError(f"{path} is a hands-mode run: pick a hand with --deal N (and --table T)")
+        what = f"deal {deal_no}"
+        title = f"{path}: deal {deal_no}, table {table}, pairing {pairing}"
+    else:
+        if match_no is None or hand_no is None or deal_no is not None:
+            raise ReplayError(f"{path} is a matches-mode run: pick a hand with --match M --hand K (and --table T)")
+        what = f"match {match_no}"
+        title = f"{path}: match {match_no}, hand_no {hand_no}, table {table}, pairing {pairing}"
+    rows = _unit_rows(path, t, pairing, table, deal_no if t.mode == "hands" else match_no, what)
+    before = None
+    if t.mode == "matches":
+        before = rows[rows.hand_no == hand_no - 1].sort_values("team")
+        if len(rows) and hand_no not in set(rows.hand_no):
+            raise ReplayError(f"match {match_no} at table {table} has hands 0..{int(rows.hand_no.max())} (hand_no), not {hand_no}")
+        rows = rows[rows.hand_no == hand_no]
+    if len(rows) != 2:
+        raise ReplayError(f"{what}, table {table}: expected 2 rows (one per team), found {len(rows)}")
+    rows = rows.sort_values("team")
+    team_row = [rows.iloc[0], rows.iloc[1]]
+    record = _row_record(t, team_row, t.table_seed(table), deal_no, match_no, hand_no, before, title)
+    teams = tuple(f"{team_row[k].agent} (seats {k}, {k + 2})" for k in range(2))
+    recorded = Recorded(record, render.seat_names(), teams, title)
+    _check_against_rows(replay_hand(record, title), team_row, title)
+    return recorded
 
-    from spades_ai.tournament.results import ResultsError, chunk_files, read_config
+
+def _keep_plays_run(path: Path):
+    """The ``Tournament`` of the run in ``path``, which must have kept its plays."""
+    from spades_ai.tournament.results import ResultsError, read_config
     from spades_ai.tournament.schedule import Tournament
 
     try:
@@ -200,51 +235,39 @@ def from_run(
         raise ReplayError(f"{path}: cannot read the run configuration ({exc})") from None
     if not t.keep_plays:
         raise ReplayError(f"{path} was played without --keep-plays: its rows hold no cards to replay")
-    table = 0 if table is None else table
-    pairing = 0 if pairing is None else pairing
-    if table not in (0, 1):
-        raise ReplayError(f"--table is 0 or 1, not {table}")
-    if not 0 <= pairing < len(t.pairings):
-        raise ReplayError(f"{path} has pairings 0..{len(t.pairings) - 1}, not {pairing}")
-    if t.mode == "hands":
-        if deal_no is None or match_no is not None:
-            raise ReplayError(f"{path} is a hands-mode run: pick a hand with --deal N (and --table T)")
-        unit, keys = deal_no, [("deal_no", "=", deal_no)]
-        what = f"deal {deal_no}"
-    else:
-        if match_no is None or hand_no is None or deal_no is not None:
-            raise ReplayError(f"{path} is a matches-mode run: pick a hand with --match M --hand K (and --table T)")
-        unit, keys = match_no, [("match_no", "=", match_no)]
-        what = f"match {match_no}"
-    files = [p for c, p in chunk_files(path) if c.pairing == pairing and c.start <= unit < c.stop]
-    units = sorted((c.start, c.stop) for c, _ in chunk_files(path) if c.pairing == pairing)
+    return t
+
+
+def _unit_rows(path: Path, t, pairing: int, table: int, unit: int, what: str):
+    """The rows of deal (or match) ``unit`` of ``pairing`` at ``table``, from its chunk file."""
+    import pyarrow.parquet as pq
+
+    from spades_ai.tournament.results import chunk_files
+
+    key = "deal_no" if t.mode == "hands" else "match_no"
+    chunks = [(c, p) for c, p in chunk_files(path) if c.pairing == pairing]
+    files = [p for c, p in chunks if c.start <= unit < c.stop]
     if not files:
-        held = ", ".join(f"{a}..{b - 1}" for a, b in _merge(units)) or "none yet"
+        held = ", ".join(f"{a}..{b - 1}" for a, b in _merge(sorted((c.start, c.stop) for c, _ in chunks))) or "none yet"
         unit_name = "deals" if t.mode == "hands" else "matches"
         raise ReplayError(f"{what} is not in {path} (pairing {pairing} holds {unit_name} {held})")
     try:
-        rows = pq.read_table(files[0], filters=[*keys, ("table", "=", table)]).to_pandas()
+        rows = pq.read_table(files[0], filters=[(key, "=", unit), ("table", "=", table)]).to_pandas()
     except Exception as exc:  # noqa: BLE001 -- pyarrow raises several types for a damaged file
         raise ReplayError(f"{files[0]}: cannot read ({exc})") from None
-    rows = rows[rows.pairing == pairing]
-    if t.mode == "matches":
-        before = rows[rows.hand_no == hand_no - 1]
-        if len(rows) and hand_no not in set(rows.hand_no):
-            raise ReplayError(f"match {match_no} at table {table} has hands 0..{int(rows.hand_no.max())} (hand_no), not {hand_no}")
-        rows = rows[rows.hand_no == hand_no]
-    if len(rows) != 2:
-        raise ReplayError(f"{what}, table {table}: expected 2 rows (one per team), found {len(rows)}")
-    rows = rows.sort_values("team")
-    team_row = [rows.iloc[0], rows.iloc[1]]
-    seed = t.table_seed(table)
+    return rows[rows.pairing == pairing]
+
+
+def _row_record(t, team_row, seed, deal_no, match_no, hand_no, before, title: str) -> dict:
+    """The ``Hand`` record of the two team rows of a hand: its deal (from the run's seed), the
+    scores carried into it, the bids and the plays."""
     if t.mode == "hands":
         from spades_ai.simulate import deal_masks
 
         deal = [int(m) for m in deal_masks(seed, deal_no, 1)[0]]
         scores, bags, played = (0, 0), (0, 0), 0
-        title = f"{path}: deal {deal_no}, table {table}, pairing {pairing}"
     else:
-        from spades_ai.agents.selfplay_kernels import deal_match_hand
+        from spades_ai.engine.deal import deal_match_hand
 
         cards = np.empty(4, np.uint64)
         deal_match_hand(np.uint64(seed), match_no, hand_no, cards, t.rules.as_array())
@@ -252,10 +275,8 @@ def from_run(
         if hand_no == 0:
             scores, bags = (0, 0), (0, 0)
         else:
-            b = before.sort_values("team")
-            scores, bags = tuple(int(x) for x in b.score), tuple(int(x) for x in b.bag_count)
+            scores, bags = tuple(int(x) for x in before.score), tuple(int(x) for x in before.bag_count)
         played = hand_no
-        title = f"{path}: match {match_no}, hand_no {hand_no}, table {table}, pairing {pairing}"
     dealer = int(team_row[0].dealer)
     by_seat = [team_row[s % 2]["bid_a" if s < 2 else "bid_b"] for s in range(4)]
     blind_by_seat = [bool(team_row[s % 2]["blind_a" if s < 2 else "blind_b"]) for s in range(4)]
@@ -263,7 +284,7 @@ def from_run(
     plays = np.frombuffer(team_row[0]["plays"], dtype=np.int8)
     if not np.array_equal(plays, np.frombuffer(team_row[1]["plays"], dtype=np.int8)):
         raise ReplayError(f"{title}: the two teams' rows hold different plays; the file is damaged")
-    record = {
+    return {
         "deal": deal,
         "dealer": dealer,
         "rules": t.rules.to_dict(),
@@ -274,10 +295,10 @@ def from_run(
         "blind": [blind_by_seat[s] for s in order],
         "plays": [int(c) for c in plays],
     }
-    names = render.seat_names()
-    teams = tuple(f"{team_row[t].agent} (seats {t}, {t + 2})" for t in range(2))
-    recorded = Recorded(record, names, teams, title)
-    hand = replay_hand(record, title)
+
+
+def _check_against_rows(hand: Hand, team_row, title: str) -> None:
+    """The replayed hand must give each team the tricks and points its row holds."""
     result = hand.result()
     for team in range(2):
         row = team_row[team]
@@ -288,7 +309,6 @@ def from_run(
                 f"{title}: the replayed hand gives team {team} tricks {got[:2]} and {got[2]} points, "
                 f"the row says {want[:2]} and {want[2]}"
             )
-    return recorded
 
 
 def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -7,18 +7,11 @@
 ['easy', 'normal']
 """
 
+from spades_ai.agents.spec import AgentSpec, parse_agent, parse_agents
+from spades_ai.errors import TournamentError
 from spades_ai.tournament.results import COLUMNS_DOC, ResultsError, load_results, read_config, read_sprt, sprt_rows
 from spades_ai.tournament.runner import RunInfo, play_chunk, run_tournament
-from spades_ai.tournament.schedule import (
-    AgentSpec,
-    Chunk,
-    Tournament,
-    TournamentError,
-    parse_agent,
-    parse_agents,
-    plan_chunks,
-    read_experiment,
-)
+from spades_ai.tournament.schedule import Chunk, Tournament, plan_chunks, read_experiment
 from spades_ai.tournament.stopping import SPRT, SPRTError, SPRTResult, sprt_decide, sprt_llr, sprt_test
 
 __all__ = [

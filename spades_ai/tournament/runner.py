@@ -48,7 +48,8 @@ from spades_ai.tournament.results import (
     write_atomic,
     write_sprt,
 )
-from spades_ai.tournament.schedule import Chunk, Tournament, TournamentError, default_chunk_size, plan_chunks
+from spades_ai.errors import TournamentError
+from spades_ai.tournament.schedule import Chunk, Tournament, default_chunk_size, plan_chunks
 from spades_ai.tournament.stopping import SPRT, SPRTResult, sprt_test
 
 __all__ = ["RunInfo", "load_results", "play_chunk", "run_tournament", "warm_up"]
@@ -75,7 +76,7 @@ class RunInfo:
 
 def play_chunk(t: Tournament, chunk: Chunk, config: dict | None = None) -> tuple[Chunk, bytes, int]:
     """Play one chunk at both tables and return it as Parquet bytes (runs in a worker)."""
-    from spades_ai.agents import play_hands, play_matches
+    from spades_ai.selfplay import play_hands, play_matches
 
     if config is not None and config.get("version") != __version__:
         # a worker of a dask cluster may run another install: its deals would differ
@@ -107,9 +108,9 @@ def warm_up(t: Tournament) -> float:
 
     The first run on a machine compiles here, so a run's own time and rate (``RunInfo``) can
     leave compilation out: ``spades-ai tournament`` calls this first. On an empty cache a second
-    process compiles the built-in agents' kernels meanwhile (``agents.compile_ahead``).
+    process compiles the built-in agents' kernels meanwhile (``selfplay.compile_ahead``).
     """
-    from spades_ai.agents.compile_ahead import compile_ahead
+    from spades_ai.selfplay.compile_ahead import compile_ahead
 
     began = time.perf_counter()
     if t.mode == "matches":
@@ -297,28 +298,7 @@ def run_tournament(
     >>> run.sprt.decision, run.sprt.deals, run.units_played
     ('H1', 48, 50)
     """
-    if isinstance(agents, Tournament):
-        given = {
-            name: value
-            for name, value, default in (
-                ("deals", deals, None), ("seed", seed, None), ("mode", mode, None),
-                ("duplicate", duplicate, None), ("rules", rules, None), ("schedule", schedule, None),
-                ("keep_plays", keep_plays, None),
-            )  # fmt: skip
-            if value is not default
-        }
-        if given:
-            raise TournamentError(
-                f"run_tournament got a Tournament, which already fixes {', '.join(given)}: "
-                "pass them to Tournament.make (or pass agent names instead of a Tournament)"
-            )
-        t = agents
-    else:
-        t = Tournament.make(
-            agents, 2000 if deals is None else deals, 0 if seed is None else seed, mode or "hands",
-            duplicate=True if duplicate is None else duplicate, rules=rules, schedule=schedule,
-            keep_plays=False if keep_plays is None else keep_plays,
-        )  # fmt: skip
+    t = _tournament_of(agents, deals, seed, mode, duplicate, rules, schedule, keep_plays)
     check_sprt(t, sprt)
     out = Path(tempfile.mkdtemp(prefix="spades-ai-")) if out is None else Path(out)
     adaptive = n_jobs is None
@@ -340,36 +320,8 @@ def run_tournament(
         todo = [] if prefix is not None and prefix.decided else plan_chunks(t, chunk_size, done)
         config = run_config(t, sprt)
         tasks = [(t, chunk, config) for chunk in todo]
-        from tqdm.auto import tqdm
-
-        unit = "deal" if t.mode == "hands" else "match"
-        bar = tqdm(
-            total=total,
-            initial=total - remaining,
-            unit=unit,
-            unit_scale=True,
-            smoothing=0.05,
-            disable=None if progress is None else not progress,
-            desc=" vs ".join(t.labels) if len(t.agents) <= 3 else f"{len(t.agents)} agents",
-        )
-        played = chunks_played = 0
-        try:
-            with contextlib.closing(_execute(tasks, n_jobs, workers, adaptive)) as results:
-                for chunk, data, _ in results:
-                    write_atomic(out / DATA_DIR / chunk.filename, data)
-                    played += chunk.size
-                    chunks_played += 1
-                    bar.update(chunk.size)
-                    if prefix is not None:
-                        prefix.add_bytes(chunk, data)
-                        if prefix.decided:
-                            break
-                with warnings.catch_warnings():
-                    # leaving early cancels the chunks still running: that is the point
-                    warnings.filterwarnings("ignore", message=".*tasks .* (cancelled|not used)")
-                    results.close()
-        finally:
-            bar.close()
+        played, chunks_played = _play_tasks(tasks, out, t, (total, remaining), prefix, progress,
+                                            (n_jobs, workers, adaptive))
     return RunInfo(
         path=out,
         tournament=t,
@@ -381,3 +333,60 @@ def run_tournament(
         chunk_size=chunk_size,
         sprt=prefix.result if prefix is not None else None,
     )
+
+
+def _tournament_of(agents, deals, seed, mode, duplicate, rules, schedule, keep_plays) -> Tournament:
+    """``agents`` if it is a ``Tournament`` (then every other setting must be left unset), else
+    the tournament ``Tournament.make`` builds from the settings, with ``run_tournament``'s defaults."""
+    settings = {"deals": deals, "seed": seed, "mode": mode, "duplicate": duplicate, "rules": rules,
+                "schedule": schedule, "keep_plays": keep_plays}
+    if isinstance(agents, Tournament):
+        given = [name for name, value in settings.items() if value is not None]
+        if given:
+            raise TournamentError(
+                f"run_tournament got a Tournament, which already fixes {', '.join(given)}: "
+                "pass them to Tournament.make (or pass agent names instead of a Tournament)"
+            )
+        return agents
+    return Tournament.make(
+        agents, 2000 if deals is None else deals, 0 if seed is None else seed, mode or "hands",
+        duplicate=True if duplicate is None else duplicate, rules=rules, schedule=schedule,
+        keep_plays=False if keep_plays is None else keep_plays,
+    )  # fmt: skip
+
+
+def _play_tasks(tasks, out: Path, t: Tournament, counts, prefix, progress, jobs) -> tuple[int, int]:
+    """Run ``tasks`` (with ``jobs`` = (n_jobs, workers, adaptive)), writing each finished chunk
+    into ``out`` as it comes, under a progress bar from ``counts`` = (total, remaining) units;
+    stop early once the SPRT ``prefix`` decides. Returns (units played, chunks played)."""
+    from tqdm.auto import tqdm
+
+    total, remaining = counts
+    bar = tqdm(
+        total=total,
+        initial=total - remaining,
+        unit="deal" if t.mode == "hands" else "match",
+        unit_scale=True,
+        smoothing=0.05,
+        disable=None if progress is None else not progress,
+        desc=" vs ".join(t.labels) if len(t.agents) <= 3 else f"{len(t.agents)} agents",
+    )
+    played = chunks_played = 0
+    try:
+        with contextlib.closing(_execute(tasks, *jobs)) as results:
+            for chunk, data, _ in results:
+                write_atomic(out / DATA_DIR / chunk.filename, data)
+                played += chunk.size
+                chunks_played += 1
+                bar.update(chunk.size)
+                if prefix is not None:
+                    prefix.add_bytes(chunk, data)
+                    if prefix.decided:
+                        break
+            with warnings.catch_warnings():
+                # leaving early cancels the chunks still running: that is the point
+                warnings.filterwarnings("ignore", message=".*tasks .* (cancelled|not used)")
+                results.close()
+    finally:
+        bar.close()
+    return played, chunks_played

@@ -25,226 +25,25 @@ where ``attr`` is an agent object or a factory called with the options.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import importlib
 import itertools
 import json
 import re
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spades_ai.agents.spec import AgentSpec, parse_agents
 from spades_ai.checks import check_seed
+from spades_ai.errors import RulesError, TournamentError
 from spades_ai.rules import Rules
+from spades_ai.tomlfile import read_toml
+from spades_ai.tournament.stopping import SPRT, SPRTError
 
 MODES = ("hands", "matches")
 SCHEDULES = ("round_robin", "gauntlet", "head_to_head")
 #: Table 1 of a non-duplicate run draws its cards from ``seed ^ OTHER_TABLE_SEED``.
 OTHER_TABLE_SEED = 0x9E3779B97F4A7C15
-
-
-class TournamentError(ValueError):
-    """A tournament description that cannot be run: unknown agent, bad count, bad file."""
-
-
-# -- agents -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class AgentSpec:
-    """One entrant: a built-in ``name`` with ``options``, or a Python ``target`` ``module:attr``.
-
-    ``label`` names the agent in results and summaries (by default the built-in's label, such
-    as ``easy(careless=0.5)``, or the target). ``build()`` makes the agent object.
-    """
-
-    name: str
-    """Built-in agent name, or ``"python"`` for a user agent."""
-    options: dict = field(default_factory=dict)
-    """Options passed to ``make_agent`` (or to a user factory); built-ins get every default."""
-    label: str = ""
-    """The agent's name in results."""
-    target: str | None = None
-    """``module:attribute`` of a user agent."""
-
-    def build(self):
-        """The agent object (built-ins through ``make_agent``, user agents by import).
-
-        A user factory is called afresh for every chunk, so an agent that keeps state between
-        decisions starts each chunk the same way; for results that do not depend on the
-        chunking, its decisions should depend only on what it observes (and its own seed).
-        """
-        if self.target is None:
-            return _builtin_agent(self.name, json.dumps(self.options, sort_keys=True))
-        return _build_agent(self.name, self.target, json.dumps(self.options, sort_keys=True))
-
-    @property
-    def is_builtin(self) -> bool:
-        return self.target is None
-
-    def to_dict(self) -> dict:
-        d = {"label": self.label, "name": self.name, "options": dict(self.options)}
-        if self.target is not None:
-            d["target"] = self.target
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict) -> AgentSpec:
-        return cls(name=d["name"], options=dict(d.get("options", {})), label=d["label"], target=d.get("target"))
-
-
-@functools.lru_cache(maxsize=64)
-def _builtin_agent(name: str, options_json: str):
-    """Built-in agents hold no state that play changes: one per process serves every chunk."""
-    return _build_agent(name, None, options_json)
-
-
-def _build_agent(name: str, target: str | None, options_json: str):
-    options = json.loads(options_json)
-    if target is None:
-        from spades_ai.agents import make_agent
-
-        return make_agent(name, **options)
-    module_name, _, attr = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise TournamentError(f"agent {target!r}: cannot import module {module_name!r} ({exc})") from None
-    obj = module
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise TournamentError(f"agent {target!r}: module {module_name!r} has no attribute {attr!r}")
-        obj = getattr(obj, part)
-    if not (hasattr(obj, "bid") and hasattr(obj, "play")) or isinstance(obj, type):
-        if not callable(obj):
-            raise TournamentError(f"agent {target!r} is neither an agent (bid and play) nor a factory")
-        try:
-            obj = obj(**options)
-        except Exception as exc:  # noqa: BLE001 -- a user factory may raise anything; report it in one line
-            raise TournamentError(f"agent {target!r}: calling it with {options} failed: {exc}") from None
-    elif options:
-        raise TournamentError(f"agent {target!r} is an agent object, so it takes no options (got {options})")
-    if not (hasattr(obj, "bid") and hasattr(obj, "play")):
-        raise TournamentError(f"agent {target!r} gave {obj!r}, which is not an agent (it needs bid(obs) and play(obs))")
-    return obj
-
-
-_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
-
-
-def _option_value(text: str):
-    """``64`` -> 64, ``0.5`` -> 0.5, ``true`` -> True, ``"x"`` or ``x`` -> "x"."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text
-
-
-def _parse_options(text: str, where: str) -> dict:
-    options = {}
-    for item in filter(None, re.split(r"[,:]", text)):
-        key, eq, value = item.partition("=")
-        key = key.strip()
-        if not eq or not key:
-            raise TournamentError(f"agent {where!r}: option {item!r} is not KEY=VALUE")
-        options[key] = _option_value(value.strip())
-    return options
-
-
-def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
-    """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
-    ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``.
-
-    Built-in names are checked (with their options) at once; a user agent is imported.
-
-    >>> parse_agent("easy:careless=0.5,seed=3").options
-    {'seed': 3, 'careless': 0.5}
-    >>> parse_agent("best")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    spades_ai.tournament.schedule.TournamentError: unknown agent 'best'; built-in agents: random, easy, normal...
-    """
-    if isinstance(spec, AgentSpec):
-        return spec
-    if isinstance(spec, dict):
-        spec = dict(spec)
-        name = spec.pop("name", None) or spec.pop("agent", None)
-        label = spec.pop("label", None)
-        options = spec.pop("options", {}) or {}
-        if not isinstance(name, str) or not name:
-            raise TournamentError(f"agent table {spec!r} needs a name (a built-in name or module:attribute)")
-        if not isinstance(options, dict):
-            raise TournamentError(f"agent {name!r}: options must be a table")
-        options = {**options, **spec}
-        head, target, rest = _split(name)
-        if rest:
-            options = {**_parse_options(rest, name), **options}
-        return _make_spec(head, target, options, label, name)
-    if not isinstance(spec, str) or not spec.strip():
-        raise TournamentError(f"an agent is a name such as 'normal' or 'module:attribute', not {spec!r}")
-    text = spec.strip()
-    head, target, rest = _split(text)
-    return _make_spec(head, target, _parse_options(rest, text) if rest else {}, None, text)
-
-
-def _split(text: str) -> tuple[str, str | None, str]:
-    """(built-in name, None, options text) or ("python", "module:attr", options text)."""
-    from spades_ai.agents.registry import BUILTINS
-
-    head, _, rest = text.partition(":")
-    head = head.strip()
-    if head in BUILTINS or "=" in rest.partition(":")[0] or not rest:
-        return head, None, rest
-    attr, _, opts = rest.partition(":")
-    return "python", f"{head}:{attr.strip()}", opts
-
-
-def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str) -> AgentSpec:
-    from spades_ai.agents.registry import BUILTINS
-
-    if target is None:
-        if name not in BUILTINS:
-            raise TournamentError(
-                f"unknown agent {name!r}; built-in agents: {', '.join(BUILTINS)}; a Python agent is written module:attribute"
-            )
-        try:
-            agent = _build_agent(name, None, json.dumps(options, sort_keys=True))
-        except (ValueError, TypeError) as exc:
-            raise TournamentError(str(exc)) from None
-        return AgentSpec(name=name, options=dict(agent.options), label=label or agent.label)
-    module, _, attr = target.partition(":")
-    if not (_NAME.match(module) and _NAME.match(attr)):
-        raise TournamentError(f"agent {text!r} is neither a built-in name nor module:attribute")
-    _build_agent("python", target, json.dumps(options, sort_keys=True))  # fail now, not in a worker
-    if label is None:
-        label = target + (f"({', '.join(f'{k}={v}' for k, v in options.items())})" if options else "")
-    return AgentSpec(name="python", options=options, label=label, target=target)
-
-
-def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
-    """Agents from ``"normal,easy:careless=0.5,seed=3"`` or a list of specs.
-
-    In the comma-separated form an item ``key=value`` with no name continues the previous
-    agent's options. Repeated labels get ``#2``, ``#3``.
-    """
-    if isinstance(specs, str):
-        items: list[str] = []
-        for token in (t.strip() for t in specs.split(",")):
-            if not token:
-                raise TournamentError(f"empty agent name in {specs!r}")
-            if "=" in token and ":" not in token and items:
-                items[-1] += "," + token
-            else:
-                items.append(token)
-        specs = items
-    agents = [parse_agent(s) for s in specs]
-    seen: dict[str, int] = {}
-    out = []
-    for a in agents:
-        seen[a.label] = seen.get(a.label, 0) + 1
-        out.append(a if seen[a.label] == 1 else dataclasses.replace(a, label=f"{a.label}#{seen[a.label]}"))
-    return out
 
 
 # -- the tournament ---------------------------------------------------------------------------
@@ -314,7 +113,7 @@ class Tournament:
             raise TournamentError(f"duplicate must be true or false, not {duplicate!r}")
         if not isinstance(keep_plays, bool):
             raise TournamentError(f"keep_plays must be true or false, not {keep_plays!r}")
-        return cls(tuple(specs), pairings, deals, seed, mode, duplicate, load_rules(rules), schedule, keep_plays)
+        return cls(tuple(specs), pairings, deals, seed, mode, duplicate, Rules.load(rules), schedule, keep_plays)
 
     # -- derived ------------------------------------------------------------------------
     @property
@@ -363,30 +162,6 @@ class Tournament:
             schedule=d.get("schedule", "round_robin"),
             keep_plays=bool(d.get("keep_plays", False)),
         )
-
-
-def load_rules(rules: Rules | dict | str | Path | None, base: Path | None = None) -> Rules:
-    """Rules from a ``Rules``, a table of fields, a TOML file name, or None (the defaults)."""
-    from spades_ai.errors import RulesError
-
-    if rules is None:
-        return Rules()
-    if isinstance(rules, Rules):
-        return rules
-    try:
-        if isinstance(rules, dict):
-            data = {k: (None if isinstance(v, str) and v.lower() in ("off", "none") else v) for k, v in rules.items()}
-            return Rules.from_dict(data)
-        if isinstance(rules, (str, Path)):
-            path = Path(rules)
-            if base is not None and not path.is_absolute():
-                path = base / path
-            return Rules.from_toml(path)
-    except RulesError:
-        raise
-    except (TypeError, ValueError) as exc:
-        raise RulesError(f"bad rules: {exc}") from None
-    raise TournamentError(f"rules must be a Rules, a table or a TOML file name, not {type(rules).__name__}")
 
 
 # -- chunks -----------------------------------------------------------------------------------
@@ -490,8 +265,6 @@ def read_experiment(path: str | Path) -> dict:
     relative to the experiment file too. Returns a dict with the keys of ``EXPERIMENT_KEYS``
     that the file sets, ``rules`` already a ``Rules``.
     """
-    from spades_ai.tomlfile import read_toml
-
     path = Path(path)
     data = read_toml(path, "experiment file", TournamentError)
     unknown = sorted(set(data) - set(EXPERIMENT_KEYS))
@@ -509,8 +282,6 @@ def read_experiment(path: str | Path) -> dict:
         if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int)):
             raise TournamentError(f"experiment file {path}: {key} must be an int, not {data[key]!r}")
     if any(key in data for key in ("sprt", "sprt_alpha", "sprt_beta")):
-        from spades_ai.tournament.stopping import SPRT, SPRTError
-
         if "sprt" not in data:
             raise TournamentError(f"experiment file {path}: sprt_alpha and sprt_beta need sprt (D0,D1)")
         try:
@@ -524,10 +295,8 @@ def read_experiment(path: str | Path) -> dict:
         data["deals"] = data.pop("matches")
     base = path.parent
     if "rules" in data:
-        from spades_ai.errors import RulesError
-
         try:
-            data["rules"] = load_rules(data["rules"], base)
+            data["rules"] = Rules.load(data["rules"], base)
         except RulesError as exc:
             raise RulesError(f"experiment file {path}: {exc}") from None
     if "out" in data:
@@ -538,3 +307,13 @@ def read_experiment(path: str | Path) -> dict:
 def as_json(obj: Any) -> Any:
     """``obj`` after a JSON round trip (tuples become lists), for comparing configurations."""
     return json.loads(json.dumps(obj, sort_keys=True))
+
+
+def __getattr__(name: str):
+    # deprecated: rules loading is Rules.load
+    if name == "load_rules":
+        import warnings
+
+        warnings.warn("spades_ai.tournament.schedule.load_rules is spades_ai.Rules.load", DeprecationWarning, stacklevel=2)
+        return Rules.load
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spades_ai.tournament.schedule import TournamentError
+from spades_ai.errors import TournamentError
 
 DECISIONS = ("H0", "H1")
 

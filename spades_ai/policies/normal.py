@@ -30,7 +30,7 @@ bidder still holds and never overtakes the nil bidder's card.
 import numpy as np
 
 from spades_ai import kernels as K
-from spades_ai.agents.tactics import (
+from spades_ai.policies.tactics import (
     discard_high,
     discard_low,
     highest_by_rank,
@@ -245,6 +245,19 @@ def _low_lead(legal, unseen, above_weight, spade_penalty):
 
 
 @kernel
+def _lowest_top(cards, unseen):
+    """The lowest of ``cards`` (of one suit, the highest of them above every unseen card of
+    the suit) that is still above every unseen card of the suit."""
+    m = cards
+    while m != ZERO:
+        b = lowest_bit(m)
+        if is_top(b, unseen):
+            return b
+        m &= ~b
+    return ZERO
+
+
+@kernel
 def _play_under(legal, win, led, last, forced_high):
     """Lose the trick if possible, shedding the highest card that loses. Forced to win in last
     seat, play the highest card of the led suit, or when void the highest card (a nil that is
@@ -371,13 +384,7 @@ def normal_play(pub, seat, hand, rules, legal):
     if (over & led) != ZERO:
         top = highest_bit(over & led)
         if is_top(top, unseen):
-            # The lowest of our cards that is still above every unseen card of the suit.
-            m = over & led
-            while m != ZERO:
-                b = lowest_bit(m)
-                if is_top(b, unseen):
-                    return b
-                m &= ~b
+            return _lowest_top(over & led, unseen)
         if trick_len == 1:
             return lowest_bit(legal & led)  # second hand low
         return top  # third hand high

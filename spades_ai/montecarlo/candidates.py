@@ -1,10 +1,12 @@
 """The cards a searching agent weighs: one card per class of equal value.
 
-Hard, Crazy, ISMCTS and the play model of ``inference`` all ask the same question of a legal
-set, so the answer lives here, below all of them (``hard`` imports ``inference``, which needs it).
+Hard, Crazy, ISMCTS and the play model of ``reading`` all ask the same question of a legal
+set (``play_candidates``); ``candidate_bids`` are the bids a search weighs.
 """
 
-from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit
+import numpy as np
+
+from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.state import P_DECK, P_PLAYED, P_TRICK, P_TRICK_LEN
 
@@ -49,3 +51,43 @@ def play_candidates(pub, hand, legal):
     A card of the current trick may lie between two of the seat's cards and separate them
     (the 10 on the trick: the 9 loses where the jack wins), so it does not merge them."""
     return distinct_cards(legal, hand, (U64(pub[P_PLAYED]) & ~trick_mask(pub)) | ~U64(pub[P_DECK]))
+
+
+@kernel
+def candidate_bids(bid_mask, guess, expected_tricks):
+    """The bids Hard weighs: the legal numbers from ``guess - 2`` to ``guess + 3`` (at most
+    seven), then nil when it is legal and the hand expects fewer than three tricks."""
+    cands = np.empty(8, dtype=np.int64)
+    n_c = 0
+    for b in range(max(1, guess - 2), min(13, guess + 3) + 1):
+        if (bid_mask >> b) & 1 and n_c < 7:
+            cands[n_c] = b
+            n_c += 1
+    if bid_mask & 1 and expected_tricks < 3.0:
+        cands[n_c] = 0
+        n_c += 1
+    return cands[:n_c]
+
+
+
+@kernel
+def candidate_ids(cands):
+    """The card ids of the one-bit masks in ``cands``, lowest first."""
+    ids = np.empty(np.int64(popcount(cands)), dtype=np.int64)
+    m = cands
+    for j in range(len(ids)):
+        b = lowest_bit(m)
+        ids[j] = lowest_index(b)
+        m ^= b
+    return ids
+
+
+@kernel
+def class_of(ids, card):
+    """The index of the candidate (``ids``, lowest first) standing for the legal ``card``: the
+    highest candidate of its suit at or below it (the lowest card of its run)."""
+    j_of = 0
+    for j in range(len(ids)):
+        if ids[j] <= card and suit_of(ids[j]) == suit_of(card):
+            j_of = j
+    return j_of

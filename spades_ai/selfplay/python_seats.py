@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.agents.lineup_loop import A_HAND, A_LEGAL, A_N, A_SEAT, A_SLOT, A_WHAT, Q_BID, Q_BLIND, Q_PASS
+from spades_ai.selfplay.loop import A_HAND, A_LEGAL, A_N, A_SEAT, A_SLOT, A_WHAT, Q_BID, Q_BLIND, Q_PASS
 from spades_ai.cards import Card, cards_to_mask, to_card
 from spades_ai.engine.bids import BLIND_NIL_BIT
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation
+from spades_ai.policies.agent import default_pass
 
 
 def _name(agent) -> str:
@@ -57,11 +58,10 @@ def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents
     blind-nil question) of the Python agents ``{slot: agent}`` to the loop's questions ``asked``."""
     seen_pub.flags.writeable = False  # the observations' ``public`` rows: read-only, like Hand's copies
     seen_seq.flags.writeable = False
-    from spades_ai.agents.registry import default_pass
 
     rules_array = rules.as_array()
     extra = bool(rules.extra_trumps)  # jokers or high deuces: cards to the engine's layout
-    asked_obs = Observation._asked
+    asked_obs = Observation.of_question
     out = []
     for q, row in enumerate(asked.tolist()):
         agent, seat, what = agents[row[A_SLOT]], row[A_SEAT], row[A_WHAT]

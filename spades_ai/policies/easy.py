@@ -9,7 +9,7 @@ them; random passes uniformly random cards. Neither ever bids blind nil.
 
 import numpy as np
 
-from spades_ai.agents.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
+from spades_ai.policies.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
 from spades_ai.engine.jit import kernel
 from spades_ai.kernels import (
     ONE,

@@ -1,7 +1,7 @@
-"""The self-play loop, as a template: ``spades_ai.agents.codegen`` makes one module per set of
-kernel agents by putting, in place of the placeholders between the markers below, a
-``seat_bid``, a ``seat_play`` and a ``seat_pass`` that call those agents' kernels directly (so
-numba inlines them, and the module is cached on disk like any other).
+"""The self-play loop, as a template (``spades_ai.templates``): ``selfplay.codegen.bind`` makes
+one copy per set of kernel agents, whose binding module defines ``seat_bid``, ``seat_play`` and
+``seat_pass`` calling those agents' kernels directly by slot (so numba inlines them, and the
+copy is cached on disk like any other module); ``_binding.py`` beside this file seats Normal.
 
 The loop plays many *tables* at once, each a hand in progress (``pubs[t]``, ``hands[t]``,
 ``seqs[t]`` and the bookkeeping row ``tables[t]``). Kernel agents decide inside it. When a
@@ -24,7 +24,7 @@ which the caller rebuilds the hand and raises the engine's own error, naming the
 
 Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
 ``play_matches`` from ``(seed, m, stream 1 + k)``, and match ``m``'s first dealer from its own
-stream (``selfplay_kernels``), so the same seed gives the same cards whoever sits down, and a
+stream (``engine.deal``), so the same seed gives the same cards whoever sits down, and a
 hand's record does not depend on which table played it or on how many tables there were.
 
 Rules that hide something from a seat or pass cards (closed bidding, ``pass_cards``,
@@ -42,16 +42,8 @@ is a separate compiled (and cached) version of the kernel.
 
 import numpy as np
 
-from spades_ai.agents.selfplay_kernels import (
-    MAX_MATCH_HANDS,
-    after_hand,
-    deal_match_hand,
-    grow,
-    match_first_dealer,
-    record_hand,
-)
 from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
-from spades_ai.engine.deal import DEAL_STREAM, deal_for, public_id
+from spades_ai.engine.deal import DEAL_STREAM, deal_for, deal_match_hand, match_first_dealer, public_id
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.engine.state import (
@@ -71,29 +63,10 @@ from spades_ai.engine.state import (
     pass_ok,
     reset_public,
 )
+from spades_ai.selfplay.loop_kernels import MAX_MATCH_HANDS, after_hand, grow, record_hand
 
-# -- seat dispatch: replaced in each generated module ------------------------------------------
+from ._binding import seat_bid, seat_pass, seat_play
 
-
-@kernel
-def seat_bid(slot, pub, seat, hand, legal, rules, params):
-    """The bid of the kernel agent in ``slot`` (placeholder)."""
-    return -1
-
-
-@kernel
-def seat_play(slot, pub, seat, hand, legal, rules, params):
-    """The card id the kernel agent in ``slot`` plays (placeholder)."""
-    return -1
-
-
-@kernel
-def seat_pass(slot, pub, seat, hand, n, rules, params):
-    """The mask of the ``n`` cards the kernel agent in ``slot`` passes (placeholder)."""
-    return np.uint64(0)
-
-
-# -- end of seat dispatch ----------------------------------------------------------------------
 
 # a seat's row of ``slots``
 S_BID, S_PLAY, S_PY_BID, S_PY_PLAY, S_ASK_BLIND = 0, 1, 2, 3, 4

@@ -1,18 +1,12 @@
-"""The kernels every self-play loop shares: recording a finished hand and the rules of a match.
-
-Hand ``k`` of match ``m`` is dealt from ``(seed, m, stream 1 + k)`` and match ``m``'s first
-dealer from ``(seed, m, MATCH_DEALER_STREAM)``.
-"""
+"""The kernels every self-play loop shares: recording a finished hand and the rules of a match
+(the match's cards and first dealer come from ``engine.deal``)."""
 
 import numpy as np
 
 from spades_ai.engine import score as _sc
-from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.rng import below, stream_state
 from spades_ai.engine.state import P_BAGS, P_BIDS, P_BLIND, P_SCORES, P_WON
 
-MATCH_DEALER_STREAM = 1 << 40
 MAX_MATCH_HANDS = 10_000  # a match still tied after this many hands is reported unfinished
 
 
@@ -23,7 +17,7 @@ def record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil):
         bids[i, s] = pub[P_BIDS + s]
         blind[i, s] = pub[P_BLIND + s] != 0
         tricks_won[i, s] = pub[P_WON + s]
-    _sc.score_hand(
+    _sc.score_hand_kernel(
         pub[P_BIDS : P_BIDS + 4],
         pub[P_BLIND : P_BLIND + 4],
         pub[P_WON : P_WON + 4],
@@ -49,25 +43,11 @@ def record_arrays(n):
 
 # -- the rules of a match ----------------------------------------------------------------------
 @kernel
-def match_first_dealer(seed, match_no):
-    """The dealer of a match's first hand, from the match's own stream."""
-    _, d = below(stream_state(seed, match_no, MATCH_DEALER_STREAM), 4)
-    return d
-
-
-@kernel
-def deal_match_hand(seed, match_no, hand_no, hands, rules):
-    """Deal hand ``hand_no`` of match ``match_no`` into ``hands`` (stream ``1 + hand_no``), in
-    the engine's layout of ``rules``."""
-    deal_for(stream_state(seed, match_no, 1 + hand_no), hands, rules)
-
-
-@kernel
 def after_hand(sheet_row, hand_no, dealer, rules):
     """After hand ``hand_no``: ``(score0, score1, bags0, bags1, winner, next dealer)``;
     winner is -1 while the match goes on."""
     score0, score1 = sheet_row[0, _sc.F_SCORE], sheet_row[1, _sc.F_SCORE]
-    winner = _sc.match_winner(score0, score1, hand_no + 1, rules)
+    winner = _sc.match_winner_kernel(score0, score1, hand_no + 1, rules)
     return score0, score1, sheet_row[0, _sc.F_BAGS], sheet_row[1, _sc.F_BAGS], winner, (dealer + 1) & 3
 
 

@@ -42,6 +42,9 @@ import numba
 from numba.core import sigutils
 
 from spades_ai.engine.jit import CACHE_ENV, PACKAGE_DIR, cache_dir, cache_is_empty
+from spades_ai.policies.kernel_agent import KernelAgent
+from spades_ai.selfplay.loop_kernels import record_arrays
+from spades_ai.templates import importable
 
 #: ``1``: always compile ahead on an empty cache; ``0``: never; unset: when a core is idle.
 SWITCH_ENV = "SPADES_AI_COMPILE_AHEAD"
@@ -54,11 +57,11 @@ WAIT_LIMIT = 120.0
 # -- what the child compiles ---------------------------------------------------------------------
 #: The loop's own kernel the child compiles too: recording and scoring a finished hand, which
 #: the loop reaches last.
-RECORD_JOB = ("spades_ai.agents.selfplay_kernels", "record_hand", "record", False)
+RECORD_JOB = ("spades_ai.selfplay.loop_kernels", "record_hand", "record", False)
 
 
 def loop_signature(kind: str, takes_params: bool) -> tuple:
-    """The numba argument types the self-play loop (``lineup_loop``) calls a kernel agent's
+    """The numba argument types the self-play loop (``selfplay.loop``) calls a kernel agent's
     ``kind`` kernel with (``"bid"``, ``"play"`` or ``"pass"``): a row of the tables' public
     arrays (or of the views), the seat, the hand, the legal bids (int64), legal cards (uint64)
     or number of cards to pass (int64), the read-only rules array (``Rules.as_array``) and a
@@ -69,8 +72,6 @@ def loop_signature(kind: str, takes_params: bool) -> tuple:
     row = types.Array(types.int64, 1, "C")
     rules = types.Array(types.int64, 1, "C", readonly=True)
     if kind == "record":
-        from spades_ai.agents.selfplay_kernels import record_arrays
-
         return (row, rules, types.int64) + tuple(typeof(a) for a in record_arrays.py_func(1))
     last = {"bid": types.int64, "play": types.uint64, "pass": types.int64}[kind]
     return (row, types.int64, types.uint64, last, rules) + ((row,) if takes_params else ())
@@ -78,8 +79,6 @@ def loop_signature(kind: str, takes_params: bool) -> tuple:
 
 def _builtin(fn) -> tuple[str, str] | None:
     """``(module, name)`` of a kernel of the package that the child can import, else None."""
-    from spades_ai.agents.codegen import importable
-
     where = importable(fn)
     return where if where is not None and where[0].startswith("spades_ai.") else None
 
@@ -132,7 +131,7 @@ from pathlib import Path
 package = Path(sys.argv[1])
 if str(package.parent) not in sys.path:
     sys.path.insert(0, str(package.parent))
-from spades_ai.agents import compile_ahead
+from spades_ai.selfplay import compile_ahead
 if compile_ahead.PACKAGE_DIR != package:
     sys.exit(2)
 sys.exit(compile_ahead.child(compile_ahead.json.loads(sys.argv[2])))
@@ -303,13 +302,11 @@ def compile_ahead(lineup, rules=None):
     docstring), let a second process compile the built-in agents' kernels. Does nothing when
     the cache holds anything already, when no built-in kernel is in the lineup, or when no
     core is idle (``wanted``)."""
-    from spades_ai.agents.kernel_agent import KernelAgent
-    from spades_ai.agents.selfplay import Seating, _check_rules, resolve_lineup
-    from spades_ai.rules import Rules
+    from spades_ai.selfplay.play import Seating, check_rules, resolve_lineup
 
     ahead = None
     if not numba.config.DISABLE_JIT and cache_is_empty() and wanted():
-        rules = _check_rules(rules if rules is not None else Rules())
+        rules = check_rules(rules)
         jobs = plan([a for a in Seating(resolve_lineup(lineup)).by_slot if isinstance(a, KernelAgent)], rules)
         watched = {}
         for i, (module, name, _, _) in enumerate(jobs):

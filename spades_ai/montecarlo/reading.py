@@ -1,6 +1,6 @@
 """Reading the play: how likely the cards the other seats played are in a sampled world.
 
-Crazy weighs each world by the bids it explains (``hard.world_weights``) and, with
+Crazy weighs each world by the bids it explains (``weights``) and, with
 ``read_play``, by the cards: the hand is replayed from the first lead in the world, and at each
 card another seat played, the play model says how likely that card was with the cards the seat
 held there. The model is Normal's play with noise ``eps``: with probability ``1 - eps`` the seat
@@ -18,8 +18,8 @@ already negligible: ``e**-30``; the partial sum it keeps is an upper bound).
 
 import numpy as np
 
-from spades_ai.agents.candidates import play_candidates
-from spades_ai.agents.normal import normal_agent_play
+from spades_ai.montecarlo.candidates import play_candidates
+from spades_ai.policies.normal import normal_agent_play
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, highest_bit, popcount, suit_of
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.state import (

@@ -15,7 +15,7 @@ revealed by a bid (mirror, or a whiz bid other than nil: the bid is the bidder's
 spades) fixes ``lo = hi =`` that count minus the spades the seat has played. Suit 3 is the trump
 suit, jokers and high deuces included (they sit in the spade lane, ``engine.bits``).
 
-``count_worlds`` fills ``f`` once per decision in exact int64 arithmetic (there are at most
+``count_worlds_kernel`` fills ``f`` once per decision in exact int64 arithmetic (there are at most
 39! / 13!^3 ~ 8.4e16 deals, below 2**63). ``sample_world`` then draws the counts of each suit in
 turn with probability proportional to the number of deals they leave, and splits each suit
 uniformly, so every consistent deal has exactly the same probability, with no rejection. Deal-
@@ -107,7 +107,7 @@ def world_constraints(pub, seat, hand, rules):
 
 
 @kernel
-def count_worlds(unseen, need, lo, hi):
+def count_worlds_kernel(unseen, need, lo, hi):
     """The table ``f`` (see the module docstring); ``f[0, need[0], need[1]]`` is the number of
     consistent deals (0 if none)."""
     u = np.empty(4, dtype=np.int64)
@@ -188,3 +188,21 @@ def sample_world(state, f, unseen, others, need, lo, hi, hands):
         a -= pick0
         b -= pick1
     return state
+
+
+@kernel
+def sample_worlds_kernel(state, pub, seat, hand, rules, n):
+    """``n`` consistent worlds as rows of four bitboards (the seat's own hand included), drawn
+    exactly uniformly among the deals that fit the observation (``sampling``)."""
+    unseen, others, need, lo, hi, known = world_constraints(pub, seat, hand, rules)
+    f = count_worlds_kernel(unseen, need, lo, hi)
+    worlds = np.empty((n, 4), dtype=np.uint64)
+    hands = np.empty(4, dtype=np.uint64)
+    for i in range(n):
+        state = sample_world(state, f, unseen, others, need, lo, hi, hands)
+        for k in range(3):
+            hands[others[k]] |= known[others[k]]
+        hands[seat] = hand
+        worlds[i] = hands
+    return state, worlds
+

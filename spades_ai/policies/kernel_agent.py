@@ -15,11 +15,13 @@ import numba
 import numpy as np
 
 from spades_ai.cards import Card
-from spades_ai.engine.bids import BLIND_NIL_BIT
+from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import U64
 from spades_ai.engine.state import legal_now
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
+from spades_ai.kernels import default_pass as default_pass_kernel
 from spades_ai.observation import Observation
+from spades_ai.policies.agent import default_pass
 
 #: The arguments of a kernel agent's functions, without and with ``params``.
 SIGNATURE = ("pub", "seat", "hand", "legal", "rules")
@@ -65,9 +67,7 @@ class KernelAgent:
             raise TypeError(f"kernel agent {name!r}: bid and play must both take params, or neither")
         self.takes_params = n_bid == 6
         if pass_ is None:
-            from spades_ai.kernels import default_pass
-
-            pass_ = default_pass
+            pass_ = default_pass_kernel
         self.pass_kernel = pass_
         self.pass_takes_params = _arity(pass_, "pass_", name) == 6
         if self.pass_takes_params and not self.takes_params:
@@ -140,8 +140,6 @@ class KernelAgent:
 
 
 def _legal_bid_mask(obs: Observation) -> int:
-    from spades_ai.engine.bids import legal_bids
-
     return int(legal_bids(obs.seat, obs.engine_cards, obs.public, obs.rules_array)) & 0x3FFF
 
 
@@ -187,8 +185,6 @@ class Mixed:
 
     def pass_cards(self, obs: Observation):
         """Passes like the bidder: the pass is part of judging the hand before the bidding."""
-        from spades_ai.agents.registry import default_pass
-
         return self.bidder.pass_cards(obs) if hasattr(self.bidder, "pass_cards") else default_pass(obs)
 
     def play(self, obs: Observation):

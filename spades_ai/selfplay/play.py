@@ -1,7 +1,7 @@
 """Self-play: many deals or whole matches with four agents, returned as tidy arrays.
 
-Every lineup runs in one numba loop (``lineup_loop``, specialised for the lineup's kernel
-agents by ``codegen``): kernel agents, the built-ins included, are called directly inside it;
+Every lineup runs in one numba loop (``loop``, bound to the lineup's kernel agents by
+``codegen``): kernel agents, the built-ins included, are called directly inside it;
 with Python agents it plays many deals at once and stops where they are to act, and Python
 answers those questions in a batch (``python_seats``) before the loop goes on. So the same deals
 give the same records whichever kind of agent sits down, and a Python agent pays only for its
@@ -14,15 +14,23 @@ stream, so the same seed gives the same cards to whichever agents sit down.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
-from spades_ai.agents.codegen import lineup_module
-from spades_ai.agents.kernel_agent import KernelAgent, Mixed
-from spades_ai.agents.lineup_loop import (
+from spades_ai.agents.registry import make_agent
+from spades_ai.checks import check_count, check_dealer, check_seed
+from spades_ai.engine import state as _st
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
+from spades_ai.game import Hand
+from spades_ai.policies.agent import Agent, default_pass
+from spades_ai.policies.kernel_agent import KernelAgent, Mixed
+from spades_ai.rules import Rules
+from spades_ai.selfplay.codegen import bind
+from spades_ai.selfplay.loop import (
     ASKED_WIDTH,
+    BAD_BID,
+    BAD_PASS,
     ERR_SIZE,
     S_ASK_BLIND,
     S_BID,
@@ -33,87 +41,12 @@ from spades_ai.agents.lineup_loop import (
     T_JOB,
     TABLE_WIDTH,
 )
-from spades_ai.agents.python_seats import answer
-from spades_ai.agents.registry import Agent, default_pass, make_agent
-from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, match_first_dealer, record_arrays  # noqa: F401 -- re-exported
-from spades_ai.checks import check_count, check_dealer, check_seed
-from spades_ai.engine import score as _sc
-from spades_ai.engine import state as _st
-from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
-from spades_ai.game import Hand
-from spades_ai.rules import Rules
+from spades_ai.selfplay.loop_kernels import record_arrays
+from spades_ai.selfplay.python_seats import answer
+from spades_ai.selfplay.records import HandRecords, make_records
 
 
 # -- records ---------------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False, repr=False)
-class HandRecords:
-    """One row per hand. Per-seat arrays are ``(n, 4)``, per-team arrays ``(n, 2)``.
-
-    ``deal_no`` is the deal index ``i`` of ``(seed, i)`` (``play_hands``; None in matches,
-    whose cards come from their own streams); ``tricks_won`` the seats' tricks; ``sheet`` the
-    engine's score sheet ``(n, 2, engine.score.N_FIELDS)`` behind the team properties;
-    ``nil_made`` whether each seat bid nil and made it. In matches, ``match_no``, ``hand_no``
-    (from 0 in each match) and ``winner`` (the match winner on a match's last row, -1
-    elsewhere) are set. ``plays``, kept only when asked for (``keep_plays=True``), holds each
-    hand's 52 card ids in play order. Two record sets are equal when every array is.
-    """
-
-    dealer: np.ndarray
-    bids: np.ndarray
-    blind: np.ndarray
-    tricks_won: np.ndarray
-    sheet: np.ndarray
-    nil_made: np.ndarray
-    deal_no: np.ndarray | None = None
-    match_no: np.ndarray | None = None
-    hand_no: np.ndarray | None = None
-    winner: np.ndarray | None = None
-    plays: np.ndarray | None = None
-
-    def __len__(self) -> int:
-        return len(self.bids)
-
-    def team_field(self, field: int) -> np.ndarray:
-        """``(n, 2)`` values of one score-sheet field (``engine.score.F_*``)."""
-        return self.sheet[:, :, field]
-
-    contract = property(lambda self: self.team_field(_sc.F_CONTRACT))
-    team_tricks = property(lambda self: self.team_field(_sc.F_TRICKS))
-    counted_tricks = property(lambda self: self.team_field(_sc.F_COUNTED))
-    made = property(lambda self: self.team_field(_sc.F_MADE).astype(bool))
-    contract_points = property(lambda self: self.team_field(_sc.F_CONTRACT_POINTS))
-    new_bags = property(lambda self: self.team_field(_sc.F_NEW_BAGS))
-    nil_points = property(lambda self: self.team_field(_sc.F_NIL_POINTS))
-    bag_penalties = property(lambda self: self.team_field(_sc.F_PENALTIES))
-    points = property(lambda self: self.team_field(_sc.F_POINTS))
-    scores = property(lambda self: self.team_field(_sc.F_SCORE))
-    bag_count = property(lambda self: self.team_field(_sc.F_BAGS))
-    nil_bid = property(lambda self: self.bids == 0, doc="``(n, 4)``: whether each seat bid nil")
-
-    @property
-    def mode(self) -> str:
-        return "hands" if self.match_no is None else "matches"
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, HandRecords):
-            return NotImplemented
-        for name in self.__dataclass_fields__:
-            a, b = getattr(self, name), getattr(other, name)
-            if (a is None) != (b is None) or (a is not None and not np.array_equal(a, b)):
-                return False
-        return True
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        n = len(self)
-        if self.mode == "hands":
-            span = f"deals {self.deal_no[0]}..{self.deal_no[-1]}" if n else "no deals"
-        else:
-            span = f"matches {self.match_no[0]}..{self.match_no[-1]}" if n else "no matches"
-        return f"<HandRecords {n:,} hands ({self.mode}, {span}); mean points {self.points.mean(axis=0).round(1).tolist() if n else '-'}>"
-
-
 # -- the lineup ------------------------------------------------------------------------------
 def resolve_lineup(lineup: Sequence[Agent | str]) -> list[Agent]:
     """Four agents from agents or built-in names; a two-entry lineup means (A, B, A, B)."""
@@ -138,19 +71,12 @@ def _check_keep_plays(keep_plays) -> bool:
     return bool(keep_plays)
 
 
-def _check_rules(rules):
+def check_rules(rules) -> Rules:
+    """The rules of a self-play run: ``Rules()`` for None; anything but a ``Rules`` is refused."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a spades_ai.Rules, not {type(rules).__name__}")
     return rules
-
-
-def _records(arrays, plays, keep_plays: bool, **extra) -> HandRecords:
-    bids, blind, tricks_won, sheet, nil = arrays
-    return HandRecords(
-        bids=bids, blind=blind, tricks_won=tricks_won, sheet=sheet, nil_made=nil == _sc.NIL_MADE,
-        plays=plays if keep_plays else None, **extra,
-    )  # fmt: skip
 
 
 # -- the lineup's loop -----------------------------------------------------------------------
@@ -235,14 +161,14 @@ class Seating:
         what, seat, action, slot = (int(x) for x in err[:4])
         agent = self.by_slot[slot]
         name = getattr(agent, "label", None) or agent_name(agent)
-        if what == 3:
+        if what == BAD_PASS:
             n = int(_pass_count_at(err, rules))
             shown = " ".join(str(rules.engine_deck[c] or c) for c in range(56) if action >> c & 1) or "no card"
             why = f"it passes {n} different cards it holds"
             raise IllegalPassError(f"agent {name!r} at seat {seat} chose an illegal pass {shown}: {why}", "count", why)
-        kind = "bid" if what == 1 else "card"
-        shown = str(action) if what == 1 or not 0 <= action < 56 else str(rules.engine_deck[action] or action)
-        error = IllegalBidError if what == 1 else IllegalPlayError
+        kind = "bid" if what == BAD_BID else "card"
+        shown = str(action) if what == BAD_BID or not 0 <= action < 56 else str(rules.engine_deck[action] or action)
+        error = IllegalBidError if what == BAD_BID else IllegalPlayError
         raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
 
 
@@ -253,16 +179,13 @@ def _hides_anything(rules_array: np.ndarray) -> bool:
 
 
 def _pass_count_at(err: np.ndarray, rules: Rules) -> int:
-    from spades_ai.engine import state as st
-
-    return st.pass_count(err[4 : 4 + st.N_PUBLIC], rules.as_array())
+    return _st.pass_count(err[4 : 4 + _st.N_PUBLIC], rules.as_array())
 
 
 def _reason(err: np.ndarray, rules: Rules) -> str:
     """The engine's own reason for the illegal action in ``err``: the hand is rebuilt from the
     state the loop reported and the action is tried on it."""
-    from spades_ai.engine import state as st
-
+    st = _st
     what, seat, action = (int(x) for x in err[:3])
     n = st.N_PUBLIC
     pub, hands, seq = err[4 : 4 + n], err[4 + n : 8 + n].astype(np.uint64), err[8 + n :]
@@ -279,7 +202,7 @@ def _reason(err: np.ndarray, rules: Rules) -> str:
         hand.play(rules.public_id(int(v) & 63))
     try:
         card = rules.engine_deck[action] if 0 <= action < 56 else None
-        hand.bid(action) if what == 1 else hand.play(-1 if card is None else card)
+        hand.bid(action) if what == BAD_BID else hand.play(-1 if card is None else card)
     except (IllegalBidError, IllegalPlayError) as exc:
         return str(exc)
     return "refused by the engine"  # pragma: no cover -- the loop and the Hand agree on legality
@@ -296,7 +219,7 @@ def _qualified(fn) -> str:
 def _loop(kernel_agents: tuple):
     key = tuple(a.kernels_key() for a in kernel_agents)
     if key not in _LOOPS:
-        _LOOPS[key] = lineup_module(kernel_agents)
+        _LOOPS[key] = bind("spades_ai.selfplay.loop", kernel_agents)
     return _LOOPS[key]
 
 
@@ -361,14 +284,14 @@ def play_hands(
     (100, 13)
     """
     seating = Seating(resolve_lineup(lineup))
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer), check_count(start, "start")
     keep_plays = _check_keep_plays(keep_plays)
     records = (*record_arrays(n), np.empty((n if keep_plays else 0, 52), dtype=np.int8))
     *parts, plays = seating.run(
         "play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays, tables=seating.tables(n), records=records
     )
-    return _records(parts, plays, keep_plays, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
+    return make_records(parts, plays, keep_plays, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
 
 def play_matches(
@@ -380,7 +303,7 @@ def play_matches(
     A match still undecided after 10,000 hands ends there with winner -1.
     """
     seating = Seating(resolve_lineup(lineup))
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     n, seed, start = check_count(n), check_seed(seed), check_count(start, "start")
     keep_plays = _check_keep_plays(keep_plays)
     cap = max(16, n * 24)
@@ -394,7 +317,7 @@ def play_matches(
     order = np.lexsort((meta[:rows, 1], meta[:rows, 0]))
     parts = [a[:rows][order] for a in parts]
     meta, plays = meta[:rows][order], plays[: rows if keep_plays else 0][order[: rows if keep_plays else 0]]
-    return _records(
+    return make_records(
         parts,
         plays,
         keep_plays,

@@ -1,0 +1,55 @@
+"""The checks of the built-in agents' options (``make_agent`` names the option in the error)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spades_ai.checks import check_noise  # noqa: F401 -- the play_noise check, shared with montecarlo
+
+
+def check_probability(v) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+        raise ValueError(f"must be a probability in [0, 1], not {v!r}")
+    return float(v)
+
+
+def check_worlds(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= int(v) <= 100_000:
+        raise ValueError(f"must be an int in 1..100000, not {v!r}")
+    return int(v)
+
+
+def check_rollouts(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 10_000_000:
+        raise ValueError(f"must be an int in 0..10000000 (0: no cap), not {v!r}")
+    return int(v)
+
+
+def check_iterations(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= int(v) <= 1_000_000:
+        raise ValueError(f"must be an int in 1..1000000, not {v!r}")
+    return int(v)
+
+
+def check_bid_worlds(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 100_000:
+        raise ValueError(f"must be an int in 0..100000 (0: bid as Normal), not {v!r}")
+    return int(v)
+
+
+def check_exploration(v) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not 0.0 <= float(v) <= 1e6:
+        raise ValueError(f"must be a number of points in 0..1000000, not {v!r}")
+    return float(v)
+
+
+def check_solver_tricks(v) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 13:
+        raise ValueError(f"must be an int in 0..13 (tricks solved exactly at the end of each rollout; 0: none), not {v!r}")
+    return int(v)
+
+
+def check_flag(v) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"must be True or False, not {v!r}")
+    return v

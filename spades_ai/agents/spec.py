@@ -1,0 +1,146 @@
+"""Entrants: an agent as a tournament or experiment file names it, built again in every worker.
+
+An ``AgentSpec`` holds a built-in name with its options, or a user agent's ``module:attribute``
+(the grammar is ``agents.grammar``), and the label the results call it by. It is JSON-able, so
+a results folder records exactly which agents played.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from spades_ai.agents.grammar import check_target, load_target, parse_options, split_spec
+from spades_ai.agents.registry import BUILTINS, make_agent
+from spades_ai.errors import TournamentError
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One entrant: a built-in ``name`` with ``options``, or a Python ``target`` ``module:attr``.
+
+    ``label`` names the agent in results and summaries (by default the built-in's label, such
+    as ``easy(careless=0.5)``, or the target). ``build()`` makes the agent object.
+    """
+
+    name: str
+    """Built-in agent name, or ``"python"`` for a user agent."""
+    options: dict = field(default_factory=dict)
+    """Options passed to ``make_agent`` (or to a user factory); built-ins get every default."""
+    label: str = ""
+    """The agent's name in results."""
+    target: str | None = None
+    """``module:attribute`` of a user agent."""
+
+    def build(self):
+        """The agent object (built-ins through ``make_agent``, user agents by import).
+
+        A user factory is called afresh for every chunk, so an agent that keeps state between
+        decisions starts each chunk the same way; for results that do not depend on the
+        chunking, its decisions should depend only on what it observes (and its own seed).
+        """
+        if self.target is None:
+            return _builtin_agent(self.name, json.dumps(self.options, sort_keys=True))
+        return load_target(self.target, dict(self.options))
+
+    @property
+    def is_builtin(self) -> bool:
+        return self.target is None
+
+    def to_dict(self) -> dict:
+        d = {"label": self.label, "name": self.name, "options": dict(self.options)}
+        if self.target is not None:
+            d["target"] = self.target
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> AgentSpec:
+        return cls(name=d["name"], options=dict(d.get("options", {})), label=d["label"], target=d.get("target"))
+
+
+@functools.lru_cache(maxsize=64)
+def _builtin_agent(name: str, options_json: str):
+    """Built-in agents hold no state that play changes: one per process serves every chunk."""
+    return make_agent(name, **json.loads(options_json))
+
+
+def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
+    """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
+    ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``.
+
+    Built-in names are checked (with their options) at once; a user agent is imported.
+
+    >>> parse_agent("easy:careless=0.5,seed=3").options
+    {'seed': 3, 'careless': 0.5}
+    >>> parse_agent("best")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    spades_ai.errors.TournamentError: unknown agent 'best'; built-in agents: random, easy, normal...
+    """
+    if isinstance(spec, AgentSpec):
+        return spec
+    if isinstance(spec, dict):
+        spec = dict(spec)
+        name = spec.pop("name", None) or spec.pop("agent", None)
+        label = spec.pop("label", None)
+        options = spec.pop("options", {}) or {}
+        if not isinstance(name, str) or not name:
+            raise TournamentError(f"agent table {spec!r} needs a name (a built-in name or module:attribute)")
+        if not isinstance(options, dict):
+            raise TournamentError(f"agent {name!r}: options must be a table")
+        options = {**options, **spec}
+        head, target, rest = split_spec(name)
+        if rest:
+            options = {**parse_options(rest, name), **options}
+        return _make_spec(head, target, options, label, name)
+    if not isinstance(spec, str) or not spec.strip():
+        raise TournamentError(f"an agent is a name such as 'normal' or 'module:attribute', not {spec!r}")
+    text = spec.strip()
+    head, target, rest = split_spec(text)
+    return _make_spec(head, target, parse_options(rest, text) if rest else {}, None, text)
+
+
+def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str) -> AgentSpec:
+    if target is None:
+        if name not in BUILTINS:
+            raise TournamentError(
+                f"unknown agent {name!r}; built-in agents: {', '.join(BUILTINS)}; a Python agent is written module:attribute"
+            )
+        try:
+            agent = make_agent(name, **options)
+        except (ValueError, TypeError) as exc:
+            raise TournamentError(str(exc)) from None
+        return AgentSpec(name=name, options=dict(agent.options), label=label or agent.label)
+    check_target(target, text)
+    load_target(target, options)  # fail now, not in a worker
+    if label is None:
+        label = target + (f"({', '.join(f'{k}={v}' for k, v in options.items())})" if options else "")
+    return AgentSpec(name="python", options=options, label=label, target=target)
+
+
+def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
+    """Agents from ``"normal,easy:careless=0.5,seed=3"`` or a list of specs.
+
+    In the comma-separated form an item ``key=value`` with no name continues the previous
+    agent's options. Repeated labels get ``#2``, ``#3``.
+    """
+    if isinstance(specs, str):
+        items: list[str] = []
+        for token in (t.strip() for t in specs.split(",")):
+            if not token:
+                raise TournamentError(f"empty agent name in {specs!r}")
+            if "=" in token and ":" not in token and items:
+                items[-1] += "," + token
+            else:
+                items.append(token)
+        specs = items
+    agents = [parse_agent(s) for s in specs]
+    seen: dict[str, int] = {}
+    out = []
+    for a in agents:
+        seen[a.label] = seen.get(a.label, 0) + 1
+        out.append(a if seen[a.label] == 1 else dataclasses.replace(a, label=f"{a.label}#{seen[a.label]}"))
+    return out

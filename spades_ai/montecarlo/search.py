@@ -1,0 +1,360 @@
+"""Determinized Monte Carlo search over sampled worlds: the decisions of Hard and Crazy (a template).
+
+Before each card the search samples worlds, deals of the unseen cards that fit everything the
+seat has seen (``sampling``), plays every distinct legal card (``candidates``) in each of them,
+finishes the hand with the rollout policy at every seat (``rollouts``) and keeps the policy's
+own card unless another is clearly better (``selection``). The same worlds serve every
+candidate (common random numbers). Before bidding it does the same for each plausible bid,
+nil included (``candidate_bids``), the later bidders bidding as the rollout policy would.
+
+A finished world is worth ``utility`` to the seat's team. With ``solver_tricks`` k > 0 the
+rollouts stop when k tricks remain and the rest is solved exactly (``finishes``), and a card
+chosen with k tricks or fewer left gets its exact value in each world from one search. Under
+``closed_bidding`` a bidder imagines the hidden bids before it as the rollout policy would bid
+them (``rollouts.imagine_hidden_bids``). With ``bid_aware`` the worlds are weighted by the bids
+(``weights``), and with ``play_eps`` > 0 also by the cards played (``reading``).
+
+Blind nil, when the rules allow it, is decided before looking (``mc_blind_nil``): whole deals are
+imagined (the seat's own cards unknown too), each played out once after a blind nil and once
+after the bid the rollout policy would make with the cards it would then see, on
+``win_chance`` (the chance of winning the match), since a blind nil's worth depends on the score.
+
+Every setting of a search travels as one ``SearchSettings``; ``settings_of(params)`` reads it
+from a kernel agent's ``params`` (layout ``MC_PARAMS``). A decision can also write the value of
+every candidate (``out``: indexed by card id or bid, NaN where nothing was evaluated), the very
+means the choice is made from, for labels and reviews (``mc_agent_play_values``).
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
+from spades_ai.engine.deal import deal_for
+from spades_ai.engine.jit import kernel
+from spades_ai.engine.score import N_FIELDS
+from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
+from spades_ai.engine.state import (
+    N_PUBLIC,
+    P_BROKEN,
+    P_PHASE,
+    P_TRICK,
+    P_TRICK_LEN,
+    P_TRICK_NO,
+    P_WON,
+    PHASE_BIDDING,
+    apply_bid,
+    apply_card,
+)
+from spades_ai.kernels import BLIND_NIL, decision_stream
+from spades_ai.montecarlo.candidates import candidate_bids, candidate_ids, class_of, play_candidates
+from spades_ai.montecarlo.finishes import SOLVER_SHIFT, SOLVER_TABLE_BITS, fill_leaf, solver_generation
+from spades_ai.montecarlo.sampling import sample_worlds_kernel
+from spades_ai.montecarlo.selection import (
+    ANCHOR_Z,
+    RACE_BATCH,
+    RACE_Z,
+    anchored_choice,
+    next_race_check,
+    race_drop,
+    raced_choice,
+    thrifty_choice,
+    worlds_for,
+)
+from spades_ai.montecarlo.utility import utility, win_chance
+from spades_ai.montecarlo.weights import world_weights_kernel
+from spades_ai.policies.normal import estimate_tricks
+from spades_ai.rules import R_CLOSED, R_FIRST_LEAD, R_SPADE_LEAD
+
+from ._binding import rollout_bid, rollout_pass, rollout_play
+from .rollouts import finish_value, imagine_hidden_bids, rollout
+
+
+class SearchSettings(NamedTuple):
+    """Every setting of one Monte Carlo decision (``settings_of`` reads them from params)."""
+
+    worlds: int
+    """Worlds to sample (fewer when ``rollouts`` caps the playouts)."""
+    rollouts: int
+    """Cap on playouts per decision, one per world and candidate (0: none)."""
+    bid_aware: bool
+    """Weigh the worlds by the other seats' bids (``weights``)."""
+    solver_tricks: int
+    """The last this many tricks of every world solved exactly (0: none)."""
+    race_z: float
+    """Racing threshold in standard errors (0: no racing)."""
+    thrift: bool
+    """The cheapest card of the same effect on the trick unless a dearer one gains."""
+    play_eps: float
+    """Reading the play: the play model's noise (0: the play is not read)."""
+
+
+# -- one decision: the values of its candidates ------------------------------------------------
+@kernel
+def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state, anchor):
+    """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds:
+    ``(values[world, choice], world weights, fell_back, alive, anchor)``. Every choice meets
+    the same worlds (common random numbers).
+
+    Racing (``settings.race_z`` > 0, ``rollout_values``) drops clearly worse choices as it goes:
+    their ``alive`` entry is False and their later values NaN, and the rows returned are the
+    worlds played. With exact finishes and at most ``solver_tricks`` tricks left, a card's value
+    in each world is exact (``exact_values``, no racing). ``play_eps`` > 0 (cards only) also
+    weighs the worlds by the cards the other seats played."""
+    state, worlds = sample_worlds_kernel(state, pub, seat, hand, rules, n_worlds)
+    play_eps = 0.0 if is_bid else settings.play_eps
+    fell_back = False
+    if settings.bid_aware or play_eps > 0.0:
+        weights, fell_back = world_weights_kernel(pub, seat, worlds, n_worlds, rules, settings.bid_aware, play_eps)
+    else:
+        weights = np.ones(n_worlds)
+    k = settings.solver_tricks
+    if k > 0 and not is_bid and 13 - pub[P_TRICK_NO] <= k:
+        values = exact_values(pub, seat, rules, choices, worlds)
+        return values, weights, fell_back, np.ones(len(choices), dtype=np.bool_), anchor
+    values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor)
+    return values[:n_done], weights[:n_done], fell_back, alive, anchor
+
+
+@kernel
+def exact_values(pub, seat, rules, choices, worlds):
+    """``values[world, choice]``: each card's exact value in each world, every card visible,
+    from one search of the world that values every card at once (``objective_values``)."""
+    n_worlds, n_c = len(worlds), len(choices)
+    team = seat & 1
+    values = np.empty((n_worlds, n_c))
+    leaf = np.empty((14, 14, 14, 14))
+    fill_leaf(leaf, pub, rules, team, np.empty(N_PUBLIC, dtype=np.int64), np.empty((2, N_FIELDS), dtype=np.int64),
+              np.empty(4, dtype=np.int64))
+    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS, dtype=np.uint64)
+    gen = np.zeros(1, dtype=np.int64)
+    stats = np.zeros(STATS, dtype=np.int64)
+    trick = pub[P_TRICK : P_TRICK + pub[P_TRICK_LEN]].copy()
+    won = pub[P_WON : P_WON + 4].copy()
+    out = np.empty(56)  # indexed by engine id: the trump lane reaches 55
+    for i in range(n_worlds):
+        objective_values(worlds[i], seat, trick, won, pub[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
+                         rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats, out)
+        for j in range(n_c):
+            values[i, j] = out[choices[j]]
+    return values
+
+
+@kernel
+def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor):
+    """``(values, alive, anchor, worlds played)``: each choice played in each world and finished
+    by the rollout policy (the last ``solver_tricks`` tricks exactly, ``finish_value``). With
+    racing, at checks after 32, 64, 96, 128, 160, 200, ... worlds (``next_race_check``) a
+    choice clearly below the leader (``race_drop``) plays no more worlds (NaN values); if the
+    anchor is dropped, the leader that beat it becomes the anchor; one choice left ends it."""
+    n_worlds, n_c = len(worlds), len(choices)
+    values = np.empty((n_worlds, n_c))
+    alive = np.ones(n_c, dtype=np.bool_)
+    sim = np.empty(N_PUBLIC, dtype=np.int64)
+    hs = np.empty(4, dtype=np.uint64)
+    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(4, dtype=np.int64)
+    team = seat & 1
+    closed = rules[R_CLOSED] != 0 and pub[P_PHASE] == PHASE_BIDDING
+    # Exact finishes: the leaf table (filled once here when the bids are known), one
+    # transposition table for the decision, a new generation per search.
+    solver_tricks = settings.solver_tricks
+    exact = solver_tricks > 0
+    leaf = np.empty((14, 14, 14, 14) if exact else (1, 1, 1, 1))
+    scratch = np.empty(N_PUBLIC, dtype=np.int64)
+    leaf_ready = not is_bid
+    if exact and leaf_ready:
+        fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out)
+    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact else 0, dtype=np.uint64)
+    gen = np.zeros(1, dtype=np.int64)
+    stats = np.zeros(STATS, dtype=np.int64)
+    won = np.empty(4, dtype=np.int64)
+    check = RACE_BATCH if settings.race_z > 0.0 and n_c > 1 else n_worlds
+    for i in range(n_worlds):
+        if i == check:
+            anchor = race_drop(values, weights, i, alive, anchor, settings.race_z)
+            check = next_race_check(i)
+            if alive.sum() == 1:
+                return values, alive, anchor, i
+        for j in range(n_c):
+            if not alive[j]:
+                values[i, j] = np.nan
+                continue
+            sim[:] = pub
+            hs[:] = worlds[i]
+            if closed:
+                imagine_hidden_bids(sim, hs, rules)
+            if is_bid:
+                apply_bid(sim, hs, choices[j], False, rules)
+            else:
+                apply_card(sim, hs, choices[j], rules)
+            if exact:
+                values[i, j] = finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
+                                            scratch, sheet, nil_out)
+            else:
+                rollout(sim, hs, rules)
+                values[i, j] = utility(sim, rules, team, sheet, nil_out)
+    return values, alive, anchor, n_worlds
+
+
+@kernel
+def choice_means(values, weights, choices, out):
+    """``out[choices[j]]`` = choice ``j``'s weighted mean value over the worlds it played (a
+    choice dropped by racing: those before it was dropped)."""
+    for j in range(len(choices)):
+        s = 0.0
+        w = 0.0
+        for i in range(len(weights)):
+            if not np.isnan(values[i, j]):
+                s += weights[i] * values[i, j]
+                w += weights[i]
+        out[choices[j]] = s / w
+
+
+# -- the decisions -------------------------------------------------------------------------------
+@kernel
+def mc_play(pub, seat, hand, rules, legal, settings, state, out):
+    """The card (one-bit mask) chosen over sampled worlds, and whether the bid-aware weights
+    fell back: the rollout policy's card unless another is clearly better (``raced_choice``),
+    then with ``thrift`` the cheapest card of the same effect within noise of it. A non-empty
+    ``out`` (56 values by card id) receives each candidate's mean value and, for every other
+    legal card, that of the candidate standing for it (NaN when only one candidate: no search)."""
+    cands = play_candidates(pub, hand, legal)
+    if popcount(cands) == 1:
+        return cands, False
+    ids = candidate_ids(cands)
+    anchor = class_of(ids, rollout_play(pub, seat, hand, legal, rules))
+    n_worlds = worlds_for(settings.worlds, settings.rollouts, len(ids))
+    values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, ids, False, n_worlds, settings, state,
+                                                         anchor)
+    j = raced_choice(values, weights, alive, anchor, ANCHOR_Z)
+    if settings.thrift:
+        j = thrifty_choice(values, weights, alive, ids, j, pub, seat, hand, ANCHOR_Z)
+    if len(out):
+        choice_means(values, weights, ids, out)
+        m = legal & ~cands
+        while m != ZERO:
+            c = lowest_index(m)
+            out[c] = out[ids[class_of(ids, c)]]
+            m &= m - ONE
+    return ONE << U64(ids[j]), fell_back
+
+
+@kernel
+def mc_bid(pub, seat, hand, rules, bid_mask, settings, state, out):
+    """The bid chosen over sampled deals, anchored on the rollout policy's bid (racing as
+    ``mc_play``), and the fallback flag. A non-empty ``out`` (14 values by bid) receives the
+    mean value of each candidate bid (NaN for the others)."""
+    bid_mask = bid_mask & 0x3FFF
+    guess = rollout_bid(pub, seat, hand, bid_mask, rules)
+    if bid_mask & 0x3FFE == 0 or popcount(U64(bid_mask)) == 1:
+        return guess, False
+    cands = candidate_bids(bid_mask, guess, estimate_tricks(hand, rules))
+    n_c = len(cands)
+    if n_c == 1:
+        return cands[0], False
+    anchor = 0
+    for j in range(n_c):
+        if cands[j] == guess:
+            anchor = j
+    n_worlds = worlds_for(settings.worlds, settings.rollouts, n_c)
+    values, weights, fell_back, alive, anchor = evaluate(pub, seat, hand, rules, cands, True, n_worlds, settings, state,
+                                                         anchor)
+    if len(out):
+        choice_means(values, weights, cands, out)
+    return cands[raced_choice(values, weights, alive, anchor, ANCHOR_Z)], fell_back
+
+
+@kernel
+def mc_blind_nil(pub, seat, rules, settings, state):
+    """Whether to bid blind nil, decided before looking (see the module docstring); and whether
+    the bid-aware weights fell back."""
+    n = worlds_for(settings.worlds, settings.rollouts, 2)
+    worlds = np.empty((n, 4), dtype=np.uint64)
+    hands = np.empty(4, dtype=np.uint64)
+    for i in range(n):
+        # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
+        state = deal_for(state, hands, rules)
+        worlds[i] = hands
+    fell_back = False
+    if settings.bid_aware:
+        weights, fell_back = world_weights_kernel(pub, seat, worlds, n, rules)
+    else:
+        weights = np.ones(n)
+    values = np.empty((n, 2))
+    sim = np.empty(N_PUBLIC, dtype=np.int64)
+    hs = np.empty(4, dtype=np.uint64)
+    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(4, dtype=np.int64)
+    closed = rules[R_CLOSED] != 0
+    for i in range(n):
+        for j in range(2):
+            sim[:] = pub
+            hs[:] = worlds[i]
+            if closed:
+                imagine_hidden_bids(sim, hs, rules)
+            if j == 0:  # look, then bid as the rollout policy would with these cards
+                legal = legal_bids(seat, hs[seat], sim, rules) & 0x3FFF
+                apply_bid(sim, hs, rollout_bid(sim, seat, hs[seat], legal, rules), False, rules)
+            else:
+                apply_bid(sim, hs, 0, True, rules)
+            rollout(sim, hs, rules)
+            values[i, j] = win_chance(sim, rules, seat & 1, sheet, nil_out)
+    return anchored_choice(values, weights, 0, ANCHOR_Z) == 1, fell_back
+
+
+# -- the search as a kernel agent (spades_ai.kernels): params = MC_PARAMS ----------------------
+#: The params slots of Hard and Crazy. ``play_eps``: the play model's noise in millionths, 0
+#: when the agent does not read the play.
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift", "play_eps")
+MC_SEED, MC_WORLDS, MC_ROLLOUTS, MC_BID_AWARE, MC_SOLVER_TRICKS, MC_BLIND_NIL, MC_RACING, MC_THRIFT, MC_PLAY_EPS = range(9)
+PLAY_EPS_SCALE = 1_000_000
+
+
+@kernel
+def settings_of(params):
+    """The ``SearchSettings`` a kernel agent's ``params`` (``MC_PARAMS``) ask for."""
+    return SearchSettings(params[MC_WORLDS], params[MC_ROLLOUTS], params[MC_BID_AWARE] != 0, params[MC_SOLVER_TRICKS],
+                          RACE_Z if params[MC_RACING] != 0 else 0.0, params[MC_THRIFT] != 0,
+                          params[MC_PLAY_EPS] / PLAY_EPS_SCALE)
+
+
+@kernel
+def mc_agent_bid(pub, seat, hand, legal, rules, params):
+    return mc_agent_bid_values(pub, seat, hand, legal, rules, params, np.empty(0))
+
+
+@kernel
+def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
+    """``mc_agent_bid``, also writing each candidate bid's value into ``out`` (see ``mc_bid``;
+    NaN where no bid was weighed, everywhere for a blind-nil question)."""
+    out[:] = np.nan
+    state = decision_stream(params[MC_SEED], pub, seat, hand)
+    if hand == ZERO:  # asked about a blind nil, before looking
+        if params[MC_BLIND_NIL] == 0:
+            return 0
+        b, _ = mc_blind_nil(pub, seat, rules, settings_of(params), state)
+        return BLIND_NIL if b else 0
+    return mc_bid(pub, seat, hand, rules, legal, settings_of(params), state, out)[0]
+
+
+@kernel
+def mc_agent_play(pub, seat, hand, legal, rules, params):
+    return mc_agent_play_values(pub, seat, hand, legal, rules, params, np.empty(0))
+
+
+@kernel
+def mc_agent_play_values(pub, seat, hand, legal, rules, params, out):
+    """``mc_agent_play``, also writing each legal card's value into ``out`` (see ``mc_play``;
+    NaN for the cards not legal, and for all when there was nothing to weigh)."""
+    out[:] = np.nan
+    state = decision_stream(params[MC_SEED], pub, seat, hand)
+    c, _ = mc_play(pub, seat, hand, rules, legal, settings_of(params), state, out)
+    return lowest_index(c)
+
+
+@kernel
+def mc_agent_pass(pub, seat, hand, n, rules, params):
+    """Hard and Crazy pass as their rollout policy does."""
+    return rollout_pass(pub, seat, hand, n, rules)

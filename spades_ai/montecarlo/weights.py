@@ -1,0 +1,99 @@
+"""World weights: how well each sampled world explains what the other seats did.
+
+Crazy weighs each world by the likelihood of every known bid of the other seats given the hand
+each holds there (``bid_log_likelihood``: Normal's count with Gaussian noise; a nil asks for a
+nil-safe hand) and, when it reads the play, of the cards they played (``reading``). When the
+weights collapse (effective sample size below ``min(n / 4, 32)``) they are tempered toward
+uniform and the decision counts as a fallback. ``world_order`` resamples a pool of worlds by
+weight (ISMCTS's determinizations).
+"""
+
+import numpy as np
+
+from spades_ai.engine.bits import U64
+from spades_ai.engine.jit import kernel
+from spades_ai.engine.rng import next_u64
+from spades_ai.engine.state import P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, PHASE_PLAYING
+from spades_ai.montecarlo.reading import play_log_likelihood
+from spades_ai.montecarlo.sampling import revealed_spades
+from spades_ai.policies.normal import estimate_tricks, nil_safe
+
+BID_SIGMA = 1.2
+#: Bid-aware weights keep at least this many effective worlds (or a quarter of them).
+MIN_EFFECTIVE_WORLDS = 32.0
+
+@kernel
+def bid_log_likelihood(bid, hand, rules):
+    """log P(bid | hand) under the bidding model (Normal's count with Gaussian noise)."""
+    if bid == 0:
+        return np.log(0.9) if nil_safe(hand) and estimate_tricks(hand, rules) < 2.0 else np.log(0.03)
+    d = (bid - 0.1 - estimate_tricks(hand, rules)) / BID_SIGMA
+    return -0.5 * d * d
+
+
+
+@kernel
+def effective_worlds(logw, t):
+    """Effective sample size of the weights ``exp(t * logw)`` (``logw`` has maximum 0)."""
+    s1 = 0.0
+    s2 = 0.0
+    for x in logw:
+        w = np.exp(t * x)
+        s1 += w
+        s2 += w * w
+    return s1 * s1 / s2
+
+
+
+@kernel
+def world_weights_kernel(pub, seat, worlds, n, rules, bids=True, play_eps=0.0):
+    """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, tempered).
+
+    Each world is weighted by the likelihood of every known, non-blind bid of the other seats
+    given that seat's hand in the world (the cards it holds there plus those it has played).
+    A bid that states a spade count (mirror, whiz) is skipped: the sampler already holds every
+    world to it exactly. ``bids=False`` leaves the bids out; ``play_eps`` > 0 multiplies in the
+    likelihood of the cards the other seats have played (``inference``: Normal's play with noise
+    ``play_eps``).
+    When the weights collapse (effective sample size below ``min(n / 4, 32)``) they are
+    tempered, ``w ** t`` with the largest ``t`` in [0, 1] that keeps that many effective
+    worlds (``t = 0`` is uniform sampling), and the decision counts as a fallback.
+    """
+    logw = np.zeros(n)
+    for k in range(1, 4):
+        o = (seat + k) & 3
+        b = pub[P_BIDS + o]
+        if not bids or b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
+            continue
+        played = U64(pub[P_PLAYED_BY + o])
+        for i in range(n):
+            logw[i] += bid_log_likelihood(b, worlds[i, o] | played, rules)
+    if play_eps > 0.0 and pub[P_PHASE] == PHASE_PLAYING:
+        play_log_likelihood(pub, seat, worlds, n, play_eps, rules, logw)
+    logw -= logw.max()
+    floor = max(2.0, min(0.25 * n, MIN_EFFECTIVE_WORLDS))
+    if effective_worlds(logw, 1.0) >= floor:
+        return np.exp(logw), False
+    lo, hi = 0.0, 1.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        if effective_worlds(logw, mid) >= floor:
+            lo = mid
+        else:
+            hi = mid
+    return np.exp(lo * logw), True
+
+
+
+@kernel
+def world_order(weights, n, state):
+    """``n`` indices into the weighted pool of worlds, each drawn with probability proportional
+    to its weight (multinomial resampling); and the advanced stream."""
+    cum = np.cumsum(weights)
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        state, x = next_u64(state)
+        u = (x >> U64(11)) * (1.0 / 9007199254740992.0) * cum[-1]  # uniform in [0, total)
+        out[i] = min(np.searchsorted(cum, u, side="right"), len(cum) - 1)
+    return out, state
+

@@ -1,0 +1,59 @@
+"""The seat dispatch of a lineup: a template's ``seat_bid`` / ``seat_play`` / ``seat_pass``
+bound to a set of kernel agents (``spades_ai.templates``).
+
+A loop template (the self-play loop ``selfplay.loop``; the learning environment's loop) imports
+``seat_bid(slot, pub, seat, hand, legal, rules, params)``, ``seat_play(...)`` and
+``seat_pass(slot, pub, seat, hand, n, rules, params)`` from its ``_binding``: each calls kernel
+agent ``slot``'s function, with ``params[slot]`` when it takes params (``params`` is the
+lineup's 2-D int64 array, row ``k`` for agent ``k``). ``bind(template, agents)`` writes that
+binding for ``agents`` (in slot order) and returns the bound copy of the template module.
+
+>>> from spades_ai import make_agent
+>>> loop = bind("spades_ai.selfplay.loop", [make_agent("normal"), make_agent("easy")])
+>>> hasattr(loop, "play_hands_kernel")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spades_ai.templates import bind as bind_templates
+
+#: (function, agent kernel, its argument after ``hand``, what a slot with no kernel returns)
+_SEAT_FUNCS = (
+    ("seat_bid", "bid", "legal", "-1"),
+    ("seat_play", "play", "legal", "-1"),
+    ("seat_pass", "pass", "n", "np.uint64(0)"),
+)
+
+
+def lineup_binding(agents: Sequence) -> str:
+    """The binding module's text for kernel agents ``agents`` (functions ``bid_k``, ``play_k``,
+    ``pass_k`` for agent ``k``, which ``bind`` imports)."""
+    out = ["import numpy as np\n\nfrom spades_ai.engine.jit import inline_kernel\n\n"]
+    for func, kind, arg, none in _SEAT_FUNCS:
+        out.append(f"\n@inline_kernel\ndef {func}(slot, pub, seat, hand, {arg}, rules, params):\n")
+        for k, agent in enumerate(agents):
+            takes = agent.pass_takes_params if kind == "pass" else agent.takes_params
+            extra = f", params[{k}]" if takes else ""
+            call = f"return {kind}_{k}(pub, seat, hand, {arg}, rules{extra})\n"
+            if len(agents) == 1:
+                out.append(f"    {call}\n")  # one kernel agent in the lineup: no branch
+                break
+            out.append(f"    if slot == {k}:\n        {call}")
+        else:
+            out.append(f"    return {none}\n\n")
+    return "".join(out)
+
+
+def bind(template: str, agents: Sequence):
+    """The module ``template`` (``package.module``, a template importing the seat dispatch from
+    its ``_binding``) bound to kernel agents ``agents`` in slot order."""
+    package, _, name = template.rpartition(".")
+    functions = {}
+    for k, agent in enumerate(agents):
+        functions[f"bid_{k}"] = agent.bid_kernel
+        functions[f"play_{k}"] = agent.play_kernel
+        functions[f"pass_{k}"] = agent.pass_kernel
+    return getattr(bind_templates(package, (name,), lineup_binding(agents), functions, name), name)
