@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from benchmarks.bench_solver_leaves import decision_points
-from spades_ai.tournament.schedule import parse_agent
+from spades_ai.agents.spec import parse_agent
 
 
 def build(spec: str):

@@ -21,7 +21,7 @@ import numpy as np
 
 from spades_ai import Hand, make_agent
 from spades_ai.simulate import deal_masks
-from spades_ai.tournament.schedule import parse_agent
+from spades_ai.agents.spec import parse_agent
 
 
 def decision_points(positions: int, seed: int = 5):

@@ -61,7 +61,7 @@ import spades_ai as sa
 from spades_ai.analysis.summary import mean_interval
 from spades_ai.engine.state import P_PLAYED, legal_now
 from spades_ai.simulate import deal_masks
-from spades_ai.tournament.schedule import parse_agent
+from spades_ai.agents.spec import parse_agent
 
 SPADES = 3
 KINDS = ("overtake", "high win", "high loss")

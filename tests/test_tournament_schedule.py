@@ -16,7 +16,8 @@ from spades_ai.tournament import (
     plan_chunks,
     read_experiment,
 )
-from spades_ai.tournament.schedule import AgentSpec, default_chunk_size
+from spades_ai.agents.spec import AgentSpec
+from spades_ai.tournament.schedule import default_chunk_size
 
 
 class FirstCard:

@@ -311,9 +311,15 @@ def as_json(obj: Any) -> Any:
 
 def __getattr__(name: str):
     # deprecated: rules loading is Rules.load
-    if name == "load_rules":
-        import warnings
+    import warnings
 
+    if name == "load_rules":
         warnings.warn("spades_ai.tournament.schedule.load_rules is spades_ai.Rules.load", DeprecationWarning, stacklevel=2)
         return Rules.load
+    if name == "parse_agent":  # the agent spec grammar sits with the agents
+        import spades_ai.agents.spec as spec
+
+        warnings.warn("spades_ai.tournament.schedule.parse_agent is spades_ai.agents.spec.parse_agent (or "
+                      "spades_ai.tournament.parse_agent)", DeprecationWarning, stacklevel=2)
+        return spec.parse_agent
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
