@@ -25,7 +25,7 @@ import numpy as np
 from spades_ai.errors import IllegalBidError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
-from spades_ai.table import render
+from spades_ai.render import text as render
 
 
 class ReplayError(ValueError):
@@ -83,14 +83,14 @@ def replay_lines(recorded: Recorded) -> list[str]:
         lines.append(f"  {names[s]:{width}}  {render.format_cards(hand.deal[s])}")
     lines.append(render.format_bids(hand, names))
     trick_no, won = 0, [0, 0, 0, 0]
+    winners = render.trick_winners(hand)
     for k in range(0, len(hand.plays), 4):
         trick = hand.plays[k : k + 4]
         leader = trick[0][0]
         cards = ", ".join(f"{names[s]} {c}" for s, c in trick[1:])
         text = f"Trick {trick_no + 1:2d}: {names[leader]} leads {trick[0][1]}" + (f"; {cards}" if cards else "")
         if len(trick) == 4:
-            # the winner leads the next trick; the last trick's winner is the seat left to count
-            winner = hand.plays[k + 4][0] if k + 4 < len(hand.plays) else _last_winner(hand, won)
+            winner = winners[trick_no]
             won[winner] += 1
             text += f". {names[winner]} wins.  {render.tricks_against_bids(hand.bids, won, names)}"
         else:
@@ -102,11 +102,6 @@ def replay_lines(recorded: Recorded) -> list[str]:
     else:
         lines.append(f"The hand stops here: {len(hand.plays)} of 52 cards played.")
     return lines
-
-
-def _last_winner(hand: Hand, won: list[int]) -> int:
-    """The winner of the last trick: the seat whose total is one more than counted so far."""
-    return next(s for s in range(4) if hand.tricks_won[s] > won[s])
 
 
 # -- sources ---------------------------------------------------------------------------------
