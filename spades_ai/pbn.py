@@ -17,8 +17,11 @@ separated by a blank line. The tags, in the order they are written:
                           words
 ``[MatchScore "NS 0 EW 0"]``, ``[BagCount "NS 0 EW 0"]``, ``[HandsPlayed "0"]``
                           the match state before the hand
+``[Pass "2"]``            under ``pass_cards``: the cards each seat passed its partner before
+                          the bidding, one line a seat (``S SA HT``: the seat, its cards)
 ``[Auction "N"]``         the first bidder; then the bids in bidding order, in lines:
                           ``1`` .. ``13``, ``Nil``, ``BlindNil``
+``[BlindPass "1"]``       under ``blind_pass``: the blind pass after the bidding, the same way
 ``[Play "N"]``            the opening leader; then one line per trick, the cards in the
                           order of the seats clockwise from the opening leader (PBN's
                           columns, whoever led the trick), suit first (``SA``, ``HT``,
@@ -33,8 +36,8 @@ seat 3 East (``SEAT_LETTERS``); team 0 is NS (seats 0 and 2), team 1 is EW (seat
 
 Reading replays every bid and card through ``Hand``: a malformed record raises ``PBNError``
 naming the line, the tag and the problem, a refused bid or card names it, and nothing is
-corrected. Rules under which partners pass cards are refused by name (the record holds no
-passes).
+corrected. Every ``Rules`` can be written (the ``Rules`` tag holds any field, the ``Pass``
+and ``BlindPass`` sections the passes).
 
 >>> from spades_ai import Hand, deal
 >>> h = Hand(deal(seed=1)); [h.bid(3) for _ in range(4)] and None
@@ -48,17 +51,15 @@ import dataclasses
 import re
 
 from spades_ai.cards import RANK_CHARS, SUIT_CHARS
-from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 
 #: The compass letter of each seat: seat 0 South, 1 West, 2 North, 3 East (clockwise).
 SEAT_LETTERS = "SWNE"
-#: The rules a record cannot hold (it has no section for passed cards).
-UNWRITABLE_RULES = ("pass_cards", "blind_pass")
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _HOLDING_ORDER = (3, 2, 1, 0)  # PBN writes spades, hearts, diamonds, clubs
-_SECTIONS = ("Auction", "Play")
+_SECTIONS = ("Pass", "Auction", "BlindPass", "Play")
 
 
 class PBNError(ValueError):
@@ -96,9 +97,6 @@ def _holding(cards) -> str:
 
 
 def _rules_text(rules: Rules) -> str:
-    for name in UNWRITABLE_RULES:
-        if getattr(rules, name):
-            raise ValueError(f"a PBN record holds no passed cards: the rule {name}={getattr(rules, name)} cannot be written")
     default = Rules()
     parts = []
     for f in dataclasses.fields(Rules):
@@ -126,9 +124,12 @@ def to_pbn(hand: Hand, event: str | None = None) -> str:
         lines.append(f'[Event "{_quote(event)}"]')
     lines += ['[Game "Spades"]', f'[Dealer "{SEAT_LETTERS[hand.dealer]}"]', f'[Deal "N:{deal}"]',
               f'[Rules "{rules_text}"]', f'[MatchScore "{_teams(hand.scores)}"]',
-              f'[BagCount "{_teams(hand.bag_count)}"]', f'[HandsPlayed "{hand.hands_played}"]',
-              f'[Auction "{SEAT_LETTERS[first]}"]']
+              f'[BagCount "{_teams(hand.bag_count)}"]', f'[HandsPlayed "{hand.hands_played}"]']
+    lines += _pass_section(hand, 0, "Pass", hand.rules.pass_cards)
+    lines.append(f'[Auction "{SEAT_LETTERS[first]}"]')
     lines += [" ".join(_bid_token(b, bl) for _, b, bl in hand._bid_history())] if hand.bids != [None] * 4 else []
+    if any(p is not None for p in hand.passes[1]):
+        lines += _pass_section(hand, 1, "BlindPass", hand.rules.blind_pass)
     if hand.plays:
         opening = hand.plays[0][0]
         lines.append(f'[Play "{SEAT_LETTERS[opening]}"]')
@@ -140,6 +141,17 @@ def to_pbn(hand: Hand, event: str | None = None) -> str:
         lines.append(f'[Result "{" ".join(f"{SEAT_LETTERS[s]} {r.tricks_won[s]}" for s in range(4))}"]')
         lines.append(f'[Points "{_teams(r.points)}"]')
     return "\n".join(lines) + "\n"
+
+
+def _pass_section(hand: Hand, rnd: int, tag: str, n: int) -> list[str]:
+    """A passing round: the tag (cards each) and one line per seat that has chosen."""
+    if not n:
+        return []
+    lines = [f'[{tag} "{n}"]']
+    for seat, cards in enumerate(hand.passes[rnd]):
+        if cards is not None:
+            lines.append(f"{SEAT_LETTERS[seat]} " + " ".join(pbn_card(c) for c in sorted(cards, key=int, reverse=True)))
+    return lines
 
 
 def _quote(text: str) -> str:
@@ -156,7 +168,8 @@ def write_pbn(hands, path, events=None) -> None:
 # -- reading ---------------------------------------------------------------------------------
 #: PBN's informational tags, read and kept as text; any other unknown tag is refused.
 INFO_TAGS = ("Event", "Site", "Date", "Round", "Board", "North", "East", "South", "West", "Annotator", "Description")
-KNOWN_TAGS = ("Game", "Dealer", "Deal", "Rules", "MatchScore", "BagCount", "HandsPlayed", "Auction", "Play", "Result", "Points")
+KNOWN_TAGS = ("Game", "Dealer", "Deal", "Rules", "MatchScore", "BagCount", "HandsPlayed", "Pass", "Auction", "BlindPass",
+              "Play", "Result", "Points")
 _CARD = re.compile(r"^(?:([SHDC])([2-9TJQKA])|(BJ|LJ))$", re.IGNORECASE)
 
 
@@ -184,7 +197,8 @@ def records(text: str) -> list[list[_Tag]]:
         if line.startswith("["):
             m = _TAG.match(line)
             if m is None:
-                raise PBNError(no, None, f'not a tag pair [Tag "value"]: {line!r}')
+                name = re.match(r"^\[(\w*)", line).group(1) or None
+                raise PBNError(no, name, f'not a tag pair [Tag "value"]: {line!r}')
             name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
             if name not in KNOWN_TAGS and name not in INFO_TAGS:
                 raise PBNError(no, name, f"unknown tag (known: {', '.join(KNOWN_TAGS + INFO_TAGS)})")
@@ -242,13 +256,9 @@ def _read_rules(tag: _Tag | None) -> Rules:
         low = value.lower()
         fields[key] = None if low == "none" else {"true": True, "false": False}.get(low, int(value) if re.fullmatch(r"-?\d+", value) else value)
     try:
-        rules = Rules.from_dict(fields)
+        return Rules.from_dict(fields)
     except (RulesError, ValueError, TypeError) as exc:
         raise PBNError(tag.line, tag.name, str(exc)) from None
-    for name in UNWRITABLE_RULES:
-        if getattr(rules, name):
-            raise PBNError(tag.line, tag.name, f"the rule {name} passes cards, and a PBN record holds no passes")
-    return rules
 
 
 def _read_deal(tag: _Tag) -> list[list[str]]:
@@ -312,8 +322,10 @@ def _read_record(tags: dict) -> Hand:
     except ValueError as exc:
         tag = next((t for t in (deal_tag, tags.get("MatchScore"), tags.get("BagCount"), played) if t is not None and t.name.lower() in str(exc).lower()), deal_tag)
         raise PBNError(tag.line, tag.name, str(exc)) from None
+    _read_passes(hand, tags.get("Pass"), hand.rules.pass_cards)
     if "Auction" in tags:
         _read_auction(hand, tags["Auction"])
+    _read_passes(hand, tags.get("BlindPass"), hand.rules.blind_pass)
     if "Play" in tags:
         _read_play(hand, tags["Play"])
     _check_result(hand, tags)
@@ -340,6 +352,25 @@ def _read_auction(hand: Hand, tag: _Tag) -> None:
             hand.bid(bid, blind=blind)
         except IllegalBidError as exc:
             raise PBNError(no, tag.name, f"bid {i + 1} ({tok}) is refused: {exc}") from None
+
+
+def _read_passes(hand: Hand, tag: _Tag | None, n: int) -> None:
+    """A passing round's section: ``S SA HT`` lines, each seat's pass through ``Hand``."""
+    if tag is None:
+        return
+    if tag.value.strip() != str(n):
+        raise PBNError(tag.line, tag.name, f"the rules pass {n} card(s) in this round, not {tag.value!r}")
+    for no, text in tag.section:
+        letter, *tokens = text.split()
+        try:
+            seat = seat_of(letter)
+        except ValueError as exc:
+            raise PBNError(no, tag.name, str(exc)) from None
+        cards = [_read_card(no, tok, tag.name) for tok in tokens]
+        try:
+            hand.pass_cards(seat, cards)
+        except IllegalPassError as exc:
+            raise PBNError(no, tag.name, str(exc)) from None
 
 
 def _read_card(no: int, tok: str, tag: str) -> str:

@@ -105,7 +105,7 @@ def _seat_box(view, seat: int, names: Sequence[str], body: str, bid_loss: float 
     dealer = " &middot; dealer" if view.dealer == seat else ""
     row, col = _GRID[seat]
     act = " sa-act" if int(view.public[P_TO_ACT]) == seat else ""
-    return (f'<div class="sa-seat{act}" style="grid-row:{row};grid-column:{col}">'
+    return (f'<div class="sa-seat{act}" data-seat="{seat}" style="grid-row:{row};grid-column:{col}">'
             f'<div class="sa-name">{html.escape(names[seat])}{dealer}</div><div class="sa-meta">{meta}</div>{body}</div>')
 
 
