@@ -10,9 +10,11 @@ spades-ai summary DIR                       the summary table of a results folde
 spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml]
           [--seed S] [--save FILE] [--resume FILE]
                                             you play South, one action a line on stdin
-spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P]
+spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P] [--pbn]
                                             a hand trick by trick, from a saved match, a
-                                            Hand record or a run made with --keep-plays
+                                            Hand record, a PBN file or a run made with
+                                            --keep-plays; --pbn prints PBN records (of a
+                                            whole run without --deal)
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
           [--opponents A] [--jobs J] [--rules FILE.toml] [--config BIDDING.toml]
                                             the bidding benchmark on fixed duplicate deals
@@ -416,12 +418,22 @@ def _cmd_play(args) -> None:
 
 
 def _cmd_replay(args) -> None:
-    from spades_ai.table import replay_lines, replay_source
+    from pathlib import Path
 
-    hands = replay_source(
-        args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table, pairing=args.pairing
-    )
+    from spades_ai.table import replay_lines, replay_source
+    from spades_ai.table.replay import replay_hand, run_hands
+
+    every = args.pbn and Path(args.source).is_dir() and args.deal is None and args.hand is None
+    if every:  # export a whole keep-plays run, deal by deal (or every hand of one match)
+        hands = run_hands(args.source, table=args.table, pairing=args.pairing, match_no=args.match)
+    else:
+        hands = replay_source(
+            args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table, pairing=args.pairing
+        )
     for i, recorded in enumerate(hands):
+        if args.pbn:
+            print(replay_hand(recorded.record, recorded.title).to_pbn(event=recorded.title))
+            continue
         if i:
             print()
         print("\n".join(replay_lines(recorded)))
@@ -553,13 +565,15 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving it there)")
     pl.set_defaults(func=_cmd_play)
     r = sub.add_parser("replay", help="print a recorded hand trick by trick")
-    r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON) "
+    r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON), a PBN file "
                    "or a results folder of a run made with --keep-plays")  # fmt: skip
     r.add_argument("--hand", type=_count, help="hand_no K (from 0): of a saved match, or of --match M in a matches-mode run")
     r.add_argument("--deal", type=_count, help="deal_no N of a hands-mode run")
     r.add_argument("--match", type=_count, help="match_no M of a matches-mode run")
     r.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0)")
     r.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
+    r.add_argument("--pbn", action="store_true", help="print PBN-style records instead of the text; of a results "
+                   "folder without --deal: every deal (with --match M: every hand of match M)")
     r.set_defaults(func=_cmd_replay)
     s = sub.add_parser("summary", help="the summary table of a results folder")
     s.add_argument("dir", metavar="DIR")

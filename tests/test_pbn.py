@@ -155,3 +155,28 @@ def test_an_unfinished_record_reads_to_where_it_stops():
     with pytest.raises(PBNError, match=r"\[Result\]: the hand is not over"):
         Hand.from_pbn(text + '[Result "S 1 W 1 N 1 E 1"]\n')
     assert len(read_pbn(text + "\n" + text)) == 2
+
+
+def test_replay_reads_pbn_and_exports_a_keep_plays_run(tmp_path, capsys):
+    from spades_ai import run_tournament
+    from spades_ai.cli import main
+
+    run = run_tournament("normal,easy", deals=4, seed=5, out=tmp_path / "run", keep_plays=True, n_jobs=1, progress=False).path
+    assert main(["replay", str(run), "--pbn", "--table", "1"]) == 0
+    text = capsys.readouterr().out
+    hands = read_pbn(text)
+    assert len(hands) == 4 and all(h.phase == "over" for h in hands)
+    assert main(["replay", str(run), "--deal", "2", "--table", "1"]) == 0
+    from_run = capsys.readouterr().out
+    path = tmp_path / "run.pbn"
+    path.write_text(text)
+    assert main(["replay", str(path), "--hand", "2"]) == 0
+    from_file = capsys.readouterr().out
+    def tricks(out):  # the team names differ (agents in a run, seats in a record); the tricks do not
+        return [line for line in out.splitlines() if line.startswith("Trick")]
+
+    assert len(tricks(from_file)) == 13 and tricks(from_file) == tricks(from_run)
+    assert "Trick 13" in from_file and "Score sheet" in from_file
+    path.write_text(text.replace('[Play "', '[Play "X', 1))
+    assert main(["replay", str(path)]) == 2
+    assert "[Play]: a seat is one of the letters" in capsys.readouterr().err

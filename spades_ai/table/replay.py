@@ -5,7 +5,8 @@ A hand comes from one of three sources, and is always played again through ``Han
 every bid and card is checked by the engine once more:
 
 - a saved match of ``spades-ai play`` (JSON lines; ``hand_no`` picks one hand, else all);
-- a ``Hand`` record (``Hand.to_json()``), a JSON file;
+- a ``Hand`` record (``Hand.to_json()``), a JSON file, or a PBN-style text record
+  (``Hand.to_pbn()``, ``spades_ai.pbn``; a file may hold several);
 - a tournament results folder of a run made with ``keep_plays``: the row's bids and its 52
   cards in play order, on the deal of ``(seed, deal_no)`` in hands mode or of hand
   ``hand_no`` of match ``match_no`` in matches mode (the match streams of ``play_matches``),
@@ -22,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 from spades_ai.render import text as render
@@ -56,17 +57,29 @@ def replay_hand(record: dict, where: str = "the hand") -> Hand:
     bids, blind, plays = record.get("bids", []), record.get("blind", []), record.get("plays", [])
     if len(blind) != len(bids):
         raise ReplayError(f"{where}: {len(bids)} bids but {len(blind)} blind flags")
+    passes = record.get("passes", [[None] * 4, [None] * 4])
+    _replay_passes(hand, passes[0], where, "the pass")
     for i, (b, bl) in enumerate(zip(bids, blind)):
         try:
             hand.bid(b, blind=bl)
         except IllegalBidError as exc:
             raise ReplayError(f"{where}: bid {i + 1} is refused: {exc}") from None
+    _replay_passes(hand, passes[1], where, "the blind pass")
     for i, c in enumerate(plays):
         try:
             hand.play(c)
         except IllegalPlayError as exc:
             raise ReplayError(f"{where}: card {i + 1} ({c}) is refused: {exc}") from None
     return hand
+
+
+def _replay_passes(hand: Hand, passes, where: str, what: str) -> None:
+    for seat, cards in enumerate(passes):
+        if cards is not None:
+            try:
+                hand.pass_cards(seat, cards)
+            except IllegalPassError as exc:
+                raise ReplayError(f"{where}: {what} of seat {seat} is refused: {exc}") from None
 
 
 def replay_lines(recorded: Recorded) -> list[str]:
@@ -167,9 +180,52 @@ def replay_source(
         head = None
     if isinstance(head, dict) and "hand" in head:
         return from_match_file(path, hand_no)
+    if first.lstrip().startswith(("[", "%")):
+        return from_pbn_file(path, hand_no)
     if hand_no is not None:
-        raise ReplayError(f"--hand picks a hand of a saved match, and {path} holds one hand record")
+        raise ReplayError(f"--hand picks a hand of a saved match or a PBN file, and {path} holds one hand record")
     return from_record_file(path)
+
+
+def from_pbn_file(path: str | os.PathLike, hand_no: int | None = None) -> list[Recorded]:
+    """The hands of a PBN file (all, or the ``hand_no``-th record, from 0)."""
+    from spades_ai.pbn import PBNError, read_pbn
+
+    try:
+        hands = read_pbn(Path(path).read_text(encoding="utf-8"))
+    except PBNError as exc:
+        raise ReplayError(f"{path}: {exc}") from None
+    names = render.seat_names()
+    out = [Recorded(h.to_record(), names, render.team_names(names), f"{path}: record {k}") for k, h in enumerate(hands)]
+    if hand_no is not None:
+        if not 0 <= hand_no < len(out):
+            raise ReplayError(f"{path} holds records 0..{len(out) - 1} (--hand), not {hand_no}")
+        out = [out[hand_no]]
+    return out
+
+
+def run_hands(path: str | os.PathLike, *, table: int | None = None, pairing: int | None = None,
+              match_no: int | None = None) -> list[Recorded]:
+    """Every hand of a ``keep_plays`` results folder, deal by deal (hands mode), or every hand
+    of match ``match_no`` (matches mode), at one table and pairing: for export (``--pbn``)."""
+    from spades_ai.tournament.results import chunk_files
+
+    path = Path(path)
+    if not path.is_dir():
+        raise ReplayError(f"{path} is not a results folder")
+    pairing = 0 if pairing is None else pairing
+    if match_no is not None:
+        out, k = [], 0
+        while True:
+            try:
+                out.append(from_run(path, match_no=match_no, hand_no=k, table=table, pairing=pairing))
+            except ReplayError as exc:
+                if out and "(hand_no), not" in str(exc):
+                    return out
+                raise
+            k += 1
+    units = sorted({u for c, _ in chunk_files(path) if c.pairing == pairing for u in range(c.start, c.stop)})
+    return [from_run(path, deal_no=u, table=table, pairing=pairing) for u in units]
 
 
 def from_run(
