@@ -24,6 +24,7 @@ _LAZY = {
     "load_results": "spades_ai.tournament",
     "run_tournament": "spades_ai.tournament",
     "summarize": "spades_ai.analysis",
+    "review": "spades_ai.analysis.review",
 }
 
 
@@ -67,6 +68,7 @@ __all__ = [
     "load_results",
     "run_tournament",
     "summarize",
+    "review",
     "count_worlds",
     "sample_worlds",
     "world_weights",

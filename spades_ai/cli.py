@@ -15,6 +15,9 @@ spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing
                                             Hand record, a PBN file or a run made with
                                             --keep-plays; --pbn prints PBN records (of a
                                             whole run without --deal)
+spades-ai review SOURCE [--judge solver|hard|crazy] [--from-trick N] [--deal N --table T] [--hand K]
+                                            every decision's value and loss under a judge;
+                                            of a results folder: loss per agent and phase
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
           [--opponents A] [--jobs J] [--rules FILE.toml] [--config BIDDING.toml]
                                             the bidding benchmark on fixed duplicate deals
@@ -439,6 +442,35 @@ def _cmd_replay(args) -> None:
         print("\n".join(replay_lines(recorded)))
 
 
+def _cmd_review(args) -> None:
+    import pandas as pd
+
+    from spades_ai.analysis import review as rv
+    from spades_ai.table.replay import replay_hand, replay_source
+
+    pd.set_option("display.width", 200)
+    judge = dict(judge=args.judge, from_trick=args.from_trick)
+    if Path(args.source).is_dir() and args.deal is None and args.match is None:
+        tables = (0, 1) if args.table is None else (args.table,)
+        df = rv.review_run(args.source, tables=tables, pairing=args.pairing, **judge)
+        print(f"{args.source}: {df.hand.nunique() if len(df) else 0} hands, {len(df)} decisions judged by {args.judge}")
+        print("Points lost per 100 decisions, by agent and phase:")
+        print(rv.loss_table(df).round(2).to_string())
+        print(f"The {args.worst} costliest decisions:")
+        print(rv.worst(df, args.worst).to_string(index=False))
+        return
+    hands = replay_source(args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table,
+                          pairing=args.pairing)  # fmt: skip
+    for i, recorded in enumerate(hands):
+        df = rv.review(replay_hand(recorded.record, recorded.title), **judge)
+        print(("\n" if i else "") + f"{recorded.title}: {len(df)} decisions judged by {args.judge}"
+              + (f"; double dummy from the opening lead: NS {df.attrs['double_dummy']} tricks" if "double_dummy" in df.attrs else ""))
+        shown = df.drop(columns="values").assign(values=[" ".join(f"{a}:{v:g}" for a, v in d.items()) for d in df["values"]])
+        print(shown.to_string(index=False))
+        print("Per seat:")
+        print(rv.seat_summary(df).to_string(index=False))
+
+
 def _cmd_summary(args) -> None:
     path = Path(args.dir)
     if not path.exists():
@@ -575,6 +607,21 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--pbn", action="store_true", help="print PBN-style records instead of the text; of a results "
                    "folder without --deal: every deal (with --match M: every hand of match M)")
     r.set_defaults(func=_cmd_replay)
+    rv = sub.add_parser("review", help="value every decision of a hand under a judge: where were points lost")
+    rv.add_argument("source", metavar="SOURCE", help="a Hand record (JSON), a PBN file, a saved match, or a results "
+                    "folder of a run made with --keep-plays (without --deal: every hand, the loss table)")  # fmt: skip
+    rv.add_argument("--judge", choices=("solver", "hard", "crazy"), default="solver",
+                    help="solver: exact, every card visible, from --from-trick on (default); hard, crazy: their Monte "
+                    "Carlo values from the acting seat's information")  # fmt: skip
+    rv.add_argument("--from-trick", type=_positive, default=8, help="the solver judges tricks N..13 (default 8: the last 6)")
+    rv.add_argument("--hand", type=_count, help="hand_no K: of a saved match or PBN file, or of --match M")
+    rv.add_argument("--deal", type=_count, help="deal_no N of a hands-mode run")
+    rv.add_argument("--match", type=_count, help="match_no M of a matches-mode run")
+    rv.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0; a whole folder: both)")
+    rv.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
+    rv.add_argument("--worst", type=_positive, default=10, help="costliest decisions listed for a folder (default 10)")
+    rv.set_defaults(func=_cmd_review)
+
     s = sub.add_parser("summary", help="the summary table of a results folder")
     s.add_argument("dir", metavar="DIR")
     s.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")

@@ -411,7 +411,7 @@ class Hand(PublicFacts):
         """The hand as a PBN-style text record (``spades_ai.pbn``: tags, seats S W N E = 0 1 2 3).
 
         >>> from spades_ai import deal
-        >>> Hand(deal(seed=1)).to_pbn().splitlines()[3]
+        >>> Hand(deal(seed=1)).to_pbn().splitlines()[2]
         '[Dealer "S"]'
         """
         from spades_ai import pbn

@@ -36,12 +36,14 @@ class ReplayError(ValueError):
 @dataclass(frozen=True)
 class Recorded:
     """A hand to replay: its record (``Hand.to_record()`` keys), the seats' and teams' names,
-    and a title line."""
+    a title line, and (from a results folder) the agent of each team and where the hand is."""
 
     record: dict
     names: tuple[str, str, str, str]
     teams: tuple[str, str]
     title: str
+    agents: tuple[str, str] | None = None
+    where: dict | None = None
 
 
 def replay_hand(record: dict, where: str = "the hand") -> Hand:
@@ -327,7 +329,8 @@ def from_run(
     }
     names = render.seat_names()
     teams = tuple(f"{team_row[t].agent} (seats {t}, {t + 2})" for t in range(2))
-    recorded = Recorded(record, names, teams, title)
+    where = {"deal_no": deal_no, "match_no": match_no, "hand_no": hand_no, "table": table, "pairing": pairing}
+    recorded = Recorded(record, names, teams, title, (str(team_row[0].agent), str(team_row[1].agent)), where)
     hand = replay_hand(record, title)
     result = hand.result()
     for team in range(2):
