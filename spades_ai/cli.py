@@ -16,6 +16,7 @@ spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing
                                             --keep-plays; --pbn prints PBN records (of a
                                             whole run without --deal)
 spades-ai review SOURCE [--judge solver|hard|crazy] [--from-trick N] [--deal N --table T] [--hand K]
+          [--double-dummy]
                                             every decision's value and loss under a judge;
                                             of a results folder: loss per agent and phase
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
@@ -462,7 +463,7 @@ def _cmd_review(args) -> None:
     hands = replay_source(args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table,
                           pairing=args.pairing)  # fmt: skip
     for i, recorded in enumerate(hands):
-        df = rv.review(replay_hand(recorded.record, recorded.title), **judge)
+        df = rv.review(replay_hand(recorded.record, recorded.title), whole_deal=args.double_dummy, **judge)
         print(("\n" if i else "") + f"{recorded.title}: {len(df)} decisions judged by {args.judge}"
               + (f"; double dummy from the opening lead: NS {df.attrs['double_dummy']} tricks" if "double_dummy" in df.attrs else ""))
         shown = df.drop(columns="values").assign(values=[" ".join(f"{a}:{v:g}" for a, v in d.items()) for d in df["values"]])
@@ -619,6 +620,8 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("--match", type=_count, help="match_no M of a matches-mode run")
     rv.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0; a whole folder: both)")
     rv.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
+    rv.add_argument("--double-dummy", action="store_true", help="with the solver, also solve the whole deal from the "
+                    "opening lead (tricks NS take with every card visible)")  # fmt: skip
     rv.add_argument("--worst", type=_positive, default=10, help="costliest decisions listed for a folder (default 10)")
     rv.set_defaults(func=_cmd_review)
 

@@ -90,7 +90,7 @@ def test_a_card_that_throws_away_a_sure_trick_is_marked_with_the_solvers_loss():
                          ids=["default", "jokers", "passing"])
 def test_review_values_equal_a_direct_call_of_the_solver(rules):
     hand = normal_hand(3, rules)
-    df = review(hand, from_trick=9)
+    df = review(hand, from_trick=9, whole_deal=True)
     assert len(df) == 20
     record = hand.to_record()
     for row in df.itertuples():
@@ -101,6 +101,7 @@ def test_review_values_equal_a_direct_call_of_the_solver(rules):
         assert row.value == direct[at.rules.named(row.action)] and row.best_value == max(direct.values())
         assert row.seat == at.to_act and row.trick == at.trick_no + 1
     assert 0 <= df.attrs["double_dummy"] <= 13
+    assert "double_dummy" not in review(hand).attrs
 
 
 def test_review_reads_records_pbn_and_files(tmp_path):
@@ -157,7 +158,7 @@ def test_a_results_folder_gives_the_loss_per_agent_and_phase(tmp_path, capsys):
     assert main(["review", str(run), "--worst", "3"]) == 0
     out = capsys.readouterr().out
     assert "6 hands, 144 decisions judged by solver" in out and "Points lost per 100 decisions" in out
-    assert main(["review", str(run), "--deal", "1", "--table", "1"]) == 0
+    assert main(["review", str(run), "--deal", "1", "--table", "1", "--double-dummy"]) == 0
     out = capsys.readouterr().out
     assert "24 decisions judged by solver" in out and "Per seat:" in out and "double dummy" in out
     assert main(["review", str(run), "--deal", "1", "--from-trick", "14"]) == 2

@@ -6,8 +6,9 @@ file: a saved match, a record, a PBN file) and gives one row per judged decision
 - ``judge="solver"``: exact values with every card visible (``spades_ai.solver.card_values``)
   for every card from trick ``from_trick`` (1..13, default 8: the last 6 tricks) on; a value
   is the hand's point difference for the acting seat's team (its points minus the opponents',
-  bag penalties included) when both teams play on perfectly. ``attrs["double_dummy"]`` holds
-  the tricks NS (team 0) take with perfect play from the opening lead, for the whole deal.
+  bag penalties included) when both teams play on perfectly. With ``whole_deal=True``,
+  ``attrs["double_dummy"]`` holds the tricks NS (team 0) take with perfect play from the
+  opening lead, for the whole deal (``double_dummy``).
 - ``judge="hard"`` / ``"crazy"``: the values the agent chooses from, from the acting seat's
   information only (``spades_ai.montecarlo.decision_values``), for every bid and card.
 
@@ -128,12 +129,14 @@ def _replayed(hand: Hand):
         now.play(c)
 
 
-def review(record, judge: str = "solver", *, from_trick: int = 8, agent=None) -> pd.DataFrame:
+def review(record, judge: str = "solver", *, from_trick: int = 8, agent=None, whole_deal: bool = False) -> pd.DataFrame:
     """Every judged decision of a hand, one row each (see the module docstring).
 
     ``from_trick``: the solver judges the cards of tricks ``from_trick`` .. 13 (8: the last 6).
     ``agent``: for the ``hard`` / ``crazy`` judges, the agent whose values judge (default
-    ``make_agent(judge)``).
+    ``make_agent(judge)``). ``whole_deal``: with the solver, also solve the whole deal double
+    dummy from the opening lead (``attrs["double_dummy"]``: a 13-card search, 0.1 s on average
+    and seconds for a few deals, where the last 6 tricks take 0.01 s).
     """
     if judge not in JUDGES:
         raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
@@ -145,7 +148,7 @@ def review(record, judge: str = "solver", *, from_trick: int = 8, agent=None) ->
     rows = _solver_rows(hand, from_trick) if judge == "solver" else _agent_rows(hand, judge, agent)
     df = pd.DataFrame(rows, columns=COLUMNS)
     df.attrs.update(judge=judge, from_trick=from_trick if judge == "solver" else None)
-    if judge == "solver" and hand.plays:
+    if judge == "solver" and whole_deal and hand.plays:
         df.attrs["double_dummy"] = _opening_double_dummy(hand)
     return df
 
