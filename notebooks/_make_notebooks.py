@@ -166,7 +166,8 @@ review = notebook(
     "# Parameters: small for CI. Full size: DEALS = 1_000\nDEALS = 4\nSEED = 8\nOUT = None",
     [
         "import tempfile\nimport pandas as pd\nimport spades_ai as sa\nfrom spades_ai import render\n"
-        "from spades_ai.analysis.review import loss_table, review_picture, review_run, seat_summary, worst\n"
+        "from spades_ai.analysis.review import loss_table, review_hands, seat_summary, worst\n"
+        "from spades_ai.table.replay import run_hands\n"
         'pd.set_option("display.width", 160)\nout = OUT or tempfile.mkdtemp(prefix="spades-nb-")',
         "## A hand in pictures",
         "hand = sa.Hand(sa.deal(SEED, 0))\nnormal = sa.make_agent(\"normal\")\nwhile hand.phase != \"over\":\n"
@@ -178,12 +179,12 @@ review = notebook(
         "df = sa.review(hand)  # the solver judges every card of tricks 8..13\n"
         "df[[\"trick\", \"seat\", \"phase\", \"action\", \"best\", \"value\", \"best_value\", \"loss\"]]",
         "seat_summary(df)",
-        "review_picture(hand, df)  # costly cards marked with their loss",
+        "render.reviewed_html(hand, df)  # costly cards marked with their loss",
         "## Share it as text",
         "text = hand.to_pbn(event=f\"deal 0 of seed {SEED}\")\nprint(text)\nsa.Hand.from_pbn(text).to_record() == hand.to_record()",
         "## A whole results folder: where does each agent lose?",
         'run = sa.run_tournament("normal,easy", deals=DEALS, seed=SEED, out=f"{out}/run", keep_plays=True, n_jobs=1, progress=False)\n'
-        "every = review_run(run.path)\nloss_table(every).round(2)",
+        "every = review_hands(run_hands(run.path, table=0) + run_hands(run.path, table=1))\nloss_table(every).round(2)",
         "worst(every, 5)",
     ],
 )

@@ -447,13 +447,14 @@ def _cmd_review(args) -> None:
     import pandas as pd
 
     from spades_ai.analysis import review as rv
-    from spades_ai.table.replay import replay_hand, replay_source
+    from spades_ai.table.replay import replay_hand, replay_source, run_hands
 
     pd.set_option("display.width", 200)
     judge = dict(judge=args.judge, from_trick=args.from_trick)
     if Path(args.source).is_dir() and args.deal is None and args.match is None:
         tables = (0, 1) if args.table is None else (args.table,)
-        df = rv.review_run(args.source, tables=tables, pairing=args.pairing, **judge)
+        hands = [h for t in tables for h in run_hands(args.source, table=t, pairing=args.pairing)]
+        df = rv.review_hands(hands, **judge)
         print(f"{args.source}: {df.hand.nunique() if len(df) else 0} hands, {len(df)} decisions judged by {args.judge}")
         print("Points lost per 100 decisions, by agent and phase:")
         print(rv.loss_table(df).round(2).to_string())

@@ -426,6 +426,24 @@ def _check_result(hand: Hand, tags: dict) -> None:
             raise PBNError(tag.line, name, f"the record says {tag.value!r}, and the play gives {want!r}")
 
 
+def as_hand(record) -> Hand:
+    """A ``Hand`` from a ``Hand`` (itself), a PBN text (``from_pbn``), or a record from
+    ``Hand.to_record`` or its JSON (``Hand.from_record``): every form a hand is passed around in.
+
+    >>> from spades_ai import deal
+    >>> h = Hand(deal(seed=1))
+    >>> as_hand(h) is h, as_hand(h.to_pbn()).deal == as_hand(h.to_json()).deal == h.deal
+    (True, True)
+    """
+    if isinstance(record, Hand):
+        return record
+    if isinstance(record, str) and record.lstrip().startswith(("[", "%")):
+        return from_pbn(record)
+    if isinstance(record, (str, dict)):
+        return Hand.from_record(record)
+    raise TypeError(f"a hand is a Hand, a record (dict or JSON) or a PBN text, not {type(record).__name__}")
+
+
 def read_pbn_file(path) -> list[Hand]:
     """Every hand of a PBN file."""
     with open(path, encoding="utf-8") as f:

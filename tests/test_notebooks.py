@@ -2,7 +2,7 @@
 
 Each is executed with nbclient in a fresh kernel; a cell that raises fails the test, every
 cell that calls a ``plot_*`` function must leave a PNG in its outputs, and every cell that draws
-a hand (``review_picture``, ``replay_html``) an HTML picture of its cards.
+a hand (``reviewed_html``, ``replay_html``) an HTML picture of its cards.
 """
 
 from pathlib import Path
@@ -28,7 +28,7 @@ def test_notebook_runs_and_plots(path, tmp_path):
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
     plot_cells = [c for c in nb.cells if c.cell_type == "code" and "plots.plot_" in c.source]
-    picture_cells = [c for c in nb.cells if c.cell_type == "code" and any(f in c.source for f in ("review_picture(", "replay_html("))]
+    picture_cells = [c for c in nb.cells if c.cell_type == "code" and any(f in c.source for f in ("reviewed_html(", "replay_html("))]
     assert plot_cells or picture_cells
     for cell in plot_cells:
         assert any("image/png" in out.get("data", {}) for out in cell.outputs), f"no plot from: {cell.source[:60]}"

@@ -1,6 +1,6 @@
 """Hand review (issue 22, item 2): a card that throws away a sure trick is marked with the
 solver's loss, review values equal a direct call of the judge, the summaries over a hand and
-over a results folder, the marked picture, and ``spades-ai review``."""
+over a results folder, the marked picture (``render.reviewed_html``), and ``spades-ai review``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ import pytest
 
 import spades_ai as sa
 from spades_ai import Hand, Rules, deal, make_agent, score_hand
-from spades_ai.analysis.review import loss_table, review, review_picture, review_run, seat_summary, solver_values, points_leaf, worst
+from spades_ai import render
+from spades_ai.analysis.review import loss_table, review, review_hands, seat_summary, worst
+from spades_ai.table.replay import run_hands
 from spades_ai.cli import main
 from spades_ai.solver import card_values, tricks_leaf
 
@@ -81,7 +83,7 @@ def test_a_card_that_throws_away_a_sure_trick_is_marked_with_the_solvers_loss():
     summary = seat_summary(df)
     seat = hand.plays[play_no][0]
     assert summary.set_index("seat").loc[seat, "points_lost"] == pytest.approx(loss)
-    picture = review_picture(hand, df)
+    picture = render.reviewed_html(hand, df)
     card = str(hand.plays[play_no][1])
     assert f'data-card="{card}" data-where="played" title="{card}: loses {loss:.1f} points' in picture
 
@@ -104,14 +106,18 @@ def test_review_values_equal_a_direct_call_of_the_solver(rules):
     assert "double_dummy" not in review(hand).attrs
 
 
-def test_review_reads_records_pbn_and_files(tmp_path):
+def test_review_reads_records_json_and_pbn(tmp_path, capsys):
     hand = normal_hand(5)
     base = review(hand).drop(columns="values")
-    (tmp_path / "h.json").write_text(hand.to_json())
-    (tmp_path / "h.pbn").write_text(hand.to_pbn())
-    for source in (hand.to_record(), hand.to_json(), hand.to_pbn(), str(tmp_path / "h.json"), tmp_path / "h.pbn"):
+    for source in (hand.to_record(), hand.to_json(), hand.to_pbn()):
         assert review(source).drop(columns="values").equals(base)
     assert sa.review is review
+    with pytest.raises(TypeError, match="a hand is a Hand, a record"):
+        review(42)
+    (tmp_path / "h.pbn").write_text(hand.to_pbn())
+    assert main(["review", str(tmp_path / "h.pbn")]) == 0
+    out = capsys.readouterr().out
+    assert "24 decisions judged by solver" in out and "Per seat:" in out
 
 
 def test_review_refuses_what_it_cannot_judge():
@@ -146,7 +152,7 @@ def test_hard_judge_uses_the_monte_carlo_decision_values():
 
 def test_a_results_folder_gives_the_loss_per_agent_and_phase(tmp_path, capsys):
     run = sa.run_tournament("normal,easy", deals=3, seed=8, out=tmp_path / "run", keep_plays=True, n_jobs=1, progress=False).path
-    df = review_run(run)
+    df = review_hands(run_hands(run, table=0) + run_hands(run, table=1))
     assert df.hand.nunique() == 6 and set(df.agent) == {"normal", "easy"} and set(df.table) == {0, 1}
     table = loss_table(df)
     assert set(table.index) == {"normal", "easy"} and table.decisions.sum() == len(df) == 6 * 24

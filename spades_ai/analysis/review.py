@@ -1,7 +1,7 @@
 """Hand review: where did an agent lose points? Every decision of a hand valued by a judge.
 
-``review(record, judge)`` replays a hand (a ``Hand``, its record or JSON, a PBN text, or a
-file: a saved match, a record, a PBN file) and gives one row per judged decision:
+``review(record, judge)`` replays a hand (a ``Hand``, its record or JSON, or a PBN text) and
+gives one row per judged decision:
 
 - ``judge="solver"``: exact values with every card visible (``spades_ai.solver.card_values``)
   for every card from trick ``from_trick`` (1..13, default 8: the last 6 tricks) on; a value
@@ -18,10 +18,11 @@ bid), ``seat``, ``team``, ``trick`` (1..13, 0 for a bid), ``phase`` (``bid``, ``
 played or bid), ``best`` (the judge's best), ``value``, ``best_value``, ``loss`` (best minus
 chosen, in points, >= 0) and ``values`` (every legal action's value, a dict).
 
-``seat_summary`` (points lost per seat, the worst decision), ``worst`` and, over a whole
-results folder, ``review_run`` and ``loss_table`` (loss per agent per 100 decisions by phase)
-answer "where does my bot lose" with a number; ``review_picture`` marks the costly decisions
-on the picture of the hand.
+``seat_summary`` (points lost per seat, the worst decision), ``worst`` and, over many hands
+(a results folder: ``review_hands``), ``loss_table`` (loss per agent per 100 decisions by
+phase) answer "where does my bot lose" with a number. ``spades_ai.render.reviewed_html``
+marks the costly decisions on the picture of the hand; ``spades-ai review`` reads files and
+results folders.
 
 >>> import spades_ai as sa
 >>> hand = sa.Hand(sa.deal(seed=2))
@@ -37,12 +38,11 @@ on the picture of the hand.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
 from spades_ai.game import Hand
+from spades_ai.pbn import as_hand
 from spades_ai.scoring import HandResult
 from spades_ai.solver import LEAF_SHAPE, card_values, double_dummy
 
@@ -50,21 +50,6 @@ JUDGES = ("solver", "hard", "crazy")
 COLUMNS = ["decision", "play_no", "seat", "team", "trick", "phase", "action", "best", "value", "best_value", "loss",
            "values"]
 PHASES = ("bid", "lead", "follow", "discard")
-
-
-def as_hand(record) -> Hand:
-    """A finished or unfinished ``Hand`` from a ``Hand``, a record (dict or JSON), a PBN text,
-    or a path to a record file, a PBN file or a saved match (its first hand)."""
-    from spades_ai.render import as_hand as from_record
-
-    if isinstance(record, Path) or (isinstance(record, str) and not record.lstrip().startswith(("{", "[", "%"))):
-        from spades_ai.table.replay import replay_hand, replay_source
-
-        recorded = replay_source(record)
-        if len(recorded) != 1:
-            raise ValueError(f"{record} holds {len(recorded)} hands: pick one (hand_no) or review each")
-        return replay_hand(recorded[0].record, recorded[0].title)
-    return from_record(record)
 
 
 @functools.lru_cache(maxsize=256)
@@ -215,24 +200,25 @@ def seat_summary(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def review_run(path, judge: str = "solver", *, tables=(0, 1), pairing: int | None = None, deals=None,
-               from_trick: int = 8, agent=None) -> pd.DataFrame:
-    """``review`` of every hand of a ``keep_plays`` results folder (hands mode; ``deals``: some
-    deal numbers only), one frame with ``hand`` (a running number), ``deal_no``, ``table`` and
-    ``agent`` (the acting seat's team's agent) columns added."""
-    from spades_ai.table.replay import replay_hand, run_hands
-
+def review_hands(hands, judge: str = "solver", *, from_trick: int = 8, agent=None) -> pd.DataFrame:
+    """``review`` of many hands in one frame, with ``hand`` (a running number), ``deal_no``,
+    ``table`` and ``agent`` (the acting seat's team's agent) columns added. ``hands``: the
+    hands of a results folder as ``spades_ai.table.replay.run_hands`` reads them (each with
+    ``record``, ``agents`` by team and ``where``), or plain ``Hand`` objects (``agent``:
+    ``team 0`` / ``team 1``). A results folder, both tables:
+    ``loss_table(review_hands(run_hands(path, table=0) + run_hands(path, table=1)))``.
+    """
     frames = []
-    for table in tables:
-        for recorded in run_hands(path, table=table, pairing=pairing):
-            if deals is not None and recorded.where["deal_no"] not in deals:
-                continue
-            df = review(replay_hand(recorded.record, recorded.title), judge, from_trick=from_trick, agent=agent)
-            df.insert(0, "hand", len(frames))
-            df.insert(1, "deal_no", recorded.where["deal_no"])
-            df.insert(2, "table", table)
-            df.insert(3, "agent", [recorded.agents[t] for t in df.team])
-            frames.append(df)
+    for item in hands:
+        hand = item if isinstance(item, Hand) else Hand.from_record(item.record)
+        where = getattr(item, "where", None) or {}
+        agents = getattr(item, "agents", None) or ("team 0", "team 1")
+        df = review(hand, judge, from_trick=from_trick, agent=agent)
+        df.insert(0, "hand", len(frames))
+        df.insert(1, "deal_no", where.get("deal_no"))
+        df.insert(2, "table", where.get("table"))
+        df.insert(3, "agent", [agents[t] for t in df.team])
+        frames.append(df)
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["hand", "deal_no", "table", "agent", *COLUMNS])
     out.attrs.update(judge=judge, from_trick=from_trick if judge == "solver" else None)
     return out
@@ -247,15 +233,3 @@ def loss_table(df: pd.DataFrame) -> pd.DataFrame:
     per["all"] = df.groupby(key).loss.mean() * 100
     per["decisions"] = df.groupby(key).size()
     return per
-
-
-def review_picture(record, df: pd.DataFrame, threshold: float = 0.5):
-    """The picture of the hand (``render.hand_html``) with every decision that lost more than
-    ``threshold`` points marked by its loss: shows itself in a notebook."""
-    from spades_ai.render import Picture, hand_html
-
-    hand = as_hand(record)
-    marks = {}
-    for row in df[df.loss > threshold].itertuples():
-        marks[("bid", row.seat) if row.phase == "bid" else ("play", row.play_no)] = float(row.loss)
-    return Picture(hand_html(hand, marks=marks, title=f"judge: {df.attrs.get('judge', '?')}; marked: losses over {threshold} points"))

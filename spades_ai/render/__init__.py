@@ -3,7 +3,8 @@
 ``hand_html`` / ``hand_svg`` draw the table (seat 0 South at the bottom); the ``_repr_html_``
 of ``Hand``, ``Observation``, ``HandResult`` and ``CardSet`` call them in notebooks.
 ``replay_html`` steps through a hand trick by trick with a slider (plain JavaScript, no
-widgets; without JavaScript every step shows, one under the other). ``save`` writes a
+widgets; without JavaScript every step shows, one under the other); ``reviewed_html`` marks
+the costly decisions of a review (``spades_ai.review``). ``save`` writes a
 standalone ``.html`` or ``.svg`` file. ``render.text`` holds the text of the terminal table.
 
 >>> import spades_ai as sa
@@ -16,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from spades_ai.pbn import as_hand
 from spades_ai.render.html import cards_html, default_names, hand_html, page, result_html, sheet_html, tricks_html
 from spades_ai.render.svg import hand_svg
 
@@ -28,18 +30,6 @@ class Picture(str):
 
     def save(self, path) -> None:
         Path(path).write_text(page(str(self)), encoding="utf-8")
-
-
-def as_hand(record):
-    """A ``Hand`` from a ``Hand`` (as is), a record dict or its JSON (``Hand.from_record``),
-    or a PBN text (``Hand.from_pbn``)."""
-    from spades_ai.game import Hand
-
-    if isinstance(record, Hand):
-        return record
-    if isinstance(record, str) and record.lstrip().startswith(("[", "%")):
-        return Hand.from_pbn(record)
-    return Hand.from_record(record)
 
 
 def hand_at(hand, n_plays: int):
@@ -73,6 +63,17 @@ def replay_html(record, names=None, marks=None) -> Picture:
     return Picture(f"<div>{slider}{divs}{script}</div>")
 
 
+def reviewed_html(record, review, threshold: float = 0.5) -> Picture:
+    """The picture of a hand with every decision of a review (``spades_ai.review``'s frame:
+    ``seat``, ``phase``, ``play_no``, ``loss``) that lost more than ``threshold`` points marked
+    by its loss."""
+    marks = {}
+    for row in review[review.loss > threshold].itertuples():
+        marks[("bid", row.seat) if row.phase == "bid" else ("play", row.play_no)] = float(row.loss)
+    judge = review.attrs.get("judge", "?")
+    return Picture(hand_html(as_hand(record), marks=marks, title=f"judge: {judge}; marked: losses over {threshold} points"))
+
+
 def save(record, path, names=None) -> None:
     """Write the picture of a hand to ``path``: ``.svg`` (``hand_svg``) or ``.html``
     (``hand_html`` in a standalone page)."""
@@ -87,4 +88,4 @@ def save(record, path, names=None) -> None:
 
 
 __all__ = ["Picture", "as_hand", "cards_html", "default_names", "hand_at", "hand_html", "hand_svg", "page",
-           "replay_html", "result_html", "save", "sheet_html", "tricks_html"]
+           "replay_html", "result_html", "reviewed_html", "save", "sheet_html", "tricks_html"]
