@@ -56,7 +56,7 @@ def agent_plays(agent, hand: sa.Hand) -> None:
 
 def row(name: str, times: list[tuple[float, float]]) -> str:
     wall, cpu = np.array(times).T
-    stats = lambda a: f"{np.median(a):8.3f} {np.percentile(a, 90):8.3f} {a.mean():8.3f} {a.max():8.3f}"  # noqa: E731
+    stats = lambda a: f"{np.median(a):8.3f} {np.percentile(a, 90):8.3f} {a.mean():8.3f} {a.max():8.3f}"
     return f"{name:44} wall {stats(wall)} | cpu {stats(cpu)}"
 
 

@@ -450,7 +450,7 @@ def _cmd_review(args) -> None:
     from spades_ai.table.replay import replay_hand, replay_source, run_hands
 
     pd.set_option("display.width", 200)
-    judge = dict(judge=args.judge, from_trick=args.from_trick)
+    judge = {"judge": args.judge, "from_trick": args.from_trick}
     if Path(args.source).is_dir() and args.deal is None and args.match is None:
         tables = (0, 1) if args.table is None else (args.table,)
         hands = [h for t in tables for h in run_hands(args.source, table=t, pairing=args.pairing)]

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from naive import random_rules_kwargs
+
 from spades_ai import Hand, Rules, deal
-from spades_ai.pbn import SEAT_LETTERS, PBNError, read_pbn, seat_of, to_pbn, write_pbn, read_pbn_file
+from spades_ai.pbn import SEAT_LETTERS, PBNError, read_pbn, read_pbn_file, seat_of, to_pbn, write_pbn
 
 
 def random_record(rnd: random.Random, rules: Rules, seed: int) -> Hand:

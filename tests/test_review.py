@@ -10,17 +10,16 @@ import random
 import pytest
 
 import spades_ai as sa
-from spades_ai import Hand, Rules, deal, make_agent, score_hand
-from spades_ai import render
+from spades_ai import Hand, Rules, deal, make_agent, render, score_hand
 from spades_ai.analysis.review import loss_table, review, review_hands, seat_summary, worst
-from spades_ai.table.replay import run_hands
 from spades_ai.cli import main
 from spades_ai.solver import card_values, tricks_leaf
+from spades_ai.table.replay import run_hands
 
 
-def normal_hand(seed: int, rules: Rules = Rules(), upto: int = 52) -> Hand:
+def normal_hand(seed: int, rules: Rules | None = None, upto: int = 52) -> Hand:
     normal = make_agent("normal")
-    hand = Hand(deal(seed, 0), rules=rules, dealer=seed % 4)
+    hand = Hand(deal(seed, 0), rules=Rules() if rules is None else rules, dealer=seed % 4)
     rnd = random.Random(seed)
     while hand.phase != "over" and len(hand.plays) < upto:
         if hand.phase == "passing":

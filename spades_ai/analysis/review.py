@@ -38,6 +38,7 @@ results folders.
 from __future__ import annotations
 
 import functools
+
 import numpy as np
 import pandas as pd
 

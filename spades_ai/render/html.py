@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import html
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from spades_ai.cards import RANK_CHARS, CardSet
 from spades_ai.engine.state import P_TO_ACT
@@ -125,7 +125,7 @@ def _center(view, names: Sequence[str], marks: Mapping) -> str:
     return f'<div class="sa-center" style="grid-row:2;grid-column:2">{"".join(slots)}<div class="sa-note" style="grid-row:2;grid-column:2">{note}</div></div>'
 
 
-def tricks_html(view, names: Sequence[str] = None, marks: Mapping | None = None) -> str:
+def tricks_html(view, names: Sequence[str] | None = None, marks: Mapping | None = None) -> str:
     """The finished tricks in order: who led, the four cards in play order (the winning card
     underlined), who won; ``marks`` as in ``hand_html``."""
     names = default_names() if names is None else names

@@ -13,8 +13,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
-from typing import Sequence
 
 from spades_ai.cards import RANK_CHARS
 from spades_ai.pbn import SEAT_LETTERS
@@ -75,7 +75,7 @@ def hand_svg(hand, names: Sequence[str] | None = None, title: str | None = None)
     names = default_names() if names is None else names
     finished = len(hand.plays) >= 4
     width = 1010 if finished else 700
-    body = [f'<rect x="0" y="0" width="700" height="430" rx="14" fill="#1d6b3a"/>']
+    body = ['<rect x="0" y="0" width="700" height="430" rx="14" fill="#1d6b3a"/>']
     for seat in range(4):
         body += _seat_block(hand, seat, names)
     for seat, card in hand.current_trick:

@@ -15,7 +15,7 @@ named by the caller (``names``, four strings by seat); the teams by ``teams`` (t
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from spades_ai.cards import SUIT_CHARS, SUIT_NAMES, Card, CardSet
 from spades_ai.scoring import HandResult

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.game import Hand
-from spades_ai.rules import Rules
 from spades_ai.render import text as render
+from spades_ai.rules import Rules
 
 
 class ReplayError(ValueError):
