@@ -139,14 +139,16 @@ def test_hard_judge_uses_the_monte_carlo_decision_values():
     hand = normal_hand(2)
     agent = make_agent("hard", worlds=8)
     df = review(hand, "hard", agent=agent)
-    assert list(df.phase[:4]) == ["bid"] * 4 and len(df) == 56
+    assert list(df.phase[:4]) == ["bid"] * 4 and len(df) == 56 and (df.loss >= 0).all()
     record = hand.to_record()
-    for row in df.iloc[[0, 10, 40]].itertuples():
-        at = Hand.from_record(dict(record, bids=record["bids"][: max(row.decision, 0)] if row.phase == "bid" else record["bids"],
-                                   blind=record["blind"][: row.decision] if row.phase == "bid" else record["blind"],
-                                   plays=[] if row.phase == "bid" else record["plays"][: row.play_no]))
-        _, values = decision_values(agent, at.observation())
+    for row in df.iloc[[0, 3, 10, 40]].itertuples():  # the position again, from the record
+        if row.phase == "bid":
+            at = dict(record, bids=record["bids"][: row.decision], blind=record["blind"][: row.decision], plays=[])
+        else:
+            at = dict(record, plays=record["plays"][: row.play_no])
+        _, values = decision_values(agent, Hand.from_record(at).observation())
         assert row.values == {str(k): v for k, v in values.items()}
+        assert row.best_value == max(values.values())
 
 
 def test_a_results_folder_gives_the_loss_per_agent_and_phase(tmp_path, capsys):
