@@ -425,15 +425,15 @@ def _cmd_replay(args) -> None:
     from pathlib import Path
 
     from spades_ai.table import replay_lines, replay_source
-    from spades_ai.table.replay import replay_hand, run_hands
+    from spades_ai.table.replay import replay_hand, run_pbn
 
-    every = args.pbn and Path(args.source).is_dir() and args.deal is None and args.hand is None
-    if every:  # export a whole keep-plays run, deal by deal (or every hand of one match)
-        hands = run_hands(args.source, table=args.table, pairing=args.pairing, match_no=args.match)
-    else:
-        hands = replay_source(
-            args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table, pairing=args.pairing
-        )
+    if args.pbn and Path(args.source).is_dir() and args.deal is None and args.hand is None:
+        # a whole keep-plays run, deal by deal (or every hand of one match)
+        print(run_pbn(args.source, table=args.table, pairing=args.pairing, match_no=args.match), end="")
+        return
+    hands = replay_source(
+        args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table, pairing=args.pairing
+    )
     for i, recorded in enumerate(hands):
         if args.pbn:
             print(replay_hand(recorded.record, recorded.title).to_pbn(event=recorded.title))

@@ -353,3 +353,12 @@ def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append([a, b])
     return [(a, b) for a, b in out]
+
+
+def run_pbn(path: str | os.PathLike, *, table: int | None = None, pairing: int | None = None,
+            match_no: int | None = None) -> str:
+    """A ``keep_plays`` results folder as PBN text, deal by deal (``run_hands``), each record's
+    ``Event`` naming the run, the deal and the table: ``spades-ai replay DIR --pbn``."""
+    return "\n".join(replay_hand(r.record, r.title).to_pbn(event=r.title)
+                     for r in run_hands(path, table=table, pairing=pairing, match_no=match_no))
+
