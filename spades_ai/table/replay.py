@@ -97,9 +97,9 @@ def replay_lines(recorded: Recorded) -> list[str]:
     for s in range(4):
         lines.append(f"  {names[s]:{width}}  {render.format_cards(hand.deal[s])}")
     lines.append(render.format_bids(hand, names))
-    trick_no, won = 0, [0, 0, 0, 0]
+    won = [0, 0, 0, 0]
     winners = render.trick_winners(hand)
-    for k in range(0, len(hand.plays), 4):
+    for trick_no, k in enumerate(range(0, len(hand.plays), 4)):
         trick = hand.plays[k : k + 4]
         leader = trick[0][0]
         cards = ", ".join(f"{names[s]} {c}" for s, c in trick[1:])
@@ -111,7 +111,6 @@ def replay_lines(recorded: Recorded) -> list[str]:
         else:
             text += " ... (unfinished)"
         lines.append(text)
-        trick_no += 1
     if hand.phase == "over":
         lines.append(render.format_sheet(hand.result(), names, teams, "Score sheet"))
     else:
