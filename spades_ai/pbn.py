@@ -319,8 +319,10 @@ def _read_record(tags: dict) -> Hand:
     try:
         hand = Hand([" ".join(c) for c in deal], dealer, rules, _pair(tags.get("MatchScore")), _pair(tags.get("BagCount")),
                     hands_played=hands_played)  # fmt: skip
-    except ValueError as exc:
-        tag = next((t for t in (deal_tag, tags.get("MatchScore"), tags.get("BagCount"), played) if t is not None and t.name.lower() in str(exc).lower()), deal_tag)
+    except ValueError as exc:  # Hand names the field it refuses
+        by_field = {"bag_count": "BagCount", "hands_played": "HandsPlayed", "scores": "MatchScore"}
+        name = next((t for f, t in by_field.items() if str(exc).startswith(f)), "Deal")
+        tag = tags.get(name, deal_tag)
         raise PBNError(tag.line, tag.name, str(exc)) from None
     _read_passes(hand, tags.get("Pass"), hand.rules.pass_cards)
     if "Auction" in tags:

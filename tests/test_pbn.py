@@ -104,6 +104,8 @@ def line_of(text: str, start: str) -> int:
         (lambda t: t.replace('[Rules ""]', '[Rules "target_score=250"]\n[Rules ""]'), '[Rules ""]', r"\[Rules\]: the tag appears twice"),
         (lambda t: t.replace("[Deal \"N:", "[Deal \"N:A"), "[Deal \"", r"\[Deal\]: .*(twice|14 cards)"),
         (lambda t: t.replace("[Deal \"N:", "[Deal \"Q:"), "[Deal \"", r"\[Deal\]: a seat is one of the letters"),
+        (lambda t: t.replace('[BagCount "NS 0', '[BagCount "NS 12'), "[BagCount", r"\[BagCount\]: bag_count\[0\] = 12 must be in 0..9"),
+        (lambda t: t.replace('[HandsPlayed "0"]', '[HandsPlayed "-1"]'), "[HandsPlayed", r"\[HandsPlayed\]: hands_played"),
         (lambda t: t.replace('[Auction "W"]', '[Auction "N"]'), "[Auction", r"\[Auction\]: the bidding starts at the dealer's left, W, not N"),
         (lambda t: t.replace('[Play "W"]', '[Play "E"]'), "[Play", r"\[Play\]: W leads the first trick under these rules, not E"),
         (lambda t: t.replace('[Result "', '[Result "S 9 '), "[Result", r"\[Result\]: the record says"),
