@@ -1,4 +1,4 @@
-"""Writes the four notebooks (run: python notebooks/_make_notebooks.py). Notebooks only call
+"""Writes the five notebooks (run: python notebooks/_make_notebooks.py). Notebooks only call
 spades_ai: every computation lives in the package, so the notebooks stay short and tested."""
 
 from pathlib import Path
@@ -157,5 +157,38 @@ mine = notebook(
     ],
 )
 
-for name, nb in (("bag_and_set_rates", rates), ("bidding_benchmark", bidding), ("agent_ladder", ladder), ("your_own_agent", mine)):
+review = notebook(
+    "Review a hand",
+    "See a hand, find where an agent lost points, and share the hand as text: the pictures of a hand "
+    "(`spades_ai.render`), a trick-by-trick replay, the solver's review of every card of the last six "
+    "tricks (exact, every card visible; losses in points), a PBN-style record, and the loss per agent "
+    "and phase over a whole results folder.",
+    "# Parameters: small for CI. Full size: DEALS = 1_000\nDEALS = 4\nSEED = 8\nOUT = None",
+    [
+        "import tempfile\nimport pandas as pd\nimport spades_ai as sa\nfrom spades_ai import render\n"
+        "from spades_ai.analysis.review import loss_table, review_hands, seat_summary, worst\n"
+        "from spades_ai.table.replay import run_hands\n"
+        'pd.set_option("display.width", 160)\nout = OUT or tempfile.mkdtemp(prefix="spades-nb-")',
+        "## A hand in pictures",
+        "hand = sa.Hand(sa.deal(SEED, 0))\nnormal = sa.make_agent(\"normal\")\nwhile hand.phase != \"over\":\n"
+        "    obs = hand.observation()\n    hand.bid(normal.bid(obs)) if hand.phase == \"bidding\" else hand.play(normal.play(obs))\nhand",
+        "middle = render.hand_at(hand, 30)  # the hand after 30 cards: the trick in progress in the middle\nmiddle",
+        "middle.view(middle.to_act)  # what the seat to act sees: its own cards, the others counted",
+        "render.replay_html(hand)  # the slider steps through the hand trick by trick",
+        "## Where were points lost?",
+        "df = sa.review(hand)  # the solver judges every card of tricks 8..13\n"
+        "df[[\"trick\", \"seat\", \"phase\", \"action\", \"best\", \"value\", \"best_value\", \"loss\"]]",
+        "seat_summary(df)",
+        "render.reviewed_html(hand, df)  # costly cards marked with their loss",
+        "## Share it as text",
+        "text = hand.to_pbn(event=f\"deal 0 of seed {SEED}\")\nprint(text)\nsa.Hand.from_pbn(text).to_record() == hand.to_record()",
+        "## A whole results folder: where does each agent lose?",
+        'run = sa.run_tournament("normal,easy", deals=DEALS, seed=SEED, out=f"{out}/run", keep_plays=True, n_jobs=1, progress=False)\n'
+        "every = review_hands(run_hands(run.path, table=0) + run_hands(run.path, table=1))\nloss_table(every).round(2)",
+        "worst(every, 5)",
+    ],
+)
+
+for name, nb in (("bag_and_set_rates", rates), ("bidding_benchmark", bidding), ("agent_ladder", ladder), ("your_own_agent", mine),
+                 ("review_a_hand", review)):
     nbf.write(nb, HERE / f"{name}.ipynb")

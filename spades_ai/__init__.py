@@ -25,6 +25,7 @@ _LAZY = {
     "load_results": "spades_ai.tournament",
     "run_tournament": "spades_ai.tournament",
     "summarize": "spades_ai.analysis",
+    "review": "spades_ai.analysis.review",
 }
 
 
@@ -68,6 +69,7 @@ __all__ = [
     "load_results",
     "run_tournament",
     "summarize",
+    "review",
     "count_worlds",
     "decision_values",
     "sample_worlds",

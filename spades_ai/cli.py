@@ -10,9 +10,15 @@ spades-ai summary DIR                       the summary table of a results folde
 spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml]
           [--seed S] [--save FILE] [--resume FILE]
                                             you play South, one action a line on stdin
-spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P]
+spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P] [--pbn]
                                             a hand trick by trick, from a saved match, a
-                                            Hand record or a run made with --keep-plays
+                                            Hand record, a PBN file or a run made with
+                                            --keep-plays; --pbn prints PBN records (of a
+                                            whole run without --deal)
+spades-ai review SOURCE [--judge solver|hard|crazy] [--from-trick N] [--deal N --table T] [--hand K]
+          [--double-dummy]
+                                            every decision's value and loss under a judge;
+                                            of a results folder: loss per agent and phase
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
           [--opponents A] [--jobs J] [--rules FILE.toml] [--config BIDDING.toml]
                                             the bidding benchmark on fixed duplicate deals
@@ -427,15 +433,55 @@ def _cmd_play(args) -> None:
 
 
 def _cmd_replay(args) -> None:
-    from spades_ai.table import replay_lines, replay_source
+    from pathlib import Path
 
+    from spades_ai.table import replay_lines, replay_source
+    from spades_ai.table.replay import replay_hand, run_pbn
+
+    if args.pbn and Path(args.source).is_dir() and args.deal is None and args.hand is None:
+        # a whole keep-plays run, deal by deal (or every hand of one match)
+        print(run_pbn(args.source, table=args.table, pairing=args.pairing, match_no=args.match), end="")
+        return
     hands = replay_source(
         args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table, pairing=args.pairing
     )
     for i, recorded in enumerate(hands):
+        if args.pbn:
+            print(replay_hand(recorded.record, recorded.title).to_pbn(event=recorded.title))
+            continue
         if i:
             print()
         print("\n".join(replay_lines(recorded)))
+
+
+def _cmd_review(args) -> None:
+    import pandas as pd
+
+    from spades_ai.analysis import review as rv
+    from spades_ai.table.replay import replay_hand, replay_source, run_hands
+
+    pd.set_option("display.width", 200)
+    judge = {"judge": args.judge, "from_trick": args.from_trick}
+    if Path(args.source).is_dir() and args.deal is None and args.match is None:
+        tables = (0, 1) if args.table is None else (args.table,)
+        hands = [h for t in tables for h in run_hands(args.source, table=t, pairing=args.pairing)]
+        df = rv.review_hands(hands, **judge)
+        print(f"{args.source}: {df.hand.nunique() if len(df) else 0} hands, {len(df)} decisions judged by {args.judge}")
+        print("Points lost per 100 decisions, by agent and phase:")
+        print(rv.loss_table(df).round(2).to_string())
+        print(f"The {args.worst} costliest decisions:")
+        print(rv.worst(df, args.worst).to_string(index=False))
+        return
+    hands = replay_source(args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table,
+                          pairing=args.pairing)  # fmt: skip
+    for i, recorded in enumerate(hands):
+        df = rv.review(replay_hand(recorded.record, recorded.title), whole_deal=args.double_dummy, **judge)
+        print(("\n" if i else "") + f"{recorded.title}: {len(df)} decisions judged by {args.judge}"
+              + (f"; double dummy from the opening lead: NS {df.attrs['double_dummy']} tricks" if "double_dummy" in df.attrs else ""))
+        shown = df.drop(columns="values").assign(values=[" ".join(f"{a}:{v:g}" for a, v in d.items()) for d in df["values"]])
+        print(shown.to_string(index=False))
+        print("Per seat:")
+        print(rv.seat_summary(df).to_string(index=False))
 
 
 def _cmd_summary(args) -> None:
@@ -506,7 +552,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Monte Carlo AI research toolkit for Spades. With no command: a small Normal vs Easy tournament.",
     )
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
-    for add in (_add_tournament, _add_play, _add_replay, _add_summary, _add_bidding, _add_agents, _add_deal):
+    for add in (_add_tournament, _add_play, _add_replay, _add_review, _add_summary, _add_bidding, _add_agents, _add_deal):
         add(sub)
     return p
 
@@ -579,14 +625,36 @@ def _add_play(sub) -> None:
 def _add_replay(sub) -> None:
     """``spades-ai replay``."""
     r = sub.add_parser("replay", help="print a recorded hand trick by trick")
-    r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON) "
+    r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON), a PBN file "
                    "or a results folder of a run made with --keep-plays")  # fmt: skip
     r.add_argument("--hand", type=_count, help="hand_no K (from 0): of a saved match, or of --match M in a matches-mode run")
     r.add_argument("--deal", type=_count, help="deal_no N of a hands-mode run")
     r.add_argument("--match", type=_count, help="match_no M of a matches-mode run")
     r.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0)")
     r.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
+    r.add_argument("--pbn", action="store_true", help="print PBN-style records instead of the text; of a results "
+                   "folder without --deal: every deal (with --match M: every hand of match M)")
     r.set_defaults(func=_cmd_replay)
+
+
+def _add_review(sub) -> None:
+    """``spades-ai review``."""
+    rv = sub.add_parser("review", help="value every decision of a hand under a judge: where were points lost")
+    rv.add_argument("source", metavar="SOURCE", help="a Hand record (JSON), a PBN file, a saved match, or a results "
+                    "folder of a run made with --keep-plays (without --deal: every hand, the loss table)")  # fmt: skip
+    rv.add_argument("--judge", choices=("solver", "hard", "crazy"), default="solver",
+                    help="solver: exact, every card visible, from --from-trick on (default); hard, crazy: their Monte "
+                    "Carlo values from the acting seat's information")  # fmt: skip
+    rv.add_argument("--from-trick", type=_positive, default=8, help="the solver judges tricks N..13 (default 8: the last 6)")
+    rv.add_argument("--hand", type=_count, help="hand_no K: of a saved match or PBN file, or of --match M")
+    rv.add_argument("--deal", type=_count, help="deal_no N of a hands-mode run")
+    rv.add_argument("--match", type=_count, help="match_no M of a matches-mode run")
+    rv.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0; a whole folder: both)")
+    rv.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
+    rv.add_argument("--double-dummy", action="store_true", help="with the solver, also solve the whole deal from the "
+                    "opening lead (tricks NS take with every card visible)")  # fmt: skip
+    rv.add_argument("--worst", type=_positive, default=10, help="costliest decisions listed for a folder (default 10)")
+    rv.set_defaults(func=_cmd_review)
 
 
 def _add_summary(sub) -> None:

@@ -407,6 +407,31 @@ class Hand(PublicFacts):
             hand.play(c)
         return hand
 
+    def to_pbn(self, event: str | None = None) -> str:
+        """The hand as a PBN-style text record (``spades_ai.pbn``: tags, seats S W N E = 0 1 2 3).
+
+        >>> from spades_ai import deal
+        >>> Hand(deal(seed=1)).to_pbn().splitlines()[2]
+        '[Dealer "S"]'
+        """
+        from spades_ai import pbn
+
+        return pbn.to_pbn(self, event)
+
+    @classmethod
+    def from_pbn(cls, text: str) -> Hand:
+        """The hand of a PBN-style record, every bid and card checked again; a malformed
+        record raises ``spades_ai.pbn.PBNError`` naming the line, the tag and the problem."""
+        from spades_ai import pbn
+
+        return pbn.from_pbn(text)
+
+    def _repr_html_(self) -> str:
+        """The picture of the hand in a notebook (``spades_ai.render.hand_html``)."""
+        from spades_ai.render import hand_html
+
+        return hand_html(self)
+
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}, {self.phase}, bids {self.bids}, tricks {self.tricks_won}"]
         for seat in range(4):

@@ -5,7 +5,8 @@ A hand comes from one of three sources, and is always played again through ``Han
 every bid and card is checked by the engine once more:
 
 - a saved match of ``spades-ai play`` (JSON lines; ``hand_no`` picks one hand, else all);
-- a ``Hand`` record (``Hand.to_json()``), a JSON file;
+- a ``Hand`` record (``Hand.to_json()``), a JSON file, or a PBN-style text record
+  (``Hand.to_pbn()``, ``spades_ai.pbn``; a file may hold several);
 - a tournament results folder of a run made with ``keep_plays``: the row's bids and its 52
   cards in play order, on the deal of ``(seed, deal_no)`` in hands mode or of hand
   ``hand_no`` of match ``match_no`` in matches mode (the match streams of ``play_matches``),
@@ -16,16 +17,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
-from spades_ai.errors import IllegalBidError, IllegalPlayError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.game import Hand
+from spades_ai.render import text as render
 from spades_ai.rules import Rules
-from spades_ai.table import render
 
 
 class ReplayError(ValueError):
@@ -35,12 +36,14 @@ class ReplayError(ValueError):
 @dataclass(frozen=True)
 class Recorded:
     """A hand to replay: its record (``Hand.to_record()`` keys), the seats' and teams' names,
-    and a title line."""
+    a title line, and (from a results folder) the agent of each team and where the hand is."""
 
     record: dict
     names: tuple[str, str, str, str]
     teams: tuple[str, str]
     title: str
+    agents: tuple[str, str] | None = None
+    where: dict | None = None
 
 
 def replay_hand(record: dict, where: str = "the hand") -> Hand:
@@ -56,17 +59,29 @@ def replay_hand(record: dict, where: str = "the hand") -> Hand:
     bids, blind, plays = record.get("bids", []), record.get("blind", []), record.get("plays", [])
     if len(blind) != len(bids):
         raise ReplayError(f"{where}: {len(bids)} bids but {len(blind)} blind flags")
+    passes = record.get("passes", [[None] * 4, [None] * 4])
+    _replay_passes(hand, passes[0], where, "the pass")
     for i, (b, bl) in enumerate(zip(bids, blind)):
         try:
             hand.bid(b, blind=bl)
         except IllegalBidError as exc:
             raise ReplayError(f"{where}: bid {i + 1} is refused: {exc}") from None
+    _replay_passes(hand, passes[1], where, "the blind pass")
     for i, c in enumerate(plays):
         try:
             hand.play(c)
         except IllegalPlayError as exc:
             raise ReplayError(f"{where}: card {i + 1} ({c}) is refused: {exc}") from None
     return hand
+
+
+def _replay_passes(hand: Hand, passes, where: str, what: str) -> None:
+    for seat, cards in enumerate(passes):
+        if cards is not None:
+            try:
+                hand.pass_cards(seat, cards)
+            except IllegalPassError as exc:
+                raise ReplayError(f"{where}: {what} of seat {seat} is refused: {exc}") from None
 
 
 def replay_lines(recorded: Recorded) -> list[str]:
@@ -82,31 +97,25 @@ def replay_lines(recorded: Recorded) -> list[str]:
     for s in range(4):
         lines.append(f"  {names[s]:{width}}  {render.format_cards(hand.deal[s])}")
     lines.append(render.format_bids(hand, names))
-    trick_no, won = 0, [0, 0, 0, 0]
-    for k in range(0, len(hand.plays), 4):
+    won = [0, 0, 0, 0]
+    winners = render.trick_winners(hand)
+    for trick_no, k in enumerate(range(0, len(hand.plays), 4)):
         trick = hand.plays[k : k + 4]
         leader = trick[0][0]
         cards = ", ".join(f"{names[s]} {c}" for s, c in trick[1:])
         text = f"Trick {trick_no + 1:2d}: {names[leader]} leads {trick[0][1]}" + (f"; {cards}" if cards else "")
         if len(trick) == 4:
-            # the winner leads the next trick; the last trick's winner is the seat left to count
-            winner = hand.plays[k + 4][0] if k + 4 < len(hand.plays) else _last_winner(hand, won)
+            winner = winners[trick_no]
             won[winner] += 1
             text += f". {names[winner]} wins.  {render.tricks_against_bids(hand.bids, won, names)}"
         else:
             text += " ... (unfinished)"
         lines.append(text)
-        trick_no += 1
     if hand.phase == "over":
         lines.append(render.format_sheet(hand.result(), names, teams, "Score sheet"))
     else:
         lines.append(f"The hand stops here: {len(hand.plays)} of 52 cards played.")
     return lines
-
-
-def _last_winner(hand: Hand, won: list[int]) -> int:
-    """The winner of the last trick: the seat whose total is one more than counted so far."""
-    return next(s for s in range(4) if hand.tricks_won[s] > won[s])
 
 
 # -- sources ---------------------------------------------------------------------------------
@@ -172,9 +181,52 @@ def replay_source(
         head = None
     if isinstance(head, dict) and "hand" in head:
         return from_match_file(path, hand_no)
+    if first.lstrip().startswith(("[", "%")):
+        return from_pbn_file(path, hand_no)
     if hand_no is not None:
-        raise ReplayError(f"--hand picks a hand of a saved match, and {path} holds one hand record")
+        raise ReplayError(f"--hand picks a hand of a saved match or a PBN file, and {path} holds one hand record")
     return from_record_file(path)
+
+
+def from_pbn_file(path: str | os.PathLike, hand_no: int | None = None) -> list[Recorded]:
+    """The hands of a PBN file (all, or the ``hand_no``-th record, from 0)."""
+    from spades_ai.pbn import PBNError, read_pbn
+
+    try:
+        hands = read_pbn(Path(path).read_text(encoding="utf-8"))
+    except PBNError as exc:
+        raise ReplayError(f"{path}: {exc}") from None
+    names = render.seat_names()
+    out = [Recorded(h.to_record(), names, render.team_names(names), f"{path}: record {k}") for k, h in enumerate(hands)]
+    if hand_no is not None:
+        if not 0 <= hand_no < len(out):
+            raise ReplayError(f"{path} holds records 0..{len(out) - 1} (--hand), not {hand_no}")
+        out = [out[hand_no]]
+    return out
+
+
+def run_hands(path: str | os.PathLike, *, table: int | None = None, pairing: int | None = None,
+              match_no: int | None = None) -> list[Recorded]:
+    """Every hand of a ``keep_plays`` results folder, deal by deal (hands mode), or every hand
+    of match ``match_no`` (matches mode), at one table and pairing: for export (``--pbn``)."""
+    from spades_ai.tournament.results import chunk_files
+
+    path = Path(path)
+    if not path.is_dir():
+        raise ReplayError(f"{path} is not a results folder")
+    pairing = 0 if pairing is None else pairing
+    if match_no is not None:
+        out, k = [], 0
+        while True:
+            try:
+                out.append(from_run(path, match_no=match_no, hand_no=k, table=table, pairing=pairing))
+            except ReplayError as exc:
+                if out and "(hand_no), not" in str(exc):
+                    return out
+                raise
+            k += 1
+    units = sorted({u for c, _ in chunk_files(path) if c.pairing == pairing for u in range(c.start, c.stop)})
+    return [from_run(path, deal_no=u, table=table, pairing=pairing) for u in units]
 
 
 def from_run(
@@ -217,7 +269,8 @@ def from_run(
     team_row = [rows.iloc[0], rows.iloc[1]]
     record = _row_record(t, team_row, t.table_seed(table), deal_no, match_no, hand_no, before, title)
     teams = tuple(f"{team_row[k].agent} (seats {k}, {k + 2})" for k in range(2))
-    recorded = Recorded(record, render.seat_names(), teams, title)
+    where = {"deal_no": deal_no, "match_no": match_no, "hand_no": hand_no, "table": table, "pairing": pairing}
+    recorded = Recorded(record, render.seat_names(), teams, title, (str(team_row[0].agent), str(team_row[1].agent)), where)
     _check_against_rows(replay_hand(record, title), team_row, title)
     return recorded
 
@@ -319,3 +372,12 @@ def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append([a, b])
     return [(a, b) for a, b in out]
+
+
+def run_pbn(path: str | os.PathLike, *, table: int | None = None, pairing: int | None = None,
+            match_no: int | None = None) -> str:
+    """A ``keep_plays`` results folder as PBN text, deal by deal (``run_hands``), each record's
+    ``Event`` naming the run, the deal and the table: ``spades-ai replay DIR --pbn``."""
+    return "\n".join(replay_hand(r.record, r.title).to_pbn(event=r.title)
+                     for r in run_hands(path, table=table, pairing=pairing, match_no=match_no))
+

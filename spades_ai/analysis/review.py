@@ -1,0 +1,241 @@
+"""Hand review: where did an agent lose points? Every decision of a hand valued by a judge.
+
+``review(record, judge)`` replays a hand (a ``Hand``, its record or JSON, or a PBN text) and
+gives one row per judged decision:
+
+- ``judge="solver"``: exact values with every card visible (``spades_ai.solver.card_values``)
+  for every card from trick ``from_trick`` (1..13, default 8: the last 6 tricks) on; a value
+  is the hand's point difference for the acting seat's team (its points minus the opponents',
+  bag penalties included) when both teams play on perfectly. With ``whole_deal=True``,
+  ``attrs["double_dummy"]`` holds the tricks NS (team 0) take with perfect play from the
+  opening lead, for the whole deal (``double_dummy``).
+- ``judge="hard"`` / ``"crazy"``: the values the agent chooses from, from the acting seat's
+  information only (``spades_ai.montecarlo.decision_values``), for every bid and card.
+
+Columns: ``decision`` (0.. in the hand), ``play_no`` (the card's index in the play, -1 for a
+bid), ``seat``, ``team``, ``trick`` (1..13, 0 for a bid), ``phase`` (``bid``, ``lead``,
+``follow``: the seat holds the suit led, ``discard``: it does not), ``action`` (what was
+played or bid), ``best`` (the judge's best), ``value``, ``best_value``, ``loss`` (best minus
+chosen, in points, >= 0) and ``values`` (every legal action's value, a dict).
+
+``seat_summary`` (points lost per seat, the worst decision), ``worst`` and, over many hands
+(a results folder: ``review_hands``), ``loss_table`` (loss per agent per 100 decisions by
+phase) answer "where does my bot lose" with a number. ``spades_ai.render.reviewed_html``
+marks the costly decisions on the picture of the hand; ``spades-ai review`` reads files and
+results folders.
+
+>>> import spades_ai as sa
+>>> hand = sa.Hand(sa.deal(seed=2))
+>>> normal = sa.make_agent("normal")
+>>> while hand.phase != "over":
+...     obs = hand.observation()
+...     hand.bid(normal.bid(obs)) if hand.phase == "bidding" else hand.play(normal.play(obs))
+>>> df = review(hand)
+>>> len(df), sorted(set(df.phase)) <= ["discard", "follow", "lead"], bool((df.loss >= 0).all())
+(24, True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+
+from spades_ai.game import Hand
+from spades_ai.pbn import as_hand
+from spades_ai.scoring import HandResult
+from spades_ai.solver import LEAF_SHAPE, card_values, double_dummy
+
+JUDGES = ("solver", "hard", "crazy")
+COLUMNS = ["decision", "play_no", "seat", "team", "trick", "phase", "action", "best", "value", "best_value", "loss",
+           "values"]
+PHASES = ("bid", "lead", "follow", "discard")
+
+
+@functools.lru_cache(maxsize=256)
+def points_leaf(rules, bids: tuple, blind: tuple, scores: tuple, bag_count: tuple) -> np.ndarray:
+    """``leaf[t0, t1, t2, t3]``: team 0's points minus team 1's for the hand finished with
+    seat s holding ``t_s`` tricks (every finish of 13 tricks; NaN elsewhere)."""
+    leaf = np.full(LEAF_SHAPE, np.nan)
+    r = rules.as_array()
+    b, bl = np.array(bids, np.int64), np.array(blind, np.bool_)
+    s, g = np.array(scores, np.int64), np.array(bag_count, np.int64)
+    for t0 in range(14):
+        for t1 in range(14 - t0):
+            for t2 in range(14 - t0 - t1):
+                t = (t0, t1, t2, 13 - t0 - t1 - t2)
+                p = HandResult.from_arrays(b, bl, np.array(t, np.int64), s, g, r).points
+                leaf[t] = p[0] - p[1]
+    return leaf
+
+
+def _phase(hand: Hand, card) -> str:
+    trick = hand.current_trick
+    if not trick:
+        return "lead"
+    return "follow" if card.suit == trick[0][1].suit else "discard"
+
+
+def _row(decision, play_no, seat, trick, phase, action, values: dict) -> dict:
+    """A decision's row. Actions the judge did not weigh (NaN: a bid outside a Monte Carlo
+    judge's candidates) are not the best, and choosing one has no known loss (NaN); a decision
+    it did not search at all (every value NaN: the cards left were all of one value) loses
+    nothing."""
+    weighed = {k: v for k, v in values.items() if v == v}
+    if not weighed:
+        return {"decision": decision, "play_no": play_no, "seat": seat, "team": seat % 2, "trick": trick,
+                "phase": phase, "action": str(action), "best": str(action), "value": np.nan, "best_value": np.nan,
+                "loss": 0.0, "values": {str(k): v for k, v in values.items()}}
+    best = max(weighed, key=weighed.get)
+    value = values[action]
+    return {"decision": decision, "play_no": play_no, "seat": seat, "team": seat % 2, "trick": trick, "phase": phase,
+            "action": str(action), "best": str(best), "value": value, "best_value": values[best],
+            "loss": values[best] - value, "values": {str(k): v for k, v in values.items()}}
+
+
+def solver_values(hand: Hand, leaf_team0: np.ndarray) -> dict:
+    """The solver judge at the seat to act of ``hand``: ``{card: value to its team}``."""
+    seat = hand.to_act
+    team = seat % 2
+    return card_values([hand.cards(s) for s in range(4)], hand.leader, leaf_team0 if team == 0 else -leaf_team0, team,
+                       tricks_won=hand.tricks_won, trick=[c for _, c in hand.current_trick], rules=hand.rules,
+                       spades_broken=hand.spades_broken)  # fmt: skip
+
+
+def _replayed(hand: Hand):
+    """The hand again from its deal: (the position before each action, the action), bids
+    and cards only (passes are replayed as they were)."""
+    record = hand.to_record()
+    plays, bids = record["plays"], list(zip(record["bids"], record["blind"]))
+    record.update(bids=[], blind=[], plays=[])
+    if "passes" in record:
+        record["passes"][1] = [None] * 4
+    now = Hand.from_record(record)
+    for b, blind in bids:
+        yield now, ("bid", b, blind)
+        now.bid(b, blind=blind)
+        if now.phase == "passing":  # the blind pass, as it was
+            for seat, cards in enumerate(hand.passes[1]):
+                if cards is not None:
+                    now.pass_cards(seat, cards)
+    for c in plays:
+        yield now, ("play", now.rules.named(c), None)
+        now.play(c)
+
+
+def review(record, judge: str = "solver", *, from_trick: int = 8, agent=None, whole_deal: bool = False) -> pd.DataFrame:
+    """Every judged decision of a hand, one row each (see the module docstring).
+
+    ``from_trick``: the solver judges the cards of tricks ``from_trick`` .. 13 (8: the last 6).
+    ``agent``: for the ``hard`` / ``crazy`` judges, the agent whose values judge (default
+    ``make_agent(judge)``). ``whole_deal``: with the solver, also solve the whole deal double
+    dummy from the opening lead (``attrs["double_dummy"]``: a 13-card search, 0.1 s on average
+    and seconds for a few deals, where the last 6 tricks take 0.01 s).
+    """
+    if judge not in JUDGES:
+        raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
+    if isinstance(from_trick, bool) or not isinstance(from_trick, int) or not 1 <= from_trick <= 13:
+        raise ValueError(f"from_trick is a trick 1..13, not {from_trick!r}")
+    hand = as_hand(record)
+    if hand.phase in ("passing", "bidding"):
+        raise ValueError(f"the hand is still {hand.phase}: review needs the bids made")
+    rows = _solver_rows(hand, from_trick) if judge == "solver" else _agent_rows(hand, judge, agent)
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    df.attrs.update(judge=judge, from_trick=from_trick if judge == "solver" else None)
+    if judge == "solver" and whole_deal and hand.plays:
+        df.attrs["double_dummy"] = _opening_double_dummy(hand)
+    return df
+
+
+def _solver_rows(hand: Hand, from_trick: int) -> list[dict]:
+    leaf = points_leaf(hand.rules, tuple(hand.bids), tuple(hand.blind), hand.scores, hand.bag_count)
+    rows = []
+    for k, (now, (kind, action, _)) in enumerate(_replayed(hand)):
+        if kind == "play" and now.trick_no + 1 >= from_trick:
+            values = solver_values(now, leaf)
+            rows.append(_row(k, len(now.plays), now.to_act, now.trick_no + 1, _phase(now, action), action, values))
+    return rows
+
+
+def _opening_double_dummy(hand: Hand) -> int:
+    """Tricks NS (team 0) take from the opening lead with every card visible."""
+    leader = hand.plays[0][0]
+    tricks = double_dummy(list(hand.deal), leader, hand.rules) if hand.passes == [[None] * 4, [None] * 4] else None
+    if tricks is None:  # the cards changed hands: solve the hands held at the first lead
+        start = next(now for now, (kind, _, _) in _replayed(hand) if kind == "play")
+        tricks = double_dummy([start.cards(s) for s in range(4)], leader, hand.rules)
+    return tricks if leader % 2 == 0 else 13 - tricks
+
+
+def _agent_rows(hand: Hand, judge: str, agent) -> list[dict]:
+    from spades_ai.agents import make_agent
+    from spades_ai.montecarlo import decision_values
+
+    agent = make_agent(judge) if agent is None else agent
+    rows = []
+    for k, (now, (kind, action, blind)) in enumerate(_replayed(hand)):
+        if kind == "bid" and blind:
+            continue  # a blind nil is decided before the cards are seen: no values to weigh it by
+        _, values = decision_values(agent, now.observation())
+        phase = "bid" if kind == "bid" else _phase(now, action)
+        trick = 0 if kind == "bid" else now.trick_no + 1
+        rows.append(_row(k, -1 if kind == "bid" else len(now.plays), now.to_act, trick, phase, action, values))
+    return rows
+
+
+# -- summaries -------------------------------------------------------------------------------
+def worst(df: pd.DataFrame, n: int = 5) -> pd.DataFrame:
+    """The ``n`` costliest decisions (loss > 0), costliest first."""
+    cols = [c for c in df.columns if c != "values"]
+    return df[df.loss > 0].sort_values(["loss", "decision"], ascending=[False, True]).head(n)[cols]
+
+
+def seat_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Per seat: decisions judged, points lost in all, and the worst decision (its trick,
+    action, the best action and its loss); with a ``hand`` column (a results folder), points
+    lost per hand."""
+    rows = []
+    for seat, g in df.groupby("seat"):
+        top = g.sort_values(["loss", "decision"], ascending=[False, True]).iloc[0]
+        hands = g["hand"].nunique() if "hand" in g else 1
+        rows.append({"seat": int(seat), "decisions": len(g), "points_lost": float(g.loss.sum()),
+                     "lost_per_hand": float(g.loss.sum()) / hands, "costly": int((g.loss > 0).sum()),
+                     "worst_trick": int(top.trick), "worst_action": top.action, "worst_best": top.best,
+                     "worst_loss": float(top.loss)})
+    return pd.DataFrame(rows)
+
+
+def review_hands(hands, judge: str = "solver", *, from_trick: int = 8, agent=None) -> pd.DataFrame:
+    """``review`` of many hands in one frame, with ``hand`` (a running number), ``deal_no``,
+    ``table`` and ``agent`` (the acting seat's team's agent) columns added. ``hands``: the
+    hands of a results folder as ``spades_ai.table.replay.run_hands`` reads them (each with
+    ``record``, ``agents`` by team and ``where``), or plain ``Hand`` objects (``agent``:
+    ``team 0`` / ``team 1``). A results folder, both tables:
+    ``loss_table(review_hands(run_hands(path, table=0) + run_hands(path, table=1)))``.
+    """
+    frames = []
+    for item in hands:
+        hand = item if isinstance(item, Hand) else Hand.from_record(item.record)
+        where = getattr(item, "where", None) or {}
+        agents = getattr(item, "agents", None) or ("team 0", "team 1")
+        df = review(hand, judge, from_trick=from_trick, agent=agent)
+        df.insert(0, "hand", len(frames))
+        df.insert(1, "deal_no", where.get("deal_no"))
+        df.insert(2, "table", where.get("table"))
+        df.insert(3, "agent", [agents[t] for t in df.team])
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["hand", "deal_no", "table", "agent", *COLUMNS])
+    out.attrs.update(judge=judge, from_trick=from_trick if judge == "solver" else None)
+    return out
+
+
+def loss_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Points lost per 100 decisions, by agent (rows) and phase (columns: bid, lead, follow,
+    discard, and all), with the number of decisions judged."""
+    key = "agent" if "agent" in df else "seat"
+    per = df.groupby([key, "phase"]).loss.mean().unstack("phase") * 100
+    per = per.reindex(columns=[p for p in PHASES if p in per.columns])
+    per["all"] = df.groupby(key).loss.mean() * 100
+    per["decisions"] = df.groupby(key).size()
+    return per
