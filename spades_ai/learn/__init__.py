@@ -1,0 +1,17 @@
+"""Learning from the engine and the search: the batched environment (``VectorEnv``), its
+single-table gymnasium view (``SpadesEnv``, needs ``pip install "spades-ai[learn]"``) and the
+observation and action layout they share with the adapters (``spades_ai.learn.encoding``).
+"""
+
+from spades_ai.learn.env import VectorEnv, check_rules
+
+__all__ = ["VectorEnv", "SpadesEnv", "check_rules"]
+
+
+def __getattr__(name: str):
+    # gymnasium is optional: imported only when SpadesEnv is asked for
+    if name == "SpadesEnv":
+        from spades_ai.learn.gym_env import SpadesEnv
+
+        return SpadesEnv
+    raise AttributeError(f"module 'spades_ai.learn' has no attribute {name!r}")

@@ -1,0 +1,376 @@
+"""The batched environment's kernels: every table stepped in one numba call, as a template.
+
+The other seats' agents come from ONE relative import (the binding): ``_binding.py`` beside
+this file binds Normal at every slot; for any other lineup ``spades_ai.selfplay.codegen.bind``
+copies this file verbatim next to a generated binding, so numba inlines those agents' kernels.
+
+A table is a hand in progress (``pubs[t]``, ``hands[t]``) plus its bookkeeping row
+``rows[t]`` (``V_*``). Between two calls every table waits for a *controlled* seat (bit ``s``
+of ``ctrl``) or has just ended its episode (``V_DONE``: the next step starts the next one and
+ignores its action, gymnasium's next-step autoreset). The other seats are played inside the
+loop by the kernel agents of ``slots`` (``slots[s] = (bid slot, play slot)``).
+
+Which cards a table plays (no dependence on the other tables or their number)::
+
+    episode k of table t       job = (t << 32) + k
+    hands  (episode="hand")    the deal (seed, job), exactly ``sa.deal(seed, job)``; dealer k % 4
+    matches (episode="match")  hand h of match ``job``: stream (seed, job, 1 + h), first dealer
+                               from (seed, job, 2**40), as ``play_matches`` deals match ``job``
+
+Blind nil: a controlled seat whose turn to bid offers a blind nil is asked first, without its
+cards (actions ``BLIND_NIL`` / ``LOOK``, ``learn.encoding``); bit ``s`` of ``V_LOOKED`` is set
+once it has looked. Rules that hide bids (``closed_bidding``) are played on the seat's view
+(``engine.state.observe``), for the agents' decisions and for the observation vector alike.
+"""
+
+import numpy as np
+
+from spades_ai.agents.selfplay_kernels import MAX_MATCH_HANDS, after_hand, deal_match_hand, match_first_dealer
+from spades_ai.engine import score as _sc
+from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index
+from spades_ai.engine.deal import DEAL_STREAM, deal_for, public_id
+from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.rng import stream_state
+from spades_ai.engine.state import (
+    N_PUBLIC,
+    P_BAGS,
+    P_BIDS,
+    P_BLIND,
+    P_BROKEN,
+    P_DEALER,
+    P_LEADER,
+    P_PHASE,
+    P_PLAYED_BY,
+    P_SCORES,
+    P_TO_ACT,
+    P_TRICK,
+    P_TRICK_LEN,
+    P_TRICK_NO,
+    P_VOIDS,
+    P_WON,
+    PHASE_BIDDING,
+    PHASE_OVER,
+    PHASE_PLAYING,
+    apply_bid,
+    apply_card,
+    hides_anything,
+    legal_now,
+    observe,
+    reset_public,
+)
+from spades_ai.learn.encoding import (
+    BID_OFFSET,
+    BLIND_NIL,
+    LOOK,
+    N_ACTIONS,
+    O_BAGS,
+    O_BIDS,
+    O_BLIND,
+    O_BROKEN,
+    O_DEALER,
+    O_LEADER,
+    O_OWN,
+    O_PHASE,
+    O_PLAYED,
+    O_SCORES,
+    O_TRICK,
+    O_TRICK_NO,
+    O_VOIDS,
+    O_WON,
+    OBSERVATION_SIZE,
+)
+from spades_ai.rules import R_BAG_LIMIT, R_EXTRA, R_N_EXTRA
+
+# -- seat dispatch: the one line a binding replaces
+from ._binding import seat_bid, seat_pass, seat_play  # noqa: F401 -- seat_pass: the binding's contract
+# -- end of seat dispatch
+
+# a table's bookkeeping row
+V_EPISODE, V_JOB, V_HAND_NO, V_LOOKED, V_DONE, V_SEAT = 0, 1, 2, 3, 4, 5
+ROW_WIDTH = 8
+
+# the other seats' slots: a seat's row of ``slots``
+S_BID, S_PLAY = 0, 1
+
+# ``err``: an agent's illegal action (what, table, seat, action, slot)
+E_BID, E_CARD = 1, 2
+ERR_SIZE = 5
+
+AT_SEAT, HAND_OVER, AGENT_ILLEGAL = 0, 1, 2
+#: The blind-nil question put to an agent before it looks (the loop's own, ``lineup_loop``)
+BLIND_QUESTION = (1 << BLIND_NIL_BIT) | 1
+# observation phases (``learn.encoding.PHASES``)
+PH_BLIND, PH_BIDDING, PH_PLAYING, PH_OVER = 1, 2, 3, 4
+
+
+# -- cards in the engine's layout and as card ids ----------------------------------------------
+@inline_kernel
+def id_mask(mask, rules):
+    """An engine bitboard as card ids (each joker or high deuce back on its card's id)."""
+    for i in range(rules[R_N_EXTRA]):
+        lane = ONE << U64(52 + i)
+        if mask & lane:
+            mask = (mask & ~lane) | (ONE << U64(rules[R_EXTRA + i]))
+    return mask
+
+
+@inline_kernel
+def engine_id(card, rules):
+    """The engine id of card id ``card`` (``Rules.engine_id``)."""
+    for i in range(rules[R_N_EXTRA]):
+        if rules[R_EXTRA + i] == card:
+            return np.int64(52 + i)
+    return np.int64(card)
+
+
+@inline_kernel
+def set_bits(out, base, mask):
+    """``out[base + c] = 1`` for every bit ``c`` of ``mask``."""
+    while mask:
+        out[base + lowest_index(mask)] = 1
+        mask &= mask - ONE
+
+
+# -- the observation vector and the mask -----------------------------------------------------------
+@kernel
+def write_observation(pub, seat, hand, blind_decision, rules, out):
+    """``out`` (float32, ``OBSERVATION_SIZE``) = the observation vector of ``seat`` holding
+    ``hand`` (engine layout) in ``pub`` (its view), as ``interop.encoding.observation_vector``."""
+    for k in range(OBSERVATION_SIZE):
+        out[k] = 0.0
+    if not blind_decision:
+        set_bits(out, O_OWN, id_mask(hand, rules))
+    for s in range(4):
+        r = (s - seat) & 3
+        set_bits(out, O_PLAYED + 52 * r, id_mask(U64(pub[P_PLAYED_BY + s]), rules))
+        b = pub[P_BIDS + s]
+        if b >= 0:
+            out[O_BIDS + 14 * r + b] = 1.0
+        out[O_BLIND + r] = 1.0 if pub[P_BLIND + s] != 0 else 0.0
+        out[O_WON + r] = pub[P_WON + s] / 13.0
+        for suit in range(4):
+            if (pub[P_VOIDS] >> (4 * s + suit)) & 1:
+                out[O_VOIDS + 4 * r + suit] = 1.0
+    n = pub[P_TRICK_LEN]
+    leader = pub[P_LEADER]
+    for i in range(n):
+        r = (leader + i - seat) & 3
+        out[O_TRICK + 52 * r + public_id(pub[P_TRICK + i], rules)] = 1.0
+    if n > 0:
+        out[O_LEADER + ((leader - seat) & 3)] = 1.0
+    phase = pub[P_PHASE]
+    if blind_decision:
+        out[O_PHASE + PH_BLIND] = 1.0
+    elif phase == PHASE_BIDDING:
+        out[O_PHASE + PH_BIDDING] = 1.0
+    elif phase == PHASE_PLAYING:
+        out[O_PHASE + PH_PLAYING] = 1.0
+    else:
+        out[O_PHASE + PH_OVER] = 1.0
+    out[O_DEALER + ((pub[P_DEALER] - seat) & 3)] = 1.0
+    out[O_BROKEN] = 1.0 if pub[P_BROKEN] != 0 else 0.0
+    us = seat & 1
+    for j in range(2):
+        team = us ^ j
+        out[O_SCORES + j] = min(1.0, max(-1.0, pub[P_SCORES + team] / 1000.0))
+        out[O_BAGS + j] = pub[P_BAGS + team] / rules[R_BAG_LIMIT]
+    out[O_TRICK_NO] = pub[P_TRICK_NO] / 13.0
+
+
+@kernel
+def write_mask(pub, hand, blind_pending, rules, out):
+    """``out`` (int8, ``N_ACTIONS``) = the legal actions of the seat to act holding ``hand``."""
+    for k in range(N_ACTIONS):
+        out[k] = 0
+    if pub[P_PHASE] == PHASE_BIDDING:
+        if blind_pending:
+            out[BLIND_NIL] = 1
+            out[LOOK] = 1
+        else:
+            set_bits(out, BID_OFFSET, U64(legal_bids(pub[P_TO_ACT], hand, pub, rules) & 0x3FFF))
+    else:
+        set_bits(out, 0, id_mask(legal_now(pub, hand, rules), rules))
+
+
+# -- the other seats -------------------------------------------------------------------------------
+@kernel
+def play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t):
+    """Play the other seats' turns until a controlled seat is to act (AT_SEAT; a seat without a
+    blind-nil option is marked as having looked) or the hand is over (HAND_OVER). An agent's
+    illegal action fills ``err`` and returns AGENT_ILLEGAL."""
+    hides = hides_anything(rules)
+    while True:
+        phase = pub[P_PHASE]
+        if phase == PHASE_OVER:
+            return HAND_OVER
+        seat = pub[P_TO_ACT]
+        hand = hands[seat]
+        if (ctrl >> seat) & 1:
+            if phase == PHASE_BIDDING and not (legal_bids(seat, hand, pub, rules) >> BLIND_NIL_BIT) & 1:
+                row[V_LOOKED] |= 1 << seat
+            return AT_SEAT
+        seen = pub
+        if hides:
+            observe(pub, seat, rules, view)
+            seen = view
+        if phase == PHASE_BIDDING:
+            slot = slots[seat, S_BID]
+            full = legal_bids(seat, hand, pub, rules)
+            blind = False
+            if (full >> BLIND_NIL_BIT) & 1:
+                blind = seat_bid(slot, seen, seat, ZERO, np.int64(BLIND_QUESTION), rules, params) == BLIND_NIL_BIT
+            b = np.int64(0)
+            if not blind:
+                legal = full & 0x3FFF
+                b = seat_bid(slot, seen, seat, hand, legal, rules, params)
+                if b < 0 or b > 13 or not (legal >> b) & 1:
+                    err[0], err[1], err[2], err[3], err[4] = E_BID, t, seat, b, slot
+                    return AGENT_ILLEGAL
+            apply_bid(pub, hands, b, blind, rules)
+        else:
+            slot = slots[seat, S_PLAY]
+            legal = legal_now(pub, hand, rules)
+            card = seat_play(slot, seen, seat, hand, legal, rules, params)
+            if card < 0 or card > 55 or not (legal >> U64(card)) & ONE:
+                err[0], err[1], err[2], err[3], err[4] = E_CARD, t, seat, card, slot
+                return AGENT_ILLEGAL
+            apply_card(pub, hands, card, rules)
+
+
+# -- episodes --------------------------------------------------------------------------------------
+@kernel
+def start_hand(seed, match, pub, hands, row, dealer, score0, score1, bags0, bags1, rules):
+    """Deal the table's next hand (``row[V_JOB]``, ``row[V_HAND_NO]``) and reset ``pub``."""
+    if match:
+        deal_match_hand(seed, row[V_JOB], row[V_HAND_NO], hands, rules)
+    else:
+        deal_for(stream_state(seed, row[V_JOB], DEAL_STREAM), hands, rules)
+    reset_public(pub, hands, dealer, score0, score1, bags0, bags1, row[V_HAND_NO], rules)
+    row[V_LOOKED] = 0
+
+
+@kernel
+def start_episode(seed, match, t, pub, hands, row, rules):
+    """Start episode ``row[V_EPISODE]`` of table ``t`` (the module docstring: which cards)."""
+    job = (t << 32) + row[V_EPISODE]
+    row[V_JOB], row[V_HAND_NO], row[V_DONE] = job, 0, 0
+    dealer = match_first_dealer(seed, job) if match else row[V_EPISODE] & 3
+    start_hand(seed, match, pub, hands, row, dealer, 0, 0, 0, 0, rules)
+
+
+@kernel
+def settle(seed, ctrl, match, t, pub, hands, row, slots, params, rules, view, sheet, nil, obs, mask, reward,
+           terminated, truncated, points, err):  # fmt: skip
+    """Play table ``t`` on to its next controlled decision (the episode's next hand in a match),
+    or to the end of its episode; write its observation and mask. The points of a hand that
+    ends go to ``points`` (per team) and, for the team of ``row[V_SEAT]`` (the seat that just
+    acted), to ``reward``. Returns False on an agent's illegal action (``err``)."""
+    while True:
+        status = play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t)
+        if status == AGENT_ILLEGAL:
+            return False
+        if status == AT_SEAT:
+            seat = pub[P_TO_ACT]
+            row[V_SEAT] = seat
+            pending = pub[P_PHASE] == PHASE_BIDDING and not (row[V_LOOKED] >> seat) & 1
+            seen = pub
+            if hides_anything(rules):
+                observe(pub, seat, rules, view)
+                seen = view
+            write_observation(seen, seat, hands[seat], pending, rules, obs)
+            write_mask(pub, hands[seat], pending, rules, mask)
+            return True
+        _sc.score_hand(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
+                       pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil)  # fmt: skip
+        for team in range(2):
+            points[team] += sheet[team, _sc.F_POINTS]
+        reward[0] += sheet[row[V_SEAT] & 1, _sc.F_POINTS]
+        if match:
+            k = row[V_HAND_NO]
+            s0, s1, b0, b1, winner, dealer = after_hand(sheet, k, pub[P_DEALER], rules)
+            if winner < 0 and k + 1 < MAX_MATCH_HANDS:
+                row[V_HAND_NO] = k + 1
+                start_hand(seed, match, pub, hands, row, dealer, s0, s1, b0, b1, rules)
+                continue
+            truncated[0] = winner < 0
+            terminated[0] = winner >= 0
+        else:
+            terminated[0] = True
+        row[V_DONE] = 1
+        write_observation(pub, row[V_SEAT], hands[row[V_SEAT]], False, rules, obs)
+        for k in range(N_ACTIONS):  # any action is accepted (and ignored) on the autoreset step
+            mask[k] = 1
+        return True
+
+
+@inline_kernel
+def apply_action(pub, hands, row, action, rules):
+    """The controlled seat to act takes ``action`` (checked against its mask beforehand)."""
+    seat = pub[P_TO_ACT]
+    if action == LOOK:
+        row[V_LOOKED] |= 1 << seat
+    elif action == BLIND_NIL:
+        row[V_LOOKED] |= 1 << seat
+        apply_bid(pub, hands, np.int64(0), True, rules)
+    elif action >= BID_OFFSET:
+        apply_bid(pub, hands, np.int64(action - BID_OFFSET), False, rules)
+    else:
+        apply_card(pub, hands, engine_id(action, rules), rules)
+
+
+# -- the batch -------------------------------------------------------------------------------------
+@kernel
+def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, err):
+    """Start episode 0 on every table and play on to its first controlled decision. Returns
+    False on an agent's illegal action (``err``)."""
+    view = np.empty(N_PUBLIC, dtype=np.int64)
+    sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
+    nil = np.empty(4, dtype=np.int64)
+    reward = np.zeros(1, dtype=np.float64)
+    points = np.zeros(2, dtype=np.int64)
+    flags = np.zeros(2, dtype=np.bool_)
+    for t in range(pubs.shape[0]):
+        rows[t, :] = 0
+        start_episode(seed, match, t, pubs[t], hands[t], rows[t], rules)
+        if not settle(seed, ctrl, match, t, pubs[t], hands[t], rows[t], slots, params, rules, view, sheet, nil,
+                      obs[t], masks[t], reward, flags[0:1], flags[1:2], points, err):  # fmt: skip
+            return False
+    return True
+
+
+@kernel
+def first_illegal(actions, masks):
+    """The first table whose action is not in its mask, -1 if none."""
+    for t in range(actions.shape[0]):
+        a = actions[t]
+        if a < 0 or a >= N_ACTIONS or masks[t, a] == 0:
+            return t
+    return -1
+
+
+@kernel
+def step_kernel(actions, seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, rewards, terminated,
+                truncated, points, err):  # fmt: skip
+    """One step of every table: -1 after it, or (nothing changed) the first table whose action
+    is illegal; -2 on an agent's illegal action (``err``). A table whose episode ended on the
+    last step starts the next one instead (its action ignored)."""
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    view = np.empty(N_PUBLIC, dtype=np.int64)
+    sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
+    nil = np.empty(4, dtype=np.int64)
+    for t in range(pubs.shape[0]):
+        pub, hand4, row = pubs[t], hands[t], rows[t]
+        rewards[t], terminated[t], truncated[t] = 0.0, False, False
+        points[t, 0], points[t, 1] = 0, 0
+        if row[V_DONE]:
+            row[V_EPISODE] += 1
+            start_episode(seed, match, t, pub, hand4, row, rules)
+        else:
+            apply_action(pub, hand4, row, actions[t], rules)
+        if not settle(seed, ctrl, match, t, pub, hand4, row, slots, params, rules, view, sheet, nil, obs[t], masks[t],
+                      rewards[t : t + 1], terminated[t : t + 1], truncated[t : t + 1], points[t], err):  # fmt: skip
+            return -2
+    return -1
