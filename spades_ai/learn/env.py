@@ -163,7 +163,8 @@ class VectorEnv:
     """``num_envs`` tables stepped in one numba call; see the module docstring.
 
     ``copy``: return fresh arrays each step (the default, as gymnasium's vector envs); with
-    ``copy=False`` the environment's own buffers, overwritten by the next step, are returned.
+    ``copy=False`` the environment's own buffers, overwritten by the next step, are returned
+    (``info["action_mask"]`` included: the next step checks the actions against it).
     """
 
     metadata = {"autoreset_mode": "NextStep", "render_modes": []}
@@ -224,17 +225,22 @@ class VectorEnv:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} ints (one per table), not {actions.dtype} {actions.shape}")
+        # copy=True: the kernel writes into fresh arrays (no second pass over the observations)
+        fresh = np.empty_like if self.copy else (lambda a: a)
+        obs, rewards, terminated, truncated, points = (
+            fresh(a) for a in (self._obs, self._rewards, self._terminated, self._truncated, self._points)
+        )
         bad = self.lineup.module.step_kernel(
             actions.astype(np.int64, copy=False), np.uint64(self._seed), self._ctrl, self.episode == "match",
-            self.lineup.slots, self.lineup.params, self._rules, self._pubs, self._hands, self._rows, self._obs,
-            self._masks, self._rewards, self._terminated, self._truncated, self._points, self._err,
+            self.lineup.slots, self.lineup.params, self._rules, self._pubs, self._hands, self._rows, obs,
+            self._masks, rewards, terminated, truncated, points, self._err,
         )  # fmt: skip
         if bad == -2:
             self._raise_agent()
         if bad >= 0:
             self._raise_illegal(int(bad), int(actions[bad]))
-        out = self._out
-        return out(self._obs), out(self._rewards), out(self._terminated), out(self._truncated), self._info()
+        self._obs, self._rewards, self._terminated, self._truncated, self._points = obs, rewards, terminated, truncated, points
+        return obs, rewards, terminated, truncated, self._info()
 
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
@@ -245,7 +251,7 @@ class VectorEnv:
             "action_mask": self._out(self._masks),
             "seat": rows[:, _vl.V_SEAT].copy(),
             "deal_no": rows[:, _vl.V_JOB].copy(),
-            "points": self._out(self._points),
+            "points": self._points,
         }
         if self.episode == "match":
             info["hand_no"] = rows[:, _vl.V_HAND_NO].copy()

@@ -30,7 +30,7 @@ from spades_ai.engine import score as _sc
 from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index
 from spades_ai.engine.deal import DEAL_STREAM, deal_for, public_id
-from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -133,7 +133,7 @@ def set_bits(out, base, mask):
 
 
 # -- the observation vector and the mask -----------------------------------------------------------
-@kernel
+@hot_kernel
 def write_observation(pub, seat, hand, blind_decision, rules, out):
     """``out`` (float32, ``OBSERVATION_SIZE``) = the observation vector of ``seat`` holding
     ``hand`` (engine layout) in ``pub`` (its view), as ``interop.encoding.observation_vector``."""
@@ -178,7 +178,7 @@ def write_observation(pub, seat, hand, blind_decision, rules, out):
     out[O_TRICK_NO] = pub[P_TRICK_NO] / 13.0
 
 
-@kernel
+@hot_kernel
 def write_mask(pub, hand, blind_pending, rules, out):
     """``out`` (int8, ``N_ACTIONS``) = the legal actions of the seat to act holding ``hand``."""
     for k in range(N_ACTIONS):
@@ -194,7 +194,7 @@ def write_mask(pub, hand, blind_pending, rules, out):
 
 
 # -- the other seats -------------------------------------------------------------------------------
-@kernel
+@hot_kernel
 def play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t):
     """Play the other seats' turns until a controlled seat is to act (AT_SEAT; a seat without a
     blind-nil option is marked as having looked) or the hand is over (HAND_OVER). An agent's
@@ -259,13 +259,15 @@ def start_episode(seed, match, t, pub, hands, row, rules):
     start_hand(seed, match, pub, hands, row, dealer, 0, 0, 0, 0, rules)
 
 
-@kernel
-def settle(seed, ctrl, match, t, pub, hands, row, slots, params, rules, view, sheet, nil, obs, mask, reward,
+@hot_kernel
+def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view, sheet, nil, obs, masks, rewards,
            terminated, truncated, points, err):  # fmt: skip
     """Play table ``t`` on to its next controlled decision (the episode's next hand in a match),
     or to the end of its episode; write its observation and mask. The points of a hand that
     ends go to ``points`` (per team) and, for the team of ``row[V_SEAT]`` (the seat that just
-    acted), to ``reward``. Returns False on an agent's illegal action (``err``)."""
+    acted), to ``rewards[t]``. Returns False on an agent's illegal action (``err``). Whole
+    arrays and the index ``t``: a hot kernel is passed arrays at no cost, slices would be made."""
+    pub, hands, row, mask = pubs[t], hands4[t], rows[t], masks[t]
     while True:
         status = play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t)
         if status == AGENT_ILLEGAL:
@@ -278,14 +280,14 @@ def settle(seed, ctrl, match, t, pub, hands, row, slots, params, rules, view, sh
             if hides_anything(rules):
                 observe(pub, seat, rules, view)
                 seen = view
-            write_observation(seen, seat, hands[seat], pending, rules, obs)
+            write_observation(seen, seat, hands[seat], pending, rules, obs[t])
             write_mask(pub, hands[seat], pending, rules, mask)
             return True
         _sc.score_hand(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
                        pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil)  # fmt: skip
         for team in range(2):
-            points[team] += sheet[team, _sc.F_POINTS]
-        reward[0] += sheet[row[V_SEAT] & 1, _sc.F_POINTS]
+            points[t, team] += sheet[team, _sc.F_POINTS]
+        rewards[t] += sheet[row[V_SEAT] & 1, _sc.F_POINTS]
         if match:
             k = row[V_HAND_NO]
             s0, s1, b0, b1, winner, dealer = after_hand(sheet, k, pub[P_DEALER], rules)
@@ -293,12 +295,12 @@ def settle(seed, ctrl, match, t, pub, hands, row, slots, params, rules, view, sh
                 row[V_HAND_NO] = k + 1
                 start_hand(seed, match, pub, hands, row, dealer, s0, s1, b0, b1, rules)
                 continue
-            truncated[0] = winner < 0
-            terminated[0] = winner >= 0
+            truncated[t] = winner < 0
+            terminated[t] = winner >= 0
         else:
-            terminated[0] = True
+            terminated[t] = True
         row[V_DONE] = 1
-        write_observation(pub, row[V_SEAT], hands[row[V_SEAT]], False, rules, obs)
+        write_observation(pub, row[V_SEAT], hands[row[V_SEAT]], False, rules, obs[t])
         for k in range(N_ACTIONS):  # any action is accepted (and ignored) on the autoreset step
             mask[k] = 1
         return True
@@ -327,14 +329,16 @@ def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs
     view = np.empty(N_PUBLIC, dtype=np.int64)
     sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
     nil = np.empty(4, dtype=np.int64)
-    reward = np.zeros(1, dtype=np.float64)
-    points = np.zeros(2, dtype=np.int64)
-    flags = np.zeros(2, dtype=np.bool_)
-    for t in range(pubs.shape[0]):
+    n = pubs.shape[0]
+    rewards = np.zeros(n, dtype=np.float64)
+    points = np.zeros((n, 2), dtype=np.int64)
+    terminated = np.zeros(n, dtype=np.bool_)
+    truncated = np.zeros(n, dtype=np.bool_)
+    for t in range(n):
         rows[t, :] = 0
         start_episode(seed, match, t, pubs[t], hands[t], rows[t], rules)
-        if not settle(seed, ctrl, match, t, pubs[t], hands[t], rows[t], slots, params, rules, view, sheet, nil,
-                      obs[t], masks[t], reward, flags[0:1], flags[1:2], points, err):  # fmt: skip
+        if not settle(seed, ctrl, match, t, pubs, hands, rows, slots, params, rules, view, sheet, nil, obs, masks,
+                      rewards, terminated, truncated, points, err):  # fmt: skip
             return False
     return True
 
@@ -370,7 +374,7 @@ def step_kernel(actions, seed, ctrl, match, slots, params, rules, pubs, hands, r
             start_episode(seed, match, t, pub, hand4, row, rules)
         else:
             apply_action(pub, hand4, row, actions[t], rules)
-        if not settle(seed, ctrl, match, t, pub, hand4, row, slots, params, rules, view, sheet, nil, obs[t], masks[t],
-                      rewards[t : t + 1], terminated[t : t + 1], truncated[t : t + 1], points[t], err):  # fmt: skip
+        if not settle(seed, ctrl, match, t, pubs, hands, rows, slots, params, rules, view, sheet, nil, obs, masks,
+                      rewards, terminated, truncated, points, err):  # fmt: skip
             return -2
     return -1
