@@ -109,6 +109,7 @@ def check_against_reference(rules, seats, episode, n=5, steps=40, seed=3):
     expected = [r.start_episode() for r in refs]
     rng = np.random.default_rng(seed)
     seen = set()
+    rewards = terminated = truncated = None  # (no step yet)
     for step in range(steps + 1):
         for t, (v, mask, reward, term, trunc) in enumerate(expected):
             where = f"step {step}, table {t}"

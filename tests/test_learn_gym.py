@@ -5,10 +5,10 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+from gymnasium.utils.env_checker import check_env
 
-from spades_ai.errors import IllegalPlayError  # noqa: E402
-from spades_ai.learn import SpadesEnv, VectorEnv  # noqa: E402
+from spades_ai.errors import IllegalPlayError
+from spades_ai.learn import SpadesEnv, VectorEnv
 
 
 def test_check_env():

@@ -5,7 +5,7 @@ observation and action layout they share with the adapters (``spades_ai.learn.en
 
 from spades_ai.learn.env import VectorEnv, check_rules
 
-__all__ = ["VectorEnv", "SpadesEnv", "check_rules"]
+__all__ = ["SpadesEnv", "VectorEnv", "check_rules"]
 
 
 def __getattr__(name: str):

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Sequence
+from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 
@@ -167,7 +168,7 @@ class VectorEnv:
     (``info["action_mask"]`` included: the next step checks the actions against it).
     """
 
-    metadata = {"autoreset_mode": "NextStep", "render_modes": []}
+    metadata: ClassVar[dict] = {"autoreset_mode": "NextStep", "render_modes": []}
     render_mode = None
 
     def __init__(self, num_envs: int, seats: Sequence[int] = (0,), others="normal", rules: Rules | None = None,

@@ -20,6 +20,8 @@ and changes nothing.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -34,7 +36,7 @@ ILLEGAL = ("end", "raise")
 class SpadesEnv(gym.Env):
     """One hand of Spades at ``seat`` per episode; see the module docstring."""
 
-    metadata = {"render_modes": []}
+    metadata: ClassVar[dict] = {"render_modes": []}
 
     def __init__(self, seat: int = 0, others="normal", rules: Rules | None = None, *, illegal: str = "end",
                  illegal_reward: float = -1000.0):  # fmt: skip
