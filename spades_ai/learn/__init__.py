@@ -1,11 +1,13 @@
 """Learning from the engine and the search: the batched environment (``VectorEnv``), its
-single-table gymnasium view (``SpadesEnv``, needs ``pip install "spades-ai[learn]"``) and the
+single-table gymnasium view (``SpadesEnv``, needs ``pip install "spades-ai[learn]"``), the
+datasets of decisions (``write_dataset``, ``load_dataset``) and the
 observation and action layout they share with the adapters (``spades_ai.learn.encoding``).
 """
 
+from spades_ai.learn.dataset import load_dataset, rows_from_hands, rows_from_records, write_dataset
 from spades_ai.learn.env import VectorEnv, check_rules
 
-__all__ = ["SpadesEnv", "VectorEnv", "check_rules"]
+__all__ = ["SpadesEnv", "VectorEnv", "check_rules", "load_dataset", "rows_from_hands", "rows_from_records", "write_dataset"]
 
 
 def __getattr__(name: str):

@@ -1,0 +1,222 @@
+"""Datasets of decisions: one row per bid, blind-nil choice or card of recorded hands, written
+as Parquet in chunks, resumable, and read back as numpy arrays.
+
+>>> import tempfile, spades_ai as sa
+>>> from spades_ai.learn import load_dataset, write_dataset
+>>> out = write_dataset(tempfile.mkdtemp(), ["normal", "easy"], deals=20, seed=1, chunk_size=10)
+>>> data = load_dataset(out)
+>>> data["obs"].shape, data["mask"].shape, len(data["action"]) == 20 * 56
+((1120, 567), (1120, 68), True)
+
+A folder holds ``config.json`` (what was played: the agents by seat, seed, rules, deals, chunk
+size, the schema and the version) and ``chunk-000000.parquet`` ... (deals ``k * chunk_size``
+onwards). A chunk is written whole (to a temporary name, then renamed), so a killed run leaves
+no partial chunk, and running the same command again writes only the chunks that are missing:
+no row is lost or doubled. A folder made for something else is refused. Columns (``COLUMNS``)::
+
+    obs       float32[567]  the acting seat's observation vector (learn.encoding)
+    mask      int8[68]      its legal actions
+    deal_no   int64         the deal (seed, deal_no) the hand was dealt from
+    seat      int8          the acting seat
+    phase     int8          learn.encoding.PHASES index: 1 blind decision, 2 bidding, 3 playing
+    action    int8          the action taken (the acting agent's choice)
+    outcome   int32         the hand's points for the acting seat's team (bag penalties included)
+    agent     int8          index of the acting agent in config.json's "agents"
+
+The hands are dealt from ``(seed, deal_no)`` with dealer 0 and played by ``play_hands`` with
+the lineup, or (``rows_from_hands``) come from a ``--keep-plays`` results folder. Labels other
+than the action taken (Hard's and Crazy's values, the exact solver's) are not written yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from spades_ai.agents.selfplay import play_hands, resolve_lineup
+from spades_ai.checks import check_count, check_seed
+from spades_ai.learn import encoding as enc
+from spades_ai.learn import rows as _rows
+from spades_ai.learn.env import check_rules
+from spades_ai.rules import Rules
+from spades_ai.simulate import deal_masks
+from spades_ai.version import __version__
+
+SCHEMA = 1
+CONFIG_FILE = "config.json"
+COMPRESSION = "zstd"
+#: name -> (arrow type, description)
+COLUMNS = {
+    "obs": (pa.list_(pa.float32(), enc.OBSERVATION_SIZE), "the acting seat's observation vector"),
+    "mask": (pa.list_(pa.int8(), enc.N_ACTIONS), "its legal actions"),
+    "deal_no": (pa.int64(), "the deal (seed, deal_no)"),
+    "seat": (pa.int8(), "the acting seat"),
+    "phase": (pa.int8(), "PHASES index: 1 blind decision, 2 bidding, 3 playing"),
+    "action": (pa.int8(), "the action taken"),
+    "outcome": (pa.int32(), "the hand's points for the acting seat's team"),
+    "agent": (pa.int8(), "index of the acting agent in config.json's agents"),
+}
+DEFAULT_CHUNK = 20_000
+
+
+class DatasetError(ValueError):
+    """A dataset folder that holds something else, or a record that cannot be replayed."""
+
+
+# -- rows ------------------------------------------------------------------------------------------
+def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, deal_no, seat_agents) -> dict:
+    """The decision rows of hands given as arrays: ``deals`` ``(n, 4)`` bitboards of card ids,
+    ``dealer`` ``(n,)``, ``bids`` / ``blind`` ``(n, 4)``, ``plays`` ``(n, 52)`` card ids in play
+    order, ``points`` ``(n, 2)`` per team, ``deal_no`` ``(n,)`` and ``seat_agents`` ``(n, 4)``
+    (the agent index at each seat). Returns the columns as numpy arrays."""
+    n = len(deals)
+    cap = n * _rows.MAX_ROWS_PER_HAND
+    obs = np.empty((cap, enc.OBSERVATION_SIZE), dtype=np.float32)
+    masks = np.empty((cap, enc.N_ACTIONS), dtype=np.int8)
+    cols = np.empty((cap, _rows.N_COLS), dtype=np.int64)
+    m = _rows.decision_rows(
+        np.ascontiguousarray(deals, dtype=np.uint64), np.asarray(dealer, np.int64), np.asarray(bids, np.int64),
+        np.asarray(blind, np.bool_), np.asarray(plays, np.int64), np.asarray(points, np.int64), rules.as_array(),
+        obs, masks, cols,
+    )  # fmt: skip
+    if m < 0:
+        i = -1 - m
+        raise DatasetError(f"hand {i} (deal {int(np.asarray(deal_no)[i])}) has an action these rules refuse: it was not played under them")
+    cols = cols[:m]
+    hand = cols[:, _rows.C_HAND]
+    seat = cols[:, _rows.C_SEAT]
+    return {
+        "obs": obs[:m],
+        "mask": masks[:m],
+        "deal_no": np.asarray(deal_no, np.int64)[hand],
+        "seat": seat.astype(np.int8),
+        "phase": cols[:, _rows.C_PHASE].astype(np.int8),
+        "action": cols[:, _rows.C_ACTION].astype(np.int8),
+        "outcome": cols[:, _rows.C_OUTCOME].astype(np.int32),
+        "agent": np.asarray(seat_agents, np.int8)[hand, seat],
+    }
+
+
+def rows_from_records(records, seed: int, rules: Rules, seat_agents=(0, 1, 2, 3)) -> dict:
+    """The rows of ``play_hands`` records kept with ``keep_plays=True`` (hands mode)."""
+    if records.plays is None or records.deal_no is None:
+        raise DatasetError("the records need their plays (keep_plays=True) and deal numbers (play_hands)")
+    deals = deal_rows(seed, records.deal_no)
+    agents = np.broadcast_to(np.asarray(seat_agents, np.int8), (len(records), 4))
+    return rows_from_hands(deals, records.dealer, records.bids, records.blind, records.plays, records.points, rules,
+                           records.deal_no, agents)  # fmt: skip
+
+
+def deal_rows(seed: int, deal_no) -> np.ndarray:
+    """The ``(n, 4)`` bitboards of deals ``deal_no`` of ``seed`` (one batch when consecutive)."""
+    deal_no = np.asarray(deal_no, np.int64)
+    if len(deal_no) and np.all(np.diff(deal_no) == 1):
+        return deal_masks(seed, int(deal_no[0]), len(deal_no))
+    return np.concatenate([deal_masks(seed, int(d), 1) for d in deal_no] or [np.zeros((0, 4), np.uint64)])
+
+
+def _table(columns: dict) -> pa.Table:
+    arrays = {}
+    for name, (typ, _) in COLUMNS.items():
+        a = columns[name]
+        if a.ndim == 2:
+            arrays[name] = pa.FixedSizeListArray.from_arrays(pa.array(a.reshape(-1)), a.shape[1])
+        else:
+            arrays[name] = pa.array(a, type=typ)
+    return pa.table(arrays)
+
+
+# -- folders ---------------------------------------------------------------------------------------
+def chunk_path(out: Path, k: int) -> Path:
+    return out / f"chunk-{k:06d}.parquet"
+
+
+def prepare_folder(out, config: dict) -> Path:
+    """Create ``out`` with ``config.json``, or check that it holds this very dataset."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / CONFIG_FILE
+    config = {"schema": SCHEMA, **config}
+    if path.exists():
+        old = json.loads(path.read_text())
+        keys = sorted(k for k in set(old) | set(config) if k != "version" and old.get(k) != config.get(k))
+        if keys:
+            shown = "; ".join(f"{k}: {old.get(k)!r} there, {config.get(k)!r} asked" for k in keys)
+            raise DatasetError(f"{out} holds another dataset ({shown}): choose another folder")
+        return out
+    if any(out.glob("chunk-*.parquet")):
+        raise DatasetError(f"{out} has chunks but no {CONFIG_FILE}: not a dataset folder this run may add to")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({**config, "version": __version__}, indent=1))
+    os.replace(tmp, path)
+    return out
+
+
+def write_chunk(out: Path, k: int, columns: dict) -> int:
+    """Chunk ``k`` written whole: to a temporary name first, then renamed."""
+    path = chunk_path(out, k)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(_table(columns), tmp, compression=COMPRESSION)
+    os.replace(tmp, path)
+    return len(columns["action"])
+
+
+def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, n: int) -> int:
+    records = play_hands(agents, n, seed=seed, rules=rules, start=start, keep_plays=True)
+    return write_chunk(out, k, rows_from_records(records, seed, rules))
+
+
+def _labels(agents) -> list[str]:
+    return [str(getattr(a, "label", None) or getattr(a, "name", a)) for a in agents]
+
+
+def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None = None, chunk_size: int | None = None,
+                  n_jobs: int | None = 1, labels: str | None = None) -> Path:  # fmt: skip
+    """Play deals ``0 .. deals-1`` of ``seed`` with the lineup ``agents`` (four, or two for A,
+    B, A, B; dealer 0) and write every decision as a row in the folder ``out``; the chunks
+    already there are kept (a killed run resumes). ``n_jobs`` chunks at once with joblib (under
+    the caller's ``joblib.parallel_config``). ``labels``: only None for now."""
+    if labels is not None:
+        raise NotImplementedError(
+            f"labels={labels!r}: Hard's and Crazy's values need MonteCarloAgent.play_values_kernel, which this "
+            "version does not have; the rows hold the action each agent took"
+        )
+    lineup = resolve_lineup(agents)
+    rules = check_rules(rules)
+    deals, seed = check_count(deals, "deals"), check_seed(seed)
+    size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
+    config = {"source": "play", "agents": _labels(lineup), "seed": seed, "deals": deals, "chunk_size": size,
+              "rules": rules.to_dict()}  # fmt: skip
+    out = prepare_folder(out, config)
+    todo = [k for k in range(-(-deals // size)) if not chunk_path(out, k).exists()]
+    jobs = (joblib.delayed(_live_chunk)(out, k, lineup, seed, rules, k * size, min(size, deals - k * size)) for k in todo)
+    joblib.Parallel(n_jobs=n_jobs)(jobs)
+    return out
+
+
+def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
+    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, 567)`` float32, ``mask``
+    ``(n, 68)`` int8, the other columns ``(n,)``), chunk by chunk in order."""
+    path = Path(path)
+    if not (path / CONFIG_FILE).exists():
+        raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}")
+    names = list(COLUMNS) if columns is None else list(columns)
+    files = sorted(path.glob("chunk-*.parquet"))
+    tables = [pq.read_table(f, columns=names) for f in files]
+    out = {}
+    for name in names:
+        typ = COLUMNS[name][0]
+        chunks = [t.column(name).combine_chunks() for t in tables]
+        if pa.types.is_fixed_size_list(typ):
+            width = typ.list_size
+            flat = [c.flatten().to_numpy(zero_copy_only=False) for c in chunks]
+            out[name] = np.concatenate(flat).reshape(-1, width) if flat else np.zeros((0, width), typ.value_type.to_pandas_dtype())
+        else:
+            out[name] = np.concatenate([c.to_numpy(zero_copy_only=False) for c in chunks]) if chunks else np.zeros(0)
+    return out
