@@ -82,5 +82,25 @@ def test_a_folder_of_another_dataset_is_refused(tmp_path):
     out = write_dataset(tmp_path / "d", ["normal", "easy"], deals=4, seed=3, chunk_size=4)
     with pytest.raises(DatasetError, match="seed: 3 there, 4 asked"):
         write_dataset(out, ["normal", "easy"], deals=4, seed=4, chunk_size=4)
-    with pytest.raises(NotImplementedError, match="play_values_kernel"):
+    with pytest.raises(ValueError, match="play_values_kernel"):
         write_dataset(tmp_path / "e", ["hard", "normal"], deals=4, labels="hard")
+
+
+def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):
+    from spades_ai.cli import main
+
+    run = tmp_path / "run"
+    assert main(["tournament", "--agents", "normal,random", "--deals", "3", "--seed", "2", "--keep-plays", "--jobs", "1",
+                 "--out", str(run), "-q"]) == 0  # fmt: skip
+    assert main(["dataset", "--from", str(run), "--out", str(tmp_path / "from")]) == 0
+    data = load_dataset(tmp_path / "from")
+    assert len(data["action"]) == 2 * 3 * 56  # two tables of three deals (duplicate), 56 decisions each
+    # table 0 of the duplicate run is the lineup (normal, random, normal, random) on deals 0..2 of seed 2
+    records = sa.play_hands(["normal", "random"], 3, seed=2, keep_plays=True)
+    live = rows_from_records(records, 2, sa.Rules())
+    np.testing.assert_array_equal(data["obs"][: len(live["obs"])], live["obs"])
+    np.testing.assert_array_equal(data["action"][: len(live["obs"])], live["action"])
+    assert main(["dataset", "--agents", "normal,easy", "--deals", "2", "--out", str(tmp_path / "live")]) == 0
+    assert len(load_dataset(tmp_path / "live")["action"]) == 2 * 56
+    assert main(["dataset", "--agents", "hard,normal", "--deals", "2", "--labels", "hard", "--out", str(tmp_path / "x")]) == 2
+    assert "play_values_kernel" in capsys.readouterr().err

@@ -183,7 +183,7 @@ def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None
     already there are kept (a killed run resumes). ``n_jobs`` chunks at once with joblib (under
     the caller's ``joblib.parallel_config``). ``labels``: only None for now."""
     if labels is not None:
-        raise NotImplementedError(
+        raise ValueError(
             f"labels={labels!r}: Hard's and Crazy's values need MonteCarloAgent.play_values_kernel, which this "
             "version does not have; the rows hold the action each agent took"
         )
@@ -197,6 +197,27 @@ def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None
     todo = [k for k in range(-(-deals // size)) if not chunk_path(out, k).exists()]
     jobs = (joblib.delayed(_live_chunk)(out, k, lineup, seed, rules, k * size, min(size, deals - k * size)) for k in todo)
     joblib.Parallel(n_jobs=n_jobs)(jobs)
+    return out
+
+
+HAND_ARRAYS = ("deals", "dealer", "bids", "blind", "plays", "points", "deal_no", "seat_agents")
+
+
+def write_hands_dataset(out, hands: dict, rules: Rules, *, agents: list[str], source: str,
+                        chunk_size: int | None = None) -> Path:  # fmt: skip
+    """The rows of recorded hands (``HAND_ARRAYS``, as ``rows_from_hands`` takes them, one
+    entry per hand; ``seat_agents`` index ``agents``) in the folder ``out``, chunk by chunk of
+    hands, resumable as ``write_dataset``. ``source`` names where they come from (a results
+    folder: ``spades-ai dataset --from``)."""
+    rules = check_rules(rules)
+    n = len(hands["deals"])
+    size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
+    config = {"source": source, "agents": list(agents), "hands": n, "chunk_size": size, "rules": rules.to_dict()}
+    out = prepare_folder(out, config)
+    for k in range(-(-n // size)):
+        if not chunk_path(out, k).exists():
+            part = {name: np.asarray(hands[name])[k * size : (k + 1) * size] for name in HAND_ARRAYS}
+            write_chunk(out, k, rows_from_hands(**part, rules=rules))
     return out
 
 
