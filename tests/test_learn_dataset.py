@@ -18,7 +18,7 @@ def reference_rows(records, seed, rules):
         h = sa.Hand([int(c) for c in sa.deal(seed, int(d))], int(records.dealer[i]), rules)
         points = records.points[i]
 
-        def row(obs, action, seat, legal):
+        def row(obs, action, seat, legal, points=points):
             mask = np.zeros(enc.N_ACTIONS, np.int8)
             mask[legal] = 1
             out.append((observation_vector(obs), mask, seat, action, points[seat % 2]))

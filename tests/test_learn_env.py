@@ -102,8 +102,8 @@ def choose(masks, rng):
     return r.argmax(axis=1)
 
 
-def check_against_reference(rules, seats, episode, n=5, steps=40, seed=3):
-    env = VectorEnv(n, seats=seats, rules=rules, episode=episode)
+def check_against_reference(rules, seats, episode, n=5, steps=40, seed=3, copy=True):
+    env = VectorEnv(n, seats=seats, rules=rules, episode=episode, copy=copy)
     obs, info = env.reset(seed=seed)
     refs = [RefTable(seed, t, rules, seats, episode == "match") for t in range(n)]
     expected = [r.start_episode() for r in refs]
@@ -141,6 +141,12 @@ def test_trajectories_equal_the_hand_replay(name):
     rules, seats, episode = RULE_SETS[name]
     seen = check_against_reference(rules, seats, episode, steps=60 if episode == "match" else 32)
     assert {"bidding", "playing"} <= seen
+
+
+def test_trajectories_in_the_env_buffers():
+    """copy=False: the environment's own arrays are returned (and rewritten by the next step)."""
+    rules, seats, episode = RULE_SETS["default"]
+    check_against_reference(rules, seats, episode, steps=30, copy=False)
 
 
 def test_blind_nil_and_match_are_reached():
