@@ -3,6 +3,9 @@ three), self-play steps/s (all four seats controlled), and the PettingZoo adapte
 
     NUMBA_NUM_THREADS=1 python benchmarks/bench_learn.py     # prints a markdown table for RESULTS.md
 
+Also dataset rows/s without labels: the rows of recorded hands alone, and ``write_dataset`` end
+to end (play, rows, Parquet), one job.
+
 A learner step is one decision of a controlled seat (one ``step`` call moves every table by one).
 Actions are uniformly random legal ones, chosen in numpy from ``info["action_mask"]`` (the
 choosing is timed too: it is what a learner's loop pays). Each figure is the median of
@@ -79,11 +82,36 @@ def pettingzoo_rate(steps: int, repeats: int) -> float:
     return steps / statistics.median(times)
 
 
+def rows_rates(deals: int, repeats: int) -> tuple[float, float]:
+    """Dataset rows/s: the rows of recorded hands (the numba replay: vectors, masks, columns),
+    and end to end (Normal self-play, the rows, Parquet chunks on disk)."""
+    import tempfile
+
+    import spades_ai as sa
+    from spades_ai.learn import rows_from_records, write_dataset
+
+    records = sa.play_hands(["normal", "normal"], deals, seed=1, keep_plays=True)
+    rows_from_records(records, 1, sa.Rules())  # warm-up
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        n = len(rows_from_records(records, 1, sa.Rules())["action"])
+        times.append(time.perf_counter() - t0)
+    replay = n / statistics.median(times)
+    with tempfile.TemporaryDirectory() as d:
+        write_dataset(f"{d}/warm", ["normal", "normal"], deals=100, seed=1)
+        t0 = time.perf_counter()
+        write_dataset(f"{d}/run", ["normal", "normal"], deals=deals, seed=1, chunk_size=deals // 4)
+        end_to_end = n / (time.perf_counter() - t0)
+    return replay, end_to_end
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--num-envs", type=int, default=4096)
     ap.add_argument("--steps", type=int, default=100, help="steps per timed run")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--deals", type=int, default=20_000, help="deals of the dataset-rows measure")
     ap.add_argument("--pz-steps", type=int, default=3000, help="PettingZoo actions per timed run")
     args = ap.parse_args()
     n = args.num_envs
@@ -92,6 +120,7 @@ def main() -> None:
     selfplay, _ = vector_rate(n, args.steps, args.repeats, (0, 1, 2, 3), copy=True)
     selfplay_nocopy, _ = vector_rate(n, args.steps, args.repeats, (0, 1, 2, 3), copy=False)
     pz = pettingzoo_rate(args.pz_steps, args.repeats)
+    replay, end_to_end = rows_rates(args.deals, args.repeats)
     print(f"{platform.processor() or platform.machine()}, num_envs={n}, {args.steps} steps x {args.repeats} repeats\n")
     print("| measure | steps/s (median) | target |")
     print("|---|---|---|")
@@ -101,6 +130,8 @@ def main() -> None:
     print(f"| the same, copy=False | {selfplay_nocopy:,.0f} | |")
     print(f"| PettingZoo adapter (AEC, one action per call, random legal actions) | {pz:,.0f} | |")
     print(f"| ratio VectorEnv learner / PettingZoo | {learner / pz:,.0f}x | >= 100x |")
+    print(f"| dataset rows/s from recorded hands, no labels (the numba replay) | {replay:,.0f} | >= 1,000,000 |")
+    print(f"| dataset rows/s end to end (Normal self-play + rows + Parquet chunks) | {end_to_end:,.0f} | |")
 
 
 if __name__ == "__main__":
