@@ -6,8 +6,9 @@ observation and action layout they share with the adapters (``spades_ai.learn.en
 
 from spades_ai.learn.dataset import load_dataset, rows_from_hands, rows_from_records, write_dataset
 from spades_ai.learn.env import VectorEnv, check_rules
+from spades_ai.learn.linear import fit_linear, linear_agent
 
-__all__ = ["SpadesEnv", "VectorEnv", "check_rules", "load_dataset", "rows_from_hands", "rows_from_records", "write_dataset"]
+__all__ = ["SpadesEnv", "VectorEnv", "check_rules", "fit_linear", "linear_agent", "load_dataset", "rows_from_hands", "rows_from_records", "write_dataset"]
 
 
 def __getattr__(name: str):
