@@ -537,7 +537,8 @@ def _cmd_dataset(args) -> None:
             raise ValueError("--deals N is needed (or --from RUN_DIR)")
         agents = [a.build() for a in parse_agents(args.agents or DEFAULT_AGENTS)]
         out = write_dataset(args.out, agents, args.deals, seed=args.seed, rules=load_rules(args.rules),
-                            chunk_size=args.chunk_size, n_jobs=args.jobs, labels=args.labels)  # fmt: skip
+                            chunk_size=args.chunk_size, n_jobs=args.jobs, labels=args.labels,
+                            solver_tricks=args.solver_tricks)  # fmt: skip
     print(f"dataset in {out}")
 
 
@@ -634,7 +635,11 @@ def build_parser() -> argparse.ArgumentParser:
     ds.add_argument("--deals", type=_positive, help="deals (seed, 0..N-1) to play, dealer 0")
     ds.add_argument("--seed", type=_seed, default=0, help="deal i comes from (seed, i) (default 0)")
     ds.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
-    ds.add_argument("--labels", choices=("hard", "crazy"), help="value labels from a search agent (not in this version)")
+    ds.add_argument(
+        "--labels", choices=("solver", "hard", "crazy"),
+        help="value labels: solver = the exact solver's card values late in the hand (hard, crazy: not in this version)",
+    )  # fmt: skip
+    ds.add_argument("--solver-tricks", dest="solver_tricks", type=_positive, default=3, help="tricks left for solver labels (default 3)")
     ds.add_argument("--from", dest="source", metavar="RUN_DIR", help="every decision of a --keep-plays results folder")
     ds.add_argument("--chunk-size", dest="chunk_size", type=_positive, help="deals (or hands) per chunk (default 20000)")
     ds.add_argument("--jobs", type=_jobs, default=1, help="chunks at once (default 1)")

@@ -104,3 +104,21 @@ def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):
     assert len(load_dataset(tmp_path / "live")["action"]) == 2 * 56
     assert main(["dataset", "--agents", "hard,normal", "--deals", "2", "--labels", "hard", "--out", str(tmp_path / "x")]) == 2
     assert "play_values_kernel" in capsys.readouterr().err
+
+
+def test_solver_labels(tmp_path):
+    """Labels on legal cards only, and only with at most two tricks left; at the hand's last
+    card (nothing left to choose) the value is the hand's outcome for the acting team."""
+    out = write_dataset(tmp_path / "s", ["normal", "random"], deals=6, seed=8, labels="solver", solver_tricks=2)
+    data = load_dataset(out)
+    labels, mask, phase = data["solver_values"], data["mask"], data["phase"]
+    has = ~np.isnan(labels).all(axis=1)
+    play_no = np.zeros(len(phase), np.int64)  # the card's index in the hand's play, per row
+    for d in np.unique(data["deal_no"]):
+        rows = np.flatnonzero((data["deal_no"] == d) & (phase == 3))
+        play_no[rows] = np.arange(len(rows))
+    np.testing.assert_array_equal(has, (phase == 3) & (play_no >= 44))
+    np.testing.assert_array_equal(~np.isnan(labels[has]), mask[has][:, :52] == 1)
+    last = play_no == 51
+    assert last.sum() == 6
+    np.testing.assert_array_equal(labels[last, data["action"][last]], data["outcome"][last])

@@ -25,8 +25,10 @@ no row is lost or doubled. A folder made for something else is refused. Columns 
     agent     int8          index of the acting agent in config.json's "agents"
 
 The hands are dealt from ``(seed, deal_no)`` with dealer 0 and played by ``play_hands`` with
-the lineup, or (``rows_from_hands``) come from a ``--keep-plays`` results folder. Labels other
-than the action taken (Hard's and Crazy's values, the exact solver's) are not written yet.
+the lineup, or (``rows_from_hands``) come from a ``--keep-plays`` results folder. With
+``labels="solver"`` a column ``solver_values`` (52 float32 by card id, NaN elsewhere) holds the
+exact solver's value of every legal card for the acting team when at most ``solver_tricks``
+tricks are left (``learn.labels``). Hard's and Crazy's values are not written yet.
 """
 
 from __future__ import annotations
@@ -63,10 +65,19 @@ COLUMNS = {
     "outcome": (pa.int32(), "the hand's points for the acting seat's team"),
     "agent": (pa.int8(), "index of the acting agent in config.json's agents"),
 }
+#: Label columns, written when asked for (``labels``)
+LABEL_COLUMNS = {
+    "solver_values": (pa.binary(4 * 52), "the exact solver's value of each legal card for the acting team (52 float32, NaN elsewhere)"),
+}
 DEFAULT_CHUNK = 20_000
 #: The vector columns: stored as fixed-size binary (one value per row; a list column would cost
 #: Parquet a definition level per float, 10x slower to write), read back as these arrays.
-VECTORS = {"obs": (np.dtype("<f4"), enc.OBSERVATION_SIZE), "mask": (np.dtype(np.int8), enc.N_ACTIONS)}
+VECTORS = {
+    "obs": (np.dtype("<f4"), enc.OBSERVATION_SIZE),
+    "mask": (np.dtype(np.int8), enc.N_ACTIONS),
+    "solver_values": (np.dtype("<f4"), 52),
+}
+LABELS = ("solver",)
 
 
 class DatasetError(ValueError):
@@ -127,7 +138,9 @@ def deal_rows(seed: int, deal_no) -> np.ndarray:
 
 def _table(columns: dict) -> pa.Table:
     arrays = {}
-    for name, (typ, _) in COLUMNS.items():
+    for name, (typ, _) in {**COLUMNS, **LABEL_COLUMNS}.items():
+        if name not in columns:
+            continue
         a = columns[name]
         if name in VECTORS:
             data = np.ascontiguousarray(a, dtype=VECTORS[name][0])
@@ -172,9 +185,14 @@ def write_chunk(out: Path, k: int, columns: dict) -> int:
     return len(columns["action"])
 
 
-def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, n: int) -> int:
+def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, n: int, solver_tricks: int | None) -> int:
     records = play_hands(agents, n, seed=seed, rules=rules, start=start, keep_plays=True)
-    return write_chunk(out, k, rows_from_records(records, seed, rules))
+    columns = rows_from_records(records, seed, rules)
+    if solver_tricks:
+        from spades_ai.learn.labels import solver_labels
+
+        columns["solver_values"] = solver_labels(records, seed, rules, solver_tricks)
+    return write_chunk(out, k, columns)
 
 
 def _labels(agents) -> list[str]:
@@ -182,25 +200,28 @@ def _labels(agents) -> list[str]:
 
 
 def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None = None, chunk_size: int | None = None,
-                  n_jobs: int | None = 1, labels: str | None = None) -> Path:  # fmt: skip
+                  n_jobs: int | None = 1, labels: str | None = None, solver_tricks: int = 3) -> Path:  # fmt: skip
     """Play deals ``0 .. deals-1`` of ``seed`` with the lineup ``agents`` (four, or two for A,
     B, A, B; dealer 0) and write every decision as a row in the folder ``out``; the chunks
     already there are kept (a killed run resumes). ``n_jobs`` chunks at once with joblib (under
-    the caller's ``joblib.parallel_config``). ``labels``: only None for now."""
-    if labels is not None:
+    the caller's ``joblib.parallel_config``). ``labels="solver"`` adds ``solver_values`` for the
+    card decisions with at most ``solver_tricks`` tricks left (``learn.labels``)."""
+    if labels is not None and labels not in LABELS:
         raise ValueError(
             f"labels={labels!r}: Hard's and Crazy's values need MonteCarloAgent.play_values_kernel, which this "
-            "version does not have; the rows hold the action each agent took"
+            "version does not have; labels='solver' (the exact solver late in the hand) is available"
         )
     lineup = resolve_lineup(agents)
     rules = check_rules(rules)
     deals, seed = check_count(deals, "deals"), check_seed(seed)
     size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
+    solver_tricks = solver_tricks if labels == "solver" else None
     config = {"source": "play", "agents": _labels(lineup), "seed": seed, "deals": deals, "chunk_size": size,
-              "rules": rules.to_dict()}  # fmt: skip
+              "rules": rules.to_dict(), "labels": labels, "solver_tricks": solver_tricks}  # fmt: skip
     out = prepare_folder(out, config)
     todo = [k for k in range(-(-deals // size)) if not chunk_path(out, k).exists()]
-    jobs = (joblib.delayed(_live_chunk)(out, k, lineup, seed, rules, k * size, min(size, deals - k * size)) for k in todo)
+    jobs = (joblib.delayed(_live_chunk)(out, k, lineup, seed, rules, k * size, min(size, deals - k * size), solver_tricks)
+            for k in todo)  # fmt: skip
     joblib.Parallel(n_jobs=n_jobs)(jobs)
     return out
 
@@ -238,8 +259,9 @@ def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
     path = Path(path)
     if not (path / CONFIG_FILE).exists():
         raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}")
-    names = list(COLUMNS) if columns is None else list(columns)
     files = sorted(path.glob("chunk-*.parquet"))
+    stored = pq.read_schema(files[0]).names if files else list(COLUMNS)
+    names = stored if columns is None else list(columns)
     tables = [pq.read_table(f, columns=names) for f in files]
     out = {}
     for name in names:
