@@ -21,7 +21,7 @@ N_CARDS = 52
 
 
 def _points_leaf(bids, blind, rules, team: int):
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def leaf(t0, t1, t2, t3):
         return float(score_hand(bids, (t0, t1, t2, t3), rules, blind=blind).points[team])
 
