@@ -14,6 +14,7 @@ _WHERE = {
     "VectorEnv": "spades_ai.learn.env",
     "check_rules": "spades_ai.learn.env",
     "SpadesEnv": "spades_ai.learn.gym_env",
+    "with_spaces": "spades_ai.learn.gym_env",
     "load_dataset": "spades_ai.learn.dataset",
     "rows_from_hands": "spades_ai.learn.dataset",
     "rows_from_records": "spades_ai.learn.dataset",

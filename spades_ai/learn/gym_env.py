@@ -85,3 +85,19 @@ class SpadesEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a bool array (the name maskable-PPO implementations call)."""
         return self._info["action_mask"].astype(bool)
+
+
+def with_spaces(env: VectorEnv) -> VectorEnv:
+    """``env`` with gymnasium's space attributes set (``single_observation_space``,
+    ``single_action_space``, ``observation_space``, ``action_space``), for libraries that read
+    them; ``VectorEnv`` itself imports no gymnasium.
+
+    >>> env = with_spaces(VectorEnv(4))
+    >>> env.observation_space.shape, env.action_space
+    ((4, 567), MultiDiscrete([68 68 68 68]))
+    """
+    env.single_observation_space = spaces.Box(enc.OBSERVATION_LOW, enc.OBSERVATION_HIGH, (enc.OBSERVATION_SIZE,), np.float32)
+    env.single_action_space = spaces.Discrete(enc.N_ACTIONS)
+    env.observation_space = gym.vector.utils.batch_space(env.single_observation_space, env.num_envs)
+    env.action_space = gym.vector.utils.batch_space(env.single_action_space, env.num_envs)
+    return env
