@@ -23,7 +23,7 @@ _WHERE = {
     "linear_agent": "spades_ai.learn.linear",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = ["SpadesEnv", "VectorEnv", "check_rules", "fit_linear", "linear_agent", "load_dataset", "rows_from_hands", "rows_from_records", "with_spaces", "write_dataset"]
 
 
 def __getattr__(name: str):
