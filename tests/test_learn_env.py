@@ -17,9 +17,9 @@ from spades_ai.learn import encoding as enc
 class RefTable:
     """Table ``t`` of a ``VectorEnv``, played through ``Hand`` in Python."""
 
-    def __init__(self, seed, t, rules, seats, match):
+    def __init__(self, seed, t, rules, seats, match, others=None):
         self.seed, self.t, self.rules, self.seats, self.match = seed, t, rules, seats, match
-        self.normal = sa.make_agent("normal")
+        self.others = others or [sa.make_agent("normal")] * 4
         self.k, self.done = 0, False
 
     def start_episode(self):
@@ -59,14 +59,14 @@ class RefTable:
         while True:
             h = self.hand
             while h.phase != "over" and h.to_act not in self.seats:
-                obs = h.observation()
+                obs, agent = h.observation(), self.others[h.to_act]
                 if h.phase == "bidding":
-                    if h.legal_bids(blind=True) and self.normal.blind_nil(h.observation(blind_decision=True)):
+                    if h.legal_bids(blind=True) and agent.blind_nil(h.observation(blind_decision=True)):
                         h.bid(0, blind=True)
                     else:
-                        h.bid(self.normal.bid(obs))
+                        h.bid(agent.bid(obs))
                 else:
-                    h.play(self.normal.play(obs))
+                    h.play(agent.play(obs))
             if h.phase != "over":
                 seat = h.to_act
                 if h.phase == "bidding" and not h.legal_bids(blind=True):
@@ -102,10 +102,10 @@ def choose(masks, rng):
     return r.argmax(axis=1)
 
 
-def check_against_reference(rules, seats, episode, n=5, steps=40, seed=3, copy=True):
-    env = VectorEnv(n, seats=seats, rules=rules, episode=episode, copy=copy)
+def check_against_reference(rules, seats, episode, n=5, steps=40, seed=3, copy=True, others=None):
+    env = VectorEnv(n, seats=seats, rules=rules, episode=episode, copy=copy, others=others or "normal")
     obs, info = env.reset(seed=seed)
-    refs = [RefTable(seed, t, rules, seats, episode == "match") for t in range(n)]
+    refs = [RefTable(seed, t, rules, seats, episode == "match", others) for t in range(n)]
     expected = [r.start_episode() for r in refs]
     rng = np.random.default_rng(seed)
     seen = set()
@@ -147,6 +147,13 @@ def test_trajectories_in_the_env_buffers():
     """copy=False: the environment's own arrays are returned (and rewritten by the next step)."""
     rules, seats, episode = RULE_SETS["default"]
     check_against_reference(rules, seats, episode, steps=30, copy=False)
+
+
+def test_other_agents_at_the_other_seats():
+    """Easy, a Mixed (Easy's bids, random cards) and random: a loop bound to them."""
+    easy, rnd = sa.make_agent("easy"), sa.make_agent("random")
+    others = [None, easy, sa.Mixed("easy-random", easy, rnd), rnd]
+    check_against_reference(sa.Rules(blind_nil=True), (0,), "hand", steps=20, others=others)
 
 
 def test_blind_nil_and_match_are_reached():

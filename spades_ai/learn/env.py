@@ -147,16 +147,29 @@ def _is_default_binding(agents) -> bool:
 
 def loop_module(agents: tuple):
     """The loop module for these kernel agents (in slot order): the package's own for Normal
-    (or nobody: self-play), else a copy bound to them (``selfplay.codegen.bind``)."""
+    (or nobody: self-play), else a copy bound to them (``selfplay.codegen.bind``; in a version
+    without it, ``agents.codegen.specialise`` splices the seat dispatch in place of the binding
+    import, between its markers)."""
     if _is_default_binding(agents):
         return _vl
     try:
         bind = importlib.import_module("spades_ai.selfplay.codegen").bind
     except (ImportError, AttributeError):
-        raise NotImplementedError(
-            "other seats other than Normal need spades_ai.selfplay.codegen.bind, which this version does not have"
-        ) from None
-    return bind(TEMPLATE, agents)
+        bind = None
+    if bind is not None:
+        return bind(TEMPLATE, agents)
+    from spades_ai.agents.codegen import importable, lineup_region, specialise
+
+    functions = {}
+    for k, a in enumerate(agents):
+        functions[f"bid_{k}"], functions[f"play_{k}"], functions[f"pass_{k}"] = a.bid_kernel, a.play_kernel, a.pass_kernel
+    if not all(importable(fn) for fn in functions.values()):
+        raise TypeError(
+            "the other seats' kernels must be importable functions of a module (not defined in __main__ or a notebook) "
+            "for the environment's compiled loop"
+        )
+    region = lineup_region(agents)
+    return specialise(TEMPLATE, "# -- seat dispatch", "# -- end of seat dispatch", region, functions, {}, "vector")
 
 
 # -- the environment --------------------------------------------------------------------------------
