@@ -30,6 +30,7 @@ import numpy as np
 from spades_ai.cards import Card, format_hand
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
+
 # The layout lives in spades_ai.learn.encoding (shared with the batched environment); every name
 # stays importable from here.
 from spades_ai.learn.encoding import (  # noqa: F401 -- re-exported
