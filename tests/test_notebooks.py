@@ -14,8 +14,8 @@ nbclient = pytest.importorskip("nbclient")
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
 
-def test_the_four_notebooks_exist():
-    assert {p.stem for p in NOTEBOOKS} == {"bag_and_set_rates", "bidding_benchmark", "agent_ladder", "your_own_agent"}
+def test_the_five_notebooks_exist():
+    assert {p.stem for p in NOTEBOOKS} == {"bag_and_set_rates", "bidding_benchmark", "agent_ladder", "your_own_agent", "learn_from_search"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

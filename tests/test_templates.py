@@ -138,14 +138,25 @@ def test_editing_a_users_module_or_what_it_imports_gives_a_fresh_copy(tmp_path, 
     other_helper = binding.bound(_user_agent(tmp_path, "lowest_card", 3))
     assert first.__name__ == again.__name__
     assert len({first.__name__, other_play.__name__, other_helper.__name__}) == 3
-    hard = sa.make_agent("hard", worlds=4, rollout=_user_agent(tmp_path, "highest_card", 3))
-    assert (sa.play_hands([hard, "normal"], 2, seed=1).tricks_won.sum(axis=1) == 13).all()
+    # the fresh copy runs the edited code: its rollout plays the edited module's cards
+    from spades_ai.simulate import deal_masks
+
+    masks, rules = deal_masks(2, 0, 1), sa.Rules().as_array()
+    for copy, rule in ((first, "lowest_card"), (other_play, "highest_card")):
+        agent = _user_agent(tmp_path, rule, 2)
+        pub, hands = np.array(sa.Hand(masks[0].tolist(), dealer=0).observation().public), masks[0].copy()
+        copy.rollouts.rollout(pub, hands, rules)
+        assert list(pub[st.P_WON : st.P_WON + 4]) == list(sa.play_hands([agent] * 4, 1, seed=2).tricks_won[0])
 
 
 def test_functions_that_cannot_be_imported_are_bound_in_memory():
+    """A policy defined in a function body binds in memory: the copy's kernels compile without
+    the disk cache and play the policy (its rollout from the deal is the hand it plays at all
+    four seats; the rollout alone is compiled, to keep the test short)."""
     import numba
 
     from spades_ai import kernels as K
+    from spades_ai.simulate import deal_masks
 
     @numba.njit
     def low_bid(pub, seat, hand, legal, rules):
@@ -158,10 +169,14 @@ def test_functions_that_cannot_be_imported_are_bound_in_memory():
     local = sa.kernel_agent("local", low_bid, low_play)
     copy = binding.bound(local)
     assert "memory" in copy.__name__ and copy.search.rollout_play is low_play
-    assert type(copy.search.mc_play._cache).__name__ == "NullCache"  # no file: compiled without the disk cache
-    hard = sa.make_agent("hard", worlds=4, rollout=local)
-    a = sa.play_hands([hard, "normal"], 2, seed=2)
-    b = sa.play_hands([sa.make_agent("hard", worlds=4, rollout=local), "normal"], 2, seed=2)
-    assert a == b and (a.tricks_won.sum(axis=1) == 13).all()
+    assert binding.bound(local) is copy
+    rules = sa.Rules().as_array()
+    masks = deal_masks(4, 0, 3)
+    rec = sa.play_hands([local] * 4, 3, seed=4)
+    for i in range(3):
+        pub, hands = np.array(sa.Hand(masks[i].tolist(), dealer=0).observation().public), masks[i].copy()
+        copy.rollouts.rollout(pub, hands, rules)
+        assert list(pub[st.P_WON : st.P_WON + 4]) == list(rec.tricks_won[i])
+    assert type(copy.rollouts.rollout._cache).__name__ == "NullCache"  # no file: compiled without the disk cache
     assert search.SearchSettings._fields == ("worlds", "rollouts", "bid_aware", "solver_tricks", "race_z", "thrift",
                                              "play_eps")
