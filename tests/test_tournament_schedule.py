@@ -232,3 +232,23 @@ def test_bad_experiment_files(tmp_path, text, words):
         assert w in str(err.value)
     with pytest.raises(TournamentError, match="does not exist"):
         read_experiment(tmp_path / "missing.toml")
+
+
+def test_a_rollout_policy_is_kept_as_written_so_every_worker_rebuilds_it():
+    """``hard:rollout=easy`` in a tournament: the entrant keeps the spec text (JSON), and
+    building it gives Hard bound to Easy (before, the built Easy was kept and the run failed)."""
+    import json
+
+    from spades_ai import make_agent
+
+    spec = parse_agent("hard:worlds=8,rollout=easy")
+    assert spec.options["rollout"] == "easy" and spec.label == "hard(worlds=8, rollout=easy)"
+    agent = spec.build()
+    assert agent.options["rollout"].label == "easy"
+    table = parse_agent({"name": "hard", "worlds": 8, "rollout": "easy:careless=0.2"})  # a TOML table nests options
+    assert table.options["rollout"] == "easy:careless=0.2" and table.build().options["rollout"].options["careless"] == 0.2
+    from spades_ai.agents.spec import AgentSpec
+
+    with pytest.raises(TournamentError, match="must be written as an agent spec"):
+        parse_agent({"name": "hard", "rollout": make_agent("easy")})
+    assert AgentSpec.from_dict(json.loads(json.dumps(spec.to_dict()))).build().label == agent.label

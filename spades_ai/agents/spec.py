@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from spades_ai.agents.grammar import check_target, load_target, parse_options, split_spec
 from spades_ai.agents.registry import BUILTINS, make_agent
 from spades_ai.errors import TournamentError
+from spades_ai.policies.kernel_agent import KernelAgent
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def _make_spec(name: str, target: str | None, options: dict, label: str | None, 
             agent = make_agent(name, **options)
         except (ValueError, TypeError) as exc:
             raise TournamentError(str(exc)) from None
-        return AgentSpec(name=name, options=dict(agent.options), label=label or agent.label)
+        return AgentSpec(name=name, options=_as_written(agent.options, options, text), label=label or agent.label)
     check_target(target, text)
     load_target(target, options)  # fail now, not in a worker
     if label is None:
@@ -143,4 +144,18 @@ def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
     for a in agents:
         seen[a.label] = seen.get(a.label, 0) + 1
         out.append(a if seen[a.label] == 1 else dataclasses.replace(a, label=f"{a.label}#{seen[a.label]}"))
+    return out
+
+
+def _as_written(built: dict, given: dict, text: str) -> dict:
+    """A built-in's options as an entrant keeps them (JSON, so every worker builds the agent
+    again): every option's value, a rollout policy as the spec it was given by."""
+    out = {}
+    for key, value in built.items():
+        if isinstance(value, KernelAgent):
+            if not isinstance(given.get(key), str):
+                raise TournamentError(f"agent {text!r}: option {key!r} must be written as an agent spec, such as "
+                                      f"'easy' or 'mymodule:AGENT', for the run to rebuild it in every worker")
+            value = given[key]
+        out[key] = value
     return out
