@@ -189,6 +189,43 @@ review = notebook(
     ],
 )
 
+LINEAR_MODULE = '''MODULE = """import numpy as np
+from spades_ai.learn.linear import linear_agent
+
+_w = np.load(%r)
+AGENT = linear_agent(_w["weights"], _w["bias"], name="linear")
+"""'''
+
+learn = notebook(
+    "Learn from the search",
+    "Decisions of our agents as training data: a dataset of Normal's plays (`spades-ai dataset`), "
+    "a linear policy over the observation vector fitted with numpy, plugged back in as a kernel "
+    "agent (its weights are the agent's params) and compared with Normal on duplicate deals. The "
+    "same vector is what `spades_ai.learn.VectorEnv` and the PettingZoo adapter give a learner.",
+    "# Parameters: small for CI. Full size: DATA_DEALS = 20_000, DEALS = 20_000\nDATA_DEALS = 300\nDEALS = 300\nSEED = 5\nOUT = None",
+    [
+        SETUP,
+        "## A dataset of Normal's decisions",
+        "import numpy as np\nfrom spades_ai.learn import load_dataset, write_dataset\nfrom spades_ai.learn.linear import fit_linear\n"
+        'data = load_dataset(write_dataset(f"{out}/rows", ["normal", "normal"], deals=DATA_DEALS, seed=SEED))\n'
+        "{name: a.shape for name, a in data.items()}",
+        "## A linear policy, fitted with numpy",
+        "weights, bias = fit_linear(data)\n"
+        'play = data["phase"] == 3\n'
+        'scores = data["obs"][play] @ weights.T + bias\n'
+        'scores[data["mask"][play][:, :52] == 0] = -np.inf\n'
+        'print(f"plays Normal\'s card in {(scores.argmax(axis=1) == data[\'action\'][play]).mean():.1%} of {play.sum():,} decisions")',
+        "## Back in as a kernel agent, against Normal on duplicate deals",
+        'np.savez(f"{out}/linear.npz", weights=weights, bias=bias)\n'
+        + LINEAR_MODULE
+        + '\nopen("my_linear.py", "w").write(MODULE % f"{out}/linear.npz")\n'
+        'run = sa.run_tournament(["my_linear:AGENT", "normal"], deals=DEALS, seed=SEED + 1, out=f"{out}/vs", n_jobs=1, progress=False)\n'
+        "df = sa.load_results(run)\n"
+        'sa.summarize(df)[["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand"]].round(2)',
+        'plots.plot_rates(metrics.agent_rates(df));',
+    ],
+)
+
 for name, nb in (("bag_and_set_rates", rates), ("bidding_benchmark", bidding), ("agent_ladder", ladder), ("your_own_agent", mine),
-                 ("review_a_hand", review)):
+                 ("review_a_hand", review), ("learn_from_search", learn)):
     nbf.write(nb, HERE / f"{name}.ipynb")

@@ -546,13 +546,67 @@ def _cmd_deal(args) -> None:
         print(f"seat {seat}: {cards}")
 
 
+def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
+    """The hands of a hands-mode ``--keep-plays`` results folder as ``learn`` takes them
+    (``learn.dataset.HAND_ARRAYS``), the agents' labels and the rules."""
+    import numpy as np
+
+    from spades_ai.simulate import deal_masks
+    from spades_ai.tournament.results import load_results, read_config
+    from spades_ai.tournament.schedule import Tournament
+
+    t = Tournament.from_dict(read_config(run_dir))
+    if not t.keep_plays or t.mode != "hands":
+        raise ValueError(f"{run_dir}: a dataset is made from a hands-mode run played with --keep-plays")
+    cols = ["pairing", "table", "team", "deal_no", "dealer", "bid_a", "bid_b", "blind_a", "blind_b", "points", "plays"]
+    df = load_results(run_dir, columns=cols).sort_values(["pairing", "table", "deal_no", "team"], kind="stable")
+    team0, team1 = df.iloc[0::2], df.iloc[1::2]
+    n = len(team0)
+    bids, blind = np.empty((n, 4), np.int64), np.empty((n, 4), np.bool_)
+    for s in range(4):
+        row = (team0, team1)[s % 2]
+        bids[:, s] = row["bid_a" if s < 2 else "bid_b"].to_numpy()
+        blind[:, s] = row["blind_a" if s < 2 else "blind_b"].to_numpy()
+    pairing, table, deal_no = (team0[c].to_numpy(np.int64) for c in ("pairing", "table", "deal_no"))
+    deals = np.concatenate([deal_masks(t.table_seed(int(tb)), int(d), 1) for tb, d in zip(table, deal_no)])
+    seat_agents = np.array([[t.lineup(int(p), int(tb))[s % 2] for s in range(4)] for p, tb in zip(pairing, table)])
+    hands = {
+        "deals": deals, "dealer": team0["dealer"].to_numpy(np.int64), "bids": bids, "blind": blind,
+        "plays": np.stack([np.frombuffer(b, np.int8) for b in team0["plays"]]) if n else np.zeros((0, 52), np.int8),
+        "points": np.stack([team0["points"].to_numpy(), team1["points"].to_numpy()], axis=1),
+        "deal_no": deal_no, "seat_agents": seat_agents,
+    }  # fmt: skip
+    return hands, t.labels, t.rules
+
+
+def _cmd_dataset(args) -> None:
+    from spades_ai.learn.dataset import write_dataset, write_hands_dataset
+    from spades_ai.agents.spec import parse_agents
+
+    if args.source:
+        if args.agents or args.deals or args.rules or args.labels:
+            raise ValueError("--from takes the agents, deals and rules of the run: drop --agents, --deals, --rules, --labels")
+        hands, labels, rules = _run_hands(Path(args.source))
+        out = write_hands_dataset(args.out, hands, rules, agents=labels, source=str(Path(args.source).resolve()),
+                                  chunk_size=args.chunk_size)  # fmt: skip
+    else:
+        if not args.deals:
+            raise ValueError("--deals N is needed (or --from RUN_DIR)")
+        agents = [a.build() for a in parse_agents(args.agents or DEFAULT_AGENTS)]
+        out = write_dataset(args.out, agents, args.deals, seed=args.seed, rules=Rules.load(args.rules),
+                            chunk_size=args.chunk_size, n_jobs=args.jobs, labels=args.labels,
+                            solver_tricks=args.solver_tricks)  # fmt: skip
+    print(f"dataset in {out}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="spades-ai",
         description="Monte Carlo AI research toolkit for Spades. With no command: a small Normal vs Easy tournament.",
     )
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
-    for add in (_add_tournament, _add_play, _add_replay, _add_review, _add_summary, _add_bidding, _add_agents, _add_deal):
+    for add in (_add_tournament, _add_play, _add_replay, _add_review, _add_summary, _add_bidding, _add_agents,
+                _add_dataset, _add_deal):
         add(sub)
     return p
 
@@ -683,6 +737,25 @@ def _add_agents(sub) -> None:
     """``spades-ai agents``."""
     a = sub.add_parser("agents", help="list the built-in agents and their options")
     a.set_defaults(func=_cmd_agents)
+
+
+def _add_dataset(sub) -> None:
+    """``spades-ai dataset``."""
+    ds = sub.add_parser("dataset", help="decision rows (observation vector, mask, action, outcome) as Parquet")
+    ds.add_argument("--agents", help=f"comma-separated lineup: two for A,B,A,B or four by seat (default {DEFAULT_AGENTS})")
+    ds.add_argument("--deals", type=_positive, help="deals (seed, 0..N-1) to play, dealer 0")
+    ds.add_argument("--seed", type=_seed, default=0, help="deal i comes from (seed, i) (default 0)")
+    ds.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
+    ds.add_argument(
+        "--labels", choices=("solver", "hard", "crazy"),
+        help="value labels: solver = the exact solver's card values late in the hand (hard, crazy: not in this version)",
+    )  # fmt: skip
+    ds.add_argument("--solver-tricks", dest="solver_tricks", type=_positive, default=3, help="tricks left for solver labels (default 3)")
+    ds.add_argument("--from", dest="source", metavar="RUN_DIR", help="every decision of a --keep-plays results folder")
+    ds.add_argument("--chunk-size", dest="chunk_size", type=_positive, help="deals (or hands) per chunk (default 20000)")
+    ds.add_argument("--jobs", type=_jobs, default=1, help="chunks at once (default 1)")
+    ds.add_argument("--out", metavar="DIR", required=True, help="dataset folder; the same folder resumes a killed run")
+    ds.set_defaults(func=_cmd_dataset)
 
 
 def _add_deal(sub) -> None:

@@ -15,8 +15,9 @@ nbclient = pytest.importorskip("nbclient")
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
 
-def test_the_five_notebooks_exist():
-    assert {p.stem for p in NOTEBOOKS} == {"bag_and_set_rates", "bidding_benchmark", "agent_ladder", "your_own_agent", "review_a_hand"}
+def test_the_six_notebooks_exist():
+    assert {p.stem for p in NOTEBOOKS} == {"bag_and_set_rates", "bidding_benchmark", "agent_ladder", "your_own_agent",
+                                           "review_a_hand", "learn_from_search"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

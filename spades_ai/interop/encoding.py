@@ -10,7 +10,7 @@ Actions (one id space for both frameworks)::
 
 Seats in the observation vector are relative to the observer: 0 = itself, 1 = its left (plays
 next), 2 = its partner, 3 = its right. The layout is ``FIELDS`` (documented in
-``spades_ai.interop.pettingzoo``).
+``spades_ai.interop.pettingzoo``), defined in ``spades_ai.learn.encoding`` and re-exported here.
 
 >>> from spades_ai import Rules, deal
 >>> t = Table(Rules())
@@ -27,37 +27,28 @@ import copy
 
 import numpy as np
 
-from spades_ai.cards import DECK, Card, format_hand
+from spades_ai.cards import Card, format_hand
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
+
+# The layout lives in spades_ai.learn.encoding (shared with the batched environment); every name
+# stays importable from here.
+from spades_ai.learn.encoding import (  # noqa: F401 -- re-exported
+    BID_OFFSET,
+    BLIND_NIL,
+    FIELDS,
+    LOOK,
+    N_ACTIONS,
+    OBSERVATION_HIGH,
+    OBSERVATION_LOW,
+    OBSERVATION_SIZE,
+    PHASES,
+    SLICES,
+    action_to_string,
+    bid_action,
+)
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
-
-N_ACTIONS = 68
-BID_OFFSET = 52
-BLIND_NIL = 66
-LOOK = 67
-
-
-def bid_action(bid: int) -> int:
-    """The action id of bid ``bid`` (0 = nil .. 13)."""
-    return BID_OFFSET + int(bid)
-
-
-def action_to_string(action: int) -> str:
-    """``AS``, ``nil``, ``bid 4``, ``blind nil`` or ``look``."""
-    action = int(action)
-    if 0 <= action < 52:
-        return str(DECK[action])
-    if action == BID_OFFSET:
-        return "nil"
-    if BID_OFFSET < action < BLIND_NIL:
-        return f"bid {action - BID_OFFSET}"
-    if action == BLIND_NIL:
-        return "blind nil"
-    if action == LOOK:
-        return "look"
-    raise ValueError(f"action {action} is not in 0..{N_ACTIONS - 1}")
 
 
 def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
@@ -67,43 +58,6 @@ def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
 
 
 # -- the observation vector ------------------------------------------------------------------
-PHASES = ("dealing", "blind_decision", "bidding", "playing", "over")
-
-#: (name, size, what it holds); seats relative to the observer, cards by id (2C = 0 .. AS = 51).
-FIELDS = (
-    ("own_cards", 52, "cards the observer holds now (all 0 before it has looked at them)"),
-    ("played_by", 4 * 52, "cards each seat has played so far, one block of 52 per seat"),
-    ("current_trick", 4 * 52, "the card each seat has played to the unfinished trick"),
-    ("trick_leader", 4, "seat that led the unfinished trick (all 0 when it is empty)"),
-    ("bids", 4 * 14, "each seat's bid, one-hot 0 (nil) .. 13; all 0 until the seat bids"),
-    ("blind_nil", 4, "1 if the seat bid blind nil"),
-    ("tricks_won", 4, "tricks each seat has won / 13"),
-    ("phase", 5, "one-hot: dealing, blind_decision, bidding, playing, over"),
-    ("dealer", 4, "one-hot dealer seat"),
-    ("spades_broken", 1, "1 once a spade has been played"),
-    ("voids", 4 * 4, "seat x suit (C D H S): 1 once the seat has shown it holds none"),
-    ("scores", 2, "match scores before the hand, (own team, other team), score / 1000 clipped to [-1, 1]"),
-    ("bag_counts", 2, "match bag counts before the hand, (own team, other team) / bag_limit"),
-    ("trick_no", 1, "tricks finished / 13"),
-)
-
-
-def _offsets(fields) -> dict[str, slice]:
-    out, at = {}, 0
-    for name, size, _ in fields:
-        out[name] = slice(at, at + size)
-        at += size
-    return out
-
-
-SLICES = _offsets(FIELDS)
-OBSERVATION_SIZE = sum(size for _, size, _ in FIELDS)
-#: Bounds of each entry (only the scores can be negative).
-OBSERVATION_LOW = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-OBSERVATION_LOW[SLICES["scores"]] = -1.0
-OBSERVATION_HIGH = np.ones(OBSERVATION_SIZE, dtype=np.float32)
-
-
 def _bits(mask: int) -> np.ndarray:
     return (np.uint64(mask) >> np.arange(52, dtype=np.uint64) & np.uint64(1)).astype(np.float32)
 

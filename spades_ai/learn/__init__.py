@@ -1,0 +1,32 @@
+"""Learning from the engine and the search: the batched environment (``VectorEnv``), its
+single-table gymnasium view (``SpadesEnv``, needs ``pip install "spades-ai[learn]"``), the
+datasets of decisions (``write_dataset``, ``load_dataset``), a linear policy (``fit_linear``,
+``linear_agent``) and the observation and action layout they share with the adapters
+(``spades_ai.learn.encoding``).
+
+Every name is imported on first use: ``spades_ai.interop.encoding`` imports the layout from
+here without loading pyarrow (the datasets) or gymnasium (``SpadesEnv``).
+"""
+
+import importlib
+
+_WHERE = {
+    "VectorEnv": "spades_ai.learn.env",
+    "check_rules": "spades_ai.learn.env",
+    "SpadesEnv": "spades_ai.learn.gym_env",
+    "with_spaces": "spades_ai.learn.gym_env",
+    "load_dataset": "spades_ai.learn.dataset",
+    "rows_from_hands": "spades_ai.learn.dataset",
+    "rows_from_records": "spades_ai.learn.dataset",
+    "write_dataset": "spades_ai.learn.dataset",
+    "fit_linear": "spades_ai.learn.linear",
+    "linear_agent": "spades_ai.learn.linear",
+}
+
+__all__ = ["SpadesEnv", "VectorEnv", "check_rules", "fit_linear", "linear_agent", "load_dataset", "rows_from_hands", "rows_from_records", "with_spaces", "write_dataset"]
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'spades_ai.learn' has no attribute {name!r}")

@@ -1,0 +1,275 @@
+"""Datasets of decisions: one row per bid, blind-nil choice or card of recorded hands, written
+as Parquet in chunks, resumable, and read back as numpy arrays.
+
+>>> import tempfile, spades_ai as sa
+>>> from spades_ai.learn import load_dataset, write_dataset
+>>> out = write_dataset(tempfile.mkdtemp(), ["normal", "easy"], deals=20, seed=1, chunk_size=10)
+>>> data = load_dataset(out)
+>>> data["obs"].shape, data["mask"].shape, len(data["action"]) == 20 * 56
+((1120, 567), (1120, 68), True)
+
+A folder holds ``config.json`` (what was played: the agents by seat, seed, rules, deals, chunk
+size, the schema and the version) and ``chunk-000000.parquet`` ... (deals ``k * chunk_size``
+onwards). A chunk is written whole (to a temporary name, then renamed), so a killed run leaves
+no partial chunk, and running the same command again writes only the chunks that are missing:
+no row is lost or doubled. A folder made for something else is refused. Columns (``COLUMNS``)::
+
+    obs       float32[567]  the acting seat's observation vector (learn.encoding), stored as
+                            fixed-size binary (2268 bytes, little-endian)
+    mask      int8[68]      its legal actions (68 bytes)
+    deal_no   int64         the deal (seed, deal_no) the hand was dealt from
+    seat      int8          the acting seat
+    phase     int8          learn.encoding.PHASES index: 1 blind decision, 2 bidding, 3 playing
+    action    int8          the action taken (the acting agent's choice)
+    outcome   int32         the hand's points for the acting seat's team (bag penalties included)
+    agent     int8          index of the acting agent in config.json's "agents"
+
+The hands are dealt from ``(seed, deal_no)`` with dealer 0 and played by ``play_hands`` with
+the lineup, or (``rows_from_hands``) come from a ``--keep-plays`` results folder. With
+``labels="solver"`` a column ``solver_values`` (52 float32 by card id, NaN elsewhere) holds the
+exact solver's value of every legal card for the acting team when at most ``solver_tricks``
+tricks are left (``learn.labels``). Hard's and Crazy's values are not written yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from spades_ai.selfplay.play import play_hands, resolve_lineup
+from spades_ai.checks import check_count, check_seed
+from spades_ai.learn import encoding as enc
+from spades_ai.learn import rows as _rows
+from spades_ai.learn.env import check_rules
+from spades_ai.rules import Rules
+from spades_ai.simulate import deal_masks
+from spades_ai.version import __version__
+
+SCHEMA = 1
+CONFIG_FILE = "config.json"
+COMPRESSION = "zstd"
+#: name -> (arrow type, description)
+COLUMNS = {
+    "obs": (pa.binary(4 * enc.OBSERVATION_SIZE), "the acting seat's observation vector (567 float32, little-endian)"),
+    "mask": (pa.binary(enc.N_ACTIONS), "its legal actions (68 int8)"),
+    "deal_no": (pa.int64(), "the deal (seed, deal_no)"),
+    "seat": (pa.int8(), "the acting seat"),
+    "phase": (pa.int8(), "PHASES index: 1 blind decision, 2 bidding, 3 playing"),
+    "action": (pa.int8(), "the action taken"),
+    "outcome": (pa.int32(), "the hand's points for the acting seat's team"),
+    "agent": (pa.int8(), "index of the acting agent in config.json's agents"),
+}
+#: Label columns, written when asked for (``labels``)
+LABEL_COLUMNS = {
+    "solver_values": (pa.binary(4 * 52), "the exact solver's value of each legal card for the acting team (52 float32, NaN elsewhere)"),
+}
+DEFAULT_CHUNK = 20_000
+#: The vector columns: stored as fixed-size binary (one value per row; a list column would cost
+#: Parquet a definition level per float, 10x slower to write), read back as these arrays.
+VECTORS = {
+    "obs": (np.dtype("<f4"), enc.OBSERVATION_SIZE),
+    "mask": (np.dtype(np.int8), enc.N_ACTIONS),
+    "solver_values": (np.dtype("<f4"), 52),
+}
+LABELS = ("solver",)
+
+
+class DatasetError(ValueError):
+    """A dataset folder that holds something else, or a record that cannot be replayed."""
+
+
+# -- rows ------------------------------------------------------------------------------------------
+def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, deal_no, seat_agents) -> dict:
+    """The decision rows of hands given as arrays: ``deals`` ``(n, 4)`` bitboards of card ids,
+    ``dealer`` ``(n,)``, ``bids`` / ``blind`` ``(n, 4)``, ``plays`` ``(n, 52)`` card ids in play
+    order, ``points`` ``(n, 2)`` per team, ``deal_no`` ``(n,)`` and ``seat_agents`` ``(n, 4)``
+    (the agent index at each seat). Returns the columns as numpy arrays."""
+    n = len(deals)
+    cap = n * _rows.MAX_ROWS_PER_HAND
+    obs = np.empty((cap, enc.OBSERVATION_SIZE), dtype=np.float32)
+    masks = np.empty((cap, enc.N_ACTIONS), dtype=np.int8)
+    cols = np.empty((cap, _rows.N_COLS), dtype=np.int64)
+    m = _rows.decision_rows(
+        np.ascontiguousarray(deals, dtype=np.uint64), np.asarray(dealer, np.int64), np.asarray(bids, np.int64),
+        np.asarray(blind, np.bool_), np.asarray(plays, np.int64), np.asarray(points, np.int64), rules.as_array(),
+        obs, masks, cols,
+    )  # fmt: skip
+    if m < 0:
+        i = -1 - m
+        raise DatasetError(f"hand {i} (deal {int(np.asarray(deal_no)[i])}) has an action these rules refuse: it was not played under them")
+    cols = cols[:m]
+    hand = cols[:, _rows.C_HAND]
+    seat = cols[:, _rows.C_SEAT]
+    return {
+        "obs": obs[:m],
+        "mask": masks[:m],
+        "deal_no": np.asarray(deal_no, np.int64)[hand],
+        "seat": seat.astype(np.int8),
+        "phase": cols[:, _rows.C_PHASE].astype(np.int8),
+        "action": cols[:, _rows.C_ACTION].astype(np.int8),
+        "outcome": cols[:, _rows.C_OUTCOME].astype(np.int32),
+        "agent": np.asarray(seat_agents, np.int8)[hand, seat],
+    }
+
+
+def rows_from_records(records, seed: int, rules: Rules, seat_agents=(0, 1, 2, 3)) -> dict:
+    """The rows of ``play_hands`` records kept with ``keep_plays=True`` (hands mode)."""
+    if records.plays is None or records.deal_no is None:
+        raise DatasetError("the records need their plays (keep_plays=True) and deal numbers (play_hands)")
+    deals = deal_rows(seed, records.deal_no)
+    agents = np.broadcast_to(np.asarray(seat_agents, np.int8), (len(records), 4))
+    return rows_from_hands(deals, records.dealer, records.bids, records.blind, records.plays, records.points, rules,
+                           records.deal_no, agents)  # fmt: skip
+
+
+def deal_rows(seed: int, deal_no) -> np.ndarray:
+    """The ``(n, 4)`` bitboards of deals ``deal_no`` of ``seed`` (one batch when consecutive)."""
+    deal_no = np.asarray(deal_no, np.int64)
+    if len(deal_no) and np.all(np.diff(deal_no) == 1):
+        return deal_masks(seed, int(deal_no[0]), len(deal_no))
+    return np.concatenate([deal_masks(seed, int(d), 1) for d in deal_no] or [np.zeros((0, 4), np.uint64)])
+
+
+def _table(columns: dict) -> pa.Table:
+    arrays = {}
+    for name, (typ, _) in {**COLUMNS, **LABEL_COLUMNS}.items():
+        if name not in columns:
+            continue
+        a = columns[name]
+        if name in VECTORS:
+            data = np.ascontiguousarray(a, dtype=VECTORS[name][0])
+            arrays[name] = pa.FixedSizeBinaryArray.from_buffers(typ, len(a), [None, pa.py_buffer(data)])
+        else:
+            arrays[name] = pa.array(a, type=typ)
+    return pa.table(arrays)
+
+
+# -- folders ---------------------------------------------------------------------------------------
+def chunk_path(out: Path, k: int) -> Path:
+    return out / f"chunk-{k:06d}.parquet"
+
+
+def prepare_folder(out, config: dict) -> Path:
+    """Create ``out`` with ``config.json``, or check that it holds this very dataset."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / CONFIG_FILE
+    config = {"schema": SCHEMA, **config}
+    if path.exists():
+        old = json.loads(path.read_text())
+        keys = sorted(k for k in set(old) | set(config) if k != "version" and old.get(k) != config.get(k))
+        if keys:
+            shown = "; ".join(f"{k}: {old.get(k)!r} there, {config.get(k)!r} asked" for k in keys)
+            raise DatasetError(f"{out} holds another dataset ({shown}): choose another folder")
+        return out
+    if any(out.glob("chunk-*.parquet")):
+        raise DatasetError(f"{out} has chunks but no {CONFIG_FILE}: not a dataset folder this run may add to")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({**config, "version": __version__}, indent=1))
+    os.replace(tmp, path)
+    return out
+
+
+def write_chunk(out: Path, k: int, columns: dict) -> int:
+    """Chunk ``k`` written whole: to a temporary name first, then renamed."""
+    path = chunk_path(out, k)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(_table(columns), tmp, compression=COMPRESSION)
+    os.replace(tmp, path)
+    return len(columns["action"])
+
+
+def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, n: int, solver_tricks: int | None) -> int:
+    records = play_hands(agents, n, seed=seed, rules=rules, start=start, keep_plays=True)
+    columns = rows_from_records(records, seed, rules)
+    if solver_tricks:
+        from spades_ai.learn.labels import solver_labels
+
+        columns["solver_values"] = solver_labels(records, seed, rules, solver_tricks)
+    return write_chunk(out, k, columns)
+
+
+def _labels(agents) -> list[str]:
+    return [str(getattr(a, "label", None) or getattr(a, "name", a)) for a in agents]
+
+
+def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None = None, chunk_size: int | None = None,
+                  n_jobs: int | None = 1, labels: str | None = None, solver_tricks: int = 3) -> Path:  # fmt: skip
+    """Play deals ``0 .. deals-1`` of ``seed`` with the lineup ``agents`` (four, or two for A,
+    B, A, B; dealer 0) and write every decision as a row in the folder ``out``; the chunks
+    already there are kept (a killed run resumes). ``n_jobs`` chunks at once with joblib (under
+    the caller's ``joblib.parallel_config``). ``labels="solver"`` adds ``solver_values`` for the
+    card decisions with at most ``solver_tricks`` tricks left (``learn.labels``)."""
+    if labels is not None and labels not in LABELS:
+        raise ValueError(
+            f"labels={labels!r}: Hard's and Crazy's values need MonteCarloAgent.play_values_kernel, which this "
+            "version does not have; labels='solver' (the exact solver late in the hand) is available"
+        )
+    lineup = resolve_lineup(agents)
+    rules = check_rules(rules)
+    deals, seed = check_count(deals, "deals"), check_seed(seed)
+    size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
+    solver_tricks = solver_tricks if labels == "solver" else None
+    config = {"source": "play", "agents": _labels(lineup), "seed": seed, "deals": deals, "chunk_size": size,
+              "rules": rules.to_dict(), "labels": labels, "solver_tricks": solver_tricks}  # fmt: skip
+    out = prepare_folder(out, config)
+    todo = [k for k in range(-(-deals // size)) if not chunk_path(out, k).exists()]
+    jobs = (joblib.delayed(_live_chunk)(out, k, lineup, seed, rules, k * size, min(size, deals - k * size), solver_tricks)
+            for k in todo)  # fmt: skip
+    joblib.Parallel(n_jobs=n_jobs)(jobs)
+    return out
+
+
+HAND_ARRAYS = ("deals", "dealer", "bids", "blind", "plays", "points", "deal_no", "seat_agents")
+
+
+def write_hands_dataset(out, hands: dict, rules: Rules, *, agents: list[str], source: str,
+                        chunk_size: int | None = None) -> Path:  # fmt: skip
+    """The rows of recorded hands (``HAND_ARRAYS``, as ``rows_from_hands`` takes them, one
+    entry per hand; ``seat_agents`` index ``agents``) in the folder ``out``, chunk by chunk of
+    hands, resumable as ``write_dataset``. ``source`` names where they come from (a results
+    folder: ``spades-ai dataset --from``)."""
+    rules = check_rules(rules)
+    n = len(hands["deals"])
+    size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
+    config = {"source": source, "agents": list(agents), "hands": n, "chunk_size": size, "rules": rules.to_dict()}
+    out = prepare_folder(out, config)
+    for k in range(-(-n // size)):
+        if not chunk_path(out, k).exists():
+            part = {name: np.asarray(hands[name])[k * size : (k + 1) * size] for name in HAND_ARRAYS}
+            write_chunk(out, k, rows_from_hands(**part, rules=rules))
+    return out
+
+
+def _vector_rows(column: pa.FixedSizeBinaryArray, dtype: np.dtype, width: int) -> np.ndarray:
+    size = width * dtype.itemsize
+    data = np.frombuffer(column.buffers()[1], dtype=np.uint8)[column.offset * size : (column.offset + len(column)) * size]
+    return data.view(dtype).reshape(-1, width)
+
+
+def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
+    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, 567)`` float32, ``mask``
+    ``(n, 68)`` int8, the other columns ``(n,)``), chunk by chunk in order."""
+    path = Path(path)
+    if not (path / CONFIG_FILE).exists():
+        raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}")
+    files = sorted(path.glob("chunk-*.parquet"))
+    stored = pq.read_schema(files[0]).names if files else list(COLUMNS)
+    names = stored if columns is None else list(columns)
+    tables = [pq.read_table(f, columns=names) for f in files]
+    out = {}
+    for name in names:
+        chunks = [t.column(name).combine_chunks() for t in tables]
+        if name in VECTORS:
+            dtype, width = VECTORS[name]
+            parts = [_vector_rows(c, dtype, width) for c in chunks]
+            out[name] = np.concatenate(parts) if parts else np.zeros((0, width), dtype)
+        else:
+            out[name] = np.concatenate([c.to_numpy(zero_copy_only=False) for c in chunks]) if chunks else np.zeros(0)
+    return out

@@ -1,0 +1,103 @@
+"""``SpadesEnv``: one table of ``VectorEnv`` as a gymnasium ``Env``. Needs
+``pip install "spades-ai[learn]"`` (gymnasium is imported here only).
+
+>>> from spades_ai.learn import SpadesEnv
+>>> env = SpadesEnv(seat=0)
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, int(info["action_mask"].sum())           # the first decision: 14 bids
+((567,), 14)
+>>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+
+One episode is one hand at ``seat`` (the other seats played by ``others`` inside numba);
+``reset(seed=s)`` deals deal 0 of ``s``, and each later ``reset()`` the next deal of it (as the
+PettingZoo adapter). The observation is the 567-float vector of ``spades_ai.learn.encoding``
+and ``info["action_mask"]`` the legal actions (``Discrete(68)``). An action outside the mask
+ends the episode at once with reward ``illegal_reward`` and ``info["illegal"] = True`` (so that
+an unmasked sampler, gymnasium's ``check_env`` included, plays on), or, with
+``illegal="raise"``, raises the environment's error (``IllegalBidError`` / ``IllegalPlayError``)
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from spades_ai.learn import encoding as enc
+from spades_ai.learn.env import VectorEnv
+from spades_ai.rules import Rules
+
+ILLEGAL = ("end", "raise")
+
+
+class SpadesEnv(gym.Env):
+    """One hand of Spades at ``seat`` per episode; see the module docstring."""
+
+    metadata: ClassVar[dict] = {"render_modes": []}
+
+    def __init__(self, seat: int = 0, others="normal", rules: Rules | None = None, *, illegal: str = "end",
+                 illegal_reward: float = -1000.0):  # fmt: skip
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
+        self.vector = VectorEnv(1, seats=(seat,), others=others, rules=rules)
+        self.seat = self.vector.seats[0]
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.observation_space = spaces.Box(enc.OBSERVATION_LOW, enc.OBSERVATION_HIGH, (enc.OBSERVATION_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(enc.N_ACTIONS)
+        self._ended = True
+        self._info: dict | None = None
+        self._obs: np.ndarray | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None or self.vector.seed is None or not self._ended:
+            # a new seed (given, or drawn from the env's generator): its deal 0
+            s = seed if seed is not None else int(self.np_random.integers(0, 2**63))
+            obs, info = self.vector.reset(seed=s)
+        else:  # the next deal of the seed: the vector env's autoreset step
+            obs, _, _, _, info = self.vector.step(np.zeros(1, dtype=np.int64))
+        self._ended = False
+        return self._one(obs, info)
+
+    def step(self, action):
+        if self._ended:
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        if self.illegal == "end" and not (0 <= action < enc.N_ACTIONS and self._info["action_mask"][action]):
+            self._ended = True
+            info = {**self._info, "action_mask": np.zeros(enc.N_ACTIONS, dtype=np.int8), "illegal": True}
+            return self._obs.copy(), self.illegal_reward, True, False, info
+        obs, reward, terminated, truncated, info = self.vector.step(np.array([action], dtype=np.int64))
+        self._ended = bool(terminated[0] or truncated[0])
+        obs, info = self._one(obs, info)
+        return obs, float(reward[0]), bool(terminated[0]), bool(truncated[0]), info
+
+    def _one(self, obs, info) -> tuple[np.ndarray, dict]:
+        self._info = {k: (v[0].copy() if v.ndim > 1 else v[0].item()) for k, v in info.items()}
+        self._info["illegal"] = False
+        self._obs = obs[0].copy()
+        return self._obs.copy(), {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self._info.items()}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a bool array (the name maskable-PPO implementations call)."""
+        return self._info["action_mask"].astype(bool)
+
+
+def with_spaces(env: VectorEnv) -> VectorEnv:
+    """``env`` with gymnasium's space attributes set (``single_observation_space``,
+    ``single_action_space``, ``observation_space``, ``action_space``), for libraries that read
+    them; ``VectorEnv`` itself imports no gymnasium.
+
+    >>> env = with_spaces(VectorEnv(4))
+    >>> env.observation_space.shape, env.action_space
+    ((4, 567), MultiDiscrete([68 68 68 68]))
+    """
+    env.single_observation_space = spaces.Box(enc.OBSERVATION_LOW, enc.OBSERVATION_HIGH, (enc.OBSERVATION_SIZE,), np.float32)
+    env.single_action_space = spaces.Discrete(enc.N_ACTIONS)
+    env.observation_space = gym.vector.utils.batch_space(env.single_observation_space, env.num_envs)
+    env.action_space = gym.vector.utils.batch_space(env.single_action_space, env.num_envs)
+    return env

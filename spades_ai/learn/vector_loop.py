@@ -1,0 +1,260 @@
+"""The batched environment's kernels: every table stepped in one numba call, as a template.
+
+The other seats' agents come from ONE relative import (the binding): ``_binding.py`` beside
+this file binds Normal at every slot; for any other lineup ``spades_ai.selfplay.codegen.bind``
+copies this file verbatim next to a generated binding, so numba inlines those agents' kernels.
+
+A table is a hand in progress (``pubs[t]``, ``hands[t]``) plus its bookkeeping row
+``rows[t]`` (``V_*``). Between two calls every table waits for a *controlled* seat (bit ``s``
+of ``ctrl``) or has just ended its episode (``V_DONE``: the next step starts the next one and
+ignores its action, gymnasium's next-step autoreset). The other seats are played inside the
+loop by the kernel agents of ``slots`` (``slots[s] = (bid slot, play slot)``).
+
+Which cards a table plays (no dependence on the other tables or their number)::
+
+    episode k of table t       job = (t << 32) + k
+    hands  (episode="hand")    the deal (seed, job), exactly ``sa.deal(seed, job)``; dealer k % 4
+    matches (episode="match")  hand h of match ``job``: stream (seed, job, 1 + h), first dealer
+                               from (seed, job, 2**40), as ``play_matches`` deals match ``job``
+
+Blind nil: a controlled seat whose turn to bid offers a blind nil is asked first, without its
+cards (actions ``BLIND_NIL`` / ``LOOK``, ``learn.encoding``); bit ``s`` of ``V_LOOKED`` is set
+once it has looked. Rules that hide bids (``closed_bidding``) are played on the seat's view
+(``engine.state.observe``), for the agents' decisions and for the observation vector alike.
+"""
+
+import numpy as np
+
+from spades_ai.engine.deal import deal_match_hand, match_first_dealer
+from spades_ai.selfplay.loop_kernels import MAX_MATCH_HANDS, after_hand
+from spades_ai.engine import score as _sc
+from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bits import ONE, U64, ZERO
+from spades_ai.engine.deal import DEAL_STREAM, deal_for
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
+from spades_ai.engine.rng import stream_state
+from spades_ai.engine.state import (
+    N_PUBLIC,
+    P_BAGS,
+    P_BIDS,
+    P_BLIND,
+    P_DEALER,
+    P_PHASE,
+    P_SCORES,
+    P_TO_ACT,
+    P_WON,
+    PHASE_BIDDING,
+    PHASE_OVER,
+    apply_bid,
+    apply_card,
+    hides_anything,
+    legal_now,
+    observe,
+    reset_public,
+)
+from spades_ai.learn.encoding import BID_OFFSET, BLIND_NIL, LOOK, N_ACTIONS
+from spades_ai.learn.vectors import engine_id, write_mask, write_observation
+
+# the seat dispatch: a bound copy of this template has its own _binding (spades_ai.templates)
+from ._binding import seat_bid, seat_pass, seat_play  # noqa: F401 -- seat_pass: the binding's contract
+
+
+# a table's bookkeeping row
+V_EPISODE, V_JOB, V_HAND_NO, V_LOOKED, V_DONE, V_SEAT = 0, 1, 2, 3, 4, 5
+ROW_WIDTH = 8
+
+# the other seats' slots: a seat's row of ``slots``
+S_BID, S_PLAY = 0, 1
+
+# ``err``: an agent's illegal action (what, table, seat, action, slot)
+E_BID, E_CARD = 1, 2
+ERR_SIZE = 5
+
+AT_SEAT, HAND_OVER, AGENT_ILLEGAL = 0, 1, 2
+#: The blind-nil question put to an agent before it looks (the loop's own, ``lineup_loop``)
+BLIND_QUESTION = (1 << BLIND_NIL_BIT) | 1
+# -- the other seats -------------------------------------------------------------------------------
+@hot_kernel
+def play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t):
+    """Play the other seats' turns until a controlled seat is to act (AT_SEAT; a seat without a
+    blind-nil option is marked as having looked) or the hand is over (HAND_OVER). An agent's
+    illegal action fills ``err`` and returns AGENT_ILLEGAL."""
+    hides = hides_anything(rules)
+    while True:
+        phase = pub[P_PHASE]
+        if phase == PHASE_OVER:
+            return HAND_OVER
+        seat = pub[P_TO_ACT]
+        hand = hands[seat]
+        if (ctrl >> seat) & 1:
+            if phase == PHASE_BIDDING and not (legal_bids(seat, hand, pub, rules) >> BLIND_NIL_BIT) & 1:
+                row[V_LOOKED] |= 1 << seat
+            return AT_SEAT
+        seen = pub
+        if hides:
+            observe(pub, seat, rules, view)
+            seen = view
+        if phase == PHASE_BIDDING:
+            slot = slots[seat, S_BID]
+            full = legal_bids(seat, hand, pub, rules)
+            blind = False
+            if (full >> BLIND_NIL_BIT) & 1:
+                blind = seat_bid(slot, seen, seat, ZERO, np.int64(BLIND_QUESTION), rules, params) == BLIND_NIL_BIT
+            b = np.int64(0)
+            if not blind:
+                legal = full & 0x3FFF
+                b = seat_bid(slot, seen, seat, hand, legal, rules, params)
+                if b < 0 or b > 13 or not (legal >> b) & 1:
+                    err[0], err[1], err[2], err[3], err[4] = E_BID, t, seat, b, slot
+                    return AGENT_ILLEGAL
+            apply_bid(pub, hands, b, blind, rules)
+        else:
+            slot = slots[seat, S_PLAY]
+            legal = legal_now(pub, hand, rules)
+            card = seat_play(slot, seen, seat, hand, legal, rules, params)
+            if card < 0 or card > 55 or not (legal >> U64(card)) & ONE:
+                err[0], err[1], err[2], err[3], err[4] = E_CARD, t, seat, card, slot
+                return AGENT_ILLEGAL
+            apply_card(pub, hands, card, rules)
+
+
+# -- episodes --------------------------------------------------------------------------------------
+@kernel
+def start_hand(seed, match, pub, hands, row, dealer, score0, score1, bags0, bags1, rules):
+    """Deal the table's next hand (``row[V_JOB]``, ``row[V_HAND_NO]``) and reset ``pub``."""
+    if match:
+        deal_match_hand(seed, row[V_JOB], row[V_HAND_NO], hands, rules)
+    else:
+        deal_for(stream_state(seed, row[V_JOB], DEAL_STREAM), hands, rules)
+    reset_public(pub, hands, dealer, score0, score1, bags0, bags1, row[V_HAND_NO], rules)
+    row[V_LOOKED] = 0
+
+
+@kernel
+def start_episode(seed, match, t, pub, hands, row, rules):
+    """Start episode ``row[V_EPISODE]`` of table ``t`` (the module docstring: which cards)."""
+    job = (t << 32) + row[V_EPISODE]
+    row[V_JOB], row[V_HAND_NO], row[V_DONE] = job, 0, 0
+    dealer = match_first_dealer(seed, job) if match else row[V_EPISODE] & 3
+    start_hand(seed, match, pub, hands, row, dealer, 0, 0, 0, 0, rules)
+
+
+@hot_kernel
+def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view, sheet, nil, obs, masks, rewards,
+           terminated, truncated, points, err):  # fmt: skip
+    """Play table ``t`` on to its next controlled decision (the episode's next hand in a match),
+    or to the end of its episode; write its observation and mask. The points of a hand that
+    ends go to ``points`` (per team) and, for the team of ``row[V_SEAT]`` (the seat that just
+    acted), to ``rewards[t]``. Returns False on an agent's illegal action (``err``). Whole
+    arrays and the index ``t``: a hot kernel is passed arrays at no cost, slices would be made."""
+    pub, hands, row, mask = pubs[t], hands4[t], rows[t], masks[t]
+    while True:
+        status = play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t)
+        if status == AGENT_ILLEGAL:
+            return False
+        if status == AT_SEAT:
+            seat = pub[P_TO_ACT]
+            row[V_SEAT] = seat
+            pending = pub[P_PHASE] == PHASE_BIDDING and not (row[V_LOOKED] >> seat) & 1
+            seen = pub
+            if hides_anything(rules):
+                observe(pub, seat, rules, view)
+                seen = view
+            write_observation(seen, seat, hands[seat], pending, rules, obs[t])
+            write_mask(pub, hands[seat], pending, rules, mask)
+            return True
+        _sc.score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
+                       pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil)  # fmt: skip
+        for team in range(2):
+            points[t, team] += sheet[team, _sc.F_POINTS]
+        rewards[t] += sheet[row[V_SEAT] & 1, _sc.F_POINTS]
+        if match:
+            k = row[V_HAND_NO]
+            s0, s1, b0, b1, winner, dealer = after_hand(sheet, k, pub[P_DEALER], rules)
+            if winner < 0 and k + 1 < MAX_MATCH_HANDS:
+                row[V_HAND_NO] = k + 1
+                start_hand(seed, match, pub, hands, row, dealer, s0, s1, b0, b1, rules)
+                continue
+            truncated[t] = winner < 0
+            terminated[t] = winner >= 0
+        else:
+            terminated[t] = True
+        row[V_DONE] = 1
+        write_observation(pub, row[V_SEAT], hands[row[V_SEAT]], False, rules, obs[t])
+        for k in range(N_ACTIONS):  # any action is accepted (and ignored) on the autoreset step
+            mask[k] = 1
+        return True
+
+
+@inline_kernel
+def apply_action(pub, hands, row, action, rules):
+    """The controlled seat to act takes ``action`` (checked against its mask beforehand)."""
+    seat = pub[P_TO_ACT]
+    if action == LOOK:
+        row[V_LOOKED] |= 1 << seat
+    elif action == BLIND_NIL:
+        row[V_LOOKED] |= 1 << seat
+        apply_bid(pub, hands, np.int64(0), True, rules)
+    elif action >= BID_OFFSET:
+        apply_bid(pub, hands, np.int64(action - BID_OFFSET), False, rules)
+    else:
+        apply_card(pub, hands, engine_id(action, rules), rules)
+
+
+# -- the batch -------------------------------------------------------------------------------------
+@kernel
+def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, err):
+    """Start episode 0 on every table and play on to its first controlled decision. Returns
+    False on an agent's illegal action (``err``)."""
+    view = np.empty(N_PUBLIC, dtype=np.int64)
+    sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
+    nil = np.empty(4, dtype=np.int64)
+    n = pubs.shape[0]
+    rewards = np.zeros(n, dtype=np.float64)
+    points = np.zeros((n, 2), dtype=np.int64)
+    terminated = np.zeros(n, dtype=np.bool_)
+    truncated = np.zeros(n, dtype=np.bool_)
+    for t in range(n):
+        rows[t, :] = 0
+        start_episode(seed, match, t, pubs[t], hands[t], rows[t], rules)
+        if not settle(seed, ctrl, match, t, pubs, hands, rows, slots, params, rules, view, sheet, nil, obs, masks,
+                      rewards, terminated, truncated, points, err):  # fmt: skip
+            return False
+    return True
+
+
+@kernel
+def first_illegal(actions, masks):
+    """The first table whose action is not in its mask, -1 if none."""
+    for t in range(actions.shape[0]):
+        a = actions[t]
+        if a < 0 or a >= N_ACTIONS or masks[t, a] == 0:
+            return t
+    return -1
+
+
+@kernel
+def step_kernel(actions, seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, rewards, terminated,
+                truncated, points, err):  # fmt: skip
+    """One step of every table: -1 after it, or (nothing changed) the first table whose action
+    is illegal; -2 on an agent's illegal action (``err``). A table whose episode ended on the
+    last step starts the next one instead (its action ignored)."""
+    bad = first_illegal(actions, masks)
+    if bad >= 0:
+        return bad
+    view = np.empty(N_PUBLIC, dtype=np.int64)
+    sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
+    nil = np.empty(4, dtype=np.int64)
+    for t in range(pubs.shape[0]):
+        pub, hand4, row = pubs[t], hands[t], rows[t]
+        rewards[t], terminated[t], truncated[t] = 0.0, False, False
+        points[t, 0], points[t, 1] = 0, 0
+        if row[V_DONE]:
+            row[V_EPISODE] += 1
+            start_episode(seed, match, t, pub, hand4, row, rules)
+        else:
+            apply_action(pub, hand4, row, actions[t], rules)
+        if not settle(seed, ctrl, match, t, pubs, hands, rows, slots, params, rules, view, sheet, nil, obs, masks,
+                      rewards, terminated, truncated, points, err):  # fmt: skip
+            return -2
+    return -1
