@@ -34,10 +34,14 @@ def own_cards(state, player) -> int:
 def dealt_state(game, hands):
     """A state after the chance nodes have dealt ``hands`` (four card lists, seats 0..3)."""
     state = game.new_initial_state()
-    dealer = game.dealer
-    for k in range(52):
-        state.apply_action(int(hands[(dealer + 1 + k) % 4][k // 4]))
+    deal_hand(state, [sa.CardSet(h) for h in hands])
     return state
+
+
+def deal_hand(state, hands):
+    """Apply the chance outcomes that deal ``hands`` (four bitboards, seats 0..3) to the hand in progress."""
+    for card in sos.dealing_order(hands, state.table.dealer):
+        state.apply_action(card)
 
 
 # -- conformance ---------------------------------------------------------------------------
@@ -347,12 +351,6 @@ def test_openspiel_agent_refuses_unknown_bots():
 
 
 # -- whole matches ---------------------------------------------------------------------------
-def deal_hand(state, masks):
-    """Apply the chance outcomes that deal ``masks`` (seats 0..3) to the hand in progress."""
-    for card in sos._dealing_order(masks, state.table.dealer):
-        state.apply_action(card)
-
-
 def test_a_match_through_openspiel_is_play_matches_match():
     """Normal at every seat on match 0's cards: the very hands, points and winner of
     ``play_matches``; the scores and bags carried into the observation; +1 / -1 at the end."""

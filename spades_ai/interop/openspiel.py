@@ -216,6 +216,7 @@ class SpadesState(pyspiel.State):
 
     @property
     def episode(self) -> Episode:
+        """The episode: the hand in progress and, in a match, the hands before it."""
         return self._episode
 
     def current_player(self):
@@ -274,11 +275,11 @@ class SpadesState(pyspiel.State):
             return self.clone()
         key = np.uint64(_sampler_key(probability_sampler))
         if t.dealing:  # nobody has seen a card yet: any cards will do
-            cards = _dealing_order(deal_masks(int(key), 0, 1)[0], t.dealer)[: len(t.dealt)]
+            cards = dealing_order(deal_masks(int(key), 0, 1)[0], t.dealer)[: len(t.dealt)]
         else:
             obs = t.view(player)
             key = decision_stream(key, obs.public, player, np.uint64(obs.engine_cards))
-            cards = _dealing_order(sampled_deal(obs, t.looked[player], key), t.dealer)
+            cards = dealing_order(sampled_deal(obs, t.looked[player], key), t.dealer)
         if e.start is None:
             state = self.get_game().new_initial_state()
         else:
@@ -318,8 +319,17 @@ def sampled_deal(obs: Observation, looked: bool, key) -> list[int]:
     return [int(worlds[0][s]) | int(obs.played_by[s]) for s in range(4)]
 
 
-def _dealing_order(masks, dealer: int) -> list[int]:
-    """The 52 chance outcomes that deal ``masks`` (seats 0..3): card k to seat (dealer + 1 + k) % 4."""
+def dealing_order(masks, dealer: int) -> list[int]:
+    """The 52 chance outcomes that deal ``masks`` (seats 0..3, bitboards or ``CardSet``s):
+    card k goes to seat (dealer + 1 + k) % 4.
+
+    >>> import spades_ai as sa
+    >>> state = pyspiel.load_game("spades_ai").new_initial_state()
+    >>> for card in dealing_order(sa.deal(seed=1), dealer=0):
+    ...     state.apply_action(card)
+    >>> state.current_player()
+    1
+    """
     held = [mask_to_cards(int(m)) for m in masks]
     return [int(held[(dealer + 1 + k) % 4][k // 4]) for k in range(52)]
 
@@ -483,7 +493,7 @@ def state_from_observation(obs: Observation, seed: int = 0):
     state = game.new_initial_state()
     state._episode.table = Table(rules, dealer, obs.scores, obs.bag_count, obs.hands_played)
     key = decision_stream(seed, obs.public, seat, np.uint64(obs.engine_cards))
-    for card in _dealing_order(sampled_deal(obs, not obs.blind_decision, key), dealer):
+    for card in dealing_order(sampled_deal(obs, not obs.blind_decision, key), dealer):
         state.apply_action(card)
     table = state.table
     for i in range(4):

@@ -113,7 +113,8 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             for a in AGENTS
         }
         self._seed: int | None = None
-        self._deal_index = 0
+        self._deal_index = 0  # the next episode's deal (hand episodes) or match number
+        self._index = 0  # the deal or match number of this episode
         self.episode: Episode | None = None
 
     @property
@@ -132,7 +133,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             self._seed, self._deal_index = check_seed(seed), 0
         elif self._seed is None:
             self._seed = int.from_bytes(os.urandom(8), "little")
-        index = self._deal_index
+        self._index = index = self._deal_index
         self._deal_index += 1
         match = self.episode_kind == "match"
         if self.fixed_dealer is not None:
@@ -150,12 +151,11 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         self.agent_selection = AGENTS[self.table.to_act]
 
     def _deal(self) -> None:
-        """Deal the episode's hand in progress: deal ``index`` of the seed, or its hand of match ``index``."""
-        index = self._deal_index - 1
+        """Deal the hand in progress: the episode's deal of the seed, or its hand of the episode's match."""
         if self.episode.match:
-            masks = match_deal(self._seed, index, self.table.hands_played, self.rules)
+            masks = match_deal(self._seed, self._index, self.table.hands_played, self.rules)
         else:
-            masks = [int(m) for m in deal_masks(self._seed, index, 1)[0]]
+            masks = [int(m) for m in deal_masks(self._seed, self._index, 1)[0]]
         self.table.start(masks)
 
     def _info(self) -> dict:
