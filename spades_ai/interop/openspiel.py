@@ -16,7 +16,8 @@ Returns: in a hand, each player gets its team's points for the hand (``Hand.resu
 bag penalties included), 1.0 per point: a made bid of 4 is 40.0 (plus 1.0 per bag), a made nil
 +100.0; general-sum, the two teams' points are independent. In a match, +1.0 to each player of
 the winning team and -1.0 to the others (zero-sum); 0.0 to all if a match is still undecided after
-``interop.episode.MAX_MATCH_HANDS`` hands. Rewards come only at the end (terminal).
+``interop.episode.MAX_MATCH_HANDS`` hands (the bound ``max_game_length`` and
+``max_chance_nodes_in_history`` count). Rewards come only at the end (terminal).
 Actions (``spades_ai.interop.encoding``; the same ids in the PettingZoo environment)::
 
     0..51   play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
@@ -40,7 +41,8 @@ bags; the information state string holds all of them). Strings: readable, no hid
 Determinizing algorithms: ``state.resample_from_infostate(player, sampler)`` draws a state the
 player cannot tell from this one, exactly uniformly among the deals that fit everything it has
 seen (``spades_ai.montecarlo.sampling``, the sampler Hard uses: the cards played, the voids
-shown, the spade counts mirror and whiz bids reveal); ``sampler()`` (OpenSpiel's
+shown, the spade counts mirror and whiz bids reveal; the deal's own odds, not weighted by how
+likely the other players' policies made their bids and cards); ``sampler()`` (OpenSpiel's
 ``UniformProbabilitySampler``) supplies the randomness, so OpenSpiel's
 ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` runs on this game.
 
