@@ -345,9 +345,28 @@ def test_openspiel_agent_takes_a_factory_and_sits_in_a_tournament(tmp_path):
     assert set(df["agent"]) == {"spades_ai.interop.openspiel:OpenSpielAgent(seed=3)", "normal"} and len(df) == 8
 
 
-def test_openspiel_agent_refuses_unknown_bots():
-    with pytest.raises(ValueError, match="uniform_random"):
+def test_openspiel_agent_refuses_unknown_bots_and_options():
+    with pytest.raises(ValueError, match="uniform_random, ismcts"):
         sos.OpenSpielAgent("alphazero")
+    with pytest.raises(ValueError, match="no option rollouts; its options: simulations, uct_c"):
+        sos.OpenSpielAgent("ismcts", rollouts=3)
+    with pytest.raises(ValueError, match="simulations must be an int >= 1"):
+        sos.OpenSpielAgent("ismcts", simulations=0)
+    with pytest.raises(ValueError, match="for a bot named by a string"):
+        sos.OpenSpielAgent(sos._uniform_random, simulations=3)
+
+
+def test_openspiel_ismcts_by_name_is_one_of_our_agents():
+    """ISMCTS in our harness: legal and reproducible (its worlds come from the seeded
+    ``resampler``), and at a hand whose match scores offer a blind nil, which the resampled
+    states must carry for the bids to replay."""
+    agent, normal = sos.OpenSpielAgent("ismcts", simulations=3, seed=1), sa.make_agent("normal")
+    assert agent.name == "openspiel:ismcts(simulations=3)"
+    assert "all legal and reproducible" in check_agent(agent, hands=1, partner=normal)
+    rules = sa.Rules(blind_nil=True, blind_nil_min_deficit=100)
+    hand = sa.Hand(sa.deal(seed=3), dealer=3, rules=rules, scores=(20, 150))  # team 0 trails by 130
+    play_hand_python(hand, [agent, normal, normal, normal])
+    assert hand.phase == "over"
 
 
 # -- whole matches ---------------------------------------------------------------------------

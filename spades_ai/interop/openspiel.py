@@ -65,6 +65,7 @@ import functools
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.agents.registry import make_agent
@@ -282,15 +283,22 @@ class SpadesState(pyspiel.State):
             obs = t.view(player)
             key = decision_stream(key, obs.public, player, np.uint64(obs.engine_cards))
             cards = dealing_order(sampled_deal(obs, t.looked[player], key), t.dealer)
-        if e.start is None:
-            state = self.get_game().new_initial_state()
-        else:
-            state = e.start.clone()
-            state._episode.start = e.start
+        state = self._hand_start()
         for card in cards:
             state.apply_action(card)
         for action in t.actions:
             state.apply_action(action)
+        return state
+
+    def _hand_start(self):
+        """A state before the first card of the hand in progress, with its history."""
+        e, t = self._episode, self._episode.table
+        if e.start is not None:
+            state = e.start.clone()
+            state._episode.start = e.start
+        else:  # the episode's first hand, or a state_from_observation: its table's match facts
+            state = self.get_game().new_initial_state()
+            state._episode.table = Table(t.rules, t.dealer, t.scores, t.bag_count, t.hands_played)
         return state
 
     def __str__(self):
@@ -517,32 +525,77 @@ def state_from_observation(obs: Observation, seed: int = 0):
     return state
 
 
+def resampler(seed: int):
+    """A resampler for ``ISMCTSBot.set_resampler``: ``resample_from_infostate`` fed by one
+    stream seeded with ``seed`` (0..2**31-1), so the bot's searches repeat exactly (by default
+    it draws from a sampler seeded afresh by the system at every simulation).
+
+    >>> evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    >>> bot = ismcts.ISMCTSBot(pyspiel.load_game("spades_ai"), evaluator, 2.0, 50, random_state=np.random.RandomState(0))
+    >>> bot.set_resampler(resampler(0))
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**31:
+        raise ValueError(f"seed must be an int in 0..2**31-1, not {seed!r}")
+    sampler = pyspiel.UniformProbabilitySampler(int(seed), 0.0, 1.0)
+
+    def resample(state, player):
+        return state.resample_from_infostate(player, sampler)
+
+    return resample
+
+
 def _uniform_random(game, player: int, seed: int):
     return pyspiel.make_uniform_random_bot(player, seed)
 
 
-_BOTS = {"uniform_random": _uniform_random}
+def _ismcts(game, player: int, seed: int, simulations: int = 50, uct_c: float = 2.0):
+    """OpenSpiel's Python ISMCTS: UCT with ``uct_c``, ``simulations`` a move, one random
+    rollout per leaf, every random draw (worlds included) from ``seed``."""
+    if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
+        raise ValueError(f"ismcts option simulations must be an int >= 1, not {simulations!r}")
+    if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float)) or not uct_c > 0:
+        raise ValueError(f"ismcts option uct_c must be a number > 0, not {uct_c!r}")
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    bot = ismcts.ISMCTSBot(game, evaluator, float(uct_c), simulations, random_state=np.random.RandomState(seed))
+    bot.set_resampler(resampler(seed))
+    return bot
+
+
+#: OpenSpiel bots by name, with the options each takes besides (game, player, seed).
+_BOTS = {"uniform_random": (_uniform_random, ()), "ismcts": (_ismcts, ("simulations", "uct_c"))}
 
 
 class OpenSpielAgent:
     """An OpenSpiel bot as one of our agents: ``name``, ``bid(obs)``, ``play(obs)``, ``blind_nil(obs)``.
 
-    ``bot`` is ``"uniform_random"``, a factory ``bot(game, player, seed) -> pyspiel.Bot`` called
-    afresh for every decision with a seed drawn from ``seed`` and the observation (decisions are
-    then reproducible, as ``check_agent`` requires), or a ``pyspiel.Bot`` asked as it is. The bot
-    plays on ``state_from_observation(obs)``: a state with the hidden cards sampled to fit what
+    ``bot`` is a name, ``"uniform_random"`` or ``"ismcts"`` (OpenSpiel's Python ISMCTS, with
+    the options ``simulations``, default 50, and ``uct_c``, default 2.0), a factory
+    ``bot(game, player, seed) -> pyspiel.Bot``, or a ``pyspiel.Bot`` asked as it is. A named bot
+    or a factory is made afresh for every decision with a seed drawn from ``seed`` and the
+    observation (decisions are then reproducible, as ``check_agent`` requires). The bot plays on
+    ``state_from_observation(obs)``: a one-hand state with the hidden cards sampled to fit what
     the seat has seen (a bot that reads only the information state is not helped by them).
 
-    In a tournament: ``spades-ai tournament --agents normal,spades_ai.interop.openspiel:OpenSpielAgent``.
+    In a tournament: ``spades-ai tournament --agents normal,spades_ai.interop.openspiel:OpenSpielAgent``
+    (``...:OpenSpielAgent:bot=ismcts,simulations=100`` for ISMCTS).
     """
 
-    def __init__(self, bot="uniform_random", *, seed: int = 0, name: str | None = None):
+    def __init__(self, bot="uniform_random", *, seed: int = 0, name: str | None = None, **options):
         if isinstance(bot, str):
             if bot not in _BOTS:
                 known = ", ".join(_BOTS)
                 raise ValueError(f"unknown OpenSpiel bot {bot!r}; by name: {known} (or pass a bot or a factory)")
-            self.name = name or f"openspiel:{bot}"
-            bot = _BOTS[bot]
+            factory, takes = _BOTS[bot]
+            unknown = sorted(set(options) - set(takes))
+            if unknown:
+                valid = ", ".join(takes) or "none"
+                raise ValueError(f"OpenSpiel bot {bot!r} takes no option {', '.join(unknown)}; its options: {valid}")
+            shown = f"({', '.join(f'{k}={v}' for k, v in sorted(options.items()))})" if options else ""
+            self.name = name or f"openspiel:{bot}{shown}"
+            bot = functools.partial(factory, **options)
+            bot(_game(Rules(), 0), 0, 0)  # a bad option value is refused now, not at the first decision
+        elif options:
+            raise ValueError(f"options {', '.join(sorted(options))} are for a bot named by a string")
         else:
             self.name = name or f"openspiel:{type(bot).__name__}"
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
