@@ -72,7 +72,7 @@ from spades_ai.agents.registry import make_agent
 from spades_ai.cards import Card, format_hand, mask_to_cards, to_card
 from spades_ai.errors import RulesError
 from spades_ai.kernels import decision_stream
-from spades_ai.interop.episode import MAX_MATCH_HANDS, Episode, check_episode
+from spades_ai.interop.episode import MAX_MATCH_HANDS, Episode, PlayedHand, check_episode
 from spades_ai.interop.encoding import (
     BID_OFFSET,
     BLIND_NIL,
@@ -415,12 +415,18 @@ class SpadesObserver:
         dealt = f"dealt {' '.join(map(str, cards))}" if cards else "cards unseen"
         progress = f"dealing {len(t.dealt)}/52" if t.dealing else "dealt"
         # earlier hands of a match are public: every card of them was played
-        earlier = "".join(f"hand {k} dealer {h.dealer}: {_actions_text(h.actions)}; " for k, h in enumerate(e.played))
+        earlier = "".join(f"hand {k} {_played_text(h)}; " for k, h in enumerate(e.played))
         return f"{earlier}p{player} dealer {t.dealer} {progress}; {dealt}; {_actions_text(t.actions)}"
 
 
 def _actions_text(actions) -> str:
     return " ".join(action_to_string(a).replace(" ", "") for a in actions)
+
+
+@functools.lru_cache(maxsize=4096)
+def _played_text(hand: PlayedHand) -> str:
+    """A finished hand in an information state string (asked again at every search node)."""
+    return f"dealer {hand.dealer}: {_actions_text(hand.actions)}"
 
 
 def _episode_of(state) -> Episode:
