@@ -92,7 +92,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         self, rules: Rules | None = None, *, dealer: int | None = 0, episode: str = "hand", render_mode: str | None = None
     ):
         super().__init__()
-        self.episode_kind = check_episode(episode)
+        self.episode_kind = check_episode(episode)  # "hand" or "match"; self.episode is the one in play
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
@@ -182,9 +182,9 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             team = e.team_returns()
             for seat, a in enumerate(AGENTS):
                 self.rewards[a] = team[seat % 2]
-            ended = {a: e.match and e.unfinished for a in self.agents}
-            self.truncations = ended
-            self.terminations = {a: not ended[a] for a in self.agents}
+            cut = e.match and e.unfinished  # no winner after MAX_MATCH_HANDS hands
+            self.truncations = dict.fromkeys(self.agents, cut)
+            self.terminations = dict.fromkeys(self.agents, not cut)
         else:
             self.agent_selection = AGENTS[self.table.to_act]
         self._accumulate_rewards()
