@@ -344,9 +344,10 @@ class Handler(BaseHTTPRequestHandler):
 
 def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, level: str = "normal",
                 rules: Rules | None = None, max_live: int = 200, max_matches: int = 10_000,
-                max_threads: int = 64) -> TableServer:
+                max_threads: int = 64, seeds=None) -> TableServer:
     """A server for the browser table, its matches saved in ``folder`` (``port=0``: any free
-    port; ``server.url`` says which). Run it with ``serve_forever()``.
+    port; ``server.url`` says which). Run it with ``serve_forever()``. ``seeds``: a function
+    giving each new match's seed (default: random; tests fix them).
 
     >>> import tempfile
     >>> server = make_server(tempfile.mkdtemp(), port=0)
@@ -354,5 +355,5 @@ def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, l
     True
     >>> server.server_close()
     """
-    store = MatchStore(folder, max_live=max_live, max_matches=max_matches)
+    store = MatchStore(folder, max_live=max_live, max_matches=max_matches, seeds=seeds)
     return TableServer((host, port), store, level, rules, max_threads=max_threads)

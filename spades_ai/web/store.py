@@ -50,13 +50,16 @@ class MatchStore:
     'easy'
     """
 
-    def __init__(self, folder: str | Path, max_live: int = 200, max_matches: int = 10_000):
+    def __init__(self, folder: str | Path, max_live: int = 200, max_matches: int = 10_000,
+                 seeds: Callable[[], int] | None = None):
         if max_live < 1 or max_matches < 1:
             raise ValueError(f"max_live and max_matches are at least 1, not {max_live} and {max_matches}")
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.max_live = max_live
         self.max_matches = max_matches
+        #: where a new match's seed comes from (default 64 random bits; a test may fix them)
+        self.seeds = seeds or (lambda: secrets.randbits(64))
         self._live: OrderedDict[str, BrowserMatch] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()  # guards _live, _locks and the count of files
@@ -78,7 +81,7 @@ class MatchStore:
 
     def create(self, level: str, rules: Rules) -> str:
         """A new match (a random seed) at ``level`` under ``rules``, saved; its id."""
-        match = BrowserMatch(secrets.randbits(64), level, rules)  # checks the level and the rules
+        match = BrowserMatch(self.seeds(), level, rules)  # checks the level and the rules
         with self._guard:
             if self._count >= self.max_matches:
                 raise StoreFull(f"the server holds {self._count} matches, its limit (--max-matches)")
