@@ -10,7 +10,8 @@ GET     ``/api/matches/ID``                    the match as you see it (``view.m
 POST    ``/api/matches/ID/action``             ``{"action": "3" | "nil" | "blind nil" | "look"
                                                | "AS" | "AS KH"}``: your bid, card or pass,
                                                checked by the engine (``TableMatch.answer``)
-POST    ``/api/matches/ID/step``               one agent acts (the page paces the agents)
+POST    ``/api/matches/ID/step``               one agent acts (the page paces the agents);
+                                               ``step_ms``: how long it took on the server
 GET     ``/api/matches/ID/save``               the save file (JSON lines), once the match is
                                                over (it holds the seed, which tells every deal)
 GET     ``/matches/ID/replay/K[?review=1]``    finished hand K trick by trick (HTML; with
@@ -36,6 +37,7 @@ import logging
 import re
 import socket
 import threading
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -275,7 +277,9 @@ class Handler(BaseHTTPRequestHandler):
                 raise Refused(409, "the match is over")
             if not match.agent_to_act:
                 raise Refused(409, "it is your turn: no agent is to act")
-            return match_view(match, match.step())
+            began = time.perf_counter()
+            lines = match.step()
+            return {**match_view(match, lines), "step_ms": round(1000 * (time.perf_counter() - began), 3)}
 
         self._json(200, {"id": match_id, **self.server.store.use(match_id, step, save=True)})
 

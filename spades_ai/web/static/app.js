@@ -60,20 +60,23 @@ function buildSettings() {
       input = document.createElement("input");
       input.type = "checkbox";
       input.checked = f.value;
-      label.append(input, f.name);
+      label.append(input, f.name.replaceAll("_", " "));
     } else if (f.kind === "choice") {
       input = document.createElement("select");
       for (const c of f.choices) input.add(new Option(c, c, false, c === f.value));
-      label.append(f.name, input);
+      label.append(f.name.replaceAll("_", " "), input);
     } else {
       input = document.createElement("input");
       input.type = "text";
       input.inputMode = "numeric";
       input.value = f.value === null ? "off" : String(f.value);
-      label.append(f.name + (f.optional ? " (a number, or off)" : ""), input);
+      label.append(f.name.replaceAll("_", " ") + (f.optional ? " (a number, or off)" : ""), input);
     }
     input.dataset.field = f.name;
     input.dataset.kind = f.kind;
+    const doc = document.createElement("small");
+    doc.textContent = f.doc;
+    label.append(doc);
     box.append(label);
   }
 }
@@ -144,7 +147,7 @@ function drawSeats() {
     meta.textContent = `bid ${bid} · tricks ${h.tricks_won[s]}/${bid} · ${h.held[s]} cards`;
     const teamLine = document.createElement("div");
     teamLine.className = "note";
-    teamLine.textContent = `team ${tt}/${contract}`;
+    teamLine.textContent = `team tricks ${tt}/${contract}`;
     box.append(who, meta, teamLine);
   }
 }
