@@ -72,6 +72,7 @@ def wait_for(driver, script: str, timeout: float = 60):
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(f"return {script}"))
 
 
+DRAWS = "Number(document.body.dataset.draws || 0)"
 YOUR_TURN = "document.getElementById('status').textContent.startsWith('Your turn') && !document.getElementById('table').hidden"
 SHEET = "!document.getElementById('sheet').hidden"
 
@@ -98,7 +99,9 @@ def test_a_hand_played_by_clicking_in_chromium(browser, server, tmp_path):
             break
         if d.find_elements(By.CSS_SELECTOR, "#panel button[id^=bid-]"):
             d.save_screenshot(str(shots / "web_bidding.png"))
+            drawn = d.execute_script(f"return {DRAWS}")
             d.find_element(By.CSS_SELECTOR, "#panel button[id^=bid-]").click()  # the lowest legal bid
+            wait_for(d, f"{DRAWS} > {drawn} || ({SHEET})")
         else:
             cards = d.find_elements(By.CSS_SELECTOR, "#hand button.card")
             illegal = [c for c in cards if "legal" not in c.get_attribute("class").split()]
@@ -119,8 +122,9 @@ def test_a_hand_played_by_clicking_in_chromium(browser, server, tmp_path):
                 reloaded = True
                 continue
             legal = d.find_elements(By.CSS_SELECTOR, "#hand button.card.legal")
+            drawn = d.execute_script(f"return {DRAWS}")
             legal[0].click()
-            wait_for(d, f"document.querySelectorAll('#hand button.card').length == {len(cards) - 1} || ({SHEET})")
+            wait_for(d, f"({DRAWS} > {drawn} && document.querySelectorAll('#hand button.card').length == {len(cards) - 1}) || ({SHEET})")
     assert refused and reloaded
     d.set_window_size(*DESKTOP)
     d.save_screenshot(str(shots / "web_sheet.png"))
@@ -134,3 +138,29 @@ def test_a_hand_played_by_clicking_in_chromium(browser, server, tmp_path):
     width = d.execute_script("return document.documentElement.scrollWidth")
     assert width <= PHONE[0], f"the page is {width} px wide at phone width"
 
+
+
+def test_a_finished_match_shows_its_results_and_replays(browser, server, tmp_path):
+    """A match played to its end over HTTP, opened in the page: the results screen (contracts
+    made, your statistics, every hand's sheet), then the replay of hand 1 with the review."""
+    from selenium.webdriver.common.by import By
+
+    from spades_ai.web.client import TableClient, play_match
+
+    client = TableClient(server.url)
+    state = play_match(client, client.new_match("easy", {"target_score": None, "max_hands": 1})).state
+    d = browser
+    d.set_window_size(*DESKTOP)
+    d.get(f"{server.url}#m={state['id']}")
+    wait_for(d, "!document.getElementById('results').hidden")
+    assert d.find_element(By.ID, "result-line").text == state["result_line"]
+    stats = d.find_element(By.ID, "stats").text
+    assert "contracts made" in stats and "your nils made" in stats and "tricks you took" in stats
+    assert d.find_element(By.ID, "save-link").get_attribute("href").endswith(f"/api/matches/{state['id']}/save")
+    d.save_screenshot(str(shots_folder(tmp_path) / "web_results.png"))
+    d.find_element(By.CSS_SELECTOR, "#all-sheets a").click()
+    d.switch_to.window(d.window_handles[-1])
+    wait_for(d, "document.querySelectorAll('.sa-step').length == 14")
+    assert "solver judge" in d.page_source
+    d.close()
+    d.switch_to.window(d.window_handles[0])

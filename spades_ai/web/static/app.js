@@ -229,6 +229,7 @@ function drawLog() {
 }
 
 function draw() {
+  document.body.dataset.draws = Number(document.body.dataset.draws || 0) + 1; // tells a test the page moved on
   drawScore();
   drawSeats();
   drawTrick();
