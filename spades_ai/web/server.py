@@ -148,6 +148,9 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "spades-ai"
     sys_version = ""
     timeout = 20
+    # the headers and the body go out in two writes: without TCP_NODELAY the second waits for
+    # the client's delayed ACK of the first (40 ms on Linux), which was most of a step's wait
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):  # noqa: A002 -- the standard library's name
         log.info("%s %s", self.address_string(), format % args)
