@@ -331,3 +331,22 @@ def test_serve_binds_to_loopback_by_default():
 
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.level) == ("127.0.0.1", 8000, "normal")
+
+
+def test_requests_at_once_are_bounded_and_a_silent_client_is_dropped(tmp_path, monkeypatch):
+    """With one request at a time, a client that connects and sends nothing holds the only
+    slot until ``Handler.timeout``; then it is dropped and the next request is answered."""
+    import socket
+    import time
+
+    from spades_ai.web.server import Handler
+
+    monkeypatch.setattr(Handler, "timeout", 0.5)
+    with running(tmp_path, max_threads=1) as (server, client):
+        silent = socket.create_connection(server.server_address[:2])
+        time.sleep(0.1)  # accepted: it holds the slot
+        began = time.perf_counter()
+        assert client.settings()["levels"]
+        waited = time.perf_counter() - began
+        silent.close()
+    assert 0.3 < waited < 5, waited
