@@ -1,8 +1,8 @@
 """Issue 24: the browser table's speed, against a real ``spades-ai serve`` in its own process.
 
-``latency``: plays matches as the page does (your card, then at once one agent's move) and
-times, for every one of your cards, the wait from sending it to the next agent's move being
-back: the target is 100 ms at Normal, and at Hard the agent's decision time plus 100 ms. The
+``latency``: plays matches as the page does (your bid or card, then at once one agent's move)
+and times, for every one of your bids and cards, the wait from sending it to the next agent's
+move being back: the target is 100 ms at Normal, and at Hard the agent's decision time plus 100 ms. The
 server says how long each step took (``step_ms``: the agent's decision and its bookkeeping), so
 the overhead (the wait less the step) is measured in the same requests.
 
@@ -70,7 +70,7 @@ def latency(args) -> None:
                 if not hand["your_turn"]:
                     state = client.step(state["id"])
                     continue
-                playing = hand["phase"] == "playing"
+                phase = "card" if hand["phase"] == "playing" else "bid" if hand["phase"] == "bidding" else "pass"
                 began = time.perf_counter()
                 state = client.act(state["id"], first_choice(hand))
                 if state["over"] or state["hand"]["your_turn"]:
@@ -78,15 +78,14 @@ def latency(args) -> None:
                 seat = state["hand"]["to_act"]
                 state = client.step(state["id"])
                 wait = 1000 * (time.perf_counter() - began)
-                if playing:
-                    waits.setdefault(levels[seat], []).append(wait)
-                    steps.setdefault(levels[seat], []).append(state["step_ms"])
+                waits.setdefault((levels[seat], phase), []).append(wait)
+                steps.setdefault((levels[seat], phase), []).append(state["step_ms"])
     print(f"latency: {args.matches} match(es) to {args.target}, opponents {args.level}; load: {os.getloadavg()}")
-    print("agent   cards  wait median  p95   max   | step median  p95   max  | overhead (wait-step) median  p95")
-    for level in waits:
-        w, s = waits[level], steps[level]
+    print("agent, after your  n      wait median  p95   max   | step median  p95   max  | overhead (wait-step) median  p95")
+    for (level, phase) in sorted(waits):
+        w, s = waits[level, phase], steps[level, phase]
         over = [a - b for a, b in zip(w, s)]
-        print(f"{level:7} {len(w):5}  {statistics.median(w):8.1f} {pct(w, .95):6.1f} {max(w):6.1f}   |"
+        print(f"{level:7} {phase:5}  {len(w):5}  {statistics.median(w):8.1f} {pct(w, .95):6.1f} {max(w):6.1f}   |"
               f" {statistics.median(s):8.1f} {pct(s, .95):6.1f} {max(s):6.1f} | {statistics.median(over):8.1f} {pct(over, .95):6.1f}  ms")
 
 

@@ -219,7 +219,7 @@ function drawHand() {
 }
 
 function drawLog() {
-  log = log.concat(S.lines.filter((l) => l.trim())).slice(-8);
+  log = log.concat(S.lines.filter((l) => l.trim() && !l.includes("\n"))).slice(-8); // the sheet has its own screen
   $("log").innerHTML = "";
   for (const line of log) {
     const li = document.createElement("li");
