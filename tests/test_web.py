@@ -264,6 +264,13 @@ def test_a_whole_match_over_http_is_saved_in_the_play_format(table):
     assert page.count('class="sa-step"') == 14 and "Hand 1" in page
     reviewed = client.request("GET", f"/matches/{mid}/replay/0?review=1").decode()
     assert "solver judge" in reviewed and reviewed.count('class="sa-step"') == 14
+    server._reviews.acquire()  # a review under way elsewhere: the next one waits, then is refused
+    server.review_wait = 0.05
+    try:
+        refused(503, client.request, "GET", f"/matches/{mid}/replay/0?review=1", match="busy with other reviews")
+    finally:
+        server._reviews.release()
+        server.review_wait = type(server).review_wait
     refused(404, client.request, "GET", f"/matches/{mid}/replay/1", match="not finished")
 
 
@@ -326,11 +333,24 @@ def test_concurrent_requests_on_one_match_take_turns_and_lose_no_action(table):
     assert saved.hand.to_record() == server.store.use(mid, lambda m: m.hand.to_record())
 
 
-def test_serve_binds_to_loopback_by_default():
+def test_spades_ai_serve_prints_its_address_and_binds_to_loopback_by_default(tmp_path):
+    import subprocess
+    import sys
+
     from spades_ai.cli import build_parser
 
     args = build_parser().parse_args(["serve"])
     assert (args.host, args.port, args.level) == ("127.0.0.1", 8000, "normal")
+    proc = subprocess.Popen([sys.executable, "-m", "spades_ai", "serve", "--port", "0", "--level", "easy", "--dir",
+                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = next(line for line in proc.stdout if "the table is at" in line)
+        url = re.search(r"the table is at (http://127\.0\.0\.1:\d+/);", line).group(1)
+        assert f"matches saved in {tmp_path}" in line
+        assert TableClient(url).settings()["level"] == "easy"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def test_requests_at_once_are_bounded_and_a_silent_client_is_dropped(tmp_path, monkeypatch):

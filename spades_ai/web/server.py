@@ -95,6 +95,8 @@ class TableServer(ThreadingHTTPServer):
 
     daemon_threads = True
     request_queue_size = 128
+    #: seconds a review waits for the one before it (reviews take a core each) before a 503
+    review_wait = 30.0
 
     def __init__(self, address, store: MatchStore, level: str = "normal", rules: Rules | None = None,
                  max_threads: int = 64, review_jobs: int = 1):
@@ -320,7 +322,7 @@ class Handler(BaseHTTPRequestHandler):
     def _review_marks(self, hand) -> dict:
         from spades_ai.analysis.review import review
 
-        if not self.server._reviews.acquire(timeout=30):
+        if not self.server._reviews.acquire(timeout=self.server.review_wait):
             raise Refused(503, "the server is busy with other reviews; try again")
         try:
             df = review(hand, judge="solver")
