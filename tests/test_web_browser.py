@@ -12,6 +12,7 @@ to the test's temporary folder.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -164,3 +165,29 @@ def test_a_finished_match_shows_its_results_and_replays(browser, server, tmp_pat
     assert "solver judge" in d.page_source
     d.close()
     d.switch_to.window(d.window_handles[0])
+
+
+def test_cards_are_passed_by_clicking_them(browser, server):
+    """Under card passing the page asks for the cards, you click them and PASS; a wrong count
+    is refused with the engine's reason; North's cards are shown once exchanged."""
+    from selenium.webdriver.common.by import By
+
+    from spades_ai.web.client import TableClient
+
+    state = TableClient(server.url).new_match("easy", {"target_score": 250, "pass_cards": 2, "closed_bidding": True})
+    d = browser
+    d.get(f"{server.url}?pace=20#m={state['id']}")
+    wait_for(d, f"({YOUR_TURN}) && document.getElementById('pass') !== null")
+    cards = d.find_elements(By.CSS_SELECTOR, "#hand button.card")
+    cards[-1].click()
+    d.find_element(By.ID, "pass").click()
+    assert wait_for(d, "document.getElementById('message').textContent") == "Pass 2 different cards to North."
+    cards = d.find_elements(By.CSS_SELECTOR, "#hand button.card")  # the page drew nothing new: the same cards
+    cards[-2].click()
+    drawn = d.execute_script(f"return {DRAWS}")
+    d.find_element(By.ID, "pass").click()
+    wait_for(d, f"{DRAWS} > {drawn}")
+    assert "You pass" in d.find_element(By.ID, "log").text
+    status = wait_for(d, "document.getElementById('status').textContent.includes('North passed you') && "
+                         "document.getElementById('status').textContent")
+    assert re.search(r"North passed you \w\w \w\w", status), status
