@@ -370,3 +370,20 @@ def test_requests_at_once_are_bounded_and_a_silent_client_is_dropped(tmp_path, m
         waited = time.perf_counter() - began
         silent.close()
     assert 0.3 < waited < 5, waited
+
+
+def test_blind_nil_is_asked_before_your_cards_are_sent(table):
+    """Where the rules allow a blind nil, your cards are not sent until you look; a blind nil
+    after looking is refused."""
+    _, client = table
+    state = until_your_turn(client, client.new_match("easy", {**SHORT, "blind_nil": True}))
+    hand = state["hand"]
+    assert hand["blind_nil_question"] and hand["cards"] == [] and hand["legal_bids"] == []
+    assert "Bid blind nil before you look" in hand["question"]
+    state = client.act(state["id"], "look")
+    hand = state["hand"]
+    assert not hand["blind_nil_question"] and len(hand["cards"]) == 13 and 0 in hand["legal_bids"]
+    refused(422, client.act, state["id"], "blind nil", match="before looking at your cards")
+    second = until_your_turn(client, client.new_match("easy", {**SHORT, "blind_nil": True}))
+    after = client.act(second["id"], "blind nil")
+    assert after["hand"]["blind"][0] and after["hand"]["bids"][0] == 0 and after["lines"] == ["You bid blind nil."]

@@ -135,7 +135,6 @@ def test_a_hand_played_by_clicking_in_chromium(browser, server, tmp_path):
     wait_for(d, f"({YOUR_TURN}) && document.querySelectorAll('#hand button.card').length == 13")
     d.save_screenshot(str(shots / "web_table.png"))
     d.set_window_size(*PHONE)
-    d.save_screenshot(str(shots / "web_phone.png"))
     width = d.execute_script("return document.documentElement.scrollWidth")
     assert width <= PHONE[0], f"the page is {width} px wide at phone width"
 
