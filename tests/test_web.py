@@ -387,3 +387,18 @@ def test_blind_nil_is_asked_before_your_cards_are_sent(table):
     second = until_your_turn(client, client.new_match("easy", {**SHORT, "blind_nil": True}))
     after = client.act(second["id"], "blind nil")
     assert after["hand"]["blind"][0] and after["hand"]["bids"][0] == 0 and after["lines"] == ["You bid blind nil."]
+
+
+def test_an_action_whose_save_fails_is_not_kept(tmp_path, monkeypatch):
+    """The save file is the match: if writing it fails, the action is forgotten too (the
+    next request reads the file again), so no action lives only in memory."""
+    with running(tmp_path) as (server, client):
+        state = until_your_turn(client, client.new_match("easy", SHORT))
+
+        def full_disk(self, path):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(BrowserMatch, "save", full_disk)
+        refused(500, client.act, state["id"], first_choice(state["hand"]), match="internal error")
+        monkeypatch.undo()
+        assert client.state(state["id"])["hand"] == state["hand"]

@@ -103,7 +103,12 @@ class MatchStore:
             match = self._get(match_id)
             out = action(match)
             if save:
-                match.save(self.path(match_id))
+                try:
+                    match.save(self.path(match_id))
+                except BaseException:  # the file is the match: forget the copy that went ahead of it
+                    with self._guard:
+                        self._live.pop(match_id, None)
+                    raise
             return out
 
     @contextmanager
