@@ -228,6 +228,19 @@ function drawLog() {
   }
 }
 
+function drawReplays() {
+  const box = $("replays");
+  box.textContent = S.hand.hand_no ? "Replay a finished hand: " : "";
+  for (let k = 0; k < S.hand.hand_no; k++) {
+    const a = document.createElement("a");
+    a.href = `/matches/${S.id}/replay/${k}?review=1`;
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.textContent = `hand ${k + 1}`;
+    box.append(a, " ");
+  }
+}
+
 function draw() {
   document.body.dataset.draws = Number(document.body.dataset.draws || 0) + 1; // tells a test the page moved on
   drawScore();
@@ -237,6 +250,7 @@ function draw() {
   drawPanel();
   drawHand();
   drawLog();
+  drawReplays();
 }
 
 function clickCard(card, button) {
