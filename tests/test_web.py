@@ -107,10 +107,12 @@ def _headers(server, path):
     return r.status, dict(r.getheaders())
 
 
-def test_settings_offer_every_level_and_every_rules_field(table):
+def test_settings_offer_every_level_and_every_rules_field(table, tmp_path):
     _, client = table
     form = client.settings()
     assert form["levels"] == ["easy", "normal", "hard", "crazy"] and form["targets"] == [500, 250]
+    with running(tmp_path, rules=Rules(target_score=None, max_hands=3)) as (_, other):  # the server's own rules
+        assert other.settings()["targets"] == [500, 250, None]
     fields = {f["name"]: f for f in form["rules"]}
     assert set(fields) == set(Rules().to_dict())
     assert fields["pass_cards"]["kind"] == "int" and fields["closed_bidding"]["kind"] == "bool"

@@ -112,7 +112,8 @@ class TableServer(ThreadingHTTPServer):
         host = self.server_address[0]
         self.loopback_only = _is_loopback(host)
         port = self.server_address[1]
-        self.hosts = {f"{h}:{port}" for h in ("127.0.0.1", "localhost", "[::1]")}
+        names = ("127.0.0.1", "localhost", "[::1]")
+        self.hosts = {f"{h}:{port}" for h in names} | (set(names) if port == 80 else set())  # :80 may be left out
 
     @property
     def url(self) -> str:

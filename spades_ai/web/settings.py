@@ -105,5 +105,7 @@ def check_level(level) -> str:
 
 
 def settings_form(base: Rules, level: str) -> dict:
-    """What the settings screen offers: the levels, the usual targets, every rules field."""
-    return {"levels": list(LEVELS), "level": level, "targets": list(TARGETS), "rules": rules_form(base)}
+    """What the settings screen offers: the levels, the usual targets (and the server's own, if
+    another; None: no target, a number of hands), every rules field."""
+    targets = list(TARGETS) + ([base.target_score] if base.target_score not in TARGETS else [])
+    return {"levels": list(LEVELS), "level": level, "targets": targets, "rules": rules_form(base)}

@@ -44,7 +44,7 @@ function buildSettings() {
   const target = settings.rules.find((f) => f.name === "target_score").value;
   for (const t of settings.targets) {
     const label = document.createElement("label");
-    label.innerHTML = `<input type="radio" name="target" value="${t}"> ${t} points `;
+    label.innerHTML = `<input type="radio" name="target" value="${t ?? "off"}"> ${t === null ? "no target (max hands)" : `${t} points`} `;
     label.querySelector("input").checked = t === target || (t === settings.targets[0] && !settings.targets.includes(target));
     targets.append(label);
   }
@@ -82,7 +82,8 @@ function buildSettings() {
 }
 
 function formRules() {
-  const rules = { target_score: Number(document.querySelector("input[name=target]:checked").value) };
+  const target = document.querySelector("input[name=target]:checked").value;
+  const rules = { target_score: target === "off" ? null : Number(target) };
   for (const input of $("rules").querySelectorAll("[data-field]")) {
     const name = input.dataset.field, kind = input.dataset.kind;
     if (kind === "bool") rules[name] = input.checked;
