@@ -137,6 +137,11 @@ def test_a_hand_played_by_clicking_in_chromium(browser, server, tmp_path):
     d.set_window_size(*PHONE)
     width = d.execute_script("return document.documentElement.scrollWidth")
     assert width <= PHONE[0], f"the page is {width} px wide at phone width"
+    # the tab closed: the page at its plain address offers to continue the match
+    d.get(server.url + "?pace=20")
+    wait_for(d, "!document.getElementById('resume').hidden")
+    d.find_element(By.ID, "resume-button").click()
+    wait_for(d, f"({YOUR_TURN}) && document.querySelectorAll('#hand button.card').length == 13")
 
 
 
