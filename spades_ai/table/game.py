@@ -215,7 +215,8 @@ class TableMatch:
             obs = h.observation()
             n, blind = h.pass_count, None not in h.bids
             h.pass_cards(seat, agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs))
-            return lines + [f"{self.names[seat]} passes {n} card{'s' * (n != 1)} to {'you' if seat == PARTNER else 'East' if seat == 1 else 'West'}."] + self._received(blind)
+            to = "you" if seat == PARTNER else self.names[(seat + 2) % 4]
+            return lines + [f"{self.names[seat]} passes {n} card{'s' * (n != 1)} to {to}."] + self._received(blind)
         if h.phase == "bidding":
             if h.legal_bids(blind=True) and hasattr(agent, "blind_nil") and agent.blind_nil(h.observation(blind_decision=True)):
                 h.bid(0, blind=True)
