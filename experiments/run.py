@@ -225,7 +225,7 @@ def run_pool(name: str, jobs: int | None) -> str:
     diffs, parts = [], []
     for part in POOLS[name]:
         settings = read_experiment(HERE / f"{part}.toml")
-        first, second = settings["agents"][:2]
+        first = settings["agents"][0].label
         run = sa.run_tournament(settings["agents"], n_jobs=jobs, deals=settings["deals"], seed=settings["seed"],
                                 schedule=settings.get("schedule"), mode=settings.get("mode", "hands"),
                                 out=str(HERE / "runs" / part), progress=False)

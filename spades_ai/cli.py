@@ -495,6 +495,7 @@ BIDDING_KEYS = ("bidders", "deals", "seed", "policy", "opponents", "jobs", "rule
 
 
 def _cmd_bidding(args) -> None:
+    from spades_ai.agents.spec import parse_agent
     from spades_ai.analysis.bidding import bidding_benchmark
     from spades_ai.tomlfile import read_toml
 
@@ -513,14 +514,15 @@ def _cmd_bidding(args) -> None:
     bidders = cfg.get("bidders", "normal,easy")
     if isinstance(bidders, str):
         bidders = [b.strip() for b in bidders.split(",") if b.strip()]
-    rules = Rules.load(cfg["rules"], Path(args.config).parent if args.config else None) if "rules" in cfg else None
+    base = Path(args.config).parent if args.config else None
+    rules = Rules.load(cfg["rules"], base) if "rules" in cfg else None
     board = bidding_benchmark(
-        {b: b for b in bidders},
+        {b: parse_agent(b, base) for b in bidders},  # a user bidder beside the file, or in this folder
         deals=cfg.get("deals", 2000),
         seed=cfg.get("seed", 0),
         rules=rules,
-        policy=cfg.get("policy", "normal"),
-        opponents=cfg.get("opponents", "normal"),
+        policy=parse_agent(cfg.get("policy", "normal"), base),
+        opponents=parse_agent(cfg.get("opponents", "normal"), base),
         n_jobs=cfg.get("jobs", 1),
     )
     import pandas as pd

@@ -252,3 +252,26 @@ def test_a_rollout_policy_is_kept_as_written_so_every_worker_rebuilds_it():
     with pytest.raises(TournamentError, match="must be written as an agent spec"):
         parse_agent({"name": "hard", "rollout": make_agent("easy")})
     assert AgentSpec.from_dict(json.loads(json.dumps(spec.to_dict()))).build().label == agent.label
+
+
+def test_an_experiment_file_finds_its_agents_beside_it(tmp_path, monkeypatch):
+    """Issue 23, item 0: ``mine:AGENT`` in an experiment file is imported from the file's folder
+    (here not the current one), and a module found nowhere is refused naming both folders."""
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    (folder / "beside_file_bot.py").write_text(
+        "from spades_ai import make_agent\nAGENT = make_agent('easy')\n"
+    )
+    (folder / "exp.toml").write_text('agents = ["beside_file_bot:AGENT", "normal"]\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    s = read_experiment(folder / "exp.toml")
+    spec = s["agents"][0]
+    assert spec.folder == str(folder.resolve()) and spec.build().name == "easy"
+    assert AgentSpec.from_dict(json.loads(json.dumps(spec.to_dict()))) == spec
+    (folder / "exp.toml").write_text('agents = ["nowhere_bot:AGENT", "normal"]\n')
+    with pytest.raises(TournamentError) as err:
+        read_experiment(folder / "exp.toml")
+    assert "No module named 'nowhere_bot'" in str(err.value)
+    assert str(folder.resolve()) in str(err.value) and str(elsewhere.resolve()) in str(err.value)

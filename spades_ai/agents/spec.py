@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from spades_ai.agents.grammar import check_target, load_target, parse_options, split_spec
+from spades_ai.agents.grammar import check_target, find_folder, load_target, parse_options, split_spec
 from spades_ai.agents.registry import BUILTINS, make_agent
 from spades_ai.errors import TournamentError
 from spades_ai.policies.kernel_agent import KernelAgent
@@ -35,6 +36,9 @@ class AgentSpec:
     """The agent's name in results."""
     target: str | None = None
     """``module:attribute`` of a user agent."""
+    folder: str | None = None
+    """The folder a user agent's module was found in, outside Python's path (the current
+    folder, or an experiment file's); None when Python's path holds it."""
 
     def build(self):
         """The agent object (built-ins through ``make_agent``, user agents by import).
@@ -45,7 +49,7 @@ class AgentSpec:
         """
         if self.target is None:
             return _builtin_agent(self.name, json.dumps(self.options, sort_keys=True))
-        return load_target(self.target, dict(self.options))
+        return load_target(self.target, dict(self.options), self.folder)
 
     @property
     def is_builtin(self) -> bool:
@@ -55,11 +59,14 @@ class AgentSpec:
         d = {"label": self.label, "name": self.name, "options": dict(self.options)}
         if self.target is not None:
             d["target"] = self.target
+        if self.folder is not None:
+            d["folder"] = self.folder
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> AgentSpec:
-        return cls(name=d["name"], options=dict(d.get("options", {})), label=d["label"], target=d.get("target"))
+        return cls(name=d["name"], options=dict(d.get("options", {})), label=d["label"], target=d.get("target"),
+                   folder=d.get("folder"))
 
 
 @functools.lru_cache(maxsize=64)
@@ -68,11 +75,13 @@ def _builtin_agent(name: str, options_json: str):
     return make_agent(name, **json.loads(options_json))
 
 
-def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
+def parse_agent(spec: str | dict | AgentSpec, base: str | os.PathLike | None = None) -> AgentSpec:
     """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
     ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``.
 
-    Built-in names are checked (with their options) at once; a user agent is imported.
+    Built-in names are checked (with their options) at once; a user agent is imported, from
+    Python's path or else from the folder ``base`` (that of the file naming it) or the current
+    folder (``agents.grammar.find_folder``).
 
     >>> parse_agent("easy:careless=0.5,seed=3").options
     {'seed': 3, 'careless': 0.5}
@@ -96,15 +105,15 @@ def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
         head, target, rest = split_spec(name)
         if rest:
             options = {**parse_options(rest, name), **options}
-        return _make_spec(head, target, options, label, name)
+        return _make_spec(head, target, options, label, name, base)
     if not isinstance(spec, str) or not spec.strip():
         raise TournamentError(f"an agent is a name such as 'normal' or 'module:attribute', not {spec!r}")
     text = spec.strip()
     head, target, rest = split_spec(text)
-    return _make_spec(head, target, parse_options(rest, text) if rest else {}, None, text)
+    return _make_spec(head, target, parse_options(rest, text) if rest else {}, None, text, base)
 
 
-def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str) -> AgentSpec:
+def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str, base=None) -> AgentSpec:
     if target is None:
         if name not in BUILTINS:
             raise TournamentError(
@@ -116,14 +125,16 @@ def _make_spec(name: str, target: str | None, options: dict, label: str | None, 
             raise TournamentError(str(exc)) from None
         return AgentSpec(name=name, options=_as_written(agent.options, options, text), label=label or agent.label)
     check_target(target, text)
-    load_target(target, options)  # fail now, not in a worker
+    folder = find_folder(target, base)
+    load_target(target, options, folder)  # fail now, not in a worker
     if label is None:
         label = target + (f"({', '.join(f'{k}={v}' for k, v in options.items())})" if options else "")
-    return AgentSpec(name="python", options=options, label=label, target=target)
+    return AgentSpec(name="python", options=options, label=label, target=target, folder=folder)
 
 
-def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
-    """Agents from ``"normal,easy:careless=0.5,seed=3"`` or a list of specs.
+def parse_agents(specs: str | Iterable, base: str | os.PathLike | None = None) -> list[AgentSpec]:
+    """Agents from ``"normal,easy:careless=0.5,seed=3"`` or a list of specs (``base``: the
+    folder of the file naming them, searched for user agents' modules, as in ``parse_agent``).
 
     In the comma-separated form an item ``key=value`` with no name continues the previous
     agent's options. Repeated labels get ``#2``, ``#3``.
@@ -138,7 +149,7 @@ def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
             else:
                 items.append(token)
         specs = items
-    agents = [parse_agent(s) for s in specs]
+    agents = [parse_agent(s, base) for s in specs]
     seen: dict[str, int] = {}
     out = []
     for a in agents:

@@ -262,8 +262,9 @@ def read_experiment(path: str | Path) -> dict:
     """The settings of a TOML experiment file, checked for unknown keys.
 
     ``rules`` may be a table or a file name (relative to the experiment file); ``out`` is
-    relative to the experiment file too. Returns a dict with the keys of ``EXPERIMENT_KEYS``
-    that the file sets, ``rules`` already a ``Rules``.
+    relative to the experiment file too, and so is a user agent's module that Python's path
+    lacks (``mine:AGENT`` beside the file). Returns a dict with the keys of ``EXPERIMENT_KEYS``
+    that the file sets, ``rules`` already a ``Rules`` and ``agents`` a list of ``AgentSpec``.
     """
     path = Path(path)
     data = read_toml(path, "experiment file", TournamentError)
@@ -301,6 +302,11 @@ def read_experiment(path: str | Path) -> dict:
             raise RulesError(f"experiment file {path}: {exc}") from None
     if "out" in data:
         data["out"] = str(base / data["out"])
+    if "agents" in data:
+        try:
+            data["agents"] = parse_agents(data["agents"], base)
+        except TournamentError as exc:
+            raise TournamentError(f"experiment file {path}: {exc}") from None
     return data
 
 
