@@ -550,11 +550,12 @@ def _cmd_deal(args) -> None:
 
 def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
     """The hands of a hands-mode ``--keep-plays`` results folder as ``learn`` takes them
-    (``learn.dataset.HAND_ARRAYS``), the agents' labels and the rules."""
+    (``learn.dataset.HAND_ARRAYS``), the labels of the agents by which seats are named (a
+    partnership's partners each its own) and the rules."""
     import numpy as np
 
     from spades_ai.simulate import deal_masks
-    from spades_ai.tournament.results import load_results, read_config
+    from spades_ai.tournament.results import load_results, read_config, seat_labels
     from spades_ai.tournament.schedule import Tournament
 
     t = Tournament.from_dict(read_config(run_dir))
@@ -571,14 +572,16 @@ def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
         blind[:, s] = row["blind_a" if s < 2 else "blind_b"].to_numpy()
     pairing, table, deal_no = (team0[c].to_numpy(np.int64) for c in ("pairing", "table", "deal_no"))
     deals = np.concatenate([deal_masks(t.table_seed(int(tb)), int(d), 1) for tb, d in zip(table, deal_no)])
-    seat_agents = np.array([[t.lineup(int(p), int(tb))[s % 2] for s in range(4)] for p, tb in zip(pairing, table)])
+    labels = seat_labels(t)  # each seat's own agent: a partnership's two partners apart
+    seat_agents = np.array([[labels.index(spec.label) for spec in t.seat_specs(int(p), int(tb))]
+                            for p, tb in zip(pairing, table)])  # fmt: skip
     hands = {
         "deals": deals, "dealer": team0["dealer"].to_numpy(np.int64), "bids": bids, "blind": blind,
         "plays": np.stack([np.frombuffer(b, np.int8) for b in team0["plays"]]) if n else np.zeros((0, 52), np.int8),
         "points": np.stack([team0["points"].to_numpy(), team1["points"].to_numpy()], axis=1),
         "deal_no": deal_no, "seat_agents": seat_agents,
     }  # fmt: skip
-    return hands, t.labels, t.rules
+    return hands, labels, t.rules
 
 
 def _cmd_dataset(args) -> None:

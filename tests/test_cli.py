@@ -309,3 +309,13 @@ def test_a_user_agent_in_the_current_folder_needs_no_pythonpath(capsys, monkeypa
     code, _, err = cli(capsys, "tournament", "--agents", "theirs:AGENT,normal")
     assert code == 2
     assert "cannot import module 'theirs'" in err and str(tmp_path.resolve()) in err
+
+
+def test_a_tournament_of_partnerships(capsys, tmp_path):
+    """Issue 23, item 1: ``--agents "normal+easy,easy+normal"``: the summary names the pairs."""
+    code, out, err = cli(capsys, "tournament", "--agents", "normal+easy,easy+normal", "--deals", "30", "--jobs", "1",
+                         "--out", str(tmp_path / "run"))  # fmt: skip
+    assert code == 0, err
+    assert any(line.split()[:3] == ["normal+easy", "easy+normal", "30"] for line in out.splitlines()), out
+    df = load_results(tmp_path / "run")
+    assert set(df["agent_a"].astype(str)) == {"normal", "easy"}

@@ -275,3 +275,34 @@ def test_an_experiment_file_finds_its_agents_beside_it(tmp_path, monkeypatch):
         read_experiment(folder / "exp.toml")
     assert "No module named 'nowhere_bot'" in str(err.value)
     assert str(folder.resolve()) in str(err.value) and str(elsewhere.resolve()) in str(err.value)
+
+
+def test_partnerships_are_written_with_a_plus_or_as_a_table():
+    t = Tournament.make("hard:worlds=8,seed=3+normal,crazy+easy:careless=0.5,normal", deals=10, schedule="gauntlet")
+    assert t.labels == ["hard(seed=3, worlds=8)+normal", "crazy+easy(careless=0.5)", "normal"]
+    assert t.pairings == ((0, 1), (0, 2))
+    p = t.agents[0]
+    assert [m.options.get("worlds") for m in p.members] == [8, None] and p.first.options["seed"] == 3
+    assert [s.label for s in t.seat_specs(1, 1)] == ["normal", "hard(seed=3, worlds=8)", "normal", "normal"]
+    assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t
+    table = parse_agent({"partners": ["easy", {"name": "easy", "careless": 0.1}], "label": "two easies"})
+    assert table.label == "two easies" and table.second.options["careless"] == 0.1
+    assert [a.label for a in parse_agents(["normal+easy", "normal+easy"])] == ["normal+easy", "normal+easy#2"]
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("hard+normal+easy", ["two agents joined by '+'"]),
+        ("hard+", ["two agents joined by '+'"]),
+        ("hard+nobody", ["unknown agent 'nobody'"]),
+        ({"partners": ["hard"]}, ["partners must be a list of two agents"]),
+        ({"partners": ["hard", "easy"], "seed": 2}, ["unknown key(s) seed"]),
+        ({"partners": ["hard", {"partners": ["easy", "easy"]}]}, ["a partner is one agent"]),
+    ],
+)
+def test_bad_partnerships_are_refused(spec, words):
+    with pytest.raises(TournamentError) as err:
+        parse_agent(spec)
+    for w in words:
+        assert w in str(err.value)

@@ -1,8 +1,10 @@
 """Entrants: an agent as a tournament or experiment file names it, built again in every worker.
 
 An ``AgentSpec`` holds a built-in name with its options, or a user agent's ``module:attribute``
-(the grammar is ``agents.grammar``), and the label the results call it by. It is JSON-able, so
-a results folder records exactly which agents played.
+(the grammar is ``agents.grammar``), and the label the results call it by. A ``Partnership``
+is an entrant of two agents, ``"hard+normal"``: the first sits at the team's first seat (0 or
+1), the second at its partner's (2 or 3). Both are JSON-able, so a results folder records
+exactly which agents played.
 """
 
 from __future__ import annotations
@@ -55,6 +57,16 @@ class AgentSpec:
     def is_builtin(self) -> bool:
         return self.target is None
 
+    @property
+    def members(self) -> tuple[AgentSpec, ...]:
+        """The agents this entrant seats: itself (a ``Partnership`` has two)."""
+        return (self,)
+
+    def build_team(self) -> tuple:
+        """(the agent at the team's first seat, the agent at its partner's): one agent, twice."""
+        agent = self.build()
+        return agent, agent
+
     def to_dict(self) -> dict:
         d = {"label": self.label, "name": self.name, "options": dict(self.options)}
         if self.target is not None:
@@ -69,15 +81,84 @@ class AgentSpec:
                    folder=d.get("folder"))
 
 
+@dataclass(frozen=True)
+class Partnership:
+    """An entrant of two agents: ``first`` at the team's first seat (0 on team 0, 1 on team 1),
+    ``second`` at its partner's (2 or 3); ``label`` (by default ``first+second``) names the
+    pair in results.
+
+    >>> p = parse_agent("hard+normal")
+    >>> p.label, [m.label for m in p.members]
+    ('hard+normal', ['hard', 'normal'])
+    """
+
+    first: AgentSpec
+    """The agent at seat 0 (team 0) or 1 (team 1)."""
+    second: AgentSpec
+    """The agent at seat 2 or 3, the first one's partner."""
+    label: str = ""
+    """The partnership's name in results."""
+
+    @property
+    def members(self) -> tuple[AgentSpec, AgentSpec]:
+        return (self.first, self.second)
+
+    @property
+    def is_builtin(self) -> bool:
+        return self.first.is_builtin and self.second.is_builtin
+
+    def build_team(self) -> tuple:
+        """(the first partner's agent, the second's), each built as its ``AgentSpec`` builds it."""
+        return self.first.build(), self.second.build()
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "partners": [self.first.to_dict(), self.second.to_dict()]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Partnership:
+        first, second = (AgentSpec.from_dict(m) for m in d["partners"])
+        return cls(first, second, d["label"])
+
+
+#: What a tournament seats as one team: one agent in both seats, or a partnership of two.
+Entrant = AgentSpec | Partnership
+
+
+def entrant_from_dict(d: dict) -> Entrant:
+    """An entrant from its ``to_dict`` (``config.json``): a partnership has ``partners``."""
+    return Partnership.from_dict(d) if "partners" in d else AgentSpec.from_dict(d)
+
+
+def split_partners(text: str) -> list[str] | None:
+    """The two partners of ``"hard+normal"`` (or ``"easy:careless=0.5+normal"``), None for a
+    single agent; more than two, or an empty one, is refused."""
+    if "+" not in text:
+        return None
+    parts = [p.strip() for p in text.split("+")]
+    if len(parts) != 2 or not all(parts):
+        raise TournamentError(f"a partnership is two agents joined by '+', such as 'hard+normal', not {text!r}")
+    return parts
+
+
+def _partnership(partners, label: str | None, text: str, base) -> Partnership:
+    if not isinstance(partners, (list, tuple)) or len(partners) != 2:
+        raise TournamentError(f"partnership {text!r}: partners must be a list of two agents, not {partners!r}")
+    first, second = (parse_agent(p, base) for p in partners)
+    if isinstance(first, Partnership) or isinstance(second, Partnership):
+        raise TournamentError(f"partnership {text!r}: a partner is one agent, not a partnership")
+    return Partnership(first, second, label or f"{first.label}+{second.label}")
+
+
 @functools.lru_cache(maxsize=64)
 def _builtin_agent(name: str, options_json: str):
     """Built-in agents hold no state that play changes: one per process serves every chunk."""
     return make_agent(name, **json.loads(options_json))
 
 
-def parse_agent(spec: str | dict | AgentSpec, base: str | os.PathLike | None = None) -> AgentSpec:
+def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = None) -> Entrant:
     """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
-    ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``.
+    ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``;
+    a ``Partnership`` from ``"hard+normal"`` or ``{partners = ["hard", "normal"], label = "mixed"}``.
 
     Built-in names are checked (with their options) at once; a user agent is imported, from
     Python's path or else from the folder ``base`` (that of the file naming it) or the current
@@ -90,8 +171,13 @@ def parse_agent(spec: str | dict | AgentSpec, base: str | os.PathLike | None = N
     ...
     spades_ai.errors.TournamentError: unknown agent 'best'; built-in agents: random, easy, normal...
     """
-    if isinstance(spec, AgentSpec):
+    if isinstance(spec, (AgentSpec, Partnership)):
         return spec
+    if isinstance(spec, dict) and "partners" in spec:
+        extra = sorted(set(spec) - {"partners", "label"})
+        if extra:
+            raise TournamentError(f"partnership table {spec!r}: unknown key(s) {', '.join(extra)}; give partners and label")
+        return _partnership(spec["partners"], spec.get("label"), str(spec["partners"]), base)
     if isinstance(spec, dict):
         spec = dict(spec)
         name = spec.pop("name", None) or spec.pop("agent", None)
@@ -109,6 +195,9 @@ def parse_agent(spec: str | dict | AgentSpec, base: str | os.PathLike | None = N
     if not isinstance(spec, str) or not spec.strip():
         raise TournamentError(f"an agent is a name such as 'normal' or 'module:attribute', not {spec!r}")
     text = spec.strip()
+    partners = split_partners(text)
+    if partners is not None:
+        return _partnership(partners, None, text, base)
     head, target, rest = split_spec(text)
     return _make_spec(head, target, parse_options(rest, text) if rest else {}, None, text, base)
 
@@ -132,9 +221,10 @@ def _make_spec(name: str, target: str | None, options: dict, label: str | None, 
     return AgentSpec(name="python", options=options, label=label, target=target, folder=folder)
 
 
-def parse_agents(specs: str | Iterable, base: str | os.PathLike | None = None) -> list[AgentSpec]:
-    """Agents from ``"normal,easy:careless=0.5,seed=3"`` or a list of specs (``base``: the
-    folder of the file naming them, searched for user agents' modules, as in ``parse_agent``).
+def parse_agents(specs: str | Iterable, base: str | os.PathLike | None = None) -> list[Entrant]:
+    """Entrants from ``"normal,easy:careless=0.5,seed=3,hard+normal"`` or a list of specs
+    (``base``: the folder of the file naming them, searched for user agents' modules, as in
+    ``parse_agent``).
 
     In the comma-separated form an item ``key=value`` with no name continues the previous
     agent's options. Repeated labels get ``#2``, ``#3``.
