@@ -5,7 +5,7 @@ spades-ai                                   a small tournament (Normal vs Easy, 
 spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|matches]
           [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml]
           [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
-          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays]
+          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays] [--decision-timeout SECONDS]
 spades-ai summary DIR                       the summary table of a results folder
 spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml]
           [--seed S] [--save FILE] [--resume FILE]
@@ -69,6 +69,22 @@ def _positive(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, not {v}")
     return v
+
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return v
+
+
+def _level(text: str) -> str:
+    if text in ("easy", "normal", "hard", "crazy") or (text.startswith("cmd:") and text[4:].strip()):
+        return text
+    raise argparse.ArgumentTypeError(f"invalid choice {text!r} (choose from easy, normal, hard, crazy, or cmd:COMMAND)")
 
 
 def _count(text: str) -> int:
@@ -143,6 +159,10 @@ def _settings(args) -> dict:
         s["keep_plays"] = True
     s.setdefault("agents", DEFAULT_AGENTS)
     s.setdefault("deals", DEFAULT_DEALS)
+    if getattr(args, "decision_timeout", None) is not None:
+        from spades_ai.agents.spec import parse_agents, with_decision_timeout
+
+        s["agents"] = with_decision_timeout(parse_agents(s["agents"]), args.decision_timeout)
     return s
 
 
@@ -663,6 +683,10 @@ def _add_tournament(sub) -> None:
         "--keep-plays", dest="keep_plays", action="store_true",
         help="also store each hand's 52 cards in play order, so that spades-ai replay can show any row",
     )  # fmt: skip
+    t.add_argument(
+        "--decision-timeout", dest="decision_timeout", type=_seconds, metavar="SECONDS",
+        help="seconds a bot program (cmd:...) may take per decision (default 30; docs/PROTOCOL.md)",
+    )  # fmt: skip
     t.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
     t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_tournament, default_run=False)
@@ -671,8 +695,9 @@ def _add_tournament(sub) -> None:
 def _add_play(sub) -> None:
     """``spades-ai play``."""
     pl = sub.add_parser("play", help="play a match as South against the agents, one action a line on stdin")
-    pl.add_argument("--level", choices=("easy", "normal", "hard", "crazy"),
-                    help="the opponents' level (default normal); your partner plays Hard, or Crazy at crazy")  # fmt: skip
+    pl.add_argument("--level", type=_level,
+                    help="the opponents' level: easy, normal (default), hard, crazy, or a bot program "
+                         "cmd:COMMAND (docs/PROTOCOL.md); your partner plays Hard, or Crazy at crazy")  # fmt: skip
     pl.add_argument("--target", type=_positive, help="points to win (500, the default, or 250 for a shorter match)")
     pl.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file); --target overrides its target")
     pl.add_argument("--seed", type=_seed, help="the deals and the first dealer come from it (default: a random seed, printed)")

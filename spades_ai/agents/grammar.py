@@ -1,7 +1,8 @@
 """The agent spec grammar: how an agent is written on a command line or in an experiment file.
 
 A built-in name with options, ``"easy:careless=0.5,seed=3"`` (values are TOML: ``64``, ``0.5``,
-``true``, ``"x"``), or a user's Python agent ``"package.module:attr"`` (with options after a
+``true``, ``"x"``), a bot that is a program, ``"cmd:python mybot.py"`` (any command line; the
+protocol is ``docs/PROTOCOL.md``), or a user's Python agent ``"package.module:attr"`` (with options after a
 further colon, ``"pkg.mod:make_bot:depth=3"``), where ``attr`` is an agent object or a factory
 called with the options. This module reads the text; ``agents.spec`` makes entrants of it.
 
@@ -53,10 +54,17 @@ def parse_options(text: str, where: str) -> dict:
     return options
 
 
+#: The prefix of a bot that is a program: ``cmd:python mybot.py`` (``agents.program``).
+PROGRAM_PREFIX = "cmd"
+
+
 def split_spec(text: str) -> tuple[str, str | None, str]:
-    """(built-in name, None, options text) or ("python", "module:attr", options text)."""
+    """(built-in name, None, options text), ("python", "module:attr", options text), or
+    ("cmd", None, the command line)."""
     head, _, rest = text.partition(":")
     head = head.strip()
+    if head == PROGRAM_PREFIX:
+        return head, None, rest.strip()
     if head in BUILTIN_NAMES or "=" in rest.partition(":")[0] or not rest:
         return head, None, rest
     attr, _, opts = rest.partition(":")

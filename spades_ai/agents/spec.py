@@ -15,8 +15,10 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from spades_ai.agents.grammar import check_target, find_folder, load_target, parse_options, split_spec
+from spades_ai.agents.grammar import PROGRAM_PREFIX, check_target, find_folder, load_target, parse_options, split_spec
+from spades_ai.agents.program import DEFAULT_TIMEOUT, ProgramAgent, program_agent
 from spades_ai.agents.registry import BUILTINS, make_agent
 from spades_ai.errors import TournamentError
 from spades_ai.policies.kernel_agent import KernelAgent
@@ -40,7 +42,8 @@ class AgentSpec:
     """``module:attribute`` of a user agent."""
     folder: str | None = None
     """The folder a user agent's module was found in, outside Python's path (the current
-    folder, or an experiment file's); None when Python's path holds it."""
+    folder, or an experiment file's; None when Python's path holds it), or the folder a bot
+    program runs in."""
 
     def build(self):
         """The agent object (built-ins through ``make_agent``, user agents by import).
@@ -49,13 +52,15 @@ class AgentSpec:
         decisions starts each chunk the same way; for results that do not depend on the
         chunking, its decisions should depend only on what it observes (and its own seed).
         """
+        if self.name == PROGRAM_PREFIX:  # one process per worker, started once and kept
+            return program_agent(self.options["command"], self.options.get("timeout", DEFAULT_TIMEOUT), self.folder)
         if self.target is None:
             return _builtin_agent(self.name, json.dumps(self.options, sort_keys=True))
         return load_target(self.target, dict(self.options), self.folder)
 
     @property
     def is_builtin(self) -> bool:
-        return self.target is None
+        return self.target is None and self.name != PROGRAM_PREFIX
 
     @property
     def members(self) -> tuple[AgentSpec, ...]:
@@ -189,7 +194,9 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
             raise TournamentError(f"agent {name!r}: options must be a table")
         options = {**options, **spec}
         head, target, rest = split_spec(name)
-        if rest:
+        if head == PROGRAM_PREFIX:
+            options = {"command": rest, **options}
+        elif rest:
             options = {**parse_options(rest, name), **options}
         return _make_spec(head, target, options, label, name, base)
     if not isinstance(spec, str) or not spec.strip():
@@ -199,10 +206,14 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
     if partners is not None:
         return _partnership(partners, None, text, base)
     head, target, rest = split_spec(text)
+    if head == PROGRAM_PREFIX:
+        return _make_spec(head, None, {"command": rest}, None, text, base)
     return _make_spec(head, target, parse_options(rest, text) if rest else {}, None, text, base)
 
 
 def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str, base=None) -> AgentSpec:
+    if name == PROGRAM_PREFIX:
+        return _program_spec(options, label, text, base)
     if target is None:
         if name not in BUILTINS:
             raise TournamentError(
@@ -219,6 +230,34 @@ def _make_spec(name: str, target: str | None, options: dict, label: str | None, 
     if label is None:
         label = target + (f"({', '.join(f'{k}={v}' for k, v in options.items())})" if options else "")
     return AgentSpec(name="python", options=options, label=label, target=target, folder=folder)
+
+
+def _program_spec(options: dict, label: str | None, text: str, base) -> AgentSpec:
+    """A bot that is a program: its command line, its decision timeout, and the folder it runs
+    in (that of the file naming it, else the current one), so every worker starts the same bot."""
+    unknown = sorted(set(options) - {"command", "timeout"})
+    if unknown:
+        raise TournamentError(f"agent {text!r}: a program takes only command and timeout, not {', '.join(unknown)}")
+    command = options.get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise TournamentError(f"agent {text!r}: a program is written cmd:COMMAND LINE, such as 'cmd:python mybot.py'")
+    ProgramAgent(command, options.get("timeout", DEFAULT_TIMEOUT))  # checks the command line and the timeout
+    folder = str(Path(base if base is not None else Path.cwd()).resolve())
+    options = {"command": command.strip(), **({"timeout": options["timeout"]} if "timeout" in options else {})}
+    return AgentSpec(name=PROGRAM_PREFIX, options=options, label=label or f"{PROGRAM_PREFIX}:{command.strip()}", folder=folder)
+
+
+def with_decision_timeout(entrants: Iterable, timeout: float) -> list:
+    """``entrants`` with every bot program's decision timeout set to ``timeout`` seconds."""
+    def one(spec):
+        if isinstance(spec, Partnership):
+            return dataclasses.replace(spec, first=one(spec.first), second=one(spec.second))
+        if spec.name != PROGRAM_PREFIX:
+            return spec
+        ProgramAgent(spec.options["command"], timeout)  # checks the timeout
+        return dataclasses.replace(spec, options={**spec.options, "timeout": timeout})
+
+    return [one(a) for a in entrants]
 
 
 def parse_agents(specs: str | Iterable, base: str | os.PathLike | None = None) -> list[Entrant]:
