@@ -296,6 +296,24 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     table = summarize(df, n_boot=n_boot)
     rating_table = ratings(df, n_boot=n_boot) if len(agents) > 2 else None
     print(format_summary(table, rating_table, title=title, unit="hand" if mode == "matches" else "deal"), file=out)
+    _print_partner_values(df, cfg, out)
+
+
+def _print_partner_values(df, cfg: dict, out) -> None:
+    """A duplicate hands-mode run of partnerships: each agent's value as a partner, when its
+    pairings tell the agents apart (a partner study: ``analysis.partners``)."""
+    from spades_ai.analysis.partners import partner_values
+
+    entrants = cfg.get("agents", [])
+    if cfg.get("mode") != "hands" or not cfg.get("duplicate", True) or not any("partners" in a for a in entrants):
+        return
+    try:
+        values = partner_values(df)
+    except ValueError:  # pairings that do not tell the agents apart: no values to show
+        return
+    print("\nvalue as a partner (points per deal added to its team, sum zero, 95% interval clustered by deal):", file=out)
+    for r in values.itertuples(index=False):
+        print(f"  {r.agent:>20} {r.value:+6.1f} [{r.lo:+.1f}, {r.hi:+.1f}]", file=out)
 
 
 def _worker_lost_errors() -> tuple[type[BaseException], ...]:

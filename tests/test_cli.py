@@ -319,3 +319,9 @@ def test_a_tournament_of_partnerships(capsys, tmp_path):
     assert any(line.split()[:3] == ["normal+easy", "easy+normal", "30"] for line in out.splitlines()), out
     df = load_results(tmp_path / "run")
     assert set(df["agent_a"].astype(str)) == {"normal", "easy"}
+    assert "value as a partner" not in out  # the same two agents on both sides: no values
+    code, out, err = cli(capsys, "tournament", "--agents", "easy+easy,easy+normal,normal+normal", "--deals", "20",
+                         "--jobs", "1", "--out", str(tmp_path / "study"))  # fmt: skip
+    assert code == 0, err
+    values = out.split("value as a partner")[1].splitlines()[1:]
+    assert [line.split()[0] for line in values] == ["normal", "easy"]
