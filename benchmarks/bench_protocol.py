@@ -5,8 +5,9 @@ deals, and the same bot's logic called in-process, so the pipe's cost shows as a
 
 Three runs of the tournament ``cmd:python examples/protocol_bot.py`` against ``normal`` (one
 bot process per worker, kept for every chunk), each timed after a warm-up (compilation and
-the workers' start excluded, as ``spades-ai tournament`` reports its rate), and the same
-deals with ``InProcess``: a Python agent that builds the very same request and calls the
+the workers' start excluded, as ``spades-ai tournament`` reports its rate), with the CPU time
+of every process (this one, the workers, their bots: on a shared machine the rate on idle
+cores is deals x jobs / CPU seconds), and the same deals with ``InProcess``: a Python agent that builds the very same request and calls the
 example's ``answer`` function without a pipe. Prints a Markdown table for benchmarks/RESULTS.md:
 the medians, the ratio, and the machine's load.
 """
@@ -63,12 +64,31 @@ class InProcess:
 AGENT = InProcess()
 
 
-def timed(agents, deals: int, jobs: int) -> float:
-    """Seconds of one tournament run (into a fresh folder), the workers already started."""
+def tree_cpu() -> float:
+    """CPU seconds used so far by this process and every process under it (the workers and
+    their bots), from /proc: the machine is shared, so CPU time says what wall time cannot."""
+    stats = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile
+            continue
+        stats[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    mine, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        mine.add(pid)
+        todo += [p for p, (ppid, _) in stats.items() if ppid == pid and p not in mine]
+    return sum(stats[p][1] for p in mine if p in stats) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(agents, deals: int, jobs: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of every process) of one tournament run into a fresh
+    folder, the workers and their bots already started."""
     with tempfile.TemporaryDirectory() as out:
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), tree_cpu()
         sa.run_tournament(agents, deals=deals, seed=23, n_jobs=jobs, progress=False, out=out)
-        return time.perf_counter() - began
+        return time.perf_counter() - began, tree_cpu() - cpu
 
 
 def main() -> None:
@@ -83,14 +103,18 @@ def main() -> None:
     with joblib.parallel_config(backend="loky"):
         for name, agents in (("program (pipe)", program), ("in-process twin", twin)):
             timed(agents, 2 * args.jobs * 10, args.jobs)  # warm-up: compile, start the workers and their bots
-            rows[name] = statistics.median(timed(agents, args.deals, args.jobs) for _ in range(args.repeats))
+            runs = [timed(agents, args.deals, args.jobs) for _ in range(args.repeats)]
+            rows[name] = (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
     load = os.getloadavg()
     print(f"{args.deals:,} duplicate deals against Normal (2 tables each), {args.jobs} jobs, median of {args.repeats}; "
           f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores\n")
-    print("| bot | seconds | duplicate deals/s |\n|---|---|---|")
-    for name, seconds in rows.items():
-        print(f"| {name} | {seconds:.2f} | {args.deals / seconds:,.0f} |")
-    print(f"\nthe pipe's cost: program / in-process = {rows['program (pipe)'] / rows['in-process twin']:.2f}x the time")
+    print(f"| bot | wall seconds | duplicate deals/s | CPU seconds, all processes | deals/s on {args.jobs} idle cores "
+          "(from the CPU time) |\n|---|---|---|---|---|")
+    for name, (wall, cpu) in rows.items():
+        print(f"| {name} | {wall:.2f} | {args.deals / wall:,.0f} | {cpu:.2f} | {args.deals * args.jobs / cpu:,.0f} |")
+    ratio = rows["program (pipe)"][1] / rows["in-process twin"][1]
+    print(f"\nthe pipe's cost: program / in-process = {rows['program (pipe)'][0] / rows['in-process twin'][0]:.2f}x "
+          f"the wall time, {ratio:.2f}x the CPU time")
 
 
 if __name__ == "__main__":
