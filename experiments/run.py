@@ -28,6 +28,7 @@
     python experiments/run.py crazy_leaves_vs_hard_2000   #   Crazy with exact finishes (solver_tricks=3), the same deals
     python experiments/run.py crazy_leaves_paired    # the two above, deal by deal
     python experiments/run.py crazy_vs_ismcts        # Crazy against ISMCTS, 400 deals of seed 71
+    python experiments/run.py partners          # issue 23: Easy's, Normal's and Hard's values as partners
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -54,6 +55,7 @@ matplotlib.use("Agg")
 import spades_ai as sa  # noqa: E402
 from spades_ai.analysis import plots, ratings  # noqa: E402
 from spades_ai.analysis.bidding import bidding_benchmark  # noqa: E402
+from spades_ai.analysis.partners import partner_difference, partner_values  # noqa: E402
 from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -66,7 +68,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs",
          "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
-         "crazy_vs_ismcts": "pairs"}
+         "crazy_vs_ismcts": "pairs", "partners": "partners"}
 
 
 def machine() -> str:
@@ -130,6 +132,9 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
         for row in r.itertuples(index=False):
             out.append(f"| {row.agent} | {row.rating:+.0f} | [{row.lo:+.0f}, {row.hi:+.0f}] | {row.wins} | {row.losses} | {row.ties} |")
         ax = plots.plot_ladder(r)
+    elif kind == "partners":
+        out.append("\n" + partners_table(df))
+        ax = plots.plot_partner_values(partner_values(df))
     elif kind == "blind":
         out.append("\n" + blind_table(df, table))
         ax = None
@@ -154,6 +159,19 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
     head = (f"`python experiments/run.py {name}` ({path.name}): {cfg.get('mode', 'hands')} mode, {settings.get('deals', 2000):,} "
             f"duplicate units per pairing, seed {cfg.get('seed')}; {elapsed:.0f} s on {machine()}.\n")
     return head + "\n" + "\n".join(out) + "\n"
+
+
+def partners_table(df) -> str:
+    """Each agent's value as a partner (sum zero), and each one's worth over the next below it."""
+    values = partner_values(df)
+    lines = ["| agent | value as a partner (points per deal) | 95% interval | player-hands |", "|---|---|---|---|"]
+    for r in values.itertuples(index=False):
+        lines.append(f"| {r.agent} | {r.value:+.1f} | [{r.lo:+.1f}, {r.hi:+.1f}] | {r.seats:,} |")
+    lines += ["", "| as a partner | worth more than | points per deal | 95% interval |", "|---|---|---|---|"]
+    for a, b in zip(values["agent"], values["agent"][1:]):
+        d, lo, hi = partner_difference(values, a, b)
+        lines.append(f"| {a} | {b} | {d:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")
+    return "\n".join(lines)
 
 
 def per_deal(df, agent: str):
@@ -225,7 +243,7 @@ def run_pool(name: str, jobs: int | None) -> str:
     diffs, parts = [], []
     for part in POOLS[name]:
         settings = read_experiment(HERE / f"{part}.toml")
-        first, second = settings["agents"][:2]
+        first = settings["agents"][0].label
         run = sa.run_tournament(settings["agents"], n_jobs=jobs, deals=settings["deals"], seed=settings["seed"],
                                 schedule=settings.get("schedule"), mode=settings.get("mode", "hands"),
                                 out=str(HERE / "runs" / part), progress=False)

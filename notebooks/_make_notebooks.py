@@ -79,7 +79,9 @@ ladder = notebook(
     "Easy < Normal < Hard < Crazy: a round-robin on duplicate deals, Bradley-Terry ratings on the "
     "Elo scale with bootstrap intervals, and the points-per-deal table behind them.",
     "# Parameters: small for CI. Full size in experiments/RESULTS.md: DEALS = 2_000 with the default budgets\n"
-    'AGENTS = "random,easy,normal,hard:worlds=16"\nDEALS = 60\nSEED = 5\nOUT = None',
+    'AGENTS = "random,easy,normal,hard:worlds=16"\nDEALS = 60\nSEED = 5\nOUT = None\n'
+    "# The partner study: PARTNERS = \"easy,normal,hard\", PARTNER_DEALS = 200 (experiments/partners.toml)\n"
+    'PARTNERS = "easy,normal"\nPARTNER_DEALS = 100',
     [
         SETUP,
         'run = sa.run_tournament(AGENTS, deals=DEALS, seed=SEED, out=f"{out}/ladder", progress=False)\n'
@@ -87,6 +89,16 @@ ladder = notebook(
         'table[["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "nil_success"]].round(2)',
         "from spades_ai.analysis import ratings\nr = ratings(df)\nr",
         "plots.plot_ladder(r);",
+        "## Partners\n\nEvery partnership of two of `PARTNERS` (`easy+normal`: Easy at seats 0/1, Normal at 2/3) "
+        "meets every other on the same duplicate deals; an additive model of the team's duplicate points gives "
+        "each agent's value as a partner, in points per deal it adds to its team (summing to zero), with "
+        "95% intervals clustered by deal.",
+        "from spades_ai.analysis.partners import partner_difference, partner_study\n"
+        'values = partner_study(PARTNERS.split(","), deals=PARTNER_DEALS, seed=SEED, out=f"{out}/partners", progress=False)\n'
+        "best, second = values[\"agent\"][:2]\n"
+        'print("as a partner, %s is worth %+.1f [%+.1f, %+.1f] points per deal more than %s" % (best, *partner_difference(values, best, second), second))\n'
+        "values.round(2)",
+        "plots.plot_partner_values(values);",
     ],
 )
 

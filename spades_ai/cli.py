@@ -5,7 +5,7 @@ spades-ai                                   a small tournament (Normal vs Easy, 
 spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|matches]
           [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml]
           [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
-          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays]
+          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays] [--decision-timeout SECONDS]
 spades-ai summary DIR                       the summary table of a results folder
 spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml]
           [--seed S] [--save FILE] [--resume FILE]
@@ -72,6 +72,22 @@ def _positive(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"must be >= 1, not {v}")
     return v
+
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return v
+
+
+def _level(text: str) -> str:
+    if text in ("easy", "normal", "hard", "crazy") or (text.startswith("cmd:") and text[4:].strip()):
+        return text
+    raise argparse.ArgumentTypeError(f"invalid choice {text!r} (choose from easy, normal, hard, crazy, or cmd:COMMAND)")
 
 
 def _count(text: str) -> int:
@@ -146,6 +162,10 @@ def _settings(args) -> dict:
         s["keep_plays"] = True
     s.setdefault("agents", DEFAULT_AGENTS)
     s.setdefault("deals", DEFAULT_DEALS)
+    if getattr(args, "decision_timeout", None) is not None:
+        from spades_ai.agents.spec import parse_agents, with_decision_timeout
+
+        s["agents"] = with_decision_timeout(parse_agents(s["agents"]), args.decision_timeout)
     return s
 
 
@@ -279,6 +299,24 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     table = summarize(df, n_boot=n_boot)
     rating_table = ratings(df, n_boot=n_boot) if len(agents) > 2 else None
     print(format_summary(table, rating_table, title=title, unit="hand" if mode == "matches" else "deal"), file=out)
+    _print_partner_values(df, cfg, out)
+
+
+def _print_partner_values(df, cfg: dict, out) -> None:
+    """A duplicate hands-mode run of partnerships: each agent's value as a partner, when its
+    pairings tell the agents apart (a partner study: ``analysis.partners``)."""
+    from spades_ai.analysis.partners import partner_values
+
+    entrants = cfg.get("agents", [])
+    if cfg.get("mode") != "hands" or not cfg.get("duplicate", True) or not any("partners" in a for a in entrants):
+        return
+    try:
+        values = partner_values(df)
+    except ValueError:  # pairings that do not tell the agents apart: no values to show
+        return
+    print("\nvalue as a partner (points per deal added to its team, sum zero, 95% interval clustered by deal):", file=out)
+    for r in values.itertuples(index=False):
+        print(f"  {r.agent:>20} {r.value:+6.1f} [{r.lo:+.1f}, {r.hi:+.1f}]", file=out)
 
 
 def _worker_lost_errors() -> tuple[type[BaseException], ...]:
@@ -524,6 +562,7 @@ BIDDING_KEYS = ("bidders", "deals", "seed", "policy", "opponents", "jobs", "rule
 
 
 def _cmd_bidding(args) -> None:
+    from spades_ai.agents.spec import parse_agent
     from spades_ai.analysis.bidding import bidding_benchmark
     from spades_ai.tomlfile import read_toml
 
@@ -542,14 +581,15 @@ def _cmd_bidding(args) -> None:
     bidders = cfg.get("bidders", "normal,easy")
     if isinstance(bidders, str):
         bidders = [b.strip() for b in bidders.split(",") if b.strip()]
-    rules = Rules.load(cfg["rules"], Path(args.config).parent if args.config else None) if "rules" in cfg else None
+    base = Path(args.config).parent if args.config else None
+    rules = Rules.load(cfg["rules"], base) if "rules" in cfg else None
     board = bidding_benchmark(
-        {b: b for b in bidders},
+        {b: parse_agent(b, base) for b in bidders},  # a user bidder beside the file, or in this folder
         deals=cfg.get("deals", 2000),
         seed=cfg.get("seed", 0),
         rules=rules,
-        policy=cfg.get("policy", "normal"),
-        opponents=cfg.get("opponents", "normal"),
+        policy=parse_agent(cfg.get("policy", "normal"), base),
+        opponents=parse_agent(cfg.get("opponents", "normal"), base),
         n_jobs=cfg.get("jobs", 1),
     )
     import pandas as pd
@@ -577,11 +617,12 @@ def _cmd_deal(args) -> None:
 
 def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
     """The hands of a hands-mode ``--keep-plays`` results folder as ``learn`` takes them
-    (``learn.dataset.HAND_ARRAYS``), the agents' labels and the rules."""
+    (``learn.dataset.HAND_ARRAYS``), the labels of the agents by which seats are named (a
+    partnership's partners each its own) and the rules."""
     import numpy as np
 
     from spades_ai.simulate import deal_masks
-    from spades_ai.tournament.results import load_results, read_config
+    from spades_ai.tournament.results import load_results, read_config, seat_labels
     from spades_ai.tournament.schedule import Tournament
 
     t = Tournament.from_dict(read_config(run_dir))
@@ -598,14 +639,16 @@ def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
         blind[:, s] = row["blind_a" if s < 2 else "blind_b"].to_numpy()
     pairing, table, deal_no = (team0[c].to_numpy(np.int64) for c in ("pairing", "table", "deal_no"))
     deals = np.concatenate([deal_masks(t.table_seed(int(tb)), int(d), 1) for tb, d in zip(table, deal_no)])
-    seat_agents = np.array([[t.lineup(int(p), int(tb))[s % 2] for s in range(4)] for p, tb in zip(pairing, table)])
+    labels = seat_labels(t)  # each seat's own agent: a partnership's two partners apart
+    seat_agents = np.array([[labels.index(spec.label) for spec in t.seat_specs(int(p), int(tb))]
+                            for p, tb in zip(pairing, table)])  # fmt: skip
     hands = {
         "deals": deals, "dealer": team0["dealer"].to_numpy(np.int64), "bids": bids, "blind": blind,
         "plays": np.stack([np.frombuffer(b, np.int8) for b in team0["plays"]]) if n else np.zeros((0, 52), np.int8),
         "points": np.stack([team0["points"].to_numpy(), team1["points"].to_numpy()], axis=1),
         "deal_no": deal_no, "seat_agents": seat_agents,
     }  # fmt: skip
-    return hands, t.labels, t.rules
+    return hands, labels, t.rules
 
 
 def _cmd_dataset(args) -> None:
@@ -687,6 +730,10 @@ def _add_tournament(sub) -> None:
         "--keep-plays", dest="keep_plays", action="store_true",
         help="also store each hand's 52 cards in play order, so that spades-ai replay can show any row",
     )  # fmt: skip
+    t.add_argument(
+        "--decision-timeout", dest="decision_timeout", type=_seconds, metavar="SECONDS",
+        help="seconds a bot program (cmd:...) may take per decision (default 30; docs/PROTOCOL.md)",
+    )  # fmt: skip
     t.add_argument("--boot", type=_positive, default=1000, help="bootstrap resamples for intervals (default 1000)")
     t.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     t.set_defaults(func=_cmd_tournament, default_run=False)
@@ -695,8 +742,9 @@ def _add_tournament(sub) -> None:
 def _add_play(sub) -> None:
     """``spades-ai play``."""
     pl = sub.add_parser("play", help="play a match as South against the agents, one action a line on stdin")
-    pl.add_argument("--level", choices=("easy", "normal", "hard", "crazy"),
-                    help="the opponents' level (default normal); your partner plays Hard, or Crazy at crazy")  # fmt: skip
+    pl.add_argument("--level", type=_level,
+                    help="the opponents' level: easy, normal (default), hard, crazy, or a bot program "
+                         "cmd:COMMAND (docs/PROTOCOL.md); your partner plays Hard, or Crazy at crazy")  # fmt: skip
     pl.add_argument("--target", type=_positive, help="points to win (500, the default, or 250 for a shorter match)")
     pl.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file); --target overrides its target")
     pl.add_argument("--seed", type=_seed, help="the deals and the first dealer come from it (default: a random seed, printed)")

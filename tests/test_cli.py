@@ -272,3 +272,56 @@ def test_a_dead_worker_is_one_line_exit_1_and_the_run_resumes(capsys, monkeypatc
     monkeypatch.setattr(tournament, "run_tournament", fails)
     with pytest.raises(KeyError, match="not a worker"):
         main(["tournament", "--agents", "normal,easy", "--deals", "4", "--out", str(out), "-q"])
+
+
+MINE = '''
+class Agent:
+    """The first legal bid and card: a user's agent in a file of the current folder."""
+
+    name = "mine"
+
+    def bid(self, obs):
+        return min(obs.legal_bids())
+
+    def play(self, obs):
+        return min(obs.legal_cards())
+
+
+AGENT = Agent()
+'''
+
+
+def test_a_user_agent_in_the_current_folder_needs_no_pythonpath(capsys, monkeypatch, tmp_path):
+    """Issue 23, item 0: ``mine.py`` beside the user, ``spades-ai tournament --agents
+    mine:AGENT,normal`` from that folder, as a new user types it (no ``PYTHONPATH`` but the
+    package's own; ``-P``: like the installed command, Python's path lacks the current folder);
+    the run records the folder, and a missing module names the folders searched."""
+    (tmp_path / "mine.py").write_text(MINE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-P", "-m", "spades_ai", "tournament", "--agents", "mine:AGENT,normal", "--deals", "20",
+           "--jobs", "1", "--out", "run"]  # fmt: skip
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    assert res.returncode == 0, res.stderr
+    assert any(line.split()[:3] == ["mine:AGENT", "normal", "20"] for line in res.stdout.splitlines()), res.stdout
+    df = load_results(tmp_path / "run")
+    assert df.attrs["config"]["agents"][0]["folder"] == str(tmp_path.resolve())
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, "tournament", "--agents", "theirs:AGENT,normal")
+    assert code == 2
+    assert "cannot import module 'theirs'" in err and str(tmp_path.resolve()) in err
+
+
+def test_a_tournament_of_partnerships(capsys, tmp_path):
+    """Issue 23, item 1: ``--agents "normal+easy,easy+normal"``: the summary names the pairs."""
+    code, out, err = cli(capsys, "tournament", "--agents", "normal+easy,easy+normal", "--deals", "30", "--jobs", "1",
+                         "--out", str(tmp_path / "run"))  # fmt: skip
+    assert code == 0, err
+    assert any(line.split()[:3] == ["normal+easy", "easy+normal", "30"] for line in out.splitlines()), out
+    df = load_results(tmp_path / "run")
+    assert set(df["agent_a"].astype(str)) == {"normal", "easy"}
+    assert "value as a partner" not in out  # the same two agents on both sides: no values
+    code, out, err = cli(capsys, "tournament", "--agents", "easy+easy,easy+normal,normal+normal", "--deals", "20",
+                         "--jobs", "1", "--out", str(tmp_path / "study"))  # fmt: skip
+    assert code == 0, err
+    values = out.split("value as a partner")[1].splitlines()[1:]
+    assert [line.split()[0] for line in values] == ["normal", "easy"]

@@ -381,3 +381,46 @@ def test_a_tournament_refuses_arguments_it_would_ignore(tmp_path):
     with pytest.raises(TournamentError, match="already fixes deals, seed"):
         run_tournament(t, deals=20, seed=1, out=tmp_path, n_jobs=1, progress=False)
     assert run_tournament(t, out=tmp_path, n_jobs=1, progress=False).units_played == 10
+
+
+# -- partnerships of two agents (issue 23, item 1) ---------------------------------------------
+def test_a_partnership_seats_its_first_partner_at_seat_0_and_the_second_at_seat_2(tmp_path):
+    """``normal+easy`` against ``easy+normal`` (and ``normal`` in a round-robin): each table is
+    ``play_hands`` of the four agents by seat, the rows name the pair and each seat's agent, and
+    the run resumes like any other (one loop of Normal and Easy: nothing new to compile)."""
+    r = run(tmp_path / "hands", agents="normal+easy,easy+normal,normal", deals=40, chunk_size=20)
+    df = load_results(r)
+    assert len(df) == 3 * 40 * 4 and df.attrs["config"]["schema"] == 3
+    p0 = df[df.pairing == 0]
+    for table, seats in ((0, ["normal", "easy", "easy", "normal"]), (1, ["easy", "normal", "normal", "easy"])):
+        rec = play_hands(seats, 40, seed=0)
+        for team in (0, 1):
+            rows = p0[(p0.table == table) & (p0.team == team)].sort_values("deal_no")
+            assert set(rows["agent"].astype(str)) == {f"{seats[team]}+{seats[team + 2]}"}
+            assert set(rows["agent_a"].astype(str)) == {seats[team]} and set(rows["agent_b"].astype(str)) == {seats[team + 2]}
+            np.testing.assert_array_equal(rows["points"], rec.points[:, team])
+            np.testing.assert_array_equal(rows["bid_b"], rec.bids[:, team + 2])
+    single = df[df.agent == "normal"]
+    assert (single["agent_a"].astype(str) == "normal").all() and (single["agent_b"].astype(str) == "normal").all()
+    assert run(tmp_path / "hands", agents="normal+easy,easy+normal,normal", deals=40).chunks_played == 0
+    m = load_results(run(tmp_path / "matches", agents=["normal+easy", {"partners": ["easy", "normal"], "label": "en"}],
+                         deals=4, mode="matches", rules=Rules(target_score=200)))  # fmt: skip
+    assert set(m["agent"].astype(str)) == {"normal+easy", "en"} and (m.groupby(["match_no", "table"]).winner.max() >= 0).all()
+    rec = play_matches(["normal", "easy", "easy", "normal"], 4, seed=0, rules=Rules(target_score=200))
+    t0 = m[(m.table == 0) & (m.team == 0)].sort_values(["match_no", "hand_no"])
+    np.testing.assert_array_equal(t0["score"], rec.scores[:, 0])
+
+
+def test_schema_2_folders_are_read_as_before_and_not_resumed(tmp_path):
+    """A folder of spades_ai before partnerships (schema 2) loads as before, with ``agent_a`` and
+    ``agent_b`` equal to ``agent``, and equals this version's rows; adding to it is refused."""
+    old_dir = tmp_path / "old"
+    shutil.copytree(DATA / "schema2_hands", old_dir)
+    old = load_results(old_dir)
+    new = load_results(run(tmp_path / "new", deals=12, seed=3, chunk_size=6))
+    assert list(old.columns) == list(new.columns)
+    pd.testing.assert_frame_equal(old, new)
+    some = load_results(old_dir, columns=["agent_b", "points"])
+    assert list(some.columns) == ["agent_b", "points"] and (some["agent_b"] == old["agent"]).all()
+    with pytest.raises(ResultsError, match="schema 2.*cannot add to it"):
+        run(old_dir, deals=12, seed=3)

@@ -252,3 +252,57 @@ def test_a_rollout_policy_is_kept_as_written_so_every_worker_rebuilds_it():
     with pytest.raises(TournamentError, match="must be written as an agent spec"):
         parse_agent({"name": "hard", "rollout": make_agent("easy")})
     assert AgentSpec.from_dict(json.loads(json.dumps(spec.to_dict()))).build().label == agent.label
+
+
+def test_an_experiment_file_finds_its_agents_beside_it(tmp_path, monkeypatch):
+    """Issue 23, item 0: ``mine:AGENT`` in an experiment file is imported from the file's folder
+    (here not the current one), and a module found nowhere is refused naming both folders."""
+    folder = tmp_path / "exp"
+    folder.mkdir()
+    (folder / "beside_file_bot.py").write_text(
+        "from spades_ai import make_agent\nAGENT = make_agent('easy')\n"
+    )
+    (folder / "exp.toml").write_text('agents = ["beside_file_bot:AGENT", "normal"]\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    s = read_experiment(folder / "exp.toml")
+    spec = s["agents"][0]
+    assert spec.folder == str(folder.resolve()) and spec.build().name == "easy"
+    assert AgentSpec.from_dict(json.loads(json.dumps(spec.to_dict()))) == spec
+    (folder / "exp.toml").write_text('agents = ["nowhere_bot:AGENT", "normal"]\n')
+    with pytest.raises(TournamentError) as err:
+        read_experiment(folder / "exp.toml")
+    assert "No module named 'nowhere_bot'" in str(err.value)
+    assert str(folder.resolve()) in str(err.value) and str(elsewhere.resolve()) in str(err.value)
+
+
+def test_partnerships_are_written_with_a_plus_or_as_a_table():
+    t = Tournament.make("hard:worlds=8,seed=3+normal,crazy+easy:careless=0.5,normal", deals=10, schedule="gauntlet")
+    assert t.labels == ["hard(seed=3, worlds=8)+normal", "crazy+easy(careless=0.5)", "normal"]
+    assert t.pairings == ((0, 1), (0, 2))
+    p = t.agents[0]
+    assert [m.options.get("worlds") for m in p.members] == [8, None] and p.first.options["seed"] == 3
+    assert [s.label for s in t.seat_specs(1, 1)] == ["normal", "hard(seed=3, worlds=8)", "normal", "normal"]
+    assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t
+    table = parse_agent({"partners": ["easy", {"name": "easy", "careless": 0.1}], "label": "two easies"})
+    assert table.label == "two easies" and table.second.options["careless"] == 0.1
+    assert [a.label for a in parse_agents(["normal+easy", "normal+easy"])] == ["normal+easy", "normal+easy#2"]
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("hard+normal+easy", ["two agents joined by '+'"]),
+        ("hard+", ["two agents joined by '+'"]),
+        ("hard+nobody", ["unknown agent 'nobody'"]),
+        ({"partners": ["hard"]}, ["partners must be a list of two agents"]),
+        ({"partners": ["hard", "easy"], "seed": 2}, ["unknown key(s) seed"]),
+        ({"partners": ["hard", {"partners": ["easy", "easy"]}]}, ["a partner is one agent"]),
+    ],
+)
+def test_bad_partnerships_are_refused(spec, words):
+    with pytest.raises(TournamentError) as err:
+        parse_agent(spec)
+    for w in words:
+        assert w in str(err.value)

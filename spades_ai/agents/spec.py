@@ -1,8 +1,10 @@
 """Entrants: an agent as a tournament or experiment file names it, built again in every worker.
 
 An ``AgentSpec`` holds a built-in name with its options, or a user agent's ``module:attribute``
-(the grammar is ``agents.grammar``), and the label the results call it by. It is JSON-able, so
-a results folder records exactly which agents played.
+(the grammar is ``agents.grammar``), and the label the results call it by. A ``Partnership``
+is an entrant of two agents, ``"hard+normal"``: the first sits at the team's first seat (0 or
+1), the second at its partner's (2 or 3). Both are JSON-able, so a results folder records
+exactly which agents played.
 """
 
 from __future__ import annotations
@@ -10,10 +12,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from spades_ai.agents.grammar import check_target, load_target, parse_options, split_spec
+from spades_ai.agents.grammar import PROGRAM_PREFIX, check_target, find_folder, load_target, parse_options, split_spec
+from spades_ai.agents.program import DEFAULT_TIMEOUT, ProgramAgent, program_agent
 from spades_ai.agents.registry import BUILTINS, make_agent
 from spades_ai.errors import TournamentError
 from spades_ai.policies.kernel_agent import KernelAgent
@@ -35,6 +40,10 @@ class AgentSpec:
     """The agent's name in results."""
     target: str | None = None
     """``module:attribute`` of a user agent."""
+    folder: str | None = None
+    """The folder a user agent's module was found in, outside Python's path (the current
+    folder, or an experiment file's; None when Python's path holds it), or the folder a bot
+    program runs in."""
 
     def build(self):
         """The agent object (built-ins through ``make_agent``, user agents by import).
@@ -43,23 +52,106 @@ class AgentSpec:
         decisions starts each chunk the same way; for results that do not depend on the
         chunking, its decisions should depend only on what it observes (and its own seed).
         """
+        if self.name == PROGRAM_PREFIX:  # one process per worker, started once and kept
+            return program_agent(self.options["command"], self.options.get("timeout", DEFAULT_TIMEOUT), self.folder)
         if self.target is None:
             return _builtin_agent(self.name, json.dumps(self.options, sort_keys=True))
-        return load_target(self.target, dict(self.options))
+        return load_target(self.target, dict(self.options), self.folder)
 
     @property
     def is_builtin(self) -> bool:
-        return self.target is None
+        return self.target is None and self.name != PROGRAM_PREFIX
+
+    @property
+    def members(self) -> tuple[AgentSpec, ...]:
+        """The agents this entrant seats: itself (a ``Partnership`` has two)."""
+        return (self,)
+
+    def build_team(self) -> tuple:
+        """(the agent at the team's first seat, the agent at its partner's): one agent, twice."""
+        agent = self.build()
+        return agent, agent
 
     def to_dict(self) -> dict:
         d = {"label": self.label, "name": self.name, "options": dict(self.options)}
         if self.target is not None:
             d["target"] = self.target
+        if self.folder is not None:
+            d["folder"] = self.folder
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> AgentSpec:
-        return cls(name=d["name"], options=dict(d.get("options", {})), label=d["label"], target=d.get("target"))
+        return cls(name=d["name"], options=dict(d.get("options", {})), label=d["label"], target=d.get("target"),
+                   folder=d.get("folder"))
+
+
+@dataclass(frozen=True)
+class Partnership:
+    """An entrant of two agents: ``first`` at the team's first seat (0 on team 0, 1 on team 1),
+    ``second`` at its partner's (2 or 3); ``label`` (by default ``first+second``) names the
+    pair in results.
+
+    >>> p = parse_agent("hard+normal")
+    >>> p.label, [m.label for m in p.members]
+    ('hard+normal', ['hard', 'normal'])
+    """
+
+    first: AgentSpec
+    """The agent at seat 0 (team 0) or 1 (team 1)."""
+    second: AgentSpec
+    """The agent at seat 2 or 3, the first one's partner."""
+    label: str = ""
+    """The partnership's name in results."""
+
+    @property
+    def members(self) -> tuple[AgentSpec, AgentSpec]:
+        return (self.first, self.second)
+
+    @property
+    def is_builtin(self) -> bool:
+        return self.first.is_builtin and self.second.is_builtin
+
+    def build_team(self) -> tuple:
+        """(the first partner's agent, the second's), each built as its ``AgentSpec`` builds it."""
+        return self.first.build(), self.second.build()
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "partners": [self.first.to_dict(), self.second.to_dict()]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Partnership:
+        first, second = (AgentSpec.from_dict(m) for m in d["partners"])
+        return cls(first, second, d["label"])
+
+
+#: What a tournament seats as one team: one agent in both seats, or a partnership of two.
+Entrant = AgentSpec | Partnership
+
+
+def entrant_from_dict(d: dict) -> Entrant:
+    """An entrant from its ``to_dict`` (``config.json``): a partnership has ``partners``."""
+    return Partnership.from_dict(d) if "partners" in d else AgentSpec.from_dict(d)
+
+
+def split_partners(text: str) -> list[str] | None:
+    """The two partners of ``"hard+normal"`` (or ``"easy:careless=0.5+normal"``), None for a
+    single agent; more than two, or an empty one, is refused."""
+    if "+" not in text:
+        return None
+    parts = [p.strip() for p in text.split("+")]
+    if len(parts) != 2 or not all(parts):
+        raise TournamentError(f"a partnership is two agents joined by '+', such as 'hard+normal', not {text!r}")
+    return parts
+
+
+def _partnership(partners, label: str | None, text: str, base) -> Partnership:
+    if not isinstance(partners, (list, tuple)) or len(partners) != 2:
+        raise TournamentError(f"partnership {text!r}: partners must be a list of two agents, not {partners!r}")
+    first, second = (parse_agent(p, base) for p in partners)
+    if isinstance(first, Partnership) or isinstance(second, Partnership):
+        raise TournamentError(f"partnership {text!r}: a partner is one agent, not a partnership")
+    return Partnership(first, second, label or f"{first.label}+{second.label}")
 
 
 @functools.lru_cache(maxsize=64)
@@ -68,11 +160,14 @@ def _builtin_agent(name: str, options_json: str):
     return make_agent(name, **json.loads(options_json))
 
 
-def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
+def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = None) -> Entrant:
     """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
-    ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``.
+    ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``;
+    a ``Partnership`` from ``"hard+normal"`` or ``{partners = ["hard", "normal"], label = "mixed"}``.
 
-    Built-in names are checked (with their options) at once; a user agent is imported.
+    Built-in names are checked (with their options) at once; a user agent is imported, from
+    Python's path or else from the folder ``base`` (that of the file naming it) or the current
+    folder (``agents.grammar.find_folder``).
 
     >>> parse_agent("easy:careless=0.5,seed=3").options
     {'seed': 3, 'careless': 0.5}
@@ -81,8 +176,13 @@ def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
     ...
     spades_ai.errors.TournamentError: unknown agent 'best'; built-in agents: random, easy, normal...
     """
-    if isinstance(spec, AgentSpec):
+    if isinstance(spec, (AgentSpec, Partnership)):
         return spec
+    if isinstance(spec, dict) and "partners" in spec:
+        extra = sorted(set(spec) - {"partners", "label"})
+        if extra:
+            raise TournamentError(f"partnership table {spec!r}: unknown key(s) {', '.join(extra)}; give partners and label")
+        return _partnership(spec["partners"], spec.get("label"), str(spec["partners"]), base)
     if isinstance(spec, dict):
         spec = dict(spec)
         name = spec.pop("name", None) or spec.pop("agent", None)
@@ -94,17 +194,26 @@ def parse_agent(spec: str | dict | AgentSpec) -> AgentSpec:
             raise TournamentError(f"agent {name!r}: options must be a table")
         options = {**options, **spec}
         head, target, rest = split_spec(name)
-        if rest:
+        if head == PROGRAM_PREFIX:
+            options = {"command": rest, **options}
+        elif rest:
             options = {**parse_options(rest, name), **options}
-        return _make_spec(head, target, options, label, name)
+        return _make_spec(head, target, options, label, name, base)
     if not isinstance(spec, str) or not spec.strip():
         raise TournamentError(f"an agent is a name such as 'normal' or 'module:attribute', not {spec!r}")
     text = spec.strip()
+    partners = split_partners(text)
+    if partners is not None:
+        return _partnership(partners, None, text, base)
     head, target, rest = split_spec(text)
-    return _make_spec(head, target, parse_options(rest, text) if rest else {}, None, text)
+    if head == PROGRAM_PREFIX:
+        return _make_spec(head, None, {"command": rest}, None, text, base)
+    return _make_spec(head, target, parse_options(rest, text) if rest else {}, None, text, base)
 
 
-def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str) -> AgentSpec:
+def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str, base=None) -> AgentSpec:
+    if name == PROGRAM_PREFIX:
+        return _program_spec(options, label, text, base)
     if target is None:
         if name not in BUILTINS:
             raise TournamentError(
@@ -116,14 +225,45 @@ def _make_spec(name: str, target: str | None, options: dict, label: str | None, 
             raise TournamentError(str(exc)) from None
         return AgentSpec(name=name, options=_as_written(agent.options, options, text), label=label or agent.label)
     check_target(target, text)
-    load_target(target, options)  # fail now, not in a worker
+    folder = find_folder(target, base)
+    load_target(target, options, folder)  # fail now, not in a worker
     if label is None:
         label = target + (f"({', '.join(f'{k}={v}' for k, v in options.items())})" if options else "")
-    return AgentSpec(name="python", options=options, label=label, target=target)
+    return AgentSpec(name="python", options=options, label=label, target=target, folder=folder)
 
 
-def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
-    """Agents from ``"normal,easy:careless=0.5,seed=3"`` or a list of specs.
+def _program_spec(options: dict, label: str | None, text: str, base) -> AgentSpec:
+    """A bot that is a program: its command line, its decision timeout, and the folder it runs
+    in (that of the file naming it, else the current one), so every worker starts the same bot."""
+    unknown = sorted(set(options) - {"command", "timeout"})
+    if unknown:
+        raise TournamentError(f"agent {text!r}: a program takes only command and timeout, not {', '.join(unknown)}")
+    command = options.get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise TournamentError(f"agent {text!r}: a program is written cmd:COMMAND LINE, such as 'cmd:python mybot.py'")
+    ProgramAgent(command, options.get("timeout", DEFAULT_TIMEOUT))  # checks the command line and the timeout
+    folder = str(Path(base if base is not None else Path.cwd()).resolve())
+    options = {"command": command.strip(), **({"timeout": options["timeout"]} if "timeout" in options else {})}
+    return AgentSpec(name=PROGRAM_PREFIX, options=options, label=label or f"{PROGRAM_PREFIX}:{command.strip()}", folder=folder)
+
+
+def with_decision_timeout(entrants: Iterable, timeout: float) -> list:
+    """``entrants`` with every bot program's decision timeout set to ``timeout`` seconds."""
+    def one(spec):
+        if isinstance(spec, Partnership):
+            return dataclasses.replace(spec, first=one(spec.first), second=one(spec.second))
+        if spec.name != PROGRAM_PREFIX:
+            return spec
+        ProgramAgent(spec.options["command"], timeout)  # checks the timeout
+        return dataclasses.replace(spec, options={**spec.options, "timeout": timeout})
+
+    return [one(a) for a in entrants]
+
+
+def parse_agents(specs: str | Iterable, base: str | os.PathLike | None = None) -> list[Entrant]:
+    """Entrants from ``"normal,easy:careless=0.5,seed=3,hard+normal"`` or a list of specs
+    (``base``: the folder of the file naming them, searched for user agents' modules, as in
+    ``parse_agent``).
 
     In the comma-separated form an item ``key=value`` with no name continues the previous
     agent's options. Repeated labels get ``#2``, ``#3``.
@@ -138,7 +278,7 @@ def parse_agents(specs: str | Iterable) -> list[AgentSpec]:
             else:
                 items.append(token)
         specs = items
-    agents = [parse_agent(s) for s in specs]
+    agents = [parse_agent(s, base) for s in specs]
     seen: dict[str, int] = {}
     out = []
     for a in agents:

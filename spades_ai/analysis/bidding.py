@@ -46,10 +46,13 @@ class FunctionBidder:
 
 
 def _agent(spec):
-    if isinstance(spec, str):
-        from spades_ai.agents.spec import parse_agent
+    """The agent of a spec text or an ``AgentSpec`` (built in the worker), or ``spec`` itself."""
+    from spades_ai.agents.spec import AgentSpec, parse_agent
 
+    if isinstance(spec, str):
         return parse_agent(spec).build()
+    if isinstance(spec, AgentSpec):
+        return spec.build()
     return spec
 
 

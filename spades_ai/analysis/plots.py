@@ -54,7 +54,8 @@ def plot_bid_accuracy(accuracy: pd.DataFrame, ax=None, by: str = "agent"):
     return ax
 
 
-def plot_ladder(table: pd.DataFrame, ax=None, value: str = "rating", lo: str = "lo", hi: str = "hi", label: str = "agent", unit: str = "Elo"):
+def plot_ladder(table: pd.DataFrame, ax=None, value: str = "rating", lo: str = "lo", hi: str = "hi", label: str = "agent", unit: str = "Elo",
+                title: str = "Agent ladder"):
     """A ladder: one horizontal interval per agent, strongest on top (``ratings`` by default;
     for points per deal pass ``value="diff", lo="diff_lo", hi="diff_hi", unit="points per deal"``)."""
     ax = _ax(ax, figsize=(6, 0.6 * len(table) + 1.5))
@@ -64,7 +65,7 @@ def plot_ladder(table: pd.DataFrame, ax=None, value: str = "rating", lo: str = "
     ax.errorbar(v, y, xerr=[v - t[lo].to_numpy(float), t[hi].to_numpy(float) - v], fmt="o", capsize=4)
     ax.set_yticks(y, t[label].astype(str))
     ax.set_xlabel(f"{value} ({unit}, 95% CI)")
-    ax.set_title("Agent ladder")
+    ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     return ax
 
@@ -101,3 +102,8 @@ def plot_bidding_leaderboard(board: pd.DataFrame, axes=None):
     axes[1].set_xlabel("mean |bid - tricks| (tricks)")
     axes[1].set_title("Bid error")
     return axes
+
+
+def plot_partner_values(values: pd.DataFrame, ax=None):
+    """Each agent's value as a partner (``analysis.partners.partner_values``), best on top."""
+    return plot_ladder(values, ax, value="value", unit="points per deal added to its team", title="Value as a partner")

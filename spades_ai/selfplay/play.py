@@ -18,6 +18,8 @@ from typing import Sequence
 
 import numpy as np
 
+from spades_ai.agents.grammar import PROGRAM_PREFIX
+from spades_ai.agents.program import program_agent
 from spades_ai.agents.registry import make_agent
 from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine import state as _st
@@ -28,6 +30,7 @@ from spades_ai.policies.kernel_agent import KernelAgent, Mixed
 from spades_ai.rules import Rules
 from spades_ai.selfplay.codegen import bind
 from spades_ai.selfplay.loop import (
+    A_TABLE,
     ASKED_WIDTH,
     BAD_BID,
     BAD_PASS,
@@ -38,6 +41,7 @@ from spades_ai.selfplay.loop import (
     S_PY_BID,
     S_PY_PLAY,
     SLOTS_WIDTH,
+    T_HAND_NO,
     T_JOB,
     TABLE_WIDTH,
 )
@@ -49,7 +53,8 @@ from spades_ai.selfplay.records import HandRecords, make_records
 # -- records ---------------------------------------------------------------------------------
 # -- the lineup ------------------------------------------------------------------------------
 def resolve_lineup(lineup: Sequence[Agent | str]) -> list[Agent]:
-    """Four agents from agents or built-in names; a two-entry lineup means (A, B, A, B)."""
+    """Four agents from agents, built-in names or bot programs ``"cmd:COMMAND"`` (one process
+    per command, kept: ``agents.program``); a two-entry lineup means (A, B, A, B)."""
     lineup = list(lineup)
     if len(lineup) == 2:
         lineup = lineup * 2
@@ -58,7 +63,7 @@ def resolve_lineup(lineup: Sequence[Agent | str]) -> list[Agent]:
     agents = []
     for seat, a in enumerate(lineup):
         if isinstance(a, str):
-            a = make_agent(a)
+            a = program_agent(a.partition(":")[2].strip()) if a.startswith(f"{PROGRAM_PREFIX}:") else make_agent(a)
         if not (hasattr(a, "bid") and hasattr(a, "play")):
             raise TypeError(f"seat {seat}: {a!r} is not an agent (it needs bid(obs) and play(obs))")
         agents.append(a)
@@ -134,13 +139,16 @@ class Seating:
         return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, 4), np.uint64), np.zeros((n, 52), np.int64),
                 table_rows, np.zeros(2, np.int64))  # fmt: skip
 
-    def run(self, kernel_name: str, rules: Rules, *args, tables: tuple, records: tuple = ()) -> tuple:
+    def run(self, kernel_name: str, rules: Rules, *args, tables: tuple, records: tuple = (), jobs: tuple | None = None) -> tuple:
         """Call the loop's ``kernel_name(*args, slots, params, rules, *tables, *records, asked,
         answers, err, views)`` until no question is left, answering the Python agents' questions
         in between; returns the records. Raises an error naming the agent on an illegal action.
 
         ``answers`` is None when only kernel agents sit, and ``views`` when the rules hide
-        nothing: the loop then compiles without the code it would not run (``lineup_loop``)."""
+        nothing: the loop then compiles without the code it would not run (``lineup_loop``).
+        ``jobs`` says what a table's job is, so that a batch-answering agent can name the deal
+        of each question: ``("deal", first)`` (job ``j`` is deal ``first + j``), ``("match",)``,
+        or None (not known)."""
         fn = getattr(self.module, kernel_name)
         rules_array = rules.as_array()
         err = np.zeros(ERR_SIZE, dtype=np.int64)
@@ -155,7 +163,7 @@ class Seating:
                 self._raise(err, rules)
             if not len(asked):
                 return tuple(records)
-            answers = answer(asked, seen_pub, seen_seq, self.python, rules)
+            answers = answer(asked, seen_pub, seen_seq, self.python, rules, _units(asked, tables[3], jobs))
 
     def _raise(self, err: np.ndarray, rules: Rules):
         what, seat, action, slot = (int(x) for x in err[:4])
@@ -170,6 +178,16 @@ class Seating:
         shown = str(action) if what == BAD_BID or not 0 <= action < 56 else str(rules.engine_deck[action] or action)
         error = IllegalBidError if what == BAD_BID else IllegalPlayError
         raise error(f"agent {name!r} at seat {seat} chose an illegal {kind} {shown}: {_reason(err, rules)}")
+
+
+def _units(asked: np.ndarray, table_rows: np.ndarray, jobs: tuple | None) -> list[str] | None:
+    """What each question is about, for messages: ``"deal 17"``, or ``"match 3, hand 2"``."""
+    if jobs is None:
+        return None
+    rows = table_rows[asked[:, A_TABLE]]
+    if jobs[0] == "deal":
+        return [f"deal {jobs[1] + j}" for j in rows[:, T_JOB].tolist()]
+    return [f"match {m}, hand {k}" for m, k in rows[:, [T_JOB, T_HAND_NO]].tolist()]
 
 
 def _hides_anything(rules_array: np.ndarray) -> bool:
@@ -289,7 +307,8 @@ def play_hands(
     keep_plays = _check_keep_plays(keep_plays)
     records = (*record_arrays(n), np.empty((n if keep_plays else 0, 52), dtype=np.int8))
     *parts, plays = seating.run(
-        "play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays, tables=seating.tables(n), records=records
+        "play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays, tables=seating.tables(n), records=records,
+        jobs=("deal", start),
     )
     return make_records(parts, plays, keep_plays, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
@@ -310,7 +329,7 @@ def play_matches(
     records = (*record_arrays(cap), np.empty((cap, 4), np.int64), np.empty((cap if keep_plays else 0, 52), dtype=np.int8))
     tables = seating.tables(n)
     *parts, meta, plays = seating.run(
-        "play_matches_kernel", rules, np.uint64(seed), start, n, keep_plays, tables=tables, records=records
+        "play_matches_kernel", rules, np.uint64(seed), start, n, keep_plays, tables=tables, records=records, jobs=("match",)
     )
     rows = int(tables[-1][1])
     # rows come in the order hands end; with several tables, put them back match by match

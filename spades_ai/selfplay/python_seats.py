@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.selfplay.loop import A_HAND, A_LEGAL, A_N, A_SEAT, A_SLOT, A_WHAT, Q_BID, Q_BLIND, Q_PASS
+from spades_ai.selfplay.loop import A_HAND, A_LEGAL, A_N, A_SEAT, A_SLOT, A_WHAT, Q_BID, Q_BLIND, Q_CARD, Q_PASS
 from spades_ai.cards import Card, cards_to_mask, to_card
 from spades_ai.engine.bids import BLIND_NIL_BIT
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
@@ -53,29 +53,57 @@ def _card(c, agent, seat, rules) -> int:
         raise IllegalPlayError(f"agent {_name(agent)!r} at seat {seat} played {c!r}: {exc}") from None
 
 
-def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents: dict, rules) -> np.ndarray:
+#: The question kinds, as a batch-answering agent is told them.
+KINDS = {Q_PASS: "pass", Q_BID: "bid", Q_BLIND: "blind_nil", Q_CARD: "play"}
+
+
+def _converted(what: int, action, agent, seat, rules, extra: bool) -> int:
+    """The loop's value of an agent's answer to a question of kind ``what``."""
+    if what == Q_PASS:
+        return _pass(action, agent, seat, rules)
+    if what == Q_BID:
+        return action if type(action) is int and -64 < action < 64 else _bid(action, agent, seat)
+    if what == Q_BLIND:
+        return BLIND_NIL_BIT if action else 0
+    return action if type(action) is Card and not extra else _card(action, agent, seat, rules)
+
+
+def answer(asked: np.ndarray, seen_pub: np.ndarray, seen_seq: np.ndarray, agents: dict, rules, units=None) -> np.ndarray:
     """The answers (bid, card id, mask of the cards passed, or ``BLIND_NIL_BIT`` / 0 for a
-    blind-nil question) of the Python agents ``{slot: agent}`` to the loop's questions ``asked``."""
+    blind-nil question) of the Python agents ``{slot: agent}`` to the loop's questions ``asked``.
+
+    An agent with ``answer_batch(questions, units)`` (a bot program: ``agents.program``) gets
+    all of its questions at once, ``[(observation, kind), ...]`` with kind ``"bid"``,
+    ``"play"``, ``"pass"`` or ``"blind_nil"``, and ``units`` naming each one's deal (such as
+    ``"deal 17"``; None where unknown), and returns the actions in order."""
     seen_pub.flags.writeable = False  # the observations' ``public`` rows: read-only, like Hand's copies
     seen_seq.flags.writeable = False
 
     rules_array = rules.as_array()
     extra = bool(rules.extra_trumps)  # jokers or high deuces: cards to the engine's layout
     asked_obs = Observation.of_question
-    out = []
+    out = [0] * len(asked)
+    batches: dict = {slot: [] for slot, agent in agents.items() if hasattr(agent, "answer_batch")}
     for q, row in enumerate(asked.tolist()):
         agent, seat, what = agents[row[A_SLOT]], row[A_SEAT], row[A_WHAT]
         legal = None if what == Q_PASS else row[A_LEGAL]  # a pass question's A_LEGAL is the count
         obs = asked_obs(seat, row[A_HAND], seen_pub[q], rules, rules_array, what == Q_BLIND, seen_seq, q, row[A_N], legal)
-        if what == Q_PASS:  # the passing round: ``default_pass`` for an agent without ``pass_cards``
+        if row[A_SLOT] in batches:
+            batches[row[A_SLOT]].append((q, obs, what))
+        elif what == Q_PASS:  # the passing round: ``default_pass`` for an agent without ``pass_cards``
             cards = agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
-            out.append(_pass(cards, agent, seat, rules))
+            out[q] = _pass(cards, agent, seat, rules)
         elif what == Q_BID:
-            b = agent.bid(obs)
-            out.append(b if type(b) is int and -64 < b < 64 else _bid(b, agent, seat))
+            out[q] = _converted(what, agent.bid(obs), agent, seat, rules, extra)
         elif what == Q_BLIND:
-            out.append(BLIND_NIL_BIT if hasattr(agent, "blind_nil") and agent.blind_nil(obs) else 0)
+            out[q] = BLIND_NIL_BIT if hasattr(agent, "blind_nil") and agent.blind_nil(obs) else 0
         else:
-            c = agent.play(obs)
-            out.append(c if type(c) is Card and not extra else _card(c, agent, seat, rules))
+            out[q] = _converted(what, agent.play(obs), agent, seat, rules, extra)
+    for slot, questions in batches.items():
+        if questions:
+            agent = agents[slot]
+            actions = agent.answer_batch([(obs, KINDS[what]) for _, obs, what in questions],
+                                         [None if units is None else units[q] for q, _, _ in questions])  # fmt: skip
+            for (q, obs, what), action in zip(questions, actions):
+                out[q] = _converted(what, action, agent, obs.seat, rules, extra)
     return np.array(out, dtype=np.int64)

@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 
 from spades_ai.agents import make_agent
+from spades_ai.agents.grammar import PROGRAM_PREFIX
+from spades_ai.agents.spec import parse_agent
 from spades_ai.engine.deal import deal_match_hand, match_first_dealer
 from spades_ai.cards import Card
 from spades_ai.checks import check_seed
@@ -59,9 +61,13 @@ class SaveFileError(ValueError):
 
 def table_agents(level: str, seed: int) -> list:
     """The agents by seat (None at your seat): the level's agent at seats 1 and 3, the
-    partner's at seat 2, each with the match's seed."""
+    partner's at seat 2, each with the match's seed; a level ``cmd:COMMAND`` seats that bot
+    program (``agents.program``) as the opponents, with Hard as your partner."""
+    if level.startswith(f"{PROGRAM_PREFIX}:"):  # a bot program (docs/PROTOCOL.md) as the opponents, Hard as partner
+        bot = parse_agent(level).build()
+        return [None, bot, make_agent("hard", seed=seed), bot]
     if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}, or a bot program cmd:COMMAND")
     return [None, make_agent(level, seed=seed), make_agent(PARTNER_LEVEL[level], seed=seed), make_agent(level, seed=seed)]
 
 

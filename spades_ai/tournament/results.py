@@ -20,7 +20,11 @@ one vocabulary (``ARCHITECTURE.md``)::
     pairing, table, team, dealer           indices; table: the duplicate orientation
     deal_no                                hands mode: the deal index i of (seed, i)
     match_no, hand_no                      matches mode: the match, and the hand within it
-    agent, opponent                        labels (categorical)
+    agent, opponent                        the entrants' labels (categorical): an agent, or a
+                                           partnership such as ``hard+normal``
+    agent_a, agent_b                       the agents at this team's seats a and b (categorical):
+                                           a partnership's first and second partner, else the
+                                           team's agent twice
     bid_a, bid_b, nil_a, nil_b,            bids (0 = nil), nil and blind flags,
     blind_a, blind_b, nil_made_a, nil_made_b   whether each nil was made
     tricks_won_a, tricks_won_b,            tricks per player, per team, and those counted
@@ -36,7 +40,9 @@ one vocabulary (``ARCHITECTURE.md``)::
 Rows are ordered by (pairing, deal_no, table, team) in hands mode and (pairing, match_no,
 table, hand_no, team) in matches mode, whatever the chunking.
 
-``config.json`` records ``schema`` (``SCHEMA``). Folders of schema 1 (spades_ai 0.1, whose
+``config.json`` records ``schema`` (``SCHEMA``). Schema 3 (issue 23) added ``agent_a`` and
+``agent_b`` for partnerships of two agents; folders of schema 2 are read with both filled with
+``agent`` (the only seating they could hold), and resuming one is refused. Folders of schema 1 (spades_ai 0.1, whose
 columns were ``deal``, ``tricks_a``, ``tricks``, ``counted``, ``bags``, ``nil_won_a``, ``match``,
 ``hand`` ...) are read by ``load_results`` with their columns renamed (``SCHEMA_1_RENAMES``)
 and a note; resuming such a run is refused with a clear message.
@@ -65,7 +71,7 @@ from spades_ai.tournament.schedule import Chunk, Tournament, as_json
 from spades_ai.tournament.stopping import SPRT
 
 #: The results schema this version writes; ``config.json`` records it (schema 1 said "format").
-SCHEMA = 2
+SCHEMA = 3
 #: Schema 1 column -> schema 2 column (matches mode's ``deal`` duplicated ``hand`` and is dropped).
 SCHEMA_1_RENAMES = {
     "deal": "deal_no",
@@ -94,6 +100,8 @@ HAND_COLUMNS = {
     "dealer": (pa.int8(), "dealer seat"),
     "agent": (pa.dictionary(pa.int8(), pa.string()), "this team's agent"),
     "opponent": (pa.dictionary(pa.int8(), pa.string()), "the other team's agent"),
+    "agent_a": (pa.dictionary(pa.int8(), pa.string()), "the agent at seat a: a partnership's first partner"),
+    "agent_b": (pa.dictionary(pa.int8(), pa.string()), "the agent at seat b: a partnership's second partner"),
     "bid_a": (pa.int8(), "bid of seat team (0 = nil)"),
     "bid_b": (pa.int8(), "bid of seat team + 2 (0 = nil)"),
     "nil_a": (pa.bool_(), "seat a bid nil (blind or not)"),
@@ -114,6 +122,8 @@ HAND_COLUMNS = {
     "bag_penalties": (pa.int8(), "bag penalties paid this hand"),
     "points": (pa.int32(), "this hand's points, everything included"),
 }
+#: The columns schema 3 added: the agent at each of the team's seats.
+SEAT_AGENT_COLUMNS = ("agent_a", "agent_b")
 #: Hands mode's unit column, after ``pairing``.
 DEAL_COLUMNS = {"deal_no": (pa.int64(), "deal index i: the cards of (seed, i)")}
 MATCH_COLUMNS = {
@@ -230,22 +240,36 @@ def chunk_table(t: Tournament, chunk: Chunk, records: list, config: dict | None 
     else:
         # tables of a match last different numbers of hands: (match, table, hand, team) order
         parts = [_flat_columns([rec], [lineups[i]], [i]) for i, rec in enumerate(records)]
-        flat = {name: np.concatenate([p[name] for p in parts]) for name in cols if name != "pairing"}
+        flat = {name: np.concatenate([p[name] for p in parts]) for name in cols
+                if name not in ("pairing", *SEAT_AGENT_COLUMNS)}
         order = np.argsort(flat["match_no"] * 2 + flat["table"], kind="stable")
         out = {name: a[order] for name, a in flat.items()}
     n_rows = len(out["team"])
     out["pairing"] = np.full(n_rows, chunk.pairing, np.int16)
+    members = seat_labels(t)
+    # (table, team, seat a/b) -> index into ``members``
+    lookup = np.array([[[members.index(t.seat_specs(chunk.pairing, table)[team + 2 * side].label)
+                         for side in range(2)] for team in range(2)] for table in range(2)], np.int8)  # fmt: skip
+    for side, name in enumerate(SEAT_AGENT_COLUMNS):
+        out[name] = lookup[out["table"], out["team"], side]
+    vocabulary = dict.fromkeys(SEAT_AGENT_COLUMNS, pa.array(members, pa.string()))
     labels = pa.array(t.labels, pa.string())
     arrays = []
     for name, (typ, _) in cols.items():
         if pa.types.is_dictionary(typ):
-            arrays.append(pa.DictionaryArray.from_arrays(pa.array(out[name], pa.int8()), labels))
+            arrays.append(pa.DictionaryArray.from_arrays(pa.array(out[name], pa.int8()), vocabulary.get(name, labels)))
         elif pa.types.is_fixed_size_binary(typ):  # plays: (rows, 52) int8, one value a row
             data = np.ascontiguousarray(out[name], np.int8)
             arrays.append(pa.FixedSizeBinaryArray.from_buffers(typ, len(data), [None, pa.py_buffer(data)]))
         else:
             arrays.append(pa.array(out[name].astype(typ.to_pandas_dtype(), copy=False), typ))
     return pa.Table.from_arrays(arrays, schema=schema(t, config))
+
+
+def seat_labels(t: Tournament) -> list[str]:
+    """The labels of every agent that sits in ``t`` (the partners of its partnerships, its
+    other entrants), each once in order of appearance: the categories of ``agent_a``/``agent_b``."""
+    return list(dict.fromkeys(m.label for a in t.agents for m in a.members))
 
 
 def encode(table: pa.Table) -> bytes:
@@ -545,18 +569,18 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     if path.is_file():
         meta = _read_metadata(path).metadata or {}
         config = json.loads(meta.get(META_KEY, b"{}"))
-        schema = _check_readable_schema(config, path)
-        tables = [_read(path, _stored_names(columns, schema))]
+        version = _check_readable_schema(config, path)
+        tables = [_read(path, _stored_names(columns, version))]
         missing = 0
     else:
         if not path.exists():
             raise ResultsError(f"results folder {path} does not exist")
         config = read_config(path)
-        schema = _check_readable_schema(config, path)
+        version = _check_readable_schema(config, path)
         files = chunk_files(path)
         t = Tournament.from_dict(config)
         _check_overlaps(files)
-        tables = [_read(p, _stored_names(columns, schema)) for _, p in files]
+        tables = [_read(p, _stored_names(columns, version)) for _, p in files]
         for (chunk, p), table in zip(files, tables):
             rows = expected_rows(t, chunk)
             if rows is not None and columns is None and table.num_rows != rows:
@@ -572,8 +596,10 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
             if columns is not None:
                 tables = [tables[0].select(list(columns))]
     table = pa.concat_tables(tables, promote_options="none") if len(tables) > 1 else tables[0]
-    if schema == 1:
+    if version == 1:
         table = _from_schema_1(table, path, columns)
+    if version < 3:
+        table = _with_seat_agents(table, columns)
     df = table.replace_schema_metadata(None).to_pandas()
     df.attrs["config"] = config
     df.attrs["complete"] = missing == 0
@@ -584,14 +610,34 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     return df
 
 
-def _stored_names(columns, schema: int) -> list[str] | None:
+def _stored_names(columns, version: int) -> list[str] | None:
     """The names to read from the files for the requested ``columns``."""
     if columns is None:
         return None
-    if schema == 1:
+    columns = list(columns)
+    if version < 3:  # the seat columns are made from ``agent`` (``_with_seat_agents``)
+        columns = list(dict.fromkeys("agent" if c in SEAT_AGENT_COLUMNS else c for c in columns))
+    if version == 1:
         back = {new: old for old, new in SCHEMA_1_RENAMES.items()}
         return [back.get(c, c) for c in columns]
-    return list(columns)
+    return columns
+
+
+def _with_seat_agents(table: pa.Table, requested) -> pa.Table:
+    """A table of schema 1 or 2 (one agent per team: no partnerships) with ``agent_a`` and
+    ``agent_b`` made from ``agent``, where this version puts them; ``requested``: the columns
+    asked for, in their order, or None for all."""
+    if SEAT_AGENT_COLUMNS[0] in table.schema.names:  # an empty folder's table, of this schema
+        return table
+    if requested is None:
+        names = table.schema.names
+        at = names.index("opponent") + 1
+        for k, name in enumerate(SEAT_AGENT_COLUMNS):
+            table = table.add_column(at + k, name, table.column("agent"))
+        return table
+    requested = list(requested)
+    arrays = [table.column("agent" if c in SEAT_AGENT_COLUMNS else c) for c in requested]
+    return pa.Table.from_arrays(arrays, names=requested)
 
 
 _DAMAGED = (

@@ -84,14 +84,21 @@ def play_chunk(t: Tournament, chunk: Chunk, config: dict | None = None) -> tuple
 
     records = []
     for table in range(2):
-        a, b = t.lineup(chunk.pairing, table)
-        lineup = [t.agents[a].build(), t.agents[b].build()]
         play = play_hands if t.mode == "hands" else play_matches
         records.append(
-            play(lineup, chunk.size, seed=t.table_seed(table), rules=t.rules, start=chunk.start, keep_plays=t.keep_plays)
-        )
+            play(seat_lineup(t, chunk.pairing, table), chunk.size, seed=t.table_seed(table), rules=t.rules,
+                 start=chunk.start, keep_plays=t.keep_plays)
+        )  # fmt: skip
     table = chunk_table(t, chunk, records, config)
     return chunk, encode(table), table.num_rows
+
+
+def seat_lineup(t: Tournament, pairing: int, table: int) -> list:
+    """The four agents by seat at ``table`` of ``pairing``, built for this chunk: each team's
+    entrant builds its two seats (one agent twice, or a partnership's two)."""
+    a, b = t.lineup(pairing, table)
+    (a0, a2), (b1, b3) = t.agents[a].build_team(), t.agents[b].build_team()
+    return [a0, b1, a2, b3]
 
 
 def _warm_up(t: Tournament, chunk: Chunk) -> None:
@@ -117,10 +124,11 @@ def warm_up(t: Tournament) -> float:
         t = dataclasses.replace(t, rules=dataclasses.replace(t.rules, max_hands=1))
     seen = set()
     for p, pair in enumerate(t.pairings):
-        kind = lineup_kind(t, p)
+        # one pairing of each set of agents: mixed partnerships bind loops of their own
+        kind = (lineup_kind(t, p), frozenset(m.name for i in pair for m in t.agents[i].members))
         if kind not in seen:
             seen.add(kind)
-            with compile_ahead([t.agents[i].build() for i in t.lineup(p, 0)], t.rules):
+            with compile_ahead(seat_lineup(t, p, 0), t.rules):
                 play_chunk(t, Chunk(p, 0, 1))
     return time.perf_counter() - began
 
@@ -128,7 +136,7 @@ def warm_up(t: Tournament) -> float:
 def lineup_kind(t: Tournament, pairing: int) -> str:
     """Which self-play loop a pairing runs: ``"fast"`` (built-ins without Hard, Crazy or ISMCTS: the
     kernel without the Monte Carlo code), ``"monte_carlo"`` or ``"python"`` (a Python agent)."""
-    agents = [t.agents[i] for i in t.pairings[pairing]]
+    agents = [m for i in t.pairings[pairing] for m in t.agents[i].members]
     if not all(a.is_builtin for a in agents):
         return "python"
     return "monte_carlo" if any(a.name in ("hard", "crazy", "ismcts") for a in agents) else "fast"

@@ -13,7 +13,9 @@ hand has fresh cards while each agent still sits on each team equally often.
 
 Agents are written as a built-in name with options, ``"easy:careless=0.5,seed=3"`` (or a TOML
 table ``{name = "easy", careless = 0.5}``), or as a user's Python agent ``"package.module:attr"``
-where ``attr`` is an agent object or a factory called with the options.
+where ``attr`` is an agent object or a factory called with the options. Two agents joined by
+``+``, ``"hard+normal"`` (or ``{partners = ["hard", "normal"]}``), are one entrant, a
+partnership: the first partner sits at seat 0 (or 1), the second at seat 2 (or 3).
 
 >>> t = Tournament.make(["normal", "easy:careless=0.5"], deals=100)
 >>> [a.label for a in t.agents], t.pairings
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spades_ai.agents.spec import AgentSpec, parse_agents
+from spades_ai.agents.spec import Entrant, entrant_from_dict, parse_agents
 from spades_ai.checks import check_seed
 from spades_ai.errors import RulesError, TournamentError
 from spades_ai.rules import Rules
@@ -51,8 +53,9 @@ OTHER_TABLE_SEED = 0x9E3779B97F4A7C15
 class Tournament:
     """Everything that decides a tournament's results. Build with ``Tournament.make``."""
 
-    agents: tuple[AgentSpec, ...]
-    """The entrants, in order (pairings refer to their indices)."""
+    agents: tuple[Entrant, ...]
+    """The entrants, in order (pairings refer to their indices): an agent (``AgentSpec``) in
+    both seats of its team, or a ``Partnership`` of two."""
     pairings: tuple[tuple[int, int], ...]
     """Who meets whom: (A, B) agent indices; A sits at team 0 on table 0."""
     deals: int
@@ -129,6 +132,12 @@ class Tournament:
         a, b = self.pairings[pairing]
         return (a, b) if table == 0 else (b, a)
 
+    def seat_specs(self, pairing: int, table: int) -> tuple:
+        """The ``AgentSpec`` at each seat 0..3 at ``table`` of ``pairing`` (a partnership's
+        first partner at seat 0 or 1, its second at 2 or 3)."""
+        teams = [self.agents[i].members for i in self.lineup(pairing, table)]
+        return tuple(teams[seat % 2][(seat // 2) % len(teams[seat % 2])] for seat in range(4))
+
     # -- persistence --------------------------------------------------------------------
     def to_dict(self) -> dict:
         """The JSON-able identity of the run (what ``config.json`` holds, with the version).
@@ -152,7 +161,7 @@ class Tournament:
     @classmethod
     def from_dict(cls, d: dict) -> Tournament:
         return cls(
-            agents=tuple(AgentSpec.from_dict(a) for a in d["agents"]),
+            agents=tuple(entrant_from_dict(a) for a in d["agents"]),
             pairings=tuple(tuple(p) for p in d["pairings"]),
             deals=d["deals"],
             seed=d["seed"],
@@ -196,7 +205,7 @@ def default_chunk_size(t: Tournament, n_workers: int, remaining: int | None = No
     or Python), small enough that the progress bar moves and an interruption loses little.
     ``smallest``: the smallest such size whatever the work (a run that may stop early)."""
     remaining = t.deals * len(t.pairings) if remaining is None else remaining
-    fast = all(a.is_builtin and a.name in FAST_AGENTS for a in t.agents)
+    fast = all(m.is_builtin and m.name in FAST_AGENTS for a in t.agents for m in a.members)
     if t.mode == "hands":
         lo, hi = (2_500, 25_000) if fast else (10, 500)
     else:
@@ -262,8 +271,9 @@ def read_experiment(path: str | Path) -> dict:
     """The settings of a TOML experiment file, checked for unknown keys.
 
     ``rules`` may be a table or a file name (relative to the experiment file); ``out`` is
-    relative to the experiment file too. Returns a dict with the keys of ``EXPERIMENT_KEYS``
-    that the file sets, ``rules`` already a ``Rules``.
+    relative to the experiment file too, and so is a user agent's module that Python's path
+    lacks (``mine:AGENT`` beside the file). Returns a dict with the keys of ``EXPERIMENT_KEYS``
+    that the file sets, ``rules`` already a ``Rules`` and ``agents`` a list of ``AgentSpec``.
     """
     path = Path(path)
     data = read_toml(path, "experiment file", TournamentError)
@@ -301,6 +311,11 @@ def read_experiment(path: str | Path) -> dict:
             raise RulesError(f"experiment file {path}: {exc}") from None
     if "out" in data:
         data["out"] = str(base / data["out"])
+    if "agents" in data:
+        try:
+            data["agents"] = parse_agents(data["agents"], base)
+        except TournamentError as exc:
+            raise TournamentError(f"experiment file {path}: {exc}") from None
     return data
 
 

@@ -1,0 +1,363 @@
+"""Bots as programs: an agent that is another process, spoken to in JSON lines (``docs/PROTOCOL.md``).
+
+``ProgramAgent("python mybot.py")`` starts the command on its first question, says hello
+(protocol version and the rules), checks the bot's answer (its name, the protocol version, the
+rules it accepts), and from then on sends one request a decision, the seat's observation with
+its legal actions, and reads one answer, the action. The process is kept for every later
+question of the same rules (one per worker process: ``program_agent`` keeps them), and ended
+when the Python process exits.
+
+Requests may be pipelined: ``ask_many`` writes a batch of requests before reading their
+answers, so the pipe's round trip is paid once per batch instead of once per decision (the
+self-play loop asks every waiting table at once: ``answer_batch``). Every answer must come
+within ``timeout`` seconds of the answer before it (the first: of the batch being sent);
+anything else, a line that is not JSON,
+an answer to another request, an illegal action, a late answer or a bot that dies, raises
+``ProgramError`` naming the bot, the seat, the deal (when the caller knows it) and the request.
+
+>>> import sys
+>>> bot = ProgramAgent(f"{sys.executable} examples/protocol_bot.py")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import shlex
+import subprocess
+import time
+from collections.abc import Sequence
+
+from spades_ai.cards import Card
+from spades_ai.errors import TournamentError
+
+#: The protocol version this side speaks (``docs/PROTOCOL.md``).
+PROTOCOL_VERSION = 1
+#: Seconds a bot may take to answer one request (and to say hello), unless told otherwise.
+DEFAULT_TIMEOUT = 30.0
+#: One request as one compact line (a shared encoder: no per-call set-up, no circularity check
+#: of the plain dicts and lists a request is made of).
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+#: The request types, by the question the agent interface asks.
+REQUESTS = ("bid", "play", "pass", "blind_nil")
+
+
+class ProgramError(TournamentError):
+    """A bot program that broke the protocol: garbage, an illegal action, no answer in time, or
+    death. The message names the bot, the seat, the deal (if known) and the request."""
+
+
+class CardNames:
+    """The names of the rules' cards by engine id (``"AS"``, ``"BJ"`` under jokers), and the
+    card of each name: requests are written from the loop's bitboards without a ``Card`` each."""
+
+    def __init__(self, rules):
+        deck = rules.engine_deck
+        self.of = [str(c) if c is not None else "" for c in deck]
+        self.card = {str(c): c for c in deck if c is not None}
+        #: ``[seat, name]`` of each ``64 * seat + engine id`` of the loop's rows of plays
+        self.played = [[v >> 6, self.of[v & 63] if (v & 63) < len(self.of) else ""] for v in range(256)]
+
+    def mask(self, mask: int) -> list[str]:
+        """The names of the cards of an engine bitboard, lowest id first."""
+        out, m = [], int(mask)
+        while m:
+            low = m & -m
+            out.append(self.of[low.bit_length() - 1])
+            m ^= low
+        return out
+
+
+_NAMES: dict = {}
+
+
+def card_names(rules) -> CardNames:
+    """The ``CardNames`` of ``rules`` (kept by the rules object's identity: comparing rules
+    field by field on every request would cost more than the names)."""
+    kept = _NAMES.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        if len(_NAMES) > 64:
+            _NAMES.clear()
+        kept = _NAMES[id(rules)] = (rules, CardNames(rules))
+    return kept[1]
+
+
+def _plays(obs, names: CardNames) -> list[list]:
+    """Every card played, as [seat, name]: from the loop's row of plays when the observation
+    has one (``64 * seat + engine id`` each), else from ``obs.plays``."""
+    history = getattr(obs, "_history", None)
+    if history is not None:
+        seqs, q, n = history
+        played = names.played
+        return [played[v] for v in seqs[q, :n].tolist()]
+    return [[seat, str(card)] for seat, card in obs.plays]
+
+
+def observation_json(obs, what: str) -> dict:
+    """The request body of a decision: everything ``obs`` shows the seat, in plain JSON."""
+    names = card_names(obs.rules)
+    plays = _plays(obs, names)
+    body = {
+        "seat": obs.seat,
+        "dealer": obs.dealer,
+        "hand": names.mask(obs.engine_cards),
+        "bids": obs.bids,
+        "blind": obs.blind,
+        "tricks_won": obs.tricks_won,
+        "plays": plays,
+        "trick": plays[len(plays) - len(plays) % 4:],  # four cards a trick: the last ones unfinished
+        "spades_broken": bool(obs.spades_broken),
+        "scores": list(obs.scores),
+        "bags": list(obs.bag_count),
+        "hands_played": obs.hands_played,
+    }
+    if what == "bid":
+        body["legal"] = obs.legal_bids()
+    elif what == "play":
+        legal = getattr(obs, "_legal", None)
+        body["legal"] = names.mask(legal) if legal is not None else [str(c) for c in obs.legal_cards()]
+    elif what == "pass":
+        body["count"] = obs.pass_count
+    if obs.rules.pass_cards or obs.rules.blind_pass:
+        body["gave"], body["received"] = [str(c) for c in obs.gave], [str(c) for c in obs.received]
+    return body
+
+
+class ProgramAgent:
+    """An agent that is a program speaking ``docs/PROTOCOL.md`` on its stdin and stdout.
+
+    ``command`` is a command line (split as a shell would, not run by one), ``timeout`` the
+    seconds per decision, ``cwd`` the folder it runs in (None: the current one). ``name`` is
+    the bot's own name from its hello once it has started (the command line until then).
+    """
+
+    def __init__(self, command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None):
+        if not isinstance(command, str) or not command.strip():
+            raise TournamentError(f"a bot program is a command line, such as 'python mybot.py', not {command!r}")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise TournamentError(f"the decision timeout must be a positive number of seconds, not {timeout!r}")
+        self.command = command.strip()
+        self.argv = shlex.split(self.command)
+        self.timeout = float(timeout)
+        self.cwd = cwd
+        self.name = self.command
+        self.bot_name: str | None = None
+        self._proc: subprocess.Popen | None = None
+        self._rules = None
+        self._buffer = b""
+        self._next_id = 0
+
+    # -- the process ------------------------------------------------------------------------
+    def start(self, rules) -> None:
+        """Start the program (if it is not running under these rules) and shake hands."""
+        if self._proc is not None and self._proc.poll() is None and self._rules == rules:
+            return
+        self.close()
+        try:
+            self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, cwd=self.cwd)
+        except OSError as exc:
+            raise ProgramError(f"bot {self.command!r} cannot be started: {exc}") from None
+        os.set_blocking(self._proc.stdin.fileno(), False)
+        _RUNNING.add(self)
+        self._buffer, self._rules = b"", rules
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_dict()}
+        # starting a program is not a decision: its hello may take the default time at least
+        answer = self._exchange([hello], timeout=max(self.timeout, DEFAULT_TIMEOUT))[0]
+        self._check_hello(answer, rules)
+
+    def _check_hello(self, answer: dict, rules) -> None:
+        where = f"bot {self.command!r} answered the hello with {answer!r}"
+        if answer.get("type") != "hello" or not isinstance(answer.get("name"), str) or not answer["name"]:
+            self.close()
+            raise ProgramError(f"{where}: it must be {{\"type\": \"hello\", \"name\": ..., \"protocol\": 1, \"rules\": ...}}")
+        if answer.get("protocol") != PROTOCOL_VERSION:
+            self.close()
+            raise ProgramError(f"{where}: it speaks protocol {answer.get('protocol')!r}, this side {PROTOCOL_VERSION}")
+        accepts = answer.get("rules", "any")
+        refused = _refused_rules(accepts, rules)
+        if refused:
+            self.close()
+            raise ProgramError(f"bot {answer['name']!r} ({self.command!r}) does not accept these rules: {refused}")
+        self.bot_name = answer["name"]
+        self.name = answer["name"]
+
+    def close(self) -> None:
+        """End the program (asked nicely: stdin closed; then killed after a second)."""
+        proc, self._proc = self._proc, None
+        _RUNNING.discard(self)
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+
+    # -- the pipe ---------------------------------------------------------------------------
+    def _fail(self, what: str, request: dict | None, where: str = "") -> ProgramError:
+        shown = "" if request is None else f"; request: {json.dumps(request)[:600]}"
+        return ProgramError(f"bot {self.name!r}{where} {what}{shown}")
+
+    def _dead(self, request, where) -> ProgramError:
+        code = self._proc.wait()
+        self.close()
+        return self._fail(f"died (exit code {code}) before answering", request, where)
+
+    def _exchange(self, requests: Sequence[dict], seats: Sequence[str] | None = None, timeout: float | None = None) -> list[dict]:
+        """Send ``requests`` (one line each), then read one JSON answer per request, in order;
+        ``seats``: where each request is asked (" at seat 2, deal 17"), for the messages."""
+        seats = seats or [""] * len(requests)
+        timeout = self.timeout if timeout is None else timeout
+        data = ("\n".join(map(_ENCODE, requests)) + "\n").encode()
+        stdin, stdout = self._proc.stdin.fileno(), self._proc.stdout.fileno()
+        answers, pending, last = [], memoryview(data), time.monotonic()
+        while len(answers) < len(requests):
+            k = len(answers)
+            deadline = last + timeout  # each answer within the timeout of the one before (or of sending)
+            while b"\n" not in self._buffer:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self.close()
+                    raise self._fail(f"gave no answer within {timeout:g} s (--decision-timeout)", requests[k], seats[k])
+                ready, writable, _ = select.select([stdout], [stdin] if pending else [], [], left)
+                if writable:
+                    try:
+                        pending = pending[os.write(stdin, pending):]
+                    except BlockingIOError:
+                        pass
+                    except BrokenPipeError:
+                        raise self._dead(requests[k], seats[k]) from None
+                if ready:
+                    chunk = os.read(stdout, 1 << 16)
+                    if not chunk:
+                        raise self._dead(requests[k], seats[k])
+                    self._buffer += chunk
+            line, _, self._buffer = self._buffer.partition(b"\n")
+            try:
+                answer = json.loads(line)
+            except ValueError:
+                self.close()
+                raise self._fail(f"answered {line[:200]!r}, which is not a JSON line", requests[k], seats[k]) from None
+            if not isinstance(answer, dict):
+                self.close()
+                raise self._fail(f"answered {answer!r}, which is not a JSON object", requests[k], seats[k])
+            if "id" in requests[k] and answer.get("id") != requests[k]["id"]:
+                self.close()
+                raise self._fail(f"answered {answer!r} with id {answer.get('id')!r}, not {requests[k]['id']}", requests[k],
+                                 seats[k])  # fmt: skip
+            answers.append(answer)
+            last = time.monotonic()
+        return answers
+
+    # -- decisions --------------------------------------------------------------------------
+    def request(self, obs, what: str) -> dict:
+        """The request of the decision ``what`` (``bid``, ``play``, ``pass``, ``blind_nil``) at ``obs``."""
+        self._next_id += 1
+        return {"type": what, "id": self._next_id, **observation_json(obs, what)}
+
+    def ask_many(self, questions: Sequence[tuple[object, str]], units: Sequence | None = None) -> list:
+        """The actions for ``questions`` = [(observation, what), ...], pipelined: every request
+        is written before the answers are read. Each action is checked against its legal set.
+        ``units`` names each question's deal (``"deal 17"``; None where unknown)."""
+        if not questions:
+            return []
+        self.start(questions[0][0].rules)
+        requests = [self.request(obs, what) for obs, what in questions]
+        units = units or [None] * len(questions)
+        seats = [f" at seat {obs.seat}" + (f", {u}" if u else "") for (obs, _), u in zip(questions, units)]
+        answers = self._exchange(requests, seats)
+        return [self._action(*args) for args in zip(answers, requests, (obs for obs, _ in questions), seats)]
+
+    def _action(self, answer: dict, request: dict, obs, where: str):
+        if "action" not in answer:
+            self.close()
+            raise self._fail(f"answered {answer!r} without an action", request, where)
+        action, what = answer["action"], request["type"]
+        if what == "bid":
+            if type(action) is not int or action not in request["legal"]:
+                raise self._fail(f"chose the illegal bid {action!r} (legal: {request['legal']})", request, where)
+            return action
+        if what == "blind_nil":
+            if not isinstance(action, bool):
+                raise self._fail(f"answered {action!r} to a blind-nil question (true or false)", request, where)
+            return action
+        if what == "play":
+            if not isinstance(action, str) or action.upper() not in request["legal"]:
+                raise self._fail(f"chose the illegal card {action!r} (legal: {' '.join(request['legal'])})", request, where)
+            return card_names(obs.rules).card[action.upper()]
+        held = set(request["hand"])
+        if (not isinstance(action, list) or len(action) != request["count"] or len(set(action)) != len(action)
+                or not all(isinstance(c, str) and c.upper() in held for c in action)):  # fmt: skip
+            raise self._fail(f"chose the illegal pass {action!r} ({request['count']} different cards it holds)", request,
+                             where)  # fmt: skip
+        return [card_names(obs.rules).card[c.upper()] for c in action]
+
+    def bid(self, obs) -> int:
+        return self.ask_many([(obs, "bid")])[0]
+
+    def play(self, obs) -> Card:
+        return self.ask_many([(obs, "play")])[0]
+
+    def pass_cards(self, obs) -> list[Card]:
+        return self.ask_many([(obs, "pass")])[0]
+
+    def blind_nil(self, obs) -> bool:
+        return self.ask_many([(obs, "blind_nil")])[0]
+
+    def answer_batch(self, questions: Sequence[tuple[object, str]], units: Sequence | None = None) -> list:
+        """What the self-play loop asks of a batch (``ask_many``): every waiting table at once."""
+        return self.ask_many(questions, units)
+
+    def __repr__(self) -> str:
+        return f"ProgramAgent({self.command!r}, timeout={self.timeout:g})"
+
+
+def _refused_rules(accepts, rules) -> str:
+    """What of ``rules`` a bot's ``rules`` answer of its hello refuses ('' for nothing):
+    ``"any"``, ``"default"`` (the default rules only), or a table of option -> accepted values."""
+    if accepts == "any":
+        return ""
+    if accepts == "default":
+        changed = [k for k, v in rules.to_dict().items() if v != type(rules)().to_dict().get(k)]
+        return "" if not changed else f"it plays the default rules only, and these change {', '.join(changed)}"
+    if not isinstance(accepts, dict):
+        return f"its hello's rules must be \"any\", \"default\" or a table of option -> accepted values, not {accepts!r}"
+    given = rules.to_dict()
+    out = []
+    for key, allowed in accepts.items():
+        allowed = allowed if isinstance(allowed, list) else [allowed]
+        if key in given and given[key] not in allowed:
+            out.append(f"{key} = {given[key]!r} (it accepts {allowed})")
+    return "; ".join(out)
+
+
+#: Running bots, ended when the interpreter exits.
+_RUNNING: set = set()
+
+
+@atexit.register
+def _close_all() -> None:
+    for agent in list(_RUNNING):
+        agent.close()
+
+
+_AGENTS: dict = {}
+
+
+def program_agent(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None) -> ProgramAgent:
+    """The process's one ``ProgramAgent`` for ``command``, ``timeout`` and ``cwd``: a worker
+    starts each bot once and keeps it for every chunk it plays."""
+    key = (command, float(timeout), cwd)
+    if key not in _AGENTS:
+        _AGENTS[key] = ProgramAgent(command, timeout, cwd)
+    return _AGENTS[key]
+
+
+__all__ = ["DEFAULT_TIMEOUT", "PROTOCOL_VERSION", "ProgramAgent", "ProgramError", "observation_json", "program_agent"]

@@ -1,0 +1,162 @@
+"""Bots as programs (issue 23, item 2): a real subprocess bot speaking docs/PROTOCOL.md, in
+``play_hands``, tournaments and the bidding benchmark, and a clear error for every way a bot can
+break the protocol: garbage, an illegal action, no answer in time, death, a bad hello."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from spades_ai import Rules, load_results, play_hands, run_tournament
+from spades_ai.agents.program import ProgramAgent, ProgramError, program_agent
+from spades_ai.agents.spec import parse_agent, parse_agents, with_decision_timeout
+from spades_ai.errors import TournamentError
+from spades_ai.tournament.results import DATA_DIR
+
+HERE = Path(__file__).resolve().parent
+BOT = f"{sys.executable} {HERE / 'bots' / 'first_legal_bot.py'}"
+EXAMPLE = f"{sys.executable} {HERE.parent / 'examples' / 'protocol_bot.py'}"
+
+
+class FirstLegal:
+    """What the test bot does in mode ``ok``, as a Python agent."""
+
+    name = "first legal"
+
+    def bid(self, obs):
+        return obs.legal_bids()[0]
+
+    def play(self, obs):
+        return obs.legal_cards()[0]
+
+
+def test_a_program_plays_exactly_like_the_same_agent_in_python():
+    bot = ProgramAgent(f"{BOT} ok")
+    try:
+        rec = play_hands([bot, "normal"], 60, seed=3)
+        assert bot.name == "first_legal_ok"
+        same = play_hands([FirstLegal(), "normal"], 60, seed=3)
+        np.testing.assert_array_equal(rec.points, same.points)
+        np.testing.assert_array_equal(rec.bids, same.bids)
+    finally:
+        bot.close()
+
+
+def test_the_example_bot_is_legal_in_a_tournament_and_starts_once_per_process(tmp_path, monkeypatch):
+    starts = tmp_path / "starts.txt"
+    monkeypatch.setenv("BOT_STARTS", str(starts))
+    run = run_tournament(f"cmd:{BOT} ok,normal", deals=30, chunk_size=10, n_jobs=1, progress=False, out=tmp_path / "run")
+    df = load_results(run)
+    assert len(df) == 30 * 4 and set(df["agent"].astype(str)) == {f"cmd:{BOT} ok", "normal"}
+    assert len(starts.read_text().split()) == 1  # three chunks, one process
+    example = load_results(run_tournament(f"normal+cmd:{EXAMPLE},normal", deals=20, n_jobs=1, progress=False,
+                                          out=tmp_path / "example"))  # fmt: skip
+    assert len(example) == 20 * 4 and (example["team_tricks"].groupby([example.deal_no, example.table]).sum() == 13).all()
+
+
+def test_the_bidding_benchmark_takes_a_program_bidder():
+    from spades_ai.analysis.bidding import bidding_benchmark
+
+    board = bidding_benchmark({"bot": f"cmd:{BOT} ok", "normal": "normal"}, deals=20)
+    assert set(board.index) == {"bot", "normal"} and board.loc["bot", "nil_rate"] == 1.0  # its first legal bid: nil
+
+
+@pytest.mark.parametrize(
+    "mode, at, words",
+    [
+        ("garbage", 5, ["'this is not JSON'", "which is not a JSON line"]),
+        ("illegal", 1, ["chose the illegal bid 14"]),
+        ("illegal", 30, ["chose the illegal card 'XX'"]),
+        ("die", 7, ["died (exit code 3) before answering"]),
+        ("slow", 3, ["gave no answer within 0.5 s"]),
+    ],
+)
+def test_a_broken_bot_is_named_with_its_seat_deal_and_request(mode, at, words):
+    bot = ProgramAgent(f"{BOT} {mode} {at}", timeout=0.5)
+    try:
+        with pytest.raises(ProgramError) as err:
+            play_hands([bot, "normal"], 8, seed=1, start=100)
+    finally:
+        bot.close()
+    text = str(err.value)
+    assert text.startswith(f"bot 'first_legal_{mode}' at seat ") and ", deal 10" in text and "; request: {" in text
+    for w in words:
+        assert w in text
+
+
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        (f"{BOT} protocol", ["speaks protocol 2, this side 1"]),
+        (f"{BOT} default", ["does not accept these rules", "default rules only", "target_score"]),
+        ("no-such-program-x", ["cannot be started"]),
+    ],
+)
+def test_a_bad_hello_stops_before_the_first_deal(command, words):
+    bot = ProgramAgent(command)
+    with pytest.raises(ProgramError) as err:
+        play_hands([bot, "normal"], 2, rules=Rules(target_score=300))
+    for w in words:
+        assert w in str(err.value)
+
+
+def test_a_broken_bot_keeps_the_finished_chunks_and_records_nothing_of_its_deal(tmp_path):
+    """The bot dies at its 400th decision: in the second chunk of five deals (each chunk asks it
+    about 5 deals x 2 tables x 2 seats x 14 decisions). The first chunk stays on disk."""
+    with pytest.raises(ProgramError, match=r"died .* at seat \d, deal [5-9]|at seat \d, deal [5-9] died"):
+        run_tournament(f"cmd:{BOT} die 400,normal", deals=15, chunk_size=5, n_jobs=1, progress=False, out=tmp_path)
+    assert sorted(p.name for p in (tmp_path / DATA_DIR).iterdir()) == ["p000-000000000000-000000000005.parquet"]
+
+
+def test_program_specs_and_the_decision_timeout():
+    spec = parse_agent(f"cmd:{BOT} ok")
+    assert spec.name == "cmd" and not spec.is_builtin and spec.options == {"command": f"{BOT} ok"}
+    (timed,) = with_decision_timeout([spec], 2.5)
+    assert timed.options["timeout"] == 2.5 and timed.build() is program_agent(f"{BOT} ok", 2.5, spec.folder)
+    table = parse_agent({"name": f"cmd:{BOT} ok", "timeout": 4})
+    assert table.options["timeout"] == 4
+    pair = parse_agents(f"normal+cmd:{BOT} ok")[0]
+    assert with_decision_timeout([pair], 3)[0].second.options["timeout"] == 3
+    for bad, words in (("cmd:", "cmd:COMMAND LINE"), ({"name": "cmd:x", "depth": 2}, "only command and timeout")):
+        with pytest.raises(TournamentError, match=words):
+            parse_agent(bad)
+    with pytest.raises(TournamentError, match="positive number of seconds"):
+        with_decision_timeout([spec], 0)
+
+
+def test_spades_ai_play_and_the_cli_take_a_program(tmp_path, capsys):
+    """``spades-ai play --level cmd:...`` seats the bot as the opponents (asked with a Hand's
+    observations, not the loop's), and ``--decision-timeout`` reaches the run's agents."""
+    from spades_ai.cli import main
+    from spades_ai.table import TableMatch
+
+    from spades_ai.game import Hand
+
+    match = TableMatch(5, f"cmd:{BOT} ok")
+    bot = match.agents[1]
+    assert isinstance(bot, ProgramAgent) and match.agents[3] is bot and match.agents[2].name == "hard"
+    hand = Hand(match.deal_of(0), match.dealer_of(0), match.rules)
+    while hand.phase != "over":  # every seat the bot's first legal action: the bot answers seats 1 and 3
+        obs = hand.observation()
+        if hand.phase == "bidding":
+            hand.bid(bot.bid(obs) if hand.to_act % 2 else obs.legal_bids()[0])
+        else:
+            hand.play(bot.play(obs) if hand.to_act % 2 else obs.legal_cards()[0])
+    assert bot.bot_name == "first_legal_ok" and sum(hand.tricks_won) == 13
+    code = main(["tournament", "--agents", f"cmd:{BOT} ok,normal", "--deals", "6", "--jobs", "1", "--decision-timeout", "5",
+                 "--out", str(tmp_path / "run"), "-q"])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    assert load_results(tmp_path / "run").attrs["config"]["agents"][0]["options"]["timeout"] == 5
+    with pytest.raises(SystemExit) as exit_:
+        main(["tournament", "--agents", "normal,easy", "--decision-timeout", "0"])
+    assert exit_.value.code == 2
+    assert "more than 0 seconds" in capsys.readouterr().err
+
+
+def test_a_lineup_names_a_program_as_cmd():
+    rec = play_hands([f"cmd:{BOT} ok", "normal"], 10, seed=4)
+    same = play_hands([FirstLegal(), "normal"], 10, seed=4)
+    np.testing.assert_array_equal(rec.points, same.points)
