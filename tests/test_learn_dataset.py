@@ -113,6 +113,11 @@ def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):
     assert len(load_dataset(tmp_path / "live")["action"]) == 2 * 56
     assert main(["dataset", "--agents", "normal,easy", "--deals", "1", "--labels", "easy", "--out", str(tmp_path / "x")]) == 2
     assert "easy has no evaluation" in capsys.readouterr().err
+    assert main(["dataset", "--agents", "hard:worlds=16,normal", "--deals", "1", "--labels", "hard:worlds=16",
+                 "--out", str(tmp_path / "hard")]) == 0  # fmt: skip
+    hard = load_dataset(tmp_path / "hard")
+    at_hard = hard["seat"] % 2 == 0  # Hard's own seats: the labels come with its decision
+    np.testing.assert_array_equal(hard["label_action"][at_hard], hard["action"][at_hard])
 
 
 def test_solver_labels(tmp_path):
