@@ -60,7 +60,8 @@ class CountedActions:
         return (self.counts > k[:, None]).argmax(axis=1)
 
 
-def vector_rate(num_envs: int, steps: int, repeats: int, seats, copy: bool, chooser=RandomActions) -> tuple[float, float]:
+def vector_rate(num_envs: int, steps: int, repeats: int, seats, copy: bool,
+                chooser=RandomActions) -> tuple[float, float]:  # fmt: skip
     """Steps/s (median of the timed runs) and the median time of one ``env.step`` call alone."""
     env = VectorEnv(num_envs, seats=seats, copy=copy)
     random_actions = chooser(num_envs)
@@ -200,7 +201,8 @@ def main() -> None:
     print("|---|---|---|")
     if "env" in what:
         env_rows = []
-        for name, seats in (("VectorEnv, seat 0, Normal at 1-3", (0,)), ("VectorEnv self-play, all four seats", (0, 1, 2, 3))):
+        measures = (("VectorEnv, seat 0, Normal at 1-3", (0,)), ("VectorEnv self-play, all four seats", (0, 1, 2, 3)))
+        for name, seats in measures:
             for copy in (True, False):
                 for chooser in (RandomActions, CountedActions):
                     rate, step = vector_rate(n, args.steps, args.repeats, seats, copy, chooser)
@@ -208,7 +210,8 @@ def main() -> None:
         costs = chooser_costs(n)
         pz = pettingzoo_rate(args.pz_steps, args.repeats)
         print(f"| PettingZoo adapter (AEC, one action per call, random legal actions) | {pz:,.0f} | |")
-        print(f"| ratio VectorEnv learner (copy=True, RandomActions) / PettingZoo | {env_rows[0][3] / pz:,.0f}x | >= 100x |")
+        ratio = env_rows[0][3] / pz
+        print(f"| ratio VectorEnv learner (copy=True, RandomActions) / PettingZoo | {ratio:,.0f}x | >= 100x |")
     if "rows" in what:
         replay, end_to_end = rows_rates(args.deals, args.repeats)
         print(f"| dataset rows/s from recorded hands, no labels (the numba replay) | {replay:,.0f} | >= 1,000,000 |")
@@ -220,14 +223,16 @@ def main() -> None:
             # at Normal's seats the labels are a search of their own: no by-product there
             target = "within 10%" if lineup == ["hard", "hard"] else ""
             print(f"| {'/'.join(lineup)}: rows per CPU s with Hard labels / decisions per CPU s of play_hands alone | "
-                  f"{lab:,.1f} / {own:,.1f} (CPU time ratio per round {shown}; median {statistics.median(ratios):.3f}) | {target} |")
+                  f"{lab:,.1f} / {own:,.1f} (CPU time ratio per round {shown}; "
+                  f"median {statistics.median(ratios):.3f}) | {target} |")
     if "env" in what:
         print("\n| measure | copy | chooser | steps/s (median) | ms a step: env.step alone, the rest (choice, loop) |")
         print("|---|---|---|---|---|")
         for name, copy, chooser, rate, step in env_rows:
             print(f"| {name} | {copy} | {chooser} | {rate:,.0f} | {step * 1e3:.2f}, {(n / rate - step) * 1e3:.2f} |")
         shown = ", ".join(f"{name} {ms:.3f} ms" for name, ms in costs.items())
-        print(f"\nThe choice alone, one call on 4096 masks of learner steps (median of 21 alternating rounds): {shown}; "
+        print(f"\nThe choice alone, one call on 4096 masks of learner steps (median of 21 alternating rounds): "
+              f"{shown}; "
               f"ratio {costs['CountedActions'] / costs['RandomActions']:.2f}")
 
 
