@@ -216,6 +216,11 @@ def test_search_labels_are_the_agents_own_evaluation(tmp_path, labeller):
     plain = load_dataset(write_dataset(tmp_path / "p", [agent, "normal"], deals=2, seed=7))
     for name in plain:  # the labels change nothing of the play
         np.testing.assert_array_equal(data[name], plain[name], err_msg=name)
+    chunk_path(out, 0).unlink()  # a killed run: the labelled chunk is made again, the same
+    write_dataset(out, [agent, "normal"], deals=2, seed=7, labels=spec, chunk_size=1)
+    again = load_dataset(out)
+    for name in data:
+        np.testing.assert_array_equal(again[name], data[name], err_msg=name)
     values, choice, seat, phase = data["label_values"], data["label_action"], data["seat"], data["phase"]
     own = seat % 2 == 0
     np.testing.assert_array_equal(choice[own], data["action"][own])
