@@ -10,6 +10,9 @@ spades-ai summary DIR                       the summary table of a results folde
 spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml]
           [--seed S] [--save FILE] [--resume FILE]
                                             you play South, one action a line on stdin
+spades-ai serve [--host 127.0.0.1] [--port 8000] [--level easy|normal|hard|crazy] [--rules FILE.toml]
+          [--dir FOLDER] [--max-matches N] [--max-live N]
+                                            the browser table: play the bots in a browser
 spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P] [--pbn]
                                             a hand trick by trick, from a saved match, a
                                             Hand record, a PBN file or a run made with
@@ -432,6 +435,32 @@ def _cmd_play(args) -> None:
     play_session(match, sys.stdin, sys.stdout, save=save)
 
 
+def default_matches_folder() -> Path:
+    """Where ``spades-ai serve`` keeps its matches: ``$XDG_DATA_HOME/spades_ai/matches``
+    (``~/.local/share/spades_ai/matches``)."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "spades_ai" / "matches"
+
+
+def _cmd_serve(args) -> None:
+    from spades_ai.engine.jit import cache_is_empty
+    from spades_ai.web import make_server
+    from spades_ai.web.view import BrowserMatch
+
+    rules = Rules.load(args.rules) if args.rules is not None else None
+    folder = Path(args.dir) if args.dir is not None else default_matches_folder()
+    server = make_server(folder, args.host, args.port, args.level, rules, max_live=args.max_live,
+                         max_matches=args.max_matches)
+    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=cache_is_empty()):
+        BrowserMatch(0, args.level, rules).warm_up()  # the default level's kernels, before the first click
+    exposed = "" if server.loopback_only else " (reachable from other machines: anyone who can reach it can play)"
+    print(f"spades-ai: the table is at {server.url}{exposed}; matches saved in {folder}. Ctrl-C stops it.", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
 def _cmd_replay(args) -> None:
     from pathlib import Path
 
@@ -631,7 +660,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Monte Carlo AI research toolkit for Spades. With no command: a small Normal vs Easy tournament.",
     )
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
-    for add in (_add_tournament, _add_play, _add_replay, _add_review, _add_summary, _add_bidding, _add_agents,
+    for add in (_add_tournament, _add_play, _add_serve, _add_replay, _add_review, _add_summary, _add_bidding, _add_agents,
                 _add_dataset, _add_deal):
         add(sub)
     return p
@@ -700,6 +729,22 @@ def _add_play(sub) -> None:
     pl.add_argument("--save", metavar="FILE", help="save the match here after every action (JSON lines)")
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving it there)")
     pl.set_defaults(func=_cmd_play)
+
+
+def _add_serve(sub) -> None:
+    """``spades-ai serve``."""
+    sv = sub.add_parser("serve", help="the browser table: a local web server to play the bots in a browser")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=_count, default=8000, help="port (default 8000; 0: any free port)")
+    sv.add_argument("--level", choices=("easy", "normal", "hard", "crazy"), default="normal",
+                    help="the opponents' level offered first (default normal); the page can choose another")
+    sv.add_argument("--rules", metavar="FILE.toml", help="house rules offered first (a TOML file); the page can change them")
+    sv.add_argument("--dir", metavar="FOLDER", help=f"where the matches are saved (default {default_matches_folder()})")
+    sv.add_argument("--max-matches", dest="max_matches", type=_positive, default=10_000,
+                    help="saved matches the folder may hold; a new one beyond is refused (default 10000)")
+    sv.add_argument("--max-live", dest="max_live", type=_positive, default=200,
+                    help="matches kept in memory; others are read from their files when asked for (default 200)")
+    sv.set_defaults(func=_cmd_serve)
 
 
 def _add_replay(sub) -> None:

@@ -1,13 +1,16 @@
 """The OpenSpiel adapter: OpenSpiel's own conformance test, the rules as parameters, the hand
-it plays against our engine, hidden information, and bots both ways."""
+and the match it plays against our engine, hidden information, resampling from an information
+state (OpenSpiel's ISMCTS on our game), and bots both ways."""
 
 import dataclasses
+import itertools
 
 import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from open_spiel.python.algorithms.evaluate_bots import evaluate_bots  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
@@ -15,6 +18,7 @@ import spades_ai as sa  # noqa: E402
 from spades_ai.selfplay.play import play_hand_python  # noqa: E402
 from spades_ai.interop import openspiel as sos  # noqa: E402
 from spades_ai.interop.encoding import BLIND_NIL, LOOK, OBSERVATION_SIZE, SLICES, observation_vector  # noqa: E402
+from spades_ai.interop.episode import first_dealer, match_deal  # noqa: E402
 from spades_ai.testing import check_agent  # noqa: E402
 
 
@@ -30,10 +34,14 @@ def own_cards(state, player) -> int:
 def dealt_state(game, hands):
     """A state after the chance nodes have dealt ``hands`` (four card lists, seats 0..3)."""
     state = game.new_initial_state()
-    dealer = game.dealer
-    for k in range(52):
-        state.apply_action(int(hands[(dealer + 1 + k) % 4][k // 4]))
+    deal_hand(state, [sa.CardSet(h) for h in hands])
     return state
+
+
+def deal_hand(state, hands):
+    """Apply the chance outcomes that deal ``hands`` (four bitboards, seats 0..3) to the hand in progress."""
+    for card in sos.dealing_order(hands, state.table.dealer):
+        state.apply_action(card)
 
 
 # -- conformance ---------------------------------------------------------------------------
@@ -46,13 +54,15 @@ def dealt_state(game, hands):
         {"bidding": "mirror", "ten_for_200": True, "dealer": 1},
         {"bidding": "whiz", "min_bid": 2, "spade_lead": "after_three_tricks"},
         {"nil": False, "min_team_bid": 4, "target_score": 0, "max_hands": 3, "loss_threshold": 0},
+        {"episode": "match"},
+        {"episode": "match", "blind_nil": True, "bidding": "suicide", "dealer": 2, "target_score": 0, "max_hands": 3},
     ],
 )
 def test_openspiel_random_sim_test(params):
     pyspiel.random_sim_test(load(**params), num_sims=2, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("params", [{}, {"blind_nil": True}])
+@pytest.mark.parametrize("params", [{}, {"blind_nil": True}, {"episode": "match"}])
 def test_openspiel_api_test_on_sampled_states(params):
     """OpenSpiel's integration api_test (the partial-tree checks, on 400 sampled states)."""
     import unittest
@@ -75,10 +85,18 @@ def test_game_type_and_sizes():
     assert game.max_game_length() == 56 and load(blind_nil=True).max_game_length() == 60
 
 
+def test_a_match_is_zero_sum_win_or_lose():
+    game = load(episode="match")
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
+    assert game.episode == "match" and load().episode == "hand"
+    assert pyspiel.load_game(str(game)).episode == "match"  # the string form keeps the episode
+
+
 # -- parameters ----------------------------------------------------------------------------
 def test_every_simple_rules_field_is_a_parameter():
     fields = {f.name for f in dataclasses.fields(sa.Rules)}
-    assert set(load().get_type().parameter_specification) == fields | {"dealer"}
+    assert set(load().get_type().parameter_specification) == fields | {"dealer", "episode"}
 
 
 @pytest.mark.parametrize(
@@ -106,6 +124,7 @@ def test_parameters_round_trip_the_rules(rules):
         ({"bidding": "mirror", "min_bid": 3}, sa.RulesError, "min_bid"),
         ({"target_score": 0}, sa.RulesError, "target_score"),
         ({"dealer": 7}, sa.RulesError, "dealer"),
+        ({"episode": "season"}, sa.RulesError, "episode.*'hand', 'match'"),
         ({"bogus": 1}, pyspiel.SpielError, "bogus"),
         ({"bag_limit": "ten"}, pyspiel.SpielError, "bag_limit"),
     ],
@@ -326,6 +345,224 @@ def test_openspiel_agent_takes_a_factory_and_sits_in_a_tournament(tmp_path):
     assert set(df["agent"]) == {"spades_ai.interop.openspiel:OpenSpielAgent(seed=3)", "normal"} and len(df) == 8
 
 
-def test_openspiel_agent_refuses_unknown_bots():
-    with pytest.raises(ValueError, match="uniform_random"):
+def test_openspiel_agent_refuses_unknown_bots_and_options():
+    with pytest.raises(ValueError, match="uniform_random, ismcts"):
         sos.OpenSpielAgent("alphazero")
+    with pytest.raises(ValueError, match="no option rollouts; its options: simulations, uct_c"):
+        sos.OpenSpielAgent("ismcts", rollouts=3)
+    with pytest.raises(ValueError, match="simulations must be an int >= 1"):
+        sos.OpenSpielAgent("ismcts", simulations=0)
+    with pytest.raises(ValueError, match="for a bot named by a string"):
+        sos.OpenSpielAgent(sos._uniform_random, simulations=3)
+
+
+def test_openspiel_ismcts_by_name_is_one_of_our_agents():
+    """ISMCTS in our harness: legal and reproducible (its worlds come from the seeded
+    ``resampler``), and at a hand whose match scores offer a blind nil, which the resampled
+    states must carry for the bids to replay."""
+    agent, normal = sos.OpenSpielAgent("ismcts", simulations=3, seed=1), sa.make_agent("normal")
+    assert agent.name == "openspiel:ismcts(simulations=3)"
+    assert "all legal and reproducible" in check_agent(agent, hands=1, partner=normal)
+    rules = sa.Rules(blind_nil=True, blind_nil_min_deficit=100)
+    hand = sa.Hand(sa.deal(seed=3), dealer=3, rules=rules, scores=(20, 150))  # team 0 trails by 130
+    play_hand_python(hand, [agent, normal, normal, normal])
+    assert hand.phase == "over"
+
+
+# -- whole matches ---------------------------------------------------------------------------
+def test_a_match_through_openspiel_is_play_matches_match():
+    """Normal at every seat on match 0's cards: the very hands, points and winner of
+    ``play_matches``; the scores and bags carried into the observation; +1 / -1 at the end."""
+    rules, seed = sa.Rules(target_score=250), 5
+    rec = sa.play_matches(["normal", "normal"], 1, seed=seed, rules=rules)
+    game = pyspiel.load_game("spades_ai", sos.params_from_rules(rules, first_dealer(seed, 0), "match"))
+    state, bot = game.new_initial_state(), sos.SpadesBot("normal")
+    before = []  # (dealer, scores, bags) each hand starts from, as the observation shows them
+    while not state.is_terminal():
+        if state.is_chance_node():
+            assert state.table.dealt == []  # a new hand: its 52 cards are chance nodes again
+            deal_hand(state, match_deal(seed, 0, state.table.hands_played, rules))
+            v = np.array(state.observation_tensor(0))
+            before.append((state.table.dealer, tuple(v[SLICES["scores"]] * 1000), tuple(v[SLICES["bag_counts"]] * 10)))
+        state.apply_action(bot.step(state))
+    played = state.episode.played
+    assert len(played) == len(rec) > 1
+    assert [h.points for h in played] == [tuple(p) for p in rec.points.tolist()]
+    assert [d for d, _, _ in before] == rec.dealer.tolist()  # the dealer moves one seat left
+    carried = [((0, 0), (0, 0))] + [(tuple(s), tuple(b)) for s, b in zip(rec.scores[:-1].tolist(), rec.bag_count[:-1].tolist())]
+    assert [(tuple(round(x) for x in s), tuple(round(x) for x in b)) for _, s, b in before] == carried
+    winner = int(rec.winner[-1])
+    assert state.returns() == [1.0 if p % 2 == winner else -1.0 for p in range(4)]
+    assert "hand 1 dealer" in state.information_state_string(0)  # earlier hands are remembered
+
+
+def test_a_match_still_undecided_at_the_hand_limit_ends_drawn(monkeypatch):
+    monkeypatch.setattr("spades_ai.interop.episode.MAX_MATCH_HANDS", 1)
+    state = play_on(load(episode="match", target_score=10_000, loss_threshold=0).new_initial_state(), 108)
+    assert state.is_terminal() and state.episode.unfinished and state.returns() == [0.0] * 4
+
+
+def test_a_match_ends_by_the_rules_and_replays_from_its_history():
+    game = load(episode="match", target_score=0, max_hands=2, loss_threshold=0)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    while not state.is_terminal():
+        actions = [c for c, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(actions)))
+    e = state.episode
+    assert len(e.played) >= 2 and e.winner == sa.match_winner(e.played[-1].scores, game.rules, len(e.played))
+    assert sum(state.returns()) == 0.0 and sorted(set(state.returns())) == [-1.0, 1.0]
+    again = game.new_initial_state()
+    for action in state.history():
+        again.apply_action(action)
+    assert str(again) == str(state) and again.returns() == state.returns()
+
+
+# -- resampling from an information state ---------------------------------------------------------
+def play_on(state, n, seed=None):
+    """``n`` more actions by Normal, the chance nodes drawn from a stream keyed by ``seed``
+    (by default ``n``)."""
+    bot = sos.SpadesBot("normal")
+    rng = np.random.default_rng(n if seed is None else seed)
+    for _ in range(n):
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([c for c, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(bot.step(state))
+    return state
+
+
+def hidden_cards(state, player):
+    """What ``player`` cannot see: the other seats' dealt cards."""
+    return tuple(int(state.table.hand.deal[s]) for s in range(4) if s != player)
+
+
+@pytest.mark.parametrize(
+    "params, moves",
+    [
+        ({}, 52 + 4 + 17),  # mid-play, voids shown
+        ({"blind_nil": True}, 52 + 2),  # seats that have not looked at their cards
+        ({"bidding": "whiz"}, 52 + 4 + 9),  # bids that show spade counts
+        ({}, 30),  # still dealing
+        ({"episode": "match", "target_score": 400}, 2 * 108 + 52 + 10),  # the third hand of a match
+    ],
+)
+def test_resampled_states_look_the_same_to_the_player(params, moves):
+    game = load(**params)
+    state = play_on(game.new_initial_state(), moves)
+    assert state.table.hands_played == (2 if game.episode == "match" else 0)
+    start = len(state.history()) - len(state.table.dealt) - len(state.table.actions)  # the hand's first card
+    sampler = pyspiel.UniformProbabilitySampler(7, 0.0, 1.0)
+    for player in range(4):
+        worlds = set()
+        for _ in range(4):
+            r = state.resample_from_infostate(player, sampler)
+            assert r.information_state_string(player) == state.information_state_string(player)
+            assert r.information_state_tensor(player) == state.information_state_tensor(player)
+            assert r.observation_tensor(player) == state.observation_tensor(player)
+            assert len(r.history()) == len(state.history()) and r.current_player() == state.current_player()
+            assert r.history()[:start] == state.history()[:start]  # earlier hands of a match: as played
+            if player == state.current_player():
+                assert r.legal_actions() == state.legal_actions()
+            if not state.is_chance_node():
+                worlds.add(hidden_cards(r, player))
+        assert state.is_chance_node() or len(worlds) > 1  # the hidden cards are redrawn
+    same = [state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(9, 0.0, 1.0)) for _ in range(2)]
+    assert str(same[0]) == str(same[1])  # the same sampler stream, the same state
+
+
+def consistent_worlds(game, state, player) -> set:
+    """Every deal of the unseen cards (two left in each hidden hand) under which the hand so far
+    can be played, by enumeration: the other seats' dealt cards, as ``hidden_cards`` gives them."""
+    t = state.table
+    obs = t.view(player)
+    others = [s for s in range(4) if s != player]
+    unseen = sum(int(t.hand.cards(s)) for s in others)
+    worlds = set()
+    for first in itertools.combinations(sos.mask_to_cards(unseen), 2):
+        rest = unseen & ~sum(1 << int(c) for c in first)
+        for second in itertools.combinations(sos.mask_to_cards(rest), 2):
+            split = [sum(1 << int(c) for c in cards) for cards in (first, second)]
+            split.append(rest & ~split[1])
+            deal = [0] * 4
+            deal[player] = int(t.hand.deal[player])
+            for k, s in enumerate(others):
+                deal[s] = split[k] | int(obs.played_by[s])
+            if replays(game, deal, t.actions):
+                worlds.add(tuple(deal[s] for s in others))
+    return worlds
+
+
+@pytest.mark.parametrize("params, seed", [({}, 6), ({"bidding": "whiz"}, 1)])
+def test_resampling_reaches_every_consistent_deal_of_an_endgame_uniformly(params, seed):
+    """Two cards left each: every deal of the six unseen cards that fits what the player saw
+    (enumerated and replayed: a deal that breaks a void or a whiz bid cannot be replayed) is
+    drawn, and no other, as many as ``count_worlds`` counts, each about equally often."""
+    game = load(**params)
+    state = play_on(game.new_initial_state(), 52 + 4 + 44, seed)
+    player = state.current_player()
+    consistent = consistent_worlds(game, state, player)
+    assert len(consistent) == sa.count_worlds(state.table.view(player)) >= 10
+    if game.rules.bidding == "whiz":  # the bids told spade counts: fewer deals than the voids allow
+        assert len(consistent) < len(consistent_worlds(load(), state, player))
+    sampler = pyspiel.UniformProbabilitySampler(11, 0.0, 1.0)
+    each = 25
+    draws = [hidden_cards(state.resample_from_infostate(player, sampler), player) for _ in range(each * len(consistent))]
+    counts = {w: draws.count(w) for w in set(draws)}
+    assert set(counts) == consistent
+    chi2 = sum((c - each) ** 2 / each for c in counts.values())
+    assert chi2 < len(consistent) + 6 * len(consistent) ** 0.5  # far inside a uniform draw's spread
+
+
+def replays(game, deal, actions) -> bool:
+    """Whether ``actions`` can be played on ``deal`` (the engine refuses a card that breaks a
+    void shown, and a whiz bid that is not the seat's spade count)."""
+    trial = game.new_initial_state()
+    try:
+        deal_hand(trial, deal)
+        for action in actions:
+            trial.apply_action(action)
+    except ValueError:  # IllegalBidError / IllegalPlayError
+        return False
+    return True
+
+
+def test_resample_refuses_bad_arguments():
+    state = play_on(load().new_initial_state(), 52)
+    with pytest.raises(ValueError, match="player 0..3"):
+        state.resample_from_infostate(4, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    with pytest.raises(TypeError, match="callable"):
+        state.resample_from_infostate(0, 0.5)
+    with pytest.raises(ValueError, match=r"\[0, 1\)"):
+        state.resample_from_infostate(0, lambda: 1.5)
+
+
+# -- OpenSpiel's own algorithms on our game -----------------------------------------------------
+def ismcts_bot(game, simulations, seed, **kw):
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    return ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=np.random.RandomState(seed), **kw)
+
+
+def test_openspiel_ismcts_plays_a_hand_against_normal():
+    game = load()
+    state = dealt_state(game, sa.deal(seed=12))
+    bots = [ismcts_bot(game, 8, 1), sos.SpadesBot("normal"), sos.SpadesBot("normal"), sos.SpadesBot("normal")]
+    hand = sa.Hand(sa.deal(seed=12), dealer=0)
+    while not state.is_terminal():
+        action = int(bots[state.current_player()].step(state))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        hand.bid(action - 52) if action >= 52 else hand.play(action)
+    points = hand.result().points
+    assert state.returns() == [float(points[p % 2]) for p in range(4)]
+
+
+def test_openspiel_ismcts_moves_in_a_match():
+    game = load(episode="match", blind_nil=True)
+    state = play_on(game.new_initial_state(), 52 + 1)
+    bot = ismcts_bot(game, 4, 2, max_world_samples=2)
+    for _ in range(3):
+        action = int(bot.step(state))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert len(state.table.actions) == 4

@@ -1,5 +1,6 @@
-"""The PettingZoo adapter: PettingZoo's own API and seed tests, the documented observation
-layout, hands played through it against our engine, and where optional imports may live."""
+"""The PettingZoo adapter: PettingZoo's own API and seed tests (hand and match episodes), the
+documented observation layout, hands and matches played through it against our engine, and where
+optional imports may live."""
 
 import ast
 import re
@@ -36,9 +37,19 @@ def test_pettingzoo_api_test_rotating_dealer():
     api_test(spz.env(dealer=None), num_cycles=150)
 
 
+@dict_observation_warnings
+@pytest.mark.parametrize("rules", [sa.Rules(), sa.Rules(blind_nil=True, target_score=200)])
+def test_pettingzoo_api_test_match_episodes(rules):
+    api_test(spz.env(rules, dealer=None, episode="match"), num_cycles=400)
+
+
 @pytest.mark.parametrize("rules", RULES[:2])
 def test_pettingzoo_seed_test(rules):
     seed_test(lambda: spz.env(rules), num_cycles=100)
+
+
+def test_pettingzoo_seed_test_match_episodes():
+    seed_test(lambda: spz.env(sa.Rules(target_score=200), dealer=None, episode="match"), num_cycles=300)
 
 
 def test_docstring_lists_the_observation_fields():
@@ -113,6 +124,55 @@ def test_rotating_dealer_and_first_actor():
             e.reset()
         firsts.append(e.agent_selection)
     assert firsts == ["player_1", "player_2", "player_3", "player_0"]
+
+
+def test_a_match_through_pettingzoo_is_play_matches_match():
+    """Normal at every seat: match 0 of the seed is ``play_matches``'s match 0, hand by hand;
+    the observations carry the match's scores and bags; +1 / -1 to the agents at the end."""
+    rules, seed = sa.Rules(target_score=250), 5
+    rec = sa.play_matches(["normal", "normal"], 1, seed=seed, rules=rules)
+    e = spz.env(rules, dealer=None, episode="match")
+    e.reset(seed=seed)
+    normal, raw = sa.make_agent("normal"), e.unwrapped
+    rewards, starts = {}, []
+    for agent in e.agent_iter():
+        _, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            rewards[agent] = reward
+            e.step(None)
+            continue
+        t = raw.table
+        if not t.actions:  # the first action of a hand
+            v = e.observe(agent)["observation"]
+            starts.append((info["hand_no"], t.dealer, tuple(np.round(v[encoding.SLICES["scores"]] * 1000).astype(int))))
+        obs = t.view(t.to_act)
+        action = encoding.BID_OFFSET + normal.bid(obs) if obs.phase == "bidding" else int(normal.play(obs))
+        e.step(action)
+    played = raw.episode.played
+    assert [h.points for h in played] == [tuple(p) for p in rec.points.tolist()] and len(played) > 1
+    assert [(k, d) for k, d, _ in starts] == list(enumerate(rec.dealer.tolist()))
+    mine = [s for _, _, s in starts]  # the scores before each hand, (own team, other) of the first to bid
+    first = [(d + 1) % 2 for d in rec.dealer.tolist()]
+    carried = [(0, 0)] + [tuple(x) for x in rec.scores[:-1].tolist()]
+    assert mine == [(c[f], c[1 - f]) for c, f in zip(carried, first)]
+    winner = int(rec.winner[-1])
+    assert rewards == {f"player_{s}": 1.0 if s % 2 == winner else -1.0 for s in range(4)}
+
+
+def test_match_episodes_follow_one_another_and_refuse_bad_options():
+    e = spz.env(episode="match")
+    e.reset(seed=2)
+    assert e.agent_selection == "player_1"  # dealer=0 fixes the first dealer of every match
+    with pytest.raises(ValueError, match="episode must be one of 'hand', 'match'"):
+        spz.env(episode="season")
+
+
+def test_a_match_still_undecided_at_the_hand_limit_is_truncated(monkeypatch):
+    monkeypatch.setattr("spades_ai.interop.episode.MAX_MATCH_HANDS", 1)
+    e = spz.env(sa.Rules(target_score=10_000, loss_threshold=None), episode="match")
+    _, rewards, _ = play_random(e, seed=4)
+    assert rewards == dict.fromkeys(spz.AGENTS, 0.0)
+    assert all(e.truncations.values()) and not any(e.terminations.values())
 
 
 def test_illegal_actions_raise_and_change_nothing():

@@ -276,3 +276,18 @@ def test_format_cards_puts_the_jokers_at_the_top_of_the_spades():
     rules = Rules(jokers=2, deuces_high=1)
     cards = rules.cardset(CardSet("2H 2C 2S AS 7S QH 4H"))
     assert render.format_cards(cards, legal=["2H", "AS"]) == "S: BJ* LJ 2S AS* 7S  H: QH 4H  D: -  C: -"
+
+
+def test_step_lets_one_agent_act_and_answer_waits_for_your_turn():
+    """``step`` is one agent's action (the browser paces them); out of turn, ``answer``
+    refuses and changes nothing, and ``step`` on your turn is an error."""
+    match = TableMatch(seed=3, level="easy", rules=Rules(target_score=250))
+    while match.agent_to_act:
+        before = json.dumps(match.to_lines())
+        ok, lines = match.answer("nil")
+        assert not ok and lines[0].endswith("'s turn, not yours.") and json.dumps(match.to_lines()) == before
+        n = len(match.hand.plays) + sum(b is not None for b in match.hand.bids)
+        match.step()
+        assert len(match.hand.plays) + sum(b is not None for b in match.hand.bids) == n + 1
+    with pytest.raises(ValueError, match="it is your turn"):
+        match.step()

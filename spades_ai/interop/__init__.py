@@ -6,4 +6,6 @@
   AEC environment with action masks.
 - ``spades_ai.interop.encoding`` (no extra dependency): the action ids and the observation
   vector both share, and ``observation_vector(obs)`` for our own ``Observation``.
+- ``spades_ai.interop.episode`` (no extra dependency): what an episode of either is, one hand or
+  a whole match (``episode="match"``), and its returns.
 """

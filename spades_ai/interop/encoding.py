@@ -135,6 +135,7 @@ class Table:
         self.hands_played = hands_played
         self.dealt: list[int] = []  # card ids in the order dealt, seat (dealer + 1 + k) % 4 first
         self.hand: Hand | None = None
+        self.phase = "dealing"  # the hand's phase, read once after each action (it is asked often)
         self.looked = [False] * 4
         self.actions: list[int] = []  # every seat's action, in order (all are public)
 
@@ -183,7 +184,7 @@ class Table:
     # -- whose turn, what may be done ----------------------------------------------------
     @property
     def over(self) -> bool:
-        return self.hand is not None and self.hand.phase == "over"
+        return self.phase == "over"
 
     @property
     def to_act(self) -> int | None:
@@ -193,25 +194,25 @@ class Table:
     @property
     def blind_pending(self) -> bool:
         """The seat to act must first choose between a blind nil and looking at its cards."""
-        h = self.hand
-        return h is not None and h.phase == "bidding" and not self.looked[h.to_act]
+        return self.phase == "bidding" and not self.looked[self.hand.to_act]
 
     def _settle(self) -> None:
         # A seat whose turn to bid comes without a blind-nil option simply looks at its cards.
         h = self.hand
-        if h.phase == "bidding" and not self.looked[h.to_act] and not h.legal_bids(blind=True):
+        self.phase = h.phase
+        if self.phase == "bidding" and not self.looked[h.to_act] and not h.legal_bids(blind=True):
             self.looked[h.to_act] = True
-        if h.phase != "bidding":
+        if self.phase != "bidding":
             self.looked = [True] * 4
 
     def legal_actions(self) -> list[int]:
         """The legal action ids of the seat to act, ascending (empty while dealing or over)."""
         h = self.hand
-        if h is None or h.phase == "over":
+        if h is None or self.phase == "over":
             return []
         if self.blind_pending:
             return [BLIND_NIL, LOOK]
-        if h.phase == "bidding":
+        if self.phase == "bidding":
             return [BID_OFFSET + b for b in h.legal_bids()]
         return [int(c) for c in h.legal_cards()]
 
@@ -229,7 +230,7 @@ class Table:
         if h is None:
             raise ValueError("the cards are being dealt: no seat is to act")
         seat = h.to_act
-        if h.phase == "over":
+        if self.phase == "over":
             raise ValueError(f"the hand is over: action {action} is not due")
         if not 0 <= action < N_ACTIONS:
             raise ValueError(f"seat {seat}: action {action} is not in 0..{N_ACTIONS - 1}")
@@ -245,11 +246,11 @@ class Table:
                     f"not {action_to_string(action)}"
                 )
         elif action in (LOOK, BLIND_NIL):
-            why = "it has already looked at its cards" if h.phase == "bidding" else f"the hand is {h.phase}"
+            why = "it has already looked at its cards" if self.phase == "bidding" else f"the hand is {self.phase}"
             raise IllegalBidError(f"seat {seat} may not choose {action_to_string(action)}: {why}")
         elif action >= BID_OFFSET:
             h.bid(action - BID_OFFSET)
-        elif h.phase == "bidding":
+        elif self.phase == "bidding":
             bids = f"{BID_OFFSET}..{BLIND_NIL - 1}"
             raise IllegalPlayError(f"seat {seat} played {Card(action)}, but the hand is bidding: bids are {bids}")
         else:

@@ -3,21 +3,31 @@
 ::
 
     from spades_ai.interop.pettingzoo import env
-    e = env()                                   # or env(Rules(bag_limit=5), dealer=None)
+    e = env()                                   # or env(Rules(bag_limit=5), dealer=None, episode="match")
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
         action = None if terminated else e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
 
-One episode is one hand of our engine (``spades_ai.Hand``) under our ``Rules``: agents
-``player_0`` .. ``player_3`` are seats 0..3 (partners 0 and 2, 1 and 3). ``reset(seed=s)`` deals
-deal 0 of seed ``s`` (the same cards as ``spades_ai.deal(s, 0)`` and our tournaments), the next
-resets deals 1, 2, ... of it; the dealer is ``dealer`` (default 0), or with ``dealer=None`` it
-rotates with the deal (deal i: dealer i % 4). Rewards: 0 until the hand is over, then each agent
-gets its team's points for the hand (``Hand.result().points``, bag penalties included), 1.0 per
-point. An illegal action raises ``IllegalBidError`` / ``IllegalPlayError`` (ValueError) naming
-the seat and the reason, and changes nothing.
+Agents ``player_0`` .. ``player_3`` are seats 0..3 (partners 0 and 2, 1 and 3), playing our
+engine (``spades_ai.Hand``) under our ``Rules``. An illegal action raises ``IllegalBidError`` /
+``IllegalPlayError`` (ValueError) naming the seat and the reason, and changes nothing.
+
+``episode="hand"`` (the default): an episode is one hand. ``reset(seed=s)`` deals deal 0 of seed
+``s`` (the same cards as ``spades_ai.deal(s, 0)`` and our tournaments), the next resets deals 1,
+2, ... of it; the dealer is ``dealer`` (default 0), or with ``dealer=None`` it rotates with the
+deal (deal i: dealer i % 4). Rewards: 0 until the hand is over, then each agent gets its team's
+points for the hand (``Hand.result().points``, bag penalties included), 1.0 per point.
+
+``episode="match"``: an episode is a whole match (``spades_ai.interop.episode``): hand after
+hand, the scores and bag counts carried and the dealer moving one seat left, until a team wins
+by the rules (``target_score``, ``loss_threshold``, ``max_hands``). ``reset(seed=s)`` plays match
+0 of seed ``s``, the next resets matches 1, 2, ...: the cards ``play_matches`` and
+``VectorEnv(episode="match")`` deal there, the first dealer theirs with ``dealer=None``, or
+``dealer``. Rewards: 0 until the match is decided, then +1 to each agent of the winning team and
+-1 to the others (as the OpenSpiel game); a match still undecided after ``MAX_MATCH_HANDS`` hands is
+truncated with 0. ``infos[agent]["hand_no"]`` is the hand in progress.
 
 Actions, ``Discrete(68)`` (the same ids as the OpenSpiel game)::
 
@@ -46,8 +56,8 @@ an agent that is not to act. Seats in the vector are relative to the observer: 0
        564    2  bag_counts     match bag counts before the hand, (own team, other team) / bag_limit
        566    1  trick_no       tricks finished / 13
 
-Every entry is in [0, 1] except the scores ([-1, 1]); in this one-hand environment the scores and
-bag counts are 0. ``spades_ai.interop.encoding.observation_vector(obs)`` gives the same vector
+Every entry is in [0, 1] except the scores ([-1, 1]); the scores and bag counts are the match's
+(0 in a hand episode). ``spades_ai.interop.encoding.observation_vector(obs)`` gives the same vector
 for one of our ``Observation`` objects, so a policy trained here can play in our tournaments.
 """
 
@@ -61,24 +71,28 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from spades_ai.interop.encoding import N_ACTIONS, OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, Table
+from spades_ai.interop.episode import Episode, check_episode, first_dealer, match_deal
 from spades_ai.rules import Rules
 from spades_ai.simulate import check_dealer, check_seed, deal_masks
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 
 
-def env(rules: Rules | None = None, *, dealer: int | None = 0, render_mode: str | None = None):
+def env(rules: Rules | None = None, *, dealer: int | None = 0, episode: str = "hand", render_mode: str | None = None):
     """The AEC environment (``raw_env`` inside PettingZoo's order-enforcing wrapper)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(rules, dealer=dealer, render_mode=render_mode))
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, dealer=dealer, episode=episode, render_mode=render_mode))
 
 
 class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped environment
-    """One hand of Spades per episode; see the module docstring."""
+    """One hand or one match of Spades per episode; see the module docstring."""
 
     metadata = {"name": "spades_ai_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
-    def __init__(self, rules: Rules | None = None, *, dealer: int | None = 0, render_mode: str | None = None):
+    def __init__(
+        self, rules: Rules | None = None, *, dealer: int | None = 0, episode: str = "hand", render_mode: str | None = None
+    ):
         super().__init__()
+        self.episode_kind = check_episode(episode)  # "hand" or "match"; self.episode is the one in play
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
@@ -99,8 +113,14 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             for a in AGENTS
         }
         self._seed: int | None = None
-        self._deal_index = 0
-        self.table: Table | None = None
+        self._deal_index = 0  # the next episode's deal (hand episodes) or match number
+        self._index = 0  # the deal or match number of this episode
+        self.episode: Episode | None = None
+
+    @property
+    def table(self) -> Table | None:
+        """The hand in progress (None before the first reset)."""
+        return None if self.episode is None else self.episode.table
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -113,18 +133,33 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
             self._seed, self._deal_index = check_seed(seed), 0
         elif self._seed is None:
             self._seed = int.from_bytes(os.urandom(8), "little")
-        index = self._deal_index
+        self._index = index = self._deal_index
         self._deal_index += 1
-        dealer = index % 4 if self.fixed_dealer is None else self.fixed_dealer
-        self.table = Table(self.rules, dealer)
-        self.table.start([int(m) for m in deal_masks(self._seed, index, 1)[0]])
+        match = self.episode_kind == "match"
+        if self.fixed_dealer is not None:
+            dealer = self.fixed_dealer
+        else:
+            dealer = first_dealer(self._seed, index) if match else index % 4
+        self.episode = Episode(self.rules, dealer, self.episode_kind)
+        self._deal()
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {a: self._info() for a in self.agents}
         self.agent_selection = AGENTS[self.table.to_act]
+
+    def _deal(self) -> None:
+        """Deal the hand in progress: the episode's deal of the seed, or its hand of the episode's match."""
+        if self.episode.match:
+            masks = match_deal(self._seed, self._index, self.table.hands_played, self.rules)
+        else:
+            masks = [int(m) for m in deal_masks(self._seed, self._index, 1)[0]]
+        self.table.start(masks)
+
+    def _info(self) -> dict:
+        return {"hand_no": self.table.hands_played} if self.episode.match else {}
 
     def observe(self, agent):
         seat = AGENTS.index(agent)
@@ -139,11 +174,17 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         self.table.apply(action)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if self.table.over:
-            points = self.table.points()
+        e = self.episode
+        if self.table.over and e.end_hand():
+            self._deal()
+            self.infos = {a: self._info() for a in self.agents}
+        if e.over:
+            team = e.team_returns()
             for seat, a in enumerate(AGENTS):
-                self.rewards[a] = float(points[seat % 2])
-            self.terminations = dict.fromkeys(self.agents, True)
+                self.rewards[a] = team[seat % 2]
+            cut = e.match and e.unfinished  # no winner after MAX_MATCH_HANDS hands
+            self.truncations = dict.fromkeys(self.agents, cut)
+            self.terminations = dict.fromkeys(self.agents, not cut)
         else:
             self.agent_selection = AGENTS[self.table.to_act]
         self._accumulate_rewards()
@@ -154,6 +195,8 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         if self.render_mode is None or self.table is None:
             return None
         text = str(self.table.hand)
+        if self.episode.match:
+            text = f"{self.episode.summary()}\n{text}"
         if self.render_mode == "human":
             print(text)
             return None

@@ -7,8 +7,14 @@ k)``, the cards of match 0 of ``play_matches``), the rules, the level, the finis
 the hand in progress. It never reads input itself: ``advance`` lets the agents act until it is
 your turn, ``question`` says what you are asked, ``answer`` takes one line and either acts
 or returns one line saying why not (the engine's ``IllegalBidError`` / ``IllegalPlayError``
-decide; nothing changes on a refusal). The agents decide from the observation and their
-seed, so the same seed and the same answers give the same match, resumed or not.
+decide; nothing changes on a refusal); ``step`` lets one agent act (the browser table shows
+the agents' cards one by one). The agents decide from the observation and their seed, so the
+same seed and the same answers give the same match, resumed or not.
+
+Card passing and closed bidding are played here too (an agent passes with its ``pass_cards``;
+under closed bidding an agent's bid is told as made, its number at the start of play), but the
+terminal cannot show them rightly and refuses them; the browser table
+(``spades_ai.web``) sets ``shows_hidden_rules``.
 
 A match is saved as JSON lines: one line per finished hand, then the hand in progress, each
 with the seed, the level, the rules, ``hand_no`` and ``Hand.to_record()`` (``save`` /
@@ -32,9 +38,10 @@ from spades_ai.agents import make_agent
 from spades_ai.engine.deal import deal_match_hand, match_first_dealer
 from spades_ai.cards import Card
 from spades_ai.checks import check_seed
-from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
+from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
 from spades_ai.folders import write_atomic
 from spades_ai.game import Hand
+from spades_ai.policies.agent import default_pass
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner
 from spades_ai.table import render
@@ -80,13 +87,15 @@ class TableMatch:
 
     names = render.TABLE_NAMES
     teams = render.TABLE_TEAMS
+    #: Whether this table can show card passing and closed bidding (the terminal cannot).
+    shows_hidden_rules = False
 
     def __init__(self, seed: int, level: str = "normal", rules: Rules | None = None):
         self.seed = check_seed(seed)
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
-        if self.rules.pass_cards or self.rules.blind_pass or self.rules.closed_bidding:
+        if not self.shows_hidden_rules and (self.rules.pass_cards or self.rules.blind_pass or self.rules.closed_bidding):
             raise RulesError(
                 "the table has no prompt for card passing and announces every bid as it is made: "
                 "rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"
@@ -165,11 +174,30 @@ class TableMatch:
         """Let the agents act until you are to act or the match is over; the lines that tell
         what happened (bids, cards, tricks won, score sheets)."""
         lines: list[str] = []
-        while not self.over and self.hand.to_act != HUMAN:
-            lines += self._agent_acts()
-            if self.hand.phase == "over":
-                lines += self._finish_hand()
+        while self.agent_to_act:
+            lines += self.step()
         return lines
+
+    @property
+    def agent_to_act(self) -> bool:
+        """True when an agent, not you, is to act next."""
+        return not self.over and self.hand.to_act != HUMAN
+
+    def step(self) -> list[str]:
+        """One agent's pass, bid or card (an agent must be to act: ``agent_to_act``), and the
+        score sheet if it ends the hand; the lines that tell it."""
+        if not self.agent_to_act:
+            raise ValueError("no agent is to act: " + ("the match is over" if self.over else "it is your turn"))
+        lines = self._agent_acts()
+        if self.hand.phase == "over":
+            lines += self._finish_hand()
+        return lines
+
+    @property
+    def fresh(self) -> bool:
+        """True before anyone has passed, bid or played in the hand in progress."""
+        h = self.hand
+        return h is not None and h.bids == [None] * 4 and all(p is None for p in h.passes[0])
 
     def _hand_header(self) -> list[str]:
         h = self.hand
@@ -183,16 +211,38 @@ class TableMatch:
         h = self.hand
         seat = h.to_act
         agent = self.agents[seat]
-        lines = self._hand_header() if h.phase == "bidding" and h.bids == [None] * 4 else []
+        lines = self._hand_header() if self.fresh else []
+        if h.phase == "passing":
+            obs = h.observation()
+            n, blind = h.pass_count, None not in h.bids
+            h.pass_cards(seat, agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs))
+            to = "you" if seat == PARTNER else self.names[(seat + 2) % 4]
+            return lines + [f"{self.names[seat]} passes {n} card{'s' * (n != 1)} to {to}."] + self._received(blind)
         if h.phase == "bidding":
             if h.legal_bids(blind=True) and hasattr(agent, "blind_nil") and agent.blind_nil(h.observation(blind_decision=True)):
                 h.bid(0, blind=True)
             else:
                 h.bid(agent.bid(h.observation()))
-            lines.append(f"{self.names[seat]} {'bid' if seat == HUMAN else 'bids'} {render.bid_text(h.bids[seat], h.blind[seat])}.")
-            return lines
+            if self.rules.closed_bidding:
+                lines.append(f"{self.names[seat]} bids (closed bidding: shown when the play starts).")
+            else:
+                lines.append(f"{self.names[seat]} bids {render.bid_text(h.bids[seat], h.blind[seat])}.")
+            return lines + self._bids_shown()
         lines += self._play(agent.play(h.observation()))
         return lines
+
+    def _bids_shown(self) -> list[str]:
+        """Under closed bidding, the four bids once the last is made."""
+        h = self.hand
+        return [render.format_bids(h, self.names) + "."] if self.rules.closed_bidding and h.phase != "bidding" else []
+
+    def _received(self, blind: bool) -> list[str]:
+        """After a pass: the cards your partner passed you, if it ended the round (``blind``: the
+        round after the bidding)."""
+        h = self.hand
+        if h.phase == "passing" or h.passes[blind][PARTNER] is None:
+            return []
+        return [f"North passed you {' '.join(map(str, h.passes[blind][PARTNER]))}."]
 
     def _play(self, card) -> list[str]:
         """Play ``card`` for the seat to act (checked by the engine); the lines it gives."""
@@ -223,6 +273,8 @@ class TableMatch:
             return ""
         if self.asks_blind_nil():
             return "Bid blind nil before you look at your cards? ('blind nil', or 'look')"
+        if self.hand.phase == "passing":
+            return f"Pass {self.hand.pass_count} cards to North (e.g. AS KH)?"
         if self.hand.phase == "bidding":
             legal = self.hand.legal_bids()
             numbers = [b for b in legal if b > 0]
@@ -258,7 +310,7 @@ class TableMatch:
             lines.append(f"On the table: {render.format_trick(trick, self.names) if trick else 'nothing yet, you lead'}")
             lines.append(f"Your cards: {render.format_cards(h.cards(HUMAN), h.legal_cards())}   (* = you may play it)")
         else:
-            lines.append(render.format_bids(h, self.names))
+            lines.append(render.format_bids(h.view(HUMAN), self.names))  # your view: closed bids hidden
             lines.append(f"Your cards: {render.format_cards(h.cards(HUMAN))}")
         return lines
 
@@ -268,7 +320,17 @@ class TableMatch:
         if self.over:
             return False, ["The match is over."]
         h = self.hand
+        if h.to_act != HUMAN:
+            return False, [f"It is {self.names[h.to_act]}'s turn, not yours."]
         text = line.strip()
+        if h.phase == "passing":
+            n, blind = h.pass_count, None not in h.bids
+            try:
+                h.pass_cards(HUMAN, text)
+            except IllegalPassError as exc:
+                return False, [pass_refusal(exc, n, text)]
+            self.looked = True
+            return True, [f"You pass {text.upper()} to North."] + self._received(blind)
         if self.asks_blind_nil():
             words = text.lower().split()
             if words == ["look"]:
@@ -290,7 +352,7 @@ class TableMatch:
                 h.bid(n, blind=blind)
             except IllegalBidError as exc:
                 return False, [bid_refusal(exc, n, blind)]
-            return True, [f"You bid {render.bid_text(n, blind)}."]
+            return True, [f"You bid {render.bid_text(n, blind)}."] + self._bids_shown()
         try:
             lines = self._play(text)
         except IllegalPlayError as exc:
@@ -375,6 +437,17 @@ class TableMatch:
         if match.hand is None and match.winner is None:
             match._start_hand()
         return match
+
+
+def pass_refusal(exc: IllegalPassError, n: int, text: str) -> str:
+    """One line for a refused pass, in the table's words, from the engine's reason."""
+    if exc.reason == "bad_pass":
+        return f"Not cards: {text!r} (write cards as AS KH)."
+    if exc.reason == "count":
+        return f"Pass {n} different cards to North."
+    if exc.reason == "not_held":
+        return f"You {exc.detail.removeprefix('it ')}."
+    return exc.detail[:1].upper() + exc.detail[1:] + "."
 
 
 def bid_refusal(exc: IllegalBidError, n: int, blind: bool) -> str:

@@ -1,0 +1,111 @@
+"""The settings before PLAY: the level, and every house rule the engine offers, as a form.
+
+``rules_form(base)`` describes each field of ``Rules`` for the page (its kind, its choices, its
+value in ``base`` and the first sentence of its docstring); ``rules_from_form(base, given)``
+checks what the page sent, field by field, and builds the ``Rules`` (whose own checks say
+which combinations are refused). The browser table bounds a match's length, and so its memory:
+``target_score`` at most ``MAX_TARGET``, ``max_hands`` at most ``MAX_HANDS``.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import inspect
+import typing
+
+from spades_ai.errors import RulesError
+from spades_ai.rules import BIDDINGS, FIRST_LEADS, SPADE_LEADS, Rules
+from spades_ai.table.game import LEVELS
+
+MAX_TARGET = 2000
+MAX_HANDS = 100
+CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS}
+#: The lengths of a match the settings offer first (seed 004's site: 500 or 250 points).
+TARGETS = (500, 250)
+
+
+@functools.cache
+def field_docs() -> dict[str, str]:
+    """The first sentence of each ``Rules`` field's docstring (the string under the field)."""
+    tree = ast.parse(inspect.getsource(Rules))
+    body = tree.body[0].body
+    docs = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            text = " ".join(str(after.value.value).split())
+            docs[node.target.id] = text.split(". ")[0].rstrip(".") + "."
+    return docs
+
+
+def _kind(field: dataclasses.Field) -> tuple[str, bool]:
+    """(``bool``, ``int`` or ``choice``; whether None, "off", is allowed)."""
+    hint = typing.get_type_hints(Rules)[field.name]
+    args = typing.get_args(hint)
+    optional = type(None) in args
+    base = next(a for a in args if a is not type(None)) if optional else hint
+    if field.name in CHOICES:
+        return "choice", optional
+    return ("bool" if base is bool else "int"), optional
+
+
+def rules_form(base: Rules) -> list[dict]:
+    """Every rules field as the page draws it (see the module docstring)."""
+    docs = field_docs()
+    out = []
+    for field in dataclasses.fields(Rules):
+        kind, optional = _kind(field)
+        entry = {"name": field.name, "kind": kind, "optional": optional, "value": getattr(base, field.name),
+                 "doc": docs.get(field.name, "")}
+        if kind == "choice":
+            entry["choices"] = list(CHOICES[field.name])
+        out.append(entry)
+    return out
+
+
+def rules_from_form(base: Rules, given) -> Rules:
+    """``base`` with the fields of ``given`` (a JSON object from the page) changed; a wrong
+    field, type or value raises ``RulesError`` naming it."""
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise RulesError(f"rules must be an object of fields, not {type(given).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(Rules)}
+    values = base.to_dict()
+    for name, value in given.items():
+        if name not in fields:
+            raise RulesError(f"unknown rules field {name!r}; valid fields: {', '.join(sorted(fields))}")
+        kind, optional = _kind(fields[name])
+        if value is None:
+            if not optional:
+                raise RulesError(f"rules field {name!r} cannot be off")
+        elif kind == "bool" and not isinstance(value, bool):
+            raise RulesError(f"rules field {name!r} is true or false, not {value!r}")
+        elif kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise RulesError(f"rules field {name!r} is a whole number, not {value!r}")
+        elif kind == "choice" and value not in CHOICES[name]:
+            raise RulesError(f"rules field {name!r} is one of {', '.join(CHOICES[name])}, not {value!r}")
+        values[name] = value
+    rules = Rules.from_dict(values)
+    if rules.target_score is not None and rules.target_score > MAX_TARGET:
+        raise RulesError(f"the browser table plays to at most {MAX_TARGET} points, not {rules.target_score}")
+    if rules.max_hands is not None and rules.max_hands > MAX_HANDS:
+        raise RulesError(f"the browser table plays at most {MAX_HANDS} hands, not {rules.max_hands}")
+    if rules.target_score is None and rules.max_hands is None:
+        raise RulesError("a match needs a target score or a number of hands")
+    return rules
+
+
+def check_level(level) -> str:
+    """A level of the opponents (``LEVELS``), or ``ValueError`` naming the levels."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+    return level
+
+
+def settings_form(base: Rules, level: str) -> dict:
+    """What the settings screen offers: the levels, the usual targets (and the server's own, if
+    another; None: no target, a number of hands), every rules field."""
+    targets = list(TARGETS) + ([base.target_score] if base.target_score not in TARGETS else [])
+    return {"levels": list(LEVELS), "level": level, "targets": targets, "rules": rules_form(base)}
