@@ -48,7 +48,8 @@ def breakdown(chunk: int, chunks: int) -> dict[str, float]:
     from pathlib import Path
 
     from spades_ai.tournament import Chunk
-    from spades_ai.tournament.results import chunk_table, encode, run_config, write_atomic
+    from spades_ai.folders import write_atomic
+    from spades_ai.tournament.results import chunk_table, encode, run_config
 
     t = Tournament.make(AGENTS, deals=chunk * chunks)
     config = run_config(t)

@@ -616,20 +616,26 @@ def _cmd_deal(args) -> None:
 
 
 def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
-    """The hands of a hands-mode ``--keep-plays`` results folder as ``learn`` takes them
-    (``learn.dataset.HAND_ARRAYS``), the labels of the agents by which seats are named (a
-    partnership's partners each its own) and the rules."""
+    """The hands of a ``--keep-plays`` results folder (hands or matches mode) as ``learn`` takes
+    them (``learn.dataset.HAND_ARRAYS``; in matches mode also ``match_no`` and ``hand_no``, and
+    the scores and bags each hand starts from), the labels of the agents by which seats are
+    named (a partnership's partners each its own) and the rules."""
     import numpy as np
 
+    from spades_ai.engine.deal import deal_match_hand
+    from spades_ai.learn.rows import N_STARTS, S_BAGS0, S_PLAYED, S_SCORE0
     from spades_ai.simulate import deal_masks
     from spades_ai.tournament.results import load_results, read_config, seat_labels
     from spades_ai.tournament.schedule import Tournament
 
     t = Tournament.from_dict(read_config(run_dir))
-    if not t.keep_plays or t.mode != "hands":
-        raise ValueError(f"{run_dir}: a dataset is made from a hands-mode run played with --keep-plays")
-    cols = ["pairing", "table", "team", "deal_no", "dealer", "bid_a", "bid_b", "blind_a", "blind_b", "points", "plays"]
-    df = load_results(run_dir, columns=cols).sort_values(["pairing", "table", "deal_no", "team"], kind="stable")
+    if not t.keep_plays:
+        raise ValueError(f"{run_dir}: a dataset is made from a run played with --keep-plays (its plays are not recorded)")
+    matches = t.mode == "matches"
+    unit = ["match_no", "hand_no"] if matches else ["deal_no"]
+    cols = ["pairing", "table", "team", *unit, "dealer", "bid_a", "bid_b", "blind_a", "blind_b", "points", "plays"]
+    cols += ["score", "bag_count"] if matches else []
+    df = load_results(run_dir, columns=cols).sort_values(["pairing", "table", *unit, "team"], kind="stable")
     team0, team1 = df.iloc[0::2], df.iloc[1::2]
     n = len(team0)
     bids, blind = np.empty((n, 4), np.int64), np.empty((n, 4), np.bool_)
@@ -637,16 +643,36 @@ def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
         row = (team0, team1)[s % 2]
         bids[:, s] = row["bid_a" if s < 2 else "bid_b"].to_numpy()
         blind[:, s] = row["blind_a" if s < 2 else "blind_b"].to_numpy()
-    pairing, table, deal_no = (team0[c].to_numpy(np.int64) for c in ("pairing", "table", "deal_no"))
-    deals = np.concatenate([deal_masks(t.table_seed(int(tb)), int(d), 1) for tb, d in zip(table, deal_no)])
+    pairing, table = (team0[c].to_numpy(np.int64) for c in ("pairing", "table"))
+    starts = np.zeros((n, N_STARTS), np.int64)
+    extra = {}
+    if matches:
+        match_no, hand_no = team0["match_no"].to_numpy(np.int64), team0["hand_no"].to_numpy(np.int64)
+        rules, cards = t.rules.as_array(), np.empty(4, np.uint64)
+        deals = np.empty((n, 4), np.uint64)
+        for i in range(n):
+            deal_match_hand(np.uint64(t.table_seed(int(table[i]))), match_no[i], hand_no[i], cards, rules)
+            deals[i] = [t.rules.public_mask(int(m)) for m in cards]  # card ids, as the rows take them
+        # a hand starts from the scores and bags after the match's previous hand (the row before)
+        later = hand_no > 0
+        for team, rows in enumerate((team0, team1)):
+            starts[1:, S_SCORE0 + team] = rows["score"].to_numpy(np.int64)[:-1]
+            starts[1:, S_BAGS0 + team] = rows["bag_count"].to_numpy(np.int64)[:-1]
+        starts[~later, : S_PLAYED] = 0
+        starts[:, S_PLAYED] = hand_no
+        deal_no = np.full(n, -1, np.int64)
+        extra = {"match_no": match_no, "hand_no": hand_no}
+    else:
+        deal_no = team0["deal_no"].to_numpy(np.int64)
+        deals = np.concatenate([deal_masks(t.table_seed(int(tb)), int(d), 1) for tb, d in zip(table, deal_no)])
     labels = seat_labels(t)  # each seat's own agent: a partnership's two partners apart
     seat_agents = np.array([[labels.index(spec.label) for spec in t.seat_specs(int(p), int(tb))]
                             for p, tb in zip(pairing, table)])  # fmt: skip
     hands = {
-        "deals": deals, "dealer": team0["dealer"].to_numpy(np.int64), "bids": bids, "blind": blind,
+        "deals": deals, "dealer": team0["dealer"].to_numpy(np.int64), "starts": starts, "bids": bids, "blind": blind,
         "plays": np.stack([np.frombuffer(b, np.int8) for b in team0["plays"]]) if n else np.zeros((0, 52), np.int8),
         "points": np.stack([team0["points"].to_numpy(), team1["points"].to_numpy()], axis=1),
-        "deal_no": deal_no, "seat_agents": seat_agents,
+        "deal_no": deal_no, "seat_agents": seat_agents, **extra,
     }  # fmt: skip
     return hands, labels, t.rules
 
@@ -840,8 +866,9 @@ def _add_dataset(sub) -> None:
     ds.add_argument("--seed", type=_seed, default=0, help="deal i comes from (seed, i) (default 0)")
     ds.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
     ds.add_argument(
-        "--labels", choices=("solver", "hard", "crazy"),
-        help="value labels: solver = the exact solver's card values late in the hand (hard, crazy: not in this version)",
+        "--labels", metavar="SOLVER|AGENT",
+        help="value labels: solver = the exact solver's card values late in the hand; hard or crazy (with options: "
+        "hard:worlds=64) = that agent's value of every legal bid and card, as it decides",
     )  # fmt: skip
     ds.add_argument("--solver-tricks", dest="solver_tricks", type=_positive, default=3, help="tricks left for solver labels (default 3)")
     ds.add_argument("--from", dest="source", metavar="RUN_DIR", help="every decision of a --keep-plays results folder")

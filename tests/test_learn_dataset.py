@@ -1,6 +1,10 @@
 """Decision rows: the numba replay against ``Hand`` + ``observation_vector`` row by row, and
 dataset folders that resume without losing or doubling rows and refuse another dataset."""
 
+import json
+import os
+import socket
+
 import numpy as np
 import pytest
 
@@ -82,8 +86,13 @@ def test_a_folder_of_another_dataset_is_refused(tmp_path):
     out = write_dataset(tmp_path / "d", ["normal", "easy"], deals=4, seed=3, chunk_size=4)
     with pytest.raises(DatasetError, match="seed: 3 there, 4 asked"):
         write_dataset(out, ["normal", "easy"], deals=4, seed=4, chunk_size=4)
-    with pytest.raises(ValueError, match="play_values_kernel"):
-        write_dataset(tmp_path / "e", ["hard", "normal"], deals=4, labels="hard")
+    (out / ".lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))  # a live run's lock
+    with pytest.raises(DatasetError, match="another run .* is writing to"):
+        write_dataset(out, ["normal", "easy"], deals=4, seed=3, chunk_size=4)
+    with pytest.raises(ValueError, match="normal has no evaluation of every legal card"):
+        write_dataset(tmp_path / "e", ["hard", "normal"], deals=4, labels="normal")
+    with pytest.raises(ValueError, match="labels='best'.*unknown agent 'best'"):
+        write_dataset(tmp_path / "e", ["hard", "normal"], deals=4, labels="best")
 
 
 def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):
@@ -102,8 +111,13 @@ def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):
     np.testing.assert_array_equal(data["action"][: len(live["obs"])], live["action"])
     assert main(["dataset", "--agents", "normal,easy", "--deals", "2", "--out", str(tmp_path / "live")]) == 0
     assert len(load_dataset(tmp_path / "live")["action"]) == 2 * 56
-    assert main(["dataset", "--agents", "hard,normal", "--deals", "2", "--labels", "hard", "--out", str(tmp_path / "x")]) == 2
-    assert "play_values_kernel" in capsys.readouterr().err
+    assert main(["dataset", "--agents", "normal,easy", "--deals", "1", "--labels", "easy", "--out", str(tmp_path / "x")]) == 2
+    assert "easy has no evaluation" in capsys.readouterr().err
+    assert main(["dataset", "--agents", "hard:worlds=16,normal", "--deals", "1", "--labels", "hard:worlds=16",
+                 "--out", str(tmp_path / "hard")]) == 0  # fmt: skip
+    hard = load_dataset(tmp_path / "hard")
+    at_hard = hard["seat"] % 2 == 0  # Hard's own seats: the labels come with its decision
+    np.testing.assert_array_equal(hard["label_action"][at_hard], hard["action"][at_hard])
 
 
 def test_solver_labels(tmp_path):
@@ -122,3 +136,116 @@ def test_solver_labels(tmp_path):
     last = play_no == 51
     assert last.sum() == 6
     np.testing.assert_array_equal(labels[last, data["action"][last]], data["outcome"][last])
+
+
+def record_rows(record):
+    """(obs, mask, seat, action, outcome) of every decision of a ``Hand.to_record()`` record,
+    replayed through a ``Hand`` that starts from the record's match state."""
+    rules = sa.Rules.from_dict(record["rules"])
+    h = sa.Hand(record["deal"], record["dealer"], rules, record["scores"], record["bag_count"], record["hands_played"])
+    actions = []
+    for b, blind in zip(record["bids"], record["blind"]):
+        seat = h.to_act
+        if h.legal_bids(blind=True):
+            actions.append((h.observation(blind_decision=True), enc.BLIND_NIL if blind else enc.LOOK, seat,
+                            [enc.BLIND_NIL, enc.LOOK]))  # fmt: skip
+        if not blind:
+            actions.append((h.observation(), enc.BID_OFFSET + b, seat, [enc.BID_OFFSET + x for x in h.legal_bids()]))
+        h.bid(b, blind=blind)
+    for card in record["plays"]:
+        card = rules.named(card)
+        actions.append((h.observation(), int(card), h.to_act, [int(c) for c in h.legal_cards()]))
+        h.play(card)
+    out = []
+    for obs, action, seat, legal in actions:
+        mask = np.zeros(enc.N_ACTIONS, np.int8)
+        mask[legal] = 1
+        out.append((observation_vector(obs), mask, seat, action, h.result().points[seat % 2]))
+    return out
+
+
+def test_the_dataset_of_a_matches_mode_run(tmp_path):
+    """Every hand of the matches carries the scores and bags of the match into its rows (here
+    also whether a blind nil is offered: only when trailing by 100)."""
+    from spades_ai.cli import main
+    from spades_ai.table.replay import from_run
+    from spades_ai.tournament.results import load_results
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text("target_score = 200\nblind_nil = true\nblind_nil_min_deficit = 100\n")
+    run = tmp_path / "run"
+    assert main(["tournament", "--agents", "normal,random", "--deals", "2", "--mode", "matches", "--seed", "4",
+                 "--rules", str(rules), "--keep-plays", "--jobs", "1", "--out", str(run), "-q"]) == 0  # fmt: skip
+    assert main(["dataset", "--from", str(run), "--out", str(tmp_path / "from"), "--chunk-size", "3"]) == 0
+    data = load_dataset(tmp_path / "from")
+    assert (data["deal_no"] == -1).all() and data["hand_no"].max() >= 2
+    hands = load_results(run, columns=["table", "team", "match_no", "hand_no"]).query("team == 0")
+    r = checked = 0
+    for table, m, k in hands.sort_values(["table", "match_no", "hand_no"])[["table", "match_no", "hand_no"]].to_numpy():
+        expected = record_rows(from_run(run, match_no=int(m), hand_no=int(k), table=int(table)).record)
+        for v, mask, seat, action, outcome in expected:
+            assert (data["match_no"][r], data["hand_no"][r]) == (m, k)
+            np.testing.assert_array_equal(data["obs"][r], v, err_msg=f"table {table}, match {m}, hand {k}, row {r}")
+            np.testing.assert_array_equal(data["mask"][r], mask)
+            assert (data["seat"][r], data["action"][r], data["outcome"][r]) == (seat, action, outcome)
+            r += 1
+        checked += k > 0
+    assert r == len(data["action"])
+    assert checked >= 4 and (data["phase"] == 1).any()  # later hands, and a blind nil offered
+
+
+def test_a_parallel_dataset_equals_the_serial_one(tmp_path):
+    serial = load_dataset(write_dataset(tmp_path / "serial", ["normal", "random"], deals=9, seed=5, chunk_size=3))
+    parallel = load_dataset(write_dataset(tmp_path / "par", ["normal", "random"], deals=9, seed=5, chunk_size=3, n_jobs=2))
+    assert serial.keys() == parallel.keys() and len(serial["action"]) == 9 * 56
+    for name in serial:
+        np.testing.assert_array_equal(serial[name], parallel[name], err_msg=name)
+
+
+@pytest.mark.parametrize("labeller", ["hard", "crazy"])
+def test_search_labels_are_the_agents_own_evaluation(tmp_path, labeller):
+    """At the labeller's seats the labels are its own decision (label_action == action, and the
+    play is play_hands' own); at the others it evaluates the same observation; every label
+    equals a direct call of ``decision_values`` on the row's observation."""
+    from spades_ai.montecarlo import decision_values
+
+    agent = sa.make_agent(labeller, worlds=16)
+    spec = f"{labeller}:worlds=16"
+    out = write_dataset(tmp_path / "l", [agent, "normal"], deals=2, seed=7, labels=spec, chunk_size=1)
+    data = load_dataset(out)
+    plain = load_dataset(write_dataset(tmp_path / "p", [agent, "normal"], deals=2, seed=7))
+    for name in plain:  # the labels change nothing of the play
+        np.testing.assert_array_equal(data[name], plain[name], err_msg=name)
+    chunk_path(out, 0).unlink()  # a killed run: the labelled chunk is made again, the same
+    write_dataset(out, [agent, "normal"], deals=2, seed=7, labels=spec, chunk_size=1)
+    again = load_dataset(out)
+    for name in data:
+        np.testing.assert_array_equal(again[name], data[name], err_msg=name)
+    values, choice, seat, phase = data["label_values"], data["label_action"], data["seat"], data["phase"]
+    own = seat % 2 == 0
+    np.testing.assert_array_equal(choice[own], data["action"][own])
+    assert (choice[~own] != data["action"][~own]).any()  # Normal does not always choose as Hard would
+    weighed = ~np.isnan(values)
+    assert (data["mask"][weighed] == 1).all() and weighed[phase == 2][:, 52:66].any() and weighed[phase == 3][:, :52].any()
+    records = sa.play_hands([agent, "normal"], 2, seed=7, keep_plays=True)
+    reference = sa.make_agent(labeller, worlds=16)
+    row = 0
+    for i in range(2):
+        h = sa.Hand([int(c) for c in sa.deal(7, i)], 0)
+        while h.phase == "bidding":
+            b = records.bids[i][h.to_act]
+            _, direct = decision_values(reference, h.observation())
+            expected = np.full(enc.N_ACTIONS, np.nan, np.float32)
+            expected[[enc.BID_OFFSET + k for k in direct]] = list(direct.values())
+            np.testing.assert_array_equal(values[row], expected, err_msg=f"row {row}")
+            h.bid(int(b))
+            row += 1
+        for card in records.plays[i]:
+            c, direct = decision_values(reference, h.observation())
+            expected = np.full(enc.N_ACTIONS, np.nan, np.float32)
+            expected[[int(k) for k in direct]] = list(direct.values())
+            np.testing.assert_array_equal(values[row], expected, err_msg=f"row {row}")
+            assert choice[row] == int(c)
+            h.play(int(card))
+            row += 1
+    assert row == len(values)

@@ -10,8 +10,8 @@ as Parquet in chunks, resumable, and read back as numpy arrays.
 
 A folder holds ``config.json`` (what was played: the agents by seat, seed, rules, deals, chunk
 size, the schema and the version) and ``chunk-000000.parquet`` ... (deals ``k * chunk_size``
-onwards). A chunk is written whole (to a temporary name, then renamed), so a killed run leaves
-no partial chunk, and running the same command again writes only the chunks that are missing:
+onwards), and ``.lock`` while a run writes (``folders.FolderLock``: a second run is refused). A
+chunk is written whole (``folders.write_atomic``), so a killed run leaves no partial chunk, and running the same command again writes only the chunks that are missing:
 no row is lost or doubled. A folder made for something else is refused. Columns (``COLUMNS``)::
 
     obs       float32[567]  the acting seat's observation vector (learn.encoding), stored as
@@ -25,16 +25,27 @@ no row is lost or doubled. A folder made for something else is refused. Columns 
     agent     int8          index of the acting agent in config.json's "agents"
 
 The hands are dealt from ``(seed, deal_no)`` with dealer 0 and played by ``play_hands`` with
-the lineup, or (``rows_from_hands``) come from a ``--keep-plays`` results folder. With
+the lineup, or (``rows_from_hands``) come from a ``--keep-plays`` results folder; from a
+matches-mode run the rows also have ``match_no`` and ``hand_no`` (``deal_no`` -1), and each
+hand's observations carry the scores and bags of the match before it. With
 ``labels="solver"`` a column ``solver_values`` (52 float32 by card id, NaN elsewhere) holds the
 exact solver's value of every legal card for the acting team when at most ``solver_tricks``
-tricks are left (``learn.labels``). Hard's and Crazy's values are not written yet.
+tricks are left (``learn.labels``). With ``labels="hard"`` or ``"crazy"`` (or either with
+options, ``"hard:worlds=64"``) two columns hold that agent's evaluation at every bid and card,
+the numbers its own choice is made from (``montecarlo.decision_values``)::
+
+    label_values  float32[68]  its value of each action id it weighed (the acting team's points,
+                               bags at their cost); NaN for the others and the blind-nil rows
+    label_action  int8         its choice (an action id; -1 on a blind-nil row)
+
+Where the labeller is the acting agent (the same label in the lineup) the labels are the
+by-product of its own decision (``label_action == action``); elsewhere it evaluates the same
+observation beside the agent that acts (``learn.labels.labelled_hands``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import joblib
@@ -42,6 +53,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from spades_ai.agents.builtin import BuiltinAgent
+from spades_ai.agents.spec import AgentSpec, parse_agent
+from spades_ai.errors import TournamentError
+from spades_ai.folders import FolderLock, is_temporary, write_atomic
 from spades_ai.selfplay.play import play_hands, resolve_lineup
 from spades_ai.checks import check_count, check_seed
 from spades_ai.learn import encoding as enc
@@ -65,9 +80,16 @@ COLUMNS = {
     "outcome": (pa.int32(), "the hand's points for the acting seat's team"),
     "agent": (pa.int8(), "index of the acting agent in config.json's agents"),
 }
+#: The columns of a dataset made from a matches-mode run (``--from``): the hand's place.
+MATCH_COLUMNS = {
+    "match_no": (pa.int64(), "the match the hand was played in (deal_no is -1)"),
+    "hand_no": (pa.int16(), "the hand's number in its match, from 0"),
+}
 #: Label columns, written when asked for (``labels``)
 LABEL_COLUMNS = {
     "solver_values": (pa.binary(4 * 52), "the exact solver's value of each legal card for the acting team (52 float32, NaN elsewhere)"),
+    "label_values": (pa.binary(4 * enc.N_ACTIONS), "the labelling agent's value of each action it weighed (68 float32, NaN elsewhere)"),
+    "label_action": (pa.int8(), "the labelling agent's choice (an action id; -1 where it was not asked)"),
 }
 DEFAULT_CHUNK = 20_000
 #: The vector columns: stored as fixed-size binary (one value per row; a list column would cost
@@ -76,8 +98,10 @@ VECTORS = {
     "obs": (np.dtype("<f4"), enc.OBSERVATION_SIZE),
     "mask": (np.dtype(np.int8), enc.N_ACTIONS),
     "solver_values": (np.dtype("<f4"), 52),
+    "label_values": (np.dtype("<f4"), enc.N_ACTIONS),
 }
-LABELS = ("solver",)
+#: ``labels``: the exact solver, or a Monte Carlo agent's spec (these names, with any options).
+LABELS = ("solver", "hard", "crazy")
 
 
 class DatasetError(ValueError):
@@ -85,28 +109,39 @@ class DatasetError(ValueError):
 
 
 # -- rows ------------------------------------------------------------------------------------------
-def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, deal_no, seat_agents) -> dict:
+def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, deal_no, seat_agents, starts=None,
+                    match_no=None, hand_no=None) -> dict:  # fmt: skip
     """The decision rows of hands given as arrays: ``deals`` ``(n, 4)`` bitboards of card ids,
     ``dealer`` ``(n,)``, ``bids`` / ``blind`` ``(n, 4)``, ``plays`` ``(n, 52)`` card ids in play
     order, ``points`` ``(n, 2)`` per team, ``deal_no`` ``(n,)`` and ``seat_agents`` ``(n, 4)``
-    (the agent index at each seat). Returns the columns as numpy arrays."""
+    (the agent index at each seat). ``starts`` ``(n, 5)``: what a match carries into each hand
+    (scores of teams 0 and 1, their bag counts, the hands already played: ``learn.rows``); None
+    for hands on their own (all 0); hands of matches also give ``match_no`` and ``hand_no``
+    ``(n,)`` (columns of their own; ``deal_no`` is then -1). Returns the columns as numpy arrays."""
     n = len(deals)
+    if starts is None:
+        starts = np.zeros((n, _rows.N_STARTS), np.int64)
     cap = n * _rows.MAX_ROWS_PER_HAND
     obs = np.empty((cap, enc.OBSERVATION_SIZE), dtype=np.float32)
     masks = np.empty((cap, enc.N_ACTIONS), dtype=np.int8)
     cols = np.empty((cap, _rows.N_COLS), dtype=np.int64)
     m = _rows.decision_rows(
-        np.ascontiguousarray(deals, dtype=np.uint64), np.asarray(dealer, np.int64), np.asarray(bids, np.int64),
+        np.ascontiguousarray(deals, dtype=np.uint64), np.asarray(dealer, np.int64),
+        np.ascontiguousarray(starts, dtype=np.int64).reshape(n, _rows.N_STARTS), np.asarray(bids, np.int64),
         np.asarray(blind, np.bool_), np.asarray(plays, np.int64), np.asarray(points, np.int64), rules.as_array(),
         obs, masks, cols,
     )  # fmt: skip
     if m < 0:
         i = -1 - m
-        raise DatasetError(f"hand {i} (deal {int(np.asarray(deal_no)[i])}) has an action these rules refuse: it was not played under them")
+        which = f"deal {int(np.asarray(deal_no)[i])}" if match_no is None else f"match {int(match_no[i])}, hand {int(hand_no[i])}"
+        raise DatasetError(f"hand {i} ({which}) has an action these rules refuse: it was not played under them")
     cols = cols[:m]
     hand = cols[:, _rows.C_HAND]
     seat = cols[:, _rows.C_SEAT]
+    extra = {} if match_no is None else {"match_no": np.asarray(match_no, np.int64)[hand],
+                                         "hand_no": np.asarray(hand_no, np.int16)[hand]}  # fmt: skip
     return {
+        **extra,
         "obs": obs[:m],
         "mask": masks[:m],
         "deal_no": np.asarray(deal_no, np.int64)[hand],
@@ -138,7 +173,7 @@ def deal_rows(seed: int, deal_no) -> np.ndarray:
 
 def _table(columns: dict) -> pa.Table:
     arrays = {}
-    for name, (typ, _) in {**COLUMNS, **LABEL_COLUMNS}.items():
+    for name, (typ, _) in {**COLUMNS, **MATCH_COLUMNS, **LABEL_COLUMNS}.items():
         if name not in columns:
             continue
         a = columns[name]
@@ -156,9 +191,10 @@ def chunk_path(out: Path, k: int) -> Path:
 
 
 def prepare_folder(out, config: dict) -> Path:
-    """Create ``out`` with ``config.json``, or check that it holds this very dataset."""
+    """Create ``out`` with ``config.json``, or check that it holds this very dataset; the
+    temporary files of a killed run are removed (call it holding the folder's lock:
+    ``FolderLock(out, DatasetError)``)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     path = out / CONFIG_FILE
     config = {"schema": SCHEMA, **config}
     if path.exists():
@@ -167,25 +203,47 @@ def prepare_folder(out, config: dict) -> Path:
         if keys:
             shown = "; ".join(f"{k}: {old.get(k)!r} there, {config.get(k)!r} asked" for k in keys)
             raise DatasetError(f"{out} holds another dataset ({shown}): choose another folder")
-        return out
-    if any(out.glob("chunk-*.parquet")):
+    elif any(out.glob("chunk-*.parquet")):
         raise DatasetError(f"{out} has chunks but no {CONFIG_FILE}: not a dataset folder this run may add to")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({**config, "version": __version__}, indent=1))
-    os.replace(tmp, path)
+    else:
+        write_atomic(path, json.dumps({**config, "version": __version__}, indent=1).encode(), sync=True)
+    for tmp in out.iterdir():
+        if is_temporary(tmp):
+            tmp.unlink(missing_ok=True)
     return out
 
 
 def write_chunk(out: Path, k: int, columns: dict) -> int:
-    """Chunk ``k`` written whole: to a temporary name first, then renamed."""
-    path = chunk_path(out, k)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(_table(columns), tmp, compression=COMPRESSION)
-    os.replace(tmp, path)
+    """Chunk ``k`` written whole (``folders.write_atomic``)."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(_table(columns), sink, compression=COMPRESSION)
+    write_atomic(chunk_path(out, k), sink.getvalue())
     return len(columns["action"])
 
 
-def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, n: int, solver_tricks: int | None) -> int:
+def _portable(agent):
+    """What a worker rebuilds ``agent`` from: a built-in as its spec (made again from numba's
+    cache, where a pickled kernel would compile afresh in every worker), another as itself."""
+    if isinstance(agent, BuiltinAgent):
+        try:
+            json.dumps(agent.options)
+        except TypeError:  # an option holding an agent object (rollout=make_agent(...))
+            return agent
+        return AgentSpec(name=agent.name, options=dict(agent.options), label=agent.label)
+    return agent
+
+
+def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, n: int, solver_tricks: int | None,
+                labeller: AgentSpec | None) -> int:  # fmt: skip
+    agents = [a.build() if isinstance(a, AgentSpec) else a for a in agents]
+    if labeller is not None:
+        from spades_ai.learn.labels import labelled_hands
+
+        hands, values, choices = labelled_hands(agents, labeller.build(), seed, rules, start, n)
+        seat_agents = np.broadcast_to(np.arange(4, dtype=np.int8), (n, 4))
+        columns = {**rows_from_hands(**hands, rules=rules, seat_agents=seat_agents), "label_values": values,
+                   "label_action": choices}  # fmt: skip
+        return write_chunk(out, k, columns)
     records = play_hands(agents, n, seed=seed, rules=rules, start=start, keep_plays=True)
     columns = rows_from_records(records, seed, rules)
     if solver_tricks:
@@ -195,8 +253,25 @@ def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, 
     return write_chunk(out, k, columns)
 
 
-def _labels(agents) -> list[str]:
+def _agent_labels(agents) -> list[str]:
     return [str(getattr(a, "label", None) or getattr(a, "name", a)) for a in agents]
+
+
+def labeller_spec(labels) -> AgentSpec | None:
+    """The spec of the Monte Carlo agent that ``labels`` names (``"hard"``, ``"crazy:worlds=64"``
+    ...), None for ``labels`` None or ``"solver"``; a clear error for anything else."""
+    if labels is None or labels == "solver":
+        return None
+    what = f"labels={labels!r}: labels are 'solver', or 'hard' or 'crazy' with any of their options ('hard:worlds=64')"
+    if not isinstance(labels, str):
+        raise ValueError(what)
+    try:
+        spec = parse_agent(labels)
+    except TournamentError as exc:
+        raise ValueError(f"{what}; {exc}") from None
+    if spec.name not in LABELS[1:]:
+        raise ValueError(f"{what}; {spec.label} has no evaluation of every legal card or bid to label with")
+    return spec
 
 
 def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None = None, chunk_size: int | None = None,
@@ -205,45 +280,52 @@ def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None
     B, A, B; dealer 0) and write every decision as a row in the folder ``out``; the chunks
     already there are kept (a killed run resumes). ``n_jobs`` chunks at once with joblib (under
     the caller's ``joblib.parallel_config``). ``labels="solver"`` adds ``solver_values`` for the
-    card decisions with at most ``solver_tricks`` tricks left (``learn.labels``)."""
-    if labels is not None and labels not in LABELS:
-        raise ValueError(
-            f"labels={labels!r}: Hard's and Crazy's values need MonteCarloAgent.play_values_kernel, which this "
-            "version does not have; labels='solver' (the exact solver late in the hand) is available"
-        )
+    card decisions with at most ``solver_tricks`` tricks left (``learn.labels``); ``labels="hard"``
+    or ``"crazy"`` (options allowed: ``"hard:worlds=64"``) adds that agent's ``label_values`` and
+    ``label_action`` at every decision (see the module docstring)."""
+    labeller = labeller_spec(labels)
     lineup = resolve_lineup(agents)
     rules = check_rules(rules)
     deals, seed = check_count(deals, "deals"), check_seed(seed)
     size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
     solver_tricks = solver_tricks if labels == "solver" else None
-    config = {"source": "play", "agents": _labels(lineup), "seed": seed, "deals": deals, "chunk_size": size,
-              "rules": rules.to_dict(), "labels": labels, "solver_tricks": solver_tricks}  # fmt: skip
-    out = prepare_folder(out, config)
-    todo = [k for k in range(-(-deals // size)) if not chunk_path(out, k).exists()]
-    jobs = (joblib.delayed(_live_chunk)(out, k, lineup, seed, rules, k * size, min(size, deals - k * size), solver_tricks)
-            for k in todo)  # fmt: skip
-    joblib.Parallel(n_jobs=n_jobs)(jobs)
+    config = {"source": "play", "agents": _agent_labels(lineup), "seed": seed, "deals": deals, "chunk_size": size,
+              "rules": rules.to_dict(), "labels": labeller.label if labeller else labels, "solver_tricks": solver_tricks}  # fmt: skip
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out, DatasetError):
+        prepare_folder(out, config)
+        todo = [k for k in range(-(-deals // size)) if not chunk_path(out, k).exists()]
+        portable = [_portable(a) for a in lineup]
+        jobs = (joblib.delayed(_live_chunk)(out, k, portable, seed, rules, k * size, min(size, deals - k * size),
+                                            solver_tricks, labeller) for k in todo)  # fmt: skip
+        joblib.Parallel(n_jobs=n_jobs)(jobs)
     return out
 
 
-HAND_ARRAYS = ("deals", "dealer", "bids", "blind", "plays", "points", "deal_no", "seat_agents")
+HAND_ARRAYS = ("deals", "dealer", "starts", "bids", "blind", "plays", "points", "deal_no", "seat_agents")
 
 
 def write_hands_dataset(out, hands: dict, rules: Rules, *, agents: list[str], source: str,
                         chunk_size: int | None = None) -> Path:  # fmt: skip
     """The rows of recorded hands (``HAND_ARRAYS``, as ``rows_from_hands`` takes them, one
-    entry per hand; ``seat_agents`` index ``agents``) in the folder ``out``, chunk by chunk of
-    hands, resumable as ``write_dataset``. ``source`` names where they come from (a results
-    folder: ``spades-ai dataset --from``)."""
+    entry per hand; ``seat_agents`` index ``agents``; ``starts`` what a match carries into each;
+    from matches also ``MATCH_COLUMNS``) in the folder ``out``, chunk by chunk of hands,
+    resumable as ``write_dataset``. ``source`` names where they come from (a results folder:
+    ``spades-ai dataset --from``)."""
     rules = check_rules(rules)
     n = len(hands["deals"])
     size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
     config = {"source": source, "agents": list(agents), "hands": n, "chunk_size": size, "rules": rules.to_dict()}
-    out = prepare_folder(out, config)
-    for k in range(-(-n // size)):
-        if not chunk_path(out, k).exists():
-            part = {name: np.asarray(hands[name])[k * size : (k + 1) * size] for name in HAND_ARRAYS}
-            write_chunk(out, k, rows_from_hands(**part, rules=rules))
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out, DatasetError):
+        prepare_folder(out, config)
+        for k in range(-(-n // size)):
+            if not chunk_path(out, k).exists():
+                names = [*HAND_ARRAYS, *(name for name in MATCH_COLUMNS if name in hands)]
+                part = {name: np.asarray(hands[name])[k * size : (k + 1) * size] for name in names}
+                write_chunk(out, k, rows_from_hands(**part, rules=rules))
     return out
 
 

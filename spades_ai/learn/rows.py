@@ -1,8 +1,10 @@
 """Decision rows from recorded hands, in numba: every bid and card of a hand replayed on the
 engine, with the acting seat's observation vector and mask (``learn.vectors``) before it.
 
-A hand is its deal (four bitboards of card ids), dealer, bids, blind flags and the 52 card ids
-in play order (``HandRecords.plays``, a ``--keep-plays`` results folder). A seat offered a blind
+A hand is its deal (four bitboards of card ids), dealer, what a match carries into it (``starts``:
+the scores and bag counts of teams 0 and 1 and the hands already played, all 0 for a hand on its
+own), bids, blind flags and the 52 card ids in play order (``HandRecords.plays``, a
+``--keep-plays`` results folder). A seat offered a blind
 nil gives a row of its own first: action ``BLIND_NIL`` (66) if it bid one, else ``LOOK`` (67),
 on the view without its cards (the environment's encoding). Each row's columns (``cols``)::
 
@@ -36,6 +38,9 @@ C_HAND, C_SEAT, C_PHASE, C_ACTION, C_OUTCOME = 0, 1, 2, 3, 4
 N_COLS = 5
 #: At most 4 blind-nil decisions, 4 bids and 52 cards a hand.
 MAX_ROWS_PER_HAND = 60
+#: ``starts`` columns: what a match carries into the hand.
+S_SCORE0, S_SCORE1, S_BAGS0, S_BAGS1, S_PLAYED = 0, 1, 2, 3, 4
+N_STARTS = 5
 
 
 @kernel
@@ -53,7 +58,7 @@ def emit(m, i, pub, view, hands, seat, blind_decision, action, phase, points, ru
 
 
 @kernel
-def decision_rows(deals, dealers, bids, blind, plays, points, rules, obs, masks, cols):
+def decision_rows(deals, dealers, starts, bids, blind, plays, points, rules, obs, masks, cols):
     """Rows of hands ``0 .. len(deals)-1`` into ``obs`` / ``masks`` / ``cols`` (room for
     ``MAX_ROWS_PER_HAND`` a hand). Returns the rows written, or ``-1 - i`` when hand ``i``'s
     record holds an action its mask refuses (a record of other rules or cards)."""
@@ -65,7 +70,8 @@ def decision_rows(deals, dealers, bids, blind, plays, points, rules, obs, masks,
         for s in range(4):
             hands[s] = deals[i, s]
         engine_hands(hands, rules)
-        reset_public(pub, hands, dealers[i], 0, 0, 0, 0, 0, rules)
+        st = starts[i]
+        reset_public(pub, hands, dealers[i], st[S_SCORE0], st[S_SCORE1], st[S_BAGS0], st[S_BAGS1], st[S_PLAYED], rules)
         while pub[P_PHASE] == PHASE_BIDDING:
             seat = pub[P_TO_ACT]
             if (legal_bids(seat, hands[seat], pub, rules) >> BLIND_NIL_BIT) & 1:

@@ -41,6 +41,7 @@ from spades_ai.engine.deal import deal_match_hand, match_first_dealer
 from spades_ai.cards import Card
 from spades_ai.checks import check_seed
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
+from spades_ai.folders import write_atomic
 from spades_ai.game import Hand
 from spades_ai.policies.agent import default_pass
 from spades_ai.rules import Rules
@@ -404,10 +405,7 @@ class TableMatch:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the match to ``path`` (JSON lines), whole or not at all."""
-        path = Path(path)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text("".join(json.dumps(line) + "\n" for line in self.to_lines()))
-        os.replace(tmp, path)
+        write_atomic(Path(path), "".join(json.dumps(line) + "\n" for line in self.to_lines()).encode())
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> TableMatch:

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -62,6 +61,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from spades_ai.folders import LOCK_FILE, FolderLock, is_temporary, write_atomic
 from spades_ai.version import __version__
 from spades_ai.engine import score as _sc
 
@@ -88,7 +88,6 @@ SCHEMA_1_RENAMES = {
 CONFIG_FILE = "config.json"
 SPRT_FILE = "sprt.json"
 DATA_DIR = "data"
-LOCK_FILE = ".lock"
 META_KEY = b"spades_ai"
 COMPRESSION = "zstd"
 
@@ -333,19 +332,6 @@ def run_config(t: Tournament, sprt: SPRT | None = None) -> dict:
     return as_json({"schema": SCHEMA, "version": __version__, **t.to_dict(), **extra})
 
 
-def write_atomic(path: Path, data: bytes, *, sync: bool = False) -> None:
-    """Write to a hidden temporary file beside ``path``, then rename it: ``path`` is whole or
-    absent. ``sync`` also flushes it to disk first; chunk files skip that, since a resumed run
-    reads every file's footer and replays any that a crash left cut short."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        if sync:
-            f.flush()
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def _sprt_text(d) -> str:
     if not isinstance(d, dict):
         return "none"
@@ -415,7 +401,7 @@ def prepare_folder(out: str | Path, t: Tournament, sprt: SPRT | None = None) -> 
                 "folder (load_results still reads this one)"
             )
         if _is_extension(old, config):
-            with FolderLock(out):
+            with FolderLock(out, ResultsError):
                 write_atomic(cfg_path, (json.dumps(config, indent=2) + "\n").encode(), sync=True)
         elif old != config:
             hint = ""
@@ -436,56 +422,6 @@ def prepare_folder(out: str | Path, t: Tournament, sprt: SPRT | None = None) -> 
         write_atomic(cfg_path, (json.dumps(config, indent=2) + "\n").encode(), sync=True)
     (out / DATA_DIR).mkdir(exist_ok=True)
     return out
-
-
-class FolderLock:
-    """``out/.lock`` while a run writes, so two runs never fill one folder at once.
-
-    A lock whose process is gone (killed, or written on another host) is taken over.
-    """
-
-    def __init__(self, out: Path):
-        self.path = Path(out) / LOCK_FILE
-        self.held = False
-
-    def __enter__(self):
-        me = {"pid": os.getpid(), "host": socket.gethostname()}
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                try:
-                    other = json.loads(self.path.read_text())
-                except (OSError, ValueError):
-                    other = {}
-                if other.get("host") == me["host"] and _alive(other.get("pid")):
-                    raise ResultsError(
-                        f"another run (pid {other['pid']}) is writing to {self.path.parent}; wait for it or stop it"
-                    ) from None
-                self.path.unlink(missing_ok=True)  # left by a run that died: take it over
-                continue
-            with os.fdopen(fd, "w") as f:
-                json.dump(me, f)
-            self.held = True
-            return self
-        raise ResultsError(f"cannot take the lock {self.path}")
-
-    def __exit__(self, *exc):
-        if self.held:
-            self.path.unlink(missing_ok=True)
-            self.held = False
-
-
-def _alive(pid) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def expected_rows(t: Tournament, chunk: Chunk) -> int | None:
@@ -517,7 +453,7 @@ def finished_chunks(out: Path, t: Tournament, *, quarantine: bool = True) -> lis
     if not data.is_dir():
         return done
     for path in sorted(data.iterdir()):
-        if path.name.startswith(".") and path.name.endswith(".tmp"):
+        if is_temporary(path):
             path.unlink(missing_ok=True)  # an interrupted write: its chunk is played again
             continue
         chunk = Chunk.from_filename(path.name)

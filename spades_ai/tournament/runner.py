@@ -35,9 +35,10 @@ import joblib
 from joblib.parallel import get_active_backend
 
 from spades_ai.version import __version__
+from spades_ai.folders import FolderLock, write_atomic
 from spades_ai.tournament.results import (
     DATA_DIR,
-    FolderLock,
+    ResultsError,
     chunk_table,
     encode,
     finished_chunks,
@@ -45,7 +46,6 @@ from spades_ai.tournament.results import (
     prepare_folder,
     read_differences,
     run_config,
-    write_atomic,
     write_sprt,
 )
 from spades_ai.errors import TournamentError
@@ -313,7 +313,7 @@ def run_tournament(
     n_jobs, workers = _resolve_n_jobs(n_jobs)
     start_time = time.perf_counter()
     out = prepare_folder(out, t, sprt)
-    with FolderLock(out):
+    with FolderLock(out, ResultsError):
         done = finished_chunks(out, t)
         total = t.deals * len(t.pairings)
         remaining = total - sum(c.size for c in done)

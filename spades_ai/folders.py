@@ -1,0 +1,105 @@
+"""Files written whole, and folders that one run writes at a time: the atomic write and the
+folder lock shared by the tournament's results folders, ``learn``'s dataset folders and the
+other files the package saves.
+
+A file is written to a hidden temporary name beside it (``temporary_path``), then renamed over
+it, so a reader (or a run resumed after a kill) sees it whole or not at all; a temporary file
+left by a killed writer is recognised by its name (``is_temporary``) and may be deleted.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> folder = Path(tempfile.mkdtemp())
+>>> with FolderLock(folder, RuntimeError):
+...     write_atomic(folder / "a.txt", b"whole")
+>>> sorted(p.name for p in folder.iterdir()), (folder / "a.txt").read_text()
+(['a.txt'], 'whole')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+
+#: The lock file a writing run holds in its folder.
+LOCK_FILE = ".lock"
+
+
+def temporary_path(path: Path) -> Path:
+    """The hidden name beside ``path`` that this process writes before renaming it ``path``."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def is_temporary(path: Path) -> bool:
+    """Whether ``path`` is named as ``temporary_path`` names files: left behind if it still
+    exists when no run holds the folder."""
+    name = Path(path).name
+    return name.startswith(".") and name.endswith(".tmp")
+
+
+def write_atomic(path: Path, data, *, sync: bool = False) -> None:
+    """Write ``data`` (bytes, or any buffer such as a pyarrow ``Buffer``) to ``temporary_path``,
+    then rename it: ``path`` is whole or absent. ``sync`` also flushes it to disk first (for a
+    file that a crash must not leave cut short, such as a run's configuration)."""
+    path = Path(path)
+    tmp = temporary_path(path)
+    with open(tmp, "wb") as f:
+        f.write(data)
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class FolderLock:
+    """``out/.lock`` while a run writes, so two runs never fill one folder at once; ``error``
+    (the caller's folder error type) is raised when another live run holds it.
+
+    A lock whose process is gone (killed, or written on another host) is taken over.
+    """
+
+    def __init__(self, out: Path, error: type[Exception]):
+        self.path = Path(out) / LOCK_FILE
+        self.error = error
+        self.held = False
+
+    def __enter__(self):
+        me = {"pid": os.getpid(), "host": socket.gethostname()}
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    other = json.loads(self.path.read_text())
+                except (OSError, ValueError):
+                    other = {}
+                if other.get("host") == me["host"] and _alive(other.get("pid")):
+                    raise self.error(
+                        f"another run (pid {other['pid']}) is writing to {self.path.parent}; wait for it or stop it"
+                    ) from None
+                self.path.unlink(missing_ok=True)  # left by a run that died: take it over
+                continue
+            with os.fdopen(fd, "w") as f:
+                json.dump(me, f)
+            self.held = True
+            return self
+        raise self.error(f"cannot take the lock {self.path}")
+
+    def __exit__(self, *exc):
+        if self.held:
+            self.path.unlink(missing_ok=True)
+            self.held = False
+
+
+def _alive(pid) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
