@@ -138,6 +138,15 @@ def test_any_kernel_agent_as_rollout_policy():
     assert not np.array_equal(rec.plays, plain.plays)
 
 
+def test_bids_follow_the_rollout_policy():
+    """``bid_worlds=0``: ISMCTS bids as its rollout policy (Easy here), not as Normal (the same
+    binding as the test above, so no second compile of the search)."""
+    ismcts = make_agent("ismcts", iterations=8, bid_worlds=0, rollout="easy:careless=0.5")
+    rec = play_hands([ismcts, "normal"], 30, seed=6)
+    assert np.array_equal(rec.bids, play_hands([make_agent("easy", careless=0.5), "normal"], 30, seed=6).bids)
+    assert not np.array_equal(rec.bids, play_hands(["normal", "normal"], 30, seed=6).bids)
+
+
 def test_bid_worlds_zero_bids_as_normal():
     rec = play_hands([make_agent("ismcts", iterations=8, bid_worlds=0), "normal"], 20, seed=6)
     assert np.array_equal(rec.bids, play_hands(["normal", "normal"], 20, seed=6).bids)

@@ -199,14 +199,18 @@ def test_kernel_agent_in_a_tournament_by_spec(tmp_path):
 
 
 def test_kernel_agent_as_rollout_policy():
-    hard = sa.make_agent("hard", worlds=4, rollout=GREEDY)
-    assert hard.label == "hard(worlds=4, rollout=greedy)"
-    # the search's rollouts, its anchor and its imagined bids call greedy's kernels (test_templates
-    # checks every template and the records of rollout="normal")
-    assert hard.module.rollout_play is GREEDY.play_kernel and hard.module.rollout_bid is GREEDY.bid_kernel
+    """A user's kernel agent as Hard's rollout policy: its bids, cards and pass (one compile of
+    Hard's search bound to it, minutes on a cold cache, so one test holds every check)."""
+    hard = sa.make_agent("hard", worlds=4, rollout=LOW_PASS)
+    assert hard.label == "hard(worlds=4, rollout=low-pass)"
+    # the search's rollouts, its anchor and its imagined bids call the policy's kernels
+    # (test_templates checks every template and the records of rollout="normal")
+    assert hard.module.rollout_play is LOW_PASS.play_kernel and hard.module.rollout_bid is LOW_PASS.bid_kernel
     rec = sa.play_hands([hard, "normal"], 6, seed=3)
-    assert rec == sa.play_hands([sa.make_agent("hard", worlds=4, rollout=GREEDY), "normal"], 6, seed=3)
+    assert rec == sa.play_hands([sa.make_agent("hard", worlds=4, rollout=LOW_PASS), "normal"], 6, seed=3)
     assert rec != sa.play_hands([sa.make_agent("hard", worlds=4), "normal"], 6, seed=3)
+    obs = sa.Hand(sa.deal(1), rules=sa.Rules(pass_cards=2)).observation()  # the pass is the policy's too
+    assert hard.pass_cards(obs) == LOW_PASS.pass_cards(obs) != sa.make_agent("hard", worlds=4).pass_cards(obs)
     by_name = sa.make_agent("hard", worlds=4, rollout="easy:careless=0.1")
     easy = sa.make_agent("easy", careless=0.1)  # takes params: the binding passes them as a constant
     bound = sys.modules[by_name.module.__name__.rpartition(".")[0] + "._binding"]
@@ -400,6 +404,10 @@ def low_pass(pub, seat, hand, n, rules):
     return out
 
 
+#: Greedy with a pass kernel of its own: the user's policy that Hard is bound to.
+LOW_PASS = sa.kernel_agent("low-pass", greedy_bid, greedy_play, pass_=low_pass)
+
+
 @numba.njit
 def greedy_bid_p(pub, seat, hand, legal, rules, params):
     return greedy_bid(pub, seat, hand, legal, rules)
@@ -433,7 +441,7 @@ PASSING = [sa.Rules(pass_cards=2), sa.Rules(pass_cards=3, closed_bidding=True), 
 
 @pytest.mark.parametrize("rules", PASSING)
 def test_a_pass_kernel_plays_in_numba_and_from_python_alike(rules):
-    low = sa.kernel_agent("low-pass", greedy_bid, greedy_play, pass_=low_pass)
+    low = LOW_PASS
     seeded = sa.kernel_agent("seeded", greedy_bid_p, seeded_play, pass_=pass_seeded, params=[7])
     for agent in (low, seeded, GREEDY):
         fast = sa.play_hands([agent, "normal"], 60, seed=5, rules=rules)
@@ -466,14 +474,11 @@ def test_an_illegal_pass_names_the_agent():
         sa.kernel_agent("x", greedy_bid, greedy_play, pass_=nil_bid.py_func if hasattr(nil_bid, "py_func") else 3)
 
 
-def test_a_pass_kernel_as_part_of_the_rollout_policy():
+@pytest.mark.slow
+def test_a_hard_bound_to_a_pass_kernel_plays_a_blind_nil_match():
+    """A compile of Hard's whole search bound to the policy (minutes): a slow study."""
     rules = sa.Rules(blind_nil=True, blind_pass=2, target_score=250)
-    low = sa.kernel_agent("low-pass", greedy_bid, greedy_play, pass_=low_pass)
-    hard = sa.make_agent("hard", worlds=4, rollout=low)
-    assert hard.pass_cards(sa.Hand(sa.deal(1), rules=sa.Rules(pass_cards=2)).observation()) == low.pass_cards(
-        sa.Hand(sa.deal(1), rules=sa.Rules(pass_cards=2)).observation()
-    )
-    rec = sa.play_matches([hard, "normal"], 1, seed=3, rules=rules)
+    rec = sa.play_matches([sa.make_agent("hard", worlds=4, rollout=LOW_PASS), "normal"], 1, seed=3, rules=rules)
     assert (rec.tricks_won.sum(axis=1) == 13).all()
 
 

@@ -49,7 +49,8 @@ def run_without_jit(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 def test_marked_tests_pass_with_the_jit_off(tmp_path):
     # -W error: numpy warns at every uint64 overflow of a kernel run as Python; the kernels that
     # wrap around on purpose (engine/jit.wrapping) turn that off, and any other must fail here.
-    args = ["-m", "pytest", str(TESTS), "-m", "nojit", "-q", "-p", "no:cacheprovider", "-W", "error::RuntimeWarning"]
+    # -n 0: in the child's own process (this run already has a worker a core)
+    args = ["-m", "pytest", str(TESTS), "-m", "nojit", "-q", "-n", "0", "-p", "no:cacheprovider", "-W", "error::RuntimeWarning"]
     out = run_without_jit(args, tmp_path)
     report = out.stdout[-4000:] + out.stderr[-2000:]
     assert out.returncode == 0, report
