@@ -79,7 +79,7 @@ ladder = notebook(
     "Easy < Normal < Hard < Crazy: a round-robin on duplicate deals, Bradley-Terry ratings on the "
     "Elo scale with bootstrap intervals, and the points-per-deal table behind them.",
     "# Parameters: small for CI. Full size in experiments/RESULTS.md: DEALS = 2_000 with the default budgets\n"
-    'AGENTS = "random,easy,normal,hard:worlds=16"\nDEALS = 60\nSEED = 5\nOUT = None\n'
+    'AGENTS = "easy,normal,hard:worlds=16"\nDEALS = 60\nSEED = 5\nOUT = None\n'
     "# The partner study: PARTNERS = \"easy,normal,hard\", PARTNER_DEALS = 200 (experiments/partners.toml)\n"
     'PARTNERS = "easy,normal"\nPARTNER_DEALS = 100',
     [
@@ -235,6 +235,8 @@ learn = notebook(
         "df = sa.load_results(run)\n"
         'sa.summarize(df)[["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand"]].round(2)',
         'plots.plot_rates(metrics.agent_rates(df));',
+        '## Labels from the search: Hard\'s value of every legal bid and card (`labels="hard"`, here a small Hard), the numbers its own choice is made from. At Hard\'s seats they come with its decision; at Normal\'s, Hard evaluates the same observation. How much do Normal\'s choices lose by Hard\'s reckoning?',
+        'hard = sa.make_agent("hard", worlds=32)\nlabelled = load_dataset(write_dataset(f"{out}/hard-rows", [hard, "normal"], deals=4, seed=SEED, labels="hard:worlds=32"))\nvalues, rows = labelled["label_values"], np.arange(len(labelled["action"]))\nweighed = ~np.isnan(values[rows, labelled["action"]])  # decisions with more than one candidate\nloss = np.nanmax(values, axis=1) - values[rows, labelled["action"]]\nnormal = (labelled["seat"] % 2 == 1) & weighed\nprint(f"Hard\'s seats: its choice is the action in {(labelled[\'label_action\'] == labelled[\'action\'])[labelled[\'seat\'] % 2 == 0].mean():.0%} of rows")\nprint(f"Normal\'s seats: same choice as Hard in {(labelled[\'label_action\'] == labelled[\'action\'])[normal].mean():.0%} of {normal.sum()} weighed decisions, "\n      f"mean loss by Hard\'s values {loss[normal].mean():.2f} points")',
     ],
 )
 
