@@ -20,7 +20,7 @@ import tomllib
 from spades_ai.errors import TournamentError
 
 #: The built-in agents' names (``agents.registry.BUILTINS`` describes each).
-BUILTIN_NAMES = ("random", "easy", "normal", "hard", "crazy", "ismcts")
+BUILTIN_NAMES = ("random", "easy", "normal", "hard", "crazy", "ismcts", "learned")
 _NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 
