@@ -294,9 +294,9 @@ def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
     axes[0].figure.savefig(RESULTS / f"{name}.png", dpi=110)
     lines = ["| bidder | deals | mean bid | bid - tricks | mean abs error | set rate | bags/hand | nil rate | nil success | points/deal | margin vs opponents | 95% interval |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for name, r in board.iterrows():
+    for bidder, r in board.iterrows():
         lines.append(
-            f"| {name} | {int(r.deals):,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
+            f"| {bidder} | {int(r.deals):,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
             f"| {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.points_per_deal:.1f} | {r.margin:+.1f} | [{r.margin_low:+.1f}, {r.margin_high:+.1f}] |"
         )
     head = (f"`python experiments/run.py {name}` ({name}.toml): {cfg.get('deals', 2000):,} deals x 2 tables per bidder, seed "

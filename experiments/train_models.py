@@ -8,7 +8,8 @@ chunks), all dealt from the seed with dealer 0:
 
 - ``bids``: the exploring bidder (``models.explore.explorer``: Normal's bids, with nils tried on
   weak hands) at every seat, Normal playing every card: the bidding network's rows;
-- ``blind``: the same with blind nils tried, under ``Rules(blind_nil=True)``: the blind-nil numbers;
+- ``blind``: under ``Rules(blind_nil=True)``, seat 0 bids blind nil in every hand, Normal at the
+  other seats: the blind-nil numbers (its chance, and a sighted bid's value at seats 1 and 3);
 - ``hard``: Hard at every seat: the card network imitates Hard's cards.
 
 Then ``models.train.train_model`` fits both networks in numpy; the card network's margin (how
@@ -39,7 +40,7 @@ SEED = 21
 MARGINS = (0.0, 0.5, 1.0, 2.0, 4.0, 1e9)  # 1e9: Normal's card always
 TUNE_SEED, TUNE_DEALS = 2121, 2000
 #: deals of each dataset, and the networks' sizes: (bids, blind, hard, hidden, epochs)
-FULL = {"bids": 100_000, "blind": 20_000, "hard": 800, "hidden": 32, "epochs": 3, "tune": TUNE_DEALS}
+FULL = {"bids": 100_000, "blind": 20_000, "hard": 2_000, "hidden": 32, "epochs": 3, "tune": TUNE_DEALS}
 TINY = {"bids": 300, "blind": 200, "hard": 0, "hidden": 4, "epochs": 1, "tune": 20}
 CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200}
 COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
@@ -80,7 +81,8 @@ def main(argv=None) -> Path:
     size = TINY if args.tiny else FULL
     seed = args.seed
     bids = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data)
-    blind = dataset("blind", [explorer(nil=0.0, blind=0.3, seed=seed)] * 2, size["blind"], seed, args.data, Rules(blind_nil=True))
+    blind_lineup = [explorer(nil=0.0, blind=True, seed=seed), "normal", "normal", "normal"]
+    blind = dataset("blind", blind_lineup, size["blind"], seed, args.data, Rules(blind_nil=True))
     if size["hard"]:
         play, player = dataset("hard", ["hard", "hard"], size["hard"], seed, args.data), None
     else:  # the tiny run imitates the bidding hands' Normal play

@@ -121,6 +121,19 @@ def test_the_bidder_bids_the_best_legal_value():
     assert N_BID_OUTPUTS == load_model("default").bid["W2"].shape[0]
 
 
+def test_blind_nil_is_bid_when_the_model_says_it_pays(tmp_path):
+    from spades_ai.models.model import BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE
+
+    m = load_model("default")
+    obs = Hand(sa.deal(2, 0), rules=sa.Rules(blind_nil=True)).observation(blind_decision=True)
+    for made, sighted, want in ((0.9, 50.0, True), (0.5, 50.0, False)):
+        scalars = np.array(m.scalars)
+        scalars[[BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE]] = made, 20.0, sighted
+        path = Model(m.bid, m.play, scalars).save(tmp_path / f"blind{made}.npz")
+        assert make_agent("learned", model=str(path)).blind_nil(obs) is want
+    assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params) > 0)
+
+
 @pytest.mark.slow
 def test_hard_rolls_out_with_the_learned_agent():
     hard = make_agent("hard", worlds=16, rollout="learned")

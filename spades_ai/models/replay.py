@@ -26,9 +26,10 @@ from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_BLIND_BONUS, R_HALF_BL
 KIND_BID, KIND_BLIND = 0, 1
 #: integer columns of a bidding row: the hand, the seat, the kind, the bid (for a blind-nil
 #: question: 1 if it was bid), D (the team's counted tricks minus the partner's bid), the
-#: partner's bid, whether the partner bid later, whether the seat took no trick
-B_HAND, B_SEAT, B_KIND, B_BID, B_D, B_PARTNER, B_PARTNER_LATER, B_NO_TRICK = range(8)
-N_B = 8
+#: partner's bid, whether the partner bid later, whether the seat took no trick, whether the
+#: partner bid blind nil
+B_HAND, B_SEAT, B_KIND, B_BID, B_D, B_PARTNER, B_PARTNER_LATER, B_NO_TRICK, B_PARTNER_BLIND = range(9)
+N_B = 9
 #: float columns: the team's points (bags at their real cost), the same without the seat's nil
 V_TEAM, V_PARTNER = 0, 1
 N_V = 2
@@ -97,6 +98,7 @@ def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals):
             team, partner = seat & 1, seat ^ 2
             partner_bid = 0 if blind[i, partner] else bids[i, partner]
             cols[r, B_PARTNER] = partner_bid
+            cols[r, B_PARTNER_BLIND] = 1 if blind[i, partner] else 0
             cols[r, B_D] = sheet[team, F_COUNTED] - partner_bid
             cols[r, B_NO_TRICK] = 1 if tricks[seat] == 0 else 0
             contract = sheet[team, F_CONTRACT_POINTS] + bag * sheet[team, F_NEW_BAGS]

@@ -199,11 +199,12 @@ def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 10
 def blind_scalars(rows: dict) -> np.ndarray:
     """The blind-nil numbers (``model.BLIND_*``) from the blind-nil questions of ``bidding_rows``:
     how often a blind nil was made, its partner's value beside it, and the team's value when
-    the seat looked (zeros, never a blind nil, when the rows hold no blind nil)."""
+    the seat looked and its partner bid no blind nil (a sighted value of infinity, never a
+    blind nil, when the rows hold none)."""
     out = np.zeros(N_SCALARS)
     ask = rows["cols"][:, replay.B_KIND] == replay.KIND_BLIND
     took = ask & (rows["cols"][:, replay.B_BID] == 1)
-    looked = ask & ~took
+    looked = ask & ~took & (rows["cols"][:, replay.B_PARTNER_BLIND] == 0)
     if not took.any() or not looked.any():
         out[BLIND_MADE], out[SIGHTED_VALUE] = 0.0, np.inf
         return out
@@ -277,5 +278,5 @@ def train_model(bid_hands: dict, play_hands: dict, blind_hands: dict | None = No
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
     fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards),
-           "bid_rows": len(bid_hands["deals"]), "card_decisions": len(cards["count"])}  # fmt: skip
+           "bid_hands": len(bid_hands["deals"]), "card_decisions": len(cards["count"])}  # fmt: skip
     return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit})
