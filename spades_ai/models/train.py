@@ -97,7 +97,8 @@ def card_rows(hands: dict, agent: int | None = None, rules: Rules | None = None)
     rules = _check_rules(rules)
     n = len(hands["deals"])
     actors = np.ones((n, 4), np.bool_) if agent is None else hands["agents"] == agent
-    x = np.zeros((int(actors.sum()) * 13 * 13 // 2 + 13, N_CARD_FEATURES))
+    # at most 13 + 12 + ... + 1 legal cards over a seat's 13 decisions
+    x = np.zeros((int(actors.sum()) * 91, N_CARD_FEATURES))
     dec = np.zeros((int(actors.sum()) * 13, 3), np.int64)
     m, d = replay.play_rows(hands["deals"], hands["dealer"], hands["bids"], hands["blind"], hands["plays"], actors, rules.as_array(), x, dec)
     if (dec[:d, 2] < 0).any():
