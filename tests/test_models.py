@@ -59,6 +59,13 @@ def test_learned_is_a_listed_builtin_and_a_rollout_policy():
     assert make_agent("learned", model="default").params.tolist() == agent.params.tolist()
 
 
+@pytest.mark.parametrize("bidding", ["suicide", "mirror"])
+def test_the_learned_agent_bids_under_forced_bidding(bidding):
+    # suicide forces nils on hands the bidder would never bid nil on (their value is -inf)
+    records = sa.play_hands(["learned", "normal"], 30, seed=4, rules=sa.Rules(bidding=bidding))
+    assert (records.tricks_won.sum(axis=1) == 13).all()
+
+
 def test_the_learned_agent_passes_check_agent():
     assert "learned" in check_agent(make_agent("learned"), hands=24)
 

@@ -98,7 +98,7 @@ def learned_bid(pub, seat, hand, legal, rules, params):
     values = np.empty(14)
     bid_values(pub, seat, hand, rules, params, values)
     best, best_value = -1, -np.inf
-    for b in range(14):
-        if (legal >> b) & 1 and values[b] > best_value:
+    for b in range(14):  # the first legal bid even if every value is -inf (a nil it must bid)
+        if (legal >> b) & 1 and (best < 0 or values[b] > best_value):
             best, best_value = b, values[b]
     return best
