@@ -5,6 +5,7 @@
     python experiments/run.py crazy_vs_hard     # issue 4: Crazy against Hard
     python experiments/run.py budget_curve      # Hard's strength against worlds per decision
     python experiments/run.py bidding           # the bidding benchmark
+    python experiments/run.py bidding_learned   # issue 21: the learned bidder on the benchmark's deals
     python experiments/run.py crazy_vs_hard_pooled   # both Crazy vs Hard runs (seeds 5 and 6) pooled
     python experiments/run.py blind_nil         # issue 9: Hard with blind nil against Hard without
     python experiments/run.py house_default     # issue 9: the ladder under the default rules,
@@ -29,6 +30,7 @@
     python experiments/run.py crazy_leaves_paired    # the two above, deal by deal
     python experiments/run.py crazy_vs_ismcts        # Crazy against ISMCTS, 400 deals of seed 71
     python experiments/run.py partners          # issue 23: Easy's, Normal's and Hard's values as partners
+    python experiments/run.py learned_vs_normal      # issue 21: the learned agent against Normal, hard_vs_normal's deals
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -68,7 +70,8 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs",
          "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
-         "crazy_vs_ismcts": "pairs", "partners": "partners"}
+         "crazy_vs_ismcts": "pairs", "partners": "partners",
+         "learned_vs_normal": "pairs", "bidding_learned": "bidding"}
 
 
 def machine() -> str:
@@ -296,8 +299,8 @@ def run_paired(name: str) -> str:
             f"[{lo:+.1f}, {hi:+.1f}]**.\n")
 
 
-def run_bidding(jobs: int | None, deals: int | None = None) -> str:
-    cfg = tomllib.loads((HERE / "bidding.toml").read_text())
+def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
+    cfg = tomllib.loads((HERE / f"{name}.toml").read_text())
     if deals is not None:
         cfg["deals"] = deals
     bidders = {b: b for b in cfg.pop("bidders")}
@@ -307,15 +310,15 @@ def run_bidding(jobs: int | None, deals: int | None = None) -> str:
     elapsed = time.perf_counter() - t0
     axes = plots.plot_bidding_leaderboard(board)
     axes[0].figure.tight_layout()
-    axes[0].figure.savefig(RESULTS / "bidding.png", dpi=110)
+    axes[0].figure.savefig(RESULTS / f"{name}.png", dpi=110)
     lines = ["| bidder | deals | mean bid | bid - tricks | mean abs error | set rate | bags/hand | nil rate | nil success | points/deal | margin vs opponents | 95% interval |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for name, r in board.iterrows():
+    for bidder, r in board.iterrows():
         lines.append(
-            f"| {name} | {int(r.deals):,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
+            f"| {bidder} | {int(r.deals):,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
             f"| {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.points_per_deal:.1f} | {r.margin:+.1f} | [{r.margin_low:+.1f}, {r.margin_high:+.1f}] |"
         )
-    head = (f"`python experiments/run.py bidding` (bidding.toml): {cfg.get('deals', 2000):,} deals x 2 tables per bidder, seed "
+    head = (f"`python experiments/run.py {name}` ({name}.toml): {cfg.get('deals', 2000):,} deals x 2 tables per bidder, seed "
             f"{cfg.get('seed', 0)}, play by {cfg.get('policy', 'normal')}, opponents {cfg.get('opponents', 'normal')}; "
             f"{elapsed:.0f} s on {machine()}.\n")
     return head + "\n" + "\n".join(lines) + "\n"
@@ -337,8 +340,8 @@ def main() -> None:
         text = run_pool(args.name, args.jobs)
     elif args.name in PAIRED:
         text = run_paired(args.name)
-    elif args.name == "bidding":
-        text = run_bidding(args.jobs, args.smoke)
+    elif KINDS.get(args.name) == "bidding":
+        text = run_bidding(args.name, args.jobs, args.smoke)
     else:
         text = run_tournament_experiment(args.name, args.jobs, args.smoke)
     (results / f"{args.name}.md").write_text(text)

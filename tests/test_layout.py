@@ -19,6 +19,7 @@ LAYERS = (
     ("game", "observation", "scoring", "simulate", "solver", "pbn"),
     ("templates",),
     ("policies",),
+    ("models",),
     ("montecarlo",),
     ("agents",),
     ("selfplay",),

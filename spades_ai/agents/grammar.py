@@ -30,7 +30,7 @@ from pathlib import Path
 from spades_ai.errors import TournamentError
 
 #: The built-in agents' names (``agents.registry.BUILTINS`` describes each).
-BUILTIN_NAMES = ("random", "easy", "normal", "hard", "crazy", "ismcts")
+BUILTIN_NAMES = ("random", "easy", "normal", "hard", "crazy", "ismcts", "learned")
 _NAME = re.compile(r"^[A-Za-z_][\w.]*$")
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from spades_ai.checks import check_noise  # noqa: F401 -- the play_noise check, shared with montecarlo
+from spades_ai.models.model import load_model, shipped_models
 
 
 def check_probability(v) -> float:
@@ -53,3 +56,12 @@ def check_flag(v) -> bool:
     if not isinstance(v, bool):
         raise ValueError(f"must be True or False, not {v!r}")
     return v
+
+
+def check_model(v) -> str:
+    """A learned model: a shipped name (``"default"``) or the path of an ``.npz`` file
+    (``spades_ai.models.load_model`` reads it here, so a bad one fails when the agent is made)."""
+    if not isinstance(v, (str, Path)):
+        raise ValueError(f"must be a shipped model's name ({', '.join(shipped_models())}) or an .npz path, not {v!r}")
+    load_model(v)
+    return str(v)

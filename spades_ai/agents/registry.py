@@ -3,7 +3,8 @@
 An agent is any object with a ``name``, ``bid(obs) -> int`` (0 = nil) and
 ``play(obs) -> card`` (``policies.agent.Agent``); the built-ins are kernel agents
 (``BuiltinAgent``): random, Easy and Normal (``policies``), Hard and Crazy (``agents.hard``) and
-ISMCTS (``agents.ismcts``), the last three searching with ``spades_ai.montecarlo``.
+ISMCTS (``agents.ismcts``), the last three searching with ``spades_ai.montecarlo``, and the
+learned agent (``spades_ai.models``: networks fitted on the toolkit's hands, weights in a file).
 
 >>> agent = make_agent("normal")
 >>> agent.name
@@ -37,6 +38,9 @@ from spades_ai.agents.hard import (
 )
 from spades_ai.agents.ismcts import ISMCTS_EXPLORATION, ISMCTS_ITERATIONS, IsmctsAgent
 from spades_ai.checks import check_seed
+from spades_ai.models.bidder import learned_bid
+from spades_ai.models.model import load_model
+from spades_ai.models.player import learned_play
 from spades_ai.policies import easy, normal
 from spades_ai.policies.kernel_agent import KernelAgent
 
@@ -94,6 +98,10 @@ BUILTINS: dict[str, _Spec] = {
         {**_COMMON, "iterations": (ISMCTS_ITERATIONS, opt.check_iterations), "exploration": (ISMCTS_EXPLORATION, opt.check_exploration),
          "bid_aware": (False, opt.check_flag), "bid_worlds": (HARD_WORLDS, opt.check_bid_worlds), "rollout": (None, check_rollout)},
     ),  # fmt: skip
+    "learned": _Spec(
+        "networks fitted on the toolkit's own hands: bids by expected score, plays as it learned from Hard (spades_ai.models)",
+        {"model": ("default", opt.check_model)},
+    ),
 }
 #: ``blind_nil=False`` keeps Normal, Hard or Crazy from ever bidding blind nil, even where the
 #: rules allow it (to measure what the option is worth); random and Easy never bid it.
@@ -102,6 +110,9 @@ BUILTINS: dict[str, _Spec] = {
 
 def _build(name: str, values: dict) -> BuiltinAgent:
     defaults = {k: d for k, (d, _) in BUILTINS[name].options.items()}
+    if name == "learned":  # deterministic: no seed
+        return BuiltinAgent(name, learned_bid, learned_play, load_model(values["model"]).params(), values, defaults,
+                            normal.normal_agent_pass)  # fmt: skip
     seed = seed_param(values["seed"])
     if name == "random":
         return BuiltinAgent(name, easy.random_agent_bid, easy.random_agent_play, [seed], values, defaults, easy.random_agent_pass)

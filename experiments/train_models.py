@@ -1,0 +1,107 @@
+"""Train the shipped learned model, ``spades_ai/models/weights/default.npz``, from a seed.
+
+    python experiments/train_models.py            # the shipped model (datasets in experiments/data/)
+    python experiments/train_models.py --tiny --out /tmp/tiny.npz   # a small end-to-end run (CI)
+
+Three datasets of ``spades_ai.learn.write_dataset`` (resumable: a second run reuses their
+chunks), all dealt from the seed with dealer 0:
+
+- ``bids``: the exploring bidder (``models.explore.explorer``: Normal's bids, with nils tried on
+  weak hands) at every seat, Normal playing every card: the bidding network's rows;
+- ``blind``: under ``Rules(blind_nil=True)``, seat 0 bids blind nil in every hand, Normal at the
+  other seats: the blind-nil numbers (its chance, and a sighted bid's value at seats 1 and 3);
+- ``hard``: Hard at every seat: the card network imitates Hard's cards.
+
+Then ``models.train.train_model`` fits both networks in numpy; the card network's margin (how
+much a card must outscore Normal's to be played instead, ``models.player``) is chosen from
+``MARGINS`` by playing the card player (Normal bidding) against Normal on ``TUNE_DEALS`` duplicate
+deals of ``TUNE_SEED`` (never the deals of the measurements), and the model is written with
+what made it (``info``: seed, sizes, losses, the margins' results). Same seed, same sizes: the
+same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from spades_ai import Mixed, make_agent, play_hands
+from spades_ai.learn import load_dataset, write_dataset
+from spades_ai.models.explore import explorer
+from spades_ai.models.model import WEIGHTS_DIR
+from spades_ai.models.train import hands_from_rows, train_model
+from spades_ai.rules import Rules
+
+HERE = Path(__file__).parent
+SEED = 21
+MARGINS = (0.0, 0.5, 1.0, 2.0, 4.0, 1e9)  # 1e9: Normal's card always
+TUNE_SEED, TUNE_DEALS = 2121, 2000
+#: deals of each dataset, and the networks' sizes: (bids, blind, hard, hidden, epochs)
+FULL = {"bids": 100_000, "blind": 20_000, "hard": 2_000, "hidden": 32, "epochs": 3, "tune": TUNE_DEALS}
+TINY = {"bids": 300, "blind": 200, "hard": 0, "hidden": 4, "epochs": 1, "tune": 20}
+CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200}
+COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
+
+
+def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None) -> dict:
+    """The hands of dataset ``name`` (written first if any chunk is missing)."""
+    t0 = time.perf_counter()
+    out = write_dataset(data / f"{name}-s{seed}", agents, deals, seed=seed, rules=rules, chunk_size=CHUNK[name])
+    hands = hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
+    print(f"{name}: {deals:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
+    return hands
+
+
+def play_margin_gains(model, deals: int = TUNE_DEALS, seed: int = TUNE_SEED) -> dict[float, float]:
+    """Points per duplicate deal over Normal of the card player at each of ``MARGINS`` (Normal's
+    bids at every seat, so only the cards differ)."""
+    import numpy as np
+
+    gains = {}
+    for margin in MARGINS:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = model.with_margin(margin).save(Path(tmp) / "margin.npz")
+            player = Mixed("player", make_agent("normal"), make_agent("learned", model=str(path)))
+        a = play_hands([player, "normal"], deals, seed=seed).points
+        b = play_hands(["normal", player], deals, seed=seed).points
+        gains[margin] = float(np.mean((a[:, 0] - a[:, 1] + b[:, 1] - b[:, 0]) / 2))
+    return gains
+
+
+def main(argv=None) -> Path:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--tiny", action="store_true", help="small datasets and networks (the CI run); the cards imitate Normal")
+    ap.add_argument("--data", type=Path, default=HERE / "data", help="where the datasets go")
+    ap.add_argument("--out", type=Path, default=WEIGHTS_DIR / "default.npz")
+    args = ap.parse_args(argv)
+    size = TINY if args.tiny else FULL
+    seed = args.seed
+    bids = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data)
+    blind_lineup = [explorer(nil=0.0, blind=True, seed=seed), "normal", "normal", "normal"]
+    blind = dataset("blind", blind_lineup, size["blind"], seed, args.data, Rules(blind_nil=True))
+    if size["hard"]:
+        play, player = dataset("hard", ["hard", "hard"], size["hard"], seed, args.data), None
+    else:  # the tiny run imitates the bidding hands' Normal play
+        play, player = bids, None
+    t0 = time.perf_counter()
+    info = {"datasets": {k: size[k] for k in ("bids", "blind", "hard")}, "imitates": "hard" if size["hard"] else "normal",
+            "made_by": "experiments/train_models.py" + (" --tiny" if args.tiny else "")}  # fmt: skip
+    model = train_model(bids, play, blind, player_agent=player, bid_hidden=size["hidden"], play_hidden=size["hidden"],
+                        epochs=size["epochs"], seed=seed, info=info)  # fmt: skip
+    gains = play_margin_gains(model, size["tune"])
+    margin = max(gains, key=lambda m: (gains[m], m))
+    model = model.with_margin(margin)
+    model.info["margin_gains"] = {str(m): g for m, g in gains.items()}
+    model.save(args.out)
+    print(f"play margin {margin} (points a deal over Normal's cards at each: {gains})")
+    print(f"fitted in {time.perf_counter() - t0:.0f} s: {json.dumps(model.info['fit'])}")
+    print(f"wrote {args.out}")
+    return args.out
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""The learned bidder: a network's distribution of the tricks the team takes, scored by the
+rules (nil and blind nil included); the bid of the highest expected value.
+
+For a number bid ``b`` the network gives the distribution of ``D``, the team's counted tricks
+minus the partner's bid (``model.N_TRICK_CLASSES`` classes, -13..13; fitted on the hands where
+the seat bid a number), and the partner's bid ``p`` when it bids later (its bid when known). The
+contract ``b + p`` is made when ``D >= b``: ``10 (b + p)`` (20 a trick under ten-for-two-hundred
+at 10 or more) plus the overtricks at their real cost (each bag worth ``1 - bag_penalty /
+bag_limit``, as Hard's utility charges them), else ``-10 (b + p)``. A nil is worth
+``nil_bonus (2 q - 1)`` with ``q`` the network's chance that it is made (fitted on hands where
+the seat bid nil), plus the partner's contract value beside it; only on hands like those the
+nils of the data were tried on (``explore.NIL_TRIAL_BELOW``), never where it would guess. A
+blind nil (asked before the cards are seen) is bid when ``blind_nil_bonus (2 q - 1)`` plus the partner's value, from the
+model's scalars, beats the value of a sighted bid.
+"""
+
+import numpy as np
+
+from spades_ai import kernels as K
+from spades_ai.engine.jit import kernel
+from spades_ai.models.explore import NIL_TRIAL_BELOW
+from spades_ai.models.features import N_BID_FEATURES, bid_features
+from spades_ai.models.model import (
+    BLIND_MADE,
+    BLIND_PARTNER,
+    H_BID_AT,
+    H_BID_HIDDEN,
+    H_SCALARS_AT,
+    N_BID_OUTPUTS,
+    N_TRICK_CLASSES,
+    OUT_NIL,
+    OUT_NIL_PARTNER,
+    OUT_PARTNER,
+    SIGHTED_VALUE,
+)
+from spades_ai.models.network import forward, sigmoid
+from spades_ai.policies.normal import estimate_tricks
+from spades_ai.rules import R_HALF_BLIND
+
+#: D = the class index - D_OFFSET
+D_OFFSET = 13
+
+
+@kernel
+def number_value(probs, b, p, rules):
+    """The expected points of a number bid ``b`` beside the partner's ``p``, over ``probs`` of D."""
+    bag = 1.0 - K.bag_penalty(rules) / K.bag_limit(rules)
+    contract = b + p
+    per_trick = 20.0 if (K.ten_for_200(rules) and contract >= 10) else 10.0
+    ev = 0.0
+    for k in range(N_TRICK_CLASSES):
+        d = k - D_OFFSET
+        if d >= b:
+            ev += probs[k] * (per_trick * contract + (d - b) * bag)
+        else:
+            ev -= probs[k] * 10.0 * contract
+    return ev
+
+
+@kernel
+def bid_values(pub, seat, hand, rules, params, values):
+    """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not)."""
+    w = params.view(np.float64)
+    x = np.empty(N_BID_FEATURES)
+    bid_features(pub, seat, hand, rules, x)
+    h = np.empty(params[H_BID_HIDDEN])
+    out = np.empty(N_BID_OUTPUTS)
+    forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], N_BID_OUTPUTS, x, h, out)
+    top = out[:N_TRICK_CLASSES].max()
+    probs = np.exp(out[:N_TRICK_CLASSES] - top)
+    probs /= probs.sum()
+    pb = -1 if K.closed_bidding(rules) else K.bid_of(pub, seat ^ 2)
+    p = float(pb) if pb >= 0 else max(13.0 * out[OUT_PARTNER], 0.0)
+    for b in range(1, 14):
+        values[b] = number_value(probs, b, p, rules)
+    if estimate_tricks(hand, rules) < NIL_TRIAL_BELOW:
+        q = sigmoid(out[OUT_NIL])
+        values[0] = K.nil_bonus(rules) * (2.0 * q - 1.0) + 100.0 * out[OUT_NIL_PARTNER]
+    else:  # the nil data hold no hand this strong (``explore``): no nil
+        values[0] = -np.inf
+
+
+@kernel
+def blind_nil_value(rules, params):
+    """A blind nil's expected points (the model's scalars) minus a sighted bid's."""
+    w = params.view(np.float64)
+    s = params[H_SCALARS_AT]
+    q = w[s + BLIND_MADE]
+    loss = K.blind_nil_bonus(rules) * (0.5 if rules[R_HALF_BLIND] != 0 else 1.0)
+    return K.blind_nil_bonus(rules) * q - loss * (1.0 - q) + w[s + BLIND_PARTNER] - w[s + SIGHTED_VALUE]
+
+
+@kernel
+def learned_bid(pub, seat, hand, legal, rules, params):
+    """The legal bid of the highest expected points (a kernel agent's ``bid``)."""
+    if hand == K.ZERO:  # asked about a blind nil, before looking
+        return K.BLIND_NIL if blind_nil_value(rules, params) > 0.0 else 0
+    values = np.empty(14)
+    bid_values(pub, seat, hand, rules, params, values)
+    best, best_value = -1, -np.inf
+    for b in range(14):  # the first legal bid even if every value is -inf (a nil it must bid)
+        if (legal >> b) & 1 and (best < 0 or values[b] > best_value):
+            best, best_value = b, values[b]
+    return best

@@ -1,0 +1,125 @@
+"""A learned model as data: the bidding and card-playing networks and a few numbers, kept in an
+``.npz`` file (numpy alone reads it), and packed into a kernel agent's ``params``.
+
+>>> m = load_model("default")
+>>> m.bid["W1"].shape[1] == N_BID_FEATURES, m.play["W1"].shape[1] == N_CARD_FEATURES
+(True, True)
+
+The bidding network (``N_BID_OUTPUTS`` outputs, see ``bidder``) and the card network (one
+score a card, see ``player``) are each ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars``
+are the blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``). ``info`` says how the file was made (seed, data, fit).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+#: the bidding network's outputs: 27 logits of D (the team's counted tricks minus the partner's
+#: bid, -13..13), the partner's bid / 13 (when it bids later), the nil logit, the partner's
+#: contract value / 100 beside a nil
+N_TRICK_CLASSES = 27
+OUT_PARTNER, OUT_NIL, OUT_NIL_PARTNER = 27, 28, 29
+N_BID_OUTPUTS = 30
+#: ``scalars``: a blind nil's chance, the partner's contract value beside one, a sighted bid's
+#: value, and the card network's margin: how much higher than Normal's card another must score
+BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE, PLAY_MARGIN = 0, 1, 2, 3
+N_SCALARS = 4
+#: int64 slots of the packed params before the floats
+H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT = range(5)
+N_HEADER = 5
+LAYERS = ("W1", "b1", "W2", "b2")
+
+
+@dataclass(frozen=True)
+class Model:
+    """A bidding network, a card network and the blind-nil numbers (see the module docstring)."""
+
+    bid: dict
+    play: dict
+    scalars: np.ndarray
+    #: how it was made: seed, datasets, sizes, fit (shown, never read by the kernels)
+    info: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        _check_net("bid", self.bid, N_BID_FEATURES, N_BID_OUTPUTS)
+        _check_net("play", self.play, N_CARD_FEATURES, 1)
+        if np.shape(self.scalars) != (N_SCALARS,):
+            raise ValueError(f"a model's scalars are {N_SCALARS} floats, not shape {np.shape(self.scalars)}")
+
+    def with_margin(self, margin: float) -> "Model":
+        """The same model with the card network's margin ``margin`` (``player``)."""
+        scalars = np.array(self.scalars, np.float64)
+        scalars[PLAY_MARGIN] = margin
+        return Model(self.bid, self.play, scalars, {**self.info, "play_margin": float(margin)})
+
+    def save(self, path) -> Path:
+        """Write the model as ``path`` (an ``.npz``)."""
+        path = Path(path)
+        arrays = {f"{net}_{k}": np.asarray(getattr(self, net)[k], np.float64) for net in ("bid", "play") for k in LAYERS}
+        np.savez_compressed(path, **arrays, scalars=np.asarray(self.scalars, np.float64), info=np.array(json.dumps(self.info)))
+        return path
+
+    def params(self) -> np.ndarray:
+        """The int64 params of a kernel agent playing this model: ``N_HEADER`` ints (``H_*``:
+        each network's hidden size and where it starts, where the scalars start), then the
+        floats (their bits), read by the kernels through ``params.view(np.float64)``."""
+        flat = [np.zeros(N_HEADER)]
+        at = N_HEADER
+        header = np.zeros(N_HEADER, np.int64)
+        for net, hidden_slot, at_slot in (("bid", H_BID_HIDDEN, H_BID_AT), ("play", H_PLAY_HIDDEN, H_PLAY_AT)):
+            layers = getattr(self, net)
+            header[hidden_slot], header[at_slot] = layers["W1"].shape[0], at
+            for k in LAYERS:
+                a = np.asarray(layers[k], np.float64).reshape(-1)
+                flat.append(a)
+                at += a.size
+        header[H_SCALARS_AT] = at
+        flat.append(np.asarray(self.scalars, np.float64))
+        out = np.concatenate(flat).view(np.int64)
+        out[:N_HEADER] = header
+        return out
+
+
+def _check_net(name: str, layers: dict, inputs: int, outputs: int) -> None:
+    missing = [k for k in LAYERS if k not in layers]
+    if missing:
+        raise ValueError(f"the {name} network lacks {', '.join(missing)}")
+    hidden = np.shape(layers["W1"])[0]
+    want = {"W1": (hidden, inputs), "b1": (hidden,), "W2": (outputs, hidden), "b2": (outputs,)}
+    for k, shape in want.items():
+        if np.shape(layers[k]) != shape:
+            raise ValueError(f"the {name} network's {k} is {shape} ({inputs} inputs, {outputs} outputs), not {np.shape(layers[k])}")
+
+
+def shipped_models() -> list[str]:
+    """The names of the models shipped in the package (``spades_ai/models/weights/NAME.npz``)."""
+    return sorted(p.stem for p in WEIGHTS_DIR.glob("*.npz"))
+
+
+def load_model(model) -> Model:
+    """A ``Model``: itself, a shipped model by name (``"default"``), or an ``.npz`` path."""
+    if isinstance(model, Model):
+        return model
+    if not isinstance(model, (str, Path)):
+        raise ValueError(f"a model is a Model, a shipped name ({', '.join(shipped_models())}) or an .npz path, not {model!r}")
+    path = Path(model)
+    if path.suffix != ".npz":
+        if str(model) not in shipped_models():
+            raise ValueError(f"no shipped model {model!r}: shipped models are {', '.join(shipped_models()) or 'none'}; "
+                             "or give the path of an .npz file")  # fmt: skip
+        path = WEIGHTS_DIR / f"{model}.npz"
+    if not path.exists():
+        raise ValueError(f"model file {path} does not exist")
+    with np.load(path, allow_pickle=False) as f:
+        try:
+            nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} for net in ("bid", "play")}
+            return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])))
+        except KeyError as exc:
+            raise ValueError(f"{path} is not a model file: it lacks {exc}") from None

@@ -1,0 +1,145 @@
+"""Recorded hands replayed on the engine into the models' training rows, in numba, with the same
+feature kernels the agent plays by (``features``): so what a model is fitted on is exactly what
+it sees when it plays.
+
+A hand is given as ``learn.dataset`` rows turn into (``train.hands_from_rows``): its deal (four
+bitboards of card ids), dealer, bids, blind flags and the 52 card ids in play order.
+
+``bid_rows`` gives a row per bidding decision: a sighted bid (``KIND_BID``: the features before
+it) or a blind-nil question (``KIND_BLIND``: no features), with the integer columns ``B_*`` and
+the float columns ``V_*`` of how the hand went. ``play_rows`` gives a row of ``card_features``
+per legal card of every card decision of the chosen seats that had a choice, and per decision
+its first row, its number of cards and the index among them of the card played.
+"""
+
+import numpy as np
+
+from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bits import ONE, U64, lowest_index, popcount
+from spades_ai.engine.deal import engine_hands, to_engine
+from spades_ai.engine.jit import kernel
+from spades_ai.engine.score import F_CONTRACT_POINTS, F_COUNTED, F_NEW_BAGS, F_NIL_POINTS, N_FIELDS, score_hand_kernel
+from spades_ai.engine.state import N_PUBLIC, P_BIDS, P_PHASE, P_TO_ACT, P_WON, PHASE_BIDDING, apply_bid, apply_card, legal_now, reset_public
+from spades_ai.models.features import N_CARD_FEATURES, bid_features, card_features, play_context
+from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_BLIND_BONUS, R_HALF_BLIND, R_NIL_BONUS
+
+KIND_BID, KIND_BLIND = 0, 1
+#: integer columns of a bidding row: the hand, the seat, the kind, the bid (for a blind-nil
+#: question: 1 if it was bid), D (the team's counted tricks minus the partner's bid), the
+#: partner's bid, whether the partner bid later, whether the seat took no trick, whether the
+#: partner bid blind nil
+B_HAND, B_SEAT, B_KIND, B_BID, B_D, B_PARTNER, B_PARTNER_LATER, B_NO_TRICK, B_PARTNER_BLIND = range(9)
+N_B = 9
+#: float columns: the team's points (bags at their real cost), the same without the seat's nil
+V_TEAM, V_PARTNER = 0, 1
+N_V = 2
+
+
+@kernel
+def _start(deal, dealer, rules, hands, pub):
+    for s in range(4):
+        hands[s] = deal[s]
+    engine_hands(hands, rules)
+    reset_public(pub, hands, dealer, 0, 0, 0, 0, 0, rules)
+
+
+@kernel
+def _engine_card(card, rules):
+    return lowest_index(to_engine(ONE << U64(card), rules))
+
+
+@kernel
+def nil_points(bid, blind, tricks, rules):
+    """A seat's own nil points (0 for a number bid), as ``engine.score`` counts them."""
+    if bid > 0 and not blind:
+        return 0
+    bonus = rules[R_BLIND_BONUS] if blind else rules[R_NIL_BONUS]
+    loss = bonus // 2 if (blind and rules[R_HALF_BLIND] != 0) else bonus
+    return bonus if tricks == 0 else -loss
+
+
+@kernel
+def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals):
+    """The bidding rows of every hand into ``feats`` / ``cols`` / ``vals`` (room for 8 a
+    hand); returns how many."""
+    pub = np.empty(N_PUBLIC, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    sheet = np.zeros((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.zeros(4, dtype=np.int64)
+    tricks = np.zeros(4, dtype=np.int64)
+    zeros = np.zeros(2, dtype=np.int64)
+    bag = 1.0 - rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    m = 0
+    for i in range(deals.shape[0]):
+        _start(deals[i], dealers[i], rules, hands, pub)
+        first = m
+        while pub[P_PHASE] == PHASE_BIDDING:
+            seat = pub[P_TO_ACT]
+            later = 1 if pub[P_BIDS + (seat ^ 2)] < 0 else 0
+            if (legal_bids(seat, hands[seat], pub, rules) >> BLIND_NIL_BIT) & 1:
+                cols[m, B_HAND], cols[m, B_SEAT], cols[m, B_PARTNER_LATER] = i, seat, later
+                cols[m, B_KIND], cols[m, B_BID] = KIND_BLIND, 1 if blind[i, seat] else 0
+                m += 1
+            if blind[i, seat]:
+                apply_bid(pub, hands, np.int64(0), True, rules)
+                continue
+            bid_features(pub, seat, hands[seat], rules, feats[m])
+            cols[m, B_HAND], cols[m, B_SEAT], cols[m, B_PARTNER_LATER] = i, seat, later
+            cols[m, B_KIND], cols[m, B_BID] = KIND_BID, bids[i, seat]
+            m += 1
+            apply_bid(pub, hands, np.int64(bids[i, seat]), False, rules)
+        for j in range(52):
+            apply_card(pub, hands, _engine_card(plays[i, j], rules), rules)
+        for s in range(4):
+            tricks[s] = pub[P_WON + s]
+        score_hand_kernel(bids[i], blind[i], tricks, zeros, zeros, rules, sheet, nil_out)
+        for r in range(first, m):
+            seat = cols[r, B_SEAT]
+            team, partner = seat & 1, seat ^ 2
+            partner_bid = 0 if blind[i, partner] else bids[i, partner]
+            cols[r, B_PARTNER] = partner_bid
+            cols[r, B_PARTNER_BLIND] = 1 if blind[i, partner] else 0
+            cols[r, B_D] = sheet[team, F_COUNTED] - partner_bid
+            cols[r, B_NO_TRICK] = 1 if tricks[seat] == 0 else 0
+            contract = sheet[team, F_CONTRACT_POINTS] + bag * sheet[team, F_NEW_BAGS]
+            vals[r, V_PARTNER] = contract + nil_points(bids[i, partner], blind[i, partner], tricks[partner], rules)
+            vals[r, V_TEAM] = vals[r, V_PARTNER] + nil_points(bids[i, seat], blind[i, seat], tricks[seat], rules)
+    return m
+
+
+@kernel
+def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decisions):
+    """The card rows of the seats ``actors[i, seat]`` (room for 13 rows per card decision)
+    into ``feats``, and per decision (``decisions``) its first row, its number of legal cards
+    and the index among them (by card id) of the card played. Returns (rows, decisions)."""
+    pub = np.empty(N_PUBLIC, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    ctx = np.empty(N_CARD_FEATURES)
+    m = 0
+    d = 0
+    for i in range(deals.shape[0]):
+        _start(deals[i], dealers[i], rules, hands, pub)
+        for s in range(4):
+            apply_bid(pub, hands, np.int64(0 if blind[i, pub[P_TO_ACT]] else bids[i, pub[P_TO_ACT]]),
+                      blind[i, pub[P_TO_ACT]], rules)  # fmt: skip
+        for j in range(52):
+            seat = pub[P_TO_ACT]
+            card = _engine_card(plays[i, j], rules)
+            hand = hands[seat]
+            legal = U64(legal_now(pub, hand, rules))
+            if actors[i, seat] and popcount(legal) > 1:
+                normal = play_context(pub, seat, hand, legal, rules, ctx)
+                decisions[d, 0], decisions[d, 1], decisions[d, 2] = m, popcount(legal), -1
+                k = 0
+                rest = legal
+                while rest:
+                    c = lowest_index(rest)
+                    rest &= rest - ONE
+                    card_features(pub, seat, hand, legal, rules, c, normal, ctx, feats[m])
+                    if c == card:
+                        decisions[d, 2] = k
+                    m += 1
+                    k += 1
+                d += 1
+            apply_card(pub, hands, card, rules)
+    return m, d

@@ -1,0 +1,157 @@
+"""The learned models (``spades_ai.models``): features and networks in numba agree with their
+numpy and Python twins, the bidder bids the best legal value, the agent is a built-in that
+plays legally everywhere an agent plays, and a tiny model trains end to end from datasets."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import spades_ai as sa
+from spades_ai.agents.registry import check_rollout, list_agents, make_agent
+from spades_ai.game import Hand
+from spades_ai.models import bidder, features, network, train
+from spades_ai.models.model import N_BID_OUTPUTS, Model, load_model, shipped_models
+from spades_ai.testing import check_agent
+
+EXPERIMENTS = Path(__file__).parent.parent / "experiments"
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """A model made by the training script's tiny run (datasets, fit, file)."""
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        import train_models
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    tmp = tmp_path_factory.mktemp("models")
+    return train_models.main(["--tiny", "--seed", "3", "--data", str(tmp / "data"), "--out", str(tmp / "tiny.npz")])
+
+
+def test_the_tiny_run_trains_a_model_that_plays(tiny_model):
+    model = load_model(tiny_model)
+    assert model.info["made_by"].endswith("--tiny") and model.info["fit"]["card_decisions"] > 0
+    agent = make_agent("learned", model=str(tiny_model))
+    records = sa.play_hands([agent, "normal"], 40, seed=5)
+    assert (records.tricks_won.sum(axis=1) == 13).all()
+
+
+def test_the_same_seed_fits_the_same_weights(tiny_model, tmp_path):
+    sys.path.insert(0, str(EXPERIMENTS))
+    import train_models
+
+    sys.path.remove(str(EXPERIMENTS))
+    again = train_models.main(["--tiny", "--seed", "3", "--data", str(tiny_model.parent / "data"), "--out", str(tmp_path / "again.npz")])
+    a, b = load_model(tiny_model), load_model(again)
+    for net in ("bid", "play"):
+        for k in a.bid:
+            np.testing.assert_array_equal(getattr(a, net)[k], getattr(b, net)[k])
+
+
+def test_learned_is_a_listed_builtin_and_a_rollout_policy():
+    assert "learned" in list_agents() and "default" in shipped_models()
+    agent = make_agent("learned")
+    assert agent.label == "learned" and check_rollout("learned").name == "learned"
+    assert make_agent("learned", model="default").params.tolist() == agent.params.tolist()
+
+
+@pytest.mark.parametrize("bidding", ["suicide", "mirror"])
+def test_the_learned_agent_bids_under_forced_bidding(bidding):
+    # suicide forces nils on hands the bidder would never bid nil on (their value is -inf)
+    records = sa.play_hands(["learned", "normal"], 30, seed=4, rules=sa.Rules(bidding=bidding))
+    assert (records.tricks_won.sum(axis=1) == 13).all()
+
+
+def test_the_learned_agent_passes_check_agent():
+    assert "learned" in check_agent(make_agent("learned"), hands=24)
+
+
+@pytest.mark.parametrize("bad", ["nope", "missing.npz", 3])
+def test_a_bad_model_is_refused_by_name(bad):
+    with pytest.raises(ValueError, match="model"):
+        make_agent("learned", model=bad)
+
+
+def test_a_model_of_the_wrong_shape_is_refused(tmp_path):
+    m = load_model("default")
+    with pytest.raises(ValueError, match="bid network's W2"):
+        Model({**m.bid, "W2": m.bid["W2"][:3]}, m.play, m.scalars)
+    np.savez(tmp_path / "junk.npz", a=np.zeros(2))
+    with pytest.raises(ValueError, match="not a model file"):
+        load_model(tmp_path / "junk.npz")
+
+
+def test_the_numba_network_is_the_numpy_network():
+    rng = np.random.default_rng(1)
+    net = train.init_network(7, 5, 3, rng)
+    w = np.concatenate([net[k].reshape(-1) for k in ("W1", "b1", "W2", "b2")])
+    x = rng.normal(size=(4, 7))
+    want = train.forward(net, x)[0]
+    out, h = np.empty(3), np.empty(5)
+    for i in range(4):
+        network.forward(np.concatenate([np.zeros(2), w]), 2, 7, 5, 3, x[i], h, out)
+        np.testing.assert_allclose(out, want[i], rtol=1e-12, atol=1e-12)
+
+
+def test_bid_features_describe_the_hand():
+    hand = Hand(sa.deal(7, 3))
+    seat = hand.to_act
+    obs = hand.observation()
+    x = np.empty(features.N_BID_FEATURES)
+    features.bid_features(obs.public, seat, obs.engine_cards, obs.rules_array, x)
+    cards = [str(c) for c in obs.cards]
+    for s, letter in enumerate("CDHS"):
+        mine = [c for c in cards if c[-1] == letter]
+        assert x[9 * s] == pytest.approx(len(mine) / 6)
+        assert [x[9 * s + 1 + j] for j in range(5)] == [float(r + letter in mine) for r in "AKQJT"]
+        shortness = [float(len(mine) == n) for n in (0, 1, 2)]
+        assert list(x[9 * s + 6 : 9 * s + 9]) == shortness
+    assert x[38] == 1.0 and x[42:50].sum() == 0.0  # the first bid: no bid before it
+
+
+def test_the_bidder_bids_the_best_legal_value():
+    agent = make_agent("learned")
+    rules = sa.Rules(min_bid=2)
+    for i in range(12):
+        hand = Hand(sa.deal(11, i), dealer=i % 4, rules=rules)
+        while hand.phase == "bidding":
+            obs = hand.observation()
+            values = np.empty(14)
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
+            b = agent.bid(obs)
+            assert values[b] == max(values[o] for o in obs.legal_bids())
+            hand.bid(b)
+    assert N_BID_OUTPUTS == load_model("default").bid["W2"].shape[0]
+
+
+def test_blind_nil_is_bid_when_the_model_says_it_pays(tmp_path):
+    from spades_ai.models.model import BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE
+
+    m = load_model("default")
+    obs = Hand(sa.deal(2, 0), rules=sa.Rules(blind_nil=True)).observation(blind_decision=True)
+    for made, sighted, want in ((0.9, 50.0, True), (0.5, 50.0, False)):
+        scalars = np.array(m.scalars)
+        scalars[[BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE]] = made, 20.0, sighted
+        path = Model(m.bid, m.play, scalars).save(tmp_path / f"blind{made}.npz")
+        assert make_agent("learned", model=str(path)).blind_nil(obs) is want
+    assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params) > 0)
+
+
+@pytest.mark.slow
+def test_hard_rolls_out_with_the_learned_agent():
+    hard = make_agent("hard", worlds=16, rollout="learned")
+    assert hard.label == "hard(worlds=16, rollout=learned)"
+    records = sa.play_hands([hard, "normal"], 4, seed=2)
+    assert (records.tricks_won.sum(axis=1) == 13).all()
+
+
+@pytest.mark.slow
+def test_the_learned_bidder_in_the_bidding_benchmark():
+    from spades_ai.analysis.bidding import bidding_benchmark
+
+    board = bidding_benchmark(["learned", "normal"], deals=40, seed=9)
+    assert set(board.index) == {"learned", "normal"} and board.loc["normal", "margin"] == 0.0
