@@ -8,6 +8,7 @@ folder as an empty namespace package (``module 'spades_ai' has no attribute ...`
 """
 
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -68,3 +69,15 @@ def test_import_from_another_directory(tmp_path):
     file, has_runner = out.stdout.split()
     assert file != "None", "spades_ai imported as a namespace package: a stale folder shadows it"
     assert has_runner == "True"
+
+
+def test_every_module_with_kernels_is_in_the_cache_key():
+    """The kernel cache is keyed by a hash of ``KERNEL_SOURCES`` (engine/jit.py): a module that
+    defines kernels outside them would be cached against a stale key, and an edit to it would
+    leave callers compiled in other files running its old code."""
+    package = jit.PACKAGE_DIR
+    keyed = {p for pattern in jit.KERNEL_SOURCES for p in package.glob(pattern)}
+    decorated = re.compile(r"^@(kernel|inline_kernel|hot_kernel)\b", re.M)
+    with_kernels = {p for p in package.rglob("*.py") if decorated.search(p.read_text(encoding="utf-8"))}
+    assert with_kernels, "no kernel found: the pattern is out of date"
+    assert not with_kernels - keyed, sorted(str(p.relative_to(package)) for p in with_kernels - keyed)
