@@ -17,6 +17,7 @@ import time
 import tomllib
 from pathlib import Path
 
+import train_models as tm  # first: it puts numpy's BLAS on one thread
 from spades_ai.agents.registry import make_agent
 from spades_ai.analysis.bidding import bidding_benchmark
 from spades_ai.learn import load_dataset
@@ -27,8 +28,6 @@ HERE = Path(__file__).parent
 
 
 def main(argv=None) -> None:
-    import train_models as tm
-
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, nargs="+", default=[25_000, 50_000, 100_000])
     ap.add_argument("--hidden", type=int, nargs="+", default=[32])

@@ -266,12 +266,13 @@ def card_accuracy(net: dict, rows: dict) -> float:
 
 
 def train_model(bid_hands: dict, play_hands: dict, blind_hands: dict | None = None, *, player_agent: int | None = None,
-                bid_hidden: int = 32, play_hidden: int = 32, epochs: int = 8, seed: int = 0, rules: Rules | None = None,
-                info: dict | None = None) -> Model:  # fmt: skip
+                bid_hidden: int = 32, play_hidden: int = 32, epochs: int = 8, bid_epochs: int | None = None, seed: int = 0,
+                rules: Rules | None = None, info: dict | None = None) -> Model:  # fmt: skip
     """A ``Model``: the bidder fitted on ``bid_hands``, the player on the cards of agent
     ``player_agent`` in ``play_hands``, the blind-nil numbers from ``blind_hands`` (rules with
-    blind nil; without them the model never bids blind nil). ``info`` is kept with it."""
-    bid_net, bid_loss = fit_bidder(bidding_rows(bid_hands, rules), hidden=bid_hidden, epochs=epochs, seed=seed)
+    blind nil; without them the model never bids blind nil), each network for ``epochs`` epochs
+    (the bidder for ``bid_epochs`` when given). ``info`` is kept with it."""
+    bid_net, bid_loss = fit_bidder(bidding_rows(bid_hands, rules), hidden=bid_hidden, epochs=epochs if bid_epochs is None else bid_epochs, seed=seed)
     cards = card_rows(play_hands, player_agent, rules)
     play_net, play_loss = fit_player(cards, hidden=play_hidden, epochs=epochs, seed=seed + 1)
     if blind_hands is not None:
