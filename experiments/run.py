@@ -32,6 +32,7 @@
     python experiments/run.py partners          # issue 23: Easy's, Normal's and Hard's values as partners
     python experiments/run.py learned_vs_normal      # issue 21: the learned agent against Normal, hard_vs_normal's deals
     python experiments/run.py learned_defence        # issue 21: its set rate when Hard and Crazy defend
+    python experiments/run.py learned_rollout        # issue 21: Hard with rollout=learned vs Hard, ~equal CPU
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -72,7 +73,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
          "crazy_vs_ismcts": "pairs", "partners": "partners",
-         "learned_vs_normal": "pairs", "learned_defence": "pairs",
+         "learned_vs_normal": "pairs", "learned_defence": "pairs", "learned_rollout": "pairs",
          "bidding_learned": "bidding"}
 
 
