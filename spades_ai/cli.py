@@ -622,9 +622,8 @@ def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
     named (a partnership's partners each its own) and the rules."""
     import numpy as np
 
-    from spades_ai.engine.deal import deal_match_hand
     from spades_ai.learn.rows import N_STARTS, S_BAGS0, S_PLAYED, S_SCORE0
-    from spades_ai.simulate import deal_masks
+    from spades_ai.simulate import deal_masks, match_deal
     from spades_ai.tournament.results import load_results, read_config, seat_labels
     from spades_ai.tournament.schedule import Tournament
 
@@ -648,11 +647,8 @@ def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
     extra = {}
     if matches:
         match_no, hand_no = team0["match_no"].to_numpy(np.int64), team0["hand_no"].to_numpy(np.int64)
-        rules, cards = t.rules.as_array(), np.empty(4, np.uint64)
-        deals = np.empty((n, 4), np.uint64)
-        for i in range(n):
-            deal_match_hand(np.uint64(t.table_seed(int(table[i]))), match_no[i], hand_no[i], cards, rules)
-            deals[i] = [t.rules.public_mask(int(m)) for m in cards]  # card ids, as the rows take them
+        deals = np.array([match_deal(t.table_seed(int(tb)), int(m), int(k), t.rules)  # card ids, as the rows take them
+                          for tb, m, k in zip(table, match_no, hand_no)], np.uint64).reshape(n, 4)  # fmt: skip
         # a hand starts from the scores and bags after the match's previous hand (the row before)
         later = hand_no > 0
         for team, rows in enumerate((team0, team1)):

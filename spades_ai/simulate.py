@@ -6,7 +6,7 @@ import numpy as np
 
 from spades_ai.cards import CardSet
 from spades_ai.checks import check_count, check_dealer, check_seed
-from spades_ai.engine.deal import deal_batch
+from spades_ai.engine.deal import deal_batch, deal_match_hand, match_first_dealer
 from spades_ai.engine.play import random_playouts_batch
 from spades_ai.rules import Rules
 
@@ -16,6 +16,20 @@ def deal_masks(seed: int, start: int, n: int) -> np.ndarray:
     """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, 4)`` uint64 array of bitboards."""
     seed, start, n = check_seed(seed), check_count(start, "start"), check_count(n)
     return deal_batch(np.uint64(seed), start, n)
+
+
+def match_deal(seed: int, match_no: int, hand_no: int, rules: Rules) -> list[int]:
+    """The four seats' bitboards (card ids, jokers and high deuces too) of hand ``hand_no`` of
+    match ``match_no`` of ``seed``: the cards ``play_matches``, ``VectorEnv(episode="match")``,
+    the tables and the adapters deal there."""
+    cards = np.empty(4, np.uint64)
+    deal_match_hand(np.uint64(seed), match_no, hand_no, cards, rules.as_array())
+    return [rules.public_mask(int(c)) for c in cards]
+
+
+def first_dealer(seed: int, match_no: int) -> int:
+    """The dealer of the first hand of match ``match_no`` of ``seed`` (as ``play_matches``)."""
+    return int(match_first_dealer(np.uint64(seed), match_no))
 
 
 def deal(seed: int, index: int = 0) -> tuple[CardSet, CardSet, CardSet, CardSet]:

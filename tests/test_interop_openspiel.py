@@ -18,7 +18,7 @@ import spades_ai as sa  # noqa: E402
 from spades_ai.selfplay.play import play_hand_python  # noqa: E402
 from spades_ai.interop import openspiel as sos  # noqa: E402
 from spades_ai.interop.encoding import BLIND_NIL, LOOK, OBSERVATION_SIZE, SLICES, observation_vector  # noqa: E402
-from spades_ai.interop.episode import first_dealer, match_deal  # noqa: E402
+from spades_ai.simulate import first_dealer, match_deal  # noqa: E402
 from spades_ai.testing import check_agent  # noqa: E402
 
 

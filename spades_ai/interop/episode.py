@@ -12,6 +12,7 @@ episode pays +1 to each player of the winning team and -1 to the losers (OpenSpi
 for a game won or lost: zero-sum), and 0 to all four for an unfinished match.
 
 >>> from spades_ai import Rules
+>>> from spades_ai.simulate import match_deal
 >>> e = Episode(Rules(target_score=100), dealer=3, episode="match")
 >>> e.table.start(match_deal(seed=1, match_no=0, hand_no=0, rules=e.rules))
 >>> e.table.dealer, e.table.scores, e.over
@@ -23,9 +24,6 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-import numpy as np
-
-from spades_ai.engine.deal import deal_match_hand, match_first_dealer
 from spades_ai.interop.encoding import Table
 from spades_ai.learn.env import EPISODES
 from spades_ai.rules import Rules
@@ -38,19 +36,6 @@ def check_episode(episode) -> str:
     if episode not in EPISODES:
         raise ValueError(f"episode must be one of {', '.join(map(repr, EPISODES))}, not {episode!r}")
     return episode
-
-
-def match_deal(seed: int, match_no: int, hand_no: int, rules: Rules) -> list[int]:
-    """The four seats' bitboards (card ids) of hand ``hand_no`` of match ``match_no`` of
-    ``seed``: the cards ``play_matches`` and ``VectorEnv(episode="match")`` deal there."""
-    cards = np.empty(4, np.uint64)
-    deal_match_hand(np.uint64(seed), match_no, hand_no, cards, rules.as_array())
-    return [rules.public_mask(int(c)) for c in cards]
-
-
-def first_dealer(seed: int, match_no: int) -> int:
-    """The dealer of the first hand of match ``match_no`` of ``seed`` (as ``play_matches``)."""
-    return int(match_first_dealer(np.uint64(seed), match_no))
 
 
 @dataclass(frozen=True)

@@ -71,9 +71,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from spades_ai.interop.encoding import N_ACTIONS, OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, Table
-from spades_ai.interop.episode import Episode, check_episode, first_dealer, match_deal
+from spades_ai.interop.episode import Episode, check_episode
 from spades_ai.rules import Rules
-from spades_ai.simulate import check_dealer, check_seed, deal_masks
+from spades_ai.simulate import check_dealer, check_seed, deal_masks, first_dealer, match_deal
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 

@@ -2,8 +2,8 @@
 
 The site we imitate (seed 004) sets the opponents by a level, Easy to Crazy, and gives you a
 partner that plays at least Hard (Crazy at Crazy). A ``TableMatch`` holds the match: the
-seed (which fixes every deal and the first dealer: hand ``k`` is ``deal_match_hand(seed, 0,
-k)``, the cards of match 0 of ``play_matches``), the rules, the level, the finished hands and
+seed (which fixes every deal and the first dealer: hand ``k`` is ``simulate.match_deal(seed, 0,
+k, rules)``, the cards of match 0 of ``play_matches``), the rules, the level, the finished hands and
 the hand in progress. It never reads input itself: ``advance`` lets the agents act until it is
 your turn, ``question`` says what you are asked, ``answer`` takes one line and either acts
 or returns one line saying why not (the engine's ``IllegalBidError`` / ``IllegalPlayError``
@@ -32,12 +32,9 @@ import json
 import os
 from pathlib import Path
 
-import numpy as np
-
 from spades_ai.agents import make_agent
 from spades_ai.agents.grammar import PROGRAM_PREFIX
 from spades_ai.agents.spec import parse_agent
-from spades_ai.engine.deal import deal_match_hand, match_first_dealer
 from spades_ai.cards import Card
 from spades_ai.checks import check_seed
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
@@ -46,6 +43,7 @@ from spades_ai.game import Hand
 from spades_ai.policies.agent import default_pass
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner
+from spades_ai.simulate import first_dealer, match_deal
 from spades_ai.table import render
 
 LEVELS = ("easy", "normal", "hard", "crazy")
@@ -108,7 +106,7 @@ class TableMatch:
             )
         self.level = level
         self.agents = table_agents(level, self.seed)
-        self.first_dealer = int(match_first_dealer(np.uint64(self.seed), MATCH_NO))
+        self.first_dealer = first_dealer(self.seed, MATCH_NO)
         #: the finished hands, as ``Hand`` objects, and their score sheets
         self.hands: list[Hand] = []
         self.results: list[HandResult] = []
@@ -140,9 +138,7 @@ class TableMatch:
 
     def deal_of(self, hand_no: int) -> list[int]:
         """The four seats' bitboards (card ids) of hand ``hand_no`` of this match."""
-        cards = np.empty(4, np.uint64)
-        deal_match_hand(np.uint64(self.seed), MATCH_NO, hand_no, cards, self.rules.as_array())
-        return [self.rules.public_mask(int(c)) for c in cards]
+        return match_deal(self.seed, MATCH_NO, hand_no, self.rules)
 
     def dealer_of(self, hand_no: int) -> int:
         return (self.first_dealer + hand_no) % 4

@@ -320,11 +320,9 @@ def _row_record(t, team_row, seed, deal_no, match_no, hand_no, before, title: st
         deal = [int(m) for m in deal_masks(seed, deal_no, 1)[0]]
         scores, bags, played = (0, 0), (0, 0), 0
     else:
-        from spades_ai.engine.deal import deal_match_hand
+        from spades_ai.simulate import match_deal
 
-        cards = np.empty(4, np.uint64)
-        deal_match_hand(np.uint64(seed), match_no, hand_no, cards, t.rules.as_array())
-        deal = [t.rules.public_mask(int(m)) for m in cards]  # card ids, jokers and high deuces too
+        deal = match_deal(seed, match_no, hand_no, t.rules)
         if hand_no == 0:
             scores, bags = (0, 0), (0, 0)
         else:
