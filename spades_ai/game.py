@@ -93,6 +93,10 @@ class Hand(PublicFacts):
         view.setflags(write=False)
         return view
 
+    @property
+    def _facts(self) -> np.ndarray:
+        return self._pub  # read only by PublicFacts' properties, which never write
+
     def clone(self) -> Hand:
         """An independent copy: play on in it without touching this hand.
 

@@ -44,81 +44,87 @@ class PublicFacts:
     rules: Rules
 
     @property
+    def _facts(self) -> np.ndarray:
+        """The public array the facts are read from: ``public`` (``Hand`` reads its own array,
+        without making the read-only view its ``public`` gives callers)."""
+        return self.public
+
+    @property
     def phase(self) -> str:
         """``"passing"``, ``"bidding"``, ``"playing"`` or ``"over"``."""
-        return PHASES[self.public[_st.P_PHASE]]
+        return PHASES[self._facts[_st.P_PHASE]]
 
     @property
     def pass_count(self) -> int:
         """How many cards each passer gives in the passing round under way (0 outside one)."""
-        return int(_st.pass_count(self.public, self.rules.as_array()))
+        return int(_st.pass_count(self._facts, self.rules.as_array()))
 
     @property
     def dealer(self) -> int:
-        return int(self.public[_st.P_DEALER])
+        return int(self._facts[_st.P_DEALER])
 
     @property
     def bids(self) -> list[int | None]:
         """Bids by seat (0 = nil, None = not yet)."""
-        return [None if b < 0 else b for b in self.public[_st.P_BIDS : _st.P_BIDS + 4].tolist()]
+        return [None if b < 0 else b for b in self._facts[_st.P_BIDS : _st.P_BIDS + 4].tolist()]
 
     @property
     def blind(self) -> list[bool]:
         """Blind-nil flags by seat."""
-        return [b != 0 for b in self.public[_st.P_BLIND : _st.P_BLIND + 4].tolist()]
+        return [b != 0 for b in self._facts[_st.P_BLIND : _st.P_BLIND + 4].tolist()]
 
     @property
     def tricks_won(self) -> list[int]:
         """Tricks won so far, by seat."""
-        return self.public[_st.P_WON : _st.P_WON + 4].tolist()
+        return self._facts[_st.P_WON : _st.P_WON + 4].tolist()
 
     @property
     def trick_no(self) -> int:
         """Tricks finished so far (the index, 0..12, of the trick in play)."""
-        return int(self.public[_st.P_TRICK_NO])
+        return int(self._facts[_st.P_TRICK_NO])
 
     @property
     def spades_broken(self) -> bool:
-        return bool(self.public[_st.P_BROKEN])
+        return bool(self._facts[_st.P_BROKEN])
 
     @property
     def leader(self) -> int | None:
         """The seat that led (or is to lead) the trick in play; None outside the play."""
-        return int(self.public[_st.P_LEADER]) if self.phase == "playing" else None
+        return int(self._facts[_st.P_LEADER]) if self.phase == "playing" else None
 
     @property
     def current_trick(self) -> list[tuple[int, Card]]:
         """The (seat, card) pairs of the unfinished trick, in play order."""
-        n = int(self.public[_st.P_TRICK_LEN])
-        leader = int(self.public[_st.P_LEADER])
+        n = int(self._facts[_st.P_TRICK_LEN])
+        leader = int(self._facts[_st.P_LEADER])
         deck = self.rules.engine_deck
-        return [((leader + i) % 4, deck[int(self.public[_st.P_TRICK + i])]) for i in range(n)]
+        return [((leader + i) % 4, deck[int(self._facts[_st.P_TRICK + i])]) for i in range(n)]
 
     @property
     def played_by(self) -> list[CardSet]:
         """The cards each seat has played."""
-        return [self.rules.engine_cards(int(self.public[_st.P_PLAYED_BY + s])) for s in range(4)]
+        return [self.rules.engine_cards(int(self._facts[_st.P_PLAYED_BY + s])) for s in range(4)]
 
     @property
     def voids(self) -> list[set[int]]:
         """The suits (0..3) each seat has shown it lacks."""
-        v = int(self.public[_st.P_VOIDS])
+        v = int(self._facts[_st.P_VOIDS])
         return [{s for s in range(4) if v >> (4 * seat + s) & 1} for seat in range(4)]
 
     @property
     def scores(self) -> tuple[int, int]:
         """The match scores (team 0, team 1) before this hand."""
-        return tuple(self.public[_st.P_SCORES : _st.P_SCORES + 2].tolist())
+        return tuple(self._facts[_st.P_SCORES : _st.P_SCORES + 2].tolist())
 
     @property
     def bag_count(self) -> tuple[int, int]:
         """The teams' running bag counts before this hand."""
-        return tuple(self.public[_st.P_BAGS : _st.P_BAGS + 2].tolist())
+        return tuple(self._facts[_st.P_BAGS : _st.P_BAGS + 2].tolist())
 
     @property
     def hands_played(self) -> int:
         """Hands of the match finished before this one."""
-        return int(self.public[_st.P_HANDS_PLAYED])
+        return int(self._facts[_st.P_HANDS_PLAYED])
 
 
 class Observation(PublicFacts):
