@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from spades_ai.engine.jit import cache_dir
+from spades_ai.folders import temporary_path
 
 GENERATED = "generated"
 BINDING = "_binding"
@@ -195,7 +196,7 @@ def _write_copy(name: str, files: dict[str, str]) -> Path:
     folder = cache_dir() / GENERATED / name
     if folder.is_dir():
         return folder
-    tmp = folder.with_name(f".{name}.{os.getpid()}.tmp")
+    tmp = temporary_path(folder)
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     (tmp / "__init__.py").write_text('"""A bound copy of template modules (spades_ai.templates); do not edit."""\n')
