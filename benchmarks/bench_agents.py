@@ -41,8 +41,9 @@ def selfplay_rate(name: str, n: int, repeats: int, keep_plays: bool = False, sta
     return n / pick(wall), n / pick(cpu)
 
 
-def decision_times(agent, positions: int, seed: int = 5) -> np.ndarray:
-    """Seconds per decision of ``agent`` at every decision point of Normal self-play hands."""
+def decision_times(agent, positions: int, seed: int = 5, cards_only: bool = False) -> np.ndarray:
+    """Seconds per decision of ``agent`` at every decision point (every card one with
+    ``cards_only``) of Normal self-play hands."""
     normal = make_agent("normal")
     masks = deal_masks(seed, 0, positions)
     warm = Hand(masks[0].tolist())
@@ -52,9 +53,10 @@ def decision_times(agent, positions: int, seed: int = 5) -> np.ndarray:
         hand = Hand(masks[i].tolist(), dealer=i % 4)
         while hand.phase != "over":
             obs = hand.observation()
-            t0 = time.perf_counter()
-            agent.bid(obs) if hand.phase == "bidding" else agent.play(obs)
-            out.append(time.perf_counter() - t0)
+            if not (cards_only and hand.phase == "bidding"):
+                t0 = time.perf_counter()
+                agent.bid(obs) if hand.phase == "bidding" else agent.play(obs)
+                out.append(time.perf_counter() - t0)
             if hand.phase == "bidding":
                 hand.bid(normal.bid(obs))
             else:

@@ -33,6 +33,7 @@
     python experiments/run.py learned_vs_normal      # issue 21: the learned agent against Normal, hard_vs_normal's deals
     python experiments/run.py learned_defence        # issue 21: its set rate when Hard and Crazy defend
     python experiments/run.py learned_rollout        # issue 21: Hard with rollout=learned vs Hard, ~equal CPU
+    python experiments/run.py crazy_reads_learned    # issue 21: Crazy reading the play with the learned play model vs Crazy
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -74,6 +75,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
          "crazy_vs_ismcts": "pairs", "partners": "partners",
          "learned_vs_normal": "pairs", "learned_defence": "pairs", "learned_rollout": "pairs",
+         "crazy_reads_learned": "pairs",
          "bidding_learned": "bidding"}
 
 

@@ -48,14 +48,15 @@ TUNE_SEED, TUNE_DEALS = 2121, 2000
 #: deals of each dataset, the networks' sizes, the card network's epochs and the bidder's
 FULL = {"bids": 800_000, "blind": 20_000, "hard": 2_000, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
 TINY = {"bids": 300, "blind": 200, "hard": 0, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
-CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200}
+CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200}
 COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
 
 
-def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None) -> dict:
-    """The hands of dataset ``name`` (written first if any chunk is missing)."""
+def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_jobs: int = 1) -> dict:
+    """The hands of dataset ``name`` (written first if any chunk is missing; ``n_jobs`` chunks
+    at once)."""
     t0 = time.perf_counter()
-    out = write_dataset(data / f"{name}-s{seed}", agents, deals, seed=seed, rules=rules, chunk_size=CHUNK[name])
+    out = write_dataset(data / f"{name}-s{seed}", agents, deals, seed=seed, rules=rules, chunk_size=CHUNK[name], n_jobs=n_jobs)
     hands = hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
     print(f"{name}: {deals:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
     return hands

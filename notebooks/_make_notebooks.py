@@ -208,6 +208,40 @@ _w = np.load(%r)
 AGENT = linear_agent(_w["weights"], _w["bias"], name="linear")
 """'''
 
+LEARNED_CELLS = [
+    "## Your own learned model (`spades_ai.models`): a bidder and a card player fitted with numpy on the rows above, "
+    "played in numba as the built-in `learned` (the shipped `default` is made the same way by `experiments/train_models.py`: on 800,000 hands it wins +12 a deal against Normal; on the few hands of the CI size it loses)",
+    "from spades_ai.models.train import hands_from_rows, train_model, train_play_model\n"
+    "hands = hands_from_rows(load_dataset(f\"{out}/rows\", columns=[\"deal_no\", \"seat\", \"phase\", \"action\", \"agent\"]), seed=SEED)\n"
+    "model = train_model(hands, hands, bid_hidden=16, play_hidden=8, epochs=2, seed=SEED)  # here both imitate Normal's hands\n"
+    "model.with_margin(2.0).save(f\"{out}/mine.npz\")  # the network's card only where it beats Normal's by 2\n"
+    "run = sa.run_tournament([f\"learned:model={out}/mine.npz\", \"normal\"], deals=DEALS, seed=SEED + 2, out=f\"{out}/mine-vs\", n_jobs=1, progress=False)\n"
+    "sa.summarize(sa.load_results(run))[[\"agent\", \"opponent\", \"units\", \"diff\", \"diff_lo\", \"diff_hi\", \"set_rate\"]].round(2)",
+    "## A play model for reading the play: the card network fitted on every seat of the table's hands (`train_play_model`), "
+    "which Crazy weighs its worlds by with `make_agent(\"crazy\", read_play=True, play_model=...)` (the shipped `reading` is fitted on Hard's play by "
+    "`experiments/train_play_model.py`). How much weight do the worlds that give the hidden honours to their true holders get, by the bids alone, "
+    "under Normal's play with noise, and under the models?",
+    "play_model = train_play_model(hands, hidden=8, epochs=2, seed=SEED)\n"
+    "play_model.save(f\"{out}/reading-mine.npz\")\n"
+    "readers = {\"bids only\": {}, \"Normal's play\": {\"play_noise\": 0.3}, \"this model\": {\"play_noise\": 0.1, \"play_model\": f\"{out}/reading-mine.npz\"},\n"
+    "           \"shipped reading\": {\"play_noise\": 0.1, \"play_model\": \"reading\"}}\n"
+    "normal, shares = sa.make_agent(\"normal\"), {r: [] for r in readers}\n"
+    "for k in range(20):\n"
+    "    hand = sa.Hand(sa.deal(SEED + 3, k))\n"
+    "    while hand.phase == \"bidding\" or len(hand.plays) < 30:\n"
+    "        obs = hand.observation()\n"
+    "        hand.bid(normal.bid(obs)) if hand.phase == \"bidding\" else hand.play(normal.play(obs))\n"
+    "    obs = hand.observation()\n"
+    "    worlds = sa.sample_worlds(obs, 1000, seed=k)\n"
+    "    truth = [int(hand.cards(s)) for s in range(4)]  # the cards each seat still holds\n"
+    "    honours = [c for c in range(52) if c % 13 >= 10 and any((truth[s] >> c) & 1 for s in range(4) if s != obs.seat)]\n"
+    "    for r, options in readers.items():\n"
+    "        w = sa.world_weights(obs, worlds, **options)\n"
+    "        held = [(w * ((worlds[:, s] >> np.uint64(c)) & np.uint64(1))).sum() / w.sum() for c in honours for s in range(4) if (truth[s] >> c) & 1]\n"
+    "        shares[r].append(np.mean(held))\n"
+    "pd.Series({r: np.mean(v) for r, v in shares.items()}, name=\"true holder's share of the hidden honours\").round(3)",
+]
+
 learn = notebook(
     "Learn from the search",
     "Decisions of our agents as training data: a dataset of Normal's plays (`spades-ai dataset`), "
@@ -237,6 +271,7 @@ learn = notebook(
         'plots.plot_rates(metrics.agent_rates(df));',
         '## Labels from the search: Hard\'s value of every legal bid and card (`labels="hard"`, here a small Hard), the numbers its own choice is made from. At Hard\'s seats they come with its decision; at Normal\'s, Hard evaluates the same observation. How much do Normal\'s choices lose by Hard\'s reckoning?',
         'hard = sa.make_agent("hard", worlds=32)\nlabelled = load_dataset(write_dataset(f"{out}/hard-rows", [hard, "normal"], deals=4, seed=SEED, labels="hard:worlds=32"))\nvalues, rows = labelled["label_values"], np.arange(len(labelled["action"]))\nweighed = ~np.isnan(values[rows, labelled["action"]])  # decisions with more than one candidate\nloss = np.nanmax(values, axis=1) - values[rows, labelled["action"]]\nnormal = (labelled["seat"] % 2 == 1) & weighed\nprint(f"Hard\'s seats: its choice is the action in {(labelled[\'label_action\'] == labelled[\'action\'])[labelled[\'seat\'] % 2 == 0].mean():.0%} of rows")\nprint(f"Normal\'s seats: same choice as Hard in {(labelled[\'label_action\'] == labelled[\'action\'])[normal].mean():.0%} of {normal.sum()} weighed decisions, "\n      f"mean loss by Hard\'s values {loss[normal].mean():.2f} points")',
+        *LEARNED_CELLS,
     ],
 )
 

@@ -20,6 +20,8 @@ from spades_ai.engine.rng import stream_state
 from spades_ai.simulate import deal, deal_masks
 
 U64 = np.uint64
+#: the play model's params when the reading asks Normal (``at = 0``)
+NO_MODEL = np.zeros(1, np.int64)
 
 
 def _position(rng: random.Random, masks, players) -> Hand:
@@ -96,7 +98,7 @@ def test_play_likelihood_matches_the_python_replay(eps):
         pub = np.array(obs.public)
         _, worlds = sample_worlds_kernel(U64(stream_state(U64(5), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 12)
         logw = np.zeros(len(worlds))
-        play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw)
+        play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw, NO_MODEL, 0)
         ref = np.array([_reference(hand, obs.seat, w, eps) for w in worlds])
         best = -np.inf
         for got, want in zip(logw, ref):
@@ -115,7 +117,7 @@ def test_play_likelihood_refuses_a_bad_noise():
     obs = hand.observation()
     worlds = np.zeros((1, 4), dtype=np.uint64)
     with pytest.raises(ValueError, match="eps"):
-        play_log_likelihood(np.array(obs.public), obs.seat, worlds, 1, 0.0, obs.rules_array, np.zeros(1))
+        play_log_likelihood(np.array(obs.public), obs.seat, worlds, 1, 0.0, obs.rules_array, np.zeros(1), NO_MODEL, 0)
 
 
 def _holder_share(worlds, w, deal, cards):
@@ -223,7 +225,7 @@ def test_reading_the_play_under_jokers_and_high_deuces(rules):
         pub = np.array(obs.public)
         truth = np.array([hand._hands], dtype=np.uint64)  # the cards each seat still holds (engine ids)
         logw = np.zeros(1)
-        play_log_likelihood(pub, obs.seat, truth, 1, eps, obs.rules_array, logw)
+        play_log_likelihood(pub, obs.seat, truth, 1, eps, obs.rules_array, logw, NO_MODEL, 0)
         replay, want = Hand(deal(41, i), dealer=3, rules=rules), 0.0
         for b in hand.bids[:4]:
             replay.bid(b)

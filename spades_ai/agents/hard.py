@@ -21,6 +21,7 @@ from spades_ai.cards import Card
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.state import legal_now
 from spades_ai.kernels import decision_stream
+from spades_ai.models.model import packed_after
 from spades_ai.montecarlo import binding
 from spades_ai.montecarlo import search as _search
 from spades_ai.observation import Observation
@@ -56,7 +57,8 @@ CRAZY_THRIFT = True
 #: ``read_play``: weigh the worlds by how likely the other seats' cards played so far are under
 #: Normal's play with noise ``play_noise`` (``montecarlo.reading``; 0.3 fits Hard's play best).
 #: Off by default: on 550 paired deals against Hard it measured -2.9 [-7.6, +1.7] per deal
-#: against Crazy without it (experiments/RESULTS.md, issue 11, item 3).
+#: against Crazy without it (experiments/RESULTS.md, issue 11, item 3). ``play_model``: a learned
+#: model whose card network is the play model instead of Normal (``models.player``; issue 21).
 CRAZY_READ_PLAY = False
 CRAZY_PLAY_NOISE = 0.3
 
@@ -79,6 +81,10 @@ class MonteCarloAgent(BuiltinAgent):
         params[m.MC_RACING] = options["racing"]
         params[m.MC_THRIFT] = options["thrift"]
         params[m.MC_PLAY_EPS] = round(options["play_noise"] * m.PLAY_EPS_SCALE) if options["read_play"] else 0
+        if options["play_model"] is not None:
+            if not options["read_play"]:
+                raise ValueError(f"{name}: play_model is the model of the reading of the play: give read_play=True with it")
+            params, params[m.MC_PLAY_MODEL] = packed_after(params, options["play_model"])
         super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options, defaults,
                          self.module.mc_agent_pass)
         #: The same decisions, also writing the value of every legal card (``out[card id]``, 56)

@@ -65,3 +65,9 @@ def check_model(v) -> str:
         raise ValueError(f"must be a shipped model's name ({', '.join(shipped_models())}) or an .npz path, not {v!r}")
     load_model(v)
     return str(v)
+
+
+def check_play_model(v) -> str | None:
+    """The play model of the reading of the play: None (Normal's play with noise) or a learned
+    model (``check_model``) whose card network says how likely each card is."""
+    return None if v is None else check_model(v)

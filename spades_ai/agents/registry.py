@@ -84,14 +84,16 @@ BUILTINS: dict[str, _Spec] = {
         {**_COMMON, "worlds": (HARD_WORLDS, opt.check_worlds), "rollouts": (HARD_ROLLOUTS, opt.check_rollouts), "bid_aware": (False, opt.check_flag),
          "rollout": (None, check_rollout), "solver_tricks": (HARD_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (HARD_RACING, opt.check_flag),
-         "thrift": (HARD_THRIFT, opt.check_flag), "read_play": (False, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise)},
+         "thrift": (HARD_THRIFT, opt.check_flag), "read_play": (False, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),
+         "play_model": (None, opt.check_play_model)},
     ),  # fmt: skip
     "crazy": _Spec(
         "Hard with far more worlds, weighted by how well they explain the bids (and, read_play=True, the cards played)",
         {**_COMMON, "worlds": (CRAZY_WORLDS, opt.check_worlds), "rollouts": (CRAZY_ROLLOUTS, opt.check_rollouts), "bid_aware": (True, opt.check_flag),
          "rollout": (None, check_rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (CRAZY_RACING, opt.check_flag),
-         "thrift": (CRAZY_THRIFT, opt.check_flag), "read_play": (CRAZY_READ_PLAY, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise)},
+         "thrift": (CRAZY_THRIFT, opt.check_flag), "read_play": (CRAZY_READ_PLAY, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),
+         "play_model": (None, opt.check_play_model)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",

@@ -87,6 +87,14 @@ class Model:
         return out
 
 
+def packed_after(head, model) -> tuple[np.ndarray, int]:
+    """``head`` (an agent's int64 params) followed by ``model``'s packed params (``Model.params``;
+    ``model`` as ``load_model`` takes it), and where those start: how a search carries a learned
+    play model (``models.player.card_probabilities`` reads it there)."""
+    head = np.asarray(head, np.int64)
+    return np.concatenate([head, load_model(model).params()]), len(head)
+
+
 def _check_net(name: str, layers: dict, inputs: int, outputs: int) -> None:
     missing = [k for k in LAYERS if k not in layers]
     if missing:

@@ -9,7 +9,8 @@ and ``card_rows`` replay them on the engine into features (``replay``); ``fit_bi
 bidding network (the distribution of D, the partner's bid, the nil chance and the partner's
 value beside a nil, each on the rows that show it), ``blind_scalars`` the blind-nil numbers,
 ``fit_player`` the card network (the softmax over the legal cards of the imitated agent's
-choice). Every draw comes from ``numpy.random.default_rng(seed)``: the same rows and seed give
+choice), ``train_play_model`` a play model for reading the play (the same network, fitted on
+every seat of the table's hands). Every draw comes from ``numpy.random.default_rng(seed)``: the same rows and seed give
 the same weights.
 """
 
@@ -31,6 +32,7 @@ from spades_ai.models.model import (
     OUT_PARTNER,
     SIGHTED_VALUE,
     Model,
+    load_model,
 )
 from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks
@@ -282,3 +284,18 @@ def train_model(bid_hands: dict, play_hands: dict, blind_hands: dict | None = No
     fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards),
            "bid_hands": len(bid_hands["deals"]), "card_decisions": len(cards["count"])}  # fmt: skip
     return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit})
+
+
+def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 32, epochs: int = 3,
+                     seed: int = 0, rules: Rules | None = None, info: dict | None = None) -> Model:  # fmt: skip
+    """A play model for reading the play (``make_agent("crazy", read_play=True, play_model=...)``):
+    the card network fitted on how the players of ``hands`` play (every seat, or agent index
+    ``agent``), beside the bidder and numbers of ``base`` (a ``Model`` or what ``load_model``
+    takes), so the file is a whole model. ``hands``: ``hands_from_rows`` of a dataset, from
+    self-play or from a results folder (``spades-ai dataset --from``)."""
+    base = load_model(base)
+    cards = card_rows(hands, agent, rules)
+    net, loss = fit_player(cards, hidden=hidden, epochs=epochs, seed=seed)
+    fit = {"play_loss": loss, "play_accuracy": card_accuracy(net, cards), "card_decisions": len(cards["count"]),
+           "hands": len(hands["deals"]), "bidder_from": base.info.get("made_by", "a model")}  # fmt: skip
+    return Model(base.bid, net, base.scalars, {**(info or {}), "seed": seed, "fit": fit, "role": "play model"})

@@ -11,16 +11,22 @@ held the ace Normal would have won with pays ``eps / (choices - 1)`` against ``1
 
 The public array is the same in every world at each step of the replay (only the hidden hands
 differ), so the replay's public states are built once per decision (``replay_states``) and each
-world only asks the play model with its own hands. Log weights are summed; a world whose log
+world only asks the play model with its own hands.
+
+With a learned play model (``play_model``: a model's card network, ``models.player``) the chance
+of a choice is the network's softmax summed over the choice's cards, mixed with the noise:
+``(1 - eps) p + eps / choices``. The model is packed into the agent's params at ``at``
+(``at = 0``: no model, Normal's play as above). Log weights are summed; a world whose log
 weight falls ``PLAY_CUTOFF`` below the best world seen so far stops its replay (its weight is
 already negligible: ``e**-30``; the partial sum it keeps is an upper bound).
 """
 
 import numpy as np
 
+from spades_ai.models.player import card_probabilities
 from spades_ai.montecarlo.candidates import play_candidates
 from spades_ai.policies.normal import normal_agent_play
-from spades_ai.engine.bits import ONE, SUIT_MASK, U64, highest_bit, popcount, suit_of
+from spades_ai.engine.bits import ONE, SUIT_MASK, U64, highest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -107,9 +113,10 @@ def choice_of(cands, card):
 
 
 @kernel
-def card_log_likelihood(state, s, hand, card, log_keep, log_eps, rules):
+def card_log_likelihood(state, s, hand, card, log_keep, log_eps, rules, model, at, probs):
     """log P(seat ``s`` plays ``card`` from ``hand`` at public ``state``) under the play model
-    (``log_keep = log(1 - eps)``, ``log_eps = log(eps)``); 0 when it had a single choice."""
+    (``log_keep = log(1 - eps)``, ``log_eps = log(eps)``; the learned model at ``model[at]``
+    when ``at > 0``, ``probs`` its scratch of 56); 0 when it had a single choice."""
     legal = legal_now(state, hand, rules)
     if not (legal >> U64(card)) & ONE:
         raise ValueError("a replayed card is not legal in the world: the world does not fit the play")
@@ -117,24 +124,37 @@ def card_log_likelihood(state, s, hand, card, log_keep, log_eps, rules):
     n_c = popcount(cands)
     if n_c <= 1:
         return 0.0
-    model = normal_agent_play(state, s, hand, legal, rules)
-    if choice_of(cands, model) == choice_of(cands, card):
+    mine = choice_of(cands, card)
+    if at > 0:
+        card_probabilities(state, s, hand, legal, rules, model, at, probs)
+        p = 0.0
+        m = legal
+        while m:
+            c = lowest_index(m)
+            m &= m - ONE
+            if choice_of(cands, c) == mine:
+                p += probs[c]
+        return np.log((1.0 - np.exp(log_eps)) * p + np.exp(log_eps) / n_c)
+    model_card = normal_agent_play(state, s, hand, legal, rules)
+    if choice_of(cands, model_card) == mine:
         return log_keep
     return log_eps - np.log(n_c - 1.0)
 
 
 @kernel
-def play_log_likelihood(pub, seat, worlds, n, eps, rules, logw):
+def play_log_likelihood(pub, seat, worlds, n, eps, rules, logw, model, at):
     """Add to ``logw[i]`` the log likelihood of the cards the other seats have played, given
     the hands world ``i`` gives them (rows of ``worlds``: the cards each seat still holds),
-    under Normal's play with noise ``eps`` (module docstring). ``logw`` may already hold the
-    bid weights: the cutoff compares whole log weights."""
+    under the play model with noise ``eps`` (module docstring: Normal's play, or the learned
+    model packed at ``model[at]`` when ``at > 0``). ``logw`` may already hold the bid weights:
+    the cutoff compares whole log weights."""
     if not 0.0 < eps < 1.0:
         raise ValueError("the play noise eps must be in (0, 1)")
     states, seats, cards, m = replay_states(pub, rules)
     log_keep = np.log(1.0 - eps)
     log_eps = np.log(eps)
     hs = np.empty(4, dtype=np.uint64)
+    probs = np.empty(56)
     best = -np.inf
     for i in range(n):
         for s in range(4):
@@ -144,7 +164,7 @@ def play_log_likelihood(pub, seat, worlds, n, eps, rules, logw):
             s = seats[k]
             c = cards[k]
             if s != seat:
-                ll += card_log_likelihood(states[k], s, hs[s], c, log_keep, log_eps, rules)
+                ll += card_log_likelihood(states[k], s, hs[s], c, log_keep, log_eps, rules, model, at, probs)
                 if ll < best - PLAY_CUTOFF:
                     break
             hs[s] &= ~(ONE << U64(c))

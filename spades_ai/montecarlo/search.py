@@ -88,6 +88,10 @@ class SearchSettings(NamedTuple):
     """The cheapest card of the same effect on the trick unless a dearer one gains."""
     play_eps: float
     """Reading the play: the play model's noise (0: the play is not read)."""
+    play_model: np.ndarray = np.zeros(1, np.int64)
+    """The learned play model of the reading, packed (``Model.params``) from ``play_model_at``."""
+    play_model_at: int = 0
+    """Where ``play_model`` starts (0: no learned model, Normal's play with noise)."""
 
 
 # -- one decision: the values of its candidates ------------------------------------------------
@@ -106,7 +110,8 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
     play_eps = 0.0 if is_bid else settings.play_eps
     fell_back = False
     if settings.bid_aware or play_eps > 0.0:
-        weights, fell_back = world_weights_kernel(pub, seat, worlds, n_worlds, rules, settings.bid_aware, play_eps)
+        weights, fell_back = world_weights_kernel(pub, seat, worlds, n_worlds, rules, settings.bid_aware, play_eps,
+                                                  settings.play_model, settings.play_model_at)
     else:
         weights = np.ones(n_worlds)
     k = settings.solver_tricks
@@ -306,9 +311,10 @@ def mc_blind_nil(pub, seat, rules, settings, state):
 
 # -- the search as a kernel agent (spades_ai.kernels): params = MC_PARAMS ----------------------
 #: The params slots of Hard and Crazy. ``play_eps``: the play model's noise in millionths, 0
-#: when the agent does not read the play.
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift", "play_eps")
-MC_SEED, MC_WORLDS, MC_ROLLOUTS, MC_BID_AWARE, MC_SOLVER_TRICKS, MC_BLIND_NIL, MC_RACING, MC_THRIFT, MC_PLAY_EPS = range(9)
+#: when the agent does not read the play; ``play_model``: where the learned play model's packed
+#: params (``Model.params``) start, after these slots (0: none, Normal's play).
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift", "play_eps", "play_model")
+MC_SEED, MC_WORLDS, MC_ROLLOUTS, MC_BID_AWARE, MC_SOLVER_TRICKS, MC_BLIND_NIL, MC_RACING, MC_THRIFT, MC_PLAY_EPS, MC_PLAY_MODEL = range(10)
 PLAY_EPS_SCALE = 1_000_000
 
 
@@ -317,7 +323,7 @@ def settings_of(params):
     """The ``SearchSettings`` a kernel agent's ``params`` (``MC_PARAMS``) ask for."""
     return SearchSettings(params[MC_WORLDS], params[MC_ROLLOUTS], params[MC_BID_AWARE] != 0, params[MC_SOLVER_TRICKS],
                           RACE_Z if params[MC_RACING] != 0 else 0.0, params[MC_THRIFT] != 0,
-                          params[MC_PLAY_EPS] / PLAY_EPS_SCALE)
+                          params[MC_PLAY_EPS] / PLAY_EPS_SCALE, params, params[MC_PLAY_MODEL])
 
 
 @kernel

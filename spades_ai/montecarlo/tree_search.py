@@ -177,7 +177,7 @@ def ismcts_agent_bid(pub, seat, hand, legal, rules, params):
     if params[IS_BID_WORLDS] == 0:
         return rollout_bid(pub, seat, hand, legal, rules)
     state = decision_stream(params[IS_SEED], pub, seat, hand)
-    settings = SearchSettings(params[IS_BID_WORLDS], 0, params[IS_BID_AWARE] != 0, 0, 0.0, False, 0.0)
+    settings = SearchSettings(params[IS_BID_WORLDS], 0, params[IS_BID_AWARE] != 0, 0, 0.0, False, 0.0, params, 0)
     return mc_bid(pub, seat, hand, rules, legal, settings, state, np.empty(0))[0]
 
 

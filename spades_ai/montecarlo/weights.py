@@ -46,15 +46,15 @@ def effective_worlds(logw, t):
 
 
 @kernel
-def world_weights_kernel(pub, seat, worlds, n, rules, bids=True, play_eps=0.0):
+def world_weights_kernel(pub, seat, worlds, n, rules, bids=True, play_eps=0.0, play_model=None, play_model_at=0):
     """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, tempered).
 
     Each world is weighted by the likelihood of every known, non-blind bid of the other seats
     given that seat's hand in the world (the cards it holds there plus those it has played).
     A bid that states a spade count (mirror, whiz) is skipped: the sampler already holds every
     world to it exactly. ``bids=False`` leaves the bids out; ``play_eps`` > 0 multiplies in the
-    likelihood of the cards the other seats have played (``inference``: Normal's play with noise
-    ``play_eps``).
+    likelihood of the cards the other seats have played (``reading``: Normal's play with noise
+    ``play_eps``, or the learned play model packed in ``play_model`` from ``play_model_at``).
     When the weights collapse (effective sample size below ``min(n / 4, 32)``) they are
     tempered, ``w ** t`` with the largest ``t`` in [0, 1] that keeps that many effective
     worlds (``t = 0`` is uniform sampling), and the decision counts as a fallback.
@@ -69,7 +69,10 @@ def world_weights_kernel(pub, seat, worlds, n, rules, bids=True, play_eps=0.0):
         for i in range(n):
             logw[i] += bid_log_likelihood(b, worlds[i, o] | played, rules)
     if play_eps > 0.0 and pub[P_PHASE] == PHASE_PLAYING:
-        play_log_likelihood(pub, seat, worlds, n, play_eps, rules, logw)
+        if play_model is None:
+            play_log_likelihood(pub, seat, worlds, n, play_eps, rules, logw, np.zeros(1, np.int64), 0)
+        else:
+            play_log_likelihood(pub, seat, worlds, n, play_eps, rules, logw, play_model, play_model_at)
     logw -= logw.max()
     floor = max(2.0, min(0.25 * n, MIN_EFFECTIVE_WORLDS))
     if effective_worlds(logw, 1.0) >= floor:

@@ -31,6 +31,7 @@ from spades_ai.checks import check_count, check_noise, check_seed
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.state import legal_now
 from spades_ai.kernels import decision_stream
+from spades_ai.models.model import packed_after
 from spades_ai.montecarlo.sampling import count_worlds_kernel, sample_worlds_kernel, world_constraints
 from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.observation import Observation
@@ -90,11 +91,12 @@ def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = Fal
     return worlds[rng.choice(draw, size=n, replace=True, p=w / w.sum())]
 
 
-def world_weights(obs: Observation, worlds: np.ndarray, play_noise: float | None = None) -> np.ndarray:
+def world_weights(obs: Observation, worlds: np.ndarray, play_noise: float | None = None, play_model=None) -> np.ndarray:
     """Crazy's bid-aware weight of each world (how likely the other seats' bids are given the
     hands they hold in it), tempered toward uniform when the weights collapse. With
     ``play_noise`` (in (0, 1)) it also weighs the cards they played (``read_play``: Normal's
-    play with that noise, ``reading``); the worlds must fit ``obs``."""
+    play with that noise, or with ``play_model`` a learned model's card network, ``reading``);
+    the worlds must fit ``obs``."""
     obs = check_observation(obs)
     worlds = np.ascontiguousarray(worlds, dtype=np.uint64)
     if worlds.ndim != 2 or worlds.shape[1] != 4:
@@ -105,9 +107,12 @@ def world_weights(obs: Observation, worlds: np.ndarray, play_noise: float | None
             eps = check_noise(play_noise)  # the check of make_agent's play_noise option
         except ValueError as e:
             raise ValueError(f"play_noise {e}") from None
+    elif play_model is not None:
+        raise ValueError("play_model weighs the cards played with noise play_noise: give play_noise too")
     if obs.rules.extra_trumps:
         worlds = relaid(worlds, obs.rules.engine_mask)
-    weights, _ = world_weights_kernel(obs.public, obs.seat, worlds, len(worlds), obs.rules_array, True, eps)
+    model, at = packed_after(np.zeros(1, np.int64), play_model) if play_model is not None else (np.zeros(1, np.int64), 0)
+    weights, _ = world_weights_kernel(obs.public, obs.seat, worlds, len(worlds), obs.rules_array, True, eps, model, at)
     return weights
 
 
