@@ -615,64 +615,6 @@ def _cmd_deal(args) -> None:
         print(f"seat {seat}: {cards}")
 
 
-def _run_hands(run_dir: Path) -> tuple[dict, list[str], object]:
-    """The hands of a ``--keep-plays`` results folder (hands or matches mode) as ``learn`` takes
-    them (``learn.dataset.HAND_ARRAYS``; in matches mode also ``match_no`` and ``hand_no``, and
-    the scores and bags each hand starts from), the labels of the agents by which seats are
-    named (a partnership's partners each its own) and the rules."""
-    import numpy as np
-
-    from spades_ai.learn.rows import N_STARTS, S_BAGS0, S_PLAYED, S_SCORE0
-    from spades_ai.simulate import deal_masks, match_deal
-    from spades_ai.tournament.results import load_results, read_config, seat_labels
-    from spades_ai.tournament.schedule import Tournament
-
-    t = Tournament.from_dict(read_config(run_dir))
-    if not t.keep_plays:
-        raise ValueError(f"{run_dir}: a dataset is made from a run played with --keep-plays (its plays are not recorded)")
-    matches = t.mode == "matches"
-    unit = ["match_no", "hand_no"] if matches else ["deal_no"]
-    cols = ["pairing", "table", "team", *unit, "dealer", "bid_a", "bid_b", "blind_a", "blind_b", "points", "plays"]
-    cols += ["score", "bag_count"] if matches else []
-    df = load_results(run_dir, columns=cols).sort_values(["pairing", "table", *unit, "team"], kind="stable")
-    team0, team1 = df.iloc[0::2], df.iloc[1::2]
-    n = len(team0)
-    bids, blind = np.empty((n, 4), np.int64), np.empty((n, 4), np.bool_)
-    for s in range(4):
-        row = (team0, team1)[s % 2]
-        bids[:, s] = row["bid_a" if s < 2 else "bid_b"].to_numpy()
-        blind[:, s] = row["blind_a" if s < 2 else "blind_b"].to_numpy()
-    pairing, table = (team0[c].to_numpy(np.int64) for c in ("pairing", "table"))
-    starts = np.zeros((n, N_STARTS), np.int64)
-    extra = {}
-    if matches:
-        match_no, hand_no = team0["match_no"].to_numpy(np.int64), team0["hand_no"].to_numpy(np.int64)
-        deals = np.array([match_deal(t.table_seed(int(tb)), int(m), int(k), t.rules)  # card ids, as the rows take them
-                          for tb, m, k in zip(table, match_no, hand_no)], np.uint64).reshape(n, 4)  # fmt: skip
-        # a hand starts from the scores and bags after the match's previous hand (the row before)
-        later = hand_no > 0
-        for team, rows in enumerate((team0, team1)):
-            starts[1:, S_SCORE0 + team] = rows["score"].to_numpy(np.int64)[:-1]
-            starts[1:, S_BAGS0 + team] = rows["bag_count"].to_numpy(np.int64)[:-1]
-        starts[~later, : S_PLAYED] = 0
-        starts[:, S_PLAYED] = hand_no
-        deal_no = np.full(n, -1, np.int64)
-        extra = {"match_no": match_no, "hand_no": hand_no}
-    else:
-        deal_no = team0["deal_no"].to_numpy(np.int64)
-        deals = np.concatenate([deal_masks(t.table_seed(int(tb)), int(d), 1) for tb, d in zip(table, deal_no)])
-    labels = seat_labels(t)  # each seat's own agent: a partnership's two partners apart
-    seat_agents = np.array([[labels.index(spec.label) for spec in t.seat_specs(int(p), int(tb))]
-                            for p, tb in zip(pairing, table)])  # fmt: skip
-    hands = {
-        "deals": deals, "dealer": team0["dealer"].to_numpy(np.int64), "starts": starts, "bids": bids, "blind": blind,
-        "plays": np.stack([np.frombuffer(b, np.int8) for b in team0["plays"]]) if n else np.zeros((0, 52), np.int8),
-        "points": np.stack([team0["points"].to_numpy(), team1["points"].to_numpy()], axis=1),
-        "deal_no": deal_no, "seat_agents": seat_agents, **extra,
-    }  # fmt: skip
-    return hands, labels, t.rules
-
-
 def _cmd_dataset(args) -> None:
     from spades_ai.learn.dataset import write_dataset, write_hands_dataset
     from spades_ai.agents.spec import parse_agents
@@ -680,7 +622,9 @@ def _cmd_dataset(args) -> None:
     if args.source:
         if args.agents or args.deals or args.rules or args.labels:
             raise ValueError("--from takes the agents, deals and rules of the run: drop --agents, --deals, --rules, --labels")
-        hands, labels, rules = _run_hands(Path(args.source))
+        from spades_ai.tournament.recorded import recorded_hands
+
+        hands, labels, rules = recorded_hands(args.source)
         out = write_hands_dataset(args.out, hands, rules, agents=labels, source=str(Path(args.source).resolve()),
                                   chunk_size=args.chunk_size)  # fmt: skip
     else:

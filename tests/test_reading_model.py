@@ -183,3 +183,23 @@ def test_the_tiny_play_model_trains_end_to_end(tmp_path):
     obs = hand.observation()
     w = sa.world_weights(obs, sa.sample_worlds(obs, 50, seed=1), play_noise=0.2, play_model=str(first))
     assert w.shape == (50,) and np.isfinite(w).all()
+
+
+def test_a_play_model_fits_one_opponent_of_a_results_folder(tmp_path):
+    """From a ``--keep-plays`` run: the hands it recorded, one agent's cards (its seats at both
+    tables), a model of them; a run without its plays is refused with the reason."""
+    from spades_ai.tournament.recorded import recorded_hands
+
+    run = sa.run_tournament(["normal", "easy"], deals=12, seed=3, out=tmp_path / "run", keep_plays=True, n_jobs=1, progress=False)
+    hands, labels, rules = recorded_hands(run.path)
+    assert len(hands["deals"]) == 24 and sorted(labels) == ["easy", "normal"]
+    easy = labels.index("easy")
+    assert ((hands["seat_agents"] == easy).sum(axis=1) == 2).all()  # two seats a hand, at both tables
+    rows = train.card_rows(hands, easy, rules)
+    model = train.train_play_model(hands, agent=easy, hidden=4, epochs=1, seed=1, rules=rules)
+    assert model.info["fit"]["card_decisions"] == len(rows["count"]) > 100
+    every = train.card_rows(hands, None, rules)
+    assert len(every["count"]) > len(rows["count"])
+    bare = sa.run_tournament(["normal", "easy"], deals=2, seed=3, out=tmp_path / "bare", n_jobs=1, progress=False)
+    with pytest.raises(ValueError, match="keep-plays"):
+        recorded_hands(bare.path)

@@ -45,7 +45,8 @@ BID_OFFSET, BLIND_NIL_ACTION = 52, 66
 def hands_from_rows(data: dict, seed: int) -> dict:
     """The hands of a dataset's rows (``load_dataset`` of a folder dealt from ``seed``, dealer
     0): ``deals`` ``(n, 4)``, ``dealer``, ``bids`` / ``blind`` ``(n, 4)``, ``plays`` ``(n, 52)``
-    card ids in play order, ``deal_no`` and ``agents`` ``(n, 4)`` (the acting agent's index)."""
+    card ids in play order, ``deal_no`` and ``seat_agents`` ``(n, 4)`` (the acting agent's
+    index), as ``tournament.recorded.recorded_hands`` gives the hands of a results folder."""
     for k in ("deal_no", "seat", "phase", "action", "agent"):
         if k not in data:
             raise ValueError(f"the rows lack the column {k!r} (load_dataset(path) reads it)")
@@ -68,7 +69,7 @@ def hands_from_rows(data: dict, seed: int) -> dict:
     plays = action[card][order].reshape(n, 52)
     consecutive = n and np.all(np.diff(hands) == 1)
     deals = deal_masks(seed, int(hands[0]), n) if consecutive else np.concatenate([deal_masks(seed, int(d), 1) for d in hands] or [np.zeros((0, 4), np.uint64)])
-    return {"deals": deals, "dealer": np.zeros(n, np.int64), "bids": bids, "blind": blind, "plays": plays, "deal_no": hands, "agents": agents}
+    return {"deals": deals, "dealer": np.zeros(n, np.int64), "bids": bids, "blind": blind, "plays": plays, "deal_no": hands, "seat_agents": agents}
 
 
 def _check_rules(rules) -> Rules:
@@ -98,7 +99,7 @@ def card_rows(hands: dict, agent: int | None = None, rules: Rules | None = None)
     decision with a choice."""
     rules = _check_rules(rules)
     n = len(hands["deals"])
-    actors = np.ones((n, 4), np.bool_) if agent is None else hands["agents"] == agent
+    actors = np.ones((n, 4), np.bool_) if agent is None else hands["seat_agents"] == agent
     # at most 13 + 12 + ... + 1 legal cards over a seat's 13 decisions
     x = np.zeros((int(actors.sum()) * 91, N_CARD_FEATURES))
     dec = np.zeros((int(actors.sum()) * 13, 3), np.int64)
@@ -286,13 +287,14 @@ def train_model(bid_hands: dict, play_hands: dict, blind_hands: dict | None = No
     return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit})
 
 
-def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 32, epochs: int = 3,
+def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 8, epochs: int = 4,
                      seed: int = 0, rules: Rules | None = None, info: dict | None = None) -> Model:  # fmt: skip
     """A play model for reading the play (``make_agent("crazy", read_play=True, play_model=...)``):
     the card network fitted on how the players of ``hands`` play (every seat, or agent index
     ``agent``), beside the bidder and numbers of ``base`` (a ``Model`` or what ``load_model``
-    takes), so the file is a whole model. ``hands``: ``hands_from_rows`` of a dataset, from
-    self-play or from a results folder (``spades-ai dataset --from``)."""
+    takes), so the file is a whole model. ``hands``: ``hands_from_rows`` of a self-play dataset,
+    or the hands of a ``--keep-plays`` results folder (``tournament.recorded.recorded_hands``;
+    ``agent`` then indexes its labels, so a model can learn one opponent's play)."""
     base = load_model(base)
     cards = card_rows(hands, agent, rules)
     net, loss = fit_player(cards, hidden=hidden, epochs=epochs, seed=seed)
