@@ -76,6 +76,19 @@ def _reference(hand: Hand, seat: int, world, eps: float) -> float:
     return ll
 
 
+def assert_matches_replay(logw, ref, tol: float) -> None:
+    """The kernel's log likelihoods ``logw`` of worlds against the replay's ``ref``, in the
+    kernel's order: equal, but where the kernel stopped a world's replay (``PLAY_CUTOFF`` below
+    the best so far), whose partial sum lies above the full one and is already negligible."""
+    best = -np.inf
+    for got, want in zip(logw, ref):
+        if want >= best - PLAY_CUTOFF + tol:
+            assert got == pytest.approx(want, abs=tol)
+        else:
+            assert want <= got + tol and got < best - PLAY_CUTOFF + tol
+        best = max(best, got)
+
+
 def test_trick_history_orders_every_card_played():
     rng = random.Random(7)
     easy = make_agent("easy", careless=0.5)
@@ -100,13 +113,7 @@ def test_play_likelihood_matches_the_python_replay(eps):
         logw = np.zeros(len(worlds))
         play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw, NO_MODEL, 0)
         ref = np.array([_reference(hand, obs.seat, w, eps) for w in worlds])
-        best = -np.inf
-        for got, want in zip(logw, ref):
-            if want >= best - PLAY_CUTOFF + 1e-9:
-                assert got == pytest.approx(want, abs=1e-9)
-            else:  # stopped early: a partial sum, above the full one, already negligible
-                assert want <= got + 1e-9 and got < best - PLAY_CUTOFF + 1e-9
-            best = max(best, got)
+        assert_matches_replay(logw, ref, 1e-9)
         checked += len(worlds)
         informative += int((ref < 0).sum())
     assert checked == 192 and informative > 100

@@ -21,23 +21,13 @@ from spades_ai.engine.rng import stream_state
 from spades_ai.models import features, train
 from spades_ai.models.model import load_model, packed_after
 from spades_ai.montecarlo import search
-from spades_ai.montecarlo.reading import PLAY_CUTOFF, play_log_likelihood
+from spades_ai.montecarlo.reading import play_log_likelihood
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.simulate import deal_masks
+from test_inference import _choice, _position, assert_matches_replay  # the replay's choices and positions
 
 EXPERIMENTS = Path(__file__).parent.parent / "experiments"
 U64 = np.uint64
-
-
-def _choice(card: int, legal: list[int], hand: int, gone: int) -> int:
-    """The lowest legal card of ``card``'s run (cards of one suit with nothing but the seat's
-    own or finished tricks' cards between them are one choice; ``test_inference._choice``)."""
-    low = card
-    for c in sorted((c for c in legal if c // 13 == card // 13 and c < card), reverse=True):
-        if sum(1 << x for x in range(c + 1, low)) & ~(hand | gone):
-            break
-        low = c
-    return low
 
 
 def _probabilities(obs, net: dict) -> dict[int, float]:
@@ -83,17 +73,6 @@ def _reference(hand: Hand, seat: int, world, eps: float, net: dict) -> float:
     return ll
 
 
-def _position(rng: random.Random, masks, players) -> Hand:
-    hand = Hand([int(m) for m in masks], dealer=3)
-    normal = make_agent("normal")
-    for _ in range(4):
-        hand.bid(normal.bid(hand.observation()))
-    for _ in range(rng.randint(1, 50)):
-        obs = hand.observation()
-        hand.play(players[obs.seat].play(obs))
-    return hand
-
-
 @pytest.mark.parametrize("eps", [0.02, 0.3])
 def test_learned_play_likelihood_matches_the_python_replay(eps):
     model = load_model("default")
@@ -109,13 +88,7 @@ def test_learned_play_likelihood_matches_the_python_replay(eps):
         logw = np.zeros(len(worlds))
         play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw, packed, at)
         ref = np.array([_reference(hand, obs.seat, w, eps, model.play) for w in worlds])
-        best = -np.inf
-        for got, want in zip(logw, ref):
-            if want >= best - PLAY_CUTOFF + 1e-9:
-                assert got == pytest.approx(want, abs=1e-7)
-            else:  # stopped early: a partial sum, above the full one, already negligible
-                assert want <= got + 1e-9 and got < best - PLAY_CUTOFF + 1e-9
-            best = max(best, got)
+        assert_matches_replay(logw, ref, 1e-7)
         checked += len(worlds)
         informative += int((ref < 0).sum())
     assert checked == 96 and informative > 50
