@@ -133,6 +133,8 @@ def test_hard_reading_with_a_play_model_plays_legally_and_reproducibly():
     assert (a.tricks_won.sum(axis=1) == 13).all()
     np.testing.assert_array_equal(a.points, b.points)
     np.testing.assert_array_equal(a.tricks_won, b.tricks_won)
+    jokers = sa.play_hands([hard, "normal"], 2, seed=4, rules=sa.Rules(jokers=2, deuces_high=2))  # the trump lane in the features
+    assert (jokers.tricks_won.sum(axis=1) == 13).all()
 
 
 def test_the_tiny_play_model_trains_end_to_end(tmp_path):

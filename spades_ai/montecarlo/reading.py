@@ -11,14 +11,14 @@ held the ace Normal would have won with pays ``eps / (choices - 1)`` against ``1
 
 The public array is the same in every world at each step of the replay (only the hidden hands
 differ), so the replay's public states are built once per decision (``replay_states``) and each
-world only asks the play model with its own hands.
+world only asks the play model with its own hands. Log weights are summed; a world whose log
+weight falls ``PLAY_CUTOFF`` below the best world seen so far stops its replay (its weight is
+already negligible: ``e**-30``; the partial sum it keeps is an upper bound).
 
 With a learned play model (``play_model``: a model's card network, ``models.player``) the chance
 of a choice is the network's softmax summed over the choice's cards, mixed with the noise:
 ``(1 - eps) p + eps / choices``. The model is packed into the agent's params at ``at``
-(``at = 0``: no model, Normal's play as above). Log weights are summed; a world whose log
-weight falls ``PLAY_CUTOFF`` below the best world seen so far stops its replay (its weight is
-already negligible: ``e**-30``; the partial sum it keeps is an upper bound).
+(``at = 0``: no model, Normal's play as above).
 """
 
 import numpy as np
