@@ -48,7 +48,7 @@ TUNE_SEED, TUNE_DEALS = 2121, 2000
 #: deals of each dataset, the networks' sizes, the card network's epochs and the bidder's
 FULL = {"bids": 800_000, "blind": 20_000, "hard": 2_000, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
 TINY = {"bids": 300, "blind": 200, "hard": 0, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
-CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200}
+CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 50}
 COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
 
 

@@ -2,6 +2,7 @@
 
     python experiments/train_play_model.py            # the shipped model (dataset in experiments/data/)
     python experiments/train_play_model.py --tiny --out /tmp/reading.npz   # a small end-to-end run (CI)
+    python experiments/train_play_model.py --players crazy --deals 1500 --out reading_crazy.npz
 
 Issue 21, item 3. Crazy reading the play (``make_agent("crazy", read_play=True,
 play_model="reading")``) weighs each world by how likely the cards the other seats played are
@@ -42,10 +43,13 @@ def main(argv=None) -> Path:
     ap.add_argument("--data", type=Path, default=HERE / "data", help="where the dataset goes")
     ap.add_argument("--out", type=Path, default=WEIGHTS_DIR / "reading.npz")
     ap.add_argument("--hidden", type=int, help="the network's hidden units (the shipped model's by default)")
+    ap.add_argument("--players", choices=["hard", "crazy"], help="whose self-play to imitate (hard by default)")
+    ap.add_argument("--deals", type=int, help="how many hands of self-play (6,000 by default)")
     args = ap.parse_args(argv)
     size = dict(TINY if args.tiny else FULL)
-    if args.hidden is not None:
-        size["hidden"] = args.hidden
+    for key in ("hidden", "players", "deals"):
+        if getattr(args, key) is not None:
+            size[key] = getattr(args, key)
     hands = dataset(size["players"], [size["players"]] * 2, size["deals"], args.seed, args.data, n_jobs=size["jobs"])
     t0 = time.perf_counter()
     info = {"made_by": "experiments/train_play_model.py" + (" --tiny" if args.tiny else ""), "imitates": f"{size['players']}, every seat",

@@ -158,6 +158,9 @@ def test_the_tiny_play_model_trains_end_to_end(tmp_path):
     obs = hand.observation()
     w = sa.world_weights(obs, sa.sample_worlds(obs, 50, seed=1), play_noise=0.2, play_model=str(first))
     assert w.shape == (50,) and np.isfinite(w).all()
+    hard = load_model(train_play_model.main([*args, "--players", "hard", "--deals", "3", "--out", str(tmp_path / "h.npz")]))
+    assert hard.info["imitates"] == "hard, every seat" and hard.info["datasets"] == {"hard": 3}
+    assert 0 < hard.info["fit"]["card_decisions"] < a.info["fit"]["card_decisions"]
 
 
 def test_a_play_model_fits_one_opponent_of_a_results_folder(tmp_path):
