@@ -34,6 +34,7 @@
     python experiments/run.py learned_defence        # issue 21: its set rate when Hard and Crazy defend
     python experiments/run.py learned_rollout        # issue 21: Hard with rollout=learned vs Hard, ~equal CPU
     python experiments/run.py crazy_reads_learned    # issue 21: Crazy reading the play with the learned play model vs Crazy
+    python experiments/run.py crazy_reads_learned_vs_hard   # the same two Crazys, each against Hard, deal by deal
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -75,7 +76,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
          "crazy_vs_ismcts": "pairs", "partners": "partners",
          "learned_vs_normal": "pairs", "learned_defence": "pairs", "learned_rollout": "pairs",
-         "crazy_reads_learned": "pairs",
+         "crazy_reads_learned": "pairs", "crazy_reads_learned_vs_hard": "leaves",
          "bidding_learned": "bidding"}
 
 
