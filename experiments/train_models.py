@@ -78,12 +78,19 @@ def play_margin_gains(model, deals: int = TUNE_DEALS, seed: int = TUNE_SEED) -> 
     return gains
 
 
-def main(argv=None) -> Path:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=SEED)
-    ap.add_argument("--tiny", action="store_true", help="small datasets and networks (the CI run); the cards imitate Normal")
+def script_parser(doc: str, seed: int, out: Path, tiny: str) -> argparse.ArgumentParser:
+    """The arguments of a model-training script: ``--seed``, ``--tiny`` (described by ``tiny``),
+    ``--data`` (the datasets' folder) and ``--out`` (the model file)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--tiny", action="store_true", help=tiny)
     ap.add_argument("--data", type=Path, default=HERE / "data", help="where the datasets go")
-    ap.add_argument("--out", type=Path, default=WEIGHTS_DIR / "default.npz")
+    ap.add_argument("--out", type=Path, default=out)
+    return ap
+
+
+def main(argv=None) -> Path:
+    ap = script_parser(__doc__, SEED, WEIGHTS_DIR / "default.npz", "small datasets and networks (the CI run); the cards imitate Normal")
     args = ap.parse_args(argv)
     size = TINY if args.tiny else FULL
     seed = args.seed

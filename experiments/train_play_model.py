@@ -17,7 +17,6 @@ the same file.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # see train_models.py
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from train_models import HERE, dataset  # noqa: E402
+from train_models import dataset, script_parser  # noqa: E402
 
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
 from spades_ai.models.train import train_play_model  # noqa: E402
@@ -37,11 +36,7 @@ TINY = {"deals": 40, "players": "normal", "hidden": 4, "epochs": 1, "jobs": 1}
 
 
 def main(argv=None) -> Path:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seed", type=int, default=SEED)
-    ap.add_argument("--tiny", action="store_true", help="a small dataset of Normal's play and a tiny network (the CI run)")
-    ap.add_argument("--data", type=Path, default=HERE / "data", help="where the dataset goes")
-    ap.add_argument("--out", type=Path, default=WEIGHTS_DIR / "reading.npz")
+    ap = script_parser(__doc__, SEED, WEIGHTS_DIR / "reading.npz", "a small dataset of Normal's play and a tiny network (the CI run)")
     ap.add_argument("--hidden", type=int, help="the network's hidden units (the shipped model's by default)")
     ap.add_argument("--players", choices=["hard", "crazy"], help="whose self-play to imitate (hard by default)")
     ap.add_argument("--deals", type=int, help="how many hands of self-play (6,000 by default)")

@@ -100,22 +100,30 @@ def test_trick_history_orders_every_card_played():
             assert hand.public[st.P_HISTORY + t] == 0
 
 
-@pytest.mark.parametrize("eps", [0.05, 0.3])
-def test_play_likelihood_matches_the_python_replay(eps):
-    rng = random.Random(int(eps * 100))
-    players = [make_agent("normal"), make_agent("easy", careless=0.4), make_agent("random", seed=3), make_agent("normal")]
+def check_against_replay(rng, players, deals, stream: int, n_worlds: int, eps: float, model, at: int, reference, tol: float):
+    """The kernel's play log-likelihood of sampled worlds at a random position of each of
+    ``deals`` (``deal_masks``' arguments) against ``reference(hand, seat, world)``; returns
+    (worlds checked, worlds with a likelihood under 1)."""
     checked = informative = 0
-    for i, masks in enumerate(deal_masks(12, 0, 16)):
+    for i, masks in enumerate(deal_masks(*deals)):
         hand = _position(rng, masks, players)
         obs = hand.observation()
         pub = np.array(obs.public)
-        _, worlds = sample_worlds_kernel(U64(stream_state(U64(5), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 12)
+        _, worlds = sample_worlds_kernel(U64(stream_state(U64(stream), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, n_worlds)
         logw = np.zeros(len(worlds))
-        play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw, NO_MODEL, 0)
-        ref = np.array([_reference(hand, obs.seat, w, eps) for w in worlds])
-        assert_matches_replay(logw, ref, 1e-9)
+        play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw, model, at)
+        ref = np.array([reference(hand, obs.seat, w) for w in worlds])
+        assert_matches_replay(logw, ref, tol)
         checked += len(worlds)
         informative += int((ref < 0).sum())
+    return checked, informative
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.3])
+def test_play_likelihood_matches_the_python_replay(eps):
+    players = [make_agent("normal"), make_agent("easy", careless=0.4), make_agent("random", seed=3), make_agent("normal")]
+    reference = lambda hand, seat, world: _reference(hand, seat, world, eps)  # noqa: E731
+    checked, informative = check_against_replay(random.Random(int(eps * 100)), players, (12, 0, 16), 5, 12, eps, NO_MODEL, 0, reference, 1e-9)
     assert checked == 192 and informative > 100
 
 

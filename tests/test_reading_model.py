@@ -17,14 +17,11 @@ import spades_ai as sa
 from spades_ai import Hand, make_agent
 from spades_ai.agents.spec import parse_agent
 from spades_ai.engine import state as st
-from spades_ai.engine.rng import stream_state
 from spades_ai.models import features, train
 from spades_ai.models.model import load_model, packed_after
 from spades_ai.montecarlo import search
-from spades_ai.montecarlo.reading import play_log_likelihood
-from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.simulate import deal_masks
-from test_inference import _choice, _position, assert_matches_replay  # the replay's choices and positions
+from test_inference import _choice, _position, check_against_replay  # the replay's choices, positions and check
 
 EXPERIMENTS = Path(__file__).parent.parent / "experiments"
 U64 = np.uint64
@@ -77,20 +74,9 @@ def _reference(hand: Hand, seat: int, world, eps: float, net: dict) -> float:
 def test_learned_play_likelihood_matches_the_python_replay(eps):
     model = load_model("default")
     packed, at = packed_after(np.zeros(3, np.int64), model)  # the model after other params, as in an agent's
-    rng = random.Random(int(eps * 100) + 1)
     players = [make_agent("normal"), make_agent("easy", careless=0.4), make_agent("random", seed=3), make_agent("learned")]
-    checked = informative = 0
-    for i, masks in enumerate(deal_masks(13, 0, 12)):
-        hand = _position(rng, masks, players)
-        obs = hand.observation()
-        pub = np.array(obs.public)
-        _, worlds = sample_worlds_kernel(U64(stream_state(U64(6), i, 1)), pub, obs.seat, U64(obs.cards), obs.rules_array, 8)
-        logw = np.zeros(len(worlds))
-        play_log_likelihood(pub, obs.seat, worlds, len(worlds), eps, obs.rules_array, logw, packed, at)
-        ref = np.array([_reference(hand, obs.seat, w, eps, model.play) for w in worlds])
-        assert_matches_replay(logw, ref, 1e-7)
-        checked += len(worlds)
-        informative += int((ref < 0).sum())
+    reference = lambda hand, seat, world: _reference(hand, seat, world, eps, model.play)  # noqa: E731
+    checked, informative = check_against_replay(random.Random(int(eps * 100) + 1), players, (13, 0, 12), 6, 8, eps, packed, at, reference, 1e-7)
     assert checked == 96 and informative > 50
 
 
