@@ -34,7 +34,9 @@
     python experiments/run.py learned_defence        # issue 21: its set rate when Hard and Crazy defend
     python experiments/run.py learned_rollout        # issue 21: Hard with rollout=learned vs Hard, ~equal CPU
     python experiments/run.py crazy_reads_learned    # issue 21: Crazy reading the play with the learned play model vs Crazy
-    python experiments/run.py crazy_reads_learned_vs_hard   # the same two Crazys, each against Hard, deal by deal
+    python experiments/run.py crazy_reads_learned_vs_hard   # Crazy with the learned play model vs Hard
+    python experiments/run.py crazy_vs_hard_s83      # Crazy without it vs Hard, the same deals
+    python experiments/run.py crazy_reads_learned_paired   # the two above, deal by deal
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
@@ -76,7 +78,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
          "crazy_vs_ismcts": "pairs", "partners": "partners",
          "learned_vs_normal": "pairs", "learned_defence": "pairs", "learned_rollout": "pairs",
-         "crazy_reads_learned": "pairs", "crazy_reads_learned_vs_hard": "leaves",
+         "crazy_reads_learned": "pairs", "crazy_reads_learned_vs_hard": "pairs", "crazy_vs_hard_s83": "pairs",
          "bidding_learned": "bidding"}
 
 
@@ -271,7 +273,8 @@ def run_pool(name: str, jobs: int | None) -> str:
 
 
 PAIRED = {"crazy_reads_play_paired": ("crazy_reads_play_2000", "crazy_noread_2000"),
-          "crazy_leaves_paired": ("crazy_leaves_vs_hard_2000", "crazy_vs_hard_2000")}
+          "crazy_leaves_paired": ("crazy_leaves_vs_hard_2000", "crazy_vs_hard_2000"),
+          "crazy_reads_learned_paired": ("crazy_reads_learned_vs_hard", "crazy_vs_hard_s83")}
 
 
 def run_paired(name: str) -> str:
