@@ -1,26 +1,19 @@
 """Every experiment file of ``experiments/`` is one ``experiments/run.py`` runs, and reads
 without an error (a bad key or value is named when it is read, not hours into a run)."""
 
-import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from spades_ai.tournament.schedule import read_experiment
+from experiment_scripts import EXPERIMENTS, experiment_script
 
-EXPERIMENTS = Path(__file__).parent.parent / "experiments"
 FILES = sorted(EXPERIMENTS.glob("*.toml"))
 
 
 @pytest.fixture(scope="module")
 def kinds():
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        import run
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
-    return run.KINDS
+    return experiment_script("run").KINDS
 
 
 def test_there_are_experiment_files():

@@ -4,9 +4,6 @@ plays legally everywhere an agent plays, and a tiny model trains end to end from
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,18 +13,14 @@ from spades_ai.game import Hand
 from spades_ai.models import bidder, features, network, train
 from spades_ai.models.model import N_BID_OUTPUTS, Model, load_model, shipped_models
 from spades_ai.testing import check_agent
+from experiment_scripts import experiment_script
 
-EXPERIMENTS = Path(__file__).parent.parent / "experiments"
 
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
     """A model made by the training script's tiny run (datasets, fit, file)."""
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        import train_models
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
+    train_models = experiment_script("train_models")
     tmp = tmp_path_factory.mktemp("models")
     return train_models.main(["--tiny", "--seed", "3", "--data", str(tmp / "data"), "--out", str(tmp / "tiny.npz")])
 
@@ -41,10 +34,7 @@ def test_the_tiny_run_trains_a_model_that_plays(tiny_model):
 
 
 def test_the_same_seed_fits_the_same_weights(tiny_model, tmp_path):
-    sys.path.insert(0, str(EXPERIMENTS))
-    import train_models
-
-    sys.path.remove(str(EXPERIMENTS))
+    train_models = experiment_script("train_models")
     again = train_models.main(["--tiny", "--seed", "3", "--data", str(tiny_model.parent / "data"), "--out", str(tmp_path / "again.npz")])
     a, b = load_model(tiny_model), load_model(again)
     for net in ("bid", "play"):

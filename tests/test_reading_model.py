@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +19,9 @@ from spades_ai.models import features, train
 from spades_ai.models.model import load_model, packed_after
 from spades_ai.montecarlo import search
 from spades_ai.simulate import deal_masks
+from experiment_scripts import experiment_script
 from test_inference import _choice, _position, check_against_replay  # the replay's choices, positions and check
 
-EXPERIMENTS = Path(__file__).parent.parent / "experiments"
 U64 = np.uint64
 
 
@@ -126,12 +124,8 @@ def test_hard_reading_with_a_play_model_plays_legally_and_reproducibly():
 def test_the_tiny_play_model_trains_end_to_end(tmp_path):
     """The script's tiny run: a dataset of Normal self-play, the network fitted on every seat,
     the default's bidder beside it; the same seed fits the same weights, and the file is a play
-    model a reader takes."""
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        import train_play_model
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
+    model a reader takes; ``--players`` and ``--deals`` choose another dataset."""
+    train_play_model = experiment_script("train_play_model")
     args = ["--tiny", "--seed", "4", "--data", str(tmp_path / "data")]
     first = train_play_model.main([*args, "--out", str(tmp_path / "a.npz")])
     again = train_play_model.main([*args, "--out", str(tmp_path / "b.npz")])

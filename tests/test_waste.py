@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from spades_ai import Rules
 from spades_ai.cards import parse_cards
+from experiment_scripts import experiment_script
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments"))
-import waste as W  # noqa: E402
+W = experiment_script("waste")
 
 
 def ids(text: str) -> list[int]:
