@@ -20,9 +20,8 @@ from pathlib import Path
 import train_models as tm  # first: it puts numpy's BLAS on one thread
 from spades_ai.agents.registry import make_agent
 from spades_ai.analysis.bidding import bidding_benchmark
-from spades_ai.learn import load_dataset
 from spades_ai.models.model import Model, load_model
-from spades_ai.models.train import bidding_rows, fit_bidder, hands_from_rows
+from spades_ai.models.train import dataset_bidding_rows, fit_bidder
 
 HERE = Path(__file__).parent
 
@@ -35,11 +34,10 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     bench = tomllib.loads((HERE / "bidding.toml").read_text())
     folder = HERE / "data" / f"bids-s{tm.SEED}"
-    hands = hands_from_rows(load_dataset(folder, columns=tm.COLUMNS), tm.SEED)
     base = load_model("default")
     print("| hands | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success |\n|---|---|---|---|---|---|---|---|")
     for n in args.hands:
-        rows = bidding_rows({k: v[:n] for k, v in hands.items()})
+        rows = dataset_bidding_rows(folder, tm.SEED, hands=n)  # chunk by chunk: millions of hands fit
         for hidden in args.hidden:
             t0 = time.perf_counter()
             net, _ = fit_bidder(rows, hidden=hidden, epochs=args.epochs, seed=tm.SEED)

@@ -38,7 +38,7 @@ from spades_ai import Mixed, make_agent, play_hands  # noqa: E402
 from spades_ai.learn import load_dataset, write_dataset  # noqa: E402
 from spades_ai.models.explore import explorer  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
-from spades_ai.models.train import hands_from_rows, train_model  # noqa: E402
+from spades_ai.models.train import dataset_bidding_rows, hands_from_rows, train_model  # noqa: E402
 from spades_ai.rules import Rules  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -52,14 +52,15 @@ CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 5
 COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
 
 
-def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_jobs: int = 1) -> dict:
+def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_jobs: int = 1, bidding: bool = False) -> dict:
     """The hands of dataset ``name`` (written first if any chunk is missing; ``n_jobs`` chunks
-    at once)."""
+    at once), or with ``bidding`` only their bidding rows (``dataset_bidding_rows``: millions of
+    hands do not fit in memory as hands)."""
     t0 = time.perf_counter()
     out = write_dataset(data / f"{name}-s{seed}", agents, deals, seed=seed, rules=rules, chunk_size=CHUNK[name], n_jobs=n_jobs)
-    hands = hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
+    got = dataset_bidding_rows(out, seed, rules=rules) if bidding else hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
     print(f"{name}: {deals:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
-    return hands
+    return got
 
 
 def play_margin_gains(model, deals: int = TUNE_DEALS, seed: int = TUNE_SEED) -> dict[float, float]:
@@ -94,17 +95,17 @@ def main(argv=None) -> Path:
     args = ap.parse_args(argv)
     size = TINY if args.tiny else FULL
     seed = args.seed
-    bids = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data)
+    bid_rows = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data, n_jobs=2, bidding=True)
     blind_lineup = [explorer(nil=0.0, blind=True, seed=seed), "normal", "normal", "normal"]
     blind = dataset("blind", blind_lineup, size["blind"], seed, args.data, Rules(blind_nil=True))
     if size["hard"]:
         play, player = dataset("hard", ["hard", "hard"], size["hard"], seed, args.data), None
     else:  # the tiny run imitates the bidding hands' Normal play
-        play, player = bids, None
+        play, player = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data), None
     t0 = time.perf_counter()
     info = {"datasets": {k: size[k] for k in ("bids", "blind", "hard")}, "bid_epochs": size["bid_epochs"],
             "imitates": "hard" if size["hard"] else "normal", "made_by": "experiments/train_models.py" + (" --tiny" if args.tiny else "")}  # fmt: skip
-    model = train_model(bids, play, blind, player_agent=player, bid_hidden=size["hidden"], play_hidden=size["hidden"],
+    model = train_model(None, play, blind, bid_rows=bid_rows, player_agent=player, bid_hidden=size["hidden"], play_hidden=size["hidden"],
                         epochs=size["epochs"], bid_epochs=size["bid_epochs"], seed=seed, info=info)  # fmt: skip
     gains = play_margin_gains(model, size["tune"])
     margin = max(gains, key=lambda m: (gains[m], m))

@@ -11,7 +11,7 @@ import pytest
 import spades_ai as sa
 from spades_ai.interop.encoding import observation_vector
 from spades_ai.learn import encoding as enc
-from spades_ai.learn import load_dataset, rows_from_records, write_dataset
+from spades_ai.learn import iter_dataset, load_dataset, rows_from_records, write_dataset
 from spades_ai.learn.dataset import DatasetError, chunk_path
 
 
@@ -80,6 +80,17 @@ def test_a_killed_run_resumes_without_lost_or_doubled_rows(tmp_path):
         np.testing.assert_array_equal(full[name], again[name], err_msg=name)
     assert sorted(np.unique(again["deal_no"])) == list(range(12))
     assert set(np.unique(again["agent"])) == {0, 1, 2, 3}
+
+
+def test_iter_dataset_gives_the_rows_chunk_by_chunk(tmp_path):
+    out = write_dataset(tmp_path / "rows", ["normal", "easy"], deals=10, seed=3, chunk_size=4)
+    chunks = list(iter_dataset(out, columns=["deal_no", "action"]))
+    assert [len(np.unique(c["deal_no"])) for c in chunks] == [4, 4, 2]  # whole hands in each
+    whole = load_dataset(out, columns=["deal_no", "action"])
+    for name in whole:
+        np.testing.assert_array_equal(np.concatenate([c[name] for c in chunks]), whole[name])
+    with pytest.raises(DatasetError, match="not a dataset folder"):
+        next(iter_dataset(tmp_path))
 
 
 def test_a_folder_of_another_dataset_is_refused(tmp_path):

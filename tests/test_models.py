@@ -42,6 +42,26 @@ def test_the_same_seed_fits_the_same_weights(tiny_model, tmp_path):
             np.testing.assert_array_equal(getattr(a, net)[k], getattr(b, net)[k])
 
 
+def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path):
+    from spades_ai.learn import load_dataset, write_dataset
+    from spades_ai.models import replay
+    from spades_ai.models.explore import explorer
+
+    out = write_dataset(tmp_path / "bids", [explorer(seed=4)] * 2, deals=10, seed=4, chunk_size=4)
+    hands = train.hands_from_rows(load_dataset(out, columns=["deal_no", "seat", "phase", "action", "agent"]), 4)
+    for n in (None, 6):  # all of them, and a count that ends inside a chunk
+        whole = train.bidding_rows({k: v[:n] for k, v in hands.items()})
+        chunked = train.dataset_bidding_rows(out, 4, hands=n)
+        for k in whole:
+            np.testing.assert_array_equal(chunked[k], whole[k], err_msg=k)
+        assert chunked["x"].dtype == np.float32 and chunked["cols"][:, replay.B_HAND].max() == (n or 10) - 1
+    rows = train.dataset_bidding_rows(out, 4)
+    with pytest.raises(ValueError, match="one of the two"):
+        train.train_model(hands, hands, bid_rows=rows)
+    model = train.train_model(None, hands, bid_rows=rows, bid_hidden=4, play_hidden=4, epochs=1)
+    assert model.info["fit"]["bid_hands"] == 10
+
+
 def test_learned_is_a_listed_builtin_and_a_rollout_policy():
     assert "learned" in list_agents() and "default" in shipped_models()
     agent = make_agent("learned")

@@ -1,6 +1,6 @@
 """Learning from the engine and the search: the batched environment (``VectorEnv``), its
 single-table gymnasium view (``SpadesEnv``, needs ``pip install "spades-ai[learn]"``), the
-datasets of decisions (``write_dataset``, ``load_dataset``), a linear policy (``fit_linear``,
+datasets of decisions (``write_dataset``, ``load_dataset``, ``iter_dataset`` chunk by chunk), a linear policy (``fit_linear``,
 ``linear_agent``) and the observation and action layout they share with the adapters
 (``spades_ai.learn.encoding``).
 
@@ -15,6 +15,7 @@ _WHERE = {
     "check_rules": "spades_ai.learn.env",
     "SpadesEnv": "spades_ai.learn.gym_env",
     "with_spaces": "spades_ai.learn.gym_env",
+    "iter_dataset": "spades_ai.learn.dataset",
     "load_dataset": "spades_ai.learn.dataset",
     "rows_from_hands": "spades_ai.learn.dataset",
     "rows_from_records": "spades_ai.learn.dataset",
@@ -23,7 +24,7 @@ _WHERE = {
     "linear_agent": "spades_ai.learn.linear",
 }
 
-__all__ = ["SpadesEnv", "VectorEnv", "check_rules", "fit_linear", "linear_agent", "load_dataset", "rows_from_hands", "rows_from_records", "with_spaces", "write_dataset"]
+__all__ = ["SpadesEnv", "VectorEnv", "check_rules", "fit_linear", "iter_dataset", "linear_agent", "load_dataset", "rows_from_hands", "rows_from_records", "with_spaces", "write_dataset"]
 
 
 def __getattr__(name: str):

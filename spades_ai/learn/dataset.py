@@ -46,6 +46,7 @@ observation beside the agent that acts (``learn.labels.labelled_hands``).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import joblib
@@ -335,23 +336,33 @@ def _vector_rows(column: pa.FixedSizeBinaryArray, dtype: np.dtype, width: int) -
     return data.view(dtype).reshape(-1, width)
 
 
-def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
-    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, 567)`` float32, ``mask``
-    ``(n, 68)`` int8, the other columns ``(n,)``), chunk by chunk in order."""
+def iter_dataset(path, columns=None) -> Iterator[dict[str, np.ndarray]]:
+    """The rows of a dataset folder chunk by chunk, in order: for each chunk the arrays that
+    ``load_dataset`` gives (whole hands in each), so a dataset larger than memory can be read."""
     path = Path(path)
     if not (path / CONFIG_FILE).exists():
         raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}")
     files = sorted(path.glob("chunk-*.parquet"))
     stored = pq.read_schema(files[0]).names if files else list(COLUMNS)
     names = stored if columns is None else list(columns)
-    tables = [pq.read_table(f, columns=names) for f in files]
-    out = {}
-    for name in names:
-        chunks = [t.column(name).combine_chunks() for t in tables]
-        if name in VECTORS:
-            dtype, width = VECTORS[name]
-            parts = [_vector_rows(c, dtype, width) for c in chunks]
-            out[name] = np.concatenate(parts) if parts else np.zeros((0, width), dtype)
-        else:
-            out[name] = np.concatenate([c.to_numpy(zero_copy_only=False) for c in chunks]) if chunks else np.zeros(0)
-    return out
+    for f in files:
+        table = pq.read_table(f, columns=names)
+        out = {}
+        for name in names:
+            column = table.column(name).combine_chunks()
+            if name in VECTORS:
+                out[name] = _vector_rows(column, *VECTORS[name])
+            else:
+                out[name] = column.to_numpy(zero_copy_only=False)
+        yield out
+
+
+def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
+    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, 567)`` float32, ``mask``
+    ``(n, 68)`` int8, the other columns ``(n,)``), chunk by chunk in order (``iter_dataset``)."""
+    path = Path(path)
+    chunks = list(iter_dataset(path, columns))
+    if chunks:
+        return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+    stored = list(COLUMNS) if columns is None else list(columns)
+    return {name: np.zeros((0, VECTORS[name][1]), VECTORS[name][0]) if name in VECTORS else np.zeros(0) for name in stored}

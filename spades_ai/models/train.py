@@ -5,7 +5,7 @@
 >>> # model = train_model(hands_from_rows(bids, seed), hands_from_rows(hard, seed), ...)
 
 ``hands_from_rows`` turns a dataset's rows (``load_dataset``) back into hands; ``bidding_rows``
-and ``card_rows`` replay them on the engine into features (``replay``); ``fit_bidder`` fits the
+(``dataset_bidding_rows`` for a whole dataset folder, chunk by chunk) and ``card_rows`` replay them on the engine into features (``replay``); ``fit_bidder`` fits the
 bidding network (the distribution of D, the partner's bid, the nil chance and the partner's
 value beside a nil, each on the rows that show it), ``blind_scalars`` the blind-nil numbers,
 ``fit_player`` the card network (the softmax over the legal cards of the imitated agent's
@@ -82,15 +82,37 @@ def _check_rules(rules) -> Rules:
 
 
 def bidding_rows(hands: dict, rules: Rules | None = None) -> dict:
-    """The bidding rows of ``hands`` (``replay.bid_rows``): ``x`` features, ``cols`` (``B_*``)
-    and ``vals`` (``V_*``)."""
+    """The bidding rows of ``hands`` (``replay.bid_rows``): ``x`` features (float32: a row
+    per bid, millions of them in a large dataset), ``cols`` (``B_*``) and ``vals`` (``V_*``)."""
     rules = _check_rules(rules)
     n = len(hands["deals"])
     x = np.zeros((8 * n, N_BID_FEATURES))
     cols = np.zeros((8 * n, replay.N_B), np.int64)
     vals = np.zeros((8 * n, replay.N_V))
     m = replay.bid_rows(hands["deals"], hands["dealer"], hands["bids"], hands["blind"], hands["plays"], rules.as_array(), x, cols, vals)
-    return {"x": x[:m], "cols": cols[:m], "vals": vals[:m]}
+    return {"x": x[:m].astype(np.float32), "cols": cols[:m], "vals": vals[:m]}
+
+
+def dataset_bidding_rows(path, seed: int, *, hands: int | None = None, rules: Rules | None = None) -> dict:
+    """The ``bidding_rows`` of the first ``hands`` hands (all when None) of the dataset folder
+    ``path`` (dealt from ``seed``), built chunk by chunk (``learn.dataset.iter_dataset``), so
+    that only the rows, never every hand's cards, are held at once."""
+    from spades_ai.learn.dataset import iter_dataset
+
+    parts, done = [], 0
+    for chunk in iter_dataset(path, columns=["deal_no", "seat", "phase", "action", "agent"]):
+        if hands is not None and done >= hands:
+            break
+        part = hands_from_rows(chunk, seed)
+        if hands is not None:
+            part = {k: v[: hands - done] for k, v in part.items()}
+        rows = bidding_rows(part, rules)
+        rows["cols"][:, replay.B_HAND] += done  # the hand's index in the dataset, not the chunk
+        parts.append(rows)
+        done += len(part["deals"])
+    if not parts:
+        raise ValueError(f"{path} holds no hands")
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def card_rows(hands: dict, agent: int | None = None, rules: Rules | None = None) -> dict:
@@ -268,14 +290,19 @@ def card_accuracy(net: dict, rows: dict) -> float:
     return float(np.mean(hits))
 
 
-def train_model(bid_hands: dict, play_hands: dict, blind_hands: dict | None = None, *, player_agent: int | None = None,
+def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | None = None, *, player_agent: int | None = None,
                 bid_hidden: int = 32, play_hidden: int = 32, epochs: int = 8, bid_epochs: int | None = None, seed: int = 0,
-                rules: Rules | None = None, info: dict | None = None) -> Model:  # fmt: skip
+                rules: Rules | None = None, info: dict | None = None, bid_rows: dict | None = None) -> Model:  # fmt: skip
     """A ``Model``: the bidder fitted on ``bid_hands``, the player on the cards of agent
     ``player_agent`` in ``play_hands``, the blind-nil numbers from ``blind_hands`` (rules with
     blind nil; without them the model never bids blind nil), each network for ``epochs`` epochs
-    (the bidder for ``bid_epochs`` when given). ``info`` is kept with it."""
-    bid_net, bid_loss = fit_bidder(bidding_rows(bid_hands, rules), hidden=bid_hidden, epochs=epochs if bid_epochs is None else bid_epochs, seed=seed)
+    (the bidder for ``bid_epochs`` when given). ``info`` is kept with it. For a dataset too
+    large to hold as hands, pass its ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands``
+    None."""
+    if (bid_hands is None) == (bid_rows is None):
+        raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
+    bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
+    bid_net, bid_loss = fit_bidder(bid_rows, hidden=bid_hidden, epochs=epochs if bid_epochs is None else bid_epochs, seed=seed)
     cards = card_rows(play_hands, player_agent, rules)
     play_net, play_loss = fit_player(cards, hidden=play_hidden, epochs=epochs, seed=seed + 1)
     if blind_hands is not None:
@@ -283,7 +310,7 @@ def train_model(bid_hands: dict, play_hands: dict, blind_hands: dict | None = No
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
     fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards),
-           "bid_hands": len(bid_hands["deals"]), "card_decisions": len(cards["count"])}  # fmt: skip
+           "bid_hands": len(bid_hands["deals"]) if bid_hands is not None else int(bid_rows["cols"][:, replay.B_HAND].max()) + 1, "card_decisions": len(cards["count"])}  # fmt: skip
     return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit})
 
 
