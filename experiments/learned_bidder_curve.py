@@ -1,6 +1,6 @@
 """The learned bidder's strength against its data and network size (issue 21).
 
-    python experiments/learned_bidder_curve.py [--hands 25000 50000 100000] [--hidden 32 64]
+    python experiments/learned_bidder_curve.py [--hands 25000 50000 100000] [--hidden 32 64] [--dataset bids-s21]
 
 For each size, the bidding network is fitted (``models.train.fit_bidder``, the seed of
 ``train_models.py``) on the first ``hands`` hands of ``train_models.py``'s ``bids`` dataset (run
@@ -31,9 +31,10 @@ def main(argv=None) -> None:
     ap.add_argument("--hands", type=int, nargs="+", default=[25_000, 50_000, 100_000])
     ap.add_argument("--hidden", type=int, nargs="+", default=[32])
     ap.add_argument("--epochs", type=int, default=tm.FULL["epochs"])
+    ap.add_argument("--dataset", default=f"bids-s{tm.SEED}", help="the folder in experiments/data/ (a later round's: bids1-...)")
     args = ap.parse_args(argv)
     bench = tomllib.loads((HERE / "bidding.toml").read_text())
-    folder = HERE / "data" / f"bids-s{tm.SEED}"
+    folder = HERE / "data" / args.dataset
     base = load_model("default")
     print("| hands | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success |\n|---|---|---|---|---|---|---|---|")
     for n in args.hands:

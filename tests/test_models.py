@@ -62,6 +62,54 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
     assert model.info["fit"]["bid_hands"] == 10
 
 
+def test_the_explorer_can_bid_as_a_learned_model():
+    from spades_ai.models.explore import explorer
+
+    rules = sa.Rules(blind_nil=True)
+    learned = sa.play_hands(["learned", "normal"], 30, seed=6, rules=rules).bids
+    based = sa.play_hands([explorer(nil=0.0, base="default"), "normal"], 30, seed=6, rules=rules).bids
+    np.testing.assert_array_equal(based, learned)  # no nil tried: the model's own bids
+    normal = sa.play_hands([explorer(nil=0.0), "normal"], 30, seed=6, rules=rules).bids
+    np.testing.assert_array_equal(normal, sa.play_hands(["normal", "normal"], 30, seed=6, rules=rules).bids)
+    tried = sa.play_hands([explorer(nil=1.0, base="default"), "normal"], 30, seed=6).bids
+    assert (tried[:, 0] == 0).sum() > (learned[:, 0] == 0).sum()  # nils tried on weak hands
+
+
+def test_the_card_network_fits_the_labellers_values(tmp_path):
+    from spades_ai.learn import load_dataset, write_dataset
+
+    hard = make_agent("hard", worlds=8)
+    out = write_dataset(tmp_path / "hard", [hard, "normal"], deals=3, seed=8, labels="hard:worlds=8")
+    data = load_dataset(out, columns=["deal_no", "seat", "phase", "action", "agent", "mask", "label_values"])
+    hands = train.hands_from_rows(data, 8)
+    cards = train.card_rows(hands)
+    values = train.card_value_targets(data, cards)
+    card = (data["phase"] == 3) & (data["mask"][:, :52].sum(1) > 1)
+    played = cards["start"] + cards["chosen"]  # each decision's card played, in the rows
+    np.testing.assert_allclose(values[played], data["label_values"][card, data["action"][card]] / 10.0, rtol=1e-6)
+    assert np.isnan(values).sum() < len(values)  # the labeller weighed most cards
+    fewer = {k: v[:-56] for k, v in data.items()}  # a hand short: not the same decisions
+    with pytest.raises(ValueError, match="card decisions"):
+        train.card_value_targets(fewer, cards)
+    rows = {**cards, "values": values}
+    net, losses = train.fit_player(rows, hidden=4, epochs=3, seed=1)
+    assert losses[-1] < losses[0]
+
+
+def test_the_value_loss_gradient_is_its_derivative():
+    rng = np.random.default_rng(3)
+    count = np.array([3, 2, 4])
+    values = rng.normal(size=count.sum())
+    values[[1, 7]] = np.nan  # cards the labeller did not weigh
+    out = rng.normal(size=(count.sum(), 1))
+    loss, grad = train._value_loss(out, (count, None, values))
+    for i in range(len(out)):
+        bumped = out.copy()
+        bumped[i, 0] += 1e-6
+        np.testing.assert_allclose((train._value_loss(bumped, (count, None, values))[0] - loss) / 1e-6, grad[i, 0], atol=1e-5)
+    assert grad[1, 0] == 0 and grad[7, 0] == 0
+
+
 def test_learned_is_a_listed_builtin_and_a_rollout_policy():
     assert "learned" in list_agents() and "default" in shipped_models()
     agent = make_agent("learned")
@@ -131,7 +179,7 @@ def test_the_bidder_bids_the_best_legal_value():
         while hand.phase == "bidding":
             obs = hand.observation()
             values = np.empty(14)
-            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, 0, values)
             b = agent.bid(obs)
             assert values[b] == max(values[o] for o in obs.legal_bids())
             hand.bid(b)
@@ -148,7 +196,7 @@ def test_blind_nil_is_bid_when_the_model_says_it_pays(tmp_path):
         scalars[[BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE]] = made, 20.0, sighted
         path = Model(m.bid, m.play, scalars).save(tmp_path / f"blind{made}.npz")
         assert make_agent("learned", model=str(path)).blind_nil(obs) is want
-    assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params) > 0)
+    assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params, 0) > 0)
 
 
 @pytest.mark.slow

@@ -34,7 +34,7 @@ from spades_ai.models.model import (
     Model,
     load_model,
 )
-from spades_ai.rules import Rules
+from spades_ai.rules import R_EXTRA, R_N_EXTRA, Rules
 from spades_ai.simulate import deal_masks
 
 #: the dataset's phases and action ids (``learn.encoding``: bids at 52 + b, blind nil 66)
@@ -131,6 +131,35 @@ def card_rows(hands: dict, agent: int | None = None, rules: Rules | None = None)
     return {"x": x[:m], "start": dec[:d, 0], "count": dec[:d, 1], "chosen": dec[:d, 2]}
 
 
+def card_value_targets(data: dict, cards: dict, rules: Rules | None = None, scale: float = 10.0) -> np.ndarray:
+    """The labeller's value of every card row of ``cards`` (``card_rows`` of every seat of the
+    hands of ``data``, a dataset with ``labels="hard"`` or ``"crazy"``: ``load_dataset`` with
+    the columns ``phase``, ``mask``, ``action``, ``label_values``), in points / ``scale`` (a
+    trick is 1), NaN where it weighed the card not. Checks that the rows are the same
+    decisions: a dataset and hands that do not belong together are refused."""
+    rules = _check_rules(rules)
+    for k in ("phase", "mask", "action", "label_values"):
+        if k not in data:
+            raise ValueError(f"the rows lack the column {k!r}: a dataset written with labels='hard' (or 'crazy') has it")
+    card = np.asarray(data["phase"]) == PHASE_PLAY
+    mask = np.asarray(data["mask"])[card, :52].astype(bool)
+    choice = mask.sum(1) > 1
+    mask, values = mask[choice], np.asarray(data["label_values"])[card][choice]
+    action = np.asarray(data["action"])[card][choice]
+    if len(mask) != len(cards["count"]) or not (mask.sum(1) == cards["count"]).all():
+        raise ValueError(f"the dataset's {len(mask)} card decisions with a choice are not the {len(cards['count'])} of the card rows")
+    extras = {int(c): 52 + i for i, c in enumerate(rules.as_array()[R_EXTRA : R_EXTRA + rules.as_array()[R_N_EXTRA]])}
+    out = np.full(len(cards["x"]), np.nan)
+    for d in range(len(mask)):
+        legal = np.flatnonzero(mask[d])
+        order = legal[np.argsort([extras.get(int(c), int(c)) for c in legal], kind="stable")]  # the rows' order
+        if order[cards["chosen"][d]] != action[d]:
+            raise ValueError(f"card decision {d}: the rows played card {order[cards['chosen'][d]]}, the dataset {action[d]}")
+        start = cards["start"][d]
+        out[start : start + len(order)] = values[d, order] / scale
+    return out
+
+
 # -- the network in numpy ------------------------------------------------------------------------
 def init_network(inputs: int, hidden: int, outputs: int, rng) -> dict:
     """He-initialised weights of a one-hidden-layer network (``network``'s layout)."""
@@ -222,6 +251,14 @@ def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 10
     return net, fit_network(net, batches, _bid_loss, epochs)
 
 
+def bidder_only(bid_net: dict) -> Model:
+    """A ``Model`` of the bidding network ``bid_net`` alone (a card network of zeros, never a
+    blind nil): what ``explore.explorer(base=...)`` bids with, between two fits."""
+    play = init_network(N_CARD_FEATURES, 1, 1, np.random.default_rng(0))
+    play = {k: np.zeros_like(v) for k, v in play.items()}
+    return Model(bid_net, play, blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))}))
+
+
 def blind_scalars(rows: dict) -> np.ndarray:
     """The blind-nil numbers (``model.BLIND_*``) from the blind-nil questions of ``bidding_rows``:
     how often a blind nil was made, its partner's value beside it, and the team's value when
@@ -264,22 +301,42 @@ def _card_loss(out, batch):
     return loss / len(count), (p / len(count))[:, None]
 
 
+def _value_loss(out, batch):
+    """Squared error of each decision's scores, centred, against its weighed cards' values,
+    centred (only the differences between cards play), over the decisions."""
+    count, _, values = batch
+    seg = np.repeat(np.arange(len(count)), count)
+    weighed = ~np.isnan(values)
+    n_w = np.bincount(seg, weights=weighed, minlength=len(count))
+    s = out[:, 0]
+    t = np.where(weighed, values, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s_mean = np.bincount(seg, weights=s * weighed, minlength=len(count)) / n_w
+        t_mean = np.bincount(seg, weights=t, minlength=len(count)) / n_w
+    use = weighed & (n_w[seg] > 1)
+    e = np.where(use, (s - s_mean[seg]) - (t - t_mean[seg]), 0.0)
+    return (e**2).sum() / len(count), (2 * e / len(count))[:, None]
+
+
 def fit_player(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 256, seed: int = 0) -> tuple[dict, list]:
-    """The card network fitted on ``card_rows``: ``(net, losses)``."""
+    """The card network fitted on ``card_rows``: ``(net, losses)``. On the card chosen (the
+    softmax's cross-entropy), or where ``rows`` has ``values`` (``card_value_targets``) on the
+    labeller's value of every card (``_value_loss``: a wrong card is charged what it costs)."""
     n = len(rows["count"])
     if n == 0:
         raise ValueError("no card decisions to fit the player on")
     rng = np.random.default_rng(seed)
     net = init_network(N_CARD_FEATURES, hidden, 1, rng)
+    on_values = "values" in rows
 
     def batches(epoch):
         order = rng.permutation(n)
         for s in range(0, n, batch):
             dec = order[s : s + batch]
             idx, count = _decision_batch(rows, dec)
-            yield rows["x"][idx], (count, rows["chosen"][dec])
+            yield rows["x"][idx], (count, rows["chosen"][dec]) + ((rows["values"][idx],) if on_values else ())
 
-    return net, fit_network(net, batches, _card_loss, epochs)
+    return net, fit_network(net, batches, _value_loss if on_values else _card_loss, epochs)
 
 
 def card_accuracy(net: dict, rows: dict) -> float:
