@@ -29,9 +29,9 @@ HERE = Path(__file__).parent
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, nargs="+", default=[25_000, 50_000, 100_000])
-    ap.add_argument("--hidden", type=int, nargs="+", default=[32])
-    ap.add_argument("--epochs", type=int, default=tm.FULL["epochs"])
-    ap.add_argument("--dataset", default=f"bids-s{tm.SEED}", help="the folder in experiments/data/ (a later round's: bids1-...)")
+    ap.add_argument("--hidden", type=int, nargs="+", default=[tm.FULL["bid_hidden"]])
+    ap.add_argument("--epochs", type=int, default=tm.FULL["bid_epochs"])
+    ap.add_argument("--dataset", default=f"bids-s{tm.SEED}", help="the dataset folder in experiments/data/")
     args = ap.parse_args(argv)
     bench = tomllib.loads((HERE / "bidding.toml").read_text())
     folder = HERE / "data" / args.dataset

@@ -7,13 +7,12 @@ Three datasets of ``spades_ai.learn.write_dataset`` (resumable: a second run reu
 chunks), all dealt from the seed with dealer 0:
 
 - ``bids``: the exploring bidder (``models.explore.explorer``: Normal's bids, with nils tried on
-  weak hands) at every seat, Normal playing every card: the bidding network's rows; then for
-  each further round (``rounds``) the same deals bid by the explorer over the bidder just
-  fitted (``explorer(base=...)``: its nils tried the same way), on which the bidder is fitted
-  again (folder ``bids1-<its network's digest>-s<seed>``);
+  weak hands) at every seat, Normal playing every card: the bidding network's rows;
 - ``blind``: under ``Rules(blind_nil=True)``, seat 0 bids blind nil in every hand, Normal at the
   other seats: the blind-nil numbers (its chance, and a sighted bid's value at seats 1 and 3);
-- ``hard``: Hard at every seat: the card network imitates Hard's cards.
+- ``hard`` (folder ``hardv-s<seed>``): Hard at every seat, with Hard's value of every card
+  (``labels="hard"``): the card network imitates Hard's cards (``learned_player_curve.py``
+  fits it on the values too).
 
 Then ``models.train.train_model`` fits both networks in numpy; the card network's margin (how
 much a card must outscore Normal's to be played instead, ``models.player``) is chosen from
@@ -26,7 +25,6 @@ same file.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import tempfile
@@ -38,13 +36,11 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
-
 from spades_ai import Mixed, make_agent, play_hands  # noqa: E402
 from spades_ai.learn import load_dataset, write_dataset  # noqa: E402
 from spades_ai.models.explore import explorer  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
-from spades_ai.models.train import bidder_only, dataset_bidding_rows, fit_bidder, hands_from_rows, train_model  # noqa: E402
+from spades_ai.models.train import dataset_bidding_rows, hands_from_rows, train_model  # noqa: E402
 from spades_ai.rules import Rules  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -52,9 +48,9 @@ SEED = 21
 MARGINS = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 1e9)  # 1e9: Normal's card always; a value network's are tricks
 TUNE_SEED, TUNE_DEALS = 2121, 2000
 #: deals of each dataset, the networks' sizes, the card network's epochs and the bidder's
-FULL = {"bids": 3_200_000, "rounds": 2, "blind": 20_000, "hard": 2_000, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
-TINY = {"bids": 300, "rounds": 2, "blind": 200, "hard": 0, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
-CHUNK = {"bids": 10_000, "bids1": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 50}
+FULL = {"bids": 3_200_000, "blind": 20_000, "hard": 8_000, "bid_hidden": 128, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
+TINY = {"bids": 300, "blind": 200, "hard": 0, "bid_hidden": 4, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
+CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 50}
 COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
 #: the Hard self-play folder (with Hard's values, ``labels="hard"``), and what ``card_value_targets`` reads besides
 HARD_FOLDER = "hardv"
@@ -63,8 +59,8 @@ LABEL_COLUMNS = ["mask", "label_values"]
 
 def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_jobs: int = 1, bidding: bool = False,
             folder: str | None = None, labels: str | None = None) -> dict:  # fmt: skip
-    """The hands of dataset ``name`` (in ``data/folder``, by default ``name-s{seed}``; written
-    first if any chunk is missing; ``n_jobs`` chunks at once), or with ``bidding`` only their
+    """The hands of dataset ``name`` (in ``data/folder``, by default ``name-s{seed}``, with the
+    ``labels`` of ``write_dataset``; written first if any chunk is missing; ``n_jobs`` chunks at once), or with ``bidding`` only their
     bidding rows (``dataset_bidding_rows``: millions of hands do not fit in memory as hands)."""
     t0 = time.perf_counter()
     out = write_dataset(data / (folder or f"{name}-s{seed}"), agents, deals, seed=seed, rules=rules, chunk_size=CHUNK[name], n_jobs=n_jobs,
@@ -77,6 +73,8 @@ def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_
 def play_margin_gains(model, deals: int = TUNE_DEALS, seed: int = TUNE_SEED) -> dict[float, float]:
     """Points per duplicate deal over Normal of the card player at each of ``MARGINS`` (Normal's
     bids at every seat, so only the cards differ)."""
+    import numpy as np
+
     gains = {}
     for margin in MARGINS:
         with tempfile.TemporaryDirectory() as tmp:
@@ -106,22 +104,16 @@ def main(argv=None) -> Path:
     seed = args.seed
     jobs = 1 if args.tiny else 2
     bid_rows = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data, n_jobs=jobs, bidding=True)
-    for r in range(1, size["rounds"]):  # refit on hands bid as the last fit bids (its partner so too)
-        net, _ = fit_bidder(bid_rows, hidden=size["hidden"], epochs=size["bid_epochs"], seed=seed)
-        # the folder is named for the network that bids in it: another fit, another folder
-        digest = hashlib.sha256(b"".join(np.ascontiguousarray(net[k]).tobytes() for k in sorted(net))).hexdigest()[:10]
-        rounds = [explorer(seed=seed, base=bidder_only(net))] * 2
-        bid_rows = dataset(f"bids{r}", rounds, size["bids"], seed, args.data, n_jobs=jobs, bidding=True, folder=f"bids{r}-{digest}-s{seed}")
     blind_lineup = [explorer(nil=0.0, blind=True, seed=seed), "normal", "normal", "normal"]
     blind = dataset("blind", blind_lineup, size["blind"], seed, args.data, Rules(blind_nil=True))
     if size["hard"]:
-        play, player = dataset("hard", ["hard", "hard"], size["hard"], seed, args.data), None
+        play, player = dataset("hard", ["hard", "hard"], size["hard"], seed, args.data, n_jobs=jobs, folder=f"{HARD_FOLDER}-s{seed}", labels="hard"), None
     else:  # the tiny run imitates the bidding hands' Normal play
         play, player = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data), None
     t0 = time.perf_counter()
-    info = {"datasets": {k: size[k] for k in ("bids", "blind", "hard")}, "bid_epochs": size["bid_epochs"], "bid_rounds": size["rounds"],
+    info = {"datasets": {k: size[k] for k in ("bids", "blind", "hard")}, "bid_epochs": size["bid_epochs"],
             "imitates": "hard" if size["hard"] else "normal", "made_by": "experiments/train_models.py" + (" --tiny" if args.tiny else "")}  # fmt: skip
-    model = train_model(None, play, blind, bid_rows=bid_rows, player_agent=player, bid_hidden=size["hidden"], play_hidden=size["hidden"],
+    model = train_model(None, play, blind, bid_rows=bid_rows, player_agent=player, bid_hidden=size["bid_hidden"], play_hidden=size["hidden"],
                         epochs=size["epochs"], bid_epochs=size["bid_epochs"], seed=seed, info=info)  # fmt: skip
     gains = play_margin_gains(model, size["tune"])
     margin = max(gains, key=lambda m: (gains[m], m))

@@ -62,19 +62,6 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
     assert model.info["fit"]["bid_hands"] == 10
 
 
-def test_the_explorer_can_bid_as_a_learned_model():
-    from spades_ai.models.explore import explorer
-
-    rules = sa.Rules(blind_nil=True)
-    learned = sa.play_hands(["learned", "normal"], 30, seed=6, rules=rules).bids
-    based = sa.play_hands([explorer(nil=0.0, base="default"), "normal"], 30, seed=6, rules=rules).bids
-    np.testing.assert_array_equal(based, learned)  # no nil tried: the model's own bids
-    normal = sa.play_hands([explorer(nil=0.0), "normal"], 30, seed=6, rules=rules).bids
-    np.testing.assert_array_equal(normal, sa.play_hands(["normal", "normal"], 30, seed=6, rules=rules).bids)
-    tried = sa.play_hands([explorer(nil=1.0, base="default"), "normal"], 30, seed=6).bids
-    assert (tried[:, 0] == 0).sum() > (learned[:, 0] == 0).sum()  # nils tried on weak hands
-
-
 def test_the_card_network_fits_the_labellers_values(tmp_path):
     from spades_ai.learn import load_dataset, write_dataset
 
@@ -179,7 +166,7 @@ def test_the_bidder_bids_the_best_legal_value():
         while hand.phase == "bidding":
             obs = hand.observation()
             values = np.empty(14)
-            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, 0, values)
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
             b = agent.bid(obs)
             assert values[b] == max(values[o] for o in obs.legal_bids())
             hand.bid(b)
@@ -196,7 +183,7 @@ def test_blind_nil_is_bid_when_the_model_says_it_pays(tmp_path):
         scalars[[BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE]] = made, 20.0, sighted
         path = Model(m.bid, m.play, scalars).save(tmp_path / f"blind{made}.npz")
         assert make_agent("learned", model=str(path)).blind_nil(obs) is want
-    assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params, 0) > 0)
+    assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params) > 0)
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ at 10 or more) plus the overtricks at their real cost (each bag worth ``1 - bag_
 bag_limit``, as Hard's utility charges them), else ``-10 (b + p)``. A nil is worth
 ``nil_bonus (2 q - 1)`` with ``q`` the network's chance that it is made (fitted on hands where
 the seat bid nil), plus the partner's contract value beside it; only on hands like those the
-nils of the data were tried on (``NIL_TRIAL_BELOW``, used by ``explore``), never where it would guess. A
+nils of the data were tried on (``explore.NIL_TRIAL_BELOW``), never where it would guess. A
 blind nil (asked before the cards are seen) is bid when ``blind_nil_bonus (2 q - 1)`` plus the partner's value, from the
 model's scalars, beats the value of a sighted bid.
 """
@@ -18,6 +18,7 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
+from spades_ai.models.explore import NIL_TRIAL_BELOW
 from spades_ai.models.features import N_BID_FEATURES, bid_features
 from spades_ai.models.model import (
     BLIND_MADE,
@@ -36,8 +37,6 @@ from spades_ai.models.network import forward, sigmoid
 from spades_ai.policies.normal import estimate_tricks
 from spades_ai.rules import R_HALF_BLIND
 
-#: hands of a lower Normal estimate may be tried as nils (``explore``): the nils the model knows
-NIL_TRIAL_BELOW = 4.0
 #: D = the class index - D_OFFSET
 D_OFFSET = 13
 
@@ -59,16 +58,14 @@ def number_value(probs, b, p, rules):
 
 
 @kernel
-def bid_values(pub, seat, hand, rules, params, at, values):
-    """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not); the
-    model's packed params start at ``params[at]`` (``Model.params``, ``model.packed_after``)."""
+def bid_values(pub, seat, hand, rules, params, values):
+    """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not)."""
     w = params.view(np.float64)
     x = np.empty(N_BID_FEATURES)
     bid_features(pub, seat, hand, rules, x)
-    hidden = params[at + H_BID_HIDDEN]
-    h = np.empty(hidden)
+    h = np.empty(params[H_BID_HIDDEN])
     out = np.empty(N_BID_OUTPUTS)
-    forward(w, at + params[at + H_BID_AT], N_BID_FEATURES, hidden, N_BID_OUTPUTS, x, h, out)
+    forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], N_BID_OUTPUTS, x, h, out)
     top = out[:N_TRICK_CLASSES].max()
     probs = np.exp(out[:N_TRICK_CLASSES] - top)
     probs /= probs.sum()
@@ -84,31 +81,24 @@ def bid_values(pub, seat, hand, rules, params, at, values):
 
 
 @kernel
-def blind_nil_value(rules, params, at):
-    """A blind nil's expected points (the scalars of the model at ``params[at]``) minus a
-    sighted bid's."""
+def blind_nil_value(rules, params):
+    """A blind nil's expected points (the model's scalars) minus a sighted bid's."""
     w = params.view(np.float64)
-    s = at + params[at + H_SCALARS_AT]
+    s = params[H_SCALARS_AT]
     q = w[s + BLIND_MADE]
     loss = K.blind_nil_bonus(rules) * (0.5 if rules[R_HALF_BLIND] != 0 else 1.0)
     return K.blind_nil_bonus(rules) * q - loss * (1.0 - q) + w[s + BLIND_PARTNER] - w[s + SIGHTED_VALUE]
 
 
 @kernel
-def model_bid(pub, seat, hand, legal, rules, params, at):
-    """The legal bid of the highest expected points under the model at ``params[at]``."""
+def learned_bid(pub, seat, hand, legal, rules, params):
+    """The legal bid of the highest expected points (a kernel agent's ``bid``)."""
     if hand == K.ZERO:  # asked about a blind nil, before looking
-        return K.BLIND_NIL if blind_nil_value(rules, params, at) > 0.0 else 0
+        return K.BLIND_NIL if blind_nil_value(rules, params) > 0.0 else 0
     values = np.empty(14)
-    bid_values(pub, seat, hand, rules, params, at, values)
+    bid_values(pub, seat, hand, rules, params, values)
     best, best_value = -1, -np.inf
     for b in range(14):  # the first legal bid even if every value is -inf (a nil it must bid)
         if (legal >> b) & 1 and (best < 0 or values[b] > best_value):
             best, best_value = b, values[b]
     return best
-
-
-@kernel
-def learned_bid(pub, seat, hand, legal, rules, params):
-    """``model_bid`` of the agent's own model (a kernel agent's ``bid``: ``params`` is the model's)."""
-    return model_bid(pub, seat, hand, legal, rules, params, 0)

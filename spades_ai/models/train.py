@@ -251,14 +251,6 @@ def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 10
     return net, fit_network(net, batches, _bid_loss, epochs)
 
 
-def bidder_only(bid_net: dict) -> Model:
-    """A ``Model`` of the bidding network ``bid_net`` alone (a card network of zeros, never a
-    blind nil): what ``explore.explorer(base=...)`` bids with, between two fits."""
-    play = init_network(N_CARD_FEATURES, 1, 1, np.random.default_rng(0))
-    play = {k: np.zeros_like(v) for k, v in play.items()}
-    return Model(bid_net, play, blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))}))
-
-
 def blind_scalars(rows: dict) -> np.ndarray:
     """The blind-nil numbers (``model.BLIND_*``) from the blind-nil questions of ``bidding_rows``:
     how often a blind nil was made, its partner's value beside it, and the team's value when
