@@ -62,7 +62,7 @@ matplotlib.use("Agg")
 
 import spades_ai as sa  # noqa: E402
 from spades_ai.analysis import plots, ratings  # noqa: E402
-from spades_ai.analysis.bidding import bidding_benchmark  # noqa: E402
+from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, paired_margin  # noqa: E402
 from spades_ai.analysis.partners import partner_difference, partner_values  # noqa: E402
 from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 
@@ -77,7 +77,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
          "crazy_vs_ismcts": "pairs", "partners": "partners",
-         "learned_vs_normal": "pairs", "learned_defence": "pairs", "learned_rollout": "pairs",
+         "learned_vs_normal": "pairs", "bidding_learned_vs_crazy": "bidding", "learned_defence": "pairs", "learned_rollout": "pairs",
          "crazy_reads_learned": "pairs", "crazy_reads_learned_vs_hard": "pairs", "crazy_vs_hard_s83": "pairs",
          "bidding_learned": "bidding"}
 
@@ -315,7 +315,11 @@ def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
     bidders = {b: b for b in cfg.pop("bidders")}
     t0 = time.perf_counter()
     file_jobs = cfg.pop("jobs", 1)
-    board = bidding_benchmark(bidders, n_jobs=jobs if jobs is not None else file_jobs, **cfg)
+    paired = cfg.pop("paired", None)  # every other bidder against this one, deal by deal
+    if paired is not None and paired not in bidders:
+        raise ValueError(f"{name}.toml: paired = {paired!r} is not one of its bidders {sorted(bidders)}")
+    records = bidding_records(bidders, n_jobs=jobs if jobs is not None else file_jobs, **cfg)
+    board = bidding_leaderboard(records)
     elapsed = time.perf_counter() - t0
     axes = plots.plot_bidding_leaderboard(board)
     axes[0].figure.tight_layout()
@@ -327,6 +331,13 @@ def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
             f"| {bidder} | {int(r.deals):,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
             f"| {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.points_per_deal:.1f} | {r.margin:+.1f} | [{r.margin_low:+.1f}, {r.margin_high:+.1f}] |"
         )
+    if paired is not None:
+        lines += ["", f"Paired against {paired}, deal by deal on the same deals:", "",
+                  f"| bidder | margin minus {paired}'s | 95% interval |", "|---|---|---|"]  # fmt: skip
+        for bidder in bidders:
+            if bidder != paired:
+                m, lo, hi = paired_margin(records, bidder, paired)
+                lines.append(f"| {bidder} | {m:+.2f} | [{lo:+.2f}, {hi:+.2f}] |")
     head = (f"`python experiments/run.py {name}` ({name}.toml): {cfg.get('deals', 2000):,} deals x 2 tables per bidder, seed "
             f"{cfg.get('seed', 0)}, play by {cfg.get('policy', 'normal')}, opponents {cfg.get('opponents', 'normal')}; "
             f"{elapsed:.0f} s on {machine()}.\n")

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from spades_ai import IllegalBidError
-from spades_ai.analysis.bidding import bidding_benchmark, bidding_leaderboard, bidding_records
+from spades_ai.analysis.bidding import bidding_benchmark, bidding_leaderboard, bidding_records, paired_margin
 from spades_ai.cli import main
 
 
@@ -63,6 +63,19 @@ def test_leaderboard_values_computed_by_hand():
     assert row["margin"] == pytest.approx(25.5)
     half = 1.959963984540054 * np.std([70.5, -19.5], ddof=1) / np.sqrt(2)
     assert row["margin_low"] == pytest.approx(25.5 - half) and row["margin_high"] == pytest.approx(25.5 + half)
+
+
+def test_paired_margin_is_the_mean_difference_deal_by_deal():
+    x = hand_made_records()  # margins 70.5 and -19.5 on deals 0 and 1
+    y = x.assign(bidder="y", team_points=x["team_points"] - np.where(x["deal_no"] == 0, 10, 40))  # 60.5, -59.5
+    z = x[x["deal_no"] == 0].assign(bidder="z")  # bid deal 0 only: paired on it alone
+    records = pd.concat([x, y, z])
+    m, lo, hi = paired_margin(records, "x", "y")  # differences 10 and 40
+    half = 1.959963984540054 * np.std([10, 40], ddof=1) / np.sqrt(2)
+    assert (m, lo, hi) == pytest.approx((25.0, 25.0 - half, 25.0 + half))
+    assert paired_margin(records, "x", "z")[0] == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="no bidder 'w'"):
+        paired_margin(records, "x", "w")
 
 
 def test_leaderboard_sorts_by_margin_and_separates_bidders():

@@ -27,7 +27,7 @@ from joblib import Parallel, delayed
 
 from spades_ai.policies.kernel_agent import Mixed
 from spades_ai.selfplay.play import play_hands
-from spades_ai.analysis.summary import Z95
+from spades_ai.analysis.summary import Z95, mean_interval
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 
@@ -138,6 +138,27 @@ def bidding_records(
     return pd.concat(parts, ignore_index=True)
 
 
+def _deal_margins(team: pd.DataFrame) -> pd.Series:
+    """One bidder's margin per deal (its team's points minus the opponents', over both tables),
+    from its rows of one per deal and table."""
+    per_deal = team.groupby("deal_no")[["team_points", "opponent_points"]].mean()
+    return per_deal["team_points"] - per_deal["opponent_points"]
+
+
+def paired_margin(records: pd.DataFrame, bidder: str, against: str) -> tuple[float, float, float]:
+    """``bidder``'s margin minus ``against``'s, deal by deal on the deals both bid (the same
+    deals, the same cards played around them): ``(mean, low, high)``, a 95% interval."""
+    margins = {}
+    for name in (bidder, against):
+        rows = records[records["bidder"] == name]
+        if rows.empty:
+            raise ValueError(f"no bidder {name!r} in the records: they hold {sorted(records['bidder'].unique())}")
+        margins[name] = _deal_margins(rows.drop_duplicates(["deal_no", "table"]))
+    common = margins[bidder].index.intersection(margins[against].index)
+    m, lo, hi = mean_interval((margins[bidder][common] - margins[against][common]).to_numpy(float))
+    return float(m), float(lo), float(hi)
+
+
 def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
     """The leaderboard of ``bidding_records``: per bidder, how its bids met the tricks taken.
 
@@ -152,7 +173,7 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
         nils = g[g["bid"] == 0]
         team = g.drop_duplicates(["deal_no", "table"])
         per_deal = team.groupby("deal_no")[["team_points", "opponent_points"]].mean()
-        margin = (per_deal["team_points"] - per_deal["opponent_points"]).to_numpy(float)
+        margin = _deal_margins(team).to_numpy(float)
         half = Z95 * margin.std(ddof=1) / np.sqrt(len(margin)) if len(margin) > 1 else np.nan
         err = (numbers["bid"] - numbers["tricks_won"]).to_numpy(float)
         with_contract = team[team["contract"] > 0]
