@@ -77,7 +77,7 @@ KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs"
          "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
          "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
          "crazy_vs_ismcts": "pairs", "partners": "partners",
-         "learned_vs_normal": "pairs", "bidding_learned_vs_crazy": "bidding", "learned_defence": "pairs", "learned_rollout": "pairs",
+         "learned_vs_normal": "pairs", "learned_vs_hard": "pairs", "bidding_learned_vs_crazy": "bidding", "learned_defence": "pairs", "learned_rollout": "pairs",
          "crazy_reads_learned": "pairs", "crazy_reads_learned_vs_hard": "pairs", "crazy_vs_hard_s83": "pairs",
          "bidding_learned": "bidding"}
 
