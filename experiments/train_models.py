@@ -40,7 +40,7 @@ from spades_ai import Mixed, make_agent, play_hands  # noqa: E402
 from spades_ai.learn import load_dataset, write_dataset  # noqa: E402
 from spades_ai.models.explore import explorer  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
-from spades_ai.models.train import dataset_bidding_rows, hands_from_rows, train_model  # noqa: E402
+from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, hands_from_rows, train_model  # noqa: E402
 from spades_ai.rules import Rules  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -51,7 +51,7 @@ TUNE_SEED, TUNE_DEALS = 2121, 2000
 FULL = {"bids": 3_200_000, "blind": 20_000, "hard": 8_000, "bid_hidden": 128, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
 TINY = {"bids": 300, "blind": 200, "hard": 0, "bid_hidden": 4, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
 CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 50}
-COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
+COLUMNS = HAND_COLUMNS
 #: the Hard self-play folder (with Hard's values, ``labels="hard"``), and what ``card_value_targets`` reads besides
 HARD_FOLDER = "hardv"
 LABEL_COLUMNS = ["mask", "label_values"]

@@ -27,7 +27,7 @@ from joblib import Parallel, delayed
 
 from spades_ai.policies.kernel_agent import Mixed
 from spades_ai.selfplay.play import play_hands
-from spades_ai.analysis.summary import Z95, mean_interval
+from spades_ai.analysis.summary import mean_interval
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 
@@ -138,11 +138,11 @@ def bidding_records(
     return pd.concat(parts, ignore_index=True)
 
 
-def _deal_margins(team: pd.DataFrame) -> pd.Series:
-    """One bidder's margin per deal (its team's points minus the opponents', over both tables),
-    from its rows of one per deal and table."""
+def _per_deal(team: pd.DataFrame) -> pd.DataFrame:
+    """One bidder's points per deal over both tables (``team_points``, ``opponent_points``) and
+    its ``margin`` (the first minus the second), from its rows of one per deal and table."""
     per_deal = team.groupby("deal_no")[["team_points", "opponent_points"]].mean()
-    return per_deal["team_points"] - per_deal["opponent_points"]
+    return per_deal.assign(margin=per_deal["team_points"] - per_deal["opponent_points"])
 
 
 def paired_margin(records: pd.DataFrame, bidder: str, against: str) -> tuple[float, float, float]:
@@ -153,7 +153,7 @@ def paired_margin(records: pd.DataFrame, bidder: str, against: str) -> tuple[flo
         rows = records[records["bidder"] == name]
         if rows.empty:
             raise ValueError(f"no bidder {name!r} in the records: they hold {sorted(records['bidder'].unique())}")
-        margins[name] = _deal_margins(rows.drop_duplicates(["deal_no", "table"]))
+        margins[name] = _per_deal(rows.drop_duplicates(["deal_no", "table"]))["margin"]
     common = margins[bidder].index.intersection(margins[against].index)
     m, lo, hi = mean_interval((margins[bidder][common] - margins[against][common]).to_numpy(float))
     return float(m), float(lo), float(hi)
@@ -172,9 +172,8 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
         numbers = g[g["bid"] > 0]
         nils = g[g["bid"] == 0]
         team = g.drop_duplicates(["deal_no", "table"])
-        per_deal = team.groupby("deal_no")[["team_points", "opponent_points"]].mean()
-        margin = _deal_margins(team).to_numpy(float)
-        half = Z95 * margin.std(ddof=1) / np.sqrt(len(margin)) if len(margin) > 1 else np.nan
+        per_deal = _per_deal(team)
+        margin, margin_low, margin_high = mean_interval(per_deal["margin"].to_numpy(float))
         err = (numbers["bid"] - numbers["tricks_won"]).to_numpy(float)
         with_contract = team[team["contract"] > 0]
         out.append({
@@ -188,9 +187,9 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
             "nil_rate": float(len(nils) / len(g)),
             "nil_success": float(nils["nil_made"].mean()) if len(nils) else np.nan,
             "points_per_deal": float(per_deal["team_points"].mean()),
-            "margin": float(margin.mean()),
-            "margin_low": float(margin.mean() - half),
-            "margin_high": float(margin.mean() + half),
+            "margin": margin,
+            "margin_low": margin_low,
+            "margin_high": margin_high,
         })
     return pd.DataFrame(out).set_index("bidder").sort_values("margin", ascending=False)
 

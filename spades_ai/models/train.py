@@ -34,12 +34,14 @@ from spades_ai.models.model import (
     Model,
     load_model,
 )
-from spades_ai.rules import R_EXTRA, R_N_EXTRA, Rules
+from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks
 
 #: the dataset's phases and action ids (``learn.encoding``: bids at 52 + b, blind nil 66)
 PHASE_BLIND, PHASE_BID, PHASE_PLAY = 1, 2, 3
 BID_OFFSET, BLIND_NIL_ACTION = 52, 66
+#: the dataset columns ``hands_from_rows`` rebuilds hands from
+HAND_COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
 
 
 def hands_from_rows(data: dict, seed: int) -> dict:
@@ -47,7 +49,7 @@ def hands_from_rows(data: dict, seed: int) -> dict:
     0): ``deals`` ``(n, 4)``, ``dealer``, ``bids`` / ``blind`` ``(n, 4)``, ``plays`` ``(n, 52)``
     card ids in play order, ``deal_no`` and ``seat_agents`` ``(n, 4)`` (the acting agent's
     index), as ``tournament.recorded.recorded_hands`` gives the hands of a results folder."""
-    for k in ("deal_no", "seat", "phase", "action", "agent"):
+    for k in HAND_COLUMNS:
         if k not in data:
             raise ValueError(f"the rows lack the column {k!r} (load_dataset(path) reads it)")
     deal_no, seat, phase, action = (np.asarray(data[k]).astype(np.int64) for k in ("deal_no", "seat", "phase", "action"))
@@ -100,7 +102,7 @@ def dataset_bidding_rows(path, seed: int, *, hands: int | None = None, rules: Ru
     from spades_ai.learn.dataset import iter_dataset
 
     parts, done = [], 0
-    for chunk in iter_dataset(path, columns=["deal_no", "seat", "phase", "action", "agent"]):
+    for chunk in iter_dataset(path, columns=HAND_COLUMNS):
         if hands is not None and done >= hands:
             break
         part = hands_from_rows(chunk, seed)
@@ -148,11 +150,11 @@ def card_value_targets(data: dict, cards: dict, rules: Rules | None = None, scal
     action = np.asarray(data["action"])[card][choice]
     if len(mask) != len(cards["count"]) or not (mask.sum(1) == cards["count"]).all():
         raise ValueError(f"the dataset's {len(mask)} card decisions with a choice are not the {len(cards['count'])} of the card rows")
-    extras = {int(c): 52 + i for i, c in enumerate(rules.as_array()[R_EXTRA : R_EXTRA + rules.as_array()[R_N_EXTRA]])}
+    engine = np.array([rules.engine_mask(1 << c).bit_length() - 1 for c in range(52)])  # the rows go by engine id
     out = np.full(len(cards["x"]), np.nan)
     for d in range(len(mask)):
         legal = np.flatnonzero(mask[d])
-        order = legal[np.argsort([extras.get(int(c), int(c)) for c in legal], kind="stable")]  # the rows' order
+        order = legal[np.argsort(engine[legal], kind="stable")]
         if order[cards["chosen"][d]] != action[d]:
             raise ValueError(f"card decision {d}: the rows played card {order[cards['chosen'][d]]}, the dataset {action[d]}")
         start = cards["start"][d]
@@ -359,7 +361,7 @@ def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | No
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
     fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards),
-           "bid_hands": len(bid_hands["deals"]) if bid_hands is not None else int(bid_rows["cols"][:, replay.B_HAND].max()) + 1, "card_decisions": len(cards["count"])}  # fmt: skip
+           "bid_hands": int(bid_rows["cols"][:, replay.B_HAND].max()) + 1, "card_decisions": len(cards["count"])}  # fmt: skip
     return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit})
 
 
