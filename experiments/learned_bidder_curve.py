@@ -21,7 +21,8 @@ import train_models as tm  # first: it puts numpy's BLAS on one thread
 from spades_ai.agents.registry import make_agent
 from spades_ai.analysis.bidding import bidding_benchmark
 from spades_ai.models.model import Model, load_model
-from spades_ai.models.train import dataset_bidding_rows, fit_bidder
+from spades_ai.learn import iter_dataset
+from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, fit_bidder
 
 HERE = Path(__file__).parent
 
@@ -38,7 +39,7 @@ def main(argv=None) -> None:
     base = load_model("default")
     print("| hands | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success |\n|---|---|---|---|---|---|---|---|")
     for n in args.hands:
-        rows = dataset_bidding_rows(folder, tm.SEED, hands=n)  # chunk by chunk: millions of hands fit
+        rows = dataset_bidding_rows(iter_dataset(folder, columns=HAND_COLUMNS), tm.SEED, hands=n)  # chunk by chunk: millions of hands fit
         for hidden in args.hidden:
             t0 = time.perf_counter()
             net, _ = fit_bidder(rows, hidden=hidden, epochs=args.epochs, seed=tm.SEED)

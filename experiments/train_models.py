@@ -37,7 +37,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from spades_ai import Mixed, make_agent, play_hands  # noqa: E402
-from spades_ai.learn import load_dataset, write_dataset  # noqa: E402
+from spades_ai.learn import iter_dataset, load_dataset, write_dataset  # noqa: E402
 from spades_ai.models.explore import explorer  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
 from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, hands_from_rows, train_model  # noqa: E402
@@ -65,7 +65,7 @@ def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_
     t0 = time.perf_counter()
     out = write_dataset(data / (folder or f"{name}-s{seed}"), agents, deals, seed=seed, rules=rules, chunk_size=CHUNK[name], n_jobs=n_jobs,
                         labels=labels)  # fmt: skip
-    got = dataset_bidding_rows(out, seed, rules=rules) if bidding else hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
+    got = dataset_bidding_rows(iter_dataset(out, columns=COLUMNS), seed, rules=rules) if bidding else hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
     print(f"{name}: {deals:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
     return got
 

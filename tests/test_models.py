@@ -43,7 +43,7 @@ def test_the_same_seed_fits_the_same_weights(tiny_model, tmp_path):
 
 
 def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path):
-    from spades_ai.learn import load_dataset, write_dataset
+    from spades_ai.learn import iter_dataset, load_dataset, write_dataset
     from spades_ai.models import replay
     from spades_ai.models.explore import explorer
 
@@ -51,11 +51,11 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
     hands = train.hands_from_rows(load_dataset(out, columns=["deal_no", "seat", "phase", "action", "agent"]), 4)
     for n in (None, 6):  # all of them, and a count that ends inside a chunk
         whole = train.bidding_rows({k: v[:n] for k, v in hands.items()})
-        chunked = train.dataset_bidding_rows(out, 4, hands=n)
+        chunked = train.dataset_bidding_rows(iter_dataset(out, columns=train.HAND_COLUMNS), 4, hands=n)
         for k in whole:
             np.testing.assert_array_equal(chunked[k], whole[k], err_msg=k)
         assert chunked["x"].dtype == np.float32 and chunked["cols"][:, replay.B_HAND].max() == (n or 10) - 1
-    rows = train.dataset_bidding_rows(out, 4)
+    rows = train.dataset_bidding_rows(iter_dataset(out, columns=train.HAND_COLUMNS), 4)
     with pytest.raises(ValueError, match="one of the two"):
         train.train_model(hands, hands, bid_rows=rows)
     model = train.train_model(None, hands, bid_rows=rows, bid_hidden=4, play_hidden=4, epochs=1)
@@ -63,7 +63,7 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
 
 
 def test_the_card_network_fits_the_labellers_values(tmp_path):
-    from spades_ai.learn import load_dataset, write_dataset
+    from spades_ai.learn import iter_dataset, load_dataset, write_dataset
 
     hard = make_agent("hard", worlds=8)
     out = write_dataset(tmp_path / "hard", [hard, "normal"], deals=3, seed=8, labels="hard:worlds=8")

@@ -95,14 +95,13 @@ def bidding_rows(hands: dict, rules: Rules | None = None) -> dict:
     return {"x": x[:m].astype(np.float32), "cols": cols[:m], "vals": vals[:m]}
 
 
-def dataset_bidding_rows(path, seed: int, *, hands: int | None = None, rules: Rules | None = None) -> dict:
-    """The ``bidding_rows`` of the first ``hands`` hands (all when None) of the dataset folder
-    ``path`` (dealt from ``seed``), built chunk by chunk (``learn.dataset.iter_dataset``), so
-    that only the rows, never every hand's cards, are held at once."""
-    from spades_ai.learn.dataset import iter_dataset
-
+def dataset_bidding_rows(chunks, seed: int, *, hands: int | None = None, rules: Rules | None = None) -> dict:
+    """The ``bidding_rows`` of the first ``hands`` hands (all when None) of a dataset dealt
+    from ``seed``, given as its chunks of rows with the columns ``HAND_COLUMNS``
+    (``learn.dataset.iter_dataset(path, columns=HAND_COLUMNS)``), built chunk by chunk so that
+    only the rows, never every hand's cards, are held at once."""
     parts, done = [], 0
-    for chunk in iter_dataset(path, columns=HAND_COLUMNS):
+    for chunk in chunks:
         if hands is not None and done >= hands:
             break
         part = hands_from_rows(chunk, seed)
@@ -113,7 +112,7 @@ def dataset_bidding_rows(path, seed: int, *, hands: int | None = None, rules: Ru
         parts.append(rows)
         done += len(part["deals"])
     if not parts:
-        raise ValueError(f"{path} holds no hands")
+        raise ValueError("the dataset holds no hands")
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
