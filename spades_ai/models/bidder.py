@@ -19,7 +19,7 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
-from spades_ai.models.explore import NIL_TRIAL_BELOW
+from spades_ai.models.explore import MAX_SHIFT, NIL_TRIAL_BELOW
 from spades_ai.models.features import N_BID_FEATURES, bid_features
 from spades_ai.models.model import (
     BLIND_MADE,
@@ -36,11 +36,13 @@ from spades_ai.models.model import (
     SIGHTED_VALUE,
 )
 from spades_ai.models.network import forward, forward_from, hidden_sums, sigmoid
-from spades_ai.policies.normal import estimate_tricks
+from spades_ai.policies.normal import estimate_tricks, normal_bid
 from spades_ai.rules import R_HALF_BLIND
 
 #: D = the class index - D_OFFSET
 D_OFFSET = 13
+#: the bid mask of every number bid, 1..13 (Normal's number bid, whatever is legal)
+NUMBER_BIDS = 0x3FFE
 
 
 @kernel
@@ -77,7 +79,8 @@ def bid_values(pub, seat, hand, rules, params, values):
     """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not). A network
     conditioned on its own bid (``model.N_OWN_BID`` inputs more) is read once a bid, with that
     bid as its input: the tricks a team takes, and its partner's later bid, depend on the
-    contract it plays to."""
+    contract it plays to. It values only the bids its data hold, Normal's number bid moved by at
+    most ``explore.MAX_SHIFT`` (and nil), -inf elsewhere: it would guess there."""
     w = params.view(np.float64)
     inputs, hidden, at = params[H_BID_INPUTS], params[H_BID_HIDDEN], params[H_BID_AT]
     x = np.zeros(inputs)
@@ -96,9 +99,14 @@ def bid_values(pub, seat, hand, rules, params, values):
         if nil_tried:
             values[0] = _nil_value(out, rules)
         return
+    for b in range(1, 14):
+        values[b] = -np.inf
     z = np.empty(hidden)
     hidden_sums(w, at, inputs, hidden, x, N_BID_FEATURES, z)
+    normal = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
     for b in range(0 if nil_tried else 1, 14):
+        if b > 0 and abs(b - normal) > MAX_SHIFT:
+            continue
         x[N_BID_FEATURES] = 1.0 if b == 0 else 0.0
         x[N_BID_FEATURES + 1] = b / 13.0
         forward_from(w, at, inputs, hidden, N_BID_OUTPUTS, z, x, N_BID_FEATURES, h, out)

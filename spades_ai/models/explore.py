@@ -25,6 +25,8 @@ from spades_ai.policies.normal import estimate_tricks, normal_agent_bid, normal_
 
 #: hands of a lower Normal estimate may be tried as nils
 NIL_TRIAL_BELOW = 4.0
+#: a moved bid is Normal's plus -2, -1, +1 or +2: the data hold no bid further from Normal's
+MAX_SHIFT = 2
 PER_MILLE = 1000
 
 
