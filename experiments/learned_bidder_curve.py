@@ -26,7 +26,9 @@ from pathlib import Path
 
 import train_models as tm  # first: it puts numpy's BLAS on one thread
 from spades_ai.agents.registry import make_agent
-from spades_ai.analysis.bidding import bidding_benchmark
+import pandas as pd
+
+from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, paired_margin
 from spades_ai.learn import iter_dataset, write_dataset
 from spades_ai.models.model import Model, load_model
 from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, fit_bidder
@@ -46,13 +48,17 @@ def main(argv=None) -> None:
     ap.add_argument("--deals", type=int, default=bench["deals"], help="the benchmark's deals")
     ap.add_argument("--seed", type=int, default=bench["seed"], help="the benchmark's seed")
     ap.add_argument("--keep", type=Path, default=None, help="a folder to write each fitted model to")
+    ap.add_argument("--paired", action="store_true", help="add each bidder's margin minus the shipped model's, paired deal by deal")
     args = ap.parse_args(argv)
     lineup, default_folder = tm.bids_dataset(tm.SEED, args.shift)
     folder = HERE / "data" / (args.dataset or default_folder)
     if args.dataset is None:  # written first if any chunk is missing
         write_dataset(folder, lineup, max(args.hands), seed=tm.SEED, chunk_size=tm.CHUNK["bids"], n_jobs=2)
     base = load_model("default")
-    print("| hands | bidder | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success |\n|---|---|---|---|---|---|---|---|---|")
+    shipped = bidding_records({"shipped": make_agent("learned")}, deals=args.deals, seed=args.seed) if args.paired else None
+    paired_head = (" minus shipped, paired | 95% interval |", "---|---|") if args.paired else ("", "")
+    print(f"| hands | bidder | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success |{paired_head[0]}\n"
+          f"|---|---|---|---|---|---|---|---|---|{paired_head[1]}")
     for n in args.hands:
         rows = dataset_bidding_rows(iter_dataset(folder, columns=HAND_COLUMNS), tm.SEED, hands=n)  # chunk by chunk: millions of hands fit
         for kind in args.bidder:
@@ -65,11 +71,15 @@ def main(argv=None) -> None:
                     keep = args.keep or Path(tmp)
                     keep.mkdir(parents=True, exist_ok=True)
                     path = model.save(keep / f"bidder_{n}_{kind}_{hidden}_shift{round(100 * args.shift)}.npz")
-                    board = bidding_benchmark({"learned": make_agent("learned", model=str(path)), "normal": "normal"},
+                    records = bidding_records({"learned": make_agent("learned", model=str(path)), "normal": "normal"},
                                               deals=args.deals, seed=args.seed)  # fmt: skip
-                r = board.loc["learned"]
+                r = bidding_leaderboard(records).loc["learned"]
+                cells = ""
+                if shipped is not None:
+                    m, lo, hi = paired_margin(pd.concat([records, shipped], ignore_index=True), "learned", "shipped")
+                    cells = f" {m:+.2f} | [{lo:+.2f}, {hi:+.2f}] |"
                 print(f"| {n:,} | {kind} | {hidden} | {fit:.0f} | {r.margin:+.2f} | [{r.margin_low:+.2f}, {r.margin_high:+.2f}] | "
-                      f"{r.set_rate:.1%} | {r.nil_rate:.1%} | {r.nil_success:.0%} |", flush=True)  # fmt: skip
+                      f"{r.set_rate:.1%} | {r.nil_rate:.1%} | {r.nil_success:.0%} |{cells}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
