@@ -48,8 +48,8 @@ SEED = 21
 MARGINS = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 1e9)  # 1e9: Normal's card always; a value network's are tricks
 TUNE_SEED, TUNE_DEALS = 2121, 2000
 #: deals of each dataset, the networks' sizes, the card network's epochs and the bidder's
-FULL = {"bids": 3_200_000, "shift": 0.0, "conditioned": False, "blind": 20_000, "hard": 8_000, "bid_hidden": 128, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
-TINY = {"bids": 300, "shift": 0.0, "conditioned": False, "blind": 200, "hard": 0, "bid_hidden": 4, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
+FULL = {"bids": 3_200_000, "blind": 20_000, "hard": 8_000, "bid_hidden": 128, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
+TINY = {"bids": 300, "blind": 200, "hard": 0, "bid_hidden": 4, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
 CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 50}
 COLUMNS = HAND_COLUMNS
 #: the Hard self-play folder (with Hard's values, ``labels="hard"``), and what ``card_value_targets`` reads besides
@@ -68,13 +68,6 @@ def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_
     got = dataset_bidding_rows(iter_dataset(out, columns=COLUMNS), seed, rules=rules) if bidding else hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
     print(f"{name}: {deals:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
     return got
-
-
-def bids_dataset(seed: int, shift: float) -> tuple[list, str]:
-    """The ``bids`` dataset's lineup (the explorer at every seat, moving a share ``shift`` of
-    Normal's number bids) and its folder: ``bids-s<seed>``, or ``bids-shift<percent>-s<seed>``."""
-    folder = f"bids-s{seed}" if shift == 0 else f"bids-shift{round(100 * shift)}-s{seed}"
-    return [explorer(seed=seed, shift=shift)] * 2, folder
 
 
 def play_margin_gains(model, deals: int = TUNE_DEALS, seed: int = TUNE_SEED) -> dict[float, float]:
@@ -110,19 +103,18 @@ def main(argv=None) -> Path:
     size = TINY if args.tiny else FULL
     seed = args.seed
     jobs = 1 if args.tiny else 2
-    bid_lineup, bid_folder = bids_dataset(seed, size["shift"])
-    bid_rows = dataset("bids", bid_lineup, size["bids"], seed, args.data, n_jobs=jobs, bidding=True, folder=bid_folder)
+    bid_rows = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data, n_jobs=jobs, bidding=True)
     blind_lineup = [explorer(nil=0.0, blind=True, seed=seed), "normal", "normal", "normal"]
     blind = dataset("blind", blind_lineup, size["blind"], seed, args.data, Rules(blind_nil=True))
     if size["hard"]:
         play, player = dataset("hard", ["hard", "hard"], size["hard"], seed, args.data, n_jobs=jobs, folder=f"{HARD_FOLDER}-s{seed}", labels="hard"), None
     else:  # the tiny run imitates the bidding hands' Normal play
-        play, player = dataset("bids", bid_lineup, size["bids"], seed, args.data, folder=bid_folder), None
+        play, player = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data), None
     t0 = time.perf_counter()
-    info = {"datasets": {k: size[k] for k in ("bids", "blind", "hard")}, "bid_shift": size["shift"], "bid_epochs": size["bid_epochs"],
+    info = {"datasets": {k: size[k] for k in ("bids", "blind", "hard")}, "bid_epochs": size["bid_epochs"],
             "imitates": "hard" if size["hard"] else "normal", "made_by": "experiments/train_models.py" + (" --tiny" if args.tiny else "")}  # fmt: skip
     model = train_model(None, play, blind, bid_rows=bid_rows, player_agent=player, bid_hidden=size["bid_hidden"], play_hidden=size["hidden"],
-                        epochs=size["epochs"], bid_epochs=size["bid_epochs"], seed=seed, info=info, conditioned=size["conditioned"])  # fmt: skip
+                        epochs=size["epochs"], bid_epochs=size["bid_epochs"], seed=seed, info=info)  # fmt: skip
     gains = play_margin_gains(model, size["tune"])
     margin = max(gains, key=lambda m: (gains[m], m))
     model = model.with_margin(margin)

@@ -173,56 +173,6 @@ def test_the_bidder_bids_the_best_legal_value():
     assert N_BID_OUTPUTS == load_model("default").bid["W2"].shape[0]
 
 
-def test_a_bidder_conditioned_on_its_own_bid_reads_its_network_at_each_bid(tmp_path):
-    from spades_ai.models.model import N_OWN_BID, OUT_NIL, OUT_NIL_PARTNER, OUT_PARTNER
-    from spades_ai.policies.normal import estimate_tricks, normal_bid
-
-    base = load_model("default")
-    net = train.init_network(features.N_BID_FEATURES + N_OWN_BID, 8, N_BID_OUTPUTS, np.random.default_rng(3))
-    model = Model(net, base.play, base.scalars)
-    assert model.conditioned and not base.conditioned
-    agent = make_agent("learned", model=str(model.save(tmp_path / "conditioned.npz")))
-    for i in range(6):
-        hand = Hand(sa.deal(5, i), dealer=i % 4)
-        while hand.phase == "bidding":
-            obs = hand.observation()
-            x = np.empty(features.N_BID_FEATURES)
-            features.bid_features(obs.public, obs.seat, obs.engine_cards, obs.rules_array, x)
-            values = np.empty(14)
-            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
-            outs = train.forward(net, np.hstack([np.tile(x, (14, 1)), train.own_bid_inputs(np.arange(14))]))[0]
-            normal = normal_bid(obs.public, obs.seat, obs.engine_cards, obs.rules_array, bidder.NUMBER_BIDS)
-            for b in range(1, 14):  # the numpy network read at each bid, scored as the kernel scores it
-                if abs(b - normal) > 2:  # no data there: never bid
-                    assert values[b] == -np.inf
-                    continue
-                probs = np.exp(outs[b, :27] - outs[b, :27].max())
-                partner = obs.bids[obs.seat ^ 2] if obs.bids[obs.seat ^ 2] is not None else max(13 * outs[b, OUT_PARTNER], 0.0)
-                want = bidder.number_value(probs / probs.sum(), b, float(partner), obs.rules_array)
-                assert values[b] == pytest.approx(want, rel=1e-6, abs=1e-6)  # own_bid_inputs are float32
-            if estimate_tricks(obs.engine_cards, obs.rules_array) < 4.0:
-                q = 1 / (1 + np.exp(-outs[0, OUT_NIL]))
-                assert values[0] == pytest.approx(100 * (2 * q - 1) + 100 * outs[0, OUT_NIL_PARTNER], rel=1e-9, abs=1e-9)
-            else:
-                assert values[0] == -np.inf
-            hand.bid(agent.bid(obs))
-    with pytest.raises(ValueError, match="bid network's W1"):
-        Model({**net, "W1": net["W1"][:, :-1]}, base.play, base.scalars)
-
-
-def test_the_explorer_moves_a_share_of_normal_bids():
-    from spades_ai.models.explore import explorer
-
-    normal = sa.play_hands(["normal", "normal"], 400, seed=6).bids
-    assert (sa.play_hands([explorer(seed=6, nil=0.0)] * 2, 400, seed=6).bids == normal).all()  # shift 0: Normal's bids
-    moved = sa.play_hands([explorer(seed=6, nil=0.0, shift=0.5)] * 2, 400, seed=6).bids
-    first = moved[:, 1] - normal[:, 1]  # seat 1 bids first (dealer 0): nothing before it differs
-    share = np.mean(first != 0)
-    assert 0.3 < share < 0.5 and set(np.unique(first)) <= {-2, -1, 0, 1, 2}
-    with pytest.raises(ValueError, match="shift is a probability"):
-        explorer(shift=1.5)
-
-
 def test_blind_nil_is_bid_when_the_model_says_it_pays(tmp_path):
     from spades_ai.models.model import BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE
 
@@ -256,3 +206,32 @@ def test_the_contract_study_prints_a_row_a_move(capsys):
     experiment_script("bid_shift_tricks").main(["--deals", "40", "--moves", "1"])
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| +")]
     assert [r.split(" | ")[0] for r in rows] == ["| +0", "| +1"]
+
+
+@pytest.fixture(scope="module")
+def tiny_bids(tmp_path_factory):
+    """A tiny bidding dataset of the explorer, as train_models.py writes its own (seed 21)."""
+    from spades_ai.learn import write_dataset
+    from spades_ai.models.explore import explorer
+
+    return write_dataset(tmp_path_factory.mktemp("data") / "bids", [explorer(seed=21)] * 2, deals=60, seed=21, chunk_size=30)
+
+
+def test_the_bidder_curve_pairs_each_fit_with_the_shipped_model(tiny_bids, tmp_path, capsys):
+    experiment_script("learned_bidder_curve").main(["--dataset", str(tiny_bids), "--hands", "30", "60", "--hidden", "4", "--epochs", "1",
+                                                    "--deals", "20", "--seed", "3", "--paired", "--keep", str(tmp_path)])  # fmt: skip
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert [r.split(" | ")[0] for r in rows] == ["| 30", "| 60"]
+    assert all(len(r.strip("|").split("|")) == 10 for r in rows)  # eight columns, then the paired difference and its interval
+    assert sorted(p.name for p in tmp_path.glob("*.npz")) == ["bidder_30_4_1.npz", "bidder_60_4_1.npz"]
+    assert load_model(tmp_path / "bidder_60_4_1.npz").info["bid_hands"] == 60
+
+
+def test_the_inputs_probe_scores_both_networks_on_held_out_hands(tiny_bids, capsys):
+    probe = experiment_script("bidder_inputs_probe")
+    probe.main(["--dataset", str(tiny_bids), "--hands", "40", "--held-out", "20", "--hidden", "4", "--epochs", "1"])
+    out = capsys.readouterr().out
+    assert "| 62 features |" in out and "| 62 features + the 52 cards |" in out
+    assert out.count("the cards' change in") == 2
+    with pytest.raises(SystemExit, match="fewer than the 80 hands"):
+        probe.main(["--dataset", str(tiny_bids), "--hands", "60", "--held-out", "20", "--hidden", "4", "--epochs", "1"])

@@ -1,8 +1,7 @@
 """The learned bidder: a network's distribution of the tricks the team takes, scored by the
 rules (nil and blind nil included); the bid of the highest expected value.
 
-For a number bid ``b`` the network (read at ``b`` when it is conditioned on its own bid,
-``model.N_OWN_BID``) gives the distribution of ``D``, the team's counted tricks
+For a number bid ``b`` the network gives the distribution of ``D``, the team's counted tricks
 minus the partner's bid (``model.N_TRICK_CLASSES`` classes, -13..13; fitted on the hands where
 the seat bid a number), and the partner's bid ``p`` when it bids later (its bid when known). The
 contract ``b + p`` is made when ``D >= b``: ``10 (b + p)`` (20 a trick under ten-for-two-hundred
@@ -19,14 +18,13 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
-from spades_ai.models.explore import MAX_SHIFT, NIL_TRIAL_BELOW
+from spades_ai.models.explore import NIL_TRIAL_BELOW
 from spades_ai.models.features import N_BID_FEATURES, bid_features
 from spades_ai.models.model import (
     BLIND_MADE,
     BLIND_PARTNER,
     H_BID_AT,
     H_BID_HIDDEN,
-    H_BID_INPUTS,
     H_SCALARS_AT,
     N_BID_OUTPUTS,
     N_TRICK_CLASSES,
@@ -35,14 +33,12 @@ from spades_ai.models.model import (
     OUT_PARTNER,
     SIGHTED_VALUE,
 )
-from spades_ai.models.network import forward, forward_from, hidden_sums, sigmoid
-from spades_ai.policies.normal import estimate_tricks, normal_bid
+from spades_ai.models.network import forward, sigmoid
+from spades_ai.policies.normal import estimate_tricks
 from spades_ai.rules import R_HALF_BLIND
 
 #: D = the class index - D_OFFSET
 D_OFFSET = 13
-#: the bid mask of every number bid, 1..13 (Normal's number bid, whatever is legal)
-NUMBER_BIDS = 0x3FFE
 
 
 @kernel
@@ -62,59 +58,26 @@ def number_value(probs, b, p, rules):
 
 
 @kernel
-def _nil_value(out, rules):
-    q = sigmoid(out[OUT_NIL])
-    return K.nil_bonus(rules) * (2.0 * q - 1.0) + 100.0 * out[OUT_NIL_PARTNER]
-
-
-@kernel
-def _trick_probs(out):
+def bid_values(pub, seat, hand, rules, params, values):
+    """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not)."""
+    w = params.view(np.float64)
+    x = np.empty(N_BID_FEATURES)
+    bid_features(pub, seat, hand, rules, x)
+    h = np.empty(params[H_BID_HIDDEN])
+    out = np.empty(N_BID_OUTPUTS)
+    forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], N_BID_OUTPUTS, x, h, out)
     top = out[:N_TRICK_CLASSES].max()
     probs = np.exp(out[:N_TRICK_CLASSES] - top)
-    return probs / probs.sum()
-
-
-@kernel
-def bid_values(pub, seat, hand, rules, params, values):
-    """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not). A network
-    conditioned on its own bid (``model.N_OWN_BID`` inputs more) is read once a bid, with that
-    bid as its input: the tricks a team takes, and its partner's later bid, depend on the
-    contract it plays to. It values only the bids its data hold, Normal's number bid moved by at
-    most ``explore.MAX_SHIFT`` (and nil), -inf elsewhere: it would guess there."""
-    w = params.view(np.float64)
-    inputs, hidden, at = params[H_BID_INPUTS], params[H_BID_HIDDEN], params[H_BID_AT]
-    x = np.zeros(inputs)
-    bid_features(pub, seat, hand, rules, x[:N_BID_FEATURES])
-    h = np.empty(hidden)
-    out = np.empty(N_BID_OUTPUTS)
+    probs /= probs.sum()
     pb = -1 if K.closed_bidding(rules) else K.bid_of(pub, seat ^ 2)
-    nil_tried = estimate_tricks(hand, rules) < NIL_TRIAL_BELOW  # the nil data hold no hand stronger
-    values[0] = -np.inf
-    if inputs == N_BID_FEATURES:
-        forward(w, at, inputs, hidden, N_BID_OUTPUTS, x, h, out)
-        probs = _trick_probs(out)
-        p = float(pb) if pb >= 0 else max(13.0 * out[OUT_PARTNER], 0.0)
-        for b in range(1, 14):
-            values[b] = number_value(probs, b, p, rules)
-        if nil_tried:
-            values[0] = _nil_value(out, rules)
-        return
+    p = float(pb) if pb >= 0 else max(13.0 * out[OUT_PARTNER], 0.0)
     for b in range(1, 14):
-        values[b] = -np.inf
-    z = np.empty(hidden)
-    hidden_sums(w, at, inputs, hidden, x, N_BID_FEATURES, z)
-    normal = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
-    for b in range(0 if nil_tried else 1, 14):
-        if b > 0 and abs(b - normal) > MAX_SHIFT:
-            continue
-        x[N_BID_FEATURES] = 1.0 if b == 0 else 0.0
-        x[N_BID_FEATURES + 1] = b / 13.0
-        forward_from(w, at, inputs, hidden, N_BID_OUTPUTS, z, x, N_BID_FEATURES, h, out)
-        if b == 0:
-            values[0] = _nil_value(out, rules)
-        else:
-            p = float(pb) if pb >= 0 else max(13.0 * out[OUT_PARTNER], 0.0)
-            values[b] = number_value(_trick_probs(out), b, p, rules)
+        values[b] = number_value(probs, b, p, rules)
+    if estimate_tricks(hand, rules) < NIL_TRIAL_BELOW:
+        q = sigmoid(out[OUT_NIL])
+        values[0] = K.nil_bonus(rules) * (2.0 * q - 1.0) + 100.0 * out[OUT_NIL_PARTNER]
+    else:  # the nil data hold no hand this strong (``explore``): no nil
+        values[0] = -np.inf
 
 
 @kernel

@@ -1,13 +1,9 @@
 """The bidder of the bidding model's training hands: Normal, with nils (and blind nils) tried on
 hands Normal would bid a number on, so that the data show what a nil there is worth.
 
-``explorer(nil=0.15, blind=False, seed=0, shift=0.0)`` bids nil on a share ``nil`` of the hands
-whose Normal trick estimate is below ``NIL_TRIAL_BELOW`` (where nil is legal), and with
-``blind=True`` bids blind nil whenever it is asked; else it bids as Normal, but on a share
-``shift`` of its number bids it moves Normal's bid by -2, -1, +1 or +2 (one of the four alike;
-kept at Normal's when the moved bid would be out of 1..13 or illegal), so that the data show
-what a hand takes under other contracts than Normal's (Normal plays to its contract: the
-bidder conditioned on its own bid, ``bidder``, learns from them). It plays every card as Normal. The
+``explorer(nil=0.15, blind=False, seed=0)`` bids nil on a share ``nil`` of the hands whose
+Normal trick estimate is below ``NIL_TRIAL_BELOW`` (where nil is legal), and with ``blind=True``
+bids blind nil whenever it is asked; else it bids as Normal. It plays every card as Normal. The
 draws come from the decision's own stream (``kernels.decision_stream``): the same deal, seed
 and bids give the same choice. (A blind-nil question shows no card, so its observation, and
 its stream, is the same in every deal of a seat: a share of them could not be drawn at random.)
@@ -25,8 +21,6 @@ from spades_ai.policies.normal import estimate_tricks, normal_agent_bid, normal_
 
 #: hands of a lower Normal estimate may be tried as nils
 NIL_TRIAL_BELOW = 4.0
-#: a moved bid is Normal's plus -2, -1, +1 or +2: the data hold no bid further from Normal's
-MAX_SHIFT = 2
 PER_MILLE = 1000
 
 
@@ -38,14 +32,7 @@ def explorer_bid(pub, seat, hand, legal, rules, params):
         return K.BLIND_NIL if params[2] else normal_agent_bid(pub, seat, hand, legal, rules)
     if (legal & K.NIL_BIT) and r < params[1] and estimate_tricks(hand, rules) < NIL_TRIAL_BELOW:
         return 0
-    b = normal_agent_bid(pub, seat, hand, legal, rules)
-    state, r = K.draw_below(state, PER_MILLE)
-    if b > 0 and r < params[3]:
-        state, k = K.draw_below(state, 4)
-        moved = b + (k - 2 if k < 2 else k - 1)  # -2, -1, +1, +2
-        if 1 <= moved <= 13 and (legal >> moved) & 1:
-            return moved
-    return b
+    return normal_agent_bid(pub, seat, hand, legal, rules)
 
 
 @kernel
@@ -53,14 +40,13 @@ def explorer_play(pub, seat, hand, legal, rules, params):
     return normal_agent_play(pub, seat, hand, legal, rules)
 
 
-def explorer(nil: float = 0.15, blind: bool = False, seed: int = 0, shift: float = 0.0) -> KernelAgent:
+def explorer(nil: float = 0.15, blind: bool = False, seed: int = 0) -> KernelAgent:
     """The exploring bidder (see the module docstring), playing as Normal."""
-    for name, share in (("nil", nil), ("shift", shift)):
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0.0 <= share <= 1.0:
-            raise ValueError(f"explorer: {name} is a probability in [0, 1], not {share!r}")
+    if isinstance(nil, bool) or not isinstance(nil, (int, float)) or not 0.0 <= nil <= 1.0:
+        raise ValueError(f"explorer: nil is a probability in [0, 1], not {nil!r}")
     if not isinstance(blind, bool):
         raise ValueError(f"explorer: blind is True or False, not {blind!r}")
     seed = int(check_seed(seed))
-    params = [int(np.uint64(seed).view(np.int64)), round(nil * PER_MILLE), int(blind), round(shift * PER_MILLE)]
+    params = [int(np.uint64(seed).view(np.int64)), round(nil * PER_MILLE), int(blind)]
     return KernelAgent("explorer", explorer_bid, explorer_play, pass_=normal_agent_pass, params=params,
-                       options={"nil": nil, "blind": blind, "seed": seed, "shift": shift})  # fmt: skip
+                       options={"nil": nil, "blind": blind, "seed": seed})  # fmt: skip

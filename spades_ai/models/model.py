@@ -5,8 +5,7 @@
 >>> m.bid["W1"].shape[1] == N_BID_FEATURES, m.play["W1"].shape[1] == N_CARD_FEATURES
 (True, True)
 
-The bidding network (``N_BID_OUTPUTS`` outputs, see ``bidder``; ``N_BID_FEATURES`` inputs, or
-``N_OWN_BID`` more when it is conditioned on its own bid) and the card network (one
+The bidding network (``N_BID_OUTPUTS`` outputs, see ``bidder``) and the card network (one
 score a card, see ``player``) are each ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars``
 are the blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``). ``info`` says how the file was made (seed, data, fit).
 """
@@ -32,12 +31,9 @@ N_BID_OUTPUTS = 30
 #: value, and the card network's margin: how much higher than Normal's card another must score
 BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE, PLAY_MARGIN = 0, 1, 2, 3
 N_SCALARS = 4
-#: a bidding network conditioned on its own bid (``bidder``) has two inputs more after the
-#: ``N_BID_FEATURES``: the bid is nil, the bid / 13
-N_OWN_BID = 2
 #: int64 slots of the packed params before the floats
-H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_INPUTS = range(6)
-N_HEADER = 6
+H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT = range(5)
+N_HEADER = 5
 LAYERS = ("W1", "b1", "W2", "b2")
 
 
@@ -52,17 +48,10 @@ class Model:
     info: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        inputs = np.shape(self.bid.get("W1", ()))[1:2]
-        conditioned = inputs == (N_BID_FEATURES + N_OWN_BID,)
-        _check_net("bid", self.bid, N_BID_FEATURES + N_OWN_BID if conditioned else N_BID_FEATURES, N_BID_OUTPUTS)
+        _check_net("bid", self.bid, N_BID_FEATURES, N_BID_OUTPUTS)
         _check_net("play", self.play, N_CARD_FEATURES, 1)
         if np.shape(self.scalars) != (N_SCALARS,):
             raise ValueError(f"a model's scalars are {N_SCALARS} floats, not shape {np.shape(self.scalars)}")
-
-    @property
-    def conditioned(self) -> bool:
-        """Whether the bidding network takes its own bid as an input (``N_OWN_BID``)."""
-        return self.bid["W1"].shape[1] == N_BID_FEATURES + N_OWN_BID
 
     def with_margin(self, margin: float) -> "Model":
         """The same model with the card network's margin ``margin`` (``player``)."""
@@ -79,8 +68,7 @@ class Model:
 
     def params(self) -> np.ndarray:
         """The int64 params of a kernel agent playing this model: ``N_HEADER`` ints (``H_*``:
-        each network's hidden size and where it starts, where the scalars start, the bidding
-        network's inputs), then the
+        each network's hidden size and where it starts, where the scalars start), then the
         floats (their bits), read by the kernels through ``params.view(np.float64)``."""
         flat = [np.zeros(N_HEADER)]
         at = N_HEADER
@@ -93,7 +81,6 @@ class Model:
                 flat.append(a)
                 at += a.size
         header[H_SCALARS_AT] = at
-        header[H_BID_INPUTS] = self.bid["W1"].shape[1]
         flat.append(np.asarray(self.scalars, np.float64))
         out = np.concatenate(flat).view(np.int64)
         out[:N_HEADER] = header

@@ -17,31 +17,17 @@ def network_size(inputs, hidden, outputs):
 
 
 @kernel
-def hidden_sums(w, offset, inputs, hidden, x, first, z):
-    """``z = b1 + W1[:, :first] @ x[:first]``: the hidden units' sums over the first ``first``
-    inputs of the network at ``w[offset:]``."""
+def forward(w, offset, inputs, hidden, outputs, x, h, out):
+    """``out[:outputs]`` of the network at ``w[offset:]`` for input ``x``; ``h`` (``hidden``
+    floats) is scratch."""
     b1 = offset + hidden * inputs
     for j in range(hidden):
         acc = w[b1 + j]
         row = offset + j * inputs
-        for i in range(first):
-            acc += w[row + i] * x[i]
-        z[j] = acc
-
-
-@kernel
-def forward_from(w, offset, inputs, hidden, outputs, z, x, first, h, out):
-    """``out[:outputs]`` of the network for input ``x`` whose first ``first`` inputs are summed
-    in ``z`` (``hidden_sums``): only ``x[first:]`` is read, so inputs that differ in their last
-    few cost one pass over the rest (the bidder's value of every bid). ``h`` (``hidden``
-    floats, may be ``z`` itself) is scratch."""
-    for j in range(hidden):
-        acc = z[j]
-        row = offset + j * inputs
-        for i in range(first, inputs):
+        for i in range(inputs):
             acc += w[row + i] * x[i]
         h[j] = acc if acc > 0.0 else 0.0
-    w2 = offset + hidden * inputs + hidden
+    w2 = b1 + hidden
     b2 = w2 + outputs * hidden
     for k in range(outputs):
         acc = w[b2 + k]
@@ -49,14 +35,6 @@ def forward_from(w, offset, inputs, hidden, outputs, z, x, first, h, out):
         for j in range(hidden):
             acc += w[row + j] * h[j]
         out[k] = acc
-
-
-@kernel
-def forward(w, offset, inputs, hidden, outputs, x, h, out):
-    """``out[:outputs]`` of the network at ``w[offset:]`` for input ``x``; ``h`` (``hidden``
-    floats) is scratch."""
-    hidden_sums(w, offset, inputs, hidden, x, inputs, h)
-    forward_from(w, offset, inputs, hidden, outputs, h, x, inputs, h, out)
 
 
 @inline_kernel

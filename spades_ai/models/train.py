@@ -25,7 +25,6 @@ from spades_ai.models.model import (
     BLIND_MADE,
     BLIND_PARTNER,
     N_BID_OUTPUTS,
-    N_OWN_BID,
     N_SCALARS,
     N_TRICK_CLASSES,
     OUT_NIL,
@@ -235,32 +234,20 @@ def _bid_loss(out, rows):
     return loss / n, d / n
 
 
-def own_bid_inputs(bids: np.ndarray) -> np.ndarray:
-    """The ``model.N_OWN_BID`` inputs of a bidding network conditioned on its own bid, a row
-    per bid (0 = nil): the bid is nil, the bid / 13 (``bidder.bid_values`` sets the same)."""
-    bids = np.asarray(bids)
-    return np.stack([bids == 0, bids / 13.0], axis=1).astype(np.float32)
-
-
-def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 1024, seed: int = 0,
-               conditioned: bool = False) -> tuple[dict, list]:  # fmt: skip
-    """The bidding network fitted on the sighted bids of ``bidding_rows``: ``(net, losses)``.
-    With ``conditioned`` the network also takes the seat's own bid (``own_bid_inputs``): fit it
-    on hands whose bids vary beside Normal's (``explorer(shift=...)``), or it cannot tell what
-    another bid would change."""
+def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 1024, seed: int = 0) -> tuple[dict, list]:
+    """The bidding network fitted on the sighted bids of ``bidding_rows``: ``(net, losses)``."""
     keep = rows["cols"][:, replay.B_KIND] == replay.KIND_BID
     x, cols, vals = rows["x"][keep], rows["cols"][keep], rows["vals"][keep]
     if len(x) == 0:
         raise ValueError("no sighted bids to fit the bidder on")
     rng = np.random.default_rng(seed)
-    net = init_network(N_BID_FEATURES + (N_OWN_BID if conditioned else 0), hidden, N_BID_OUTPUTS, rng)
+    net = init_network(N_BID_FEATURES, hidden, N_BID_OUTPUTS, rng)
 
     def batches(epoch):
         order = rng.permutation(len(x))
         for s in range(0, len(x), batch):
             i = order[s : s + batch]
-            xb = np.hstack([x[i], own_bid_inputs(cols[i, replay.B_BID])]) if conditioned else x[i]
-            yield xb, {"cols": cols[i], "vals": vals[i]}
+            yield x[i], {"cols": cols[i], "vals": vals[i]}
 
     return net, fit_network(net, batches, _bid_loss, epochs)
 
@@ -355,20 +342,17 @@ def card_accuracy(net: dict, rows: dict) -> float:
 
 def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | None = None, *, player_agent: int | None = None,
                 bid_hidden: int = 32, play_hidden: int = 32, epochs: int = 8, bid_epochs: int | None = None, seed: int = 0,
-                rules: Rules | None = None, info: dict | None = None, bid_rows: dict | None = None,
-                conditioned: bool = False) -> Model:  # fmt: skip
+                rules: Rules | None = None, info: dict | None = None, bid_rows: dict | None = None) -> Model:  # fmt: skip
     """A ``Model``: the bidder fitted on ``bid_hands``, the player on the cards of agent
     ``player_agent`` in ``play_hands``, the blind-nil numbers from ``blind_hands`` (rules with
-    blind nil; without them the model never bids blind nil; with ``conditioned`` the bidder takes
-    its own bid as an input, ``fit_bidder``), each network for ``epochs`` epochs
+    blind nil; without them the model never bids blind nil), each network for ``epochs`` epochs
     (the bidder for ``bid_epochs`` when given). ``info`` is kept with it. For a dataset too
     large to hold as hands, pass its ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands``
     None."""
     if (bid_hands is None) == (bid_rows is None):
         raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
     bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
-    bid_net, bid_loss = fit_bidder(bid_rows, hidden=bid_hidden, epochs=epochs if bid_epochs is None else bid_epochs, seed=seed,
-                                   conditioned=conditioned)  # fmt: skip
+    bid_net, bid_loss = fit_bidder(bid_rows, hidden=bid_hidden, epochs=epochs if bid_epochs is None else bid_epochs, seed=seed)
     cards = card_rows(play_hands, player_agent, rules)
     play_net, play_loss = fit_player(cards, hidden=play_hidden, epochs=epochs, seed=seed + 1)
     if blind_hands is not None:
