@@ -2,12 +2,20 @@
 
     python experiments/train_models.py            # the shipped model (datasets in experiments/data/)
     python experiments/train_models.py --tiny --out /tmp/tiny.npz   # a small end-to-end run (CI)
+    python experiments/train_models.py --bidder tricks   # the bidder shipped before 4 December
 
-Three datasets of ``spades_ai.learn.write_dataset`` (resumable: a second run reuses their
+The bidding network is the value bidder (``--bidder values``, the default): each candidate bid of
+every seat of ``value_deals`` deals of the seed played out on the deal's own cards, Normal
+finishing (``models.train.value_bidding_rows``, made on two cores, no dataset kept), and the
+network fitted to each candidate's margin. With ``--bidder tricks`` it is the distribution of
+the tricks, fitted on the ``bids`` dataset below (``learned_bidder_curve.py`` reads it too).
+
+The datasets of ``spades_ai.learn.write_dataset`` (resumable: a second run reuses their
 chunks), all dealt from the seed with dealer 0:
 
-- ``bids``: the exploring bidder (``models.explore.explorer``: Normal's bids, with nils tried on
-  weak hands) at every seat, Normal playing every card: the bidding network's rows;
+- ``bids`` (``--bidder tricks``, and the tiny run's cards): the exploring bidder
+  (``models.explore.explorer``: Normal's bids, with nils tried on weak hands) at every seat,
+  Normal playing every card: the tricks bidder's rows;
 - ``blind``: under ``Rules(blind_nil=True)``, seat 0 bids blind nil in every hand, Normal at the
   other seats: the blind-nil numbers (its chance, and a sighted bid's value at seats 1 and 3);
 - ``hard`` (folder ``hardv-s<seed>``): Hard at every seat, with Hard's value of every card
@@ -40,16 +48,19 @@ from spades_ai import Mixed, make_agent, play_hands  # noqa: E402
 from spades_ai.learn import iter_dataset, load_dataset, write_dataset  # noqa: E402
 from spades_ai.models.explore import explorer  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
-from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, hands_from_rows, train_model  # noqa: E402
+from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, hands_from_rows, train_model, value_bidding_rows  # noqa: E402
 from spades_ai.rules import Rules  # noqa: E402
 
 HERE = Path(__file__).parent
 SEED = 21
 MARGINS = (0.0, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 1e9)  # 1e9: Normal's card always; a value network's are tricks
 TUNE_SEED, TUNE_DEALS = 2121, 2000
-#: deals of each dataset, the networks' sizes, the card network's epochs and the bidder's
-FULL = {"bids": 3_200_000, "blind": 20_000, "hard": 8_000, "bid_hidden": 128, "hidden": 32, "epochs": 3, "bid_epochs": 6, "tune": TUNE_DEALS}
-TINY = {"bids": 300, "blind": 200, "hard": 0, "bid_hidden": 4, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
+#: the value bidder's deals, the deals of each dataset, the networks' sizes, the card network's epochs and the bidder's
+FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 8_000, "bid_hidden": 128, "hidden": 32, "epochs": 3, "bid_epochs": 6,
+        "tune": TUNE_DEALS}  # fmt: skip
+TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 0, "bid_hidden": 4, "hidden": 4, "epochs": 1, "bid_epochs": 1, "tune": 20}
+#: deals a task of the value bidder's rows
+VALUE_CHUNK = 50_000
 CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 50}
 COLUMNS = HAND_COLUMNS
 #: the Hard self-play folder (with Hard's values, ``labels="hard"``), and what ``card_value_targets`` reads besides
@@ -68,6 +79,17 @@ def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_
     got = dataset_bidding_rows(iter_dataset(out, columns=COLUMNS), seed, rules=rules) if bidding else hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
     print(f"{name}: {deals:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
     return got
+
+
+def value_rows(deals: int, seed: int, n_jobs: int = 2) -> dict:
+    """The value bidder's rows (``models.train.value_bidding_rows``) of deals ``0 .. deals-1`` of
+    ``seed``, ``VALUE_CHUNK`` deals a task on ``n_jobs`` processes (the same rows for any)."""
+    from joblib import Parallel, delayed
+    import numpy as np
+
+    tasks = (delayed(value_bidding_rows)(seed, s, min(VALUE_CHUNK, deals - s)) for s in range(0, deals, VALUE_CHUNK))
+    parts = Parallel(n_jobs=n_jobs)(tasks)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def play_margin_gains(model, deals: int = TUNE_DEALS, seed: int = TUNE_SEED) -> dict[float, float]:
@@ -99,11 +121,17 @@ def script_parser(doc: str, seed: int, out: Path, tiny: str) -> argparse.Argumen
 
 def main(argv=None) -> Path:
     ap = script_parser(__doc__, SEED, WEIGHTS_DIR / "default.npz", "small datasets and networks (the CI run); the cards imitate Normal")
+    ap.add_argument("--bidder", choices=("values", "tricks"), default="values", help="the bidding network (see above)")
     args = ap.parse_args(argv)
     size = TINY if args.tiny else FULL
     seed = args.seed
     jobs = 1 if args.tiny else 2
-    bid_rows = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data, n_jobs=jobs, bidding=True)
+    if args.bidder == "values":
+        t0 = time.perf_counter()
+        bid_rows = value_rows(size["value_deals"], seed, jobs)
+        print(f"values: {size['value_deals']:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
+    else:
+        bid_rows = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data, n_jobs=jobs, bidding=True)
     blind_lineup = [explorer(nil=0.0, blind=True, seed=seed), "normal", "normal", "normal"]
     blind = dataset("blind", blind_lineup, size["blind"], seed, args.data, Rules(blind_nil=True))
     if size["hard"]:
@@ -111,7 +139,8 @@ def main(argv=None) -> Path:
     else:  # the tiny run imitates the bidding hands' Normal play
         play, player = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data), None
     t0 = time.perf_counter()
-    info = {"datasets": {k: size[k] for k in ("bids", "blind", "hard")}, "bid_epochs": size["bid_epochs"],
+    bid_data = {"value_deals": size["value_deals"]} if args.bidder == "values" else {"bids": size["bids"]}
+    info = {"bidder": args.bidder, "datasets": {**bid_data, "blind": size["blind"], "hard": size["hard"]}, "bid_epochs": size["bid_epochs"],
             "imitates": "hard" if size["hard"] else "normal", "made_by": "experiments/train_models.py" + (" --tiny" if args.tiny else "")}  # fmt: skip
     model = train_model(None, play, blind, bid_rows=bid_rows, player_agent=player, bid_hidden=size["bid_hidden"], play_hidden=size["hidden"],
                         epochs=size["epochs"], bid_epochs=size["bid_epochs"], seed=seed, info=info)  # fmt: skip

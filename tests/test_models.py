@@ -28,6 +28,7 @@ def tiny_model(tmp_path_factory):
 def test_the_tiny_run_trains_a_model_that_plays(tiny_model):
     model = load_model(tiny_model)
     assert model.info["made_by"].endswith("--tiny") and model.info["fit"]["card_decisions"] > 0
+    assert model.values_bids and model.info["bidder"] == "values" and model.info["fit"]["bid_rows"] == 4 * 300
     agent = make_agent("learned", model=str(tiny_model))
     records = sa.play_hands([agent, "normal"], 40, seed=5)
     assert (records.tricks_won.sum(axis=1) == 13).all()
@@ -40,6 +41,14 @@ def test_the_same_seed_fits_the_same_weights(tiny_model, tmp_path):
     for net in ("bid", "play"):
         for k in a.bid:
             np.testing.assert_array_equal(getattr(a, net)[k], getattr(b, net)[k])
+
+
+def test_the_tiny_run_fits_the_tricks_bidder_when_asked(tiny_model, tmp_path):
+    train_models = experiment_script("train_models")
+    out = train_models.main(["--tiny", "--seed", "3", "--bidder", "tricks", "--data", str(tiny_model.parent / "data"), "--out", str(tmp_path / "t.npz")])
+    model = load_model(out)
+    assert not model.values_bids and model.info["bidder"] == "tricks" and model.info["fit"]["bid_hands"] == 300
+    assert (sa.play_hands([make_agent("learned", model=str(out)), "normal"], 20, seed=5).tricks_won.sum(axis=1) == 13).all()
 
 
 def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path):
@@ -235,3 +244,104 @@ def test_the_inputs_probe_scores_both_networks_on_held_out_hands(tiny_bids, caps
     assert out.count("the cards' change in") == 2
     with pytest.raises(SystemExit, match="fewer than the 80 hands"):
         probe.main(["--dataset", str(tiny_bids), "--hands", "60", "--held-out", "20", "--hidden", "4", "--epochs", "1"])
+
+
+# -- the value bidder ------------------------------------------------------------------------------
+def test_the_value_rows_are_each_candidate_played_out_by_normal():
+    """``replay.bid_value_rows`` against the Python face: each candidate bid played on a clone
+    of the hand, Normal finishing, scored by ``HandResult`` with bags at their real cost."""
+    from spades_ai.models import replay
+    from spades_ai.models.model import OUT_VALUE_NIL, VALUE_SCALE, VALUE_SHIFTS
+    from spades_ai.policies.normal import estimate_tricks, normal_bid
+
+    normal = make_agent("normal")
+    rows = train.value_bidding_rows(5, 0, 6)
+    r, tried = 0, 0
+    for i in range(6):
+        hand = Hand(sa.deal(5, i), dealer=0)
+        while hand.phase == "bidding":
+            obs = hand.observation()
+            x = np.empty(features.N_BID_FEATURES)
+            features.bid_features(obs.public, obs.seat, obs.engine_cards, obs.rules_array, x)
+            np.testing.assert_allclose(rows["x"][r], x, rtol=1e-6)
+            guess = normal_bid(obs.public, obs.seat, obs.engine_cards, obs.rules_array, replay.NUMBER_BIDS)
+            nil_tried = estimate_tricks(obs.engine_cards, obs.rules_array) < 4.0
+            for k in range(OUT_VALUE_NIL + 1):
+                b = 0 if k == OUT_VALUE_NIL else guess + VALUE_SHIFTS[k]
+                if b not in obs.legal_bids() or (k < OUT_VALUE_NIL and b < 1) or (k == OUT_VALUE_NIL and not nil_tried):
+                    assert np.isnan(rows["vals"][r, k])
+                    continue
+                sim = hand.clone()
+                sim.bid(b)
+                while sim.phase != "over":
+                    o = sim.observation()
+                    sim.bid(normal.bid(o)) if sim.phase == "bidding" else sim.play(normal.play(o))
+                res = sim.result()
+                value = [res.contract_points[t] - 9 * res.new_bags[t] + res.nil_points[t] for t in (0, 1)]
+                assert rows["vals"][r, k] == pytest.approx((value[obs.seat % 2] - value[1 - obs.seat % 2]) / VALUE_SCALE)
+                tried += 1
+            hand.bid(normal.bid(obs))
+            r += 1
+    assert r == len(rows["x"]) == 24 and tried > 4 * 24
+
+
+def test_the_value_bidder_loss_gradient_is_its_derivative():
+    rng = np.random.default_rng(5)
+    vals = rng.normal(size=(4, 7))
+    vals[[0, 2, 3], [6, 0, 5]] = np.nan  # candidates not tried
+    out = rng.normal(size=(4, 7))
+    loss, grad = train._bid_value_loss(out, vals)
+    for i, j in np.ndindex(out.shape):
+        bumped = out.copy()
+        bumped[i, j] += 1e-6
+        np.testing.assert_allclose((train._bid_value_loss(bumped, vals)[0] - loss) / 1e-6, grad[i, j], atol=1e-5)
+    assert grad[0, 6] == grad[2, 0] == grad[3, 5] == 0
+
+
+def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
+    from spades_ai.models import replay
+    from spades_ai.models.model import N_VALUE_OUTPUTS
+    from spades_ai.policies.normal import estimate_tricks, normal_bid
+
+    base = load_model("default")
+    net = train.init_network(features.N_BID_FEATURES, 8, N_VALUE_OUTPUTS, np.random.default_rng(4))
+    net["b2"] = np.array([0.1, 0.3, 0.5, 0.4, 0.2, 0.0, 0.45])  # values near each other: the network decides
+    model = Model(net, base.play, base.scalars)
+    assert model.values_bids and not base.values_bids
+    agent = make_agent("learned", model=str(model.save(tmp_path / "values.npz")))
+    rules = sa.Rules(min_bid=2)
+    chosen = set()
+    for i in range(12):
+        hand = Hand(sa.deal(13, i), dealer=i % 4, rules=rules)
+        while hand.phase == "bidding":
+            obs = hand.observation()
+            x = np.empty(features.N_BID_FEATURES)
+            features.bid_features(obs.public, obs.seat, obs.engine_cards, obs.rules_array, x)
+            out = train.forward(net, x[None])[0][0]
+            guess = normal_bid(obs.public, obs.seat, obs.engine_cards, obs.rules_array, replay.NUMBER_BIDS)
+            want = np.full(14, -np.inf)
+            for k, shift in enumerate((-2, -1, 0, 1, 2, 3)):
+                if 1 <= guess + shift <= 13:
+                    want[guess + shift] = 100 * out[k]
+            if estimate_tricks(obs.engine_cards, obs.rules_array) < 4.0:
+                want[0] = 100 * out[6]
+            values = np.empty(14)
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
+            np.testing.assert_allclose(values, want, rtol=1e-9)
+            b = agent.bid(obs)
+            assert values[b] == max(values[o] for o in obs.legal_bids())
+            chosen.add(b - guess if b else "nil")
+            hand.bid(b)
+    assert len(chosen) > 1
+    with pytest.raises(ValueError, match="bid network's W2"):
+        Model({**net, "b2": net["b2"][:-1]}, base.play, base.scalars)
+
+
+def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):
+    out = experiment_script("value_bidder").main(["--deals", "300", "--hidden", "4", "--epochs", "1", "--bench-deals", "20", "--jobs", "1",
+                                                  "--out", str(tmp_path / "values.npz")])  # fmt: skip
+    model = load_model(out)
+    assert model.values_bids and model.info["bid_deals"] == 300
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
+    assert len(rows) == 1 and len(rows[0].strip("|").split("|")) == 11
+    check_agent(make_agent("learned", model=str(out)))

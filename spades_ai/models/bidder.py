@@ -12,6 +12,13 @@ the seat bid nil), plus the partner's contract value beside it; only on hands li
 nils of the data were tried on (``explore.NIL_TRIAL_BELOW``), never where it would guess. A
 blind nil (asked before the cards are seen) is bid when ``blind_nil_bonus (2 q - 1)`` plus the partner's value, from the
 model's scalars, beats the value of a sighted bid.
+
+A *value* bidding network (``model.N_VALUE_OUTPUTS`` outputs) gives each candidate bid's
+expected margin directly: Normal's number bid moved by each of ``model.VALUE_SHIFTS``, and nil
+where its rows tried one. It is fitted on ``replay.bid_value_rows``, where every candidate is
+played out on the deal's own cards with Normal finishing, as Crazy's bidding plays each one out
+in its sampled worlds (``train.fit_value_bidder``); the bid is the legal candidate of the
+highest value.
 """
 
 import numpy as np
@@ -25,16 +32,22 @@ from spades_ai.models.model import (
     BLIND_PARTNER,
     H_BID_AT,
     H_BID_HIDDEN,
+    H_BID_OUTPUTS,
     H_SCALARS_AT,
     N_BID_OUTPUTS,
     N_TRICK_CLASSES,
+    N_VALUE_OUTPUTS,
     OUT_NIL,
     OUT_NIL_PARTNER,
     OUT_PARTNER,
+    OUT_VALUE_NIL,
     SIGHTED_VALUE,
+    VALUE_SCALE,
+    VALUE_SHIFTS,
 )
 from spades_ai.models.network import forward, sigmoid
-from spades_ai.policies.normal import estimate_tricks
+from spades_ai.models.replay import NUMBER_BIDS
+from spades_ai.policies.normal import estimate_tricks, normal_bid
 from spades_ai.rules import R_HALF_BLIND
 
 #: D = the class index - D_OFFSET
@@ -58,11 +71,33 @@ def number_value(probs, b, p, rules):
 
 
 @kernel
+def _candidate_values(pub, seat, hand, rules, out, values):
+    """A value network's ``out`` as ``values``: the margin of Normal's number bid moved by each
+    of ``VALUE_SHIFTS`` and of nil (where its rows tried one: ``replay.bid_value_rows``), -inf
+    for every other bid."""
+    values[:] = -np.inf
+    guess = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
+    for k in range(OUT_VALUE_NIL):
+        b = guess + VALUE_SHIFTS[k]
+        if 1 <= b <= 13:
+            values[b] = VALUE_SCALE * out[k]
+    if estimate_tricks(hand, rules) < NIL_TRIAL_BELOW:
+        values[0] = VALUE_SCALE * out[OUT_VALUE_NIL]
+
+
+@kernel
 def bid_values(pub, seat, hand, rules, params, values):
-    """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not)."""
+    """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not); from a
+    value network (``model.N_VALUE_OUTPUTS``), each candidate's expected margin."""
     w = params.view(np.float64)
     x = np.empty(N_BID_FEATURES)
     bid_features(pub, seat, hand, rules, x)
+    if params[H_BID_OUTPUTS] == N_VALUE_OUTPUTS:
+        h = np.empty(params[H_BID_HIDDEN])
+        out = np.empty(N_VALUE_OUTPUTS)
+        forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], N_VALUE_OUTPUTS, x, h, out)
+        _candidate_values(pub, seat, hand, rules, out, values)
+        return
     h = np.empty(params[H_BID_HIDDEN])
     out = np.empty(N_BID_OUTPUTS)
     forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], N_BID_OUTPUTS, x, h, out)

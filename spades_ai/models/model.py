@@ -5,7 +5,8 @@
 >>> m.bid["W1"].shape[1] == N_BID_FEATURES, m.play["W1"].shape[1] == N_CARD_FEATURES
 (True, True)
 
-The bidding network (``N_BID_OUTPUTS`` outputs, see ``bidder``) and the card network (one
+The bidding network (``N_BID_OUTPUTS`` outputs, or ``N_VALUE_OUTPUTS`` for a value network, see
+``bidder``) and the card network (one
 score a card, see ``player``) are each ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars``
 are the blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``). ``info`` says how the file was made (seed, data, fit).
 """
@@ -27,13 +28,19 @@ WEIGHTS_DIR = Path(__file__).parent / "weights"
 N_TRICK_CLASSES = 27
 OUT_PARTNER, OUT_NIL, OUT_NIL_PARTNER = 27, 28, 29
 N_BID_OUTPUTS = 30
+#: a *value* bidding network (``bidder``) instead has ``N_VALUE_OUTPUTS`` outputs: the margin
+#: (points / ``VALUE_SCALE``) of Normal's number bid moved by each of ``VALUE_SHIFTS``, then nil's
+VALUE_SHIFTS = (-2, -1, 0, 1, 2, 3)
+OUT_VALUE_NIL = len(VALUE_SHIFTS)
+N_VALUE_OUTPUTS = OUT_VALUE_NIL + 1
+VALUE_SCALE = 100.0
 #: ``scalars``: a blind nil's chance, the partner's contract value beside one, a sighted bid's
 #: value, and the card network's margin: how much higher than Normal's card another must score
 BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE, PLAY_MARGIN = 0, 1, 2, 3
 N_SCALARS = 4
 #: int64 slots of the packed params before the floats
-H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT = range(5)
-N_HEADER = 5
+H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_OUTPUTS = range(6)
+N_HEADER = 6
 LAYERS = ("W1", "b1", "W2", "b2")
 
 
@@ -48,10 +55,17 @@ class Model:
     info: dict = field(default_factory=dict)
 
     def __post_init__(self):
-        _check_net("bid", self.bid, N_BID_FEATURES, N_BID_OUTPUTS)
+        outputs = N_VALUE_OUTPUTS if np.shape(self.bid.get("b2", ())) == (N_VALUE_OUTPUTS,) else N_BID_OUTPUTS
+        _check_net("bid", self.bid, N_BID_FEATURES, outputs)
         _check_net("play", self.play, N_CARD_FEATURES, 1)
         if np.shape(self.scalars) != (N_SCALARS,):
             raise ValueError(f"a model's scalars are {N_SCALARS} floats, not shape {np.shape(self.scalars)}")
+
+    @property
+    def values_bids(self) -> bool:
+        """Whether the bidding network is a value network (``N_VALUE_OUTPUTS``: each candidate
+        bid's margin) rather than the distribution of the tricks (``N_BID_OUTPUTS``)."""
+        return self.bid["b2"].shape == (N_VALUE_OUTPUTS,)
 
     def with_margin(self, margin: float) -> "Model":
         """The same model with the card network's margin ``margin`` (``player``)."""
@@ -68,7 +82,8 @@ class Model:
 
     def params(self) -> np.ndarray:
         """The int64 params of a kernel agent playing this model: ``N_HEADER`` ints (``H_*``:
-        each network's hidden size and where it starts, where the scalars start), then the
+        each network's hidden size and where it starts, where the scalars start, the bidding
+        network's outputs), then the
         floats (their bits), read by the kernels through ``params.view(np.float64)``."""
         flat = [np.zeros(N_HEADER)]
         at = N_HEADER
@@ -81,6 +96,7 @@ class Model:
                 flat.append(a)
                 at += a.size
         header[H_SCALARS_AT] = at
+        header[H_BID_OUTPUTS] = self.bid["b2"].shape[0]
         flat.append(np.asarray(self.scalars, np.float64))
         out = np.concatenate(flat).view(np.int64)
         out[:N_HEADER] = header

@@ -10,6 +10,9 @@ it) or a blind-nil question (``KIND_BLIND``: no features), with the integer colu
 the float columns ``V_*`` of how the hand went. ``play_rows`` gives a row of ``card_features``
 per legal card of every card decision of the chosen seats that had a choice, and per decision
 its first row, its number of cards and the index among them of the card played.
+
+``bid_value_rows`` needs no recorded hand, only deals: at every bid it plays each candidate bid
+out on the deal's own cards with Normal finishing, the rows of the value bidder (``bidder``).
 """
 
 import numpy as np
@@ -19,11 +22,30 @@ from spades_ai.engine.bits import ONE, U64, lowest_index, popcount
 from spades_ai.engine.deal import engine_hands, to_engine
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.score import F_CONTRACT_POINTS, F_COUNTED, F_NEW_BAGS, F_NIL_POINTS, N_FIELDS, score_hand_kernel
-from spades_ai.engine.state import N_PUBLIC, P_BIDS, P_PHASE, P_TO_ACT, P_WON, PHASE_BIDDING, apply_bid, apply_card, legal_now, reset_public
+from spades_ai.engine.state import (
+    N_PUBLIC,
+    P_BIDS,
+    P_BLIND,
+    P_PHASE,
+    P_TO_ACT,
+    P_WON,
+    PHASE_BIDDING,
+    PHASE_PLAYING,
+    apply_bid,
+    apply_card,
+    legal_now,
+    reset_public,
+)
+from spades_ai.models.explore import NIL_TRIAL_BELOW
 from spades_ai.models.features import N_CARD_FEATURES, bid_features, card_features, play_context
+from spades_ai.models.model import N_VALUE_OUTPUTS, OUT_VALUE_NIL, VALUE_SCALE, VALUE_SHIFTS
+from spades_ai.policies.normal import estimate_tricks, normal_agent_bid, normal_agent_play, normal_bid
 from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_BLIND_BONUS, R_HALF_BLIND, R_NIL_BONUS
 
 KIND_BID, KIND_BLIND = 0, 1
+#: the bid mask of every number bid, 1..13: Normal's number bid, whatever is legal (the value
+#: bidder's candidates are moved from it, at play as in its rows)
+NUMBER_BIDS = 0x3FFE
 #: integer columns of a bidding row: the hand, the seat, the kind, the bid (for a blind-nil
 #: question: 1 if it was bid), D (the team's counted tricks minus the partner's bid), the
 #: partner's bid, whether the partner bid later, whether the seat took no trick, whether the
@@ -143,3 +165,70 @@ def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decision
                 d += 1
             apply_card(pub, hands, card, rules)
     return m, d
+
+
+@kernel
+def _normal_finish(pub, hands, rules):
+    """Finish the hand with Normal at every seat: the bids still to come, then every card."""
+    while pub[P_PHASE] == PHASE_BIDDING:
+        seat = pub[P_TO_ACT]
+        legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
+        apply_bid(pub, hands, np.int64(normal_agent_bid(pub, seat, hands[seat], legal, rules)), False, rules)
+    while pub[P_PHASE] == PHASE_PLAYING:
+        seat = pub[P_TO_ACT]
+        legal = U64(legal_now(pub, hands[seat], rules))
+        apply_card(pub, hands, normal_agent_play(pub, seat, hands[seat], legal, rules), rules)
+
+
+@kernel
+def team_margin(pub, rules, team, sheet, nil_out):
+    """A finished hand's worth to ``team``: its points minus the other team's, each team's bags
+    at their real cost (``1 - bag_penalty / bag_limit`` a bag, as ``V_TEAM``)."""
+    zeros = np.zeros(2, dtype=np.int64)
+    score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4], zeros, zeros, rules, sheet, nil_out)
+    bag = 1.0 - rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    v = np.zeros(2)
+    for t in range(2):
+        v[t] = sheet[t, F_CONTRACT_POINTS] + bag * sheet[t, F_NEW_BAGS] + sheet[t, F_NIL_POINTS]
+    return v[team] - v[1 - team]
+
+
+@kernel
+def bid_value_rows(deals, rules, feats, vals):
+    """The value bidder's rows (``bidder``): at every seat's bid of every deal (dealer 0, Normal
+    bidding and playing), the features before the bid (``feats``) and, for each candidate bid,
+    the margin (``team_margin`` / ``VALUE_SCALE``) when the seat bids it and Normal finishes the
+    hand from there on these very cards (``vals``, ``N_VALUE_OUTPUTS`` a row: Normal's number
+    bid moved by each of ``VALUE_SHIFTS``, then nil when it is legal and Normal's estimate is
+    below ``explore.NIL_TRIAL_BELOW``; NaN for a bid not tried). The bidding then goes on with
+    Normal's own bid. Every candidate of a row is played on the same cards, so their
+    differences are far less noisy than their values. Returns the rows written (four a deal)."""
+    pub = np.empty(N_PUBLIC, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    sim = np.empty(N_PUBLIC, dtype=np.int64)
+    sim_hands = np.empty(4, dtype=np.uint64)
+    sheet = np.zeros((2, N_FIELDS), dtype=np.int64)
+    nil_out = np.zeros(4, dtype=np.int64)
+    m = 0
+    for i in range(deals.shape[0]):
+        _start(deals[i], 0, rules, hands, pub)
+        while pub[P_PHASE] == PHASE_BIDDING:
+            seat = pub[P_TO_ACT]
+            legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
+            bid_features(pub, seat, hands[seat], rules, feats[m])
+            guess = normal_bid(pub, seat, hands[seat], rules, NUMBER_BIDS)
+            for k in range(N_VALUE_OUTPUTS):
+                b = 0 if k == OUT_VALUE_NIL else guess + VALUE_SHIFTS[k]
+                vals[m, k] = np.nan
+                if k == OUT_VALUE_NIL and estimate_tricks(hands[seat], rules) >= NIL_TRIAL_BELOW:
+                    continue
+                if (k < OUT_VALUE_NIL and b < 1) or b > 13 or not (legal >> b) & 1:
+                    continue
+                sim[:] = pub
+                sim_hands[:] = hands
+                apply_bid(sim, sim_hands, np.int64(b), False, rules)
+                _normal_finish(sim, sim_hands, rules)
+                vals[m, k] = team_margin(sim, rules, seat & 1, sheet, nil_out) / VALUE_SCALE
+            m += 1
+            apply_bid(pub, hands, np.int64(normal_agent_bid(pub, seat, hands[seat], legal, rules)), False, rules)
+    return m

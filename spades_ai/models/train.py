@@ -7,7 +7,9 @@
 ``hands_from_rows`` turns a dataset's rows (``load_dataset``) back into hands; ``bidding_rows``
 (``dataset_bidding_rows`` for a whole dataset folder, chunk by chunk) and ``card_rows`` replay them on the engine into features (``replay``); ``fit_bidder`` fits the
 bidding network (the distribution of D, the partner's bid, the nil chance and the partner's
-value beside a nil, each on the rows that show it), ``blind_scalars`` the blind-nil numbers,
+value beside a nil, each on the rows that show it); ``value_bidding_rows`` plays every
+candidate bid out on dealt cards and ``fit_value_bidder`` fits the value bidder's network (each
+candidate's margin) on them, no dataset needed; ``blind_scalars`` the blind-nil numbers,
 ``fit_player`` the card network (the softmax over the legal cards of the imitated agent's
 choice), ``train_play_model`` a play model for reading the play (the same network, fitted on
 every seat of the table's hands). Every draw comes from ``numpy.random.default_rng(seed)``: the same rows and seed give
@@ -26,6 +28,7 @@ from spades_ai.models.model import (
     BLIND_PARTNER,
     N_BID_OUTPUTS,
     N_SCALARS,
+    N_VALUE_OUTPUTS,
     N_TRICK_CLASSES,
     OUT_NIL,
     OUT_NIL_PARTNER,
@@ -252,6 +255,46 @@ def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 10
     return net, fit_network(net, batches, _bid_loss, epochs)
 
 
+def value_bidding_rows(seed: int, start: int, n: int, rules: Rules | None = None) -> dict:
+    """The value bidder's rows of deals ``start .. start+n-1`` of ``seed`` (``replay.bid_value_rows``:
+    each candidate bid's margin on the deal's own cards, Normal finishing): ``x`` (float32
+    features, four rows a deal) and ``vals`` (``N_VALUE_OUTPUTS`` a row, NaN where not tried)."""
+    rules = _check_rules(rules)
+    if rules.blind_nil:
+        raise RulesError("the value bidder's rows are dealt without blind nil (its numbers come from the blind-nil dataset)")
+    deals = deal_masks(seed, start, n)
+    x = np.zeros((4 * n, N_BID_FEATURES))
+    vals = np.zeros((4 * n, N_VALUE_OUTPUTS))
+    m = replay.bid_value_rows(deals, rules.as_array(), x, vals)
+    return {"x": x[:m].astype(np.float32), "vals": vals[:m]}
+
+
+def _bid_value_loss(out, vals):
+    """Squared error of each tried candidate's margin (NaN: not tried), over the batch size."""
+    tried = ~np.isnan(vals)
+    err = np.where(tried, out - np.nan_to_num(vals), 0.0)
+    return float((err**2).sum() / len(out)), 2 * err / len(out)
+
+
+def fit_value_bidder(rows: dict, *, hidden: int = 128, epochs: int = 6, batch: int = 1024, seed: int = 0) -> tuple[dict, list]:
+    """The value bidder's network fitted on ``value_bidding_rows``: each output the margin of
+    one candidate bid (``model.VALUE_SHIFTS``, nil), regressed on the rows that tried it.
+    ``(net, losses)``."""
+    x, vals = rows["x"], rows["vals"]
+    if len(x) == 0:
+        raise ValueError("no rows to fit the value bidder on")
+    rng = np.random.default_rng(seed)
+    net = init_network(N_BID_FEATURES, hidden, N_VALUE_OUTPUTS, rng)
+
+    def batches(epoch):
+        order = rng.permutation(len(x))
+        for s in range(0, len(x), batch):
+            i = order[s : s + batch]
+            yield x[i], vals[i]
+
+    return net, fit_network(net, batches, _bid_value_loss, epochs)
+
+
 def blind_scalars(rows: dict) -> np.ndarray:
     """The blind-nil numbers (``model.BLIND_*``) from the blind-nil questions of ``bidding_rows``:
     how often a blind nil was made, its partner's value beside it, and the team's value when
@@ -348,19 +391,25 @@ def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | No
     blind nil; without them the model never bids blind nil), each network for ``epochs`` epochs
     (the bidder for ``bid_epochs`` when given). ``info`` is kept with it. For a dataset too
     large to hold as hands, pass its ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands``
-    None."""
+    None; ``bid_rows`` of ``value_bidding_rows`` fit the value bidder (``fit_value_bidder``)."""
     if (bid_hands is None) == (bid_rows is None):
         raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
     bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
-    bid_net, bid_loss = fit_bidder(bid_rows, hidden=bid_hidden, epochs=epochs if bid_epochs is None else bid_epochs, seed=seed)
+    bid_epochs = epochs if bid_epochs is None else bid_epochs
+    if "cols" in bid_rows:
+        bid_net, bid_loss = fit_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
+        bid_count = {"bid_hands": int(bid_rows["cols"][:, replay.B_HAND].max()) + 1}
+    else:
+        bid_net, bid_loss = fit_value_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
+        bid_count = {"bid_rows": len(bid_rows["x"])}
     cards = card_rows(play_hands, player_agent, rules)
     play_net, play_loss = fit_player(cards, hidden=play_hidden, epochs=epochs, seed=seed + 1)
     if blind_hands is not None:
         scalars = blind_scalars(bidding_rows(blind_hands, Rules(blind_nil=True) if rules is None else rules))
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
-    fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards),
-           "bid_hands": int(bid_rows["cols"][:, replay.B_HAND].max()) + 1, "card_decisions": len(cards["count"])}  # fmt: skip
+    fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards), **bid_count,
+           "card_decisions": len(cards["count"])}  # fmt: skip
     return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit})
 
 
