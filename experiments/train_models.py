@@ -2,18 +2,19 @@
 
     python experiments/train_models.py            # the shipped model (datasets in experiments/data/)
     python experiments/train_models.py --tiny --out /tmp/tiny.npz   # a small end-to-end run (CI)
-    python experiments/train_models.py --bidder tricks   # the bidder shipped before 4 December
+    python experiments/train_models.py --bidder values   # the value bidder (not shipped: experiments/RESULTS.md)
 
-The bidding network is the value bidder (``--bidder values``, the default): each candidate bid of
-every seat of ``value_deals`` deals of the seed played out on the deal's own cards, Normal
-finishing (``models.train.value_bidding_rows``, made on two cores, no dataset kept), and the
-network fitted to each candidate's margin. With ``--bidder tricks`` it is the distribution of
-the tricks, fitted on the ``bids`` dataset below (``learned_bidder_curve.py`` reads it too).
+The bidding network is the distribution of the tricks (``--bidder tricks``, the default: the
+shipped one), fitted on the ``bids`` dataset below (``learned_bidder_curve.py`` reads it too).
+With ``--bidder values`` it is the value bidder: each candidate bid of every seat of
+``value_deals`` deals of the seed played out on the deal's own cards, Normal finishing
+(``models.train.value_bidding_rows``, made on two cores, no dataset kept), and the network
+fitted to each candidate's margin (``value_bidder.py`` draws its curve).
 
 The datasets of ``spades_ai.learn.write_dataset`` (resumable: a second run reuses their
 chunks), all dealt from the seed with dealer 0:
 
-- ``bids`` (``--bidder tricks``, and the tiny run's cards): the exploring bidder
+- ``bids`` (``--bidder tricks``; the tiny run's cards either way): the exploring bidder
   (``models.explore.explorer``: Normal's bids, with nils tried on weak hands) at every seat,
   Normal playing every card: the tricks bidder's rows;
 - ``blind``: under ``Rules(blind_nil=True)``, seat 0 bids blind nil in every hand, Normal at the
@@ -121,7 +122,7 @@ def script_parser(doc: str, seed: int, out: Path, tiny: str) -> argparse.Argumen
 
 def main(argv=None) -> Path:
     ap = script_parser(__doc__, SEED, WEIGHTS_DIR / "default.npz", "small datasets and networks (the CI run); the cards imitate Normal")
-    ap.add_argument("--bidder", choices=("values", "tricks"), default="values", help="the bidding network (see above)")
+    ap.add_argument("--bidder", choices=("tricks", "values"), default="tricks", help="the bidding network (see above)")
     args = ap.parse_args(argv)
     size = TINY if args.tiny else FULL
     seed = args.seed
@@ -139,8 +140,9 @@ def main(argv=None) -> Path:
     else:  # the tiny run imitates the bidding hands' Normal play
         play, player = dataset("bids", [explorer(seed=seed)] * 2, size["bids"], seed, args.data), None
     t0 = time.perf_counter()
-    bid_data = {"value_deals": size["value_deals"]} if args.bidder == "values" else {"bids": size["bids"]}
-    info = {"bidder": args.bidder, "datasets": {**bid_data, "blind": size["blind"], "hard": size["hard"]}, "bid_epochs": size["bid_epochs"],
+    # the tricks bidder's info as it was before the value bidder, so its file is the same byte for byte
+    bid_data = {"bidder": "values", "value_deals": size["value_deals"]} if args.bidder == "values" else {"bids": size["bids"]}
+    info = {"datasets": {**bid_data, "blind": size["blind"], "hard": size["hard"]}, "bid_epochs": size["bid_epochs"],
             "imitates": "hard" if size["hard"] else "normal", "made_by": "experiments/train_models.py" + (" --tiny" if args.tiny else "")}  # fmt: skip
     model = train_model(None, play, blind, bid_rows=bid_rows, player_agent=player, bid_hidden=size["bid_hidden"], play_hidden=size["hidden"],
                         epochs=size["epochs"], bid_epochs=size["bid_epochs"], seed=seed, info=info)  # fmt: skip

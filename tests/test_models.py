@@ -28,7 +28,7 @@ def tiny_model(tmp_path_factory):
 def test_the_tiny_run_trains_a_model_that_plays(tiny_model):
     model = load_model(tiny_model)
     assert model.info["made_by"].endswith("--tiny") and model.info["fit"]["card_decisions"] > 0
-    assert model.values_bids and model.info["bidder"] == "values" and model.info["fit"]["bid_rows"] == 4 * 300
+    assert not model.values_bids and model.info["fit"]["bid_hands"] == 300
     agent = make_agent("learned", model=str(tiny_model))
     records = sa.play_hands([agent, "normal"], 40, seed=5)
     assert (records.tricks_won.sum(axis=1) == 13).all()
@@ -43,11 +43,11 @@ def test_the_same_seed_fits_the_same_weights(tiny_model, tmp_path):
             np.testing.assert_array_equal(getattr(a, net)[k], getattr(b, net)[k])
 
 
-def test_the_tiny_run_fits_the_tricks_bidder_when_asked(tiny_model, tmp_path):
+def test_the_tiny_run_fits_the_value_bidder_when_asked(tiny_model, tmp_path):
     train_models = experiment_script("train_models")
-    out = train_models.main(["--tiny", "--seed", "3", "--bidder", "tricks", "--data", str(tiny_model.parent / "data"), "--out", str(tmp_path / "t.npz")])
+    out = train_models.main(["--tiny", "--seed", "3", "--bidder", "values", "--data", str(tiny_model.parent / "data"), "--out", str(tmp_path / "t.npz")])
     model = load_model(out)
-    assert not model.values_bids and model.info["bidder"] == "tricks" and model.info["fit"]["bid_hands"] == 300
+    assert model.values_bids and model.info["datasets"]["bidder"] == "values" and model.info["fit"]["bid_rows"] == 4 * 300
     assert (sa.play_hands([make_agent("learned", model=str(out)), "normal"], 20, seed=5).tricks_won.sum(axis=1) == 13).all()
 
 
