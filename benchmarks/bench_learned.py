@@ -1,6 +1,6 @@
 """The learned agent's speed against Hard's and Normal's, in one run on one core (issue 21).
 
-    python benchmarks/bench_learned.py [--hands 20000] [--hard-hands 40] [--repeats 3]
+    python benchmarks/bench_learned.py [--hands 20000] [--hard-hands 40] [--repeats 3] [--model default]
 
 Self-play hands per second of four copies of each agent (``play_hands``: bids, cards and
 scoring in numba), by the process's CPU time (steadier than the wall clock on a shared machine),
@@ -49,8 +49,9 @@ def main(argv=None) -> None:
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--hard-hands", type=int, default=40)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--model", default="default", help="the learned agent's model (a shipped name or an .npz path)")
     args = ap.parse_args(argv)
-    learned, normal, hard = make_agent("learned"), make_agent("normal"), make_agent("hard")
+    learned, normal, hard = make_agent("learned", model=args.model), make_agent("normal"), make_agent("hard")
     rates = {"learned": hands_per_second(learned, args.hands, args.repeats),
              "normal": hands_per_second(normal, args.hands, args.repeats),
              "hard": hands_per_second(hard, args.hard_hands, args.repeats)}  # fmt: skip
