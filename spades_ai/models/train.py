@@ -237,6 +237,13 @@ def _bid_loss(out, rows):
     return loss / n, d / n
 
 
+def _shuffled(rng, n: int, batch: int):
+    """An epoch's minibatches: the row indices of a fresh permutation of ``n`` rows, ``batch`` at a time."""
+    order = rng.permutation(n)
+    for s in range(0, n, batch):
+        yield order[s : s + batch]
+
+
 def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 1024, seed: int = 0) -> tuple[dict, list]:
     """The bidding network fitted on the sighted bids of ``bidding_rows``: ``(net, losses)``."""
     keep = rows["cols"][:, replay.B_KIND] == replay.KIND_BID
@@ -247,9 +254,7 @@ def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 10
     net = init_network(N_BID_FEATURES, hidden, N_BID_OUTPUTS, rng)
 
     def batches(epoch):
-        order = rng.permutation(len(x))
-        for s in range(0, len(x), batch):
-            i = order[s : s + batch]
+        for i in _shuffled(rng, len(x), batch):
             yield x[i], {"cols": cols[i], "vals": vals[i]}
 
     return net, fit_network(net, batches, _bid_loss, epochs)
@@ -287,9 +292,7 @@ def fit_value_bidder(rows: dict, *, hidden: int = 128, epochs: int = 6, batch: i
     net = init_network(N_BID_FEATURES, hidden, N_VALUE_OUTPUTS, rng)
 
     def batches(epoch):
-        order = rng.permutation(len(x))
-        for s in range(0, len(x), batch):
-            i = order[s : s + batch]
+        for i in _shuffled(rng, len(x), batch):
             yield x[i], vals[i]
 
     return net, fit_network(net, batches, _bid_value_loss, epochs)
