@@ -29,7 +29,7 @@ from spades_ai.analysis.summary import mean_interval
 from spades_ai.learn import iter_dataset
 from spades_ai.models import replay
 from spades_ai.models.model import N_BID_OUTPUTS, N_TRICK_CLASSES, OUT_NIL
-from spades_ai.models.train import HAND_COLUMNS, _bid_loss, dataset_bidding_rows, fit_network, forward, init_network
+from spades_ai.models.train import HAND_COLUMNS, _bid_loss, _shuffled, dataset_bidding_rows, fit_network, forward, init_network
 from spades_ai.simulate import deal_masks
 
 HERE = Path(__file__).parent
@@ -76,9 +76,7 @@ def main(argv=None) -> None:
         xf, cf, vf = inputs[fit_rows], cols[fit_rows], vals[fit_rows]
 
         def batches(epoch, xf=xf, cf=cf, vf=vf, rng=rng):
-            order = rng.permutation(len(xf))
-            for s in range(0, len(xf), 1024):
-                i = order[s : s + 1024]
+            for i in _shuffled(rng, len(xf), 1024):
                 yield xf[i], {"cols": cf[i], "vals": vf[i]}
 
         t0 = time.perf_counter()

@@ -1,7 +1,7 @@
 """The value bidder: a network of each candidate bid's margin, fitted on bids played out (issue 21).
 
     python experiments/value_bidder.py [--deals 250000 1000000] [--hidden 128] [--epochs 6] [--bench-deals 20000] [--bench-seed 12]
-    python experiments/value_bidder.py --deals 2000000 --out spades_ai/models/weights/values.npz   # the shipped one
+    python experiments/value_bidder.py --deals 2000000 --out values.npz   # the best of experiments/RESULTS.md (not shipped)
 
 The shipped bidder (``train_models.py``) learns the distribution of a hand's tricks from one
 outcome a hand, under Normal's own bid. Crazy's bidding instead plays every candidate bid out in
@@ -34,6 +34,7 @@ from spades_ai.agents.registry import make_agent
 from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, paired_margin
 from spades_ai.models.model import Model, load_model
 from spades_ai.models.train import fit_value_bidder
+
 
 def main(argv=None) -> Path | None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

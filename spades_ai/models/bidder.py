@@ -40,13 +40,11 @@ from spades_ai.models.model import (
     OUT_NIL,
     OUT_NIL_PARTNER,
     OUT_PARTNER,
-    OUT_VALUE_NIL,
     SIGHTED_VALUE,
     VALUE_SCALE,
-    VALUE_SHIFTS,
 )
 from spades_ai.models.network import forward, sigmoid
-from spades_ai.models.replay import NUMBER_BIDS
+from spades_ai.models.replay import NUMBER_BIDS, value_candidate
 from spades_ai.policies.normal import estimate_tricks, normal_bid
 from spades_ai.rules import R_HALF_BLIND
 
@@ -71,36 +69,24 @@ def number_value(probs, b, p, rules):
 
 
 @kernel
-def _candidate_values(pub, seat, hand, rules, out, values):
-    """A value network's ``out`` as ``values``: the margin of Normal's number bid moved by each
-    of ``VALUE_SHIFTS`` and of nil (where its rows tried one: ``replay.bid_value_rows``), -inf
-    for every other bid."""
-    values[:] = -np.inf
-    guess = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
-    for k in range(OUT_VALUE_NIL):
-        b = guess + VALUE_SHIFTS[k]
-        if 1 <= b <= 13:
-            values[b] = VALUE_SCALE * out[k]
-    if estimate_tricks(hand, rules) < NIL_TRIAL_BELOW:
-        values[0] = VALUE_SCALE * out[OUT_VALUE_NIL]
-
-
-@kernel
 def bid_values(pub, seat, hand, rules, params, values):
     """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not); from a
     value network (``model.N_VALUE_OUTPUTS``), each candidate's expected margin."""
     w = params.view(np.float64)
     x = np.empty(N_BID_FEATURES)
     bid_features(pub, seat, hand, rules, x)
-    if params[H_BID_OUTPUTS] == N_VALUE_OUTPUTS:
-        h = np.empty(params[H_BID_HIDDEN])
-        out = np.empty(N_VALUE_OUTPUTS)
-        forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], N_VALUE_OUTPUTS, x, h, out)
-        _candidate_values(pub, seat, hand, rules, out, values)
-        return
+    outputs = params[H_BID_OUTPUTS]
     h = np.empty(params[H_BID_HIDDEN])
-    out = np.empty(N_BID_OUTPUTS)
-    forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], N_BID_OUTPUTS, x, h, out)
+    out = np.empty(outputs)
+    forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], outputs, x, h, out)
+    if outputs == N_VALUE_OUTPUTS:  # each candidate's margin, -inf for every other bid
+        values[:] = -np.inf
+        guess = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
+        for k in range(N_VALUE_OUTPUTS):
+            b = value_candidate(k, guess, hand, rules)
+            if b >= 0:
+                values[b] = VALUE_SCALE * out[k]
+        return
     top = out[:N_TRICK_CLASSES].max()
     probs = np.exp(out[:N_TRICK_CLASSES] - top)
     probs /= probs.sum()

@@ -168,6 +168,18 @@ def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decision
 
 
 @kernel
+def value_candidate(k, guess, hand, rules):
+    """The bid of the value bidder's output ``k`` for a hand Normal would bid ``guess`` on:
+    ``guess + VALUE_SHIFTS[k]``, or nil for ``OUT_VALUE_NIL``; -1 where it is no candidate (out
+    of 1..13, or nil on a hand of Normal estimate ``explore.NIL_TRIAL_BELOW`` or more). The
+    rows and the bidder both ask here, so they weigh the same bids."""
+    if k == OUT_VALUE_NIL:
+        return 0 if estimate_tricks(hand, rules) < NIL_TRIAL_BELOW else -1
+    b = guess + VALUE_SHIFTS[k]
+    return b if 1 <= b <= 13 else -1
+
+
+@kernel
 def _normal_finish(pub, hands, rules):
     """Finish the hand with Normal at every seat: the bids still to come, then every card."""
     while pub[P_PHASE] == PHASE_BIDDING:
@@ -218,11 +230,9 @@ def bid_value_rows(deals, rules, feats, vals):
             bid_features(pub, seat, hands[seat], rules, feats[m])
             guess = normal_bid(pub, seat, hands[seat], rules, NUMBER_BIDS)
             for k in range(N_VALUE_OUTPUTS):
-                b = 0 if k == OUT_VALUE_NIL else guess + VALUE_SHIFTS[k]
+                b = value_candidate(k, guess, hands[seat], rules)
                 vals[m, k] = np.nan
-                if k == OUT_VALUE_NIL and estimate_tricks(hands[seat], rules) >= NIL_TRIAL_BELOW:
-                    continue
-                if (k < OUT_VALUE_NIL and b < 1) or b > 13 or not (legal >> b) & 1:
+                if b < 0 or not (legal >> b) & 1:
                     continue
                 sim[:] = pub
                 sim_hands[:] = hands
