@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from spades_ai.errors import FieldError
+
 MAX_SEED = 2**64
 
 
@@ -19,9 +21,9 @@ def check_seed(seed, name: str = "seed") -> int:
 
 
 def check_count(n, name: str = "n") -> int:
-    """A count is an int >= 0."""
+    """A count is an int >= 0; anything else raises ``FieldError`` naming ``name``."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 0:
-        raise ValueError(f"{name} must be an int >= 0, not {n!r}")
+        raise FieldError(name, f"{name} must be an int >= 0, not {n!r}")
     return int(n)
 
 

@@ -53,6 +53,17 @@ class IllegalPassError(_RefusedAction):
     """Cards that a seat may not pass to its partner (``reason``: ``PASS_REASONS``)."""
 
 
+class FieldError(ValueError):
+    """A value refused for one named argument or field (``field``), such as a ``Hand``'s
+    ``scores``, ``bag_count`` or ``hands_played``: a reader of records maps ``field`` to its own
+    names instead of parsing the message."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        #: the argument or field that holds the refused value
+        self.field = field
+
+
 class TournamentError(ValueError):
     """A tournament description that cannot be run: unknown agent, bad count, bad file; also an
     agent spec (``"easy:careless=0.5"``, ``"module:attribute"``) that names no agent."""

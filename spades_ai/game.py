@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import operator
 from typing import Sequence
 
 import numpy as np
@@ -20,7 +21,7 @@ import numpy as np
 from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_hands, to_card
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
-from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
+from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation, PublicFacts, bids_in_mask
 from spades_ai.rules import R_HOOK, Rules
 from spades_ai.scoring import HandResult
@@ -63,13 +64,10 @@ class Hand(PublicFacts):
         #: big joker is id 26, the little one id 0; a card named in text must be in the deck)
         self.deal = self.rules.parse_hands(hands, 13)
         dealer = check_dealer(dealer)
-        scores = tuple(int(s) for s in scores)
-        bag_count = tuple(int(b) for b in bag_count)
-        if len(scores) != 2 or len(bag_count) != 2:
-            raise ValueError("scores and bag_count are pairs (team 0, team 1)")
+        scores, bag_count = _team_pair(scores, "scores"), _team_pair(bag_count, "bag_count")
         for team, b in enumerate(bag_count):
             if not 0 <= b < self.rules.bag_limit:
-                raise ValueError(f"bag_count[{team}] = {b} must be in 0..{self.rules.bag_limit - 1}")
+                raise FieldError("bag_count", f"bag_count[{team}] = {b} must be in 0..{self.rules.bag_limit - 1}")
         hands_played = check_count(hands_played, "hands_played")
         #: the rules as the int64 array the kernels read
         self.rules_array = self.rules.as_array()
@@ -342,8 +340,8 @@ class Hand(PublicFacts):
         _st.observe(self._pub, seat, self.rules_array, view)
         return Observation(seat, hand, view, self.rules, self.plays, blind_decision)
 
-    def _bid_history(self) -> list[tuple[int, int, bool]]:
-        """(seat, bid, blind) in bidding order."""
+    def bid_history(self) -> list[tuple[int, int, bool]]:
+        """The bids made so far as (seat, bid, blind), in bidding order (a nil is bid 0)."""
         n = int(self._pub[_st.P_N_BIDS])
         seats = [(self.dealer + 1 + i) % 4 for i in range(n)]
         return [(s, int(self._pub[_st.P_BIDS + s]), bool(self._pub[_st.P_BLIND + s])) for s in seats]
@@ -359,8 +357,8 @@ class Hand(PublicFacts):
             "scores": list(self.scores),
             "bag_count": list(self.bag_count),
             "hands_played": self.hands_played,
-            "bids": [b for _, b, _ in self._bid_history()],
-            "blind": [bl for _, _, bl in self._bid_history()],
+            "bids": [b for _, b, _ in self.bid_history()],
+            "blind": [bl for _, _, bl in self.bid_history()],
             "plays": [str(c) for _, c in self.plays],
         }
         if self.rules.pass_cards or self.rules.blind_pass:
@@ -452,3 +450,14 @@ def _bid_name(n: int, blind: bool) -> str:
     if blind:
         return "blind nil" if n == 0 else f"{n} (blind)"
     return "nil" if n == 0 else str(n)
+
+
+def _team_pair(values, field: str) -> tuple[int, int]:
+    """``values`` as a pair of ints (team 0, team 1), else ``FieldError`` naming ``field``."""
+    try:
+        pair = tuple(operator.index(v) for v in values)
+    except TypeError:
+        raise FieldError(field, f"{field} must be a pair of ints (team 0, team 1), not {values!r}") from None
+    if len(pair) != 2:
+        raise FieldError(field, f"{field} must be a pair of ints (team 0, team 1), not {values!r}")
+    return pair

@@ -51,7 +51,7 @@ import dataclasses
 import re
 
 from spades_ai.cards import RANK_CHARS, SUIT_CHARS
-from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
+from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
 
@@ -127,7 +127,7 @@ def to_pbn(hand: Hand, event: str | None = None) -> str:
               f'[BagCount "{_teams(hand.bag_count)}"]', f'[HandsPlayed "{hand.hands_played}"]']
     lines += _pass_section(hand, 0, "Pass", hand.rules.pass_cards)
     lines.append(f'[Auction "{SEAT_LETTERS[first]}"]')
-    lines += [" ".join(_bid_token(b, bl) for _, b, bl in hand._bid_history())] if hand.bids != [None] * 4 else []
+    lines += [" ".join(_bid_token(b, bl) for _, b, bl in hand.bid_history())] if hand.bids != [None] * 4 else []
     if any(p is not None for p in hand.passes[1]):
         lines += _pass_section(hand, 1, "BlindPass", hand.rules.blind_pass)
     if hand.plays:
@@ -319,10 +319,10 @@ def _read_record(tags: dict) -> Hand:
     try:
         hand = Hand([" ".join(c) for c in deal], dealer, rules, _pair(tags.get("MatchScore")), _pair(tags.get("BagCount")),
                     hands_played=hands_played)  # fmt: skip
-    except ValueError as exc:  # Hand names the field it refuses
+    except ValueError as exc:  # a FieldError names the argument it refuses; anything else is the deal's
+        field = exc.field if isinstance(exc, FieldError) else None
         by_field = {"bag_count": "BagCount", "hands_played": "HandsPlayed", "scores": "MatchScore"}
-        name = next((t for f, t in by_field.items() if str(exc).startswith(f)), "Deal")
-        tag = tags.get(name, deal_tag)
+        tag = tags.get(by_field.get(field, "Deal"), deal_tag)
         raise PBNError(tag.line, tag.name, str(exc)) from None
     _read_passes(hand, tags.get("Pass"), hand.rules.pass_cards)
     if "Auction" in tags:

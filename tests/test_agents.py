@@ -554,7 +554,7 @@ def shown_only_spades(obs) -> dict[int, set[int]]:
 def replay(hand: Hand, deal: list[int]) -> Hand:
     """A hand dealt as ``deal`` with ``hand``'s match state, bids and plays replayed."""
     new = Hand(deal, hand.dealer, hand.rules, hand.scores, hand.bag_count, hand.hands_played)
-    for _, b, blind in hand._bid_history():
+    for _, b, blind in hand.bid_history():
         new.bid(b, blind=blind)
     for _, c in hand.plays:
         new.play(c)

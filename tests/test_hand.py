@@ -485,6 +485,9 @@ def test_deal_forms():
         (dict(bag_count=(10, 0)), ValueError, ["bag_count[0]"]),
         (dict(bag_count=(0, 4), rules=Rules(bag_limit=4)), ValueError, ["bag_count[1]"]),
         (dict(scores=(1, 2, 3)), ValueError, ["scores"]),
+        (dict(scores=(1.5, 0)), ValueError, ["scores", "1.5"]),
+        (dict(bag_count=("3", 0)), ValueError, ["bag_count"]),
+        (dict(hands_played=-1), ValueError, ["hands_played"]),
         (dict(rules={"nil": False}), TypeError, ["Rules"]),
     ],
 )
@@ -493,6 +496,8 @@ def test_bad_hand_arguments(kwargs, error, words):
         Hand(DEAL_C, **kwargs)
     for w in words:
         assert w in str(info.value)
+    if error is ValueError and "dealer" not in kwargs:  # the refused argument, named as a field
+        assert isinstance(info.value, sa.errors.FieldError) and info.value.field == next(iter(kwargs))
 
 
 # -- records ------------------------------------------------------------------------------------

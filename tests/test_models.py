@@ -72,7 +72,7 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
 
 
 def test_the_card_network_fits_the_labellers_values(tmp_path):
-    from spades_ai.learn import iter_dataset, load_dataset, write_dataset
+    from spades_ai.learn import load_dataset, write_dataset
 
     hard = make_agent("hard", worlds=8)
     out = write_dataset(tmp_path / "hard", [hard, "normal"], deals=3, seed=8, labels="hard:worlds=8")

@@ -328,7 +328,7 @@ def redeal_passed(hand: Hand, obs, rng: random.Random) -> Hand | None:
             for s in range(4):
                 if before[s] is not None:
                     other.pass_cards(s, list(CardSet(before[s])))
-            for _, b, bl in hand._bid_history():
+            for _, b, bl in hand.bid_history():
                 other.bid(b, blind=bl)
             for s in range(4):
                 if blind[s] is not None:

@@ -273,7 +273,7 @@ class SpadesState(pyspiel.State):
         if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < 4:
             raise ValueError(f"player_id must be a player 0..3, not {player_id!r}")
         player = int(player_id)
-        e, t = self._episode, self._episode.table
+        t = self._episode.table
         if t.dealing and not t.dealt:
             return self.clone()
         key = np.uint64(_sampler_key(probability_sampler))

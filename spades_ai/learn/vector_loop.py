@@ -71,7 +71,7 @@ E_BID, E_CARD = 1, 2
 ERR_SIZE = 5
 
 AT_SEAT, HAND_OVER, AGENT_ILLEGAL = 0, 1, 2
-#: The blind-nil question put to an agent before it looks (the loop's own, ``lineup_loop``)
+#: The blind-nil question put to an agent before it looks (the self-play loop's own, ``selfplay.loop``)
 BLIND_QUESTION = (1 << BLIND_NIL_BIT) | 1
 # -- the other seats -------------------------------------------------------------------------------
 @hot_kernel

@@ -34,7 +34,6 @@ from spades_ai.models.model import (
     H_BID_HIDDEN,
     H_BID_OUTPUTS,
     H_SCALARS_AT,
-    N_BID_OUTPUTS,
     N_TRICK_CLASSES,
     N_VALUE_OUTPUTS,
     OUT_NIL,

@@ -30,7 +30,6 @@
     31      the seat before has shown a void in its suit
 """
 
-import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import inline_kernel, kernel

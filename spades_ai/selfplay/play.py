@@ -145,7 +145,7 @@ class Seating:
         in between; returns the records. Raises an error naming the agent on an illegal action.
 
         ``answers`` is None when only kernel agents sit, and ``views`` when the rules hide
-        nothing: the loop then compiles without the code it would not run (``lineup_loop``).
+        nothing: the loop then compiles without the code it would not run (``selfplay.loop``).
         ``jobs`` says what a table's job is, so that a batch-answering agent can name the deal
         of each question: ``("deal", first)`` (job ``j`` is deal ``first + j``), ``("match",)``,
         or None (not known)."""

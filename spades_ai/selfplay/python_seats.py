@@ -1,6 +1,6 @@
 """Python agents in the self-play loop: answering the loop's questions, a batch at a time.
 
-The loop (``lineup_loop``) stops each table where a Python agent is to act and hands back one
+The self-play loop (``selfplay.loop``) stops each table where a Python agent is to act and hands back one
 row of ``asked`` per waiting table, with its own copy of that table's public array and cards
 played. ``answer`` asks each agent in turn, with an ``Observation`` that reads those copies
 (its ``plays`` decoded only if read), and returns the answers for the loop to check and apply.
