@@ -197,7 +197,7 @@ def test_a_hundred_idle_connections_do_not_starve_a_request(tmp_path, monkeypatc
             client = TableClient(server.url, timeout=5)  # the answer within 5 s, or a timeout error
             for _ in range(3):
                 assert client.settings()["levels"]
-            assert client.request("GET", "/api/status") == {"warm": True}
+            assert client.status() == {"warm": True}
         finally:
             for s in idle:
                 s.close()
@@ -261,7 +261,7 @@ def test_the_server_answers_at_once_while_the_engine_warms_up(tmp_path):
         status, headers, page = exchange(server, request(server, "GET", "/"))
         assert status == 503 and headers["Retry-After"] == "2" and 'http-equiv="refresh"' in page
         assert "warming up (compiling the engine, first run only)" in page
-        assert client.request("GET", "/api/status") == {"warm": False}
+        assert client.status() == {"warm": False}
         assert client.settings()["level"] == "easy"
         assert b"use strict" in client.request("GET", "/static/app.js")
         status, headers, answer = exchange(server, request(server, "POST", "/api/matches", b"{}", JSON + "Content-Length: 2\r\n"))
@@ -270,7 +270,7 @@ def test_the_server_answers_at_once_while_the_engine_warms_up(tmp_path):
         assert len(server.store) == 0
         go.set()
         assert server.warm.wait(30)
-        assert client.request("GET", "/api/status") == {"warm": True}
+        assert client.status() == {"warm": True}
         assert b'<script src="/static/app.js"' in client.request("GET", "/")
         assert client.new_match("easy", SHORT)["hand"]
 
@@ -281,5 +281,5 @@ def test_a_failed_warm_up_is_logged_and_the_table_still_serves(tmp_path, caplog)
 
     with running(tmp_path, warm_up=warm_up) as (server, client):
         assert server.warm.wait(30)
-        assert client.request("GET", "/api/status") == {"warm": True}
+        assert client.status() == {"warm": True}
     assert "the warm-up failed" in caplog.text

@@ -333,7 +333,7 @@ class Handler(BaseHTTPRequestHandler):
             length = lengths[0].strip()
             if len(lengths) > 1 or not re.fullmatch(r"[0-9]+", length):
                 raise Refused(400, f"Content-Length is one number of bytes in ASCII digits, not {', '.join(lengths)[:20]!r}")
-            if len(length) > len(str(MAX_BODY)) or int(length) > MAX_BODY:
+            if len(length) > 9 or int(length) > MAX_BODY:  # int() of thousands of digits is refused too
                 raise Refused(413, f"the body is {length[:20]} bytes; at most {MAX_BODY}")
             n = int(length)
             try:
