@@ -487,10 +487,14 @@ def _cmd_serve(args) -> None:
 
     rules = Rules.load(args.rules) if args.rules is not None else None
     folder = Path(args.dir) if args.dir is not None else default_matches_folder()
+    cold = cache_is_empty()
+
+    def warm_up():  # the default level's kernels, in a thread while the server answers
+        with compiling_notice(FIRST_RUN_SECONDS["play"], cold=cold):
+            BrowserMatch(0, args.level, rules).warm_up()
+
     server = make_server(folder, args.host, args.port, args.level, rules, max_live=args.max_live,
-                         max_matches=args.max_matches)
-    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=cache_is_empty()):
-        BrowserMatch(0, args.level, rules).warm_up()  # the default level's kernels, before the first click
+                         max_matches=args.max_matches, warm_up=warm_up)
     exposed = "" if server.loopback_only else " (reachable from other machines: anyone who can reach it can play)"
     print(f"spades-ai: the table is at {server.url}{exposed}; matches saved in {folder}. Ctrl-C stops it.", flush=True)
     try:

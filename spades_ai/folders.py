@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 from pathlib import Path
 
@@ -37,6 +38,13 @@ def is_temporary(path: Path) -> bool:
     exists when no run holds the folder."""
     name = Path(path).name
     return name.startswith(".") and name.endswith(".tmp")
+
+
+def is_left_behind(path: Path) -> bool:
+    """Whether ``path`` is named as ``temporary_path`` names files and the process named in it
+    no longer runs on this host: a killed writer's file, which nothing will rename."""
+    named = re.fullmatch(r"\..+\.([0-9]{1,9})\.tmp", Path(path).name)
+    return named is not None and not _alive(int(named.group(1)))
 
 
 def write_atomic(path: Path, data, *, sync: bool = False) -> None:

@@ -348,6 +348,7 @@ def test_concurrent_requests_on_one_match_take_turns_and_lose_no_action(table):
 def test_spades_ai_serve_prints_its_address_and_binds_to_loopback_by_default(tmp_path):
     import subprocess
     import sys
+    import time
 
     from spades_ai.cli import build_parser
 
@@ -359,7 +360,13 @@ def test_spades_ai_serve_prints_its_address_and_binds_to_loopback_by_default(tmp
         line = next(line for line in proc.stdout if "the table is at" in line)
         url = re.search(r"the table is at (http://127\.0\.0\.1:\d+/);", line).group(1)
         assert f"matches saved in {tmp_path}" in line
-        assert TableClient(url).settings()["level"] == "easy"
+        client = TableClient(url)
+        assert client.settings()["level"] == "easy"  # at once, while the engine may still compile
+        for _ in range(600):  # the warm-up runs in a thread: the table plays once it is done
+            if client.status()["warm"]:
+                break
+            time.sleep(0.5)
+        assert client.new_match("easy", SHORT)["hand"]
     finally:
         proc.terminate()
         proc.wait(timeout=30)

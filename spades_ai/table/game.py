@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from spades_ai.agents import make_agent
@@ -78,7 +79,7 @@ def parse_bid(line: str) -> tuple[int, bool] | None:
         return 0, True
     if words == ["nil"]:
         return 0, False
-    if len(words) == 1 and words[0].lstrip("-").isdigit():
+    if len(words) == 1 and re.fullmatch(r"-?[0-9]{1,6}", words[0]):  # ASCII digits: "²".isdigit() too
         return int(words[0]), False
     return None
 

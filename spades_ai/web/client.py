@@ -60,6 +60,11 @@ class TableClient:
             raise HTTPRefusal(exc.code, message) from None
         return json.loads(payload) if kind.startswith("application/json") else payload
 
+    def status(self) -> dict:
+        """``{"warm": ...}``: whether the server has compiled the engine (until then the
+        endpoints that run it answer 503)."""
+        return self.request("GET", "/api/status")
+
     def settings(self) -> dict:
         return self.request("GET", "/api/settings")
 

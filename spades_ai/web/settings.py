@@ -2,8 +2,8 @@
 
 ``rules_form(base)`` describes each field of ``Rules`` for the page (its kind, its choices, its
 value in ``base`` and the first sentence of its docstring); ``rules_from_form(base, given)``
-checks what the page sent, field by field, and builds the ``Rules`` (whose own checks say
-which combinations are refused). The browser table bounds a match's length, and so its memory:
+checks what the page sent, field by field (a number must fit the engine's 64 bits), and builds
+the ``Rules`` (whose own checks say which combinations are refused). The browser table bounds a match's length, and so its memory:
 ``target_score`` at most ``MAX_TARGET``, ``max_hands`` at most ``MAX_HANDS``.
 """
 
@@ -15,12 +15,16 @@ import functools
 import inspect
 import typing
 
+import numpy as np
+
 from spades_ai.errors import RulesError
 from spades_ai.rules import BIDDINGS, FIRST_LEADS, SPADE_LEADS, Rules
 from spades_ai.table.game import LEVELS
 
 MAX_TARGET = 2000
 MAX_HANDS = 100
+#: The engine reads every rules number as an int64 (``Rules.as_array``).
+INT_RANGE = range(int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max) + 1)
 CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS}
 #: The lengths of a match the settings offer first (seed 004's site: 500 or 250 points).
 TARGETS = (500, 250)
@@ -84,6 +88,8 @@ def rules_from_form(base: Rules, given) -> Rules:
             raise RulesError(f"rules field {name!r} is true or false, not {value!r}")
         elif kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesError(f"rules field {name!r} is a whole number, not {value!r}")
+        elif kind == "int" and value not in INT_RANGE:
+            raise RulesError(f"rules field {name!r} is out of range ({value}): the engine's numbers are 64-bit")
         elif kind == "choice" and value not in CHOICES[name]:
             raise RulesError(f"rules field {name!r} is one of {', '.join(CHOICES[name])}, not {value!r}")
         values[name] = value
@@ -94,6 +100,7 @@ def rules_from_form(base: Rules, given) -> Rules:
         raise RulesError(f"the browser table plays at most {MAX_HANDS} hands, not {rules.max_hands}")
     if rules.target_score is None and rules.max_hands is None:
         raise RulesError("a match needs a target score or a number of hands")
+    rules.as_array()  # what the kernels read, made now: a match is never built on rules it cannot take
     return rules
 
 

@@ -11,6 +11,10 @@ it is saved, and read again from its file when asked for), and at most ``max_mat
 files are kept in the folder (a new match beyond that is refused with ``StoreFull``). Every use
 of a match (read it, act, save) holds that match's own lock, so two requests on one match take
 turns and a dropped copy is never acted on.
+
+A save is written whole (``folders.write_atomic``: a temporary file renamed over the save), so
+a server killed mid-save leaves its temporary file behind; the store deletes those of its own
+saves when it opens the folder (the ones whose writer is gone), and nothing else.
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from spades_ai.folders import is_left_behind
 from spades_ai.rules import Rules
 from spades_ai.table.game import SaveFileError
 from spades_ai.web.view import BrowserMatch
 
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")
+#: The temporary name of a save being written (``folders.temporary_path`` of ``ID.jsonl``).
+TEMPORARY_PATTERN = re.compile(rf"\.{ID_PATTERN.pattern}\.jsonl\.[0-9]+\.tmp")
 T = TypeVar("T")
 
 
@@ -63,7 +70,15 @@ class MatchStore:
         self._live: OrderedDict[str, BrowserMatch] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()  # guards _live, _locks and the count of files
+        self._remove_left_behind()
         self._count = sum(1 for p in self.folder.glob("*.jsonl") if ID_PATTERN.fullmatch(p.stem))
+
+    def _remove_left_behind(self) -> None:
+        """Delete the temporary files of this store's saves whose writer is gone (a server
+        killed mid-save). A file of any other name is never touched."""
+        for p in self.folder.glob(".*.tmp"):
+            if TEMPORARY_PATTERN.fullmatch(p.name) and is_left_behind(p) and p.is_file():
+                p.unlink(missing_ok=True)
 
     def path(self, match_id: str) -> Path:
         """The save file of ``match_id`` (which must be an id the store makes)."""
