@@ -4,7 +4,7 @@ A card id is ``suit * 13 + rank`` with suits clubs, diamonds, hearts, spades (0.
 2..A (0..12), so the spades are ids 39..51. A card prints as two characters (``AS``, ``TD``,
 ``2C``); parsing also accepts ``10D``, lower case and the suit symbols (``♠ ♥ ♦ ♣``).
 
-Jokers keep the ids of the cards they replace (RULES.md): the big joker ``BJ`` is id 26 (2H),
+Jokers keep the ids of the cards they replace (docs/rules.md): the big joker ``BJ`` is id 26 (2H),
 the little joker ``LJ`` id 0 (2C). ``Card.parse("BJ")`` gives the big joker; the cards of a hand
 played under ``Rules(jokers=...)`` or ``deuces_high=...`` come from ``Rules.card(id)``, which
 prints the jokers as ``BJ`` / ``LJ`` and gives every joker and high deuce the suit spades and a

@@ -1,4 +1,4 @@
-"""Hard and Crazy: the determinized Monte Carlo agents, the two strongest levels of RULES.md.
+"""Hard and Crazy: the determinized Monte Carlo agents, the two strongest levels (docs/agents.md).
 
 Both are the search of ``spades_ai.montecarlo.search`` as a kernel agent (its params,
 ``MC_PARAMS``); they differ in their defaults. Hard samples ``worlds=512`` worlds that fit

@@ -1,6 +1,6 @@
 """A match at the table: you at seat 0 (South) with a partner at seat 2 against two agents.
 
-The site we imitate (seed 004) sets the opponents by a level, Easy to Crazy, and gives you a
+The online tables we imitate set the opponents by a level, Easy to Crazy, and give you a
 partner that plays at least Hard (Crazy at Crazy). A ``TableMatch`` holds the match: the
 seed (which fixes every deal and the first dealer: hand ``k`` is ``simulate.match_deal(seed, 0,
 k, rules)``, the cards of match 0 of ``play_matches``), the rules, the level, the finished hands and
@@ -50,7 +50,7 @@ from spades_ai.table import render
 LEVELS = ("easy", "normal", "hard", "crazy")
 HUMAN = 0
 PARTNER = 2
-#: The partner plays at least Hard, and Crazy at Crazy (seed 004).
+#: The partner plays at least Hard, and Crazy at Crazy.
 PARTNER_LEVEL = {"easy": "hard", "normal": "hard", "hard": "hard", "crazy": "crazy"}
 MATCH_NO = 0  # the match's cards: match 0 of the seed's match streams
 

@@ -26,7 +26,7 @@ MAX_HANDS = 100
 #: The engine reads every rules number as an int64 (``Rules.as_array``).
 INT_RANGE = range(int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max) + 1)
 CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS}
-#: The lengths of a match the settings offer first (seed 004's site: 500 or 250 points).
+#: The lengths of a match the settings offer first (the online tables players know: 500 or 250 points).
 TARGETS = (500, 250)
 
 
