@@ -184,6 +184,25 @@ def test_a_bot_and_every_process_it_started_end_with_its_agent(tmp_path, monkeyp
     assert not any(map(running, pids))
 
 
+def test_the_warm_up_neither_starts_nor_waits_on_a_bot(tmp_path, monkeypatch, capsys):
+    """``spades-ai tournament``'s warm-up compiles the loop a bot is asked through with a Python
+    stand-in: a bot is not started there, so no wait on one is counted, or announced, as
+    compiling. The run itself then stops on the bot with its one-line error."""
+    from spades_ai.cli import main
+    from spades_ai.tournament import Tournament
+    from spades_ai.tournament.runner import warm_up
+
+    starts = tmp_path / "starts.txt"
+    monkeypatch.setenv("BOT_STARTS", str(starts))
+    warm_up(Tournament.make(f"normal+cmd:{BOT} slow 1,cmd:{BOT} slow 1", deals=2))
+    assert not starts.exists()
+    code = main(["tournament", "--agents", f"cmd:{BOT} slow 1,normal", "--deals", "2", "--jobs", "1",
+                 "--decision-timeout", "1", "--out", str(tmp_path / "run"), "-q"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code != 0 and "bot 'first_legal_slow' at seat " in err and "gave no answer within 1 s" in err
+    assert "compil" not in err and len(started(starts)) == 1
+
+
 def test_a_broken_bot_keeps_the_finished_chunks_and_records_nothing_of_its_deal(tmp_path):
     """The bot dies at its 400th decision: in the second chunk of five deals (each chunk asks it
     about 5 deals x 2 tables x 2 seats x 14 decisions). The first chunk stays on disk."""
