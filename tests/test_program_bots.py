@@ -92,6 +92,7 @@ def test_the_bidding_benchmark_takes_a_program_bidder():
         ("latin1", 2, ["answered b'{\"action\": \"\\xe9\"}', which is not UTF-8 (invalid continuation byte at byte 12)"]),
         ("illegal", 1, ["chose the illegal bid 14"]),
         ("illegal", 30, ["chose the illegal card 'XX'"]),
+        ("huge", 30, ["chose the illegal card 'XXXX", "X... (100,002 characters) (legal: "]),
         ("die", 7, ["died (exit code 3) before answering"]),
         ("slow", 3, ["gave no answer within 0.5 s"]),
         ("close_stdout", 4, ["closed its standard output (and did not exit) before answering"]),
@@ -106,6 +107,7 @@ def test_a_broken_bot_is_named_with_its_seat_deal_and_request(mode, at, words):
     finally:
         bot.close()
     text = str(err.value)
+    assert len(text) < 1_500 and "\n" not in text
     assert text.startswith(f"bot 'first_legal_{mode}' at seat ") and ", deal 10" in text and "; request: {" in text
     for w in words:
         assert w in text

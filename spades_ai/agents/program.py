@@ -170,8 +170,8 @@ class ProgramAgent:
         self.close()
         try:
             # a session of its own: its process group holds every process it starts, ended with it
-            self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, cwd=self.cwd,
-                                          start_new_session=True)  # fmt: skip
+            self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                          cwd=self.cwd, start_new_session=True)  # fmt: skip
         except OSError as exc:
             raise ProgramError(f"bot {self.command!r} cannot be started: {exc}") from None
         os.set_blocking(self._proc.stdin.fileno(), False)
@@ -184,7 +184,7 @@ class ProgramAgent:
         self._check_hello(answer, rules)
 
     def _check_hello(self, answer: dict, rules) -> None:
-        where = f"bot {self.command!r} answered the hello with {answer!r}"
+        where = f"bot {self.command!r} answered the hello with {_short(answer)}"
         if answer.get("type") != "hello" or not isinstance(answer.get("name"), str) or not answer["name"]:
             self.close()
             raise ProgramError(f"{where}: it must be {{\"type\": \"hello\", \"name\": ..., \"protocol\": 1, \"rules\": ...}}")
@@ -246,7 +246,7 @@ class ProgramAgent:
         except ValueError:
             raise self._fail(f"answered {shown}, which is not a JSON line", request, where) from None
         if not isinstance(answer, dict):
-            raise self._fail(f"answered {answer!r}, which is not a JSON object", request, where)
+            raise self._fail(f"answered {_short(answer)}, which is not a JSON object", request, where)
         return answer
 
     def _exchange(self, requests: Sequence[dict], seats: Sequence[str] | None = None, timeout: float | None = None) -> list[dict]:
@@ -266,7 +266,8 @@ class ProgramAgent:
                                      f"{self._buffer[:60]!r}...", requests[k], seats[k])  # fmt: skip
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise self._fail(f"{shut}gave no answer within {timeout:g} s (--decision-timeout)", requests[k], seats[k])
+                    what = f"{shut}gave no answer within {timeout:g} s (--decision-timeout)"
+                    raise self._fail(what, requests[k], seats[k])
                 ready, writable, _ = select.select([stdout], [stdin] if pending else [], [], left)
                 if writable:
                     try:
@@ -283,8 +284,8 @@ class ProgramAgent:
             line, self._buffer = self._buffer[:end], self._buffer[end + 1:]
             answer = self._decode(line, requests[k], seats[k])
             if "id" in requests[k] and answer.get("id") != requests[k]["id"]:
-                raise self._fail(f"answered {answer!r} with id {answer.get('id')!r}, not {requests[k]['id']}", requests[k],
-                                 seats[k])  # fmt: skip
+                raise self._fail(f"answered {_short(answer)} with id {_short(answer.get('id'))}, not {requests[k]['id']}",
+                                 requests[k], seats[k])  # fmt: skip
             answers.append(answer)
             last = time.monotonic()
         return answers
@@ -310,25 +311,26 @@ class ProgramAgent:
 
     def _action(self, answer: dict, request: dict, obs, where: str):
         if "action" not in answer:
-            raise self._fail(f"answered {answer!r} without an action", request, where)
+            raise self._fail(f"answered {_short(answer)} without an action", request, where)
         action, what = answer["action"], request["type"]
         if what == "bid":
             if type(action) is not int or action not in request["legal"]:
-                raise self._fail(f"chose the illegal bid {action!r} (legal: {request['legal']})", request, where)
+                raise self._fail(f"chose the illegal bid {_short(action)} (legal: {request['legal']})", request, where)
             return action
         if what == "blind_nil":
             if not isinstance(action, bool):
-                raise self._fail(f"answered {action!r} to a blind-nil question (true or false)", request, where)
+                raise self._fail(f"answered {_short(action)} to a blind-nil question (true or false)", request, where)
             return action
         if what == "play":
             if not isinstance(action, str) or action.upper() not in request["legal"]:
-                raise self._fail(f"chose the illegal card {action!r} (legal: {' '.join(request['legal'])})", request, where)
+                legal = " ".join(request["legal"])
+                raise self._fail(f"chose the illegal card {_short(action)} (legal: {legal})", request, where)
             return card_names(obs.rules).card[action.upper()]
         held = set(request["hand"])
         if (not isinstance(action, list) or len(action) != request["count"] or len(set(action)) != len(action)
                 or not all(isinstance(c, str) and c.upper() in held for c in action)):  # fmt: skip
-            raise self._fail(f"chose the illegal pass {action!r} ({request['count']} different cards it holds)", request,
-                             where)  # fmt: skip
+            what = f"chose the illegal pass {_short(action)} ({request['count']} different cards it holds)"
+            raise self._fail(what, request, where)
         return [card_names(obs.rules).card[c.upper()] for c in action]
 
     def bid(self, obs) -> int:
@@ -351,6 +353,15 @@ class ProgramAgent:
         return f"ProgramAgent({self.command!r}, timeout={self.timeout:g})"
 
 
+def _short(value) -> str:
+    """``repr(value)``, cut to 200 characters: what a bot sent, shown in a one-line error."""
+    try:
+        text = repr(value)
+    except RecursionError:  # nested nearly as deep as json reads: deeper than repr goes
+        return "a value nested too deeply to be shown"
+    return text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
+
+
 def _refused_rules(accepts, rules) -> str:
     """What of ``rules`` a bot's ``rules`` answer of its hello refuses ('' for nothing):
     ``"any"``, ``"default"`` (the default rules only), or a table of option -> accepted values."""
@@ -360,13 +371,13 @@ def _refused_rules(accepts, rules) -> str:
         changed = [k for k, v in rules.to_dict().items() if v != type(rules)().to_dict().get(k)]
         return "" if not changed else f"it plays the default rules only, and these change {', '.join(changed)}"
     if not isinstance(accepts, dict):
-        return f"its hello's rules must be \"any\", \"default\" or a table of option -> accepted values, not {accepts!r}"
+        return f'its hello\'s rules must be "any", "default" or a table of option -> accepted values, not {_short(accepts)}'
     given = rules.to_dict()
     out = []
     for key, allowed in accepts.items():
         allowed = allowed if isinstance(allowed, list) else [allowed]
         if key in given and given[key] not in allowed:
-            out.append(f"{key} = {given[key]!r} (it accepts {allowed})")
+            out.append(f"{key} = {given[key]!r} (it accepts {_short(allowed)})")
     return "; ".join(out)
 
 

@@ -7,6 +7,7 @@ of its hand to pass; ``MODE N`` misbehaves at its N-th decision request (1 = the
     long          answers a JSON object on a line of 10 MB
     latin1        answers a line that is not UTF-8
     illegal       answers a card (or bid) that is not legal
+    huge          answers the illegal card "XXX..." of 100,000 letters
     slow          sleeps 30 s before answering
     die           exits with code 3
     die_buffered  holds its answers in its output buffer; at N closes its input, then exits with
@@ -67,6 +68,8 @@ def main() -> None:
                 time.sleep(1000)
             if seen == at and mode == "illegal":
                 action = 14 if kind == "bid" else "XX"
+            if seen == at and mode == "huge":
+                action = "X" * 100_000
             if seen == at and mode == "slow":
                 time.sleep(30)
             if seen == at and mode == "die_buffered":
