@@ -186,6 +186,18 @@ def test_a_bot_and_every_process_it_started_end_with_its_agent(tmp_path, monkeyp
     assert not any(map(running, pids))
 
 
+def test_a_bot_that_will_not_exit_is_killed(tmp_path, monkeypatch):
+    """The bot ignores the end of its input and SIGTERM: ``close`` kills it, a grace (at most the
+    decision timeout) after each."""
+    monkeypatch.setenv("BOT_STARTS", str(tmp_path / "starts.txt"))
+    bot = ProgramAgent(f"{BOT} stubborn", timeout=0.5)
+    play_hands([bot, "normal"], 1)
+    (pid,) = started(tmp_path / "starts.txt")
+    assert running(pid)
+    bot.close()
+    assert not running(pid)
+
+
 def test_the_warm_up_neither_starts_nor_waits_on_a_bot(tmp_path, monkeypatch, capsys):
     """``spades-ai tournament``'s warm-up compiles the loop a bot is asked through with a Python
     stand-in: a bot is not started there, so no wait on one is counted, or announced, as

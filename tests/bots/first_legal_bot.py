@@ -15,6 +15,7 @@ of its hand to pass; ``MODE N`` misbehaves at its N-th decision request (1 = the
     close_stdout  closes its standard output and sleeps 1000 s
     close_stdin   closes its standard input and sleeps 1000 s
     spawn         plays as ok, having started a child process (``sleep 1000``) at its start
+    stubborn      plays as ok, ignores SIGTERM, and sleeps 1000 s at the end of its input
     protocol      says hello with protocol N (a JSON value; 2 if not given)
     default       accepts the default rules only (N is ignored)
 
@@ -24,6 +25,7 @@ Each start appends the bot's pid (then, under ``spawn``, its child's) to the fil
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -44,6 +46,8 @@ def main() -> None:
     pids = [os.getpid()]
     if mode == "spawn":
         pids.append(subprocess.Popen(["sleep", "1000"]).pid)
+    if mode == "stubborn":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if os.environ.get("BOT_STARTS"):
         with open(os.environ["BOT_STARTS"], "a") as f:
             f.write("".join(f"{pid}\n" for pid in pids))
@@ -80,6 +84,8 @@ def main() -> None:
         sys.stdout.write(json.dumps(answer) + "\n")
         if mode != "die_buffered" or request["type"] == "hello":
             sys.stdout.flush()
+    if mode == "stubborn":
+        time.sleep(1000)
 
 
 if __name__ == "__main__":  # imported by pytest for doctests: run only as a program
