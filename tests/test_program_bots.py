@@ -1,9 +1,12 @@
 """Bots as programs (issue 23, item 2): a real subprocess bot speaking docs/PROTOCOL.md, in
 ``play_hands``, tournaments and the bidding benchmark, and a clear error for every way a bot can
-break the protocol: garbage, an illegal action, no answer in time, death, a bad hello."""
+break the protocol: garbage, an illegal action, no answer in time, death, a bad hello. Issue 33,
+item 2: every wait bounded, every undecodable line named, the request a bot failed on named, and
+a bot ended with every process it started whenever its agent closes, error or not."""
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -14,11 +17,27 @@ from spades_ai import Rules, load_results, play_hands, run_tournament
 from spades_ai.agents.program import ProgramAgent, ProgramError, program_agent
 from spades_ai.agents.spec import parse_agent, parse_agents, with_decision_timeout
 from spades_ai.errors import TournamentError
+from spades_ai.game import Hand
+from spades_ai.simulate import deal_masks
 from spades_ai.tournament.results import DATA_DIR
 
 HERE = Path(__file__).resolve().parent
 BOT = f"{sys.executable} {HERE / 'bots' / 'first_legal_bot.py'}"
 EXAMPLE = f"{sys.executable} {HERE.parent / 'examples' / 'protocol_bot.py'}"
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, exited but not yet reaped by its parent, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] not in "ZX"
+
+
+def started(path: Path) -> list[int]:
+    """The pids the test bot wrote to ``$BOT_STARTS``: each bot's, then under ``spawn`` its child's."""
+    return [int(pid) for pid in path.read_text().split()]
 
 
 class FirstLegal:
@@ -68,10 +87,16 @@ def test_the_bidding_benchmark_takes_a_program_bidder():
     "mode, at, words",
     [
         ("garbage", 5, ["'this is not JSON'", "which is not a JSON line"]),
+        ("deep", 2, ["answered b'[[[[", "(200,000 bytes), which is nested too deeply to be read"]),
+        ("long", 2, ["answered a line longer than 1,048,576 bytes (the most a line may be): b'{\"action\": \"xxx"]),
+        ("latin1", 2, ["answered b'{\"action\": \"\\xe9\"}', which is not UTF-8 (invalid continuation byte at byte 12)"]),
         ("illegal", 1, ["chose the illegal bid 14"]),
         ("illegal", 30, ["chose the illegal card 'XX'"]),
+        ("huge", 30, ["chose the illegal card 'XXXX", "X... (100,002 characters) (legal: "]),
         ("die", 7, ["died (exit code 3) before answering"]),
         ("slow", 3, ["gave no answer within 0.5 s"]),
+        ("close_stdout", 4, ["closed its standard output (and did not exit) before answering"]),
+        ("close_stdin", 4, ["gave no answer within 0.5 s"]),
     ],
 )
 def test_a_broken_bot_is_named_with_its_seat_deal_and_request(mode, at, words):
@@ -82,6 +107,7 @@ def test_a_broken_bot_is_named_with_its_seat_deal_and_request(mode, at, words):
     finally:
         bot.close()
     text = str(err.value)
+    assert len(text) < 1_500 and "\n" not in text
     assert text.startswith(f"bot 'first_legal_{mode}' at seat ") and ", deal 10" in text and "; request: {" in text
     for w in words:
         assert w in text
@@ -91,6 +117,8 @@ def test_a_broken_bot_is_named_with_its_seat_deal_and_request(mode, at, words):
     "command, words",
     [
         (f"{BOT} protocol", ["speaks protocol 2, this side 1"]),
+        (f"{BOT} protocol true", ["speaks protocol true (a bool, not an int), this side 1"]),
+        (f"{BOT} protocol 1.0", ["speaks protocol 1.0 (a float, not an int), this side 1"]),
         (f"{BOT} default", ["does not accept these rules", "default rules only", "target_score"]),
         ("no-such-program-x", ["cannot be started"]),
     ],
@@ -101,6 +129,92 @@ def test_a_bad_hello_stops_before_the_first_deal(command, words):
         play_hands([bot, "normal"], 2, rules=Rules(target_score=300))
     for w in words:
         assert w in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "mode, words",
+    [
+        ("die", "died (exit code 3) before answering"),
+        ("die_buffered", "died (exit code 3) before answering"),
+        ("close_stdin", "closed its standard input and gave no answer within 1 s"),
+    ],
+)
+def test_a_bot_failing_mid_batch_is_named_at_the_request_it_failed_on(mode, words):
+    """A batch of 1,000 requests, more than the pipe holds: the bot stops reading at its 5th
+    (it exits, or closes its input and sleeps), so writing the rest fails while its answers to
+    the first 4 are unread (``die_buffered`` writes them only once its input is closed). Those answers are
+    read, and the error names the 5th request."""
+    obs = Hand(deal_masks(3, 0, 1)[0].tolist()).observation()
+    bot = ProgramAgent(f"{BOT} {mode} 5", timeout=1)
+    with pytest.raises(ProgramError) as err:
+        bot.ask_many([(obs, "bid")] * 1000)
+    assert words in str(err.value) and '; request: {"type": "bid", "id": 5, "seat": 1' in str(err.value)
+    assert bot._proc is None
+
+
+@pytest.mark.parametrize("caller", ["play_hands", "run_tournament"])
+def test_a_bot_that_answered_illegally_is_ended_at_once(caller, tmp_path, monkeypatch):
+    """The agent that raised has ended its program: a Python caller holding the agent, or a
+    tournament keeping it for its worker, leaves no process behind."""
+    monkeypatch.setenv("BOT_STARTS", str(tmp_path / "starts.txt"))
+    bot = ProgramAgent(f"{BOT} illegal 3", timeout=2)
+    with pytest.raises(ProgramError, match="chose the illegal"):
+        if caller == "play_hands":
+            play_hands([bot, "normal"], 2)
+        else:
+            run_tournament(f"cmd:{BOT} illegal 3,normal", deals=2, n_jobs=1, progress=False, out=tmp_path / "run")
+    (pid,) = started(tmp_path / "starts.txt")
+    assert not running(pid) and bot._proc is None
+
+
+def test_a_bot_and_every_process_it_started_end_with_its_agent(tmp_path, monkeypatch):
+    """The bot starts ``sleep 1000`` and exits at the end of its input as a bot should: its child
+    is ended with it (its process group), at the end of a ``with`` block or when the agent is
+    collected."""
+    monkeypatch.setenv("BOT_STARTS", str(tmp_path / "starts.txt"))
+    with ProgramAgent(f"{BOT} spawn", timeout=2) as bot:
+        play_hands([bot, "normal"], 2)
+        pids = started(tmp_path / "starts.txt")
+        assert len(pids) == 2 and all(map(running, pids))
+    assert not any(map(running, pids))
+    bot = ProgramAgent(f"{BOT} spawn", timeout=2)
+    play_hands([bot, "normal"], 2)
+    pids = started(tmp_path / "starts.txt")[2:]
+    assert all(map(running, pids))
+    del bot
+    gc.collect()
+    assert not any(map(running, pids))
+
+
+def test_a_bot_that_will_not_exit_is_killed(tmp_path, monkeypatch):
+    """The bot ignores the end of its input and SIGTERM: ``close`` kills it, a grace (at most the
+    decision timeout) after each."""
+    monkeypatch.setenv("BOT_STARTS", str(tmp_path / "starts.txt"))
+    bot = ProgramAgent(f"{BOT} stubborn", timeout=0.5)
+    play_hands([bot, "normal"], 1)
+    (pid,) = started(tmp_path / "starts.txt")
+    assert running(pid)
+    bot.close()
+    assert not running(pid)
+
+
+def test_the_warm_up_neither_starts_nor_waits_on_a_bot(tmp_path, monkeypatch, capsys):
+    """``spades-ai tournament``'s warm-up compiles the loop a bot is asked through with a Python
+    stand-in: a bot is not started there, so no wait on one is counted, or announced, as
+    compiling. The run itself then stops on the bot with its one-line error."""
+    from spades_ai.cli import main
+    from spades_ai.tournament import Tournament
+    from spades_ai.tournament.runner import warm_up
+
+    starts = tmp_path / "starts.txt"
+    monkeypatch.setenv("BOT_STARTS", str(starts))
+    warm_up(Tournament.make(f"normal+cmd:{BOT} slow 1,cmd:{BOT} slow 1", deals=2))
+    assert not starts.exists()
+    code = main(["tournament", "--agents", f"cmd:{BOT} slow 1,normal", "--deals", "2", "--jobs", "1",
+                 "--decision-timeout", "1", "--out", str(tmp_path / "run"), "-q"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code != 0 and "bot 'first_legal_slow' at seat " in err and "gave no answer within 1 s" in err
+    assert "compil" not in err and len(started(starts)) == 1
 
 
 def test_a_broken_bot_keeps_the_finished_chunks_and_records_nothing_of_its_deal(tmp_path):

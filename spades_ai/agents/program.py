@@ -4,31 +4,37 @@
 (protocol version and the rules), checks the bot's answer (its name, the protocol version, the
 rules it accepts), and from then on sends one request a decision, the seat's observation with
 its legal actions, and reads one answer, the action. The process is kept for every later
-question of the same rules (one per worker process: ``program_agent`` keeps them), and ended
-when the Python process exits.
+question of the same rules (one per worker process: ``program_agent`` keeps them). The program
+runs in a session of its own: ``close`` (also called on every error, when the agent is garbage
+collected, at the end of a ``with`` block and when the Python process exits) ends it and every
+process it started, each wait bounded (``EXIT_GRACE``).
 
 Requests may be pipelined: ``ask_many`` writes a batch of requests before reading their
 answers, so the pipe's round trip is paid once per batch instead of once per decision (the
 self-play loop asks every waiting table at once: ``answer_batch``). Every answer must come
 within ``timeout`` seconds of the answer before it (the first: of the batch being sent);
-anything else, a line that is not JSON,
-an answer to another request, an illegal action, a late answer or a bot that dies, raises
-``ProgramError`` naming the bot, the seat, the deal (when the caller knows it) and the request.
+anything else, a line that is not a JSON object (or longer than ``MAX_LINE``, not UTF-8,
+nested too deeply), an answer to another request, an illegal action, a late answer, a bot that
+dies or closes its output, raises ``ProgramError`` naming the bot, the seat, the deal (when the
+caller knows it) and the request it failed on, and ends the program.
 
 >>> import sys
->>> bot = ProgramAgent(f"{sys.executable} examples/protocol_bot.py")  # doctest: +SKIP
+>>> with ProgramAgent(f"{sys.executable} examples/protocol_bot.py") as bot:  # doctest: +SKIP
+...     record = play_hands([bot, "normal"], 100)
 """
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import select
 import shlex
+import signal
 import subprocess
 import time
+import weakref
 from collections.abc import Sequence
+from typing import Self
 
 from spades_ai.cards import Card
 from spades_ai.errors import TournamentError
@@ -37,6 +43,12 @@ from spades_ai.errors import TournamentError
 PROTOCOL_VERSION = 1
 #: Seconds a bot may take to answer one request (and to say hello), unless told otherwise.
 DEFAULT_TIMEOUT = 30.0
+#: The longest line a bot may write, in bytes, its newline not counted (1 MiB): an answer takes a
+#: few dozen bytes, a hello a few hundred; a longer line is refused before it fills the memory.
+MAX_LINE = 1 << 20
+#: Seconds (at most the decision timeout) a bot is given to exit once its input is closed, and
+#: again once it is sent SIGTERM, before SIGKILL; and to exit once it has closed its output.
+EXIT_GRACE = 1.0
 #: One request as one compact line (a shared encoder: no per-call set-up, no circularity check
 #: of the plain dicts and lists a request is made of).
 _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
@@ -145,6 +157,7 @@ class ProgramAgent:
         self.name = self.command
         self.bot_name: str | None = None
         self._proc: subprocess.Popen | None = None
+        self._ender: weakref.finalize | None = None
         self._rules = None
         self._buffer = b""
         self._next_id = 0
@@ -156,11 +169,14 @@ class ProgramAgent:
             return
         self.close()
         try:
-            self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, cwd=self.cwd)
+            # a session of its own: its process group holds every process it starts, ended with it
+            self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                          cwd=self.cwd, start_new_session=True)  # fmt: skip
         except OSError as exc:
             raise ProgramError(f"bot {self.command!r} cannot be started: {exc}") from None
         os.set_blocking(self._proc.stdin.fileno(), False)
-        _RUNNING.add(self)
+        # ends the program when this agent is collected or the interpreter exits, if close has not
+        self._ender = weakref.finalize(self, _end, self._proc, self._grace)
         self._buffer, self._rules = b"", rules
         hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_dict()}
         # starting a program is not a decision: its hello may take the default time at least
@@ -168,13 +184,15 @@ class ProgramAgent:
         self._check_hello(answer, rules)
 
     def _check_hello(self, answer: dict, rules) -> None:
-        where = f"bot {self.command!r} answered the hello with {answer!r}"
+        where = f"bot {self.command!r} answered the hello with {_short(answer)}"
         if answer.get("type") != "hello" or not isinstance(answer.get("name"), str) or not answer["name"]:
             self.close()
             raise ProgramError(f"{where}: it must be {{\"type\": \"hello\", \"name\": ..., \"protocol\": 1, \"rules\": ...}}")
-        if answer.get("protocol") != PROTOCOL_VERSION:
+        version = answer.get("protocol")
+        if type(version) is not int or version != PROTOCOL_VERSION:  # not True, not 1.0: an int
             self.close()
-            raise ProgramError(f"{where}: it speaks protocol {answer.get('protocol')!r}, this side {PROTOCOL_VERSION}")
+            kind = "" if type(version) is int else f" (a {type(version).__name__}, not an int)"
+            raise ProgramError(f"{where}: it speaks protocol {json.dumps(version)}{kind}, this side {PROTOCOL_VERSION}")
         accepts = answer.get("rules", "any")
         refused = _refused_rules(accepts, rules)
         if refused:
@@ -184,31 +202,52 @@ class ProgramAgent:
         self.name = answer["name"]
 
     def close(self) -> None:
-        """End the program (asked nicely: stdin closed; then killed after a second)."""
-        proc, self._proc = self._proc, None
-        _RUNNING.discard(self)
-        if proc is None:
-            return
-        try:
-            proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
+        """End the program and every process it started (``_end``); nothing if it is not running.
+        A later question starts it again."""
+        ender, self._ender, self._proc = self._ender, None, None
+        if ender is not None:
+            ender()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def _grace(self) -> float:
+        return min(EXIT_GRACE, self.timeout)
 
     # -- the pipe ---------------------------------------------------------------------------
     def _fail(self, what: str, request: dict | None, where: str = "") -> ProgramError:
+        """The error of a bot that broke the protocol at ``request``; the program is ended first:
+        a bot is not asked again after an error."""
+        self.close()
         shown = "" if request is None else f"; request: {json.dumps(request)[:600]}"
         return ProgramError(f"bot {self.name!r}{where} {what}{shown}")
 
-    def _dead(self, request, where) -> ProgramError:
-        code = self._proc.wait()
-        self.close()
-        return self._fail(f"died (exit code {code}) before answering", request, where)
+    def _ended(self, request, where) -> ProgramError:
+        """The error of a bot whose output ended: it died (its exit code), or closed its output
+        and did not exit within the grace."""
+        code = _wait(self._proc, self._grace)
+        how = "closed its standard output (and did not exit)" if code is None else f"died (exit code {code})"
+        return self._fail(f"{how} before answering", request, where)
+
+    def _decode(self, line: bytes, request, where) -> dict:
+        """The JSON object of one answer line, or the error saying why it is none."""
+        shown = f"{line[:200]!r}" + (f"... ({len(line):,} bytes)" if len(line) > 200 else "")
+        try:
+            answer = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise self._fail(f"answered {shown}, which is not UTF-8 ({exc.reason} at byte {exc.start})", request,
+                             where) from None  # fmt: skip
+        except RecursionError:
+            raise self._fail(f"answered {shown}, which is nested too deeply to be read", request, where) from None
+        except ValueError:
+            raise self._fail(f"answered {shown}, which is not a JSON line", request, where) from None
+        if not isinstance(answer, dict):
+            raise self._fail(f"answered {_short(answer)}, which is not a JSON object", request, where)
+        return answer
 
     def _exchange(self, requests: Sequence[dict], seats: Sequence[str] | None = None, timeout: float | None = None) -> list[dict]:
         """Send ``requests`` (one line each), then read one JSON answer per request, in order;
@@ -217,41 +256,36 @@ class ProgramAgent:
         timeout = self.timeout if timeout is None else timeout
         data = ("\n".join(map(_ENCODE, requests)) + "\n").encode()
         stdin, stdout = self._proc.stdin.fileno(), self._proc.stdout.fileno()
-        answers, pending, last = [], memoryview(data), time.monotonic()
+        answers, pending, last, shut = [], memoryview(data), time.monotonic(), ""
         while len(answers) < len(requests):
             k = len(answers)
             deadline = last + timeout  # each answer within the timeout of the one before (or of sending)
-            while b"\n" not in self._buffer:
+            while (end := self._buffer.find(b"\n", 0, MAX_LINE + 1)) < 0:
+                if len(self._buffer) > MAX_LINE:
+                    raise self._fail(f"answered a line longer than {MAX_LINE:,} bytes (the most a line may be): "
+                                     f"{self._buffer[:60]!r}...", requests[k], seats[k])  # fmt: skip
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    self.close()
-                    raise self._fail(f"gave no answer within {timeout:g} s (--decision-timeout)", requests[k], seats[k])
+                    what = f"{shut}gave no answer within {timeout:g} s (--decision-timeout)"
+                    raise self._fail(what, requests[k], seats[k])
                 ready, writable, _ = select.select([stdout], [stdin] if pending else [], [], left)
                 if writable:
                     try:
                         pending = pending[os.write(stdin, pending):]
                     except BlockingIOError:
                         pass
-                    except BrokenPipeError:
-                        raise self._dead(requests[k], seats[k]) from None
+                    except BrokenPipeError:  # it reads no more: its answers to what it read still count
+                        pending, shut = pending[:0], "closed its standard input and "
                 if ready:
                     chunk = os.read(stdout, 1 << 16)
                     if not chunk:
-                        raise self._dead(requests[k], seats[k])
+                        raise self._ended(requests[k], seats[k])
                     self._buffer += chunk
-            line, _, self._buffer = self._buffer.partition(b"\n")
-            try:
-                answer = json.loads(line)
-            except ValueError:
-                self.close()
-                raise self._fail(f"answered {line[:200]!r}, which is not a JSON line", requests[k], seats[k]) from None
-            if not isinstance(answer, dict):
-                self.close()
-                raise self._fail(f"answered {answer!r}, which is not a JSON object", requests[k], seats[k])
+            line, self._buffer = self._buffer[:end], self._buffer[end + 1:]
+            answer = self._decode(line, requests[k], seats[k])
             if "id" in requests[k] and answer.get("id") != requests[k]["id"]:
-                self.close()
-                raise self._fail(f"answered {answer!r} with id {answer.get('id')!r}, not {requests[k]['id']}", requests[k],
-                                 seats[k])  # fmt: skip
+                raise self._fail(f"answered {_short(answer)} with id {_short(answer.get('id'))}, not {requests[k]['id']}",
+                                 requests[k], seats[k])  # fmt: skip
             answers.append(answer)
             last = time.monotonic()
         return answers
@@ -277,26 +311,26 @@ class ProgramAgent:
 
     def _action(self, answer: dict, request: dict, obs, where: str):
         if "action" not in answer:
-            self.close()
-            raise self._fail(f"answered {answer!r} without an action", request, where)
+            raise self._fail(f"answered {_short(answer)} without an action", request, where)
         action, what = answer["action"], request["type"]
         if what == "bid":
             if type(action) is not int or action not in request["legal"]:
-                raise self._fail(f"chose the illegal bid {action!r} (legal: {request['legal']})", request, where)
+                raise self._fail(f"chose the illegal bid {_short(action)} (legal: {request['legal']})", request, where)
             return action
         if what == "blind_nil":
             if not isinstance(action, bool):
-                raise self._fail(f"answered {action!r} to a blind-nil question (true or false)", request, where)
+                raise self._fail(f"answered {_short(action)} to a blind-nil question (true or false)", request, where)
             return action
         if what == "play":
             if not isinstance(action, str) or action.upper() not in request["legal"]:
-                raise self._fail(f"chose the illegal card {action!r} (legal: {' '.join(request['legal'])})", request, where)
+                legal = " ".join(request["legal"])
+                raise self._fail(f"chose the illegal card {_short(action)} (legal: {legal})", request, where)
             return card_names(obs.rules).card[action.upper()]
         held = set(request["hand"])
         if (not isinstance(action, list) or len(action) != request["count"] or len(set(action)) != len(action)
                 or not all(isinstance(c, str) and c.upper() in held for c in action)):  # fmt: skip
-            raise self._fail(f"chose the illegal pass {action!r} ({request['count']} different cards it holds)", request,
-                             where)  # fmt: skip
+            what = f"chose the illegal pass {_short(action)} ({request['count']} different cards it holds)"
+            raise self._fail(what, request, where)
         return [card_names(obs.rules).card[c.upper()] for c in action]
 
     def bid(self, obs) -> int:
@@ -319,6 +353,15 @@ class ProgramAgent:
         return f"ProgramAgent({self.command!r}, timeout={self.timeout:g})"
 
 
+def _short(value) -> str:
+    """``repr(value)``, cut to 200 characters: what a bot sent, shown in a one-line error."""
+    try:
+        text = repr(value)
+    except RecursionError:  # nested nearly as deep as json reads: deeper than repr goes
+        return "a value nested too deeply to be shown"
+    return text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
+
+
 def _refused_rules(accepts, rules) -> str:
     """What of ``rules`` a bot's ``rules`` answer of its hello refuses ('' for nothing):
     ``"any"``, ``"default"`` (the default rules only), or a table of option -> accepted values."""
@@ -328,24 +371,57 @@ def _refused_rules(accepts, rules) -> str:
         changed = [k for k, v in rules.to_dict().items() if v != type(rules)().to_dict().get(k)]
         return "" if not changed else f"it plays the default rules only, and these change {', '.join(changed)}"
     if not isinstance(accepts, dict):
-        return f"its hello's rules must be \"any\", \"default\" or a table of option -> accepted values, not {accepts!r}"
+        return f'its hello\'s rules must be "any", "default" or a table of option -> accepted values, not {_short(accepts)}'
     given = rules.to_dict()
     out = []
     for key, allowed in accepts.items():
         allowed = allowed if isinstance(allowed, list) else [allowed]
         if key in given and given[key] not in allowed:
-            out.append(f"{key} = {given[key]!r} (it accepts {allowed})")
+            out.append(f"{key} = {given[key]!r} (it accepts {_short(allowed)})")
     return "; ".join(out)
 
 
-#: Running bots, ended when the interpreter exits.
-_RUNNING: set = set()
+def _wait(proc: subprocess.Popen, seconds: float) -> int | None:
+    """``proc``'s exit code once it exits, waiting at most ``seconds``; None if it runs on."""
+    try:
+        return proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return None
 
 
-@atexit.register
-def _close_all() -> None:
-    for agent in list(_RUNNING):
-        agent.close()
+def _group_ended(proc: subprocess.Popen, seconds: float) -> bool:
+    """Whether ``proc`` and every process of its group have exited, waiting at most ``seconds``
+    (``proc`` reaped as it exits: until then it is still a member)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        proc.poll()
+        try:
+            os.killpg(proc.pid, 0)  # the session's leader's pid is its group's id
+        except ProcessLookupError:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+
+
+def _end(proc: subprocess.Popen, grace: float) -> None:
+    """End a bot and every process it started (the process group of its session): its input
+    closed (a bot exits at the end of its input), then SIGTERM to the group, then SIGKILL, each
+    waited for at most ``grace`` seconds. The group is signalled even when the bot itself has
+    exited: a process it started may still run."""
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    _wait(proc, grace)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        if _group_ended(proc, grace):
+            break
+    proc.stdout.close()
 
 
 _AGENTS: dict = {}
@@ -360,4 +436,4 @@ def program_agent(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | Non
     return _AGENTS[key]
 
 
-__all__ = ["DEFAULT_TIMEOUT", "PROTOCOL_VERSION", "ProgramAgent", "ProgramError", "observation_json", "program_agent"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "PROTOCOL_VERSION", "ProgramAgent", "ProgramError", "observation_json", "program_agent"]

@@ -34,6 +34,8 @@ from pathlib import Path
 import joblib
 from joblib.parallel import get_active_backend
 
+from spades_ai.agents.grammar import PROGRAM_PREFIX
+from spades_ai.agents.spec import AgentSpec, Partnership
 from spades_ai.version import __version__
 from spades_ai.folders import FolderLock, write_atomic
 from spades_ai.tournament.results import (
@@ -115,13 +117,16 @@ def warm_up(t: Tournament) -> float:
 
     The first run on a machine compiles here, so a run's own time and rate (``RunInfo``) can
     leave compilation out: ``spades-ai tournament`` calls this first. On an empty cache a second
-    process compiles the built-in agents' kernels meanwhile (``selfplay.compile_ahead``).
+    process compiles the built-in agents' kernels meanwhile (``selfplay.compile_ahead``). A bot
+    program's seats are played by ``BotStandIn``: the warm-up neither starts a bot nor waits on
+    one, so its time (and ``spades-ai``'s compiling notice around it) is compiling only.
     """
     from spades_ai.selfplay.compile_ahead import compile_ahead
 
     began = time.perf_counter()
     if t.mode == "matches":
         t = dataclasses.replace(t, rules=dataclasses.replace(t.rules, max_hands=1))
+    t = _bots_stood_in(t)
     seen = set()
     for p, pair in enumerate(t.pairings):
         # one pairing of each set of agents: mixed partnerships bind loops of their own
@@ -131,6 +136,32 @@ def warm_up(t: Tournament) -> float:
             with compile_ahead(seat_lineup(t, p, 0), t.rules):
                 play_chunk(t, Chunk(p, 0, 1))
     return time.perf_counter() - began
+
+
+class BotStandIn:
+    """A bot program's seats in ``warm_up``: a Python agent, its first legal bid and card. A bot
+    is asked through the loop of any Python agent, which this one compiles as well, at no cost
+    of the bot's: its hello and answers are the run's."""
+
+    name = "bot stand-in"
+
+    def bid(self, obs) -> int:
+        return obs.legal_bids()[0]
+
+    def play(self, obs):
+        return obs.legal_cards()[0]
+
+
+def _bots_stood_in(t: Tournament) -> Tournament:
+    """``t`` with every bot program (``cmd:...``) played by ``BotStandIn``."""
+    stand_in = AgentSpec("python", label=BotStandIn.name, target=f"{__name__}:BotStandIn")
+
+    def swap(spec: AgentSpec) -> AgentSpec:
+        return stand_in if spec.name == PROGRAM_PREFIX else spec
+
+    entrants = [Partnership(swap(a.first), swap(a.second), a.label) if isinstance(a, Partnership) else swap(a)
+                for a in t.agents]  # fmt: skip
+    return dataclasses.replace(t, agents=tuple(entrants))
 
 
 def lineup_kind(t: Tournament, pairing: int) -> str:
