@@ -1,6 +1,9 @@
 """Every experiment file of ``experiments/`` is one ``experiments/run.py`` runs, and reads
-without an error (a bad key or value is named when it is read, not hours into a run)."""
+without an error (a bad key or value is named when it is read, not hours into a run); each
+says in its own ``[report]`` table how run.py reports it."""
 
+import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -12,8 +15,8 @@ FILES = sorted(EXPERIMENTS.glob("*.toml"))
 
 
 @pytest.fixture(scope="module")
-def kinds():
-    return experiment_script("run").KINDS
+def run():
+    return experiment_script("run")
 
 
 def test_there_are_experiment_files():
@@ -21,10 +24,43 @@ def test_there_are_experiment_files():
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
-def test_every_experiment_file_runs_and_reads(path, kinds):
-    assert path.stem in kinds, f"{path.name} is not in experiments/run.py's KINDS"
-    if kinds[path.stem] == "bidding":  # the bidding benchmark's own keys
+def test_every_experiment_file_runs_and_reads(path, run):
+    assert path.stem in run.experiment_names()
+    report = run.read_report(path)
+    if report["kind"] == "bidding":  # the bidding benchmark's own keys
         assert "bidders" in tomllib.loads(path.read_text())
+    elif report["kind"] in ("pool", "paired"):  # a report of other runs: it plays nothing itself
+        assert set(tomllib.loads(path.read_text())) == {"report"}
+        for part in report["runs"]:
+            assert run.read_report(EXPERIMENTS / f"{part}.toml")["kind"] not in ("bidding", "pool", "paired")
     else:
         settings = read_experiment(path)
         assert len(settings["agents"]) >= 2 and settings["deals"] > 0
+
+
+def test_run_py_takes_every_experiment_file_by_name():
+    out = subprocess.run([sys.executable, str(EXPERIMENTS / "run.py"), "--help"], capture_output=True, text=True, check=True).stdout
+    for path in FILES:
+        assert path.stem in out
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('agents = ["normal", "easy"]', ["no [report] table"]),
+        ('[report]\nkind = "pairz"', ["kind must be one of", "'pairz'"]),
+        ('[report]\nkind = "pairs"\npaired = "x"', ["unknown [report] key", "'paired'"]),
+        ('[report]\nkind = "pairs"\npaired_with = "missing"', ["'missing'", "not an experiment file"]),
+        ('[report]\nkind = "paired"\nruns = ["exp"]', ["needs runs = [two run names]"]),
+        ('[report]\nkind = "pool"\nruns = "exp"', ["needs runs = [two or more run names]"]),
+        ('[report]\nkind = "pairs"\nruns = ["exp", "exp"]', ["runs is for a pool or paired report"]),
+    ],
+)
+def test_a_bad_report_table_is_named(tmp_path, run, text, words):
+    path = tmp_path / "exp.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(ValueError) as err:
+        run.read_report(path)
+    for w in words:
+        assert w in str(err.value)
+    assert str(path) in str(err.value)
