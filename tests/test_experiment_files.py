@@ -64,3 +64,24 @@ def test_a_bad_report_table_is_named(tmp_path, run, text, words):
     for w in words:
         assert w in str(err.value)
     assert str(path) in str(err.value)
+
+
+def test_the_index_names_every_experiment():
+    index = (EXPERIMENTS / "README.md").read_text()
+    scripts = [p for p in EXPERIMENTS.glob("*.py") if p.name != "run.py"]
+    missing = [p.name for p in [*FILES, *scripts] if p.stem not in index]
+    assert not missing, f"experiments/README.md does not list {missing}"
+
+
+def test_every_command_of_the_records_names_a_file_that_exists():
+    """The commands written in the RESULTS files and the index still run what they name."""
+    import re
+
+    root = EXPERIMENTS.parent
+    names = {p.stem for p in FILES}
+    for record in ("experiments/RESULTS.md", "experiments/README.md", "benchmarks/RESULTS.md"):
+        text = (root / record).read_text()
+        for name in re.findall(r"python experiments/run\.py (\w+)", text):
+            assert name in names or name == "NAME", f"{record}: `run.py {name}` names no experiment file"
+        for path in re.findall(r"(?:python |--config )((?:experiments|benchmarks|tools)/[\w/]+\.(?:py|toml))", text):
+            assert (root / path).exists(), f"{record}: {path} does not exist"
