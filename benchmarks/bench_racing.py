@@ -22,8 +22,8 @@ import platform
 import time
 
 import numpy as np
-
 from bench_solver_leaves import decision_points
+
 from spades_ai.agents.spec import parse_agent
 
 
@@ -75,8 +75,8 @@ def decisions(built, points) -> tuple[np.ndarray, np.ndarray]:
 
 def several(obs) -> bool:
     """The decision weighs two or more candidates."""
-    from spades_ai.montecarlo.candidates import play_candidates
     from spades_ai.engine.state import legal_now
+    from spades_ai.montecarlo.candidates import play_candidates
 
     if obs.phase == "bidding":
         return len(obs.legal_bids()) > 1

@@ -1,5 +1,7 @@
 """Run one headline experiment from its TOML file and write its table and plot.
 
+Every NAME, the figure it makes and its files: ``experiments/README.md``. For example:
+
     python experiments/run.py ladder            # Easy < Normal < Hard < Crazy, round-robin
     python experiments/run.py hard_vs_normal    # issue 4: Hard against Normal
     python experiments/run.py crazy_vs_hard     # issue 4: Crazy against Hard
@@ -299,15 +301,19 @@ def run_pool(name: str, jobs: int | None) -> str:
 
 def run_paired(name: str) -> str:
     """Two runs on the same deals (same seed), the ``runs`` of its report, each of an agent
-    against the same opponent: each
-    run's duplicate difference per deal, and the first agent's minus the second's, deal by deal,
-    on the deals both have finished. Nothing is played here: an unfinished run (see its
-    ``.md``; resume it with ``run.py <part>``) is read as far as it went, and said so."""
+    against the same opponent: each run's duplicate difference per deal, and the first agent's
+    minus the second's, deal by deal, on the deals both have finished. Nothing is played here:
+    an unfinished run (see its ``.md``; resume it with ``run.py <part>``) is read as far as it
+    went, and said so; a run not played at all (run data is not in git) is named."""
     import warnings
 
     from spades_ai.analysis.summary import mean_interval
 
     a, b = read_report(HERE / f"{name}.toml")["runs"]
+    unplayed = [part for part in (a, b) if not (HERE / "runs" / part / "config.json").exists()]
+    if unplayed:
+        raise SystemExit(f"{name} reads runs not played here yet: run "
+                         + " and ".join(f"`python experiments/run.py {part}`" for part in unplayed) + " first")
     diffs, lines = {}, []
     for part in (a, b):
         with warnings.catch_warnings():

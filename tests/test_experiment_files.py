@@ -7,9 +7,9 @@ import sys
 import tomllib
 
 import pytest
+from experiment_scripts import EXPERIMENTS, experiment_script
 
 from spades_ai.tournament.schedule import read_experiment
-from experiment_scripts import EXPERIMENTS, experiment_script
 
 FILES = sorted(EXPERIMENTS.glob("*.toml"))
 
@@ -85,3 +85,13 @@ def test_every_command_of_the_records_names_a_file_that_exists():
             assert name in names or name == "NAME", f"{record}: `run.py {name}` names no experiment file"
         for path in re.findall(r"(?:python |--config )((?:experiments|benchmarks|tools)/[\w/]+\.(?:py|toml))", text):
             assert (root / path).exists(), f"{record}: {path} does not exist"
+
+
+def test_a_paired_report_names_the_runs_it_lacks(tmp_path, run, monkeypatch):
+    """Run data is not in git: on a fresh checkout a paired report says which runs to play."""
+    for name in ("crazy_reads_learned_paired", "crazy_reads_learned_vs_hard", "crazy_vs_hard_s83"):
+        (tmp_path / f"{name}.toml").write_text((EXPERIMENTS / f"{name}.toml").read_text())
+    monkeypatch.setattr(run, "HERE", tmp_path)
+    wanted = "run `python experiments/run.py crazy_reads_learned_vs_hard` and `python experiments/run.py crazy_vs_hard_s83` first"
+    with pytest.raises(SystemExit, match=wanted):
+        run.run_paired("crazy_reads_learned_paired")
