@@ -43,8 +43,8 @@ def export(commit: str, into: Path) -> None:
 
 def job(module, what: str, r: int) -> int:
     if what == "playouts":
-        module.random_playouts(300_000, seed=r)
-        return 300_000
+        module.random_playouts(PLAYOUTS, seed=r)
+        return PLAYOUTS
     if what in SEARCHERS:  # a searching agent against Normal: its decisions dominate the time
         n = SEARCHERS[what]
         module.play_hands([module.make_agent(what), "normal"], n, seed=r)
@@ -53,16 +53,26 @@ def job(module, what: str, r: int) -> int:
     return 50_000
 
 
+#: Random playouts per round (a hundredth with --smoke).
+PLAYOUTS = 300_000
 #: Deals per round for the searching agents (with their defaults, against Normal).
 SEARCHERS = {"hard": 6, "crazy": 1, "ismcts": 2}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("commit", help="the commit to compare against (e.g. the branch point)")
+    ap.add_argument("commit", nargs="?", help="the commit to compare against (e.g. the branch point)")
     ap.add_argument("--what", default="playouts,normal", help="comma-separated: playouts, normal, random, easy, hard, crazy, ismcts")
     ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:  # one round of playouts against this tree's own HEAD, a hundredth of the work
+        args.commit, args.what, args.rounds = args.commit or "HEAD", "playouts", 1
+    elif args.commit is None:
+        ap.error("the commit to compare against is required")
+    if args.smoke:
+        global PLAYOUTS
+        PLAYOUTS //= 100
     sys.path.insert(0, str(ROOT))
     import spades_ai as new
 

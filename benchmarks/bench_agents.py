@@ -102,7 +102,11 @@ def main() -> None:
     ap.add_argument("--skip-mc", action="store_true", help="leave out Hard and Crazy")
     ap.add_argument("--keep-plays", action="store_true", help="self-play records the cards in play order")
     ap.add_argument("--stat", choices=("median", "best"), default="median", help="which run's speed to report")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    budget = {"worlds": 8} if args.smoke else {}  # Hard's and Crazy's
+    if args.smoke:
+        args.hands, args.repeats, args.positions = 200, 1, 1
 
     print("| agent | self-play hands/s, one core: wall clock / CPU time | time per decision |")
     print("|---|---|---|")
@@ -111,13 +115,13 @@ def main() -> None:
         print(f"| {name} | {wall:,.0f} / {cpu:,.0f} | {1e9 / cpu / 56:.0f} ns (mean CPU, incl. dealing and scoring) |")
     if not args.skip_mc:
         for name in ("hard", "crazy"):
-            agent = make_agent(name)
+            agent = make_agent(name, **budget)
             t = decision_times(agent, args.positions)
             print(
                 f"| {name} (worlds={agent.options['worlds']}) | - | median {np.median(t) * 1e3:.2f} ms, "
                 f"p90 {np.percentile(t, 90) * 1e3:.2f} ms, mean {t.mean() * 1e3:.2f} ms ({len(t)} decisions) |"
             )
-    world_us, table_us = sampling_time()
+    world_us, table_us = sampling_time(1000 if args.smoke else 200_000)
     print()
     print(f"World sampling (39 unseen cards, first trick): {world_us:.2f} µs per world; counting table {table_us:.1f} µs per decision.")
 

@@ -12,6 +12,7 @@ then the bound Hard from the cache in a second fresh process (loading the copy).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
@@ -35,6 +36,15 @@ print("steps", t1 - t0, t2 - t1)
 """
 
 
+def cold_cache(smoke: bool):
+    """An empty kernel cache, or with ``smoke`` this machine's warm one (nothing compiles)."""
+    if smoke:
+        from spades_ai.engine.jit import cache_root
+
+        return contextlib.nullcontext(str(cache_root()))
+    return tempfile.TemporaryDirectory()
+
+
 def run(checkout: Path, cache: Path, first: bool) -> tuple[float, float]:
     env = {**os.environ, "PYTHONPATH": str(checkout), "SPADES_AI_CACHE_DIR": str(cache), "SPADES_AI_COMPILE_AHEAD": "0"}
     out = subprocess.run([sys.executable, "-c", STEPS.format(first=first)], env=env, capture_output=True, text=True,
@@ -45,14 +55,19 @@ def run(checkout: Path, cache: Path, first: bool) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--baseline", type=Path, required=True)
+    ap.add_argument("--baseline", type=Path)
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:  # this checkout against itself, once, Hard's kernels from the warm cache
+        args.baseline, args.repeats = args.baseline or HERE, 1
+    elif args.baseline is None:
+        ap.error("--baseline is required")
     rows = {"this": [], "baseline": []}
     for r in range(args.repeats):
         order = [("this", HERE), ("baseline", args.baseline)]
         for label, checkout in order if r % 2 == 0 else order[::-1]:
-            with tempfile.TemporaryDirectory() as cache:
+            with cold_cache(args.smoke) as cache:
                 default, bound = run(checkout, Path(cache), True)
                 _, cached = run(checkout, Path(cache), False)
             rows[label].append((default, bound, cached))

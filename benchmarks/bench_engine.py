@@ -10,6 +10,7 @@ import time is ``import spades_ai`` in a fresh interpreter with the cache warm.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import statistics
@@ -43,13 +44,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=2_000_000, help="deals per timed run")
     ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:  # a thousand deals once; the "empty" cache is this machine's warm one
+        args.n, args.repeats = 1000, 1
 
     deals, _ = median_rate(lambda n: deal_masks(1, 0, n), args.n, args.repeats)
     playouts, _ = median_rate(lambda n: random_playouts(n, seed=1), args.n, args.repeats)
 
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    with contextlib.nullcontext(None) if args.smoke else tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache} if cache else dict(os.environ)
         first_call = (
             "import time; t=time.perf_counter(); import spades_ai as sa; sa.random_playouts(10); "
             "h=sa.Hand(sa.deal(0)); [h.bid(h.legal_bids()[1]) for _ in range(4)]; h.play(h.legal_cards()[0]); "
@@ -59,7 +63,7 @@ def main() -> None:
         cached_s = fresh_interpreter(first_call, env)
     import_s = statistics.median(
         fresh_interpreter("import time; t=time.perf_counter(); import spades_ai; print(time.perf_counter()-t)", dict(os.environ))
-        for _ in range(5)
+        for _ in range(1 if args.smoke else 5)
     )
 
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")

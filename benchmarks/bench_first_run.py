@@ -87,7 +87,10 @@ def main() -> None:
     ap.add_argument("--command", default="", help="spades-ai arguments (default: none, the default run)")
     ap.add_argument("--env", nargs="*", default=[], help="NAME=VALUE set for this checkout's runs")
     ap.add_argument("--baseline-env", nargs="*", default=[], help="NAME=VALUE set for the baseline's runs")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:  # once, on an empty cache, a command that compiles nothing
+        args.repeats, args.command, args.baseline = 1, "--help", None
     command = shlex.split(args.command)
     checkouts = [("this", HERE, _env(args.env))]
     if args.baseline:

@@ -59,7 +59,10 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, nargs="+", default=[1000, 2000, 5000])
     ap.add_argument("--bid-worlds", type=int, default=512)
     ap.add_argument("--hard", action="store_true", help="Hard (default budget) too")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.positions, args.iterations, args.bid_worlds = 1, [50], 8
     print("| agent | median decision (CPU) | p90 | mean | median card | median bid | decisions |")
     print("|---|---|---|---|---|---|---|")
     for n in args.iterations:

@@ -39,7 +39,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=100_000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.deals, args.repeats = 50, 1
     for keep in (False, True):  # compile or load both loops before timing
         tournament(10, keep)
     runs = {False: [], True: []}

@@ -193,7 +193,10 @@ def main() -> None:
     ap.add_argument("--label-deals", type=int, default=20, help="deals per round of the Hard-labels measure (0: skip)")
     ap.add_argument("--label-rounds", type=int, default=3)
     ap.add_argument("--what", default="env,rows,labels", help="comma-separated: env (and PettingZoo), rows, labels")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.num_envs, args.steps, args.repeats, args.deals, args.pz_steps, args.label_deals, args.label_rounds = 64, 5, 1, 20, 50, 1, 1
     what = set(args.what.split(","))
     n = args.num_envs
     print(f"{platform.processor() or platform.machine()}, num_envs={n}, {args.steps} steps x {args.repeats} repeats\n")

@@ -50,8 +50,11 @@ def main(argv=None) -> None:
     ap.add_argument("--hard-hands", type=int, default=40)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--model", default="default", help="the learned agent's model (a shipped name or an .npz path)")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args(argv)
-    learned, normal, hard = make_agent("learned", model=args.model), make_agent("normal"), make_agent("hard")
+    if args.smoke:
+        args.hands, args.hard_hands, args.repeats = 50, 1, 1
+    learned, normal, hard = make_agent("learned", model=args.model), make_agent("normal"), make_agent("hard", **({"worlds": 8} if args.smoke else {}))
     rates = {"learned": hands_per_second(learned, args.hands, args.repeats),
              "normal": hands_per_second(normal, args.hands, args.repeats),
              "hard": hands_per_second(hard, args.hard_hands, args.repeats)}  # fmt: skip

@@ -22,10 +22,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=12)
     ap.add_argument("--worlds", type=int, nargs="+", default=[512, 256])
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.positions, args.worlds = 1, [8]
     print("| agent | bid median ms | bid mean ms | card median ms | card mean ms |")
     print("|---|---|---|---|---|")
-    for opts in [{}] + [{"rollout": "learned", "worlds": w} for w in args.worlds]:
+    for opts in [{"worlds": 8} if args.smoke else {}] + [{"rollout": "learned", "worlds": w} for w in args.worlds]:
         agent = make_agent("hard", **opts)
         bids, plays = cpu_decision_times(agent, args.positions)
         print(f"| {agent.label} | {1e3 * np.median(bids):.2f} | {1e3 * np.mean(bids):.2f} "

@@ -145,7 +145,10 @@ def main() -> None:
     ap.add_argument("--resamples", type=int, default=20, help="calls timed at each decision point")
     ap.add_argument("--simulations", type=int, nargs="+", default=[50, 200], help="ISMCTS simulations a move")
     ap.add_argument("--match-moves", type=int, default=6, help="moves of seat 0 timed in a match episode")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.hands, args.resamples, args.simulations, args.match_moves = 1, 2, [5], 1
     bench_resample(args.hands, args.resamples)
     print("\nOpenSpiel ISMCTSBot at seat 0 against Normal (CPU)")
     print("| simulations | episode | searched moves | moves/s | median per move | per simulation | forced moves |")

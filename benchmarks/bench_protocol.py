@@ -96,7 +96,10 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.deals, args.jobs, args.repeats = 4, 1, 1
     program = [f"cmd:{sys.executable} {EXAMPLE}", "normal"]
     twin = parse_agents(["bench_protocol:AGENT", "normal"], base=HERE)  # found beside this file, in every worker
     rows = {}

@@ -22,8 +22,8 @@ import platform
 import time
 
 import numpy as np
+from bench_solver_leaves import decision_points
 
-from benchmarks.bench_solver_leaves import decision_points
 from spades_ai.agents.spec import parse_agent
 
 
@@ -75,8 +75,8 @@ def decisions(built, points) -> tuple[np.ndarray, np.ndarray]:
 
 def several(obs) -> bool:
     """The decision weighs two or more candidates."""
-    from spades_ai.montecarlo.candidates import play_candidates
     from spades_ai.engine.state import legal_now
+    from spades_ai.montecarlo.candidates import play_candidates
 
     if obs.phase == "bidding":
         return len(obs.legal_bids()) > 1
@@ -91,7 +91,10 @@ def main() -> None:
     ap.add_argument("--agents", nargs="+", default=["hard:racing=false", "hard:racing=true"],
                     help="agent specs (as in a tournament file); the first is the reference for changed choices")
     ap.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: no pinning)")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.positions, args.agents = 1, ["hard:racing=false,worlds=16", "hard:racing=true,worlds=16"]
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
     points = decision_points(args.positions)

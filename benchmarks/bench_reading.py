@@ -22,14 +22,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=10)
     ap.add_argument("--play-model", default="reading")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    budget = {"worlds": 8} if args.smoke else {}
+    if args.smoke:
+        args.positions = 1
     specs = {"crazy": {}, "crazy:read_play=true": {"read_play": True},
              f"crazy:read_play=true,play_model={args.play_model}": {"read_play": True, "play_model": args.play_model}}  # fmt: skip
     print("| agent | card decisions | median | p90 | mean | median / without reading |")
     print("|---|---|---|---|---|---|")
     base = None
     for label, options in specs.items():
-        t = decision_times(make_agent("crazy", **options), args.positions, cards_only=True) * 1e3
+        t = decision_times(make_agent("crazy", **options, **budget), args.positions, cards_only=True) * 1e3
         base = base or np.median(t)
         print(f"| {label} | {len(t)} | {np.median(t):.2f} ms | {np.percentile(t, 90):.2f} ms | {t.mean():.2f} ms | {np.median(t) / base:.2f}x |", flush=True)
 

@@ -67,7 +67,10 @@ def main() -> None:
     ap.add_argument("--from-trick", type=int, default=8)
     ap.add_argument("--judge", default="solver", choices=("solver", "hard", "crazy"))
     ap.add_argument("--cpu", type=int, default=0)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.hands = 1
     os.sched_setaffinity(0, {args.cpu})
     hands = normal_hands(args.hands, args.seed)
     sa.review(hands[0], args.judge, from_trick=args.from_trick)  # warm-up: compiles the judge

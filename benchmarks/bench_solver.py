@@ -83,7 +83,10 @@ def main() -> None:
     ap.add_argument("--five", type=int, default=5000, help="positions with 5 tricks left")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cpu", type=int, default=0, help="core to pin the process to (-1: no pinning)")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.full, args.eight, args.five = 1, 3, 3
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
     load_before = os.getloadavg()

@@ -59,7 +59,10 @@ def main() -> None:
     ap.add_argument("--agents", nargs="+", default=["hard:solver_tricks=0", "hard:solver_tricks=2", "hard:solver_tricks=3"],
                     help="agent specs (as in a tournament file)")
     ap.add_argument("--cpu", type=int, default=0, help="core to pin to (-1: no pinning)")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.positions, args.agents = 1, ["hard:solver_tricks=0,worlds=8", "hard:solver_tricks=3,worlds=8"]
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
     points = decision_points(args.positions)

@@ -167,7 +167,10 @@ def main() -> None:
         "--quiet", type=float, default=0.15, help="start a timed run only below this busy share (1: never wait)"
     )
     ap.add_argument("--max-wait", type=float, default=300, help="seconds to wait for quiet before each run")
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:  # no waiting for quiet, and no dask cluster
+        args.deals, args.small, args.repeats, args.quiet = 40, 40, 1, 1.0
     ARGS.quiet, ARGS.max_wait = args.quiet, args.max_wait
 
     raw_chunk(0, 100)  # compile or load the kernels
@@ -205,6 +208,8 @@ def main() -> None:
 
     dask_med = dask_times = None
     try:
+        if args.smoke:
+            raise ImportError("--smoke: no dask cluster")
         from dask.distributed import Client, LocalCluster
     except ImportError:
         pass

@@ -156,7 +156,11 @@ def main() -> None:
     lo.add_argument("--clients", type=int, default=50)
     lo.add_argument("--level", default="easy")
     lo.add_argument("--target", type=int, default=250)
+    for sp in (la, lo):
+        sp.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = p.parse_args()
+    if args.smoke:  # one short match at Easy (latency), two clients (load)
+        args.level, args.target, args.matches, args.clients = "easy", 50, 1, 2
     latency(args) if args.what == "latency" else load(args)
 
 

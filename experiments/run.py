@@ -1,5 +1,7 @@
 """Run one headline experiment from its TOML file and write its table and plot.
 
+Every NAME, the figure it makes and its files: ``experiments/README.md``. For example:
+
     python experiments/run.py ladder            # Easy < Normal < Hard < Crazy, round-robin
     python experiments/run.py hard_vs_normal    # issue 4: Hard against Normal
     python experiments/run.py crazy_vs_hard     # issue 4: Crazy against Hard
@@ -44,6 +46,11 @@ the library (resuming any finished chunks in ``experiments/runs/NAME``), then wr
 ``experiments/results/NAME.md`` (the table, the sizes, the seed and the machine) and
 ``experiments/results/NAME.png``. ``bidding.toml`` holds the benchmark's own settings.
 Same files, same seed: same numbers.
+
+How a file is reported is in its own ``[report]`` table (``REPORT_KEYS``): ``kind`` (one of
+``KINDS``), ``paired_with`` (another run on the same deals whose agents this one's are paired
+with) and, for a file that reports other runs and plays no tournament itself (``pool``,
+``paired``), ``runs``. Every ``experiments/*.toml`` is a NAME this script takes.
 """
 
 from __future__ import annotations
@@ -68,18 +75,44 @@ from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 
 HERE = Path(__file__).parent
 RESULTS = HERE / "results"  # where tables and plots go (a scratch folder for --smoke)
-KINDS = {"ladder": "ladder", "hard_vs_normal": "pairs", "crazy_vs_hard": "pairs", "crazy_vs_hard_seed6": "pairs", "budget_curve": "curve", "bidding": "bidding",
-         "blind_nil": "blind", "house_default": "ladder", "house_suicide": "ladder", "house_passing": "ladder", "house_jokers": "ladder",
-         "ismcts_vs_normal": "pairs", "ismcts_vs_hard": "pairs",
-         "ismcts_vs_normal_seed113": "pairs", "solver_leaves": "leaves", "racing": "leaves", "thrift": "pairs",
-         "racing_budget": "pairs", "racing_thrift": "pairs",
-         "hard_opponents": "ladder", "crazy_noracing_vs_hard": "pairs",
-         "crazy_reads_play_2000": "pairs", "crazy_noread_2000": "pairs",
-         "crazy_vs_hard_2000": "pairs", "crazy_leaves_vs_hard_2000": "pairs",
-         "crazy_vs_ismcts": "pairs", "partners": "partners",
-         "learned_vs_normal": "pairs", "learned_vs_hard": "pairs", "bidding_learned_vs_crazy": "bidding", "learned_defence": "pairs", "learned_rollout": "pairs",
-         "crazy_reads_learned": "pairs", "crazy_reads_learned_vs_hard": "pairs", "crazy_vs_hard_s83": "pairs",
-         "bidding_learned": "bidding"}
+#: What each kind of report writes after the table of pairings (or instead of it: pool, paired).
+KINDS = {"pairs": "the table of pairings alone", "ladder": "ratings and a ladder plot",
+         "partners": "each agent's value as a partner, and its plot", "blind": "blind nils bid and made",
+         "curve": "strength against the budget, plotted", "leaves": "each variant paired with the second agent",
+         "bidding": "the bidding benchmark's leaderboard (the file holds its settings, not a tournament's)",
+         "pool": "the runs' per-deal differences pooled", "paired": "two runs on the same deals, deal by deal"}
+#: The keys of an experiment file's ``[report]`` table.
+REPORT_KEYS = {"kind": "one of KINDS", "paired_with": "the name of a run on the same deals (seed)",
+               "runs": "the names of the runs a pool or paired report reads"}
+
+
+def experiment_names() -> list[str]:
+    """The NAMEs this script takes: every ``experiments/NAME.toml``."""
+    return sorted(p.stem for p in HERE.glob("*.toml"))
+
+
+def read_report(path: Path) -> dict:
+    """The ``[report]`` table of an experiment file, checked: its keys, its kind, and the runs it
+    names (each an experiment file beside it; two for ``paired``, at least two for ``pool``)."""
+    report = tomllib.loads(path.read_text()).get("report")
+    if not isinstance(report, dict):
+        raise ValueError(f"{path}: no [report] table saying how run.py reports it (kind = one of {', '.join(KINDS)})")
+    unknown = sorted(set(report) - set(REPORT_KEYS))
+    if unknown:
+        raise ValueError(f"{path}: unknown [report] key(s) {', '.join(map(repr, unknown))}; valid keys: {', '.join(REPORT_KEYS)}")
+    if report.get("kind") not in KINDS:
+        raise ValueError(f"{path}: [report] kind must be one of {', '.join(KINDS)}, not {report.get('kind')!r}")
+    runs = report.get("runs", [])
+    if report["kind"] in ("pool", "paired"):
+        if not isinstance(runs, list) or len(runs) < 2 or (report["kind"] == "paired" and len(runs) != 2):
+            raise ValueError(f"{path}: a {report['kind']} report needs runs = [two{' or more' if report['kind'] == 'pool' else ''} run names], not {runs!r}")
+    elif runs:
+        raise ValueError(f"{path}: runs is for a pool or paired report, not a {report['kind']} one")
+    names = {p.stem for p in path.parent.glob("*.toml")}
+    for other in [*runs, *([report["paired_with"]] if "paired_with" in report else [])]:
+        if other not in names:
+            raise ValueError(f"{path}: [report] names {other!r}, which is not an experiment file beside it")
+    return report
 
 
 def machine() -> str:
@@ -121,6 +154,7 @@ def blind_table(df, table) -> str:
 
 def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = None) -> str:
     path = HERE / f"{name}.toml"
+    report = read_report(path)  # before hours of play: a bad [report] is named at once
     settings = read_experiment(path)
     if deals is not None:  # a smoke test: a small run in its own folder
         settings["deals"] = deals
@@ -135,7 +169,7 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
     elapsed = time.perf_counter() - t0
     df = sa.load_results(run)
     table = sa.summarize(df)
-    kind = KINDS[name]
+    kind = report["kind"]
     out = [pairs_table(table)]
     if kind == "ladder":
         r = ratings(df)
@@ -161,8 +195,8 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
         ax = None
     else:
         ax = None
-    if name in PAIRED_WITH:
-        out.append("\n" + paired_with_run(name, df))
+    if "paired_with" in report:
+        out.append("\n" + paired_with_run(report["paired_with"], df))
     if ax is not None:
         ax.figure.tight_layout()
         ax.figure.savefig(RESULTS / f"{name}.png", dpi=110)
@@ -213,17 +247,12 @@ def leaves_table(df) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: Runs on the deals of another run: each agent is also paired deal by deal with an agent there.
-PAIRED_WITH = {"thrift": "racing", "racing_budget": "racing", "racing_thrift": "racing"}
-
-
-def paired_with_run(name: str, df) -> str:
+def paired_with_run(other: str, df) -> str:
     """Each agent of this run (after the head of its gauntlet) against the second agent (the
-    first after the head) of the other run of ``PAIRED_WITH``, deal by deal (the same seed: the
-    same deals, and the same head)."""
+    first after the head) of the run ``other`` (its report's ``paired_with``), deal by deal (the
+    same seed: the same deals, and the same head)."""
     from spades_ai.analysis.summary import mean_interval
 
-    other = PAIRED_WITH[name]
     run_dir = HERE / "runs" / other
     if not (run_dir / "config.json").exists():
         return f"(run `python experiments/run.py {other}` first for the pairing with its agents)\n"
@@ -240,21 +269,19 @@ def paired_with_run(name: str, df) -> str:
     return "\n".join(lines) + "\n"
 
 
-POOLS = {"crazy_vs_hard_pooled": ("crazy_vs_hard", "crazy_vs_hard_seed6"),
-         "ismcts_vs_normal_pooled": ("ismcts_vs_normal", "ismcts_vs_normal_seed113")}
-
-
 def run_pool(name: str, jobs: int | None) -> str:
     """Pool the per-deal duplicate differences of independent runs (different seeds: different
-    deals) of the same pairing; each run is played first if its folder is not complete."""
+    deals) of the same pairing, the ``runs`` of its report; each run is played first if its
+    folder is not complete."""
     import numpy as np
 
     from spades_ai.analysis.summary import mean_interval
 
+    runs = read_report(HERE / f"{name}.toml")["runs"]
     diffs, parts = [], []
-    for part in POOLS[name]:
+    for part in runs:
         settings = read_experiment(HERE / f"{part}.toml")
-        first = settings["agents"][0].label
+        first, second = (a.label for a in settings["agents"][:2])
         run = sa.run_tournament(settings["agents"], n_jobs=jobs, deals=settings["deals"], seed=settings["seed"],
                                 schedule=settings.get("schedule"), mode=settings.get("mode", "hands"),
                                 out=str(HERE / "runs" / part), progress=False)
@@ -267,27 +294,28 @@ def run_pool(name: str, jobs: int | None) -> str:
         parts.append(f"{part} (seed {settings['seed']}, {len(d):,} deals): {d.mean():+.1f}")
     d = np.concatenate(diffs)
     m, lo, hi = mean_interval(d)
-    return (f"`python experiments/run.py {name}`: {first} vs {second}, runs {', '.join(POOLS[name])} pooled "
+    return (f"`python experiments/run.py {name}`: {first} vs {second}, runs {', '.join(runs)} pooled "
             f"({len(d):,} duplicate deals): **{m:+.1f} points per deal, 95% interval [{lo:+.1f}, {hi:+.1f}]**.\n\n"
             + "\n".join(f"- {p}" for p in parts) + "\n")
 
 
-PAIRED = {"crazy_reads_play_paired": ("crazy_reads_play_2000", "crazy_noread_2000"),
-          "crazy_leaves_paired": ("crazy_leaves_vs_hard_2000", "crazy_vs_hard_2000"),
-          "crazy_reads_learned_paired": ("crazy_reads_learned_vs_hard", "crazy_vs_hard_s83")}
-
-
 def run_paired(name: str) -> str:
-    """Two runs on the same deals (same seed), each of an agent against the same opponent: each
-    run's duplicate difference per deal, and the first agent's minus the second's, deal by deal,
-    on the deals both have finished. Nothing is played here: an unfinished run (see its
-    ``.md``; resume it with ``run.py <part>``) is read as far as it went, and said so."""
+    """Two runs on the same deals (same seed), the ``runs`` of its report, each of an agent
+    against the same opponent: each run's duplicate difference per deal, and the first agent's
+    minus the second's, deal by deal, on the deals both have finished. Nothing is played here:
+    an unfinished run (see its ``.md``; resume it with ``run.py <part>``) is read as far as it
+    went, and said so; a run not played at all (run data is not in git) is named."""
     import warnings
 
     from spades_ai.analysis.summary import mean_interval
 
+    a, b = read_report(HERE / f"{name}.toml")["runs"]
+    unplayed = [part for part in (a, b) if not (HERE / "runs" / part / "config.json").exists()]
+    if unplayed:
+        raise SystemExit(f"{name} reads runs not played here yet: run "
+                         + " and ".join(f"`python experiments/run.py {part}`" for part in unplayed) + " first")
     diffs, lines = {}, []
-    for part in PAIRED[name]:
+    for part in (a, b):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # an unfinished run: said below
             df = sa.load_results(HERE / "runs" / part)
@@ -296,7 +324,6 @@ def run_paired(name: str) -> str:
         m, lo, hi = mean_interval(d.to_numpy())
         state = "complete" if df.attrs["complete"] else "unfinished"
         lines.append(f"| {part} | {agent} | {len(d):,} ({state}) | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")
-    a, b = PAIRED[name]
     common = diffs[a].index.intersection(diffs[b].index)
     m, lo, hi = mean_interval((diffs[a][common] - diffs[b][common]).to_numpy())
     ma, loa, hia = mean_interval(diffs[a][common].to_numpy())
@@ -310,6 +337,7 @@ def run_paired(name: str) -> str:
 
 def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
     cfg = tomllib.loads((HERE / f"{name}.toml").read_text())
+    cfg.pop("report")  # run.py's, read by main
     if deals is not None:
         cfg["deals"] = deals
     bidders = {b: b for b in cfg.pop("bidders")}
@@ -346,7 +374,7 @@ def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("name", choices=sorted([*KINDS, *POOLS, *PAIRED]))
+    ap.add_argument("name", choices=experiment_names())
     ap.add_argument("--jobs", type=int, default=None, help="override the file's jobs")
     ap.add_argument("--smoke", type=int, default=None, metavar="DEALS", help="a small run to try the pipeline; writes nothing to results/")
     args = ap.parse_args()
@@ -356,11 +384,12 @@ def main() -> None:
         results.mkdir(parents=True, exist_ok=True)
     global RESULTS
     RESULTS = results
-    if args.name in POOLS:
+    kind = read_report(HERE / f"{args.name}.toml")["kind"]
+    if kind == "pool":
         text = run_pool(args.name, args.jobs)
-    elif args.name in PAIRED:
+    elif kind == "paired":
         text = run_paired(args.name)
-    elif KINDS.get(args.name) == "bidding":
+    elif kind == "bidding":
         text = run_bidding(args.name, args.jobs, args.smoke)
     else:
         text = run_tournament_experiment(args.name, args.jobs, args.smoke)

@@ -211,6 +211,12 @@ def test_experiment_files_hold_the_whole_configuration(tmp_path):
     assert t.labels == ["normal", "sloppy"]
 
 
+def test_an_experiment_files_report_table_is_left_to_experiments_run_py(tmp_path):
+    f = tmp_path / "exp.toml"
+    f.write_text('agents = ["normal", "easy"]\ndeals = 4\n\n[report]\nkind = "pairs"\n')
+    assert "report" not in read_experiment(f)
+
+
 @pytest.mark.parametrize(
     "text, words",
     [
@@ -221,6 +227,7 @@ def test_experiment_files_hold_the_whole_configuration(tmp_path):
         ("out = 5", ["out must be an output folder"]),
         ("deals = 'many'", ["deals must be an int"]),
         ("agents = 3", ["agents must be"]),
+        ("report = 3", ["report must be a [report] table"]),
     ],
 )
 def test_bad_experiment_files(tmp_path, text, words):

@@ -264,6 +264,7 @@ EXPERIMENT_KEYS = {
     "sprt_alpha": "the test's alpha, in (0, 0.5)",
     "sprt_beta": "the test's beta, in (0, 0.5)",
     "keep_plays": "true to store each hand's 52 cards in play order (replayable rows)",
+    "report": "a [report] table: how experiments/run.py reports the run (a tournament ignores it)",
 }
 
 
@@ -273,7 +274,8 @@ def read_experiment(path: str | Path) -> dict:
     ``rules`` may be a table or a file name (relative to the experiment file); ``out`` is
     relative to the experiment file too, and so is a user agent's module that Python's path
     lacks (``mine:AGENT`` beside the file). Returns a dict with the keys of ``EXPERIMENT_KEYS``
-    that the file sets, ``rules`` already a ``Rules`` and ``agents`` a list of ``AgentSpec``.
+    that the file sets, ``rules`` already a ``Rules`` and ``agents`` a list of ``AgentSpec``;
+    a ``[report]`` table (``experiments/run.py``'s) must be a table and is left out.
     """
     path = Path(path)
     data = read_toml(path, "experiment file", TournamentError)
@@ -286,6 +288,8 @@ def read_experiment(path: str | Path) -> dict:
     for key, typ in types.items():
         if key in data and not isinstance(data[key], typ):
             raise TournamentError(f"experiment file {path}: {key} must be {EXPERIMENT_KEYS[key]}, not {data[key]!r}")
+    if not isinstance(data.pop("report", {}), dict):
+        raise TournamentError(f"experiment file {path}: report must be {EXPERIMENT_KEYS['report']}")
     if "keep_plays" in data and not isinstance(data["keep_plays"], bool):
         raise TournamentError(f"experiment file {path}: keep_plays must be true or false, not {data['keep_plays']!r}")
     for key in ("deals", "matches", "seed", "jobs", "chunk_size"):

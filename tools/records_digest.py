@@ -1,8 +1,8 @@
 """A digest of the records every built-in agent makes on fixed deals: run before and after a change
 that must not change any decision (a refactor, a move, a rename) and compare the lines.
 
-    python benchmarks/records_digest.py            # one line per case, then the digest of all
-    python benchmarks/records_digest.py --quick    # the cheap cases only (no Crazy, fewer deals)
+    python tools/records_digest.py            # one line per case, then the digest of all
+    python tools/records_digest.py --quick    # the cheap cases only (no Crazy, fewer deals)
 
 Each case plays a lineup with ``play_hands`` or ``play_matches`` (the numba loop) and, for one
 case, through the agents' Python ``bid``/``play`` (a Python seat in the lineup), under the default

@@ -1,8 +1,8 @@
 """CPU-time rates of random playouts and Normal and Easy self-play, for A/B checks between
 checkouts on a shared machine (CPU time is steadier than wall clock there):
 
-    PYTHONPATH=/path/to/old/checkout python benchmarks/ab_cpu.py
-    PYTHONPATH=$PWD python benchmarks/ab_cpu.py
+    PYTHONPATH=/path/to/old/checkout python tools/ab_cpu.py
+    PYTHONPATH=$PWD python tools/ab_cpu.py
 
 Run the two alternately, a few times each, and compare medians.
 """
