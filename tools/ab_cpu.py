@@ -6,7 +6,7 @@ checkouts on a shared machine (CPU time is steadier than wall clock there):
 
 Run the two alternately, a few times each, and compare medians.
 """
-import time, statistics, sys
+import time, statistics
 import spades_ai as sa
 sa.random_playouts(10, seed=1); sa.play_hands(['normal']*4, 10, seed=1); sa.play_hands(['easy']*4, 10, seed=1)
 def cpu(fn, n, r=5):
