@@ -113,6 +113,8 @@ def test_reset_mid_hand_after_the_end_and_with_a_seed():
     check_fresh_deal(env, obs, info, 2)
     obs, info = env.reset(seed=9)  # a seed starts over at its deal 0
     check_fresh_deal(env, obs, info, 0)
+    with pytest.raises(ValueError, match="takes no options"):
+        env.reset(options={"reset_mask": np.ones(1, dtype=bool)})
     drawn = SpadesEnv(seat=1)
     obs, info = drawn.reset()  # no seed yet: deal 0 of a drawn one
     check_fresh_deal(drawn, obs, info, 0)

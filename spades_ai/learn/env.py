@@ -83,11 +83,10 @@ def check_action(action, name: str = "action") -> int:
     """An action as an int: a Python or numpy integer, or a 0-d integer array. A bool, a float,
     a string or anything else raises ``ValueError`` naming it (nothing is rounded or parsed);
     whether the int is a legal action is for the environment to say."""
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
-    if not is_int(action):
-        raise ValueError(f"{name} must be an int (an action id 0..{enc.N_ACTIONS - 1}), not {action!r} ({type(action).__name__})")
-    return int(action)
+    value = action[()] if isinstance(action, np.ndarray) and action.ndim == 0 else action
+    if not is_int(value):
+        raise ValueError(f"{name} must be an int (an action id 0..{enc.N_ACTIONS - 1}), not {action!r} ({type(value).__name__})")
+    return int(value)
 
 
 # -- the other seats ------------------------------------------------------------------------------
@@ -273,9 +272,10 @@ class VectorEnv:
         if self._seed is None:
             raise RuntimeError("call reset() before step()")
         given = self._check_actions(actions)
-        # the kernel reads int64: an int beyond it is no action either way, so it goes in as -1
-        ids = np.array([a if 0 <= a < enc.N_ACTIONS else -1 for a in given], dtype=np.int64) if isinstance(given, list) \
-            else given.astype(np.int64, copy=False)  # fmt: skip
+        if isinstance(given, list):  # an int beyond int64 is no action either way: -1 to the kernel
+            ids = np.array([a if 0 <= a < enc.N_ACTIONS else -1 for a in given], dtype=np.int64)
+        else:
+            ids = given.astype(np.int64, copy=False)
         # copy=True: the kernel writes into fresh arrays (no second pass over the observations)
         obs, rewards, terminated, truncated, points = (
             self._fresh(a) for a in (self._obs, self._rewards, self._terminated, self._truncated, self._points)

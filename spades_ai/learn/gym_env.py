@@ -56,6 +56,9 @@ class SpadesEnv(gym.Env):
         self._obs: np.ndarray | None = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal 0 of ``seed``, or (no seed) the next deal of the last one: ``(obs, info)``."""
+        if options:
+            raise ValueError(f"SpadesEnv.reset takes no options, not {options!r}")
         super().reset(seed=seed)
         if seed is not None or self.vector.seed is None:
             # a new seed (given, or drawn from the env's generator): its deal 0
@@ -67,6 +70,7 @@ class SpadesEnv(gym.Env):
         return self._one(obs, info)
 
     def step(self, action):
+        """The seat takes ``action`` (an int, see the module docstring): gymnasium's five values."""
         if self._ended:
             raise RuntimeError("the episode is over: call reset()")
         action = check_action(action)
