@@ -1,4 +1,5 @@
-"""The single-table gymnasium view: gymnasium's own checker, and the same hand as VectorEnv."""
+"""The single-table gymnasium view: gymnasium's own checker, the same hand as VectorEnv, a fresh deal
+after every reset whatever came before, and misuse (non-int actions and seats) refused."""
 
 import numpy as np
 import pytest
@@ -6,7 +7,6 @@ import pytest
 pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env
-
 from test_learn_env import RefTable  # the slow reference: a table replayed through Hand
 
 import spades_ai as sa
@@ -182,7 +182,7 @@ def test_random_actions_and_resets_raise_only_the_documented_errors():
                 action = garbage[int(rng.integers(len(garbage)))]
             legal = not ended and check_action_ok(action) and 0 <= action < enc.N_ACTIONS and info["action_mask"][action]
             try:
-                obs, reward, terminated, truncated, info = env.step(action)
+                _, _, terminated, truncated, info = env.step(action)
             except RuntimeError:
                 assert ended
                 seen["after the end"] += 1
