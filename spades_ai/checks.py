@@ -27,11 +27,21 @@ def check_count(n, name: str = "n") -> int:
     return int(n)
 
 
+def is_int(v) -> bool:
+    """Whether ``v`` is an int: a Python or numpy integer, not a bool."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def check_seat(seat, name: str = "seat") -> int:
+    """A seat is an int 0..3 (a bool, a float or a string is not)."""
+    if not is_int(seat) or not 0 <= int(seat) < 4:
+        raise ValueError(f"{name} must be a seat 0..3, not {seat!r}")
+    return int(seat)
+
+
 def check_dealer(dealer) -> int:
     """A dealer is a seat 0..3."""
-    if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= int(dealer) < 4:
-        raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
-    return int(dealer)
+    return check_seat(dealer, "dealer")
 
 
 def check_noise(v) -> float:

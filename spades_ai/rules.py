@@ -2,7 +2,9 @@
 
 The defaults are the game of ``RULES.md``: 500 to win, -200 loses, nil worth 100, no blind
 nil, a nil bidder's tricks are bags, 10 bags cost 100, spades may be led once broken, the
-dealer's left leads, bids from 1 to 13 or nil.
+dealer's left leads, bids from 1 to 13 or nil. Every number is bounded (``MAX_*`` below, a
+``RulesError`` naming the field and its range beyond them) so that no score of a match can
+overflow what the engine and the results store.
 
 The engine's kernels read the rules as a small int64 array (``Rules.as_array()``); the
 ``R_*`` constants below name its slots and the codes of the text options.
@@ -70,6 +72,22 @@ BIG_JOKER_ID, LITTLE_JOKER_ID = 26, 0  # the big joker replaces 2H, the little o
 NO_TARGET = 1 << 60
 NO_LOSS = -(1 << 60)
 
+# Bounds of the numeric fields, so that no score overflows what the engine and the results hold.
+# A team's points in one hand are at most 260 (a set contract of 26, or 13 made at ten_for_200)
+# + 13 bags + two nil bonuses + 13 bag penalties (bag_limit 1) in size: 150,273 with every bonus
+# and penalty at MAX_BONUS. A match lasts at most MAX_MATCH_HANDS hands, so a score stays within
+# +-1.51e9: inside the int32 score columns of the results, and far inside the engine's int64.
+#: A match still tied (or undecided) after this many hands stops, reported unfinished; the
+#: largest ``max_hands``.
+MAX_MATCH_HANDS = 10_000
+#: The largest ``nil_bonus``, ``blind_nil_bonus`` and ``bag_penalty``.
+MAX_BONUS = 10_000
+#: The largest ``bag_limit``: more bags than a match can gather.
+MAX_BAG_LIMIT = 1_000_000
+#: The largest ``target_score``, ``blind_nil_min_deficit`` and ``-loss_threshold``: beyond
+#: any score a match can reach.
+MAX_THRESHOLD = 10**10
+
 LEAD_BROKEN, LEAD_AFTER_FIRST, LEAD_AFTER_THREE, LEAD_AFTER_THREE_OR_BROKEN, LEAD_ANYTIME = range(5)
 FIRST_DEALER_LEFT, FIRST_LOW_CLUB = range(2)
 BID_CLASSIC, BID_SUICIDE, BID_MIRROR, BID_WHIZ = range(4)
@@ -87,25 +105,27 @@ class Rules:
 
     target_score: int | None = 500
     """Score that ends the match (the higher score wins; a tie plays on). None: no target, only
-    with ``max_hands``."""
+    with ``max_hands``. At most ``MAX_THRESHOLD``."""
     loss_threshold: int | None = -200
-    """A team at or below this score loses at once (negative). None: off."""
+    """A team at or below this score loses at once (negative). None: off. At least
+    ``-MAX_THRESHOLD``."""
     nil: bool = True
     """Whether a player may bid nil (0)."""
     nil_bonus: int = 100
-    """Won by a nil bidder who takes no trick, lost otherwise."""
+    """Won by a nil bidder who takes no trick, lost otherwise. At most ``MAX_BONUS``."""
     blind_nil: bool = False
     """Whether a player may bid nil before seeing the cards (needs ``nil``)."""
     blind_nil_bonus: int = 200
-    """Won or lost by a blind nil."""
+    """Won or lost by a blind nil. At most ``MAX_BONUS``."""
     blind_nil_min_deficit: int = 0
-    """Blind nil only when the team trails by at least this many points; 0: always."""
+    """Blind nil only when the team trails by at least this many points; 0: always. At most
+    ``MAX_THRESHOLD``."""
     nil_tricks_count: bool = False
     """Whether a nil bidder's tricks count toward the partner's contract (else they are bags)."""
     bag_limit: int = 10
-    """Bags that cost ``bag_penalty`` and are then taken off the count."""
+    """Bags that cost ``bag_penalty`` and are then taken off the count. At most ``MAX_BAG_LIMIT``."""
     bag_penalty: int = 100
-    """Points lost each time the bag count reaches ``bag_limit``."""
+    """Points lost each time the bag count reaches ``bag_limit``. At most ``MAX_BONUS``."""
     spade_lead: str = "broken"
     """When spades may be led: one of ``SPADE_LEADS``. An all-spade hand may always lead one."""
     first_lead: str = "dealer_left"
@@ -123,7 +143,8 @@ class Rules:
     nil or at least 4 after a nil);
     ``mirror`` (bid the number of spades held; none is nil); ``whiz`` (nil or that number)."""
     max_hands: int | None = None
-    """Stop after this many hands (the higher score wins; a tie plays on). None: off."""
+    """Stop after this many hands (the higher score wins; a tie plays on). None: off. At most
+    ``MAX_MATCH_HANDS``, the hands after which any match stops."""
     hook: bool = False
     """The dealer, who bids last, may not make the four bids add up to exactly 13 (unless every
     bid it could make would: the hook never leaves it without a bid). Not with mirror bidding."""
@@ -392,26 +413,27 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _in_range(v, lo: int, hi: int) -> bool:
+    return _is_int(v) and lo <= v <= hi
+
+
 def _validate(r: Rules) -> None:
     for name in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty", "closed_bidding"):
         if not isinstance(getattr(r, name), bool):
             _fail(name, getattr(r, name), "true or false")
-    if r.target_score is not None and not (_is_int(r.target_score) and r.target_score > 0):
-        _fail("target_score", r.target_score, "a positive int (or None with max_hands)")
-    if r.loss_threshold is not None and not (_is_int(r.loss_threshold) and r.loss_threshold < 0):
-        _fail("loss_threshold", r.loss_threshold, "a negative int or None (off)")
-    if r.max_hands is not None and not (_is_int(r.max_hands) and r.max_hands > 0):
-        _fail("max_hands", r.max_hands, "a positive int or None (off)")
+    if r.target_score is not None and not _in_range(r.target_score, 1, MAX_THRESHOLD):
+        _fail("target_score", r.target_score, f"an int in 1..{MAX_THRESHOLD:_} (or None with max_hands)")
+    if r.loss_threshold is not None and not _in_range(r.loss_threshold, -MAX_THRESHOLD, -1):
+        _fail("loss_threshold", r.loss_threshold, f"an int in -{MAX_THRESHOLD:_}..-1 or None (off)")
+    if r.max_hands is not None and not _in_range(r.max_hands, 1, MAX_MATCH_HANDS):
+        _fail("max_hands", r.max_hands, f"an int in 1..{MAX_MATCH_HANDS:_} or None (off)")
     if r.target_score is None and r.max_hands is None:
         raise RulesError("rules field 'target_score' may be None only when 'max_hands' is set")
-    for name in ("nil_bonus", "blind_nil_bonus", "bag_limit"):
+    for name, lo, hi in (("nil_bonus", 1, MAX_BONUS), ("blind_nil_bonus", 1, MAX_BONUS), ("bag_penalty", 0, MAX_BONUS),
+                         ("bag_limit", 1, MAX_BAG_LIMIT), ("blind_nil_min_deficit", 0, MAX_THRESHOLD)):  # fmt: skip
         v = getattr(r, name)
-        if not (_is_int(v) and v > 0):
-            _fail(name, v, "a positive int")
-    for name in ("bag_penalty", "blind_nil_min_deficit"):
-        v = getattr(r, name)
-        if not (_is_int(v) and v >= 0):
-            _fail(name, v, "an int >= 0")
+        if not _in_range(v, lo, hi):
+            _fail(name, v, f"an int in {lo}..{hi:_}")
     for name, options in (("spade_lead", SPADE_LEADS), ("first_lead", FIRST_LEADS), ("bidding", BIDDINGS)):
         if getattr(r, name) not in options:
             _fail(name, getattr(r, name), "one of " + ", ".join(map(repr, options)))

@@ -232,3 +232,185 @@ def test_rules_without_actions_are_refused():
         VectorEnv(2, seats=(0, 0))
     with pytest.raises(TypeError, match="kernel agents"):
         VectorEnv(2, others=object())
+
+
+# -- misuse (issue 33) ------------------------------------------------------------------------------
+@pytest.mark.parametrize("seats", ["0", "02", (0.5,), (True,), (np.float64(0),), (0, "2"), 0, None])
+def test_non_integer_seats_are_refused(seats):
+    """``int()`` took '0', 0.5 and True as seat 0."""
+    with pytest.raises((TypeError, ValueError), match="seat"):
+        VectorEnv(1, seats=seats)
+
+
+def test_numpy_integer_seats_are_seats():
+    assert VectorEnv(1, seats=(np.int64(2), np.uint8(0))).seats == (0, 2)
+
+
+def not_actions(n: int) -> list:
+    """Actions for ``n`` tables that are not ``n`` ints: each must raise ``ValueError``."""
+    ints = [53] * (n - 1)
+    return [
+        np.full(n, 53.0), np.full(n, 3.7), np.ones(n, dtype=bool), np.full(n, "53"), np.full(n, 53, dtype=object),
+        ints + [True], ints + [3.7], tuple(ints + ["53"]), ints + [np.float64(53)], ints + [np.array(53.0)],
+        ints + [None], "53", np.full((1, n), 53), np.full(n + 1, 53), [53] * (n + 1), 53,
+    ]  # fmt: skip
+
+
+def test_non_integer_actions_are_refused_and_change_nothing():
+    env, twin = VectorEnv(2), VectorEnv(2)
+    _, info = env.reset(seed=4)
+    twin.reset(seed=4)
+    for actions in not_actions(2):
+        with pytest.raises(ValueError, match=r"actions must be 2 ints|the action of table 1 must be an int \(an action"):
+            env.step(actions)
+    bids = info["action_mask"].argmax(axis=1)
+    expected = twin.step(bids)[0]
+    np.testing.assert_array_equal(env.step([np.int8(bids[0]), int(bids[1])])[0], expected)
+    for actions in (bids.astype(np.uint8), tuple(bids.tolist()), [np.uint64(b) for b in bids]):  # ints all
+        one = VectorEnv(2)
+        one.reset(seed=4)
+        np.testing.assert_array_equal(one.step(actions)[0], expected)
+
+
+def test_an_int_beyond_int64_is_an_illegal_action():
+    env = VectorEnv(2)
+    _, info = env.reset(seed=4)
+    with pytest.raises(IllegalBidError, match=rf"table 1, seat 0: action {2**70} \(not an action\)"):
+        env.step([int(info["action_mask"][0].argmax()), 2**70])
+
+
+@pytest.mark.parametrize("copy", [False, True])
+def test_an_edited_mask_changes_nothing(copy):
+    """copy=False returned the very mask the next step checked: a caller who set a bit there
+    got an illegal action applied, and the engine corrupted."""
+    env, twin = VectorEnv(3, copy=copy), VectorEnv(3)
+    _, info = env.reset(seed=8)
+    _, twin_info = twin.reset(seed=8)
+    rng = np.random.default_rng(8)
+    for step in range(30):
+        mask = info["action_mask"]
+        np.testing.assert_array_equal(mask, twin_info["action_mask"])
+        actions = choose(mask, rng)
+        if not mask[1].all():  # not an autoreset step, where every action goes
+            bad = int(np.flatnonzero(mask[1] == 0)[0])
+            mask[1, bad] = 1  # the caller's edit
+            mask[0] = 0
+            with pytest.raises((IllegalBidError, IllegalPlayError), match=rf"table 1, seat \d: action {bad} "):
+                env.step(np.array([actions[0], bad, actions[2]]))
+        obs, _, _, _, info = env.step(actions)
+        twin_obs, _, _, _, twin_info = twin.step(actions)
+        np.testing.assert_array_equal(obs, twin_obs, err_msg=f"step {step}")
+
+
+def test_a_partial_reset_starts_the_next_episode_of_its_tables():
+    """``options={"reset_mask": m}``: the marked tables leave their hand (mid-hand or ended) for
+    their next episode, the others stay where they are (each table replayed through ``Hand``);
+    arrays already returned keep their values (copy=True)."""
+    seed, n = 6, 3
+    env = VectorEnv(n)
+    obs, info = env.reset(seed=seed)
+    refs = [RefTable(seed, t, sa.Rules(), (0,), False) for t in range(n)]
+    for r in refs:
+        r.start_episode()
+    rng = np.random.default_rng(6)
+    for step in range(60):
+        prev, before = obs, obs.copy()
+        if step % 7 == 3:
+            restart = rng.random(n) < 0.5
+            restart[step % n] = True
+            obs, info = env.reset(options={"reset_mask": restart})
+            expected = []
+            for r, go in zip(refs, restart):
+                r.k += int(go)
+                expected.append(r.start_episode() if go else None)
+        else:
+            actions = choose(info["action_mask"], rng)
+            obs, _, _, _, info = env.step(actions)
+            expected = [r.step(int(a)) for r, a in zip(refs, actions)]
+        for t in range(n):
+            where = f"step {step}, table {t}"
+            if expected[t] is None:  # not restarted: as it was
+                np.testing.assert_array_equal(obs[t], before[t], err_msg=where)
+            else:
+                np.testing.assert_array_equal(obs[t], expected[t][0], err_msg=where)
+                np.testing.assert_array_equal(info["action_mask"][t], expected[t][1], err_msg=where)
+            assert info["deal_no"][t] == (t << 32) + refs[t].k, where
+        np.testing.assert_array_equal(prev, before)  # copy=True: a later step or reset leaves it be
+    assert sum(r.k for r in refs) >= 8
+    prev, before = obs, obs.copy()
+    env.reset(seed=seed)
+    np.testing.assert_array_equal(prev, before)
+
+
+def test_a_partial_reset_is_refused_when_it_cannot_be_one():
+    env = VectorEnv(2)
+    whole = np.array([True, True])
+    with pytest.raises(RuntimeError, match="reset_mask"):
+        env.reset(options={"reset_mask": whole})
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match="seed must be None"):
+        env.reset(seed=2, options={"reset_mask": whole})
+    for mask in ([True, True], np.array([1, 1]), np.array([True]), np.array([[True, True]])):
+        with pytest.raises(ValueError, match=r"options\['reset_mask'\] must be a bool array of 2"):
+            env.reset(options={"reset_mask": mask})
+    with pytest.raises(ValueError, match="options may only hold 'reset_mask'"):
+        env.reset(options={"seed": 3})
+
+
+def test_random_misuse_of_the_vector_env():
+    """copy=False, random steps (legal, one illegal table, garbage), full and partial resets,
+    and a caller scribbling on the returned buffers: only the documented errors come out, and
+    every table a reset starts is its next deal fresh (its seat's 13 cards, as ``Hand`` shows)."""
+    n, rng = 3, np.random.default_rng(34)
+    env = VectorEnv(n, copy=False)
+    k, done, seed = np.zeros(n, dtype=int), np.zeros(n, dtype=bool), None
+    seen = dict.fromkeys(["reset", "partial", "step", "illegal", "garbage", "scribble", "hand over"], 0)
+    for _ in range(400):
+        op = rng.random()
+        if seed is None or op < 0.06:
+            seed = int(rng.integers(1000))
+            obs, info = env.reset(seed=seed)
+            k[:], done[:], restart, kind = 0, False, np.ones(n, dtype=bool), "reset"
+        elif op < 0.14:
+            restart = rng.random(n) < 0.5
+            restart[int(rng.integers(n))] = True
+            obs, info = env.reset(options={"reset_mask": restart})
+            k += restart
+            done &= ~restart
+            kind = "partial"
+        else:
+            mask = info["action_mask"].copy()
+            actions = choose(mask, rng)
+            if rng.random() < 0.3:
+                seen["scribble"] += 1
+                info["action_mask"][:] = rng.integers(0, 2, info["action_mask"].shape)
+                obs[:] = -1.0
+            if op < 0.25 and not mask.all(axis=1).any():
+                t = int(rng.integers(n))
+                actions[t] = int(rng.choice(np.concatenate([np.flatnonzero(mask[t] == 0), [-3, 68, 500]])))
+                with pytest.raises((IllegalBidError, IllegalPlayError), match=f"table {t}, seat"):
+                    env.step(actions)
+                seen["illegal"] += 1
+                actions = choose(mask, rng)
+            elif op < 0.35:
+                garbage = not_actions(n)
+                with pytest.raises(ValueError, match=f"actions must be {n} ints|the action of table {n - 1} must be an int"):
+                    env.step(garbage[int(rng.integers(len(garbage)))])
+                seen["garbage"] += 1
+            obs, _, terminated, truncated, info = env.step(actions)
+            k += done
+            done = terminated | truncated
+            seen["step"] += 1
+            seen["hand over"] += int(done.sum())
+            continue
+        seen[kind] += 1
+        for t in np.flatnonzero(restart):
+            ref = RefTable(seed, int(t), sa.Rules(), (0,), False)
+            ref.k = int(k[t])
+            expected_obs, expected_mask, *_ = ref.start_episode()
+            np.testing.assert_array_equal(obs[t], expected_obs)
+            np.testing.assert_array_equal(info["action_mask"][t], expected_mask)
+            own = np.flatnonzero(obs[t, enc.SLICES["own_cards"]]).tolist()
+            assert own == sorted(int(c) for c in sa.deal(seed, (int(t) << 32) + int(k[t]))[0])
+            assert info["deal_no"][t] == (int(t) << 32) + k[t]
+    assert min(seen.values()) >= 10, seen

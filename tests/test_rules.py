@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
+import typing
 
 import pytest
 from naive import random_rules_kwargs
@@ -370,6 +372,89 @@ def test_as_array_codes_of_text_options():
     assert rules_mod.SPADE_LEADS[rules_mod.LEAD_AFTER_THREE] == "after_three_tricks"
     assert rules_mod.FIRST_LEADS[rules_mod.FIRST_LOW_CLUB] == "low_club"
     assert rules_mod.BIDDINGS[rules_mod.BID_WHIZ] == "whiz" and rules_mod.BIDDINGS[rules_mod.BID_SUICIDE] == "suicide"
+
+
+# -- bounds: no score can overflow (issue 33) -------------------------------------------------
+
+# field: (the lowest value, the highest, its slot of the kernels' array)
+BOUNDS = {
+    "target_score": (1, rules_mod.MAX_THRESHOLD, rules_mod.R_TARGET),
+    "loss_threshold": (-rules_mod.MAX_THRESHOLD, -1, rules_mod.R_LOSS),
+    "nil_bonus": (1, rules_mod.MAX_BONUS, rules_mod.R_NIL_BONUS),
+    "blind_nil_bonus": (1, rules_mod.MAX_BONUS, rules_mod.R_BLIND_BONUS),
+    "blind_nil_min_deficit": (0, rules_mod.MAX_THRESHOLD, rules_mod.R_BLIND_DEFICIT),
+    "bag_limit": (1, rules_mod.MAX_BAG_LIMIT, rules_mod.R_BAG_LIMIT),
+    "bag_penalty": (0, rules_mod.MAX_BONUS, rules_mod.R_BAG_PENALTY),
+    "max_hands": (1, rules_mod.MAX_MATCH_HANDS, rules_mod.R_MAX_HANDS),
+}
+#: Bounded by the game itself (13 tricks, 3 cards to pass, 4 extra trumps): see the nonsense test.
+GAME_BOUNDED = {"min_bid", "min_team_bid", "pass_cards", "blind_pass", "jokers", "deuces_high"}
+#: A hand's points for a team are at most this in size under the bounds (rules.py's comment).
+HAND_POINTS_BOUND = 260 + 13 + 15 * rules_mod.MAX_BONUS
+
+
+def test_every_int_field_is_bounded():
+    hints = typing.get_type_hints(Rules)
+    ints = {f.name for f in dataclasses.fields(Rules) if int in (typing.get_args(hints[f.name]) or (hints[f.name],))}
+    assert ints == set(BOUNDS) | GAME_BOUNDED
+
+
+@pytest.mark.parametrize("field", list(BOUNDS))
+def test_numbers_beyond_the_bounds_are_refused_by_field_and_range(field, tmp_path):
+    """``Rules(nil_bonus=2**62 + 1)`` used to play; a value beyond 64 bits reached ``as_array``
+    and its ``OverflowError`` (a 500 from the web server)."""
+    lo, hi, slot = BOUNDS[field]
+    for ok in (lo, hi):
+        assert Rules(**{field: ok}).as_array()[slot] == ok
+    expected = re.escape(f"rules field '{field}' must be an int in {lo:_}..{hi:_}")
+    p = tmp_path / "rules.toml"
+    for bad in (lo - 1, hi + 1, 2**62 + 1, -(2**62) - 1, 2**63, -(2**63) - 1, 2**64, 2**200):
+        if lo <= bad <= hi:
+            continue
+        with pytest.raises(RulesError, match=expected) as info:
+            Rules(**{field: bad})
+        assert repr(bad) in str(info.value)
+        with pytest.raises(RulesError, match=expected):
+            Rules.preset("blind", **{field: bad})
+        with pytest.raises(RulesError, match=expected):
+            Rules.load({field: bad})
+        with pytest.raises(RulesError, match=expected):
+            Rules().replace(**{field: bad})
+        p.write_text(f"[rules]\n{field} = {bad}\n")
+        with pytest.raises(RulesError, match=expected):
+            Rules.from_toml(p)
+
+
+def test_the_browser_table_answers_a_rules_error_beyond_64_bits():
+    from spades_ai.web.settings import rules_from_form
+
+    with pytest.raises(RulesError, match="'nil_bonus' must be an int in 1..10_000"):
+        rules_from_form(Rules(), {"nil_bonus": 2**64})
+
+
+def test_a_match_under_the_bounds_cannot_overflow():
+    """Two failed nils at nil_bonus = 2**62 + 1 wrapped round to 9223372036854775716. Under the
+    bounds the worst hand loses 15 bonuses (two failed nils, 13 bag penalties) and scores
+    exactly, even at the end of the longest match, whose scores fit the results' int32."""
+    big = rules_mod.MAX_BONUS
+    assert rules_mod.MAX_MATCH_HANDS * HAND_POINTS_BOUND < 2**31 - 1
+    assert rules_mod.MAX_THRESHOLD > rules_mod.MAX_MATCH_HANDS * HAND_POINTS_BOUND  # no target is short of a score
+    worst = Rules(nil_bonus=big, blind_nil=True, blind_nil_bonus=big, bag_limit=1, bag_penalty=big, ten_for_200=True)
+    before = -(rules_mod.MAX_MATCH_HANDS - 1) * HAND_POINTS_BOUND
+    r = sa.score_hand([0, 13, 0, 13], [12, 0, 1, 0], worst, blind=[True, False, True, False], scores=(before, before))
+    assert r.points == (13 - 15 * big, -260) and r.scores == (before + 13 - 15 * big, before - 260)
+    # and no hand at the bounds goes beyond HAND_POINTS_BOUND (random hands)
+    rng = random.Random(33)
+    for _ in range(2000):
+        rules = Rules(nil_bonus=big, blind_nil=True, blind_nil_bonus=big, bag_penalty=big, ten_for_200=rng.random() < 0.5,
+                      bag_limit=rng.choice([1, 2, 10, rules_mod.MAX_BAG_LIMIT]), nil_tricks_count=rng.random() < 0.3)  # fmt: skip
+        bids = [rng.choice([0, rng.randint(1, 13)]) for _ in range(4)]
+        cuts = sorted(rng.randint(0, 13) for _ in range(3))
+        tricks = [b - a for a, b in zip([0] + cuts, cuts + [13])]
+        bags = [rng.randrange(rules.bag_limit) for _ in range(2)]
+        blind = [b == 0 and rng.random() < 0.5 for b in bids]
+        r = sa.score_hand(bids, tricks, rules, blind=blind, bag_count=bags)
+        assert max(map(abs, r.points)) <= HAND_POINTS_BOUND, (bids, tricks, bags, blind)
 
 
 # -- bidding presets through Hand.legal_bids ---------------------------------------------------

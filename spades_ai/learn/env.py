@@ -19,7 +19,8 @@ rotating, until a team wins). The reward of a step is the hand's points (bag pen
 included), when a hand ends in it, for the team of the seat that acted; ``info["points"]`` gives
 both teams'. Autoreset is gymnasium's next-step mode: the step after ``terminated`` or
 ``truncated`` starts the table's next episode and ignores its action (the mask of an ended
-table allows every action, so a sampler never sees an empty mask).
+table allows every action, so a sampler never sees an empty mask). ``reset(options={"reset_mask":
+mask})`` starts the next episode of the tables it marks at once, whatever state they are in.
 
 Tables never depend on each other: table ``t``'s episode ``k`` plays deal ``(t << 32) + k`` of
 the seed (``info["deal_no"]``; ``sa.deal(seed, deal_no)``, dealer ``k % 4``) or, in matches,
@@ -30,7 +31,7 @@ so the same seed and actions give the same trajectory for a table whatever ``num
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -39,7 +40,7 @@ from spades_ai.policies.kernel_agent import KernelAgent, Mixed
 from spades_ai.agents.registry import make_agent
 from spades_ai.selfplay.codegen import bind
 from spades_ai.cards import CardSet
-from spades_ai.checks import check_seed
+from spades_ai.checks import check_seat, check_seed, is_int
 from spades_ai.engine import state as _st
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.learn import encoding as enc
@@ -69,14 +70,23 @@ def check_rules(rules: Rules | None) -> Rules:
 
 
 def check_seats(seats) -> tuple[int, ...]:
-    """The controlled seats: distinct seats 0..3, at least one."""
-    try:
-        out = tuple(sorted({int(s) for s in seats}))
-    except TypeError:
-        raise TypeError(f"seats must be a sequence of seats 0..3, such as (0,) or (0, 2), not {seats!r}") from None
-    if not out or any(not 0 <= s < 4 for s in out) or len(out) != len(list(seats)):
+    """The controlled seats: distinct seats 0..3 (ints; numpy integers too), at least one."""
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
+        raise TypeError(f"seats must be a sequence of seats 0..3, such as (0,) or (0, 2), not {seats!r}")
+    given = [check_seat(s, f"each of seats {seats!r}") for s in seats]
+    if not given or len(set(given)) != len(given):
         raise ValueError(f"seats must be distinct seats 0..3, at least one, not {seats!r}")
-    return out
+    return tuple(sorted(given))
+
+
+def check_action(action, name: str = "action") -> int:
+    """An action as an int: a Python or numpy integer, or a 0-d integer array. A bool, a float,
+    a string or anything else raises ``ValueError`` naming it (nothing is rounded or parsed);
+    whether the int is a legal action is for the environment to say."""
+    value = action[()] if isinstance(action, np.ndarray) and action.ndim == 0 else action
+    if not is_int(value):
+        raise ValueError(f"{name} must be an int (an action id 0..{enc.N_ACTIONS - 1}), not {action!r} ({type(value).__name__})")
+    return int(value)
 
 
 # -- the other seats ------------------------------------------------------------------------------
@@ -158,8 +168,9 @@ class VectorEnv:
     """``num_envs`` tables stepped in one numba call; see the module docstring.
 
     ``copy``: return fresh arrays each step (the default, as gymnasium's vector envs); with
-    ``copy=False`` the environment's own buffers, overwritten by the next step, are returned
-    (``info["action_mask"]`` included: the next step checks the actions against it).
+    ``copy=False`` the environment's own output buffers, overwritten by the next step or reset,
+    are returned. The legality of the next actions is checked against a mask the caller is
+    never given, so editing a returned ``info["action_mask"]`` changes nothing.
     """
 
     metadata: ClassVar[dict] = {"autoreset_mode": "NextStep", "render_modes": []}
@@ -167,7 +178,7 @@ class VectorEnv:
 
     def __init__(self, num_envs: int, seats: Sequence[int] = (0,), others="normal", rules: Rules | None = None,
                  episode: str = "hand", *, copy: bool = True):  # fmt: skip
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, not {num_envs!r}")
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, not {episode!r}")
@@ -184,7 +195,8 @@ class VectorEnv:
         self._hands = np.zeros((n, 4), dtype=np.uint64)
         self._rows = np.zeros((n, _vl.ROW_WIDTH), dtype=np.int64)
         self._obs = np.zeros((n, enc.OBSERVATION_SIZE), dtype=np.float32)
-        self._masks = np.zeros((n, enc.N_ACTIONS), dtype=np.int8)
+        self._masks = np.zeros((n, enc.N_ACTIONS), dtype=np.int8)  # what step checks: never handed out
+        self._shown_masks = np.zeros_like(self._masks)  # copy=False: the mask buffer the caller gets
         self._rewards = np.zeros(n, dtype=np.float64)
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
@@ -194,56 +206,118 @@ class VectorEnv:
 
     @property
     def seed(self) -> int | None:
-        """The seed of the last ``reset`` (drawn from the OS when none was given)."""
+        """The seed of the last full ``reset`` (drawn from the OS when none was given)."""
         return self._seed
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start every table's first episode: ``(obs, info)``. Without a seed, one is drawn
-        from the OS (see ``self.seed``)."""
-        self._seed = check_seed(seed) if seed is not None else int.from_bytes(os.urandom(8), "little")
+        from the OS (see ``self.seed``).
+
+        ``options={"reset_mask": mask}`` (gymnasium's partial reset; ``mask`` a bool array, one
+        per table) starts instead the next episode of each table it marks, of the same seed,
+        whatever its current one was (mid-hand, ended, or just refused an illegal action); the
+        other tables are left as they are, and ``seed`` must be None.
+
+        >>> env = VectorEnv(2)
+        >>> _, info = env.reset(seed=1)
+        >>> _, info = env.reset(options={"reset_mask": np.array([False, True])})
+        >>> info["deal_no"].tolist()                            # table 1's episode 1
+        [0, 4294967297]
+        """
+        restart = self._reset_mask(options)
+        full = restart is None
+        if full:
+            self._seed = check_seed(seed) if seed is not None else int.from_bytes(os.urandom(8), "little")
+            restart = np.ones(self.num_envs, dtype=np.bool_)
+            obs = self._fresh(self._obs)
+            points = self._fresh(self._points)
+        else:
+            if seed is not None:
+                raise ValueError("a partial reset (options['reset_mask']) goes on with the seed of the last full reset: seed must be None")
+            if self._seed is None:
+                raise RuntimeError("call reset() without a reset_mask first: a partial reset needs a seed to go on with")
+            obs = self._obs.copy() if self.copy else self._obs  # the other tables' observations stay
+            points = self._points.copy() if self.copy else self._points
         ok = self.lineup.module.reset_kernel(
             np.uint64(self._seed), self._ctrl, self.episode == "match", self.lineup.slots, self.lineup.params,
-            self._rules, self._pubs, self._hands, self._rows, self._obs, self._masks, self._err,
+            self._rules, self._pubs, self._hands, self._rows, obs, self._masks, self._err, restart, full,
         )  # fmt: skip
         if not ok:
             self._raise_agent()
-        self._points[:] = 0
-        return self._out(self._obs), self._info()
+        points[restart] = 0
+        self._obs, self._points = obs, points
+        return obs, self._info()
+
+    def _reset_mask(self, options) -> np.ndarray | None:
+        """The tables a partial reset restarts (None: a full reset); unknown options raise."""
+        if options is None:
+            return None
+        if not isinstance(options, dict) or set(options) - {"reset_mask"}:
+            raise ValueError(f"options may only hold 'reset_mask' (a bool array, one per table), not {options!r}")
+        mask = options.get("reset_mask")
+        if mask is None:
+            return None
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must be a bool array of {self.num_envs} (one per table), not {mask!r}")
+        return mask.copy()
 
     def step(self, actions):
         """Every table takes its action: ``(obs, reward, terminated, truncated, info)``.
 
-        An action outside its table's mask raises ``IllegalBidError`` / ``IllegalPlayError``
-        naming the table, the seat and the action, and changes no table."""
+        ``actions``: one int per table, as an integer array (numpy's, or anything
+        ``np.asarray`` makes one of) or a list or tuple of ints (numpy integers too); floats,
+        bools and strings raise ``ValueError``. An action outside its table's mask raises
+        ``IllegalBidError`` / ``IllegalPlayError`` naming the table, the seat and the action,
+        and changes no table."""
         if self._seed is None:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} ints (one per table), not {actions.dtype} {actions.shape}")
+        given = self._check_actions(actions)
+        if isinstance(given, list):  # an int beyond int64 is no action either way: -1 to the kernel
+            ids = np.array([a if 0 <= a < enc.N_ACTIONS else -1 for a in given], dtype=np.int64)
+        else:
+            ids = given.astype(np.int64, copy=False)
         # copy=True: the kernel writes into fresh arrays (no second pass over the observations)
-        fresh = np.empty_like if self.copy else (lambda a: a)
         obs, rewards, terminated, truncated, points = (
-            fresh(a) for a in (self._obs, self._rewards, self._terminated, self._truncated, self._points)
+            self._fresh(a) for a in (self._obs, self._rewards, self._terminated, self._truncated, self._points)
         )
         bad = self.lineup.module.step_kernel(
-            actions.astype(np.int64, copy=False), np.uint64(self._seed), self._ctrl, self.episode == "match",
+            ids, np.uint64(self._seed), self._ctrl, self.episode == "match",
             self.lineup.slots, self.lineup.params, self._rules, self._pubs, self._hands, self._rows, obs,
             self._masks, rewards, terminated, truncated, points, self._err,
         )  # fmt: skip
         if bad == -2:
             self._raise_agent()
         if bad >= 0:
-            self._raise_illegal(int(bad), int(actions[bad]))
+            raise self.illegal_error(int(bad), int(given[bad]))
         self._obs, self._rewards, self._terminated, self._truncated, self._points = obs, rewards, terminated, truncated, points
         return obs, rewards, terminated, truncated, self._info()
 
-    def _out(self, a: np.ndarray) -> np.ndarray:
-        return a.copy() if self.copy else a
+    def _check_actions(self, actions) -> np.ndarray | list[int]:
+        """``actions`` as an integer array of ``num_envs``, or (a list or tuple) as a list of
+        ints, each checked on its own so that a ``True`` among ints is refused too."""
+        n = self.num_envs
+        if isinstance(actions, (list, tuple)):
+            if len(actions) != n:
+                raise ValueError(f"actions must be {n} ints (one per table), not {len(actions)}")
+            return [check_action(a, f"the action of table {t}") for t, a in enumerate(actions)]
+        array = np.asarray(actions)
+        if array.shape != (n,) or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"actions must be {n} ints (one per table), not {array.dtype} {array.shape}: {actions!r}")
+        return array
+
+    def _fresh(self, a: np.ndarray) -> np.ndarray:
+        """A new array for the kernel to write (copy=True), else the environment's own buffer."""
+        return np.empty_like(a) if self.copy else a
 
     def _info(self) -> dict:
         rows = self._rows
+        if self.copy:
+            shown = self._masks.copy()
+        else:
+            shown = self._shown_masks
+            np.copyto(shown, self._masks)
         info = {
-            "action_mask": self._out(self._masks),
+            "action_mask": shown,
             "seat": rows[:, _vl.V_SEAT].copy(),
             "deal_no": rows[:, _vl.V_JOB].copy(),
             "points": self._points,
@@ -252,14 +326,15 @@ class VectorEnv:
             info["hand_no"] = rows[:, _vl.V_HAND_NO].copy()
         return info
 
-    def _raise_illegal(self, t: int, action: int):
+    def illegal_error(self, t: int, action: int) -> IllegalBidError | IllegalPlayError:
+        """The error for ``action`` (any int) refused at table ``t``: names the table, the seat,
+        the action and the legal ones, and says that no table was changed."""
         seat = int(self._rows[t, _vl.V_SEAT])
         legal = np.flatnonzero(self._masks[t])
-        shown = action_name(action)
         bidding = self._pubs[t, _st.P_PHASE] == _st.PHASE_BIDDING
         error = IllegalBidError if bidding else IllegalPlayError
-        raise error(
-            f"table {t}, seat {seat}: action {action} ({shown}) is not legal here; legal: "
+        return error(
+            f"table {t}, seat {seat}: action {action} ({action_name(action)}) is not legal here; legal: "
             f"{', '.join(f'{a} ({enc.action_to_string(a)})' for a in legal)}. No table was changed."
         )
 

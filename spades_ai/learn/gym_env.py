@@ -9,13 +9,15 @@
 >>> obs, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
 
 One episode is one hand at ``seat`` (the other seats played by ``others`` inside numba);
-``reset(seed=s)`` deals deal 0 of ``s``, and each later ``reset()`` the next deal of it (as the
-PettingZoo adapter). The observation is the 567-float vector of ``spades_ai.learn.encoding``
-and ``info["action_mask"]`` the legal actions (``Discrete(68)``). An action outside the mask
-ends the episode at once with reward ``illegal_reward`` and ``info["illegal"] = True`` (so that
-an unmasked sampler, gymnasium's ``check_env`` included, plays on), or, with
-``illegal="raise"``, raises the environment's error (``IllegalBidError`` / ``IllegalPlayError``)
-and changes nothing.
+``reset(seed=s)`` deals deal 0 of ``s`` (``reset()`` first: of a seed drawn from the env's
+generator), and each later ``reset()`` the next deal of it, whatever happened to the hand before
+(played out, abandoned mid-hand, or ended by an illegal action). The observation is the
+567-float vector of ``spades_ai.learn.encoding`` and ``info["action_mask"]`` the legal actions
+(``Discrete(68)``). An action is an int (a numpy integer too); a float, a bool or a string raises
+``ValueError``. An int outside the mask ends the episode at once with reward
+``illegal_reward`` and ``info["illegal"] = True`` (so that an unmasked sampler, gymnasium's
+``check_env`` included, plays on), or, with ``illegal="raise"``, raises the environment's error
+(``IllegalBidError`` / ``IllegalPlayError``) and changes nothing.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from spades_ai.checks import check_seat
 from spades_ai.learn import encoding as enc
-from spades_ai.learn.env import VectorEnv
+from spades_ai.learn.env import VectorEnv, check_action
 from spades_ai.rules import Rules
 
 ILLEGAL = ("end", "raise")
@@ -42,7 +45,7 @@ class SpadesEnv(gym.Env):
                  illegal_reward: float = -1000.0):  # fmt: skip
         if illegal not in ILLEGAL:
             raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
-        self.vector = VectorEnv(1, seats=(seat,), others=others, rules=rules)
+        self.vector = VectorEnv(1, seats=(check_seat(seat),), others=others, rules=rules)
         self.seat = self.vector.seats[0]
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
@@ -53,21 +56,27 @@ class SpadesEnv(gym.Env):
         self._obs: np.ndarray | None = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal 0 of ``seed``, or (no seed) the next deal of the last one: ``(obs, info)``."""
+        if options:
+            raise ValueError(f"SpadesEnv.reset takes no options, not {options!r}")
         super().reset(seed=seed)
-        if seed is not None or self.vector.seed is None or not self._ended:
+        if seed is not None or self.vector.seed is None:
             # a new seed (given, or drawn from the env's generator): its deal 0
             s = seed if seed is not None else int(self.np_random.integers(0, 2**63))
             obs, info = self.vector.reset(seed=s)
-        else:  # the next deal of the seed: the vector env's autoreset step
-            obs, _, _, _, info = self.vector.step(np.zeros(1, dtype=np.int64))
+        else:  # the next deal of the seed, wherever the last hand stopped
+            obs, info = self.vector.reset(options={"reset_mask": np.ones(1, dtype=np.bool_)})
         self._ended = False
         return self._one(obs, info)
 
     def step(self, action):
+        """The seat takes ``action`` (an int, see the module docstring): gymnasium's five values."""
         if self._ended:
             raise RuntimeError("the episode is over: call reset()")
-        action = int(action)
-        if self.illegal == "end" and not (0 <= action < enc.N_ACTIONS and self._info["action_mask"][action]):
+        action = check_action(action)
+        if not (0 <= action < enc.N_ACTIONS and self._info["action_mask"][action]):
+            if self.illegal == "raise":
+                raise self.vector.illegal_error(0, action)
             self._ended = True
             info = {**self._info, "action_mask": np.zeros(enc.N_ACTIONS, dtype=np.int8), "illegal": True}
             return self._obs.copy(), self.illegal_reward, True, False, info

@@ -203,9 +203,11 @@ def apply_action(pub, hands, row, action, rules):
 
 # -- the batch -------------------------------------------------------------------------------------
 @kernel
-def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, err):
-    """Start episode 0 on every table and play on to its first controlled decision. Returns
-    False on an agent's illegal action (``err``)."""
+def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, err, restart, fresh):
+    """Start an episode on every table that ``restart`` marks and play on to its first controlled
+    decision: episode 0 with ``fresh``, else the table's next episode, whatever state its current
+    one was left in (mid-hand, or ended). The other tables are left as they are. Returns False
+    on an agent's illegal action (``err``)."""
     view = np.empty(N_PUBLIC, dtype=np.int64)
     sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
     nil = np.empty(4, dtype=np.int64)
@@ -215,7 +217,12 @@ def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs
     terminated = np.zeros(n, dtype=np.bool_)
     truncated = np.zeros(n, dtype=np.bool_)
     for t in range(n):
-        rows[t, :] = 0
+        if not restart[t]:
+            continue
+        if fresh:
+            rows[t, :] = 0
+        else:
+            rows[t, V_EPISODE] += 1
         start_episode(seed, match, t, pubs[t], hands[t], rows[t], rules)
         if not settle(seed, ctrl, match, t, pubs, hands, rows, slots, params, rules, view, sheet, nil, obs, masks,
                       rewards, terminated, truncated, points, err):  # fmt: skip

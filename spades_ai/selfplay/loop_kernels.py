@@ -6,8 +6,7 @@ import numpy as np
 from spades_ai.engine import score as _sc
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.state import P_BAGS, P_BIDS, P_BLIND, P_SCORES, P_WON
-
-MAX_MATCH_HANDS = 10_000  # a match still tied after this many hands is reported unfinished
+from spades_ai.rules import MAX_MATCH_HANDS  # noqa: F401 -- the loops' cap, beside the rules it bounds
 
 
 @kernel
