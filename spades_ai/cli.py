@@ -348,6 +348,12 @@ def _cmd_tournament(args) -> None:
     else:
         out = Path(s["out"]) if "out" in s else _default_out(t, sprt)
     jobs = s.get("jobs")
+    if not args.fresh:  # before compiling: a folder played by other code is refused at once
+        from spades_ai.tournament.results import check_folder, run_config
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # an unchecked folder's warning: the run gives it
+            check_folder(out, run_config(t, sprt))
     _warm_up_tournament(t)
     with backend(s.get("backend"), s.get("scheduler"), jobs):
         try:
@@ -358,6 +364,7 @@ def _cmd_tournament(args) -> None:
                 chunk_size=s.get("chunk_size"),
                 progress=None if not args.quiet else False,
                 sprt=sprt,
+                fresh=args.fresh,
             )
         except KeyboardInterrupt:
             print(
@@ -369,6 +376,8 @@ def _cmd_tournament(args) -> None:
             raise WorkerLost(
                 f"a worker died ({type(exc).__name__}); finished chunks are kept in {out}: run the same command to resume"
             ) from None
+    if run.moved_aside is not None:
+        print(f"fresh: the earlier results in {out} were moved to {run.moved_aside}", file=sys.stderr)
     if run.chunks_skipped:
         print(f"resumed: {run.chunks_skipped} finished chunks kept, {run.chunks_played} played", file=sys.stderr)
     rate = run.units_played / run.seconds if run.seconds > 0 else 0
@@ -674,6 +683,10 @@ def _add_tournament(sub) -> None:
     t.add_argument("--scheduler", metavar="ADDR", help="address of a running dask scheduler (implies --backend dask)")
     t.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
     t.add_argument("--out", metavar="DIR", help="results folder; the same folder resumes an interrupted run")
+    t.add_argument(
+        "--fresh", action="store_true",
+        help="start afresh: move the results folder's earlier run aside to DIR.old-<time> (never deleted) and play anew",
+    )  # fmt: skip
     t.add_argument(
         "--config", metavar="EXPERIMENT.toml", help="a TOML file with any of these settings; flags override it"
     )

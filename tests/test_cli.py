@@ -329,3 +329,29 @@ def test_a_tournament_of_partnerships(capsys, tmp_path):
     assert code == 0, err
     values = out.split("value as a partner")[1].splitlines()[1:]
     assert [line.split()[0] for line in values] == ["normal", "easy"]
+
+
+def test_an_edited_agent_is_refused_and_fresh_plays_it_anew(tmp_path):
+    """Issue 32, item 1: ``mine.py`` plays, is edited, and the same command is refused naming the
+    agent and ``--fresh``; ``--fresh`` moves the old folder aside (kept) and the new code plays
+    (it bids 13 where the old one bid its lowest)."""
+    (tmp_path / "mine.py").write_text(MINE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "spades_ai", "tournament", "--agents", "mine:AGENT,normal", "--deals", "20",
+           "--jobs", "1", "--out", "run", "-q"]  # fmt: skip
+
+    def tournament(*extra):
+        return subprocess.run(cmd + list(extra), capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+
+    assert tournament().returncode == 0
+    old_bids = load_results(tmp_path / "run").query("agent == 'mine:AGENT'").bid_a
+    (tmp_path / "mine.py").write_text(MINE.replace("min(obs.legal_bids())", "max(obs.legal_bids())"))
+    res = tournament()
+    assert res.returncode == 2 and "resumed" not in res.stderr
+    assert "other code for agent 'mine:AGENT' (module mine)" in res.stderr and "--fresh" in res.stderr
+    res = tournament("--fresh")
+    assert res.returncode == 0, res.stderr
+    (aside,) = tmp_path.glob("run.old-*")
+    assert f"moved to {aside.name}" in res.stderr and "played 20 deals" in res.stderr
+    assert (load_results(aside).query("agent == 'mine:AGENT'").bid_a == old_bids).all()
+    assert (load_results(tmp_path / "run").query("agent == 'mine:AGENT'").bid_a == 13).all()

@@ -144,6 +144,8 @@ class ProgramAgent:
         self.cwd = cwd
         self.name = self.command
         self.bot_name: str | None = None
+        #: The bot's answer to the hello, once it has started (a run records it: its code's fingerprint).
+        self.hello: dict | None = None
         self._proc: subprocess.Popen | None = None
         self._rules = None
         self._buffer = b""
@@ -182,6 +184,7 @@ class ProgramAgent:
             raise ProgramError(f"bot {answer['name']!r} ({self.command!r}) does not accept these rules: {refused}")
         self.bot_name = answer["name"]
         self.name = answer["name"]
+        self.hello = answer
 
     def close(self) -> None:
         """End the program (asked nicely: stdin closed; then killed after a second)."""

@@ -43,6 +43,7 @@ from spades_ai.tournament.results import (
     encode,
     finished_chunks,
     load_results,
+    move_aside,
     prepare_folder,
     read_differences,
     run_config,
@@ -69,6 +70,8 @@ class RunInfo:
     chunk_size: int
     sprt: SPRTResult | None = None
     """Where the sequential test stands at the end (None for a run without one)."""
+    moved_aside: Path | None = None
+    """With ``fresh=True``: where the folder's earlier results were moved (None: there were none)."""
 
     def __fspath__(self) -> str:
         return str(self.path)
@@ -276,6 +279,7 @@ def run_tournament(
     progress: bool | None = True,
     sprt: SPRT | None = None,
     keep_plays: bool | None = None,
+    fresh: bool = False,
 ) -> RunInfo:
     """Play a tournament into the folder ``out`` and return a ``RunInfo`` (a path-like).
 
@@ -290,8 +294,12 @@ def run_tournament(
     cores. The results do not depend on ``n_jobs``, ``chunk_size`` or the backend.
 
     If ``out`` already holds this tournament, finished chunks are kept and only the rest is
-    played; if it holds another one, ``ResultsError`` says what differs. ``out=None`` writes
-    to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
+    played; if it holds another one, ``ResultsError`` says what differs. ``config.json`` records
+    each agent's code (``AgentSpec.fingerprint``: a user module's source and what it imports,
+    the package version of a built-in, a bot program's hello), and a folder played by other
+    code is refused too (``CodeChangedError``, naming the agent): ``fresh=True`` first moves a
+    folder holding a run aside to ``<out>.old-<time>`` (``RunInfo.moved_aside``; nothing is
+    deleted) and plays anew. ``out=None`` writes to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
 
     ``keep_plays`` (part of the ``Tournament``) also stores each hand's 52 cards in play order
     in a ``plays`` column, so that any row can be replayed card by card (``spades-ai replay``);
@@ -312,7 +320,9 @@ def run_tournament(
     adaptive = n_jobs is None
     n_jobs, workers = _resolve_n_jobs(n_jobs)
     start_time = time.perf_counter()
-    out = prepare_folder(out, t, sprt)
+    config = run_config(t, sprt)
+    moved_aside = move_aside(out) if fresh else None
+    out = prepare_folder(out, config)
     with FolderLock(out, ResultsError):
         done = finished_chunks(out, t)
         total = t.deals * len(t.pairings)
@@ -326,7 +336,6 @@ def run_tournament(
             # a test stops between chunks: the smallest chunks that keep per-task costs low
             chunk_size = default_chunk_size(t, workers, remaining, smallest=sprt is not None)
         todo = [] if prefix is not None and prefix.decided else plan_chunks(t, chunk_size, done)
-        config = run_config(t, sprt)
         tasks = [(t, chunk, config) for chunk in todo]
         played, chunks_played = _play_tasks(tasks, out, t, (total, remaining), prefix, progress,
                                             (n_jobs, workers, adaptive))
@@ -340,6 +349,7 @@ def run_tournament(
         n_jobs=min(workers, max(1, len(todo))),
         chunk_size=chunk_size,
         sprt=prefix.result if prefix is not None else None,
+        moved_aside=moved_aside,
     )
 
 
