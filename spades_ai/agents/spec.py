@@ -220,6 +220,9 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
     """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
     ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``;
     a ``Partnership`` from ``"hard+normal"`` or ``{partners = ["hard", "normal"], label = "mixed"}``.
+    ``label`` is the agent's name in results, written among the options on a command line too:
+    ``"easy:careless=0.5,label=sloppy"``, ``"pkg.mod:MyBot:label=mine"`` (so ``label`` is never
+    passed to a factory).
 
     Built-in names are checked (with their options) at once; a user agent is imported, from
     Python's path or else from the folder ``base`` (that of the file naming it) or the current
@@ -227,6 +230,8 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
 
     >>> parse_agent("easy:careless=0.5,seed=3").options
     {'seed': 3, 'careless': 0.5}
+    >>> parse_agent("easy:careless=0.5,label=sloppy").label
+    'sloppy'
     >>> parse_agent("best")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -268,6 +273,13 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
 
 
 def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str, base=None) -> AgentSpec:
+    if "label" in options:  # ``easy:careless=0.6,label=sloppy``: as ``label =`` in a file's agent table
+        if label is not None:
+            raise TournamentError(f"agent {text!r}: label given twice ({label!r} and {options['label']!r})")
+        options = dict(options)
+        label = str(options.pop("label"))
+        if not label.strip():
+            raise TournamentError(f"agent {text!r}: an empty label")
     if name == PROGRAM_PREFIX:
         return _program_spec(options, label, text, base)
     if target is None:
