@@ -318,6 +318,23 @@ def test_a_folder_played_by_other_code_is_refused_and_fresh_moves_it_aside(tmp_p
     assert run(tmp_path / "new", deals=10, fresh=True).moved_aside is None  # nothing to move
 
 
+def test_a_builtins_code_takes_in_a_user_rollout_and_a_model_file(tmp_path, monkeypatch):
+    """A built-in is its package version, plus the modules of a user rollout policy it names
+    and the hash of a model file."""
+    from spades_ai.agents.spec import AgentSpec
+
+    (tmp_path / "fp_roll.py").write_text("AGENT = None\n")
+    (tmp_path / "weights.npz").write_bytes(b"one")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    hard = AgentSpec(name="hard", options={"rollout": "fp_roll:AGENT", "worlds": 8}, label="h").fingerprint(Rules())
+    assert set(hard) == {"spades_ai", "fp_roll"}
+    learned = AgentSpec(name="learned", options={"model": "weights.npz"}, label="l")
+    first = learned.fingerprint(Rules())
+    (tmp_path / "weights.npz").write_bytes(b"two")
+    assert set(first) == {"spades_ai", "file weights.npz"} and learned.fingerprint(Rules()) != first
+
+
 def test_a_folder_without_a_code_record_resumes_with_a_warning(tmp_path):
     """A folder written before runs recorded their code loads as before and resumes, saying
     that the agents' code could not be checked."""

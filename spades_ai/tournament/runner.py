@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib.util
 import os
+import sys
 import tempfile
 import time
 import warnings
@@ -373,14 +375,23 @@ def _tournament_of(agents, deals, seed, mode, duplicate, rules, schedule, keep_p
     )  # fmt: skip
 
 
+def progress_bar_type() -> type:
+    """tqdm's bar for this process: the notebook widget in a Jupyter kernel that has ipywidgets,
+    else the text bar. (``tqdm.auto`` itself, imported in a kernel without ipywidgets, warns
+    "IProgress not found" into the cell's output, even for a run with ``progress=False``.)"""
+    if "ipykernel" in sys.modules and importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm.std import tqdm
+    return tqdm
+
+
 def _play_tasks(tasks, out: Path, t: Tournament, counts, prefix, progress, jobs) -> tuple[int, int]:
     """Run ``tasks`` (with ``jobs`` = (n_jobs, workers, adaptive)), writing each finished chunk
     into ``out`` as it comes, under a progress bar from ``counts`` = (total, remaining) units;
     stop early once the SPRT ``prefix`` decides. Returns (units played, chunks played)."""
-    from tqdm.auto import tqdm
-
     total, remaining = counts
-    bar = tqdm(
+    bar = progress_bar_type()(
         total=total,
         initial=total - remaining,
         unit="deal" if t.mode == "hands" else "match",
