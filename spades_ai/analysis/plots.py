@@ -42,10 +42,8 @@ def plot_rates_by_context(rates: pd.DataFrame, axes=None, label: str = "agent"):
     """Bag rate and set rate per agent in and out of one score context (``rates_by_context``:
     its flag column, such as ``near_bag_limit``, tells which), side by side, with 95% intervals;
     each tick says how many hands each bar holds. An agent never in the context has no bar there.
-
-    >>> from spades_ai.analysis.metrics import rates_by_context  # doctest: +SKIP
-    >>> plot_rates_by_context(rates_by_context(matches_df, "near_bag_limit"))  # doctest: +SKIP
-    """
+    For example ``plot_rates_by_context(metrics.rates_by_context(df, "near_bag_limit"))`` with
+    ``df`` the results of a matches-mode run."""
     from spades_ai.analysis.metrics import CONTEXTS
 
     flags = [c for c in CONTEXTS if c in rates.columns]
