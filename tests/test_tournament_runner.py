@@ -293,11 +293,16 @@ AGENT = Bot()
 
 def test_a_folder_played_by_other_code_is_refused_and_fresh_moves_it_aside(tmp_path, monkeypatch):
     """``config.json`` records a user agent's code (its module and what that imports) and the
-    built-ins' version; the same code resumes, an edit of the imported module is refused naming
-    the agent and the module, and ``fresh=True`` moves the folder aside, whole, and plays anew."""
+    built-ins' version; the same code resumes. After an edit of the imported module, this
+    process (which still holds the old code) refuses to run it; a new process (modules imported
+    afresh) is refused the folder, naming the agent and the module, and ``fresh=True`` moves the
+    folder aside, whole, and plays the new code."""
+    from spades_ai.agents import spec
+
     (tmp_path / "fp_bot.py").write_text(FP_BOT)
     (tmp_path / "fp_helper.py").write_text("choose = max\n")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(spec, "_AS_RUN", {})
     out = tmp_path / "run"
     run(out, agents="fp_bot:AGENT,easy", deals=10)
     code = json.loads((out / "config.json").read_text())["code"]
@@ -305,6 +310,10 @@ def test_a_folder_played_by_other_code_is_refused_and_fresh_moves_it_aside(tmp_p
     assert run(out, agents="fp_bot:AGENT,easy", deals=10).chunks_played == 0
     (tmp_path / "fp_helper.py").write_text("choose = min\n")
     before = files(out)
+    with pytest.raises(TournamentError, match="module fp_helper changed on disk since this process imported it"):
+        run(out, agents="fp_bot:AGENT,easy", deals=10)
+    for name in ("fp_bot", "fp_helper"):  # as a new process: the modules imported afresh
+        monkeypatch.delitem(sys.modules, name)
     with pytest.raises(CodeChangedError) as err:
         run(out, agents="fp_bot:AGENT,easy", deals=10)
     assert "'fp_bot:AGENT' (module fp_helper)" in str(err.value) and "--fresh" in str(err.value)
@@ -315,6 +324,8 @@ def test_a_folder_played_by_other_code_is_refused_and_fresh_moves_it_aside(tmp_p
     assert files(again.moved_aside) == before
     assert json.loads((again.moved_aside / "config.json").read_text())["code"] == code
     assert json.loads((out / "config.json").read_text())["code"]["fp_bot:AGENT"] != code["fp_bot:AGENT"]
+    old, new = (load_results(f).query("agent == 'fp_bot:AGENT'") for f in (again.moved_aside, out))
+    assert (old.bid_a == 13).all() and (new.bid_a == 0).all()  # max, then min of the legal bids
     assert run(tmp_path / "new", deals=10, fresh=True).moved_aside is None  # nothing to move
 
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import shlex
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,10 +190,28 @@ def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
+#: The hash of each user module this process has run in a tournament, as first seen, by module
+#: name and module object: a module edited since is still its old code here (Python does not
+#: import a module twice; one imported afresh is another object).
+_AS_RUN: dict[tuple[str, int], str] = {}
+
+
 def _module_fingerprint(target: str, folder: str | None) -> dict[str, str]:
-    """``module -> hash`` of a user agent's module and what it imports (imported first)."""
+    """``module -> hash`` of a user agent's module and what it imports (imported first).
+
+    A module whose file changed since this process first ran it is refused: the process would
+    play the old code under the new code's fingerprint (a notebook's kernel, edited between runs).
+    """
     module = import_module_of(target, folder)
-    return dict(module_digests({module.__name__}))
+    digests = dict(module_digests({module.__name__}))
+    stale = sorted(m for m, d in digests.items() if _AS_RUN.setdefault((m, id(sys.modules.get(m))), d) != d)
+    if stale:
+        raise TournamentError(
+            f"agent {target!r}: module {', '.join(stale)} changed on disk since this process imported it, and "
+            "this process would still play the old code: start a new process (restart the notebook's kernel) "
+            "to play the new code"
+        )
+    return digests
 
 
 def _program_fingerprint(spec: AgentSpec, rules) -> dict[str, str]:
