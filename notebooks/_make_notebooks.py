@@ -1,5 +1,8 @@
-"""Writes the five notebooks (run: python notebooks/_make_notebooks.py). Notebooks only call
-spades_ai: every computation lives in the package, so the notebooks stay short and tested."""
+"""Writes the six notebooks (run: python notebooks/_make_notebooks.py). Notebooks only call
+spades_ai: every computation lives in the package, so the notebooks stay short and tested.
+
+To open them: ``pip install -e ".[notebooks]"`` then ``jupyter lab notebooks/``; to run them all
+headless at their small sizes: ``jupyter execute notebooks/*.ipynb`` (``notebooks/README.md``)."""
 
 from pathlib import Path
 
@@ -16,6 +19,8 @@ def notebook(title: str, intro: str, params: str, cells: list[str]) -> nbf.Noteb
     p.metadata["tags"] = ["parameters"]
     nb.cells.append(p)
     nb.cells += [nbf.v4.new_markdown_cell(c[3:]) if c.startswith("## ") else nbf.v4.new_code_cell(c) for c in cells]
+    for i, cell in enumerate(nb.cells):  # ids by position, not random: regenerating changes only what changed
+        cell.id = f"cell-{i}"
     return nb
 
 
@@ -48,7 +53,10 @@ rates = notebook(
         "dm = sa.load_results(runm)\n"
         'ctx = metrics.rates_by_context(dm, "near_bag_limit")\n'
         'ctx[["agent", "near_bag_limit", "hands", "set_rate", "bags_per_hand", "bid_error"]].round(3)',
-        'metrics.rates_by_context(dm, "near_target")[["agent", "near_target", "hands", "set_rate", "bags_per_hand"]].round(3)',
+        "plots.plot_rates_by_context(ctx);",
+        'near = metrics.rates_by_context(dm, "near_target")\n'
+        'near[["agent", "near_target", "hands", "set_rate", "bags_per_hand"]].round(3)',
+        "plots.plot_rates_by_context(near);",
     ],
 )
 
@@ -270,7 +278,7 @@ learn = notebook(
         'sa.summarize(df)[["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand"]].round(2)',
         'plots.plot_rates(metrics.agent_rates(df));',
         '## Labels from the search: Hard\'s value of every legal bid and card (`labels="hard"`, here a small Hard), the numbers its own choice is made from. At Hard\'s seats they come with its decision; at Normal\'s, Hard evaluates the same observation. How much do Normal\'s choices lose by Hard\'s reckoning?',
-        'hard = sa.make_agent("hard", worlds=32)\nlabelled = load_dataset(write_dataset(f"{out}/hard-rows", [hard, "normal"], deals=4, seed=SEED, labels="hard:worlds=32"))\nvalues, rows = labelled["label_values"], np.arange(len(labelled["action"]))\nweighed = ~np.isnan(values[rows, labelled["action"]])  # decisions with more than one candidate\nloss = np.nanmax(values, axis=1) - values[rows, labelled["action"]]\nnormal = (labelled["seat"] % 2 == 1) & weighed\nprint(f"Hard\'s seats: its choice is the action in {(labelled[\'label_action\'] == labelled[\'action\'])[labelled[\'seat\'] % 2 == 0].mean():.0%} of rows")\nprint(f"Normal\'s seats: same choice as Hard in {(labelled[\'label_action\'] == labelled[\'action\'])[normal].mean():.0%} of {normal.sum()} weighed decisions, "\n      f"mean loss by Hard\'s values {loss[normal].mean():.2f} points")',
+        'hard = sa.make_agent("hard", worlds=32)\nlabelled = load_dataset(write_dataset(f"{out}/hard-rows", [hard, "normal"], deals=4, seed=SEED, labels="hard:worlds=32"))\nvalues, rows = labelled["label_values"], np.arange(len(labelled["action"]))\nweighed = ~np.isnan(values[rows, labelled["action"]])  # decisions with more than one candidate\nloss = np.nanmax(np.where(weighed[:, None], values, 0.0), axis=1) - values[rows, labelled["action"]]  # NaN where not weighed\nnormal = (labelled["seat"] % 2 == 1) & weighed\nprint(f"Hard\'s seats: its choice is the action in {(labelled[\'label_action\'] == labelled[\'action\'])[labelled[\'seat\'] % 2 == 0].mean():.0%} of rows")\nprint(f"Normal\'s seats: same choice as Hard in {(labelled[\'label_action\'] == labelled[\'action\'])[normal].mean():.0%} of {normal.sum()} weighed decisions, "\n      f"mean loss by Hard\'s values {loss[normal].mean():.2f} points")',
         *LEARNED_CELLS,
     ],
 )

@@ -298,7 +298,8 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
         return
     table = summarize(df, n_boot=n_boot)
     rating_table = ratings(df, n_boot=n_boot) if len(agents) > 2 else None
-    print(format_summary(table, rating_table, title=title, unit="hand" if mode == "matches" else "deal"), file=out)
+    print(format_summary(table, rating_table, title=title, unit="hand" if mode == "matches" else "deal", mode=mode),
+          file=out)
     _print_partner_values(df, cfg, out)
 
 
@@ -333,6 +334,22 @@ def _worker_lost_errors() -> tuple[type[BaseException], ...]:
     return (*errors, KilledWorker)
 
 
+def rate_text(units: int, seconds: float, unit: str) -> str:
+    """How fast ``units`` went in ``seconds``, as the figure that is at least 1: ``"1,250
+    deals/s, "`` for a fast run, ``"3.2 s/deal, "`` for a slow one; ``""`` when nothing was timed.
+
+    >>> rate_text(2500, 2.0, "deal"), rate_text(10, 32.0, "deal"), rate_text(0, 1.0, "deal")
+    ('1,250 deals/s, ', '3.2 s/deal, ', '')
+    """
+    if units <= 0 or seconds <= 0:
+        return ""
+    per_second = units / seconds
+    if per_second >= 1:
+        return f"{per_second:,.0f} {unit}s/s, " if per_second >= 100 else f"{per_second:.3g} {unit}s/s, "
+    per_unit = seconds / units
+    return f"{per_unit:,.0f} s/{unit}, " if per_unit >= 100 else f"{per_unit:.3g} s/{unit}, "
+
+
 def _cmd_tournament(args) -> None:
     from spades_ai.tournament import Tournament, run_tournament
 
@@ -348,6 +365,12 @@ def _cmd_tournament(args) -> None:
     else:
         out = Path(s["out"]) if "out" in s else _default_out(t, sprt)
     jobs = s.get("jobs")
+    if not args.fresh:  # before compiling: a folder played by other code is refused at once
+        from spades_ai.tournament.results import check_folder, run_config
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # an unchecked folder's warning: the run gives it
+            check_folder(out, run_config(t, sprt))
     _warm_up_tournament(t)
     with backend(s.get("backend"), s.get("scheduler"), jobs):
         try:
@@ -358,6 +381,7 @@ def _cmd_tournament(args) -> None:
                 chunk_size=s.get("chunk_size"),
                 progress=None if not args.quiet else False,
                 sprt=sprt,
+                fresh=args.fresh,
             )
         except KeyboardInterrupt:
             print(
@@ -369,12 +393,14 @@ def _cmd_tournament(args) -> None:
             raise WorkerLost(
                 f"a worker died ({type(exc).__name__}); finished chunks are kept in {out}: run the same command to resume"
             ) from None
+    if run.moved_aside is not None:
+        print(f"fresh: the earlier results in {out} were moved to {run.moved_aside}", file=sys.stderr)
     if run.chunks_skipped:
         print(f"resumed: {run.chunks_skipped} finished chunks kept, {run.chunks_played} played", file=sys.stderr)
-    rate = run.units_played / run.seconds if run.seconds > 0 else 0
+    unit = "deal" if t.mode == "hands" else "match"
     print(
-        f"played {run.units_played:,} {'deals' if t.mode == 'hands' else 'matches'} x {len(t.pairings)} pairing(s) "
-        f"in {run.seconds:.1f} s ({rate:,.0f}/s, {run.n_jobs} job(s))",
+        f"played {run.units_played:,} {unit}s over {len(t.pairings)} pairing(s) in {run.seconds:.1f} s "
+        f"({rate_text(run.units_played, run.seconds, unit)}{run.n_jobs} job(s))",
         file=sys.stderr,
     )
     if run.sprt is not None and run.sprt.decided:
@@ -566,7 +592,7 @@ BIDDING_KEYS = ("bidders", "deals", "seed", "policy", "opponents", "jobs", "rule
 
 
 def _cmd_bidding(args) -> None:
-    from spades_ai.agents.spec import parse_agent
+    from spades_ai.agents.spec import parse_agent, parse_agents
     from spades_ai.analysis.bidding import bidding_benchmark
     from spades_ai.tomlfile import read_toml
 
@@ -582,13 +608,11 @@ def _cmd_bidding(args) -> None:
         value = getattr(args, key, None)
         if value is not None:
             cfg[key] = value
-    bidders = cfg.get("bidders", "normal,easy")
-    if isinstance(bidders, str):
-        bidders = [b.strip() for b in bidders.split(",") if b.strip()]
     base = Path(args.config).parent if args.config else None
     rules = Rules.load(cfg["rules"], base) if "rules" in cfg else None
     board = bidding_benchmark(
-        {b: parse_agent(b, base) for b in bidders},  # a user bidder beside the file, or in this folder
+        # a user bidder beside the file, or in this folder; each named by its label
+        {b.label: b for b in parse_agents(cfg.get("bidders", "normal,easy"), base)},
         deals=cfg.get("deals", 2000),
         seed=cfg.get("seed", 0),
         rules=rules,
@@ -596,10 +620,7 @@ def _cmd_bidding(args) -> None:
         opponents=parse_agent(cfg.get("opponents", "normal"), base),
         n_jobs=cfg.get("jobs", 1),
     )
-    import pandas as pd
-
-    with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(board.round(3).to_string())
+    print(board.round(3))
 
 
 def _cmd_agents(args) -> None:
@@ -657,7 +678,8 @@ def _add_tournament(sub) -> None:
     """``spades-ai tournament``."""
     t = sub.add_parser("tournament", help="play a tournament on duplicate deals and print its summary")
     t.add_argument(
-        "--agents", help=f"comma-separated agents, e.g. normal,easy:careless=0.5,mymod:MyBot (default {DEFAULT_AGENTS})"
+        "--agents", help=f"comma-separated agents, e.g. normal,easy:careless=0.5,mymod:MyBot; label=NAME among an agent's "
+        f"options names it in the results, e.g. mymod:MyBot:label=mine (default {DEFAULT_AGENTS})"
     )
     t.add_argument(
         "--deals",
@@ -678,6 +700,10 @@ def _add_tournament(sub) -> None:
     t.add_argument("--scheduler", metavar="ADDR", help="address of a running dask scheduler (implies --backend dask)")
     t.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
     t.add_argument("--out", metavar="DIR", help="results folder; the same folder resumes an interrupted run")
+    t.add_argument(
+        "--fresh", action="store_true",
+        help="start afresh: move the results folder's earlier run aside to DIR.old-<time> (never deleted) and play anew",
+    )  # fmt: skip
     t.add_argument(
         "--config", metavar="EXPERIMENT.toml", help="a TOML file with any of these settings; flags override it"
     )

@@ -88,10 +88,12 @@ def template_source(package: str, name: str) -> tuple[str, tuple[str, ...]]:
     return text, names[0]
 
 
-def _module_files(modules: set[str]) -> list[tuple[str, str]]:
-    """``(module, hash of its file)`` for ``modules`` and every module they reach through their
-    globals (imported modules, and the modules of imported functions and classes), leaving out
-    the standard library and ``_SHARED``."""
+def module_digests(modules: set[str]) -> list[tuple[str, str]]:
+    """``(module, hash of its file)`` for ``modules`` (loaded ones) and every module they reach
+    through their globals (imported modules, and the modules of imported functions and classes)
+    or their source's imports, leaving out the standard library and ``_SHARED``: what a bound
+    copy's name holds, and a tournament's record of a user agent's code
+    (``agents.spec.AgentSpec.fingerprint``). Files are read from disk as they are now."""
     stdlib = {Path(sysconfig.get_paths()[k]).resolve() for k in ("stdlib", "platstdlib")}
     seen: dict[str, str] = {}
     todo = sorted(modules)
@@ -161,7 +163,7 @@ def bind(package: str, templates: Sequence[str], binding: str, functions: Mappin
     key = hashlib.sha256(binding_text.encode())
     for t in templates:
         key.update(texts[t][0].encode())
-    for mod, digest in _module_files({mod for mod, _ in where.values()}):
+    for mod, digest in module_digests({mod for mod, _ in where.values()}):
         key.update(f"{mod}:{digest}".encode())
     name = f"spades_ai_bound_{tag}_{key.hexdigest()[:16]}"
     if name not in sys.modules:

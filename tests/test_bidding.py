@@ -65,6 +65,19 @@ def test_leaderboard_values_computed_by_hand():
     assert row["margin_low"] == pytest.approx(25.5 - half) and row["margin_high"] == pytest.approx(25.5 + half)
 
 
+def test_the_leaderboard_says_what_its_margin_is_measured_against_and_prints_whole():
+    """Issue 32, item 3: the title names the baseline of ``margin`` (the opponents' points,
+    who bids for them, who plays the cards), and the table prints every column from a script."""
+    board = bidding_benchmark(["normal", "easy"], deals=20, opponents="easy", seed=3)
+    with pd.option_context("display.max_columns", 4, "display.width", 40):
+        text = str(board)
+    title = text.splitlines()[0]
+    assert title.startswith("bidding benchmark, 20 deals, seed 3: margin = the bidder's team's points per deal minus")
+    assert "bidding as easy; normal plays every card" in title
+    assert "rows x" not in text and all(c in text for c in board.columns)
+    assert "minus the opponents' (with their own bidder)" in str(bidding_leaderboard(hand_made_records()))
+
+
 def test_paired_margin_is_the_mean_difference_deal_by_deal():
     x = hand_made_records()  # margins 70.5 and -19.5 on deals 0 and 1
     y = x.assign(bidder="y", team_points=x["team_points"] - np.where(x["deal_no"] == 0, 10, 40))  # 60.5, -59.5

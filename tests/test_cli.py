@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from spades_ai import load_results
-from spades_ai.cli import main
+from spades_ai.cli import main, rate_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -329,3 +329,55 @@ def test_a_tournament_of_partnerships(capsys, tmp_path):
     assert code == 0, err
     values = out.split("value as a partner")[1].splitlines()[1:]
     assert [line.split()[0] for line in values] == ["normal", "easy"]
+
+
+def test_an_edited_agent_is_refused_and_fresh_plays_it_anew(tmp_path):
+    """Issue 32, item 1: ``mine.py`` plays, is edited, and the same command is refused naming the
+    agent and ``--fresh``; ``--fresh`` moves the old folder aside (kept) and the new code plays
+    (it bids 13 where the old one bid its lowest)."""
+    (tmp_path / "mine.py").write_text(MINE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "spades_ai", "tournament", "--agents", "mine:AGENT,normal", "--deals", "20",
+           "--jobs", "1", "--out", "run", "-q"]  # fmt: skip
+
+    def tournament(*extra):
+        return subprocess.run(cmd + list(extra), capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+
+    assert tournament().returncode == 0
+    old_bids = load_results(tmp_path / "run").query("agent == 'mine:AGENT'").bid_a
+    (tmp_path / "mine.py").write_text(MINE.replace("min(obs.legal_bids())", "max(obs.legal_bids())"))
+    res = tournament()
+    assert res.returncode == 2 and "resumed" not in res.stderr
+    assert "other code for agent 'mine:AGENT' (module mine)" in res.stderr and "--fresh" in res.stderr
+    res = tournament("--fresh")
+    assert res.returncode == 0, res.stderr
+    (aside,) = tmp_path.glob("run.old-*")
+    assert f"moved to {aside.name}" in res.stderr and "played 20 deals" in res.stderr
+    assert (load_results(aside).query("agent == 'mine:AGENT'").bid_a == old_bids).all()
+    assert (load_results(tmp_path / "run").query("agent == 'mine:AGENT'").bid_a == 13).all()
+
+
+def test_rates_read_right_at_any_speed():
+    """Issue 32, item 3: deals per second when at least one a second, else seconds per deal
+    (a slow run once printed ``0/s``)."""
+    assert rate_text(20_000, 4.0, "deal") == "5,000 deals/s, "
+    assert rate_text(30, 20.0, "deal") == "1.5 deals/s, "
+    assert rate_text(3, 10.0, "deal") == "3.33 s/deal, "
+    assert rate_text(2, 500.0, "match") == "250 s/match, "
+    assert rate_text(0, 3.0, "deal") == ""
+
+
+def test_labels_on_the_command_line(capsys, tmp_path):
+    """Issue 32, item 3: ``label=NAME`` among an agent's options names it in the results, as
+    ``label =`` does in an experiment file; the bidding benchmark takes it too."""
+    code, out, err = cli(capsys, "tournament", "--agents", "normal:label=steady,easy:careless=0.5,label=sloppy",
+                         "--deals", "20", "--jobs", "1", "--out", str(tmp_path / "run"), "-q")  # fmt: skip
+    assert code == 0, err
+    assert out.startswith("steady vs sloppy:") and any(line.split()[:3] == ["steady", "sloppy", "20"] for line in out.splitlines())
+    assert set(load_results(tmp_path / "run")["agent"].astype(str)) == {"steady", "sloppy"}
+    code, out, err = cli(capsys, "bidding", "--bidders", "normal,easy:careless=0.5,label=sloppy", "--deals", "10")
+    assert code == 0, err
+    assert "margin = the bidder's team's points per deal minus the opponents'" in out.splitlines()[0]
+    assert any(line.split()[:2] == ["sloppy", "10"] for line in out.splitlines())
+    code, _, err = cli(capsys, "tournament", "--agents", "normal:label=,easy", "--deals", "2")
+    assert code == 2 and "empty label" in err

@@ -86,3 +86,22 @@ def test_context_errors():
         metrics.with_context(hands_frame())
     with pytest.raises(ValueError, match="unknown context"):
         metrics.rates_by_context(matches_frame(), "lucky")
+
+
+def test_rates_by_context_are_plotted_in_and_out_of_the_context():
+    """Issue 32, item 4: one pair of bars per agent (out of and in the context) for the bag and
+    the set rate, with the hands behind each; an agent never in the context has no bar there."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from spades_ai.analysis import plots
+
+    rates = metrics.rates_by_context(matches_frame(), "near_bag_limit", Rules())
+    bags, sets = plots.plot_rates_by_context(rates)
+    heights = [p.get_height() for p in bags.patches]  # out of the context A, B; then in it A, B
+    assert heights[:3] == [8, 0, 3] and math.isnan(heights[3])  # A: 8 bags, then 3 with 8 held
+    assert [t.get_text() for t in bags.get_xticklabels()] == ["A\n(1 / 1 hands)", "B\n(2 / 0 hands)"]
+    assert "near bag limit" in bags.get_title() and [t.get_text() for t in sets.get_legend().get_texts()] == [
+        "not near bag limit", "near bag limit"]
+    with pytest.raises(ValueError, match="one flag column"):
+        plots.plot_rates_by_context(metrics.agent_rates(matches_frame()))

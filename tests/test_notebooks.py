@@ -1,8 +1,9 @@
-"""The notebooks run end to end at their small CI sizes and draw their plots.
+"""The notebooks run end to end at their small CI sizes, draw their plots, and say nothing else.
 
 Each is executed with nbclient in a fresh kernel; a cell that raises fails the test, every
-cell that calls a ``plot_*`` function must leave a PNG in its outputs, and every cell that draws
-a hand (``reviewed_html``, ``replay_html``) an HTML picture of its cards.
+cell that calls a ``plot_*`` function must leave a PNG in its outputs, every cell that draws
+a hand (``reviewed_html``, ``replay_html``) an HTML picture of its cards, and no cell's output
+holds a warning or anything on stderr (such as tqdm's "IProgress not found").
 """
 
 from pathlib import Path
@@ -38,3 +39,6 @@ def test_notebook_runs_and_plots(path, tmp_path):
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert not any(out.get("output_type") == "error" for out in cell.outputs)
+            for out in cell.outputs:
+                text = out.get("text", "") + out.get("data", {}).get("text/plain", "")
+                assert out.get("name") != "stderr" and "Warning" not in text, f"{cell.source[:60]!r} printed: {text[:300]}"

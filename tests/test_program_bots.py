@@ -241,6 +241,22 @@ def test_program_specs_and_the_decision_timeout():
         with_decision_timeout([spec], 0)
 
 
+def test_a_programs_fingerprint_is_its_hello_and_the_files_it_names(tmp_path):
+    """Issue 32, item 1: a bot program's code, as a run records it, is its hello answer and a
+    hash of each file its command line names in its folder (not the interpreter's); an edit of
+    the bot's file changes it."""
+    import shutil
+
+    shutil.copy(HERE / "bots" / "first_legal_bot.py", tmp_path / "fp_bot.py")
+    spec = parse_agent(f"cmd:{sys.executable} fp_bot.py ok", base=tmp_path)
+    first = spec.fingerprint(Rules())
+    assert set(first) == {"hello", "file fp_bot.py"} and '"name": ' in first["hello"]
+    with open(tmp_path / "fp_bot.py", "a") as f:
+        f.write("# edited\n")
+    second = spec.fingerprint(Rules())
+    assert second["hello"] == first["hello"] and second["file fp_bot.py"] != first["file fp_bot.py"]
+
+
 def test_spades_ai_play_and_the_cli_take_a_program(tmp_path, capsys):
     """``spades-ai play --level cmd:...`` seats the bot as the opponents (asked with a Hand's
     observations, not the loop's), and ``--decision-timeout`` reaches the run's agents."""

@@ -22,7 +22,7 @@ import pytest
 
 import spades_ai
 from spades_ai import Rules, load_results, play_hands, play_matches, run_tournament
-from spades_ai.tournament import ResultsError, Tournament, TournamentError
+from spades_ai.tournament import CodeChangedError, ResultsError, Tournament, TournamentError
 from spades_ai.tournament.results import COLUMNS_DOC, DATA_DIR, LOCK_FILE, chunk_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,6 +272,90 @@ def test_a_folder_of_another_run_is_refused(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps(cfg))
     with pytest.raises(ResultsError, match="version"):
         run(tmp_path, deals=40)
+
+
+# -- the agents' code (issue 32, item 1) -------------------------------------------------------
+FP_BOT = """
+from fp_helper import choose
+
+
+class Bot:
+    def bid(self, obs):
+        return choose(obs.legal_bids())
+
+    def play(self, obs):
+        return min(obs.legal_cards())
+
+
+AGENT = Bot()
+"""
+
+
+def test_a_folder_played_by_other_code_is_refused_and_fresh_moves_it_aside(tmp_path, monkeypatch):
+    """``config.json`` records a user agent's code (its module and what that imports) and the
+    built-ins' version; the same code resumes. After an edit of the imported module, this
+    process (which still holds the old code) refuses to run it; a new process (modules imported
+    afresh) is refused the folder, naming the agent and the module, and ``fresh=True`` moves the
+    folder aside, whole, and plays the new code."""
+    from spades_ai.agents import spec
+
+    (tmp_path / "fp_bot.py").write_text(FP_BOT)
+    (tmp_path / "fp_helper.py").write_text("choose = max\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(spec, "_AS_RUN", {})
+    out = tmp_path / "run"
+    run(out, agents="fp_bot:AGENT,easy", deals=10)
+    code = json.loads((out / "config.json").read_text())["code"]
+    assert set(code["fp_bot:AGENT"]) == {"fp_bot", "fp_helper"} and code["easy"] == {"spades_ai": spades_ai.__version__}
+    assert run(out, agents="fp_bot:AGENT,easy", deals=10).chunks_played == 0
+    (tmp_path / "fp_helper.py").write_text("choose = min\n")
+    before = files(out)
+    with pytest.raises(TournamentError, match="module fp_helper changed on disk since this process imported it"):
+        run(out, agents="fp_bot:AGENT,easy", deals=10)
+    for name in ("fp_bot", "fp_helper"):  # as a new process: the modules imported afresh
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(CodeChangedError) as err:
+        run(out, agents="fp_bot:AGENT,easy", deals=10)
+    assert "'fp_bot:AGENT' (module fp_helper)" in str(err.value) and "--fresh" in str(err.value)
+    assert files(out) == before
+    again = run(out, agents="fp_bot:AGENT,easy", deals=10, fresh=True)
+    assert again.units_played == 10 and again.chunks_skipped == 0
+    assert again.moved_aside.parent == tmp_path and again.moved_aside.name.startswith("run.old-")
+    assert files(again.moved_aside) == before
+    assert json.loads((again.moved_aside / "config.json").read_text())["code"] == code
+    assert json.loads((out / "config.json").read_text())["code"]["fp_bot:AGENT"] != code["fp_bot:AGENT"]
+    old, new = (load_results(f).query("agent == 'fp_bot:AGENT'") for f in (again.moved_aside, out))
+    assert (old.bid_a == 13).all() and (new.bid_a == 0).all()  # max, then min of the legal bids
+    assert run(tmp_path / "new", deals=10, fresh=True).moved_aside is None  # nothing to move
+
+
+def test_a_builtins_code_takes_in_a_user_rollout_and_a_model_file(tmp_path, monkeypatch):
+    """A built-in is its package version, plus the modules of a user rollout policy it names
+    and the hash of a model file."""
+    from spades_ai.agents.spec import AgentSpec
+
+    (tmp_path / "fp_roll.py").write_text("AGENT = None\n")
+    (tmp_path / "weights.npz").write_bytes(b"one")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    hard = AgentSpec(name="hard", options={"rollout": "fp_roll:AGENT", "worlds": 8}, label="h").fingerprint(Rules())
+    assert set(hard) == {"spades_ai", "fp_roll"}
+    learned = AgentSpec(name="learned", options={"model": "weights.npz"}, label="l")
+    first = learned.fingerprint(Rules())
+    (tmp_path / "weights.npz").write_bytes(b"two")
+    assert set(first) == {"spades_ai", "file weights.npz"} and learned.fingerprint(Rules()) != first
+
+
+def test_a_folder_without_a_code_record_resumes_with_a_warning(tmp_path):
+    """A folder written before runs recorded their code loads as before and resumes, saying
+    that the agents' code could not be checked."""
+    run(tmp_path, deals=20, chunk_size=10)
+    cfg = json.loads((tmp_path / "config.json").read_text())
+    del cfg["code"]
+    (tmp_path / "config.json").write_text(json.dumps(cfg))
+    assert len(load_results(tmp_path)) == 80
+    with pytest.warns(UserWarning, match="without checking that the agents' code"):
+        assert run(tmp_path, deals=20).chunks_skipped == 2
 
 
 def test_a_folder_of_other_files_is_refused(tmp_path):

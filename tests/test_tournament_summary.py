@@ -207,3 +207,32 @@ def test_summary_of_a_real_run_and_its_text(tmp_path):
     assert t.iloc[0]["diff"] == pytest.approx(normal["points"].mean() - one[one.agent == "easy"]["points"].mean())
     text = format_summary(t, ratings(df, n_boot=50))
     assert "normal" in text and "ratings" in text and "diff/deal" in text
+
+
+def test_a_hands_mode_summary_leaves_out_bag_penalties_and_says_why(tmp_path):
+    """Issue 32, item 3: in hands mode every hand starts with no bags, so ``pen/100`` (zero) is
+    left out with a note naming matches mode; matches mode, or a hand that paid one, shows it."""
+    t = summarize(load_results(run_tournament("normal,easy", deals=30, out=tmp_path, n_jobs=1, progress=False)))
+    assert (t["penalties_per_100"] == 0).all()
+    text = format_summary(t)
+    assert "pen/100" not in text.splitlines()[0] and "--mode matches" in text
+    assert "pen/100" in format_summary(t, mode="matches").splitlines()[0]
+    paid = t.assign(penalties_per_100=[2.5, 0.0])
+    assert "pen/100" in format_summary(paid).splitlines()[0] and "--mode matches" not in format_summary(paid)
+
+
+def test_summary_tables_print_whole_from_a_script():
+    """Issue 32, item 3: ``summarize``'s table (20 columns) prints every row and column under
+    any display settings, where pandas cuts it to ``[.. rows x .. columns]``, and keeps doing so
+    after ``round`` or a choice of columns; a title prints above it."""
+    from spades_ai.analysis.summary import SummaryTable, summary_table
+
+    wide = summary_table(pd.DataFrame({f"column_{i}": np.arange(80) * 1.5 for i in range(20)}), "what it measures")
+    with pd.option_context("display.max_columns", 4, "display.max_rows", 6, "display.width", 40):
+        assert "rows x" in str(pd.DataFrame(wide)) and "..." in str(pd.DataFrame(wide))
+        for shown in (wide, wide.round(1), wide[["column_0", "column_19"]]):
+            assert isinstance(shown, SummaryTable)
+            text = str(shown)
+            assert "rows x" not in text and "..." not in text and len(text.splitlines()) == 80 + 2
+            assert text.splitlines()[0] == "what it measures" and repr(shown) == text
+        assert "column_19" in str(wide) and "<b>what it measures</b>" in wide._repr_html_()

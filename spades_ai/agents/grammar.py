@@ -117,7 +117,7 @@ def find_folder(target: str, base: str | os.PathLike | None = None) -> str | Non
     )
 
 
-def _import(target: str, folder: str | None):
+def import_module_of(target: str, folder: str | None):
     """The module of ``target``, with ``folder`` (from ``find_folder``) on Python's path."""
     module_name = target.partition(":")[0]
     if folder is not None and folder not in sys.path:
@@ -134,7 +134,7 @@ def load_target(target: str, options: dict, folder: str | None = None):
     returns when called with ``options``. ``folder``: where ``find_folder`` found the module
     (None: on Python's path)."""
     module_name, _, attr = target.partition(":")
-    obj = _import(target, folder)
+    obj = import_module_of(target, folder)
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise TournamentError(f"agent {target!r}: module {module_name!r} has no attribute {attr!r}")

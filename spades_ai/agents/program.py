@@ -156,6 +156,8 @@ class ProgramAgent:
         self.cwd = cwd
         self.name = self.command
         self.bot_name: str | None = None
+        #: The bot's answer to the hello, once it has started (a run records it: its code's fingerprint).
+        self.hello: dict | None = None
         self._proc: subprocess.Popen | None = None
         self._ender: weakref.finalize | None = None
         self._rules = None
@@ -200,6 +202,7 @@ class ProgramAgent:
             raise ProgramError(f"bot {answer['name']!r} ({self.command!r}) does not accept these rules: {refused}")
         self.bot_name = answer["name"]
         self.name = answer["name"]
+        self.hello = answer
 
     def close(self) -> None:
         """End the program and every process it started (``_end``); nothing if it is not running.

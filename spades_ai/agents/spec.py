@@ -11,17 +11,23 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 import os
+import shlex
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spades_ai.agents.grammar import PROGRAM_PREFIX, check_target, find_folder, load_target, parse_options, split_spec
+from spades_ai.agents.grammar import (PROGRAM_PREFIX, check_target, find_folder, import_module_of, load_target,
+                                     parse_options, split_spec)
 from spades_ai.agents.program import DEFAULT_TIMEOUT, ProgramAgent, program_agent
 from spades_ai.agents.registry import BUILTINS, make_agent
 from spades_ai.errors import TournamentError
 from spades_ai.policies.kernel_agent import KernelAgent
+from spades_ai.templates import module_digests
+from spades_ai.version import __version__
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,32 @@ class AgentSpec:
     @property
     def is_builtin(self) -> bool:
         return self.target is None and self.name != PROGRAM_PREFIX
+
+    def fingerprint(self, rules) -> dict[str, str]:
+        """What this agent's code is, as a results folder records it (``config.json``'s
+        ``code``), so that a run resumed with other code is refused rather than mixed:
+
+        - a built-in: the package version, ``{"spades_ai": "0.2.0"}``, with the code of a user
+          rollout policy (``hard:rollout=mymod:AGENT``) and the hash of a model file it names;
+        - a user agent: a hash of its module's source and of every module that source imports
+          (leaving out the standard library, numpy, numba and spades_ai), by module name:
+          the hashes ``spades_ai.templates`` names bound copies by (``module_digests``);
+        - a bot program: its answer to the hello under ``rules`` (``"hello"``; starting it, as
+          the run would) and a hash of each file its command line names (``"file mybot.py"``).
+
+        Files are read as they are on disk now.
+        """
+        if self.name == PROGRAM_PREFIX:
+            return _program_fingerprint(self, rules)
+        if self.target is not None:
+            return _module_fingerprint(self.target, self.folder)
+        out = {"spades_ai": __version__}
+        for value in self.options.values():
+            if isinstance(value, str) and split_spec(value)[1] is not None:  # a user rollout policy
+                out.update(_module_fingerprint(split_spec(value)[1], find_folder(split_spec(value)[1])))
+            elif isinstance(value, str) and Path(value).is_file():  # a model's weights
+                out[f"file {value}"] = _file_digest(Path(value))
+        return out
 
     @property
     def members(self) -> tuple[AgentSpec, ...]:
@@ -154,6 +186,49 @@ def _partnership(partners, label: str | None, text: str, base) -> Partnership:
     return Partnership(first, second, label or f"{first.label}+{second.label}")
 
 
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+#: The hash of each user module this process has run in a tournament, as first seen, by module
+#: name and module object: a module edited since is still its old code here (Python does not
+#: import a module twice; one imported afresh is another object).
+_AS_RUN: dict[tuple[str, int], str] = {}
+
+
+def _module_fingerprint(target: str, folder: str | None) -> dict[str, str]:
+    """``module -> hash`` of a user agent's module and what it imports (imported first).
+
+    A module whose file changed since this process first ran it is refused: the process would
+    play the old code under the new code's fingerprint (a notebook's kernel, edited between runs).
+    """
+    module = import_module_of(target, folder)
+    digests = dict(module_digests({module.__name__}))
+    stale = sorted(m for m, d in digests.items() if _AS_RUN.setdefault((m, id(sys.modules.get(m))), d) != d)
+    if stale:
+        raise TournamentError(
+            f"agent {target!r}: module {', '.join(stale)} changed on disk since this process imported it, and "
+            "this process would still play the old code: start a new process (restart the notebook's kernel) "
+            "to play the new code"
+        )
+    return digests
+
+
+def _program_fingerprint(spec: AgentSpec, rules) -> dict[str, str]:
+    """A bot program's hello answer and the hash of each file its command line names (its
+    first word only when that is a file in the bot's folder, ``./mybot``: ``python`` or
+    ``/usr/bin/python3`` is the interpreter, not the bot)."""
+    agent = spec.build()
+    agent.start(rules)
+    out = {"hello": json.dumps(agent.hello, sort_keys=True)}
+    folder = Path(spec.folder or Path.cwd()).resolve()
+    for k, word in enumerate(shlex.split(spec.options["command"])):
+        path = (folder / word).resolve()
+        if path.is_file() and (k > 0 or folder in path.parents):
+            out[f"file {word}"] = _file_digest(path)
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def _builtin_agent(name: str, options_json: str):
     """Built-in agents hold no state that play changes: one per process serves every chunk."""
@@ -164,6 +239,9 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
     """An ``AgentSpec`` from ``"normal"``, ``"hard:worlds=64"``, ``"pkg.mod:MyBot"``,
     ``"pkg.mod:make_bot:depth=3"`` or a table ``{name = "easy", careless = 0.5, label = "sloppy"}``;
     a ``Partnership`` from ``"hard+normal"`` or ``{partners = ["hard", "normal"], label = "mixed"}``.
+    ``label`` is the agent's name in results, written among the options on a command line too:
+    ``"easy:careless=0.5,label=sloppy"``, ``"pkg.mod:MyBot:label=mine"`` (so ``label`` is never
+    passed to a factory).
 
     Built-in names are checked (with their options) at once; a user agent is imported, from
     Python's path or else from the folder ``base`` (that of the file naming it) or the current
@@ -171,6 +249,8 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
 
     >>> parse_agent("easy:careless=0.5,seed=3").options
     {'seed': 3, 'careless': 0.5}
+    >>> parse_agent("easy:careless=0.5,label=sloppy").label
+    'sloppy'
     >>> parse_agent("best")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -212,6 +292,13 @@ def parse_agent(spec: str | dict | Entrant, base: str | os.PathLike | None = Non
 
 
 def _make_spec(name: str, target: str | None, options: dict, label: str | None, text: str, base=None) -> AgentSpec:
+    if "label" in options:  # ``easy:careless=0.6,label=sloppy``: as ``label =`` in a file's agent table
+        if label is not None:
+            raise TournamentError(f"agent {text!r}: label given twice ({label!r} and {options['label']!r})")
+        options = dict(options)
+        label = str(options.pop("label"))
+        if not label.strip():
+            raise TournamentError(f"agent {text!r}: an empty label")
     if name == PROGRAM_PREFIX:
         return _program_spec(options, label, text, base)
     if target is None:

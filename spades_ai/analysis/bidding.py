@@ -27,7 +27,7 @@ from joblib import Parallel, delayed
 
 from spades_ai.policies.kernel_agent import Mixed
 from spades_ai.selfplay.play import play_hands
-from spades_ai.analysis.summary import mean_interval
+from spades_ai.analysis.summary import mean_interval, summary_table
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 
@@ -135,7 +135,25 @@ def bidding_records(
         for s in range(0, deals, chunk)
     ]
     parts = Parallel(n_jobs=n_jobs)(tasks) if n_jobs != 1 else [t[0](*t[1], **t[2]) for t in tasks]
-    return pd.concat(parts, ignore_index=True)
+    records = pd.concat(parts, ignore_index=True)
+    records.attrs = {"deals": deals, "seed": seed, "policy": _label_of(policy), "opponents": _label_of(opponents)}
+    return records
+
+
+def _label_of(spec) -> str:
+    """A play policy's or the opponents' name, for the leaderboard's title."""
+    return getattr(spec, "label", None) or _name_of(spec)
+
+
+def margin_title(records: pd.DataFrame) -> str:
+    """What a leaderboard's ``margin`` is measured against: the opponents' points on the same
+    deals, with who bids for them and who plays every card (``records.attrs``, when known)."""
+    a = records.attrs
+    opponents = f"bidding as {a['opponents']}" if "opponents" in a else "with their own bidder"
+    policy = f"; {a['policy']} plays every card" if "policy" in a else ""
+    run = f", {a['deals']:,} deals, seed {a['seed']}" if "deals" in a else ""
+    return (f"bidding benchmark{run}: margin = the bidder's team's points per deal minus the opponents' "
+            f"({opponents}{policy}), over both tables, 95% interval over deals")
 
 
 def _per_deal(team: pd.DataFrame) -> pd.DataFrame:
@@ -165,7 +183,8 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
     ``mean_error`` and ``mae`` compare each number bid with the tricks that seat took (nil bids
     apart); ``set_rate`` and ``bags_per_hand`` are per team-hand; ``points_per_deal`` is the
     bidder's team's points averaged over both tables of a deal, ``margin`` the same minus the
-    opponents' points, with its 95% interval over deals. Sorted by margin.
+    opponents' points, with its 95% interval over deals. Sorted by margin. A ``SummaryTable``:
+    it prints whole, under a title saying what the margin is measured against (``margin_title``).
     """
     out = []
     for name, g in records.groupby("bidder", sort=False):
@@ -191,7 +210,8 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
             "margin_low": margin_low,
             "margin_high": margin_high,
         })
-    return pd.DataFrame(out).set_index("bidder").sort_values("margin", ascending=False)
+    board = pd.DataFrame(out).set_index("bidder").sort_values("margin", ascending=False)
+    return summary_table(board, margin_title(records))
 
 
 def bidding_benchmark(bidders, deals: int = 2000, seed: int = 0, **kwargs) -> pd.DataFrame:

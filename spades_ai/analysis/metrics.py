@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from spades_ai.analysis.summary import agent_stats, mean_interval, wilson_interval
+from spades_ai.analysis.summary import agent_stats, mean_interval, summary_table, wilson_interval
 from spades_ai.rules import Rules
 
 CONTEXTS = ("near_target", "near_bag_limit", "trailing")
@@ -81,7 +81,7 @@ def agent_rates(df: pd.DataFrame, by: str | list[str] = "agent") -> pd.DataFrame
         for col, value in zip(by, key, strict=True):
             mask &= (seats[col] == value).to_numpy()
         rows.append({**dict(zip(by, key, strict=True)), **_rates(team, seats[mask])})
-    return pd.DataFrame(rows)
+    return summary_table(pd.DataFrame(rows))
 
 
 def with_context(df: pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:

@@ -38,6 +38,52 @@ def plot_rates(rates: pd.DataFrame, axes=None, label: str = "agent"):
     return axes
 
 
+def plot_rates_by_context(rates: pd.DataFrame, axes=None, label: str = "agent"):
+    """Bag rate and set rate per agent in and out of one score context (``rates_by_context``:
+    its flag column, such as ``near_bag_limit``, tells which), side by side, with 95% intervals;
+    each tick says how many hands each bar holds. An agent never in the context has no bar there.
+    For example ``plot_rates_by_context(metrics.rates_by_context(df, "near_bag_limit"))`` with
+    ``df`` the results of a matches-mode run."""
+    from spades_ai.analysis.metrics import CONTEXTS
+
+    flags = [c for c in CONTEXTS if c in rates.columns]
+    if len(flags) != 1:
+        raise ValueError(f"rates by context hold one flag column of {', '.join(CONTEXTS)} (rates_by_context); "
+                         f"these have {flags or 'none'}")
+    context = flags[0]
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(1, 2, figsize=(11, 4))
+    names = list(dict.fromkeys(rates[label].astype(str)))
+    x = np.arange(len(names))
+    width = 0.38
+    words = context.replace("_", " ")
+    hands = {}
+    for k, (flag, colour) in enumerate(((False, "tab:grey"), (True, "tab:blue"))):
+        rows = rates[rates[context].astype(bool) == flag].assign(_name=lambda r: r[label].astype(str)).set_index("_name")
+        rows = rows.reindex(names)
+        hands[flag] = rows["hands"].fillna(0).astype(int).tolist()
+        where = x + (k - 0.5) * width
+        name = words if flag else f"not {words}"
+        bags = rows["bags_per_hand"].to_numpy(float)
+        axes[0].bar(where, bags, width, yerr=[bags - rows["bags_lo"].to_numpy(float), rows["bags_hi"].to_numpy(float) - bags],
+                    capsize=3, color=colour, label=name)
+        sets = 100 * rows["set_rate"].to_numpy(float)
+        axes[1].bar(where, sets, width, yerr=[sets - 100 * rows["set_lo"].to_numpy(float), 100 * rows["set_hi"].to_numpy(float) - sets],
+                    capsize=3, color=colour, label=name)
+    ticks = [f"{n}\n({off:,} / {on:,} hands)" for n, off, on in zip(names, hands[False], hands[True])]
+    axes[0].set_ylabel("bags per team-hand")
+    axes[0].set_title(f"Bag rate, {words} or not (95% CI)")
+    axes[1].set_ylabel("contracts set (% of contracts bid)")
+    axes[1].set_title(f"Set rate, {words} or not (95% Wilson CI)")
+    for ax in axes:
+        ax.set_xticks(x, ticks)
+        ax.set_xlabel(label)
+        ax.legend()
+    return axes
+
+
 def plot_bid_accuracy(accuracy: pd.DataFrame, ax=None, by: str = "agent"):
     """Histogram of bid minus tricks taken (``bid_accuracy``), one line per agent."""
     ax = _ax(ax)

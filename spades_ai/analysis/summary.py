@@ -35,6 +35,49 @@ import pandas as pd
 
 Z95 = 1.959963984540054
 
+
+class SummaryTable(pd.DataFrame):
+    """A summary table: a DataFrame that prints whole. ``str()`` and ``repr()`` are
+    ``to_string()`` (every row and column, where pandas would cut a wide table to
+    ``[3 rows x 12 columns]`` on a terminal), under its title (``attrs["title"]``, which says
+    what the figures are measured against) when it has one; a notebook shows its HTML with the
+    title above it. Frames made from it (``round``, ``sort_values``, a choice of columns) are
+    summary tables too; everything else is pandas'.
+
+    >>> print(summary_table(pd.DataFrame({"agent": ["normal"], "points": [1.5]}), "points per hand"))
+    points per hand
+        agent  points
+    0  normal     1.5
+    """
+
+    @property
+    def _constructor(self):
+        return SummaryTable
+
+    def __repr__(self) -> str:
+        title = self.attrs.get("title")
+        return (f"{title}\n" if title else "") + self.to_string()
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        title = self.attrs.get("title")
+        html = super()._repr_html_() or ""
+        return (f"<p><b>{_html_escape(title)}</b></p>" if title else "") + html
+
+
+def _html_escape(text: str) -> str:
+    import html
+
+    return html.escape(str(text))
+
+
+def summary_table(df: pd.DataFrame, title: str | None = None) -> SummaryTable:
+    """``df`` as a ``SummaryTable`` (its attrs kept) with ``title``, if given."""
+    out = SummaryTable(df)
+    out.attrs = {**df.attrs, **({"title": title} if title else {})}
+    return out
+
 SUMMARY_COLUMNS = [
     "pairing", "agent", "opponent", "units", "hands", "points", "diff", "diff_lo", "diff_hi",
     "win_rate", "win_lo", "win_hi", "matches", "set_rate", "bags_per_hand", "penalties_per_100",
@@ -191,7 +234,7 @@ def summarize(df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> pd.Data
             else:
                 row.update({"win_rate": math.nan, "win_lo": math.nan, "win_hi": math.nan, "matches": 0})
             rows.append(row)
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    return summary_table(pd.DataFrame(rows, columns=SUMMARY_COLUMNS))
 
 
 # -- ratings ----------------------------------------------------------------------------------
@@ -289,7 +332,7 @@ def ratings(df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> pd.DataFr
             "ties": stats[:, 2],
         }
     )
-    return out.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+    return summary_table(out.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True))
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -297,10 +340,19 @@ def _pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
 
 
+#: Why ``pen/100`` is left out of a hands-mode summary.
+HANDS_MODE_PENALTIES = (
+    "pen/100 (bag penalties per 100 hands) is left out: in hands mode every hand starts with no bags, "
+    "so penalties need matches (--mode matches)"
+)
+
+
 def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None, *, title: str = "",
-                   unit: str = "deal") -> str:
+                   unit: str = "deal", mode: str = "hands") -> str:
     """The summary as aligned plain text, for the terminal; ``unit`` names what a row of the
-    difference is per (``"deal"``, or ``"hand"`` for a matches-mode run)."""
+    difference is per (``"deal"``, or ``"hand"`` for a matches-mode run). In hands ``mode`` bags
+    never carry over from one hand to the next, so the bag penalties column (``pen/100``) is
+    left out, with a note saying why, unless a single hand paid one."""
     lines = [title] if title else []
     show = pd.DataFrame(
         {
@@ -321,12 +373,16 @@ def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None
         ]
     show["set"] = table["set_rate"].map(_pct)
     show["bags/hand"] = table["bags_per_hand"].map("{:.2f}".format)
-    show["pen/100"] = table["penalties_per_100"].map("{:.1f}".format)
+    penalties_shown = mode != "hands" or bool((table["penalties_per_100"].fillna(0) > 0).any())
+    if penalties_shown:
+        show["pen/100"] = table["penalties_per_100"].map("{:.1f}".format)
     show["nil"] = table["nil_rate"].map(_pct)
     show["nil made"] = table["nil_success"].map(_pct)
     show["team bid"] = table["team_bid"].map("{:.2f}".format)
     show["team tricks"] = table["team_tricks"].map("{:.2f}".format)
     lines.append(show.to_string(index=False))
+    if not penalties_shown:
+        lines.append(HANDS_MODE_PENALTIES)
     if rating_table is not None and len(rating_table):
         lines.append("")
         lines.append("ratings (Bradley-Terry on duplicate outcomes, Elo scale, 95% bootstrap):")

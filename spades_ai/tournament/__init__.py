@@ -9,7 +9,7 @@
 
 from spades_ai.agents.spec import AgentSpec, parse_agent, parse_agents
 from spades_ai.errors import TournamentError
-from spades_ai.tournament.results import COLUMNS_DOC, ResultsError, load_results, read_config, read_sprt, sprt_rows
+from spades_ai.tournament.results import COLUMNS_DOC, CodeChangedError, ResultsError, load_results, read_config, read_sprt, sprt_rows
 from spades_ai.tournament.runner import RunInfo, play_chunk, run_tournament
 from spades_ai.tournament.schedule import Chunk, Tournament, plan_chunks, read_experiment
 from spades_ai.tournament.stopping import SPRT, SPRTError, SPRTResult, sprt_decide, sprt_llr, sprt_test
@@ -19,6 +19,7 @@ __all__ = [
     "SPRT",
     "AgentSpec",
     "Chunk",
+    "CodeChangedError",
     "ResultsError",
     "RunInfo",
     "SPRTError",

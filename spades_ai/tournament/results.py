@@ -3,7 +3,9 @@
 A results folder::
 
     config.json                     the run: agents with options, rules, seed, counts, mode,
-                                    package version (a folder is never reused for another run)
+                                    package version, and each agent's code (``code``: label ->
+                                    ``AgentSpec.fingerprint``); a folder is never reused for
+                                    another run, nor resumed with other code
     data/p000-000000000000-000000025000.parquet
                                     pairing 0, units 0 .. 24,999, both tables; written to a
                                     hidden temporary file and renamed, so a file is whole or absent
@@ -11,7 +13,11 @@ A results folder::
                                     deals used, LLR, bounds, decision), rewritten as it advances
 
 A run with a sequential test (``config.json`` has ``sprt``) may be extended: the same run with
-a larger ``deals`` takes the folder over and goes on. Any other change is refused.
+a larger ``deals`` takes the folder over and goes on. Any other change is refused, and so is
+other code for an agent (``CodeChangedError``: an edited ``mybot.py`` resumed would mix its two
+versions in one table); ``move_aside`` (``run_tournament(fresh=True)``, ``--fresh``) renames
+such a folder ``<folder>.old-<time>`` for a fresh start. A folder written before runs recorded
+their code (no ``code`` in ``config.json``) resumes with a warning that the code is unchecked.
 
 Rows are tidy: one per hand per team. Seat ``a`` of team ``t`` is seat ``t``, seat ``b`` is
 ``t + 2``. Columns (``HAND_COLUMNS`` and ``MATCH_COLUMNS`` hold their types), in the package's
@@ -52,6 +58,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -86,6 +93,8 @@ SCHEMA_1_RENAMES = {
     "hand": "hand_no",
 }
 CONFIG_FILE = "config.json"
+#: The key of ``config.json`` that records each agent's code (label -> fingerprint).
+CODE_KEY = "code"
 SPRT_FILE = "sprt.json"
 DATA_DIR = "data"
 META_KEY = b"spades_ai"
@@ -150,6 +159,10 @@ COLUMNS_DOC = {
 
 class ResultsError(ValueError):
     """A results folder that cannot be used: unreadable file, another run's folder, a lock."""
+
+
+class CodeChangedError(ResultsError):
+    """A results folder whose finished chunks were played by other code for an agent."""
 
 
 def columns(mode: str, keep_plays: bool = False) -> dict:
@@ -327,9 +340,14 @@ def _from_schema_1(table: pa.Table, where, requested) -> pa.Table:
 
 def run_config(t: Tournament, sprt: SPRT | None = None) -> dict:
     """What ``config.json`` holds: the tournament, the results schema and the package version,
-    and the sequential test's settings if the run has one."""
+    the sequential test's settings if the run has one, and each seated agent's code
+    (``CODE_KEY``: label -> ``AgentSpec.fingerprint``; a bot program is started for its hello)."""
     extra = {"sprt": sprt.to_dict()} if sprt is not None else {}
-    return as_json({"schema": SCHEMA, "version": __version__, **t.to_dict(), **extra})
+    code = {}
+    for entrant in t.agents:
+        for member in entrant.members:
+            code.setdefault(member.label, member.fingerprint(t.rules))
+    return as_json({"schema": SCHEMA, "version": __version__, **t.to_dict(), **extra, CODE_KEY: code})
 
 
 def _sprt_text(d) -> str:
@@ -377,40 +395,82 @@ def _is_extension(old: dict, new: dict) -> bool:
     return {**old, "deals": deals_new} == new
 
 
-def prepare_folder(out: str | Path, t: Tournament, sprt: SPRT | None = None) -> Path:
-    """Create ``out`` (or check that it holds this very tournament) and write ``config.json``.
+def _without_code(config: dict) -> dict:
+    return {k: v for k, v in config.items() if k != CODE_KEY}
 
-    A folder holding another run, or files that are not a run's, is refused with
-    ``ResultsError`` saying what differs. A run with a sequential test ``sprt`` may come back
-    with a larger ``deals``: ``config.json`` is then rewritten (under the folder's lock).
+
+def _code_changes(old: dict, new: dict) -> str:
+    """Which agents' code differs between two ``code`` records, and where: ``'mybot:AGENT'
+    (module mybot)``."""
+    out = []
+    for label in sorted(set(old) | set(new), key=str):
+        a, b = old.get(label) or {}, new.get(label) or {}
+        if a != b:
+            parts = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+            named = [f"spades_ai {a.get(k, '?')} -> {b.get(k, '?')}" if k == "spades_ai"
+                     else k if k.startswith(("file ", "hello")) else f"module {k}" for k in parts]  # fmt: skip
+            out.append(f"{label!r} ({', '.join(named)})")
+    return "; ".join(out)
+
+
+def check_folder(out: str | Path, config: dict) -> dict | None:
+    """The ``config.json`` that ``out`` holds (None if it holds none), checked against the run
+    ``config`` (``run_config``) without changing anything: another run is refused with
+    ``ResultsError`` saying what differs, other code for an agent with ``CodeChangedError``
+    naming the agent and how to start afresh. A folder without a code record (written before
+    runs kept one) is accepted with a warning that its agents' code cannot be checked."""
+    out = Path(out)
+    cfg_path = out / CONFIG_FILE
+    if not cfg_path.exists():
+        return None
+    try:
+        old = json.loads(cfg_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{cfg_path} is not a readable run configuration ({exc}); use another output folder") from None
+    if config_schema(old) != SCHEMA:
+        raise ResultsError(
+            f"output folder {out} holds results of schema {config_schema(old)} (spades_ai {old.get('version', '?')}); "
+            f"this version ({__version__}) writes schema {SCHEMA} and cannot add to it: use another output "
+            "folder (load_results still reads this one)"
+        )
+    old_run, new_run = _without_code(old), _without_code(config)
+    if old_run != new_run and not _is_extension(old_run, new_run):
+        hint = ""
+        if old.get("sprt") is not None and {**old_run, "deals": config.get("deals")} == new_run:
+            hint = " (a run with a sequential test may grow its deals, not shrink them)"
+        raise ResultsError(
+            f"output folder {out} holds a different tournament ({_describe_difference(old_run, new_run)}){hint}; "
+            "use another output folder, or delete this one to start over"
+        )
+    if CODE_KEY not in old:
+        warnings.warn(
+            f"{out}: written before runs recorded their agents' code; resumed without checking that the agents' "
+            "code is the code that played its finished chunks",
+            stacklevel=3,
+        )
+    elif old[CODE_KEY] != config.get(CODE_KEY):
+        raise CodeChangedError(
+            f"output folder {out} was played by other code for agent {_code_changes(old[CODE_KEY], config.get(CODE_KEY, {}))}: "
+            "resuming would mix two versions of it in one table. Start afresh: another output folder (--out), or "
+            f"--fresh (run_tournament(fresh=True)) to move this one aside to {out.name}.old-<time> and play again"
+        )
+    return old
+
+
+def prepare_folder(out: str | Path, config: dict) -> Path:
+    """Create ``out`` (or check that it holds this very run, ``check_folder``) and write
+    ``config.json`` (``run_config``).
+
+    A run with a sequential test may come back with a larger ``deals``: ``config.json`` is then
+    rewritten (under the folder's lock).
     """
     out = Path(out)
-    config = run_config(t, sprt)
     cfg_path = out / CONFIG_FILE
-    if cfg_path.exists():
-        try:
-            old = json.loads(cfg_path.read_text())
-        except (OSError, ValueError) as exc:
-            raise ResultsError(
-                f"{cfg_path} is not a readable run configuration ({exc}); use another output folder"
-            ) from None
-        if config_schema(old) != SCHEMA:
-            raise ResultsError(
-                f"output folder {out} holds results of schema {config_schema(old)} (spades_ai {old.get('version', '?')}); "
-                f"this version ({__version__}) writes schema {SCHEMA} and cannot add to it: use another output "
-                "folder (load_results still reads this one)"
-            )
-        if _is_extension(old, config):
+    old = check_folder(out, config)
+    if old is not None:
+        if _without_code(old) != _without_code(config):  # an extension: check_folder refused the rest
             with FolderLock(out, ResultsError):
                 write_atomic(cfg_path, (json.dumps(config, indent=2) + "\n").encode(), sync=True)
-        elif old != config:
-            hint = ""
-            if old.get("sprt") is not None and {**old, "deals": config.get("deals")} == config:
-                hint = " (a run with a sequential test may grow its deals, not shrink them)"
-            raise ResultsError(
-                f"output folder {out} holds a different tournament ({_describe_difference(old, config)}){hint}; "
-                "use another output folder, or delete this one to start over"
-            )
     else:
         if out.exists() and not out.is_dir():
             raise ResultsError(f"output folder {out} is a file")
@@ -422,6 +482,25 @@ def prepare_folder(out: str | Path, t: Tournament, sprt: SPRT | None = None) -> 
         write_atomic(cfg_path, (json.dumps(config, indent=2) + "\n").encode(), sync=True)
     (out / DATA_DIR).mkdir(exist_ok=True)
     return out
+
+
+def move_aside(out: str | Path) -> Path | None:
+    """Rename the results folder ``out`` to ``<out>.old-<YYYYmmdd-HHMMSS>`` beside it (``-2``,
+    ``-3`` ... if taken) so that a run starts afresh there, and return the new name; nothing is
+    deleted. None, and nothing moved, when ``out`` holds no run (no ``config.json``). A folder a
+    live run is writing is refused (``ResultsError``)."""
+    out = Path(out)
+    if not (out / CONFIG_FILE).is_file():
+        return None
+    with FolderLock(out, ResultsError):
+        pass  # a live run holds it: refused
+    stem = f"{out.name}.old-{time.strftime('%Y%m%d-%H%M%S')}"
+    aside, k = out.with_name(stem), 1
+    while aside.exists():
+        k += 1
+        aside = out.with_name(f"{stem}-{k}")
+    os.replace(out, aside)
+    return aside
 
 
 def expected_rows(t: Tournament, chunk: Chunk) -> int | None:

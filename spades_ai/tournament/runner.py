@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib.util
 import os
+import sys
 import tempfile
 import time
 import warnings
@@ -45,6 +47,7 @@ from spades_ai.tournament.results import (
     encode,
     finished_chunks,
     load_results,
+    move_aside,
     prepare_folder,
     read_differences,
     run_config,
@@ -71,6 +74,8 @@ class RunInfo:
     chunk_size: int
     sprt: SPRTResult | None = None
     """Where the sequential test stands at the end (None for a run without one)."""
+    moved_aside: Path | None = None
+    """With ``fresh=True``: where the folder's earlier results were moved (None: there were none)."""
 
     def __fspath__(self) -> str:
         return str(self.path)
@@ -307,6 +312,7 @@ def run_tournament(
     progress: bool | None = True,
     sprt: SPRT | None = None,
     keep_plays: bool | None = None,
+    fresh: bool = False,
 ) -> RunInfo:
     """Play a tournament into the folder ``out`` and return a ``RunInfo`` (a path-like).
 
@@ -321,8 +327,12 @@ def run_tournament(
     cores. The results do not depend on ``n_jobs``, ``chunk_size`` or the backend.
 
     If ``out`` already holds this tournament, finished chunks are kept and only the rest is
-    played; if it holds another one, ``ResultsError`` says what differs. ``out=None`` writes
-    to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
+    played; if it holds another one, ``ResultsError`` says what differs. ``config.json`` records
+    each agent's code (``AgentSpec.fingerprint``: a user module's source and what it imports,
+    the package version of a built-in, a bot program's hello), and a folder played by other
+    code is refused too (``CodeChangedError``, naming the agent): ``fresh=True`` first moves a
+    folder holding a run aside to ``<out>.old-<time>`` (``RunInfo.moved_aside``; nothing is
+    deleted) and plays anew. ``out=None`` writes to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
 
     ``keep_plays`` (part of the ``Tournament``) also stores each hand's 52 cards in play order
     in a ``plays`` column, so that any row can be replayed card by card (``spades-ai replay``);
@@ -343,7 +353,9 @@ def run_tournament(
     adaptive = n_jobs is None
     n_jobs, workers = _resolve_n_jobs(n_jobs)
     start_time = time.perf_counter()
-    out = prepare_folder(out, t, sprt)
+    config = run_config(t, sprt)
+    moved_aside = move_aside(out) if fresh else None
+    out = prepare_folder(out, config)
     with FolderLock(out, ResultsError):
         done = finished_chunks(out, t)
         total = t.deals * len(t.pairings)
@@ -357,7 +369,6 @@ def run_tournament(
             # a test stops between chunks: the smallest chunks that keep per-task costs low
             chunk_size = default_chunk_size(t, workers, remaining, smallest=sprt is not None)
         todo = [] if prefix is not None and prefix.decided else plan_chunks(t, chunk_size, done)
-        config = run_config(t, sprt)
         tasks = [(t, chunk, config) for chunk in todo]
         played, chunks_played = _play_tasks(tasks, out, t, (total, remaining), prefix, progress,
                                             (n_jobs, workers, adaptive))
@@ -371,6 +382,7 @@ def run_tournament(
         n_jobs=min(workers, max(1, len(todo))),
         chunk_size=chunk_size,
         sprt=prefix.result if prefix is not None else None,
+        moved_aside=moved_aside,
     )
 
 
@@ -394,14 +406,23 @@ def _tournament_of(agents, deals, seed, mode, duplicate, rules, schedule, keep_p
     )  # fmt: skip
 
 
+def progress_bar_type() -> type:
+    """tqdm's bar for this process: the notebook widget in a Jupyter kernel that has ipywidgets,
+    else the text bar. (``tqdm.auto`` itself, imported in a kernel without ipywidgets, warns
+    "IProgress not found" into the cell's output, even for a run with ``progress=False``.)"""
+    if "ipykernel" in sys.modules and importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm.std import tqdm
+    return tqdm
+
+
 def _play_tasks(tasks, out: Path, t: Tournament, counts, prefix, progress, jobs) -> tuple[int, int]:
     """Run ``tasks`` (with ``jobs`` = (n_jobs, workers, adaptive)), writing each finished chunk
     into ``out`` as it comes, under a progress bar from ``counts`` = (total, remaining) units;
     stop early once the SPRT ``prefix`` decides. Returns (units played, chunks played)."""
-    from tqdm.auto import tqdm
-
     total, remaining = counts
-    bar = tqdm(
+    bar = progress_bar_type()(
         total=total,
         initial=total - remaining,
         unit="deal" if t.mode == "hands" else "match",
