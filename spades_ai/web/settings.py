@@ -15,7 +15,6 @@ import functools
 import inspect
 import typing
 
-import numpy as np
 
 from spades_ai.errors import RulesError
 from spades_ai.rules import BIDDINGS, FIRST_LEADS, SPADE_LEADS, Rules
@@ -23,8 +22,6 @@ from spades_ai.table.game import LEVELS
 
 MAX_TARGET = 2000
 MAX_HANDS = 100
-#: The engine reads every rules number as an int64 (``Rules.as_array``).
-INT_RANGE = range(int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max) + 1)
 CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS}
 #: The lengths of a match the settings offer first (the online tables players know: 500 or 250 points).
 TARGETS = (500, 250)
@@ -88,8 +85,6 @@ def rules_from_form(base: Rules, given) -> Rules:
             raise RulesError(f"rules field {name!r} is true or false, not {value!r}")
         elif kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesError(f"rules field {name!r} is a whole number, not {value!r}")
-        elif kind == "int" and value not in INT_RANGE:
-            raise RulesError(f"rules field {name!r} is out of range ({value}): the engine's numbers are 64-bit")
         elif kind == "choice" and value not in CHOICES[name]:
             raise RulesError(f"rules field {name!r} is one of {', '.join(CHOICES[name])}, not {value!r}")
         values[name] = value
