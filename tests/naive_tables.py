@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, fields
+from math import comb
 from typing import Optional
 
 from naive import card_id, card_name
@@ -364,6 +365,47 @@ def naive_table_match_winner(scores, rules, hands_played: Optional[int] = None) 
     return leaders[0]
 
 
+def naive_worlds(unseen, sizes, voids=None) -> dict:
+    """Every world of a hidden deal with copies, with its weight: how many deals of the
+    physical cards give it.
+
+    ``unseen`` is the multiset of cards nobody has seen (ids with repeats), ``sizes`` the
+    number of cards each hidden seat holds (their sum is ``len(unseen)``), ``voids[i]`` the
+    set of suits hidden seat ``i`` is known to lack. A world is a tuple of sorted tuples, one
+    per hidden seat. The copies of a card are alike in play but not in the shuffle: a world in
+    which two seats hold one ace of spades each comes from two deals of the two physical aces,
+    one in which a seat holds both from one. So the exact distribution of worlds, before the
+    bids and the play are weighed in, is proportional to these weights, not uniform over the
+    worlds: a sampler that draws "a multiset deal, uniformly" is wrong with copies.
+    """
+    voids = voids or [set() for _ in sizes]
+    assert sum(sizes) == len(unseen) and len(voids) == len(sizes)
+    out: dict = {}
+
+    def choose(pool: Counter, cards: list[int], size: int, start: int):
+        """Sub-multisets of ``pool`` of ``size`` cards drawn from ``cards[start:]``, with the
+        number of ways to pick their physical copies."""
+        if size == 0:
+            yield (), 1
+            return
+        for i in range(start, len(cards)):
+            c = cards[i]
+            for k in range(1, min(pool[c], size) + 1):
+                for rest, ways in choose(pool, cards, size - k, i + 1):
+                    yield (c,) * k + rest, ways * comb(pool[c], k)
+
+    def deal_from(seat: int, pool: Counter, world: tuple, weight: int):
+        if seat == len(sizes):
+            out[world] = out.get(world, 0) + weight
+            return
+        cards = sorted(c for c in pool if pool[c] and _suit(c) not in voids[seat])
+        for hand, ways in choose(pool, cards, sizes[seat], 0):
+            deal_from(seat + 1, pool - Counter(hand), world + (hand,), weight * ways)
+
+    deal_from(0, Counter(unseen), (), 1)
+    return out
+
+
 def naive_table_hand(rules, rnd, dealer: int = 0) -> dict:
     """Deal and play one hand with uniformly random legal cards (bids are the caller's).
 
@@ -412,6 +454,7 @@ __all__ = [
     "naive_table_match_winner",
     "naive_table_score",
     "naive_table_trick_winner",
+    "naive_worlds",
     "partner",
     "removed_cards",
     "side_of",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from math import factorial
 
 import pytest
 from naive import naive_legal_cards, naive_match_winner, naive_score, naive_trick_winner
@@ -32,6 +33,7 @@ from naive_tables import (
     naive_table_match_winner,
     naive_table_score,
     naive_table_trick_winner,
+    naive_worlds,
     partner,
     removed_cards,
     side_of,
@@ -252,6 +254,34 @@ def test_score_twelve_players_blind_nil():
 def test_match_end_with_three_or_more_sides(players, teams, scores, hands_played, max_hands, winner):
     rules = TableRules(players=players, teams=teams, max_hands=max_hands)
     assert naive_table_match_winner(scores, rules, hands_played) == winner
+
+
+# -- worlds with copies -------------------------------------------------------------------------
+
+
+def test_worlds_weigh_the_copies():
+    """Two aces and two kings of spades between two hidden seats: three worlds, but the split
+    one comes from four of the six deals of the physical cards."""
+    worlds = naive_worlds(ids("AS AS KS KS"), [2, 2])
+    aces, kings = tuple(ids("AS AS")), tuple(ids("KS KS"))
+    split = tuple(sorted(ids("AS KS")))
+    assert worlds == {(aces, kings): 1, (kings, aces): 1, (split, split): 4}
+    # a seat void in spades takes the hearts; the copies of 3H split 2 + 1 in three ways
+    worlds = naive_worlds(ids("AS AS 3H 3H 3H"), [2, 3], voids=[{3}, set()])
+    assert worlds == {(tuple(ids("3H 3H")), tuple(sorted(ids("AS AS 3H")))): 3}
+
+
+@pytest.mark.parametrize("players", [3, 8, 12])
+def test_world_weights_add_up_to_every_deal(players):
+    """Without voids the weights count every deal of the physical cards: the multinomial."""
+    rnd = random.Random(players)
+    for _ in range(5):
+        unseen = rnd.sample(deck(players), 7)
+        sizes = [3, 2, 2]
+        worlds = naive_worlds(unseen, sizes)
+        assert sum(worlds.values()) == factorial(7) // (factorial(3) * factorial(2) * factorial(2))
+        for world in worlds:
+            assert Counter(c for h in world for c in h) == Counter(unseen)
 
 
 # -- properties of random hands ------------------------------------------------------------------
