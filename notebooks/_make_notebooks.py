@@ -24,14 +24,13 @@ def notebook(title: str, intro: str, params: str, cells: list[str]) -> nbf.Noteb
     return nb
 
 
-SETUP = """import tempfile
-import matplotlib
-import matplotlib.pyplot as plt
-import pandas as pd
-import spades_ai as sa
-from spades_ai.analysis import metrics, plots
-pd.set_option("display.width", 160)
-out = OUT or tempfile.mkdtemp(prefix="spades-nb-")"""
+def setup(*analysis: str) -> str:
+    """The first code cell: the imports (``analysis``: the modules of ``spades_ai.analysis`` the
+    notebook uses) and the folder its runs write to."""
+    return (f"import tempfile\nimport pandas as pd\nimport spades_ai as sa\nfrom spades_ai.analysis import {', '.join(analysis)}\n"
+            'pd.set_option("display.width", 160)\nout = OUT or tempfile.mkdtemp(prefix="spades-nb-")')
+
+
 
 rates = notebook(
     "Bag and set rates",
@@ -41,7 +40,7 @@ rates = notebook(
     "# Parameters: small for CI. Full size used in experiments/RESULTS.md: DEALS = 100_000, MATCHES = 2_000\n"
     'AGENTS = "normal,easy,random"\nDEALS = 400\nMATCHES = 30\nSEED = 1\nOUT = None  # a folder to keep the results in',
     [
-        SETUP,
+        setup("metrics", "plots"),
         "## Round-robin, hands mode",
         'run = sa.run_tournament(AGENTS, deals=DEALS, seed=SEED, out=f"{out}/hands", progress=False)\n'
         "df = sa.load_results(run)\nrates = metrics.agent_rates(df)\n"
@@ -68,7 +67,7 @@ bidding = notebook(
     "# Parameters: small for CI. Full size in experiments/RESULTS.md: DEALS = 20_000, HARD_WORLDS = 512\n"
     "DEALS = 150\nHARD_WORLDS = 16\nSEED = 3\nOUT = None",
     [
-        "import matplotlib\nimport pandas as pd\nfrom spades_ai.analysis import plots\nfrom spades_ai.analysis.bidding import bidding_benchmark\npd.set_option('display.width', 160)",
+        "import pandas as pd\nfrom spades_ai.analysis import plots\nfrom spades_ai.analysis.bidding import bidding_benchmark\npd.set_option('display.width', 160)",
         "## A bidder of our own: count aces, kings with a guard, and spades beyond three",
         "def honours_and_length(cards, seat, bids, scores):\n"
         "    suits = [[c for c in cards if c.suit == s] for s in range(4)]\n"
@@ -91,7 +90,7 @@ ladder = notebook(
     "# The partner study: PARTNERS = \"easy,normal,hard\", PARTNER_DEALS = 200 (experiments/partners.toml)\n"
     'PARTNERS = "easy,normal"\nPARTNER_DEALS = 100',
     [
-        SETUP,
+        setup("plots"),
         'run = sa.run_tournament(AGENTS, deals=DEALS, seed=SEED, out=f"{out}/ladder", progress=False)\n'
         "df = sa.load_results(run)\ntable = sa.summarize(df)\n"
         'table[["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "nil_success"]].round(2)',
@@ -164,7 +163,7 @@ mine = notebook(
     "# Parameters: small for CI. Full size: DEALS = 100_000\nDEALS = 2_000\nSEED = 11\nOUT = None",
     [
         MY_AGENT,
-        SETUP,
+        setup("metrics", "plots"),
         "import my_agent\nfrom spades_ai.testing import check_agent\ncheck_agent(my_agent.AGENT, hands=50)\nmy_agent.AGENT",
         "## Against the built-ins, on duplicate deals",
         'run = sa.run_tournament(["my_agent:AGENT", "normal", "easy"], deals=DEALS, seed=SEED, out=f"{out}/mine", n_jobs=1, progress=False)\n'
@@ -258,7 +257,7 @@ learn = notebook(
     "same vector is what `spades_ai.learn.VectorEnv` and the PettingZoo adapter give a learner.",
     "# Parameters: small for CI. Full size: DATA_DEALS = 20_000, DEALS = 20_000\nDATA_DEALS = 300\nDEALS = 300\nSEED = 5\nOUT = None",
     [
-        SETUP,
+        setup("metrics", "plots"),
         "## A dataset of Normal's decisions",
         "import numpy as np\nfrom spades_ai.learn import load_dataset, write_dataset\nfrom spades_ai.learn.linear import fit_linear\n"
         'data = load_dataset(write_dataset(f"{out}/rows", ["normal", "normal"], deals=DATA_DEALS, seed=SEED))\n'
