@@ -324,10 +324,11 @@ def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None
     B, A, B; dealer 0) and write every decision as a row in the folder ``out``; the chunks
     already there are kept (a killed run resumes; a damaged chunk is set aside as ``*.bad``, with
     a warning, and written again). ``n_jobs`` chunks at once with joblib (under the caller's
-    ``joblib.parallel_config``; the workers end with this process: ``workers.finished_order``). ``labels="solver"`` adds ``solver_values`` for the
-    card decisions with at most ``solver_tricks`` tricks left (``learn.labels``); ``labels="hard"``
-    or ``"crazy"`` (options allowed: ``"hard:worlds=64"``) adds that agent's ``label_values`` and
-    ``label_action`` at every decision (see the module docstring)."""
+    ``joblib.parallel_config``; the workers end with this process: ``workers.finished_order``).
+    ``labels="solver"`` adds ``solver_values`` for the card decisions with at most
+    ``solver_tricks`` tricks left (``learn.labels``); ``labels="hard"`` or ``"crazy"`` (options
+    allowed: ``"hard:worlds=64"``) adds that agent's ``label_values`` and ``label_action`` at
+    every decision (see the module docstring)."""
     labeller = labeller_spec(labels)
     lineup = resolve_lineup(agents)
     rules = check_rules(rules)
@@ -423,13 +424,14 @@ _DAMAGED = (
 
 
 def _read_chunks(files: list[Path], columns) -> Iterator[dict[str, np.ndarray]]:
-    stored = _read_schema(files[0]).names if files else list(COLUMNS)
-    names = stored if columns is None else list(columns)
+    """The arrays of each file; ``columns`` None: those the first file has."""
+    names = None if columns is None else list(columns)
     for f in files:
         try:
             table = pq.read_table(f, columns=names)
         except Exception as exc:  # noqa: BLE001 -- damaged files raise ArrowInvalid, OSError, ...
             raise DatasetError(f"{f}: cannot read this chunk file ({type(exc).__name__}: {exc}){_DAMAGED}") from None
+        names = table.schema.names if names is None else names
         out = {}
         for name in names:
             column = table.column(name).combine_chunks()
@@ -438,10 +440,3 @@ def _read_chunks(files: list[Path], columns) -> Iterator[dict[str, np.ndarray]]:
             else:
                 out[name] = column.to_numpy(zero_copy_only=False)
         yield out
-
-
-def _read_schema(path: Path):
-    try:
-        return pq.read_schema(path)
-    except Exception as exc:  # noqa: BLE001 -- as in _read_chunks
-        raise DatasetError(f"{path}: cannot read this chunk file ({type(exc).__name__}: {exc}){_DAMAGED}") from None
