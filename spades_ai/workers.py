@@ -38,7 +38,9 @@ def finished_order(function: Callable, tasks: Sequence[tuple], n_jobs: int | Non
     run = os.getpid()
     calls = [joblib.delayed(_in_worker)(run, function, *task) for task in tasks]
     try:
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
+        parallel = joblib.Parallel(
+            n_jobs=n_jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
+        )
     except ValueError as exc:
         if "return_as" not in str(exc):
             raise

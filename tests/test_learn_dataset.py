@@ -89,8 +89,8 @@ def test_a_killed_run_resumes_without_lost_or_doubled_rows(tmp_path):
 
 def assert_same_rows(a: dict, b: dict) -> None:
     assert a.keys() == b.keys()
-    for name in a:
-        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    for name, values in a.items():
+        np.testing.assert_array_equal(values, b[name], err_msg=name)
 
 
 def cut_short(path: Path) -> None:
@@ -204,6 +204,10 @@ def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):
     live = rows_from_records(records, 2, sa.Rules())
     np.testing.assert_array_equal(data["obs"][: len(live["obs"])], live["obs"])
     np.testing.assert_array_equal(data["action"][: len(live["obs"])], live["action"])
+    cut_short(chunk_path(tmp_path / "from", 0))  # the same command again writes a damaged chunk again
+    with pytest.warns(UserWarning, match="kept as chunk-000000.parquet.bad, and its hands are written again"):
+        assert main(["dataset", "--from", str(run), "--out", str(tmp_path / "from")]) == 0
+    assert_same_rows(load_dataset(tmp_path / "from"), data)
     assert main(["dataset", "--agents", "normal,easy", "--deals", "2", "--out", str(tmp_path / "live")]) == 0
     assert len(load_dataset(tmp_path / "live")["action"]) == 2 * 56
     assert main(["dataset", "--agents", "normal,easy", "--deals", "1", "--labels", "easy", "--out", str(tmp_path / "x")]) == 2

@@ -79,7 +79,8 @@ def test_the_workers_of_a_killed_run_end_before_their_tasks_do(tmp_path):
     did), the first quick, the others five seconds long. Killed once the first is done, the run
     leaves its workers in the middle of long tasks: they end at once, and write nothing."""
     script = tmp_path / "run.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import sys, time
         from pathlib import Path
         from spades_ai.workers import finished_order
@@ -93,7 +94,8 @@ def test_the_workers_of_a_killed_run_end_before_their_tasks_do(tmp_path):
 
         for _ in finished_order(task, [(i,) for i in range(6)], n_jobs=2):
             pass
-    """))
+    """)
+    )
     out = tmp_path / "out"
     out.mkdir()
 
@@ -108,7 +110,10 @@ def test_the_workers_of_a_killed_run_end_before_their_tasks_do(tmp_path):
 @pytest.mark.parametrize(
     "command, pattern",
     [
-        (["tournament", "--agents", "normal,easy", "--deals", "200000", "--chunk-size", "20000", "-q"], "data/*.parquet"),
+        (
+            ["tournament", "--agents", "normal,easy", "--deals", "200000", "--chunk-size", "20000", "-q"],
+            "data/*.parquet",
+        ),
         (["dataset", "--agents", "normal,easy", "--deals", "200000", "--chunk-size", "4000"], "chunk-*.parquet"),
     ],
     ids=["tournament", "dataset"],
