@@ -4,8 +4,8 @@ A run (a tournament, a dataset) holds its folder's lock (``folders.FolderLock``)
 process that writes there: ``finished_order`` hands it each chunk's result as it finishes, and
 the run writes it (so a remote dask worker needs no shared disk either). A worker process that
 the run started ends as soon as the run is gone: killed with SIGKILL, a run has no time to stop
-its workers, and a loky worker would otherwise play its chunk to the end and wait five minutes
-for the next. Each such worker checks, before it takes a task and every ``WATCH_SECONDS`` while
+its workers, and a loky worker would otherwise play on (and wait) for minutes, its memory
+held. Each such worker checks, before it takes a task and every ``WATCH_SECONDS`` while
 it lives (a daemon thread), that the run is still its parent process (``end_with_run``).
 
 >>> list(finished_order(pow, [(2, 3)], n_jobs=1))
