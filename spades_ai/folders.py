@@ -1,10 +1,13 @@
 """Files written whole, and folders that one run writes at a time: the atomic write and the
 folder lock shared by the tournament's results folders, ``learn``'s dataset folders and the
-other files the package saves.
+other files the package saves, and how a run resumed in such a folder treats a damaged chunk.
 
 A file is written to a hidden temporary name beside it (``temporary_path``), then renamed over
 it, so a reader (or a run resumed after a kill) sees it whole or not at all; a temporary file
-left by a killed writer is recognised by its name (``is_temporary``) and may be deleted.
+left by a killed writer is recognised by its name (``is_temporary``) and may be deleted. A chunk
+file damaged all the same (a disk that filled up, a copy cut short: ``parquet_problem`` says
+what is wrong) is renamed ``*.bad`` with a warning (``set_aside``), kept for a look, never
+deleted, and the resumed run makes the chunk again.
 
 >>> import tempfile
 >>> from pathlib import Path
@@ -21,6 +24,8 @@ import json
 import os
 import re
 import socket
+import warnings
+from collections.abc import Iterable
 from pathlib import Path
 
 #: The lock file a writing run holds in its folder.
@@ -59,6 +64,35 @@ def write_atomic(path: Path, data, *, sync: bool = False) -> None:
             f.flush()
             os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def parquet_problem(path: Path, names: Iterable[str], rows: int | None = None) -> str | None:
+    """None if ``path`` is a readable Parquet file with the columns ``names`` (and ``rows`` rows,
+    unless None), else what is wrong with it. Only the file's footer is read: a file cut short
+    has none."""
+    import pyarrow.parquet as pq  # here: the kernels' modules import this one, and need no pyarrow
+
+    try:
+        meta = pq.read_metadata(path)
+    except Exception as exc:  # noqa: BLE001 -- pyarrow raises several types for a damaged file
+        return f"not a readable Parquet file ({exc})"
+    if rows is not None and meta.num_rows != rows:
+        return f"holds {meta.num_rows} rows, not {rows}"
+    missing = [c for c in names if c not in set(meta.schema.names)]
+    if missing:
+        return f"lacks column(s) {', '.join(missing)}"
+    return None
+
+
+def set_aside(path: Path, problem: str, remedy: str) -> Path:
+    """Rename the damaged chunk file ``path`` to ``*.bad`` (kept, never deleted) and warn,
+    naming it, ``problem`` and what the run does instead (``remedy``: "its deals are played
+    again"). Returns the new path; the warning points at the caller's caller (the run)."""
+    path = Path(path)
+    bad = path.with_name(path.name + ".bad")
+    os.replace(path, bad)
+    warnings.warn(f"{path}: {problem}; kept as {bad.name}, and {remedy}", stacklevel=3)
+    return bad
 
 
 class FolderLock:

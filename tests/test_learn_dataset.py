@@ -4,8 +4,13 @@ dataset folders that resume without losing or doubling rows and refuse another d
 import json
 import os
 import socket
+import subprocess
+import sys
+import warnings
+from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
 import spades_ai as sa
@@ -82,6 +87,85 @@ def test_a_killed_run_resumes_without_lost_or_doubled_rows(tmp_path):
     assert set(np.unique(again["agent"])) == {0, 1, 2, 3}
 
 
+def assert_same_rows(a: dict, b: dict) -> None:
+    assert a.keys() == b.keys()
+    for name, values in a.items():
+        np.testing.assert_array_equal(values, b[name], err_msg=name)
+
+
+def cut_short(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def not_parquet(path: Path) -> None:
+    path.write_bytes(b"\0" * path.stat().st_size)
+
+
+def lacking_a_column(path: Path) -> None:
+    table = pq.read_table(path)
+    pq.write_table(table.drop_columns(["outcome"]), path)
+
+
+@pytest.mark.parametrize("damage", [cut_short, not_parquet, lacking_a_column])
+def test_a_damaged_chunk_is_named_then_set_aside_and_written_again(tmp_path, damage):
+    """A chunk file damaged after its run (a disk that filled up, a copy cut short): reading the
+    folder names it and says what to do; running again sets it aside as ``*.bad``, with a
+    warning, and writes it again, so the rows equal an undamaged run's."""
+    lineup = ["normal", "easy"]
+    clean = load_dataset(write_dataset(tmp_path / "clean", lineup, deals=10, seed=3, chunk_size=4))
+    out = write_dataset(tmp_path / "run", lineup, deals=10, seed=3, chunk_size=4)
+    victim = chunk_path(out, 1)
+    damage(victim)
+    damaged = victim.read_bytes()
+    with pytest.raises(DatasetError) as err:
+        load_dataset(out)
+    assert victim.name in str(err.value) and "set aside as *.parquet.bad" in str(err.value)
+    assert victim.read_bytes() == damaged  # reading changes nothing
+    with pytest.warns(UserWarning, match=f"{victim.name}: .*; kept as {victim.name}.bad, and its deals are written again"):
+        write_dataset(out, lineup, deals=10, seed=3, chunk_size=4)
+    assert (out / (victim.name + ".bad")).read_bytes() == damaged  # kept, not deleted
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_same_rows(load_dataset(out), clean)
+
+
+def test_the_dataset_command_run_again_writes_a_truncated_chunk_again(tmp_path):
+    """The same ``spades-ai dataset`` command, in a process of its own, run again after a chunk
+    was cut short: a warning on stderr names it, and the folder's rows equal a clean run's."""
+    out = tmp_path / "d"
+    cmd = [sys.executable, "-m", "spades_ai", "dataset", "--agents", "normal,easy", "--deals", "6", "--seed", "2",
+           "--chunk-size", "2", "--jobs", "2", "--out", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    subprocess.run(cmd, env=env, check=True, capture_output=True, timeout=300)
+    cut_short(chunk_path(out, 2))
+    again = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, timeout=300)
+    assert f"{chunk_path(out, 2)}: not a readable Parquet file" in again.stderr
+    assert "kept as chunk-000002.parquet.bad, and its deals are written again" in again.stderr
+    clean = write_dataset(tmp_path / "clean", ["normal", "easy"], deals=6, seed=2, chunk_size=2)
+    assert_same_rows(load_dataset(out), load_dataset(clean))
+
+
+def test_an_unfinished_dataset_loads_with_a_warning(tmp_path):
+    """A folder with a chunk missing (its run unfinished, or killed) is read with a warning that
+    says how much is missing, pointing at the caller; a whole folder is read without one."""
+    out = write_dataset(tmp_path / "d", ["normal", "easy"], deals=10, seed=3, chunk_size=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        whole = load_dataset(out)
+    chunk_path(out, 1).unlink()
+    with pytest.warns(UserWarning, match="the dataset is unfinished, 4 of its deals are not written yet") as caught:
+        part = load_dataset(out)
+    assert caught[0].filename == __file__
+    assert len(part["action"]) == 6 * 56 and sorted(np.unique(part["deal_no"])) == [0, 1, 2, 3, 8, 9]
+    np.testing.assert_array_equal(part["action"], np.concatenate([whole["action"][: 4 * 56], whole["action"][8 * 56 :]]))
+    with pytest.warns(UserWarning, match="unfinished, 4 of its deals") as caught:
+        chunks = iter_dataset(out, columns=["deal_no"])
+    assert caught[0].filename == __file__ and len(list(chunks)) == 2
+    chunk_path(out, 2).unlink()  # the last chunk: two deals
+    with pytest.warns(UserWarning, match="unfinished, 6 of its deals"):
+        load_dataset(out)
+
+
 def test_iter_dataset_gives_the_rows_chunk_by_chunk(tmp_path):
     out = write_dataset(tmp_path / "rows", ["normal", "easy"], deals=10, seed=3, chunk_size=4)
     chunks = list(iter_dataset(out, columns=["deal_no", "action"]))
@@ -120,6 +204,10 @@ def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):
     live = rows_from_records(records, 2, sa.Rules())
     np.testing.assert_array_equal(data["obs"][: len(live["obs"])], live["obs"])
     np.testing.assert_array_equal(data["action"][: len(live["obs"])], live["action"])
+    cut_short(chunk_path(tmp_path / "from", 0))  # the same command again writes a damaged chunk again
+    with pytest.warns(UserWarning, match="kept as chunk-000000.parquet.bad, and its hands are written again"):
+        assert main(["dataset", "--from", str(run), "--out", str(tmp_path / "from")]) == 0
+    assert_same_rows(load_dataset(tmp_path / "from"), data)
     assert main(["dataset", "--agents", "normal,easy", "--deals", "2", "--out", str(tmp_path / "live")]) == 0
     assert len(load_dataset(tmp_path / "live")["action"]) == 2 * 56
     assert main(["dataset", "--agents", "normal,easy", "--deals", "1", "--labels", "easy", "--out", str(tmp_path / "x")]) == 2

@@ -10,9 +10,15 @@ as Parquet in chunks, resumable, and read back as numpy arrays.
 
 A folder holds ``config.json`` (what was played: the agents by seat, seed, rules, deals, chunk
 size, the schema and the version) and ``chunk-000000.parquet`` ... (deals ``k * chunk_size``
-onwards), and ``.lock`` while a run writes (``folders.FolderLock``: a second run is refused). A
-chunk is written whole (``folders.write_atomic``), so a killed run leaves no partial chunk, and running the same command again writes only the chunks that are missing:
-no row is lost or doubled. A folder made for something else is refused. Columns (``COLUMNS``)::
+onwards), and ``.lock`` while a run writes (``folders.FolderLock``: a second run is refused).
+The run alone writes there: its workers hand it each chunk's bytes (``workers.finished_order``)
+and end with it, even when it is killed with SIGKILL. A chunk is written whole
+(``folders.write_atomic``), so a killed run leaves no partial chunk, and running the same
+command again writes only the chunks that are missing: no row is lost or doubled. A chunk file
+damaged all the same (cut short, not Parquet, lacking a column) is set aside as
+``*.parquet.bad`` with a warning and written again (``folders.set_aside``); reading a folder
+with a chunk missing warns that the dataset is unfinished. A folder made for something else is
+refused. Columns (``COLUMNS``)::
 
     obs       float32[567]  the acting seat's observation vector (learn.encoding), stored as
                             fixed-size binary (2268 bytes, little-endian)
@@ -46,26 +52,27 @@ observation beside the agent that acts (``learn.labels.labelled_hands``).
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-import joblib
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from spades_ai.agents.builtin import BuiltinAgent
 from spades_ai.agents.spec import AgentSpec, parse_agent
-from spades_ai.errors import TournamentError
-from spades_ai.folders import FolderLock, is_temporary, write_atomic
-from spades_ai.selfplay.play import play_hands, resolve_lineup
 from spades_ai.checks import check_count, check_seed
+from spades_ai.errors import TournamentError
+from spades_ai.folders import FolderLock, is_temporary, parquet_problem, set_aside, write_atomic
 from spades_ai.learn import encoding as enc
 from spades_ai.learn import rows as _rows
 from spades_ai.learn.env import check_rules
 from spades_ai.rules import Rules
+from spades_ai.selfplay.play import play_hands, resolve_lineup
 from spades_ai.simulate import deal_masks
 from spades_ai.version import __version__
+from spades_ai.workers import finished_order
 
 SCHEMA = 1
 CONFIG_FILE = "config.json"
@@ -214,12 +221,47 @@ def prepare_folder(out, config: dict) -> Path:
     return out
 
 
-def write_chunk(out: Path, k: int, columns: dict) -> int:
-    """Chunk ``k`` written whole (``folders.write_atomic``)."""
+def missing_chunks(out: Path, config: dict) -> list[int]:
+    """The chunks of the dataset ``config`` describes that ``out`` lacks, in order; a damaged
+    chunk file is set aside as ``*.parquet.bad`` (``folders.set_aside``, with a warning) and
+    counted as missing, so that it is written again (call it holding the folder's lock)."""
+    names = [*COLUMNS, *_label_columns(config)]
+    todo = []
+    for k in range(_n_chunks(config)):
+        path = chunk_path(out, k)
+        problem = path.exists() and parquet_problem(path, names)
+        if problem:
+            set_aside(path, problem, f"its {_unit(config)} are written again")
+        if problem or not path.exists():
+            todo.append(k)
+    return todo
+
+
+def _n_chunks(config: dict) -> int:
+    return -(-_units(config) // config["chunk_size"])
+
+
+def _units(config: dict) -> int:
+    """How many deals (or recorded hands) the dataset holds rows of."""
+    return config["deals"] if "deals" in config else config["hands"]
+
+
+def _unit(config: dict) -> str:
+    return "deals" if "deals" in config else "hands"
+
+
+def _label_columns(config: dict) -> list[str]:
+    labels = config.get("labels")
+    if labels is None:
+        return []
+    return ["solver_values"] if labels == "solver" else ["label_values", "label_action"]
+
+
+def chunk_bytes(columns: dict) -> bytes:
+    """The Parquet file of a chunk's ``columns``."""
     sink = pa.BufferOutputStream()
     pq.write_table(_table(columns), sink, compression=COMPRESSION)
-    write_atomic(chunk_path(out, k), sink.getvalue())
-    return len(columns["action"])
+    return sink.getvalue().to_pybytes()
 
 
 def _portable(agent):
@@ -234,8 +276,9 @@ def _portable(agent):
     return agent
 
 
-def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, n: int, solver_tricks: int | None,
-                labeller: AgentSpec | None) -> int:  # fmt: skip
+def _live_chunk(k: int, agents, seed: int, rules: Rules, start: int, n: int, solver_tricks: int | None,
+                labeller: AgentSpec | None) -> tuple[int, bytes]:  # fmt: skip
+    """Chunk ``k`` (deals ``start .. start + n - 1``) as Parquet bytes (runs in a worker)."""
     agents = [a.build() if isinstance(a, AgentSpec) else a for a in agents]
     if labeller is not None:
         from spades_ai.learn.labels import labelled_hands
@@ -244,14 +287,14 @@ def _live_chunk(out: Path, k: int, agents, seed: int, rules: Rules, start: int, 
         seat_agents = np.broadcast_to(np.arange(4, dtype=np.int8), (n, 4))
         columns = {**rows_from_hands(**hands, rules=rules, seat_agents=seat_agents), "label_values": values,
                    "label_action": choices}  # fmt: skip
-        return write_chunk(out, k, columns)
+        return k, chunk_bytes(columns)
     records = play_hands(agents, n, seed=seed, rules=rules, start=start, keep_plays=True)
     columns = rows_from_records(records, seed, rules)
     if solver_tricks:
         from spades_ai.learn.labels import solver_labels
 
         columns["solver_values"] = solver_labels(records, seed, rules, solver_tricks)
-    return write_chunk(out, k, columns)
+    return k, chunk_bytes(columns)
 
 
 def _agent_labels(agents) -> list[str]:
@@ -279,11 +322,13 @@ def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None
                   n_jobs: int | None = 1, labels: str | None = None, solver_tricks: int = 3) -> Path:  # fmt: skip
     """Play deals ``0 .. deals-1`` of ``seed`` with the lineup ``agents`` (four, or two for A,
     B, A, B; dealer 0) and write every decision as a row in the folder ``out``; the chunks
-    already there are kept (a killed run resumes). ``n_jobs`` chunks at once with joblib (under
-    the caller's ``joblib.parallel_config``). ``labels="solver"`` adds ``solver_values`` for the
-    card decisions with at most ``solver_tricks`` tricks left (``learn.labels``); ``labels="hard"``
-    or ``"crazy"`` (options allowed: ``"hard:worlds=64"``) adds that agent's ``label_values`` and
-    ``label_action`` at every decision (see the module docstring)."""
+    already there are kept (a killed run resumes; a damaged chunk is set aside as ``*.bad``, with
+    a warning, and written again). ``n_jobs`` chunks at once with joblib (under the caller's
+    ``joblib.parallel_config``; the workers end with this process: ``workers.finished_order``).
+    ``labels="solver"`` adds ``solver_values`` for the card decisions with at most
+    ``solver_tricks`` tricks left (``learn.labels``); ``labels="hard"`` or ``"crazy"`` (options
+    allowed: ``"hard:worlds=64"``) adds that agent's ``label_values`` and ``label_action`` at
+    every decision (see the module docstring)."""
     labeller = labeller_spec(labels)
     lineup = resolve_lineup(agents)
     rules = check_rules(rules)
@@ -296,11 +341,11 @@ def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None
     out.mkdir(parents=True, exist_ok=True)
     with FolderLock(out, DatasetError):
         prepare_folder(out, config)
-        todo = [k for k in range(-(-deals // size)) if not chunk_path(out, k).exists()]
         portable = [_portable(a) for a in lineup]
-        jobs = (joblib.delayed(_live_chunk)(out, k, portable, seed, rules, k * size, min(size, deals - k * size),
-                                            solver_tricks, labeller) for k in todo)  # fmt: skip
-        joblib.Parallel(n_jobs=n_jobs)(jobs)
+        tasks = [(k, portable, seed, rules, k * size, min(size, deals - k * size), solver_tricks, labeller)
+                 for k in missing_chunks(out, config)]  # fmt: skip
+        for k, data in finished_order(_live_chunk, tasks, n_jobs):
+            write_atomic(chunk_path(out, k), data)
     return out
 
 
@@ -322,11 +367,10 @@ def write_hands_dataset(out, hands: dict, rules: Rules, *, agents: list[str], so
     out.mkdir(parents=True, exist_ok=True)
     with FolderLock(out, DatasetError):
         prepare_folder(out, config)
-        for k in range(-(-n // size)):
-            if not chunk_path(out, k).exists():
-                names = [*HAND_ARRAYS, *(name for name in MATCH_COLUMNS if name in hands)]
-                part = {name: np.asarray(hands[name])[k * size : (k + 1) * size] for name in names}
-                write_chunk(out, k, rows_from_hands(**part, rules=rules))
+        names = [*HAND_ARRAYS, *(name for name in MATCH_COLUMNS if name in hands)]
+        for k in missing_chunks(out, config):
+            part = {name: np.asarray(hands[name])[k * size : (k + 1) * size] for name in names}
+            write_atomic(chunk_path(out, k), chunk_bytes(rows_from_hands(**part, rules=rules)))
     return out
 
 
@@ -338,15 +382,56 @@ def _vector_rows(column: pa.FixedSizeBinaryArray, dtype: np.dtype, width: int) -
 
 def iter_dataset(path, columns=None) -> Iterator[dict[str, np.ndarray]]:
     """The rows of a dataset folder chunk by chunk, in order: for each chunk the arrays that
-    ``load_dataset`` gives (whole hands in each), so a dataset larger than memory can be read."""
-    path = Path(path)
-    if not (path / CONFIG_FILE).exists():
-        raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}")
+    ``load_dataset`` gives (whole hands in each), so a dataset larger than memory can be read.
+    A folder with chunks missing (a run unfinished, or killed) is read with a warning."""
+    files = _chunk_files(Path(path))
+    return _read_chunks(files, columns)
+
+
+def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
+    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, 567)`` float32, ``mask``
+    ``(n, 68)`` int8, the other columns ``(n,)``), chunk by chunk in order (``iter_dataset``).
+    A folder with chunks missing (a run unfinished, or killed) is read with a warning."""
+    chunks = list(_read_chunks(_chunk_files(Path(path)), columns))
+    if chunks:
+        return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+    stored = list(COLUMNS) if columns is None else list(columns)
+    return {name: np.zeros((0, VECTORS[name][1]), VECTORS[name][0]) if name in VECTORS else np.zeros(0) for name in stored}
+
+
+def _chunk_files(path: Path) -> list[Path]:
+    """The chunk files of the dataset folder ``path``, in order; a warning, pointing at the
+    caller's caller, if some are missing."""
+    try:
+        config = json.loads((path / CONFIG_FILE).read_text())
+    except FileNotFoundError:
+        raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}") from None
+    except (OSError, ValueError) as exc:
+        raise DatasetError(f"{path / CONFIG_FILE}: cannot read the dataset's configuration ({exc})") from None
     files = sorted(path.glob("chunk-*.parquet"))
-    stored = pq.read_schema(files[0]).names if files else list(COLUMNS)
-    names = stored if columns is None else list(columns)
+    missing = sum(min(config["chunk_size"], _units(config) - k * config["chunk_size"]) for k in range(_n_chunks(config))
+                  if not chunk_path(path, k).exists())  # fmt: skip
+    if missing:
+        warnings.warn(f"{path}: the dataset is unfinished, {missing:,} of its {_unit(config)} are not written yet",
+                      stacklevel=3)  # fmt: skip
+    return files
+
+
+_DAMAGED = (
+    "; the other files are intact. Run the same command again with this folder: the damaged file is "
+    "set aside as *.parquet.bad and its rows are written again"
+)
+
+
+def _read_chunks(files: list[Path], columns) -> Iterator[dict[str, np.ndarray]]:
+    """The arrays of each file; ``columns`` None: those the first file has."""
+    names = None if columns is None else list(columns)
     for f in files:
-        table = pq.read_table(f, columns=names)
+        try:
+            table = pq.read_table(f, columns=names)
+        except Exception as exc:  # noqa: BLE001 -- damaged files raise ArrowInvalid, OSError, ...
+            raise DatasetError(f"{f}: cannot read this chunk file ({type(exc).__name__}: {exc}){_DAMAGED}") from None
+        names = table.schema.names if names is None else names
         out = {}
         for name in names:
             column = table.column(name).combine_chunks()
@@ -355,14 +440,3 @@ def iter_dataset(path, columns=None) -> Iterator[dict[str, np.ndarray]]:
             else:
                 out[name] = column.to_numpy(zero_copy_only=False)
         yield out
-
-
-def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
-    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, 567)`` float32, ``mask``
-    ``(n, 68)`` int8, the other columns ``(n,)``), chunk by chunk in order (``iter_dataset``)."""
-    path = Path(path)
-    chunks = list(iter_dataset(path, columns))
-    if chunks:
-        return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
-    stored = list(COLUMNS) if columns is None else list(columns)
-    return {name: np.zeros((0, VECTORS[name][1]), VECTORS[name][0]) if name in VECTORS else np.zeros(0) for name in stored}

@@ -68,7 +68,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from spades_ai.folders import LOCK_FILE, FolderLock, is_temporary, write_atomic
+from spades_ai.folders import LOCK_FILE, FolderLock, is_temporary, parquet_problem, set_aside, write_atomic
 from spades_ai.version import __version__
 from spades_ai.engine import score as _sc
 
@@ -510,18 +510,7 @@ def expected_rows(t: Tournament, chunk: Chunk) -> int | None:
 
 def check_chunk_file(path: Path, t: Tournament, chunk: Chunk) -> str | None:
     """None if ``path`` is a whole chunk file of this run, else what is wrong with it."""
-    try:
-        meta = pq.read_metadata(path)
-    except Exception as exc:  # noqa: BLE001 -- pyarrow raises several types for a damaged file
-        return f"not a readable Parquet file ({exc})"
-    rows = expected_rows(t, chunk)
-    if rows is not None and meta.num_rows != rows:
-        return f"holds {meta.num_rows} rows, not {rows}"
-    names = set(meta.schema.names)
-    missing = [c for c in columns(t.mode, t.keep_plays) if c not in names]
-    if missing:
-        return f"lacks column(s) {', '.join(missing)}"
-    return None
+    return parquet_problem(path, columns(t.mode, t.keep_plays), expected_rows(t, chunk))
 
 
 def finished_chunks(out: Path, t: Tournament, *, quarantine: bool = True) -> list[Chunk]:
@@ -542,9 +531,7 @@ def finished_chunks(out: Path, t: Tournament, *, quarantine: bool = True) -> lis
         if problem:
             if not quarantine:
                 raise ResultsError(f"{path}: {problem}")
-            bad = path.with_name(path.name + ".bad")
-            os.replace(path, bad)
-            warnings.warn(f"{path}: {problem}; kept as {bad.name}, and its deals are played again", stacklevel=2)
+            set_aside(path, problem, "its deals are played again")
             continue
         done.append(chunk)
     return done

@@ -4,9 +4,10 @@ The backend is the caller's: ``run_tournament`` never names one, so it runs on w
 ``joblib.parallel_config`` is active (loky processes by default, a dask cluster with
 ``parallel_config(backend="dask")``). Each chunk is played and encoded as Parquet in a worker;
 the calling process only writes the bytes (temporary file, then rename) and moves the progress
-bar, so memory stays flat and a remote dask worker needs no shared disk. With the default
-``n_jobs`` a run starts in this process and starts workers only if it lasts longer than a
-quarter of a second, so small runs do not pay for process start-up.
+bar, so memory stays flat and a remote dask worker needs no shared disk. A worker process ends
+with the run (``spades_ai.workers``): a run killed, even with SIGKILL, leaves none playing on.
+With the default ``n_jobs`` a run starts in this process and starts workers only if it lasts
+longer than a quarter of a second, so small runs do not pay for process start-up.
 
 With ``sprt=SPRT(d0, d1)`` a two-agent duplicate run stops as soon as a sequential test on the
 duplicate difference per deal decides (``spades_ai.tournament.stopping``). Chunks finish in
@@ -40,6 +41,7 @@ from spades_ai.agents.grammar import PROGRAM_PREFIX
 from spades_ai.agents.spec import AgentSpec, Partnership
 from spades_ai.version import __version__
 from spades_ai.folders import FolderLock, write_atomic
+from spades_ai.workers import finished_order
 from spades_ai.tournament.results import (
     DATA_DIR,
     ResultsError,
@@ -217,22 +219,7 @@ def _execute(tasks: list, n_jobs: int, workers: int, adaptive: bool) -> Iterator
         for task in rest:
             yield play_chunk(*task)
         return
-    try:
-        parallel = joblib.Parallel(
-            n_jobs=n_jobs, return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs"
-        )
-    except ValueError as exc:
-        if "return_as" not in str(exc):
-            raise
-        parallel = None
-    if parallel is not None:
-        yield from parallel(joblib.delayed(play_chunk)(*task) for task in rest)
-        return
-    # A backend that cannot stream results (multiprocessing): waves of two tasks per worker.
-    with joblib.Parallel(n_jobs=n_jobs, batch_size=1) as parallel:
-        wave = 2 * n_jobs
-        for k in range(0, len(rest), wave):
-            yield from parallel(joblib.delayed(play_chunk)(*task) for task in rest[k : k + wave])
+    yield from finished_order(play_chunk, rest, n_jobs)
 
 
 def check_sprt(t: Tournament, sprt: SPRT | None) -> None:
