@@ -16,7 +16,7 @@ LAYERS = (
     ("cards", "rules", "errors", "checks", "version", "tomlfile", "folders"),
     ("engine",),
     ("kernels",),
-    ("game", "observation", "scoring", "simulate", "solver", "pbn"),
+    ("game", "observation", "encoding", "scoring", "simulate", "solver", "pbn"),
     ("templates",),
     ("policies",),
     ("models",),

@@ -2,7 +2,7 @@
 single-table gymnasium view (``SpadesEnv``, needs ``pip install "spades-ai[learn]"``), the
 datasets of decisions (``write_dataset``, ``load_dataset``, ``iter_dataset`` chunk by chunk), a linear policy (``fit_linear``,
 ``linear_agent``) and the observation and action layout they share with the adapters
-(``spades_ai.learn.encoding``).
+(``spades_ai.learn.encoding``, defined in ``spades_ai.encoding``).
 
 Every name is imported on first use: ``spades_ai.interop.encoding`` imports the layout from
 here without loading pyarrow (the datasets) or gymnasium (``SpadesEnv``).
@@ -12,7 +12,7 @@ import importlib
 
 _WHERE = {
     "VectorEnv": "spades_ai.learn.env",
-    "check_rules": "spades_ai.learn.env",
+    "check_rules": "spades_ai.encoding",
     "SpadesEnv": "spades_ai.learn.gym_env",
     "with_spaces": "spades_ai.learn.gym_env",
     "iter_dataset": "spades_ai.learn.dataset",

@@ -25,6 +25,7 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
+from spades_ai.engine.score import bag_cost, nil_bid_points
 from spades_ai.models.explore import NIL_TRIAL_BELOW
 from spades_ai.models.features import N_BID_FEATURES, bid_features
 from spades_ai.models.model import (
@@ -45,7 +46,6 @@ from spades_ai.models.model import (
 from spades_ai.models.network import forward, sigmoid
 from spades_ai.models.replay import NUMBER_BIDS, value_candidate
 from spades_ai.policies.normal import estimate_tricks, normal_bid
-from spades_ai.rules import R_HALF_BLIND
 
 #: D = the class index - D_OFFSET
 D_OFFSET = 13
@@ -54,7 +54,7 @@ D_OFFSET = 13
 @kernel
 def number_value(probs, b, p, rules):
     """The expected points of a number bid ``b`` beside the partner's ``p``, over ``probs`` of D."""
-    bag = 1.0 - K.bag_penalty(rules) / K.bag_limit(rules)
+    bag = 1.0 - bag_cost(rules)
     contract = b + p
     per_trick = 20.0 if (K.ten_for_200(rules) and contract >= 10) else 10.0
     ev = 0.0
@@ -106,8 +106,8 @@ def blind_nil_value(rules, params):
     w = params.view(np.float64)
     s = params[H_SCALARS_AT]
     q = w[s + BLIND_MADE]
-    loss = K.blind_nil_bonus(rules) * (0.5 if rules[R_HALF_BLIND] != 0 else 1.0)
-    return K.blind_nil_bonus(rules) * q - loss * (1.0 - q) + w[s + BLIND_PARTNER] - w[s + SIGHTED_VALUE]
+    made, failed = nil_bid_points(True, 0, rules), nil_bid_points(True, 1, rules)
+    return made * q + failed * (1.0 - q) + w[s + BLIND_PARTNER] - w[s + SIGHTED_VALUE]
 
 
 @kernel
