@@ -17,7 +17,7 @@ A *value* bidding network (``model.N_VALUE_OUTPUTS`` outputs) gives each candida
 expected margin directly: Normal's number bid moved by each of ``model.VALUE_SHIFTS``, and nil
 where its rows tried one. It is fitted on ``replay.bid_value_rows``, where every candidate is
 played out on the deal's own cards with Normal finishing, as Crazy's bidding plays each one out
-in its sampled worlds (``train.fit_value_bidder``); the bid is the legal candidate of the
+in its sampled worlds (``fit.fit_value_bidder``); the bid is the legal candidate of the
 highest value.
 """
 
@@ -33,14 +33,16 @@ from spades_ai.models.model import (
     BLIND_PARTNER,
     H_BID_AT,
     H_BID_HIDDEN,
-    H_BID_OUTPUTS,
+    H_BID_KIND,
     H_SCALARS_AT,
+    N_BID_OUTPUTS,
     N_TRICK_CLASSES,
     N_VALUE_OUTPUTS,
     OUT_NIL,
     OUT_NIL_PARTNER,
     OUT_PARTNER,
     SIGHTED_VALUE,
+    VALUE_BIDDER,
     VALUE_SCALE,
 )
 from spades_ai.models.network import forward, sigmoid
@@ -70,15 +72,16 @@ def number_value(probs, b, p, rules):
 @kernel
 def bid_values(pub, seat, hand, rules, params, values):
     """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not); from a
-    value network (``model.N_VALUE_OUTPUTS``), each candidate's expected margin."""
+    value network (``model.VALUE_BIDDER``), each candidate's expected margin."""
     w = params.view(np.float64)
     x = np.empty(N_BID_FEATURES)
     bid_features(pub, seat, hand, rules, x)
-    outputs = params[H_BID_OUTPUTS]
+    values_bids = params[H_BID_KIND] == VALUE_BIDDER
+    outputs = N_VALUE_OUTPUTS if values_bids else N_BID_OUTPUTS
     h = np.empty(params[H_BID_HIDDEN])
     out = np.empty(outputs)
     forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], outputs, x, h, out)
-    if outputs == N_VALUE_OUTPUTS:  # each candidate's margin, -inf for every other bid
+    if values_bids:  # each candidate's margin, -inf for every other bid
         values[:] = -np.inf
         guess = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
         for k in range(N_VALUE_OUTPUTS):
