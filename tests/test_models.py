@@ -391,7 +391,7 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
             chosen.add(b - guess if b else "nil")
             hand.bid(b)
     assert len(chosen) > 1
-    with pytest.raises(ValueError, match="bid network's W2"):
+    with pytest.raises(ValueError, match="bid network's b2"):  # its kind says 7 outputs: the short b2 is named
         Model({**net, "b2": net["b2"][:-1]}, base.play, base.scalars, bid_kind="value")
 
 
