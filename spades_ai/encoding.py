@@ -79,6 +79,7 @@ def check_rules(rules: Rules | None) -> Rules:
         )
     return rules
 
+
 #: (name, size, what it holds); seats relative to the observer, cards by id (2C = 0 .. AS = 51).
 FIELDS = (
     ("own_cards", 52, "cards the observer holds now (all 0 before it has looked at them)"),
