@@ -6,7 +6,7 @@ The learned bidder sees a hand through ``models.features.bid_features`` (62 numb
 length, honours, shortness and lowest two cards; Normal's estimate; the bids and the score). If
 that summary were what holds the bidder back, the same network given the 52 cards as well would
 predict the outcomes of held-out hands better. Both networks are fitted as the shipped bidder
-is (``models.train.fit_network`` with ``_bid_loss``, the seed of ``train_models.py``) on the first
+is (``models.optim.fit_network`` with ``fit._bid_loss``, the seed of ``train_models.py``) on the first
 ``--hands`` hands of a bidding dataset (``train_models.py``'s ``bids``: run that script first, or
 name another folder of ``experiments/data/`` with ``--dataset``) and scored on the next
 ``--held-out`` hands: the cross-entropy of D (the team's counted
@@ -18,7 +18,6 @@ paired row by row. A table goes to stdout.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
@@ -26,10 +25,12 @@ import train_models as tm  # first: it puts numpy's BLAS on one thread
 import numpy as np
 
 from spades_ai.analysis.summary import mean_interval
-from spades_ai.learn import iter_dataset
+from spades_ai.learn.hands import dataset_seed, iter_dataset_hands
 from spades_ai.models import replay
+from spades_ai.models.fit import _bid_loss
 from spades_ai.models.model import N_BID_OUTPUTS, N_TRICK_CLASSES, OUT_NIL
-from spades_ai.models.train import HAND_COLUMNS, _bid_loss, _shuffled, dataset_bidding_rows, fit_network, forward, init_network
+from spades_ai.models.optim import fit_network, forward, init_network, shuffled
+from spades_ai.models.rows import dataset_bidding_rows
 from spades_ai.simulate import deal_masks
 
 HERE = Path(__file__).parent
@@ -59,8 +60,8 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     total = args.hands + args.held_out
     folder = HERE / "data" / args.dataset
-    seed = json.loads((folder / "config.json").read_text())["seed"] if (folder / "config.json").exists() else tm.SEED
-    rows = dataset_bidding_rows(iter_dataset(folder, columns=HAND_COLUMNS), seed, hands=total)
+    seed = dataset_seed(folder)  # the deals' seed, for the seats' cards
+    rows = dataset_bidding_rows(iter_dataset_hands(folder), hands=total)
     if rows["cols"][:, replay.B_HAND].max() < total - 1:
         raise SystemExit(f"{folder} holds fewer than the {total:,} hands asked (--hands + --held-out)")
     keep = rows["cols"][:, replay.B_KIND] == replay.KIND_BID
@@ -76,7 +77,7 @@ def main(argv=None) -> None:
         xf, cf, vf = inputs[fit_rows], cols[fit_rows], vals[fit_rows]
 
         def batches(epoch, xf=xf, cf=cf, vf=vf, rng=rng):
-            for i in _shuffled(rng, len(xf), 1024):
+            for i in shuffled(rng, len(xf), 1024):
                 yield xf[i], {"cols": cf[i], "vals": vf[i]}
 
         t0 = time.perf_counter()

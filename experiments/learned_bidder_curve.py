@@ -3,7 +3,7 @@
     python experiments/learned_bidder_curve.py [--hands 25000 50000 100000] [--hidden 32 64] [--epochs 6]
     python experiments/learned_bidder_curve.py --hands 3200000 --deals 20000 --seed 10 --paired
 
-For each size, the bidding network is fitted (``models.train.fit_bidder``, the seed of
+For each size, the bidding network is fitted (``models.fit.fit_bidder``, the seed of
 ``train_models.py``) on the first ``hands`` hands of ``train_models.py``'s ``bids`` dataset (run
 that script first, or name another folder of ``experiments/data/`` with ``--dataset``) and measured in
 the bidding benchmark of ``bidding.toml`` (1,000 deals of seed 9, Normal playing every card, the
@@ -29,9 +29,10 @@ import pandas as pd
 
 from spades_ai.agents.registry import make_agent
 from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, paired_margin
-from spades_ai.learn import iter_dataset
+from spades_ai.learn.hands import iter_dataset_hands
+from spades_ai.models.fit import fit_bidder
 from spades_ai.models.model import Model, load_model
-from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, fit_bidder
+from spades_ai.models.rows import dataset_bidding_rows
 
 HERE = Path(__file__).parent
 
@@ -55,12 +56,12 @@ def main(argv=None) -> None:
     print(f"| hands | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success |{paired_head[0]}\n"
           f"|---|---|---|---|---|---|---|---|{paired_head[1]}")  # fmt: skip
     for n in args.hands:
-        rows = dataset_bidding_rows(iter_dataset(folder, columns=HAND_COLUMNS), tm.SEED, hands=n)  # chunk by chunk: millions of hands fit
+        rows = dataset_bidding_rows(iter_dataset_hands(folder), hands=n)  # chunk by chunk: millions of hands fit
         for hidden in args.hidden:
             t0 = time.perf_counter()
             net, _ = fit_bidder(rows, hidden=hidden, epochs=args.epochs, seed=tm.SEED)
             fit = time.perf_counter() - t0
-            model = Model(net, base.play, base.scalars, {"bid_hands": n, "bid_hidden": hidden, "bid_epochs": args.epochs})
+            model = Model(net, base.play, base.scalars, {"bid_hands": n, "bid_hidden": hidden, "bid_epochs": args.epochs}, bid_kind="tricks")
             with tempfile.TemporaryDirectory() as tmp:
                 keep = args.keep or Path(tmp)
                 keep.mkdir(parents=True, exist_ok=True)

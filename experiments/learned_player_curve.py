@@ -2,7 +2,7 @@
 
     python experiments/learned_player_curve.py [--hands 200 400 800] [--fit choices values]
 
-For each size, the card network is fitted (``models.train.fit_player``, the seed and sizes of
+For each size, the card network is fitted (``models.fit.fit_player``, the seed and sizes of
 ``train_models.py``) on the first ``hands`` hands of ``train_models.py``'s ``hard`` dataset
 (Hard self-play with Hard's value of every card, ``labels="hard"``; run that script first): on
 Hard's choices (``--fit choices``) or on its values (``values``), or each in turn. Its agreement
@@ -19,8 +19,10 @@ import time
 from pathlib import Path
 
 from spades_ai.learn import load_dataset
+from spades_ai.learn.hands import dataset_hands
+from spades_ai.models.fit import card_accuracy, fit_player
 from spades_ai.models.model import load_model
-from spades_ai.models.train import card_accuracy, card_rows, card_value_targets, fit_player, hands_from_rows
+from spades_ai.models.rows import card_rows, card_value_targets
 
 HERE = Path(__file__).parent
 
@@ -32,8 +34,9 @@ def main(argv=None) -> None:
     ap.add_argument("--hands", type=int, nargs="+", default=[200, 400, 800])
     ap.add_argument("--fit", nargs="+", choices=["choices", "values"], default=["choices", "values"])
     args = ap.parse_args(argv)
-    data = load_dataset(HERE / "data" / f"{tm.HARD_FOLDER}-s{tm.SEED}", columns=tm.COLUMNS + tm.LABEL_COLUMNS)
-    hands = hands_from_rows(data, tm.SEED)
+    folder = HERE / "data" / f"{tm.HARD_FOLDER}-s{tm.SEED}"
+    data = load_dataset(folder, columns=tm.COLUMNS + tm.LABEL_COLUMNS)
+    hands = dataset_hands(folder)
     n_all = len(hands["deals"])
     held = card_rows({k: v[n_all - n_all // 10 :] for k, v in hands.items()})
     base = load_model("default")
@@ -49,7 +52,7 @@ def main(argv=None) -> None:
             net, _ = fit_player({**rows, "values": values} if on == "values" else rows, hidden=tm.FULL["hidden"],
                                 epochs=tm.FULL["epochs"], seed=tm.SEED + 1)  # fmt: skip
             fit = time.perf_counter() - t0
-            model = type(base)(base.bid, net, base.scalars)
+            model = type(base)(base.bid, net, base.scalars, bid_kind=base.bid_kind)
             gains = tm.play_margin_gains(model)
             best = max(gains, key=lambda m: (gains[m], m))
             print(f"| {n:,} | {on} | {len(rows['count']):,} | {card_accuracy(net, held):.1%} | {gains[0.0]:+.2f} | {best:g} | "

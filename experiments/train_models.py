@@ -8,7 +8,7 @@ The bidding network is the distribution of the tricks (``--bidder tricks``, the 
 shipped one), fitted on the ``bids`` dataset below (``learned_bidder_curve.py`` reads it too).
 With ``--bidder values`` it is the value bidder: each candidate bid of every seat of
 ``value_deals`` deals of the seed played out on the deal's own cards, Normal finishing
-(``models.train.value_bidding_rows``, made on two cores, no dataset kept), and the network
+(``models.rows.value_bidding_rows``, made on two cores, no dataset kept), and the network
 fitted to each candidate's margin (``value_bidder.py`` draws its curve).
 
 The datasets of ``spades_ai.learn.write_dataset`` (resumable: a second run reuses their
@@ -23,7 +23,7 @@ chunks), all dealt from the seed with dealer 0:
   (``labels="hard"``): the card network imitates Hard's cards (``learned_player_curve.py``
   fits it on the values too).
 
-Then ``models.train.train_model`` fits both networks in numpy; the card network's margin (how
+Then ``models.fit.train_model`` fits both networks in numpy; the card network's margin (how
 much a card must outscore Normal's to be played instead, ``models.player``) is chosen from
 ``MARGINS`` by playing the card player (Normal bidding) against Normal on ``TUNE_DEALS`` duplicate
 deals of ``TUNE_SEED`` (never the deals of the measurements), and the model is written with
@@ -46,10 +46,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from spades_ai import Mixed, make_agent, play_hands  # noqa: E402
-from spades_ai.learn import iter_dataset, load_dataset, write_dataset  # noqa: E402
+from spades_ai.learn import write_dataset  # noqa: E402
+from spades_ai.learn.hands import HAND_COLUMNS, dataset_hands, iter_dataset_hands  # noqa: E402
 from spades_ai.models.explore import explorer  # noqa: E402
+from spades_ai.models.fit import train_model  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
-from spades_ai.models.train import HAND_COLUMNS, dataset_bidding_rows, hands_from_rows, train_model, value_bidding_rows  # noqa: E402
+from spades_ai.models.rows import dataset_bidding_rows, value_bidding_rows  # noqa: E402
 from spades_ai.rules import Rules  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -77,13 +79,13 @@ def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_
     t0 = time.perf_counter()
     out = write_dataset(data / (folder or f"{name}-s{seed}"), agents, deals, seed=seed, rules=rules, chunk_size=CHUNK[name], n_jobs=n_jobs,
                         labels=labels)  # fmt: skip
-    got = dataset_bidding_rows(iter_dataset(out, columns=COLUMNS), seed, rules=rules) if bidding else hands_from_rows(load_dataset(out, columns=COLUMNS), seed)
+    got = dataset_bidding_rows(iter_dataset_hands(out), rules=rules) if bidding else dataset_hands(out)
     print(f"{name}: {deals:,} deals in {time.perf_counter() - t0:.0f} s", flush=True)
     return got
 
 
 def value_rows(deals: int, seed: int, n_jobs: int = 2) -> dict:
-    """The value bidder's rows (``models.train.value_bidding_rows``) of deals ``0 .. deals-1`` of
+    """The value bidder's rows (``models.rows.value_bidding_rows``) of deals ``0 .. deals-1`` of
     ``seed``, ``VALUE_CHUNK`` deals a task on ``n_jobs`` processes (the same rows for any)."""
     from joblib import Parallel, delayed
     import numpy as np

@@ -28,7 +28,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from train_models import dataset, script_parser  # noqa: E402
 
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
-from spades_ai.models.train import train_play_model  # noqa: E402
+from spades_ai.models.fit import train_play_model  # noqa: E402
 
 SEED = 23
 FULL = {"deals": 6000, "players": "hard", "hidden": 8, "epochs": 4, "jobs": 2}

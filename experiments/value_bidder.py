@@ -7,7 +7,7 @@ The shipped bidder (``train_models.py``) learns the distribution of a hand's tri
 outcome a hand, under Normal's own bid. Crazy's bidding instead plays every candidate bid out in
 worlds it samples, Normal finishing. Here each candidate bid of every seat (Normal's number bid
 moved by -2..+3, and nil on the hands the explorer tries nils on) is played out on the deal's
-own cards, Normal finishing (``models.train.value_bidding_rows``; the deal is one world drawn
+own cards, Normal finishing (``models.rows.value_bidding_rows``; the deal is one world drawn
 from exactly what Crazy samples from), and a network is fitted to each candidate's margin
 (``fit_value_bidder``): across millions of deals it learns the expectation Crazy estimates
 from a few hundred worlds a bid, at a network's cost a bid.
@@ -32,8 +32,8 @@ import pandas as pd
 
 from spades_ai.agents.registry import make_agent
 from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, paired_margin
+from spades_ai.models.fit import fit_value_bidder
 from spades_ai.models.model import Model, load_model
-from spades_ai.models.train import fit_value_bidder
 
 
 def main(argv=None) -> Path | None:
@@ -65,7 +65,7 @@ def main(argv=None) -> Path | None:
             fit = time.perf_counter() - t0
             info = {"bidder": "values", "bid_deals": n, "bid_hidden": hidden, "bid_epochs": args.epochs, "seed": args.seed,
                     "bid_loss": losses, "made_by": "experiments/value_bidder.py", "play_from": base.info.get("made_by", "a model")}  # fmt: skip
-            model = Model(net, base.play, base.scalars, info)
+            model = Model(net, base.play, base.scalars, info, bid_kind="value")
             path = model.save(keep / f"values_{n}_{hidden}.npz")
             records = bidding_records({"values": make_agent("learned", model=str(path)), "normal": "normal"}, deals=args.bench_deals,
                                       seed=args.bench_seed)  # fmt: skip

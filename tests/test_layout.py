@@ -16,7 +16,7 @@ LAYERS = (
     ("cards", "rules", "errors", "checks", "version", "tomlfile", "folders", "workers"),
     ("engine",),
     ("kernels",),
-    ("game", "observation", "scoring", "simulate", "solver", "pbn"),
+    ("game", "observation", "encoding", "scoring", "simulate", "solver", "pbn"),
     ("templates",),
     ("policies",),
     ("models",),
@@ -136,3 +136,16 @@ def test_the_old_names_warn_and_still_work():
         assert schedule.load_rules({"loss_threshold": "off"}) == Rules(loss_threshold=None)
     with pytest.raises(AttributeError):
         registry.no_such_name  # noqa: B018
+
+
+def test_the_encoding_is_one_layout_below_the_models():
+    """``spades_ai.encoding`` holds the layout; ``spades_ai.learn.encoding`` and the adapters'
+    ``interop.encoding`` re-export the very same objects, and the models read it there."""
+    import spades_ai.encoding as enc
+    import spades_ai.interop.encoding as interop_enc
+    import spades_ai.learn.encoding as learn_enc
+
+    for name in ("SLICES", "FIELDS", "PHASES", "OBSERVATION_SIZE", "BID_OFFSET", "action_to_string"):
+        assert getattr(learn_enc, name) is getattr(enc, name) and getattr(interop_enc, name) is getattr(enc, name)
+    assert LAYER_OF["encoding"] < LAYER_OF["models"]
+    assert "spades_ai.encoding" in _graph()["spades_ai.models.rows"]

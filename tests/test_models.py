@@ -10,7 +10,8 @@ import pytest
 import spades_ai as sa
 from spades_ai.agents.registry import check_rollout, list_agents, make_agent
 from spades_ai.game import Hand
-from spades_ai.models import bidder, features, network, train
+from spades_ai.models import bidder, features, fit, network, optim
+from spades_ai.models import rows as training_rows
 from spades_ai.models.model import N_BID_OUTPUTS, Model, load_model, shipped_models
 from spades_ai.testing import check_agent
 from experiment_scripts import experiment_script
@@ -52,43 +53,78 @@ def test_the_tiny_run_fits_the_value_bidder_when_asked(tiny_model, tmp_path):
 
 
 def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path):
-    from spades_ai.learn import iter_dataset, load_dataset, write_dataset
+    from spades_ai.learn import write_dataset
+    from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
     from spades_ai.models import replay
     from spades_ai.models.explore import explorer
 
     out = write_dataset(tmp_path / "bids", [explorer(seed=4)] * 2, deals=10, seed=4, chunk_size=4)
-    hands = train.hands_from_rows(load_dataset(out, columns=["deal_no", "seat", "phase", "action", "agent"]), 4)
+    hands = dataset_hands(out)
     for n in (None, 6):  # all of them, and a count that ends inside a chunk
-        whole = train.bidding_rows({k: v[:n] for k, v in hands.items()})
-        chunked = train.dataset_bidding_rows(iter_dataset(out, columns=train.HAND_COLUMNS), 4, hands=n)
+        whole = training_rows.bidding_rows({k: v[:n] for k, v in hands.items()})
+        chunked = training_rows.dataset_bidding_rows(iter_dataset_hands(out), hands=n)
         for k in whole:
             np.testing.assert_array_equal(chunked[k], whole[k], err_msg=k)
         assert chunked["x"].dtype == np.float32 and chunked["cols"][:, replay.B_HAND].max() == (n or 10) - 1
-    rows = train.dataset_bidding_rows(iter_dataset(out, columns=train.HAND_COLUMNS), 4)
+    bid_rows = training_rows.dataset_bidding_rows(iter_dataset_hands(out))
     with pytest.raises(ValueError, match="one of the two"):
-        train.train_model(hands, hands, bid_rows=rows)
-    model = train.train_model(None, hands, bid_rows=rows, bid_hidden=4, play_hidden=4, epochs=1)
+        fit.train_model(hands, hands, bid_rows=bid_rows)
+    model = fit.train_model(None, hands, bid_rows=bid_rows, bid_hidden=4, play_hidden=4, epochs=1)
     assert model.info["fit"]["bid_hands"] == 10
+
+
+def test_training_hands_are_dealt_from_the_datasets_own_seed_and_every_card_is_checked(tmp_path):
+    """The hands of a dataset come from the seed its config.json records (no seed is asked for);
+    a record that does not fit the deals, a tampered card or a tampered seed, is refused by the
+    replay naming the deal, the seat and the card."""
+    import json
+
+    from spades_ai.cards import DECK
+    from spades_ai.learn import write_dataset
+    from spades_ai.learn.dataset import DatasetError, write_hands_dataset
+    from spades_ai.learn.hands import dataset_hands, dataset_seed
+    from spades_ai.simulate import deal_masks
+
+    out = write_dataset(tmp_path / "rows", ["normal", "easy"], deals=3, seed=5)
+    hands = dataset_hands(out)
+    assert dataset_seed(out) == 5 and (hands["deals"] == deal_masks(5, 0, 3)).all()
+    training_rows.bidding_rows(hands), training_rows.card_rows(hands)  # the true record replays
+    bad = {**hands, "plays": hands["plays"].copy()}
+    leader = 1  # dealer 0: the seat on its left leads
+    other = int(np.flatnonzero([(int(hands["deals"][1, 3]) >> c) & 1 for c in range(52)])[0])  # a card of seat 3
+    bad["plays"][1, 0] = other
+    for replay_rows in (training_rows.bidding_rows, training_rows.card_rows):
+        with pytest.raises(ValueError, match=f"deal 1: seat {leader} is recorded playing {DECK[other]}, which it may not play"):
+            replay_rows(bad)
+    config = json.loads((out / "config.json").read_text())
+    (out / "config.json").write_text(json.dumps({**config, "seed": 6}))  # the rows are seed 5's
+    with pytest.raises(ValueError, match=r"deal 0: seat \d is recorded playing [2-9TJQKA][CDHS], which it may not play"):
+        training_rows.card_rows(dataset_hands(out))
+    recorded = write_hands_dataset(tmp_path / "recorded", {**hands, "starts": np.zeros((3, 5), np.int64),
+                                   "points": np.zeros((3, 2), np.int64)}, sa.Rules(), agents=["normal", "easy"], source="results")  # fmt: skip
+    with pytest.raises(DatasetError, match="records no seed"):
+        dataset_hands(recorded)
 
 
 def test_the_card_network_fits_the_labellers_values(tmp_path):
     from spades_ai.learn import load_dataset, write_dataset
+    from spades_ai.learn.hands import dataset_hands
 
     hard = make_agent("hard", worlds=8)
     out = write_dataset(tmp_path / "hard", [hard, "normal"], deals=3, seed=8, labels="hard:worlds=8")
     data = load_dataset(out, columns=["deal_no", "seat", "phase", "action", "agent", "mask", "label_values"])
-    hands = train.hands_from_rows(data, 8)
-    cards = train.card_rows(hands)
-    values = train.card_value_targets(data, cards)
+    hands = dataset_hands(out)
+    cards = training_rows.card_rows(hands)
+    values = training_rows.card_value_targets(data, cards)
     card = (data["phase"] == 3) & (data["mask"][:, :52].sum(1) > 1)
     played = cards["start"] + cards["chosen"]  # each decision's card played, in the rows
     np.testing.assert_allclose(values[played], data["label_values"][card, data["action"][card]] / 10.0, rtol=1e-6)
     assert np.isnan(values).sum() < len(values)  # the labeller weighed most cards
     fewer = {k: v[:-56] for k, v in data.items()}  # a hand short: not the same decisions
     with pytest.raises(ValueError, match="card decisions"):
-        train.card_value_targets(fewer, cards)
+        training_rows.card_value_targets(fewer, cards)
     rows = {**cards, "values": values}
-    net, losses = train.fit_player(rows, hidden=4, epochs=3, seed=1)
+    net, losses = fit.fit_player(rows, hidden=4, epochs=3, seed=1)
     assert losses[-1] < losses[0]
 
 
@@ -98,11 +134,11 @@ def test_the_value_loss_gradient_is_its_derivative():
     values = rng.normal(size=count.sum())
     values[[1, 7]] = np.nan  # cards the labeller did not weigh
     out = rng.normal(size=(count.sum(), 1))
-    loss, grad = train._value_loss(out, (count, None, values))
+    loss, grad = fit._value_loss(out, (count, None, values))
     for i in range(len(out)):
         bumped = out.copy()
         bumped[i, 0] += 1e-6
-        np.testing.assert_allclose((train._value_loss(bumped, (count, None, values))[0] - loss) / 1e-6, grad[i, 0], atol=1e-5)
+        np.testing.assert_allclose((fit._value_loss(bumped, (count, None, values))[0] - loss) / 1e-6, grad[i, 0], atol=1e-5)
     assert grad[1, 0] == 0 and grad[7, 0] == 0
 
 
@@ -133,18 +169,40 @@ def test_a_bad_model_is_refused_by_name(bad):
 def test_a_model_of_the_wrong_shape_is_refused(tmp_path):
     m = load_model("default")
     with pytest.raises(ValueError, match="bid network's W2"):
-        Model({**m.bid, "W2": m.bid["W2"][:3]}, m.play, m.scalars)
+        Model({**m.bid, "W2": m.bid["W2"][:3]}, m.play, m.scalars, bid_kind=m.bid_kind)
     np.savez(tmp_path / "junk.npz", a=np.zeros(2))
     with pytest.raises(ValueError, match="not a model file"):
         load_model(tmp_path / "junk.npz")
 
 
+def test_a_model_file_holds_its_bidders_kind(tmp_path):
+    """The kind of bidding network is stored in the file and read, never guessed, except for a
+    file written before it was stored (``legacy_bid_kind``)."""
+    from spades_ai.models.model import WEIGHTS_DIR, N_VALUE_OUTPUTS, legacy_bid_kind
+
+    for name in shipped_models():
+        with np.load(WEIGHTS_DIR / f"{name}.npz") as f:
+            assert str(f["bid_kind"]) == "tricks"
+    m = load_model("default")
+    value_net = optim.init_network(features.N_BID_FEATURES, 4, N_VALUE_OUTPUTS, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="bid network's W2"):
+        Model(value_net, m.play, m.scalars, bid_kind="tricks")  # a value network said to be a tricks network
+    with pytest.raises(ValueError, match="bid_kind is one of tricks, value, not 'values'"):
+        Model(value_net, m.play, m.scalars, bid_kind="values")
+    path = Model(value_net, m.play, m.scalars, bid_kind="value").save(tmp_path / "v.npz")
+    assert load_model(path).bid_kind == "value" and load_model(path).params()[5] == 1  # H_BID_KIND: VALUE_BIDDER
+    for kind, bid in (("tricks", m.bid), ("value", value_net)):  # a file of before: no bid_kind entry
+        arrays = {f"{net}_{k}": layers[k] for net, layers in (("bid", bid), ("play", m.play)) for k in bid}
+        np.savez(tmp_path / "old.npz", **arrays, scalars=m.scalars, info=np.array("{}"))
+        assert load_model(tmp_path / "old.npz").bid_kind == legacy_bid_kind(bid) == kind
+
+
 def test_the_numba_network_is_the_numpy_network():
     rng = np.random.default_rng(1)
-    net = train.init_network(7, 5, 3, rng)
+    net = optim.init_network(7, 5, 3, rng)
     w = np.concatenate([net[k].reshape(-1) for k in ("W1", "b1", "W2", "b2")])
     x = rng.normal(size=(4, 7))
-    want = train.forward(net, x)[0]
+    want = optim.forward(net, x)[0]
     out, h = np.empty(3), np.empty(5)
     for i in range(4):
         network.forward(np.concatenate([np.zeros(2), w]), 2, 7, 5, 3, x[i], h, out)
@@ -190,7 +248,7 @@ def test_blind_nil_is_bid_when_the_model_says_it_pays(tmp_path):
     for made, sighted, want in ((0.9, 50.0, True), (0.5, 50.0, False)):
         scalars = np.array(m.scalars)
         scalars[[BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE]] = made, 20.0, sighted
-        path = Model(m.bid, m.play, scalars).save(tmp_path / f"blind{made}.npz")
+        path = Model(m.bid, m.play, scalars, bid_kind=m.bid_kind).save(tmp_path / f"blind{made}.npz")
         assert make_agent("learned", model=str(path)).blind_nil(obs) is want
     assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params) > 0)
 
@@ -255,7 +313,7 @@ def test_the_value_rows_are_each_candidate_played_out_by_normal():
     from spades_ai.policies.normal import estimate_tricks, normal_bid
 
     normal = make_agent("normal")
-    rows = train.value_bidding_rows(5, 0, 6)
+    rows = training_rows.value_bidding_rows(5, 0, 6)
     r, tried = 0, 0
     for i in range(6):
         hand = Hand(sa.deal(5, i), dealer=0)
@@ -290,11 +348,11 @@ def test_the_value_bidder_loss_gradient_is_its_derivative():
     vals = rng.normal(size=(4, 7))
     vals[[0, 2, 3], [6, 0, 5]] = np.nan  # candidates not tried
     out = rng.normal(size=(4, 7))
-    loss, grad = train._bid_value_loss(out, vals)
+    loss, grad = fit._bid_value_loss(out, vals)
     for i, j in np.ndindex(out.shape):
         bumped = out.copy()
         bumped[i, j] += 1e-6
-        np.testing.assert_allclose((train._bid_value_loss(bumped, vals)[0] - loss) / 1e-6, grad[i, j], atol=1e-5)
+        np.testing.assert_allclose((fit._bid_value_loss(bumped, vals)[0] - loss) / 1e-6, grad[i, j], atol=1e-5)
     assert grad[0, 6] == grad[2, 0] == grad[3, 5] == 0
 
 
@@ -304,9 +362,9 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
     from spades_ai.policies.normal import estimate_tricks, normal_bid
 
     base = load_model("default")
-    net = train.init_network(features.N_BID_FEATURES, 8, N_VALUE_OUTPUTS, np.random.default_rng(4))
+    net = optim.init_network(features.N_BID_FEATURES, 8, N_VALUE_OUTPUTS, np.random.default_rng(4))
     net["b2"] = np.array([0.1, 0.3, 0.5, 0.4, 0.2, 0.0, 0.45])  # values near each other: the network decides
-    model = Model(net, base.play, base.scalars)
+    model = Model(net, base.play, base.scalars, bid_kind="value")
     assert model.values_bids and not base.values_bids
     agent = make_agent("learned", model=str(model.save(tmp_path / "values.npz")))
     rules = sa.Rules(min_bid=2)
@@ -317,7 +375,7 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
             obs = hand.observation()
             x = np.empty(features.N_BID_FEATURES)
             features.bid_features(obs.public, obs.seat, obs.engine_cards, obs.rules_array, x)
-            out = train.forward(net, x[None])[0][0]
+            out = optim.forward(net, x[None])[0][0]
             guess = normal_bid(obs.public, obs.seat, obs.engine_cards, obs.rules_array, replay.NUMBER_BIDS)
             want = np.full(14, -np.inf)
             for k, shift in enumerate((-2, -1, 0, 1, 2, 3)):
@@ -333,8 +391,8 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
             chosen.add(b - guess if b else "nil")
             hand.bid(b)
     assert len(chosen) > 1
-    with pytest.raises(ValueError, match="bid network's W2"):
-        Model({**net, "b2": net["b2"][:-1]}, base.play, base.scalars)
+    with pytest.raises(ValueError, match="bid network's b2"):  # its kind says 7 outputs: the short b2 is named
+        Model({**net, "b2": net["b2"][:-1]}, base.play, base.scalars, bid_kind="value")
 
 
 def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):

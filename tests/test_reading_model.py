@@ -15,7 +15,8 @@ import spades_ai as sa
 from spades_ai import Hand, make_agent
 from spades_ai.agents.spec import parse_agent
 from spades_ai.engine import state as st
-from spades_ai.models import features, train
+from spades_ai.models import features, fit, optim
+from spades_ai.models import rows as training_rows
 from spades_ai.models.model import load_model, packed_after
 from spades_ai.montecarlo import search
 from spades_ai.simulate import deal_masks
@@ -36,7 +37,7 @@ def _probabilities(obs, net: dict) -> dict[int, float]:
     x = np.empty((len(legal), features.N_CARD_FEATURES))
     for i, c in enumerate(legal):
         features.card_features(pub, seat, hand, mask, rules, c, normal, ctx, x[i])
-    s = train.forward(net, x)[0][:, 0]
+    s = optim.forward(net, x)[0][:, 0]
     p = np.exp(s - s.max())
     return dict(zip(legal, p / p.sum()))
 
@@ -153,10 +154,10 @@ def test_a_play_model_fits_one_opponent_of_a_results_folder(tmp_path):
     assert len(hands["deals"]) == 24 and sorted(labels) == ["easy", "normal"]
     easy = labels.index("easy")
     assert ((hands["seat_agents"] == easy).sum(axis=1) == 2).all()  # two seats a hand, at both tables
-    rows = train.card_rows(hands, easy, rules)
-    model = train.train_play_model(hands, agent=easy, hidden=4, epochs=1, seed=1, rules=rules)
+    rows = training_rows.card_rows(hands, easy, rules)
+    model = fit.train_play_model(hands, agent=easy, hidden=4, epochs=1, seed=1, rules=rules)
     assert model.info["fit"]["card_decisions"] == len(rows["count"]) > 100
-    every = train.card_rows(hands, None, rules)
+    every = training_rows.card_rows(hands, None, rules)
     assert len(every["count"]) > len(rows["count"])
     bare = sa.run_tournament(["normal", "easy"], deals=2, seed=3, out=tmp_path / "bare", n_jobs=1, progress=False)
     with pytest.raises(ValueError, match="keep-plays"):

@@ -259,3 +259,17 @@ def test_match_winner_bad_input(args, words):
         match_winner(*args)
     for w in words:
         assert w in str(info.value)
+
+
+@pytest.mark.parametrize("rules_kw", [{}, dict(half_blind_penalty=True, blind_nil_bonus=150), dict(nil_bonus=50, bag_limit=7, bag_penalty=40)])
+def test_a_nil_bids_points_and_a_bags_cost_are_the_scores(rules_kw):
+    """``engine.score.nil_bid_points`` (which the learned models value a nil by) is what
+    ``score_hand`` counts, and ``bag_cost`` a bag's share of its penalty."""
+    from spades_ai.engine.score import bag_cost, nil_bid_points
+
+    rules = Rules(blind_nil=True, **rules_kw)
+    for blind in (False, True):
+        for taken in (0, 1, 4):
+            result = score_hand([0, 4, 3, 4], [taken, 4, 9 - taken, 0], rules, blind=[blind, False, False, False])
+            assert nil_bid_points(blind, taken, rules.as_array()) == result.nil_points[0]
+    assert bag_cost(rules.as_array()) == rules.bag_penalty / rules.bag_limit

@@ -16,11 +16,12 @@ Per team (seats ``t`` and ``t + 2``)::
     points          contract points + new bags + nil points - penalties x bag_penalty
 
 ``score_hand_kernel`` fills ``out[team, F_*]`` and ``nil_out[seat]`` (``NIL_NONE``, ``NIL_FAILED``,
-``NIL_MADE``).
+``NIL_MADE``), a nil bid's points coming from ``nil_bid_points``. ``bag_cost`` is a bag's share
+of the penalty it leads to, what a utility charges for a bag before the penalty falls.
 """
 
 
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.rules import (
     R_BAG_LIMIT,
     R_BAG_PENALTY,
@@ -51,6 +52,21 @@ N_FIELDS = 11
 NIL_NONE, NIL_FAILED, NIL_MADE = -1, 0, 1
 
 
+@inline_kernel
+def nil_bid_points(blind, tricks, rules):
+    """A nil bid's points: its bonus when the seat took no trick (``tricks``), else minus it
+    (blind: the blind bonus; with half_blind_penalty a failed blind nil loses half of it)."""
+    bonus = rules[R_BLIND_BONUS] if blind else rules[R_NIL_BONUS]
+    loss = bonus // 2 if (blind and rules[R_HALF_BLIND] != 0) else bonus
+    return bonus if tricks == 0 else -loss
+
+
+@inline_kernel
+def bag_cost(rules):
+    """A bag's share of the penalty it leads to: ``bag_penalty / bag_limit`` points."""
+    return rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+
+
 @kernel
 def score_hand_kernel(bids, blind, tricks, scores, bags, rules, out, nil_out):
     """Score one hand (see the module docstring); ``scores`` and ``bags`` are before the hand."""
@@ -69,9 +85,7 @@ def score_hand_kernel(bids, blind, tricks, scores, bags, rules, out, nil_out):
                 counted += t
                 nil_out[seat] = NIL_NONE
             else:
-                bonus = rules[R_BLIND_BONUS] if blind[seat] else rules[R_NIL_BONUS]
-                loss = bonus // 2 if (blind[seat] and rules[R_HALF_BLIND] != 0) else bonus
-                nil_points += bonus if t == 0 else -loss
+                nil_points += nil_bid_points(blind[seat], t, rules)
                 nil_out[seat] = NIL_MADE if t == 0 else NIL_FAILED
                 if nil_count:
                     counted += t

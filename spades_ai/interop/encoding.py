@@ -10,7 +10,7 @@ Actions (one id space for both frameworks)::
 
 Seats in the observation vector are relative to the observer: 0 = itself, 1 = its left (plays
 next), 2 = its partner, 3 = its right. The layout is ``FIELDS`` (documented in
-``spades_ai.interop.pettingzoo``), defined in ``spades_ai.learn.encoding`` and re-exported here.
+``spades_ai.interop.pettingzoo``), defined in ``spades_ai.encoding`` and re-exported here.
 
 >>> from spades_ai import Rules, deal
 >>> t = Table(Rules())
@@ -31,9 +31,9 @@ from spades_ai.cards import Card, format_hand
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
 
-# The layout lives in spades_ai.learn.encoding (shared with the batched environment); every name
-# stays importable from here.
-from spades_ai.learn.encoding import (  # noqa: F401 -- re-exported
+# The layout lives in spades_ai.encoding (shared with the batched environment and the learned
+# models); every name stays importable from here.
+from spades_ai.encoding import (  # noqa: F401 -- re-exported
     BID_OFFSET,
     BLIND_NIL,
     FIELDS,

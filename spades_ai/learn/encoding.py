@@ -1,105 +1,33 @@
-"""The observation vector and the action ids that the learning environment, the PettingZoo and
-OpenSpiel adapters and the datasets share: one layout, defined here (no optional dependency).
-
-Actions (one id space everywhere)::
-
-    0..51   play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
-    52..65  bid 0..13: 52 = nil, 53 = 1, ..., 65 = 13
-    66      blind nil: offered first, before the seat looks at its cards, when the rules allow one
-    67      look: decline the blind nil, see the cards, then bid with 52..65
-
-The vector (``OBSERVATION_SIZE`` = 567 float32) is ``FIELDS`` in order (``SLICES`` gives each
-field's slice); seats in it are relative to the observer: 0 = itself, 1 = its left (plays
-next), 2 = its partner, 3 = its right. Under ``jokers`` / ``deuces_high`` a joker or high deuce
-keeps the card id of the card it replaces (``Rules``), so the 52 card ids still name every card.
-The Python reference is ``spades_ai.interop.encoding.observation_vector(obs)``; the batched
-environment computes the same vector in numba (``spades_ai.learn.vector_loop``).
-
->>> SLICES["bids"], OBSERVATION_SIZE, action_to_string(BID_OFFSET + 4)
-(slice(472, 528, None), 567, 'bid 4')
+"""The observation vector and the action ids, as the learning environment has always named them:
+the layout is defined in ``spades_ai.encoding`` (below ``models/``, which reads it too) and
+re-exported here, so ``from spades_ai.learn.encoding import SLICES`` keeps working.
 """
 
-from __future__ import annotations
-
-import numpy as np
-
-from spades_ai.cards import DECK
-
-N_ACTIONS = 68
-BID_OFFSET = 52
-BLIND_NIL = 66
-LOOK = 67
-
-
-def bid_action(bid: int) -> int:
-    """The action id of bid ``bid`` (0 = nil .. 13)."""
-    return BID_OFFSET + int(bid)
-
-
-def action_to_string(action: int) -> str:
-    """``AS``, ``nil``, ``bid 4``, ``blind nil`` or ``look``."""
-    action = int(action)
-    if 0 <= action < 52:
-        return str(DECK[action])
-    if action == BID_OFFSET:
-        return "nil"
-    if BID_OFFSET < action < BLIND_NIL:
-        return f"bid {action - BID_OFFSET}"
-    if action == BLIND_NIL:
-        return "blind nil"
-    if action == LOOK:
-        return "look"
-    raise ValueError(f"action {action} is not in 0..{N_ACTIONS - 1}")
-
-
-PHASES = ("dealing", "blind_decision", "bidding", "playing", "over")
-
-#: (name, size, what it holds); seats relative to the observer, cards by id (2C = 0 .. AS = 51).
-FIELDS = (
-    ("own_cards", 52, "cards the observer holds now (all 0 before it has looked at them)"),
-    ("played_by", 4 * 52, "cards each seat has played so far, one block of 52 per seat"),
-    ("current_trick", 4 * 52, "the card each seat has played to the unfinished trick"),
-    ("trick_leader", 4, "seat that led the unfinished trick (all 0 when it is empty)"),
-    ("bids", 4 * 14, "each seat's bid, one-hot 0 (nil) .. 13; all 0 until the seat bids"),
-    ("blind_nil", 4, "1 if the seat bid blind nil"),
-    ("tricks_won", 4, "tricks each seat has won / 13"),
-    ("phase", 5, "one-hot: dealing, blind_decision, bidding, playing, over"),
-    ("dealer", 4, "one-hot dealer seat"),
-    ("spades_broken", 1, "1 once a spade has been played"),
-    ("voids", 4 * 4, "seat x suit (C D H S): 1 once the seat has shown it holds none"),
-    ("scores", 2, "match scores before the hand, (own team, other team), score / 1000 clipped to [-1, 1]"),
-    ("bag_counts", 2, "match bag counts before the hand, (own team, other team) / bag_limit"),
-    ("trick_no", 1, "tricks finished / 13"),
+from spades_ai.encoding import (  # noqa: F401 -- re-exported
+    BID_OFFSET,
+    BLIND_NIL,
+    FIELDS,
+    LOOK,
+    N_ACTIONS,
+    O_BAGS,
+    O_BIDS,
+    O_BLIND,
+    O_BROKEN,
+    O_DEALER,
+    O_LEADER,
+    O_OWN,
+    O_PHASE,
+    O_PLAYED,
+    O_SCORES,
+    O_TRICK,
+    O_TRICK_NO,
+    O_VOIDS,
+    O_WON,
+    OBSERVATION_HIGH,
+    OBSERVATION_LOW,
+    OBSERVATION_SIZE,
+    PHASES,
+    SLICES,
+    action_to_string,
+    bid_action,
 )
-
-
-def _offsets(fields) -> dict[str, slice]:
-    out, at = {}, 0
-    for name, size, _ in fields:
-        out[name] = slice(at, at + size)
-        at += size
-    return out
-
-
-SLICES = _offsets(FIELDS)
-OBSERVATION_SIZE = sum(size for _, size, _ in FIELDS)
-#: Bounds of each entry (only the scores can be negative).
-OBSERVATION_LOW = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-OBSERVATION_LOW[SLICES["scores"]] = -1.0
-OBSERVATION_HIGH = np.ones(OBSERVATION_SIZE, dtype=np.float32)
-
-# The offsets as plain ints, for the kernels (numba freezes module-level ints into the code).
-O_OWN = SLICES["own_cards"].start
-O_PLAYED = SLICES["played_by"].start
-O_TRICK = SLICES["current_trick"].start
-O_LEADER = SLICES["trick_leader"].start
-O_BIDS = SLICES["bids"].start
-O_BLIND = SLICES["blind_nil"].start
-O_WON = SLICES["tricks_won"].start
-O_PHASE = SLICES["phase"].start
-O_DEALER = SLICES["dealer"].start
-O_BROKEN = SLICES["spades_broken"].start
-O_VOIDS = SLICES["voids"].start
-O_SCORES = SLICES["scores"].start
-O_BAGS = SLICES["bag_counts"].start
-O_TRICK_NO = SLICES["trick_no"].start

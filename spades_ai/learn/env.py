@@ -42,31 +42,14 @@ from spades_ai.selfplay.codegen import bind
 from spades_ai.cards import CardSet
 from spades_ai.checks import check_seat, check_seed, is_int
 from spades_ai.engine import state as _st
-from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
+from spades_ai.encoding import check_rules
+from spades_ai.errors import IllegalBidError, IllegalPlayError
 from spades_ai.learn import encoding as enc
 from spades_ai.learn import vector_loop as _vl
 from spades_ai.rules import Rules
 
 TEMPLATE = "spades_ai.learn.vector_loop"
 EPISODES = ("hand", "match")
-
-
-def check_rules(rules: Rules | None) -> Rules:
-    """The rules, refused with a ``RulesError`` if the 68 actions cannot express them.
-
-    Card passing (``pass_cards``, ``blind_pass``) has no action ids. Everything else is played:
-    closed bidding (each seat's vector shows only what its view shows), jokers and high deuces
-    (they keep the card id of the card they replace, so 0..51 still name every card), every
-    bidding preset, blind nil (actions 66 and 67)."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a spades_ai.Rules, not {type(rules).__name__}")
-    if rules.pass_cards or rules.blind_pass:
-        raise RulesError(
-            "the learning environment's 68 actions (52 cards, 14 bids, blind nil, look) have none for card passing: "
-            f"rules fields 'pass_cards' ({rules.pass_cards}) and 'blind_pass' ({rules.blind_pass}) must be 0"
-        )
-    return rules
 
 
 def check_seats(seats) -> tuple[int, ...]:

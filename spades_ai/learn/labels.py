@@ -22,7 +22,7 @@ import functools
 import numpy as np
 
 from spades_ai.game import Hand
-from spades_ai.learn.encoding import N_ACTIONS, bid_action
+from spades_ai.encoding import N_ACTIONS, bid_action
 from spades_ai.montecarlo import decision_values
 from spades_ai.scoring import score_hand
 from spades_ai.selfplay.play import agent_name, play_hand_python

@@ -20,7 +20,7 @@ from spades_ai.policies.normal import normal_agent_bid
 from spades_ai.engine.bits import ONE, lowest_index
 from spades_ai.engine.deal import public_id
 from spades_ai.engine.jit import kernel
-from spades_ai.learn.encoding import OBSERVATION_SIZE
+from spades_ai.encoding import OBSERVATION_SIZE
 from spades_ai.learn.vectors import write_observation
 
 SCALE = 1 << 20

@@ -10,8 +10,8 @@ on the view without its cards (the environment's encoding). Each row's columns (
 
     C_HAND     the hand's index in the batch
     C_SEAT     the acting seat
-    C_PHASE    learn.encoding.PHASES index: 1 blind decision, 2 bidding, 3 playing
-    C_ACTION   the action id taken (learn.encoding)
+    C_PHASE    encoding.PHASES index: 1 blind decision, 2 bidding, 3 playing
+    C_ACTION   the action id taken (spades_ai.encoding)
     C_OUTCOME  the hand's points for the acting seat's team
 """
 
@@ -31,8 +31,8 @@ from spades_ai.engine.state import (
     observe,
     reset_public,
 )
-from spades_ai.learn.encoding import BID_OFFSET, BLIND_NIL, LOOK
-from spades_ai.learn.vectors import PH_BIDDING, PH_BLIND, PH_PLAYING, engine_id, write_mask, write_observation
+from spades_ai.encoding import BID_OFFSET, BLIND_NIL, LOOK, PH_BIDDING, PH_BLIND, PH_PLAYING
+from spades_ai.learn.vectors import engine_id, write_mask, write_observation
 
 C_HAND, C_SEAT, C_PHASE, C_ACTION, C_OUTCOME = 0, 1, 2, 3, 4
 N_COLS = 5

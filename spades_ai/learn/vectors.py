@@ -1,6 +1,6 @@
 """The observation vector and the action mask in numba: the same numbers as
 ``spades_ai.interop.encoding.observation_vector`` and the adapters' ``legal_mask``, computed
-from a seat's view of the public array and its cards (``learn.encoding`` draws the layout).
+from a seat's view of the public array and its cards (``spades_ai.encoding`` draws the layout).
 ``vector_loop`` writes them for the environment, ``learn.dataset`` for the decision rows."""
 
 import numpy as np
@@ -29,7 +29,7 @@ from spades_ai.engine.state import (
     PHASE_PLAYING,
     legal_now,
 )
-from spades_ai.learn.encoding import (
+from spades_ai.encoding import (
     BID_OFFSET,
     BLIND_NIL,
     LOOK,
@@ -49,11 +49,12 @@ from spades_ai.learn.encoding import (
     O_VOIDS,
     O_WON,
     OBSERVATION_SIZE,
+    PH_BIDDING,
+    PH_BLIND,
+    PH_OVER,
+    PH_PLAYING,
 )
 from spades_ai.rules import R_BAG_LIMIT, R_EXTRA, R_N_EXTRA
-
-# observation phases (``learn.encoding.PHASES``)
-PH_BLIND, PH_BIDDING, PH_PLAYING, PH_OVER = 1, 2, 3, 4
 
 
 # -- cards in the engine's layout and as card ids ----------------------------------------------

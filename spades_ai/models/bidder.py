@@ -17,7 +17,7 @@ A *value* bidding network (``model.N_VALUE_OUTPUTS`` outputs) gives each candida
 expected margin directly: Normal's number bid moved by each of ``model.VALUE_SHIFTS``, and nil
 where its rows tried one. It is fitted on ``replay.bid_value_rows``, where every candidate is
 played out on the deal's own cards with Normal finishing, as Crazy's bidding plays each one out
-in its sampled worlds (``train.fit_value_bidder``); the bid is the legal candidate of the
+in its sampled worlds (``fit.fit_value_bidder``); the bid is the legal candidate of the
 highest value.
 """
 
@@ -25,6 +25,7 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
+from spades_ai.engine.score import bag_cost, nil_bid_points
 from spades_ai.models.explore import NIL_TRIAL_BELOW
 from spades_ai.models.features import N_BID_FEATURES, bid_features
 from spades_ai.models.model import (
@@ -32,20 +33,21 @@ from spades_ai.models.model import (
     BLIND_PARTNER,
     H_BID_AT,
     H_BID_HIDDEN,
-    H_BID_OUTPUTS,
+    H_BID_KIND,
     H_SCALARS_AT,
+    N_BID_OUTPUTS,
     N_TRICK_CLASSES,
     N_VALUE_OUTPUTS,
     OUT_NIL,
     OUT_NIL_PARTNER,
     OUT_PARTNER,
     SIGHTED_VALUE,
+    VALUE_BIDDER,
     VALUE_SCALE,
 )
 from spades_ai.models.network import forward, sigmoid
 from spades_ai.models.replay import NUMBER_BIDS, value_candidate
 from spades_ai.policies.normal import estimate_tricks, normal_bid
-from spades_ai.rules import R_HALF_BLIND
 
 #: D = the class index - D_OFFSET
 D_OFFSET = 13
@@ -54,7 +56,7 @@ D_OFFSET = 13
 @kernel
 def number_value(probs, b, p, rules):
     """The expected points of a number bid ``b`` beside the partner's ``p``, over ``probs`` of D."""
-    bag = 1.0 - K.bag_penalty(rules) / K.bag_limit(rules)
+    bag = 1.0 - bag_cost(rules)
     contract = b + p
     per_trick = 20.0 if (K.ten_for_200(rules) and contract >= 10) else 10.0
     ev = 0.0
@@ -70,15 +72,16 @@ def number_value(probs, b, p, rules):
 @kernel
 def bid_values(pub, seat, hand, rules, params, values):
     """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not); from a
-    value network (``model.N_VALUE_OUTPUTS``), each candidate's expected margin."""
+    value network (``model.VALUE_BIDDER``), each candidate's expected margin."""
     w = params.view(np.float64)
     x = np.empty(N_BID_FEATURES)
     bid_features(pub, seat, hand, rules, x)
-    outputs = params[H_BID_OUTPUTS]
+    values_bids = params[H_BID_KIND] == VALUE_BIDDER
+    outputs = N_VALUE_OUTPUTS if values_bids else N_BID_OUTPUTS
     h = np.empty(params[H_BID_HIDDEN])
     out = np.empty(outputs)
     forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], outputs, x, h, out)
-    if outputs == N_VALUE_OUTPUTS:  # each candidate's margin, -inf for every other bid
+    if values_bids:  # each candidate's margin, -inf for every other bid
         values[:] = -np.inf
         guess = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
         for k in range(N_VALUE_OUTPUTS):
@@ -106,8 +109,8 @@ def blind_nil_value(rules, params):
     w = params.view(np.float64)
     s = params[H_SCALARS_AT]
     q = w[s + BLIND_MADE]
-    loss = K.blind_nil_bonus(rules) * (0.5 if rules[R_HALF_BLIND] != 0 else 1.0)
-    return K.blind_nil_bonus(rules) * q - loss * (1.0 - q) + w[s + BLIND_PARTNER] - w[s + SIGHTED_VALUE]
+    made, failed = nil_bid_points(True, 0, rules), nil_bid_points(True, 1, rules)
+    return made * q + failed * (1.0 - q) + w[s + BLIND_PARTNER] - w[s + SIGHTED_VALUE]
 
 
 @kernel

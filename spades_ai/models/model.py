@@ -5,10 +5,13 @@
 >>> m.bid["W1"].shape[1] == N_BID_FEATURES, m.play["W1"].shape[1] == N_CARD_FEATURES
 (True, True)
 
-The bidding network (``N_BID_OUTPUTS`` outputs, or ``N_VALUE_OUTPUTS`` for a value network, see
-``bidder``) and the card network (one
+The bidding network is of the kind ``bid_kind`` names (``BID_KINDS``, stored in the file):
+``"tricks"``, the distribution of the tricks (``N_BID_OUTPUTS`` outputs), or ``"value"``, each
+candidate bid's margin (``N_VALUE_OUTPUTS``; see ``bidder``). It and the card network (one
 score a card, see ``player``) are each ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars``
-are the blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``). ``info`` says how the file was made (seed, data, fit).
+are the blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``). ``info``
+says how the file was made (seed, data, fit). A file written before the kind was stored is read
+as its bidding network's outputs show (``legacy_bid_kind``).
 """
 
 from __future__ import annotations
@@ -38,25 +41,33 @@ VALUE_SCALE = 100.0
 #: value, and the card network's margin: how much higher than Normal's card another must score
 BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE, PLAY_MARGIN = 0, 1, 2, 3
 N_SCALARS = 4
+#: the kinds of bidding network, and the outputs of each; the packed params hold the kind's index
+BID_KINDS = ("tricks", "value")
+BID_OUTPUTS = {"tricks": N_BID_OUTPUTS, "value": N_VALUE_OUTPUTS}
+TRICKS_BIDDER, VALUE_BIDDER = range(2)
 #: int64 slots of the packed params before the floats
-H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_OUTPUTS = range(6)
+H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_KIND = range(6)
 N_HEADER = 6
 LAYERS = ("W1", "b1", "W2", "b2")
 
 
 @dataclass(frozen=True)
 class Model:
-    """A bidding network, a card network and the blind-nil numbers (see the module docstring)."""
+    """A bidding network of the kind ``bid_kind``, a card network and the blind-nil numbers
+    (see the module docstring)."""
 
     bid: dict
     play: dict
     scalars: np.ndarray
     #: how it was made: seed, datasets, sizes, fit (shown, never read by the kernels)
     info: dict = field(default_factory=dict)
+    #: the bidding network's kind, one of ``BID_KINDS``
+    bid_kind: str = field(kw_only=True)
 
     def __post_init__(self):
-        outputs = N_VALUE_OUTPUTS if np.shape(self.bid.get("b2", ())) == (N_VALUE_OUTPUTS,) else N_BID_OUTPUTS
-        _check_net("bid", self.bid, N_BID_FEATURES, outputs)
+        if self.bid_kind not in BID_KINDS:
+            raise ValueError(f"a model's bid_kind is one of {', '.join(BID_KINDS)}, not {self.bid_kind!r}")
+        _check_net("bid", self.bid, N_BID_FEATURES, BID_OUTPUTS[self.bid_kind])
         _check_net("play", self.play, N_CARD_FEATURES, 1)
         if np.shape(self.scalars) != (N_SCALARS,):
             raise ValueError(f"a model's scalars are {N_SCALARS} floats, not shape {np.shape(self.scalars)}")
@@ -65,25 +76,26 @@ class Model:
     def values_bids(self) -> bool:
         """Whether the bidding network is a value network (``N_VALUE_OUTPUTS``: each candidate
         bid's margin) rather than the distribution of the tricks (``N_BID_OUTPUTS``)."""
-        return self.bid["b2"].shape == (N_VALUE_OUTPUTS,)
+        return self.bid_kind == "value"
 
     def with_margin(self, margin: float) -> "Model":
         """The same model with the card network's margin ``margin`` (``player``)."""
         scalars = np.array(self.scalars, np.float64)
         scalars[PLAY_MARGIN] = margin
-        return Model(self.bid, self.play, scalars, {**self.info, "play_margin": float(margin)})
+        return Model(self.bid, self.play, scalars, {**self.info, "play_margin": float(margin)}, bid_kind=self.bid_kind)
 
     def save(self, path) -> Path:
         """Write the model as ``path`` (an ``.npz``)."""
         path = Path(path)
         arrays = {f"{net}_{k}": np.asarray(getattr(self, net)[k], np.float64) for net in ("bid", "play") for k in LAYERS}
-        np.savez_compressed(path, **arrays, scalars=np.asarray(self.scalars, np.float64), info=np.array(json.dumps(self.info)))
+        np.savez_compressed(path, **arrays, scalars=np.asarray(self.scalars, np.float64), info=np.array(json.dumps(self.info)),
+                            bid_kind=np.array(self.bid_kind))  # fmt: skip
         return path
 
     def params(self) -> np.ndarray:
         """The int64 params of a kernel agent playing this model: ``N_HEADER`` ints (``H_*``:
         each network's hidden size and where it starts, where the scalars start, the bidding
-        network's outputs), then the
+        network's kind: ``TRICKS_BIDDER`` or ``VALUE_BIDDER``), then the
         floats (their bits), read by the kernels through ``params.view(np.float64)``."""
         flat = [np.zeros(N_HEADER)]
         at = N_HEADER
@@ -96,7 +108,7 @@ class Model:
                 flat.append(a)
                 at += a.size
         header[H_SCALARS_AT] = at
-        header[H_BID_OUTPUTS] = self.bid["b2"].shape[0]
+        header[H_BID_KIND] = BID_KINDS.index(self.bid_kind)
         flat.append(np.asarray(self.scalars, np.float64))
         out = np.concatenate(flat).view(np.int64)
         out[:N_HEADER] = header
@@ -144,6 +156,14 @@ def load_model(model) -> Model:
     with np.load(path, allow_pickle=False) as f:
         try:
             nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} for net in ("bid", "play")}
-            return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])))
+            bid_kind = str(f["bid_kind"]) if "bid_kind" in f else legacy_bid_kind(nets["bid"])
+            return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])), bid_kind=bid_kind)
         except KeyError as exc:
             raise ValueError(f"{path} is not a model file: it lacks {exc}") from None
+
+
+def legacy_bid_kind(bid: dict) -> str:
+    """The kind of the bidding network ``bid`` of a file written before the kind was stored:
+    ``"value"`` if it has ``N_VALUE_OUTPUTS`` outputs, else ``"tricks"`` (the one place a kind
+    is read from a shape)."""
+    return "value" if np.shape(bid["b2"]) == (N_VALUE_OUTPUTS,) else "tricks"

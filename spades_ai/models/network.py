@@ -2,7 +2,7 @@
 
 A network is one hidden layer of ReLUs: ``out = W2 @ relu(W1 @ x + b1) + b2``, stored from
 ``offset`` as ``W1`` (``hidden x inputs``, row-major), ``b1``, ``W2`` (``outputs x hidden``),
-``b2``: ``network_size(inputs, hidden, outputs)`` floats. ``train.forward`` is the same in numpy.
+``b2``: ``network_size(inputs, hidden, outputs)`` floats. ``optim.forward`` is the same in numpy.
 """
 
 import numpy as np

@@ -1,7 +1,7 @@
 """The learned card player: a network scores every legal card from its ``card_features`` (Normal's
 own choice among them) and plays the card of the highest score (the lowest id on a tie), unless
 it beats Normal's card by less than the model's ``PLAY_MARGIN``: then Normal's. The network is
-fitted to imitate a stronger agent's cards (``train.fit_player``: Hard's); the margin is chosen
+fitted to imitate a stronger agent's cards (``fit.fit_player``: Hard's); the margin is chosen
 by playing (``experiments/train_models.py``), so the network overrides Normal only as far as
 that gains.
 

@@ -2,8 +2,11 @@
 feature kernels the agent plays by (``features``): so what a model is fitted on is exactly what
 it sees when it plays.
 
-A hand is given as ``learn.dataset`` rows turn into (``train.hands_from_rows``): its deal (four
-bitboards of card ids), dealer, bids, blind flags and the 52 card ids in play order.
+A hand is given as ``learn.dataset`` rows turn into (``learn.hands.dataset_hands``): its deal
+(four bitboards of card ids), dealer, bids, blind flags and the 52 card ids in play order. Every
+recorded card is checked as it is replayed (``recorded_card``): a card the seat to act may not
+play (not in its hand, or not legal there: a record of other deals or rules) stops the replay,
+which returns -1 with the hand, the seat and the card in ``err``.
 
 ``bid_rows`` gives a row per bidding decision: a sighted bid (``KIND_BID``: the features before
 it) or a blind-nil question (``KIND_BLIND``: no features), with the integer columns ``B_*`` and
@@ -20,8 +23,17 @@ import numpy as np
 from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import ONE, U64, lowest_index, popcount
 from spades_ai.engine.deal import engine_hands, to_engine
-from spades_ai.engine.jit import kernel
-from spades_ai.engine.score import F_CONTRACT_POINTS, F_COUNTED, F_NEW_BAGS, F_NIL_POINTS, N_FIELDS, score_hand_kernel
+from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.score import (
+    F_CONTRACT_POINTS,
+    F_COUNTED,
+    F_NEW_BAGS,
+    F_NIL_POINTS,
+    N_FIELDS,
+    bag_cost,
+    nil_bid_points,
+    score_hand_kernel,
+)
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BIDS,
@@ -40,7 +52,6 @@ from spades_ai.models.explore import NIL_TRIAL_BELOW
 from spades_ai.models.features import N_CARD_FEATURES, bid_features, card_features, play_context
 from spades_ai.models.model import N_VALUE_OUTPUTS, OUT_VALUE_NIL, VALUE_SCALE, VALUE_SHIFTS
 from spades_ai.policies.normal import estimate_tricks, normal_agent_bid, normal_agent_play, normal_bid
-from spades_ai.rules import R_BAG_LIMIT, R_BAG_PENALTY, R_BLIND_BONUS, R_HALF_BLIND, R_NIL_BONUS
 
 KIND_BID, KIND_BLIND = 0, 1
 #: the bid mask of every number bid, 1..13: Normal's number bid, whatever is legal (the value
@@ -66,31 +77,36 @@ def _start(deal, dealer, rules, hands, pub):
 
 
 @kernel
-def _engine_card(card, rules):
-    return lowest_index(to_engine(ONE << U64(card), rules))
+def recorded_card(pub, hands, i, plays, j, rules, err):
+    """The engine id of hand ``i``'s ``j``-th recorded card, or -1 (the hand, the seat to act
+    and the card into ``err``) when that seat may not play it."""
+    card_id = plays[i, j]
+    seat = pub[P_TO_ACT]
+    if 0 <= card_id < 52:
+        card = lowest_index(to_engine(ONE << U64(card_id), rules))
+        if U64(legal_now(pub, hands[seat], rules)) & (ONE << U64(card)):
+            return card
+    err[0], err[1], err[2] = i, seat, card_id
+    return -1
 
 
-@kernel
-def nil_points(bid, blind, tricks, rules):
+@inline_kernel
+def own_nil_points(bid, blind, tricks, rules):
     """A seat's own nil points (0 for a number bid), as ``engine.score`` counts them."""
-    if bid > 0 and not blind:
-        return 0
-    bonus = rules[R_BLIND_BONUS] if blind else rules[R_NIL_BONUS]
-    loss = bonus // 2 if (blind and rules[R_HALF_BLIND] != 0) else bonus
-    return bonus if tricks == 0 else -loss
+    return nil_bid_points(blind, tricks, rules) if (bid <= 0 or blind) else 0
 
 
 @kernel
-def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals):
+def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals, err):
     """The bidding rows of every hand into ``feats`` / ``cols`` / ``vals`` (room for 8 a
-    hand); returns how many."""
+    hand); returns how many, or -1 at a recorded card its seat may not play (``err``)."""
     pub = np.empty(N_PUBLIC, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     sheet = np.zeros((2, N_FIELDS), dtype=np.int64)
     nil_out = np.zeros(4, dtype=np.int64)
     tricks = np.zeros(4, dtype=np.int64)
     zeros = np.zeros(2, dtype=np.int64)
-    bag = 1.0 - rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    bag = 1.0 - bag_cost(rules)
     m = 0
     for i in range(deals.shape[0]):
         _start(deals[i], dealers[i], rules, hands, pub)
@@ -111,7 +127,10 @@ def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals):
             m += 1
             apply_bid(pub, hands, np.int64(bids[i, seat]), False, rules)
         for j in range(52):
-            apply_card(pub, hands, _engine_card(plays[i, j], rules), rules)
+            card = recorded_card(pub, hands, i, plays, j, rules, err)
+            if card < 0:
+                return -1
+            apply_card(pub, hands, card, rules)
         for s in range(4):
             tricks[s] = pub[P_WON + s]
         score_hand_kernel(bids[i], blind[i], tricks, zeros, zeros, rules, sheet, nil_out)
@@ -124,16 +143,17 @@ def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals):
             cols[r, B_D] = sheet[team, F_COUNTED] - partner_bid
             cols[r, B_NO_TRICK] = 1 if tricks[seat] == 0 else 0
             contract = sheet[team, F_CONTRACT_POINTS] + bag * sheet[team, F_NEW_BAGS]
-            vals[r, V_PARTNER] = contract + nil_points(bids[i, partner], blind[i, partner], tricks[partner], rules)
-            vals[r, V_TEAM] = vals[r, V_PARTNER] + nil_points(bids[i, seat], blind[i, seat], tricks[seat], rules)
+            vals[r, V_PARTNER] = contract + own_nil_points(bids[i, partner], blind[i, partner], tricks[partner], rules)
+            vals[r, V_TEAM] = vals[r, V_PARTNER] + own_nil_points(bids[i, seat], blind[i, seat], tricks[seat], rules)
     return m
 
 
 @kernel
-def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decisions):
+def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decisions, err):
     """The card rows of the seats ``actors[i, seat]`` (room for 13 rows per card decision)
     into ``feats``, and per decision (``decisions``) its first row, its number of legal cards
-    and the index among them (by card id) of the card played. Returns (rows, decisions)."""
+    and the index among them (by card id) of the card played. Returns (rows, decisions), or
+    (-1, -1) at a recorded card its seat may not play (``err``)."""
     pub = np.empty(N_PUBLIC, dtype=np.int64)
     hands = np.empty(4, dtype=np.uint64)
     ctx = np.empty(N_CARD_FEATURES)
@@ -146,12 +166,14 @@ def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decision
                       blind[i, pub[P_TO_ACT]], rules)  # fmt: skip
         for j in range(52):
             seat = pub[P_TO_ACT]
-            card = _engine_card(plays[i, j], rules)
+            card = recorded_card(pub, hands, i, plays, j, rules, err)
+            if card < 0:
+                return -1, -1
             hand = hands[seat]
             legal = U64(legal_now(pub, hand, rules))
             if actors[i, seat] and popcount(legal) > 1:
                 normal = play_context(pub, seat, hand, legal, rules, ctx)
-                decisions[d, 0], decisions[d, 1], decisions[d, 2] = m, popcount(legal), -1
+                decisions[d, 0], decisions[d, 1] = m, popcount(legal)
                 k = 0
                 rest = legal
                 while rest:
@@ -198,7 +220,7 @@ def team_margin(pub, rules, team, sheet, nil_out):
     at their real cost (``1 - bag_penalty / bag_limit`` a bag, as ``V_TEAM``)."""
     zeros = np.zeros(2, dtype=np.int64)
     score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4], zeros, zeros, rules, sheet, nil_out)
-    bag = 1.0 - rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    bag = 1.0 - bag_cost(rules)
     v = np.zeros(2)
     for t in range(2):
         v[t] = sheet[t, F_CONTRACT_POINTS] + bag * sheet[t, F_NEW_BAGS] + sheet[t, F_NIL_POINTS]

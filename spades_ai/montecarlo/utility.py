@@ -14,9 +14,9 @@ import math
 import numpy as np
 
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, match_winner_kernel, score_hand_kernel
+from spades_ai.engine.score import F_BAGS, F_POINTS, F_SCORE, bag_cost, match_winner_kernel, score_hand_kernel
 from spades_ai.engine.state import P_BAGS, P_BIDS, P_BLIND, P_HANDS_PLAYED, P_SCORES, P_WON
-from spades_ai.rules import NO_TARGET, R_BAG_LIMIT, R_BAG_PENALTY, R_MAX_HANDS, R_TARGET
+from spades_ai.rules import NO_TARGET, R_MAX_HANDS, R_TARGET
 
 MATCH_BONUS = 300.0
 #: A team this close to the target pays ``NEAR_TARGET_BAG_COST`` of a bag's cost (see ``utility``).
@@ -33,7 +33,7 @@ def utility(pub, rules, team, sheet, nil_out):
     and the match's end."""
     score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
                pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil_out)
-    per_bag = rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    per_bag = bag_cost(rules)
     value = np.zeros(2)
     for t in range(2):
         # Bags still on the count will cost their share of a penalty later, unless the match
@@ -64,7 +64,7 @@ def win_chance(pub, rules, team, sheet, nil_out):
     w = match_winner_kernel(s0, s1, pub[P_HANDS_PLAYED] + 1, rules)
     if w >= 0:
         return 1.0 if w == team else 0.0
-    per_bag = rules[R_BAG_PENALTY] / rules[R_BAG_LIMIT]
+    per_bag = bag_cost(rules)
     mine = sheet[team, F_SCORE] - per_bag * sheet[team, F_BAGS]
     d = mine - (sheet[1 - team, F_SCORE] - per_bag * sheet[1 - team, F_BAGS])
     left = 1e9

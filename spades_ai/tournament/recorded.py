@@ -1,5 +1,5 @@
 """The hands a results folder recorded, as arrays: what ``spades-ai dataset --from`` writes as
-rows and what ``models.train`` fits a model on (``train_play_model(recorded_hands(run)[0])``:
+rows and what ``models.fit`` fits a model on (``train_play_model(recorded_hands(run)[0])``:
 a play model of the players of that run)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from spades_ai.tournament.schedule import Tournament
 
 def recorded_hands(run_dir) -> tuple[dict, list[str], Rules]:
     """The hands of a ``--keep-plays`` results folder (hands or matches mode) as ``learn`` and
-    ``models.train`` take them (``learn.dataset.HAND_ARRAYS``; in matches mode also ``match_no``
+    ``models.rows`` and ``models.fit`` take them (``learn.dataset.HAND_ARRAYS``; in matches mode also ``match_no``
     and ``hand_no``, and the scores and bags each hand starts from), the labels of the agents
     that ``seat_agents`` index (a partnership's partners each its own) and the rules."""
     run_dir = Path(run_dir)

@@ -1,0 +1,243 @@
+"""Fitting the learned models in numpy, from their training rows (``models.rows``), with the
+network and optimiser of ``models.optim``.
+
+>>> # see experiments/train_models.py, which makes the shipped ``weights/default.npz``
+>>> # model = train_model(dataset_hands("runs/bids"), dataset_hands("runs/hard"), ...)
+
+``fit_bidder`` fits the bidding network (the distribution of D, the partner's bid, the nil
+chance and the partner's value beside a nil, each on the rows that show it);
+``fit_value_bidder`` the value bidder's network (each candidate's margin) on
+``rows.value_bidding_rows``; ``blind_scalars`` the blind-nil numbers, ``fit_player`` the card
+network (the softmax over the legal cards of the imitated agent's choice), ``train_model`` a
+whole model, ``train_play_model`` a play model for reading the play (the same network, fitted on
+every seat of the table's hands). Every draw comes from ``numpy.random.default_rng(seed)``: the
+same rows and seed give the same weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spades_ai.models import replay
+from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
+from spades_ai.models.model import (
+    BLIND_MADE,
+    BLIND_PARTNER,
+    N_BID_OUTPUTS,
+    N_SCALARS,
+    N_TRICK_CLASSES,
+    N_VALUE_OUTPUTS,
+    OUT_NIL,
+    OUT_NIL_PARTNER,
+    OUT_PARTNER,
+    SIGHTED_VALUE,
+    Model,
+    load_model,
+)
+from spades_ai.models.optim import fit_network, forward, init_network, shuffled, softmax
+from spades_ai.models.rows import bidding_rows, card_rows
+from spades_ai.rules import Rules
+
+
+# -- the bidder ----------------------------------------------------------------------------------
+def _bid_loss(out, rows):
+    """Cross-entropy of D on number bids, squared error of the partner's later bid, the nil's
+    logistic loss and its partner value's squared error on nils; all over the batch size."""
+    cols, vals = rows["cols"], rows["vals"]
+    n = len(out)
+    d = np.zeros_like(out)
+    number = cols[:, replay.B_BID] > 0
+    p = softmax(out[number, :N_TRICK_CLASSES])
+    target = cols[number, replay.B_D] + N_TRICK_CLASSES // 2
+    loss = -np.log(p[np.arange(len(p)), target] + 1e-12).sum()
+    p[np.arange(len(p)), target] -= 1.0
+    d[number, :N_TRICK_CLASSES] = p
+    later = cols[:, replay.B_PARTNER_LATER] == 1
+    err = out[later, OUT_PARTNER] - cols[later, replay.B_PARTNER] / 13.0
+    loss += (err**2).sum()
+    d[later, OUT_PARTNER] = 2 * err
+    nil = ~number
+    q = 1.0 / (1.0 + np.exp(-out[nil, OUT_NIL]))
+    made = cols[nil, replay.B_NO_TRICK]
+    loss -= (made * np.log(q + 1e-12) + (1 - made) * np.log(1 - q + 1e-12)).sum()
+    d[nil, OUT_NIL] = q - made
+    err = out[nil, OUT_NIL_PARTNER] - vals[nil, replay.V_PARTNER] / 100.0
+    loss += (err**2).sum()
+    d[nil, OUT_NIL_PARTNER] = 2 * err
+    return loss / n, d / n
+
+
+def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 1024, seed: int = 0) -> tuple[dict, list]:
+    """The bidding network fitted on the sighted bids of ``bidding_rows``: ``(net, losses)``."""
+    keep = rows["cols"][:, replay.B_KIND] == replay.KIND_BID
+    x, cols, vals = rows["x"][keep], rows["cols"][keep], rows["vals"][keep]
+    if len(x) == 0:
+        raise ValueError("no sighted bids to fit the bidder on")
+    rng = np.random.default_rng(seed)
+    net = init_network(N_BID_FEATURES, hidden, N_BID_OUTPUTS, rng)
+
+    def batches(epoch):
+        for i in shuffled(rng, len(x), batch):
+            yield x[i], {"cols": cols[i], "vals": vals[i]}
+
+    return net, fit_network(net, batches, _bid_loss, epochs)
+
+
+def _bid_value_loss(out, vals):
+    """Squared error of each tried candidate's margin (NaN: not tried), over the batch size."""
+    tried = ~np.isnan(vals)
+    err = np.where(tried, out - np.nan_to_num(vals), 0.0)
+    return float((err**2).sum() / len(out)), 2 * err / len(out)
+
+
+def fit_value_bidder(rows: dict, *, hidden: int = 128, epochs: int = 6, batch: int = 1024, seed: int = 0) -> tuple[dict, list]:
+    """The value bidder's network fitted on ``rows.value_bidding_rows``: each output the margin of
+    one candidate bid (``model.VALUE_SHIFTS``, nil), regressed on the rows that tried it.
+    ``(net, losses)``."""
+    x, vals = rows["x"], rows["vals"]
+    if len(x) == 0:
+        raise ValueError("no rows to fit the value bidder on")
+    rng = np.random.default_rng(seed)
+    net = init_network(N_BID_FEATURES, hidden, N_VALUE_OUTPUTS, rng)
+
+    def batches(epoch):
+        for i in shuffled(rng, len(x), batch):
+            yield x[i], vals[i]
+
+    return net, fit_network(net, batches, _bid_value_loss, epochs)
+
+
+def blind_scalars(rows: dict) -> np.ndarray:
+    """The blind-nil numbers (``model.BLIND_*``) from the blind-nil questions of ``bidding_rows``:
+    how often a blind nil was made, its partner's value beside it, and the team's value when
+    the seat looked and its partner bid no blind nil (a sighted value of infinity, never a
+    blind nil, when the rows hold none)."""
+    out = np.zeros(N_SCALARS)
+    ask = rows["cols"][:, replay.B_KIND] == replay.KIND_BLIND
+    took = ask & (rows["cols"][:, replay.B_BID] == 1)
+    looked = ask & ~took & (rows["cols"][:, replay.B_PARTNER_BLIND] == 0)
+    if not took.any() or not looked.any():
+        out[BLIND_MADE], out[SIGHTED_VALUE] = 0.0, np.inf
+        return out
+    out[BLIND_MADE] = rows["cols"][took, replay.B_NO_TRICK].mean()
+    out[BLIND_PARTNER] = rows["vals"][took, replay.V_PARTNER].mean()
+    out[SIGHTED_VALUE] = rows["vals"][looked, replay.V_TEAM].mean()
+    return out
+
+
+# -- the card player -----------------------------------------------------------------------------
+def _decision_batch(rows, decisions):
+    count = rows["count"][decisions]
+    first = np.repeat(rows["start"][decisions], count)
+    offset = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+    return first + offset, count
+
+
+def _card_loss(out, batch):
+    """Cross-entropy of the played card over each decision's legal cards, over the decisions."""
+    count, chosen = batch
+    seg = np.repeat(np.arange(len(count)), count)
+    starts = np.cumsum(count) - count
+    s = out[:, 0]
+    top = np.maximum.reduceat(s, starts)
+    e = np.exp(s - top[seg])
+    z = np.add.reduceat(e, starts)
+    p = e / z[seg]
+    pick = starts + chosen
+    loss = -np.log(p[pick] + 1e-12).sum()
+    p[pick] -= 1.0
+    return loss / len(count), (p / len(count))[:, None]
+
+
+def _value_loss(out, batch):
+    """Squared error of each decision's scores, centred, against its weighed cards' values,
+    centred (only the differences between cards play), over the decisions."""
+    count, _, values = batch
+    seg = np.repeat(np.arange(len(count)), count)
+    weighed = ~np.isnan(values)
+    n_w = np.bincount(seg, weights=weighed, minlength=len(count))
+    s = out[:, 0]
+    t = np.where(weighed, values, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s_mean = np.bincount(seg, weights=s * weighed, minlength=len(count)) / n_w
+        t_mean = np.bincount(seg, weights=t, minlength=len(count)) / n_w
+    use = weighed & (n_w[seg] > 1)
+    e = np.where(use, (s - s_mean[seg]) - (t - t_mean[seg]), 0.0)
+    return (e**2).sum() / len(count), (2 * e / len(count))[:, None]
+
+
+def fit_player(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 256, seed: int = 0) -> tuple[dict, list]:
+    """The card network fitted on ``card_rows``: ``(net, losses)``. On the card chosen (the
+    softmax's cross-entropy), or where ``rows`` has ``values`` (``card_value_targets``) on the
+    labeller's value of every card (``_value_loss``: a wrong card is charged what it costs)."""
+    n = len(rows["count"])
+    if n == 0:
+        raise ValueError("no card decisions to fit the player on")
+    rng = np.random.default_rng(seed)
+    net = init_network(N_CARD_FEATURES, hidden, 1, rng)
+    on_values = "values" in rows
+
+    def batches(epoch):
+        order = rng.permutation(n)
+        for s in range(0, n, batch):
+            dec = order[s : s + batch]
+            idx, count = _decision_batch(rows, dec)
+            yield rows["x"][idx], (count, rows["chosen"][dec]) + ((rows["values"][idx],) if on_values else ())
+
+    return net, fit_network(net, batches, _value_loss if on_values else _card_loss, epochs)
+
+
+def card_accuracy(net: dict, rows: dict) -> float:
+    """The share of decisions where the network's top card is the one played."""
+    s = forward(net, rows["x"])[0][:, 0]
+    starts, count = rows["start"], rows["count"]
+    hits = [np.argmax(s[a : a + c]) == k for a, c, k in zip(starts, count, rows["chosen"])]
+    return float(np.mean(hits))
+
+
+def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | None = None, *, player_agent: int | None = None,
+                bid_hidden: int = 32, play_hidden: int = 32, epochs: int = 8, bid_epochs: int | None = None, seed: int = 0,
+                rules: Rules | None = None, info: dict | None = None, bid_rows: dict | None = None) -> Model:  # fmt: skip
+    """A ``Model``: the bidder fitted on ``bid_hands``, the player on the cards of agent
+    ``player_agent`` in ``play_hands``, the blind-nil numbers from ``blind_hands`` (rules with
+    blind nil; without them the model never bids blind nil), each network for ``epochs`` epochs
+    (the bidder for ``bid_epochs`` when given). ``info`` is kept with it. For a dataset too
+    large to hold as hands, pass its ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands``
+    None; ``bid_rows`` of ``rows.value_bidding_rows`` fit the value bidder (``fit_value_bidder``)."""
+    if (bid_hands is None) == (bid_rows is None):
+        raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
+    bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
+    bid_epochs = epochs if bid_epochs is None else bid_epochs
+    bid_kind = "tricks" if "cols" in bid_rows else "value"
+    if bid_kind == "tricks":
+        bid_net, bid_loss = fit_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
+        bid_count = {"bid_hands": int(bid_rows["cols"][:, replay.B_HAND].max()) + 1}
+    else:
+        bid_net, bid_loss = fit_value_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
+        bid_count = {"bid_rows": len(bid_rows["x"])}
+    cards = card_rows(play_hands, player_agent, rules)
+    play_net, play_loss = fit_player(cards, hidden=play_hidden, epochs=epochs, seed=seed + 1)
+    if blind_hands is not None:
+        scalars = blind_scalars(bidding_rows(blind_hands, Rules(blind_nil=True) if rules is None else rules))
+    else:
+        scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
+    fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards), **bid_count,
+           "card_decisions": len(cards["count"])}  # fmt: skip
+    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind)
+
+
+def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 8, epochs: int = 4,
+                     seed: int = 0, rules: Rules | None = None, info: dict | None = None) -> Model:  # fmt: skip
+    """A play model for reading the play (``make_agent("crazy", read_play=True, play_model=...)``):
+    the card network fitted on how the players of ``hands`` play (every seat, or agent index
+    ``agent``), beside the bidder and numbers of ``base`` (a ``Model`` or what ``load_model``
+    takes), so the file is a whole model. ``hands``: ``learn.hands.dataset_hands`` of a self-play dataset,
+    or the hands of a ``--keep-plays`` results folder (``tournament.recorded.recorded_hands``;
+    ``agent`` then indexes its labels, so a model can learn one opponent's play)."""
+    base = load_model(base)
+    cards = card_rows(hands, agent, rules)
+    net, loss = fit_player(cards, hidden=hidden, epochs=epochs, seed=seed)
+    fit = {"play_loss": loss, "play_accuracy": card_accuracy(net, cards), "card_decisions": len(cards["count"]),
+           "hands": len(hands["deals"]), "bidder_from": base.info.get("made_by", "a model")}  # fmt: skip
+    return Model(base.bid, net, base.scalars, {**(info or {}), "seed": seed, "fit": fit, "role": "play model"},
+                 bid_kind=base.bid_kind)  # fmt: skip

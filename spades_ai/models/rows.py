@@ -1,0 +1,138 @@
+"""The learned models' training rows, from hands: each hand replayed on the engine with the
+feature kernels the agent plays by (``replay``), every recorded card checked as it is played.
+
+``bidding_rows`` (``dataset_bidding_rows`` for a whole dataset folder, chunk by chunk) and
+``card_rows`` replay hands (``learn.hands.dataset_hands`` of a dataset folder, dealt from its
+own seed, or the hands of a ``--keep-plays`` results folder); ``card_value_targets`` gives a
+labelled dataset's values of the card rows; ``value_bidding_rows`` plays every candidate bid out
+on dealt cards, no dataset needed.
+
+>>> # from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
+>>> # bids = dataset_bidding_rows(iter_dataset_hands("runs/bids"), hands=100_000)
+>>> # cards = card_rows(dataset_hands("runs/hard"), agent=0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spades_ai.cards import DECK
+from spades_ai.encoding import PH_PLAYING, check_rules
+from spades_ai.errors import RulesError
+from spades_ai.models import replay
+from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
+from spades_ai.models.model import N_VALUE_OUTPUTS
+from spades_ai.rules import Rules
+from spades_ai.simulate import deal_masks
+
+
+def _which(hands: dict, i: int) -> str:
+    """Hand ``i`` of ``hands`` as a player finds it: its deal, or its match and hand."""
+    if "match_no" in hands and "hand_no" in hands:
+        return f"match {int(hands['match_no'][i])}, hand {int(hands['hand_no'][i])}"
+    if "deal_no" in hands:
+        return f"deal {int(hands['deal_no'][i])}"
+    return f"hand {i}"
+
+
+def _check_replayed(done: int, err: np.ndarray, hands: dict) -> None:
+    """Raise, naming the deal, the seat and the card, when a replay stopped at a recorded card
+    (``replay.recorded_card``: ``done`` is -1 and ``err`` holds the hand, seat and card)."""
+    if done >= 0:
+        return
+    i, seat, card = (int(v) for v in err)
+    name = str(DECK[card]) if 0 <= card < 52 else f"card id {card}"
+    raise ValueError(f"{_which(hands, i)}: seat {seat} is recorded playing {name}, which it may not play there "
+                     "(not in its hand, or not legal): the record is not of these deals or rules")  # fmt: skip
+
+
+def bidding_rows(hands: dict, rules: Rules | None = None) -> dict:
+    """The bidding rows of ``hands`` (``replay.bid_rows``): ``x`` features (float32: a row
+    per bid, millions of them in a large dataset), ``cols`` (``B_*``) and ``vals`` (``V_*``)."""
+    rules = check_rules(rules)
+    n = len(hands["deals"])
+    x = np.zeros((8 * n, N_BID_FEATURES))
+    cols = np.zeros((8 * n, replay.N_B), np.int64)
+    vals = np.zeros((8 * n, replay.N_V))
+    err = np.zeros(3, np.int64)
+    m = replay.bid_rows(hands["deals"], hands["dealer"], hands["bids"], hands["blind"], hands["plays"], rules.as_array(), x, cols, vals, err)
+    _check_replayed(m, err, hands)
+    return {"x": x[:m].astype(np.float32), "cols": cols[:m], "vals": vals[:m]}
+
+
+def dataset_bidding_rows(hand_chunks, *, hands: int | None = None, rules: Rules | None = None) -> dict:
+    """The ``bidding_rows`` of the first ``hands`` hands (all when None) of a dataset, given as
+    its hands chunk by chunk (``learn.hands.iter_dataset_hands(path)``), built so that only the
+    rows, never every hand's cards, are held at once."""
+    parts, done = [], 0
+    for part in hand_chunks:
+        if hands is not None and done >= hands:
+            break
+        if hands is not None:
+            part = {k: v[: hands - done] for k, v in part.items()}
+        rows = bidding_rows(part, rules)
+        rows["cols"][:, replay.B_HAND] += done  # the hand's index in the dataset, not the chunk
+        parts.append(rows)
+        done += len(part["deals"])
+    if not parts:
+        raise ValueError("the dataset holds no hands")
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def card_rows(hands: dict, agent: int | None = None, rules: Rules | None = None) -> dict:
+    """The card rows of ``hands`` (``replay.play_rows``) played by agent index ``agent`` (every
+    seat when None): ``x`` (a row per legal card), ``start``, ``count`` and ``chosen`` per
+    decision with a choice."""
+    rules = check_rules(rules)
+    n = len(hands["deals"])
+    actors = np.ones((n, 4), np.bool_) if agent is None else hands["seat_agents"] == agent
+    # at most 13 + 12 + ... + 1 legal cards over a seat's 13 decisions
+    x = np.zeros((int(actors.sum()) * 91, N_CARD_FEATURES))
+    dec = np.zeros((int(actors.sum()) * 13, 3), np.int64)
+    err = np.zeros(3, np.int64)
+    m, d = replay.play_rows(hands["deals"], hands["dealer"], hands["bids"], hands["blind"], hands["plays"], actors, rules.as_array(), x, dec, err)
+    _check_replayed(m, err, hands)
+    return {"x": x[:m], "start": dec[:d, 0], "count": dec[:d, 1], "chosen": dec[:d, 2]}
+
+
+def card_value_targets(data: dict, cards: dict, rules: Rules | None = None, scale: float = 10.0) -> np.ndarray:
+    """The labeller's value of every card row of ``cards`` (``card_rows`` of every seat of the
+    hands of ``data``, a dataset with ``labels="hard"`` or ``"crazy"``: ``load_dataset`` with
+    the columns ``phase``, ``mask``, ``action``, ``label_values``), in points / ``scale`` (a
+    trick is 1), NaN where it weighed the card not. Checks that the rows are the same
+    decisions: a dataset and hands that do not belong together are refused."""
+    rules = check_rules(rules)
+    for k in ("phase", "mask", "action", "label_values"):
+        if k not in data:
+            raise ValueError(f"the rows lack the column {k!r}: a dataset written with labels='hard' (or 'crazy') has it")
+    card = np.asarray(data["phase"]) == PH_PLAYING
+    mask = np.asarray(data["mask"])[card, :52].astype(bool)
+    choice = mask.sum(1) > 1
+    mask, values = mask[choice], np.asarray(data["label_values"])[card][choice]
+    action = np.asarray(data["action"])[card][choice]
+    if len(mask) != len(cards["count"]) or not (mask.sum(1) == cards["count"]).all():
+        raise ValueError(f"the dataset's {len(mask)} card decisions with a choice are not the {len(cards['count'])} of the card rows")
+    engine = np.array([rules.engine_mask(1 << c).bit_length() - 1 for c in range(52)])  # the rows go by engine id
+    out = np.full(len(cards["x"]), np.nan)
+    for d in range(len(mask)):
+        legal = np.flatnonzero(mask[d])
+        order = legal[np.argsort(engine[legal], kind="stable")]
+        if order[cards["chosen"][d]] != action[d]:
+            raise ValueError(f"card decision {d}: the rows played card {order[cards['chosen'][d]]}, the dataset {action[d]}")
+        start = cards["start"][d]
+        out[start : start + len(order)] = values[d, order] / scale
+    return out
+
+
+def value_bidding_rows(seed: int, start: int, n: int, rules: Rules | None = None) -> dict:
+    """The value bidder's rows of deals ``start .. start+n-1`` of ``seed`` (``replay.bid_value_rows``:
+    each candidate bid's margin on the deal's own cards, Normal finishing): ``x`` (float32
+    features, four rows a deal) and ``vals`` (``N_VALUE_OUTPUTS`` a row, NaN where not tried)."""
+    rules = check_rules(rules)
+    if rules.blind_nil:
+        raise RulesError("the value bidder's rows are dealt without blind nil (its numbers come from the blind-nil dataset)")
+    deals = deal_masks(seed, start, n)
+    x = np.zeros((4 * n, N_BID_FEATURES))
+    vals = np.zeros((4 * n, N_VALUE_OUTPUTS))
+    m = replay.bid_value_rows(deals, rules.as_array(), x, vals)
+    return {"x": x[:m].astype(np.float32), "vals": vals[:m]}
