@@ -16,7 +16,8 @@ import spades_ai
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-PAGES = [README, ROOT / "ARCHITECTURE.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [README, ROOT / "ARCHITECTURE.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "experiments" / "README.md",
+         ROOT / "notebooks" / "README.md"]
 #: The two commands of the README's set-up, which .ci/run runs verbatim.
 SETUP_COMMANDS = ("pip install . && spades-ai", 'pip install -e ".[test]" && python -m pytest')
 
@@ -82,7 +83,7 @@ def test_every_relative_link_and_picture_resolves(path):
 
 
 def test_the_docs_pages_exist():
-    pages = {p.name for p in (ROOT / "docs").glob("*.md")}
+    pages = {p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md")}
     assert {"rules.md", "agents.md", "tournaments.md", "analysis.md", "learning.md", "interop.md", "playing.md",
             "PROTOCOL.md", "speed.md", "testing.md"} <= pages
     readme = README.read_text(encoding="utf-8")
