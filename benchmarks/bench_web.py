@@ -46,6 +46,7 @@ def serve(folder: Path, level: str):
         else:
             raise RuntimeError(f"spades-ai serve ended: exit {proc.wait()}")
         threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep its pipe drained
+        TableClient(url).wait_until_warm()  # it answers at once and compiles in the background
         yield url
     finally:
         proc.terminate()

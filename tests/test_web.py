@@ -348,7 +348,6 @@ def test_concurrent_requests_on_one_match_take_turns_and_lose_no_action(table):
 def test_spades_ai_serve_prints_its_address_and_binds_to_loopback_by_default(tmp_path):
     import subprocess
     import sys
-    import time
 
     from spades_ai.cli import build_parser
 
@@ -362,10 +361,7 @@ def test_spades_ai_serve_prints_its_address_and_binds_to_loopback_by_default(tmp
         assert f"matches saved in {tmp_path}" in line
         client = TableClient(url)
         assert client.settings()["level"] == "easy"  # at once, while the engine may still compile
-        for _ in range(600):  # the warm-up runs in a thread: the table plays once it is done
-            if client.status()["warm"]:
-                break
-            time.sleep(0.5)
+        client.wait_until_warm()  # the warm-up runs in a thread: the table plays once it is done
         assert client.new_match("easy", SHORT)["hand"]
     finally:
         proc.terminate()

@@ -17,6 +17,7 @@ pass), stepping the agents as the page does, and counts your actions and the age
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -64,6 +65,15 @@ class TableClient:
         """``{"warm": ...}``: whether the server has compiled the engine (until then the
         endpoints that run it answer 503)."""
         return self.request("GET", "/api/status")
+
+    def wait_until_warm(self, timeout: float = 600.0, poll: float = 0.25) -> None:
+        """Return once the server plays (``status()["warm"]``); ``TimeoutError`` after
+        ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while not self.status()["warm"]:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the table at {self.url} was still warming up after {timeout:.0f} s")
+            time.sleep(poll)
 
     def settings(self) -> dict:
         return self.request("GET", "/api/settings")
