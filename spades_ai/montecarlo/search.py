@@ -32,7 +32,7 @@ import numpy as np
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
 from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
 from spades_ai.engine.state import (
@@ -95,7 +95,11 @@ class SearchSettings(NamedTuple):
 
 
 # -- one decision: the values of its candidates ------------------------------------------------
-@kernel
+# The layers of a decision above ``rollout_values`` (``mc_agent_play`` -> ``mc_agent_play_values``
+# -> ``mc_play`` -> ``evaluate``, and the same for bids) are inlined at numba's IR level: each runs
+# once per decision, and each compiled on its own re-optimised and emitted the whole search below
+# it (rollouts, sampling, the rollout policy), about 2 s apiece of a cold first Hard run.
+@inline_kernel
 def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state, anchor):
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds:
     ``(values[world, choice], world weights, fell_back, alive, anchor)``. Every choice meets
@@ -218,7 +222,7 @@ def choice_means(values, weights, choices, out):
 
 
 # -- the decisions -------------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def mc_play(pub, seat, hand, rules, legal, settings, state, out):
     """The card (one-bit mask) chosen over sampled worlds, and whether the bid-aware weights
     fell back: the rollout policy's card unless another is clearly better (``raced_choice``),
@@ -246,7 +250,7 @@ def mc_play(pub, seat, hand, rules, legal, settings, state, out):
     return ONE << U64(ids[j]), fell_back
 
 
-@kernel
+@inline_kernel
 def mc_bid(pub, seat, hand, rules, bid_mask, settings, state, out):
     """The bid chosen over sampled deals, anchored on the rollout policy's bid (racing as
     ``mc_play``), and the fallback flag. A non-empty ``out`` (14 values by bid) receives the
@@ -284,7 +288,10 @@ def mc_blind_nil(pub, seat, rules, settings, state):
         worlds[i] = hands
     fell_back = False
     if settings.bid_aware:
-        weights, fell_back = world_weights_kernel(pub, seat, worlds, n, rules)
+        # every argument given, as ``evaluate`` gives them: numba compiles a call that leaves the
+        # defaults out as another version of the kernel (and of all it calls)
+        weights, fell_back = world_weights_kernel(pub, seat, worlds, n, rules, True, 0.0, settings.play_model,
+                                                  settings.play_model_at)
     else:
         weights = np.ones(n)
     values = np.empty((n, 2))
@@ -331,7 +338,7 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
     return mc_agent_bid_values(pub, seat, hand, legal, rules, params, np.empty(0))
 
 
-@kernel
+@inline_kernel
 def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_bid``, also writing each candidate bid's value into ``out`` (see ``mc_bid``;
     NaN where no bid was weighed, everywhere for a blind-nil question)."""
@@ -350,7 +357,7 @@ def mc_agent_play(pub, seat, hand, legal, rules, params):
     return mc_agent_play_values(pub, seat, hand, legal, rules, params, np.empty(0))
 
 
-@kernel
+@inline_kernel
 def mc_agent_play_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_play``, also writing each legal card's value into ``out`` (see ``mc_play``;
     NaN for the cards not legal, and for all when there was nothing to weigh)."""
