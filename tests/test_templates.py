@@ -50,6 +50,21 @@ def test_rollout_normal_gives_the_records_of_the_default_everywhere():
         [sa.make_agent("hard", worlds=16, rollout="normal"), "normal"], 1, seed=4, rules=blind)
 
 
+def test_hard_compiles_only_the_parts_of_the_search_its_options_use():
+    """Exact finishes and weighted worlds are most of what the search compiles: Hard's defaults
+    use neither and get a copy without them (its first run compiles less than half as much);
+    options that use one, and Crazy, get it."""
+    plain = sa.make_agent("hard").module
+    assert plain.__name__.startswith("spades_ai_bound_rollout_") and plain.rollout_play is search.rollout_play
+    assert (plain.EXACT_FINISHES, plain.WEIGHTED_WORLDS) == (False, False)
+    assert sa.make_agent("crazy").module is search and (search.EXACT_FINISHES, search.WEIGHTED_WORLDS) == (True, True)
+    for opts, parts in (({"solver_tricks": 2}, (True, False)), ({"bid_aware": True}, (False, True)),
+                        ({"read_play": True}, (False, True)), ({"rollout": "easy", "bid_aware": True}, (False, True))):
+        module = sa.make_agent("hard", **opts).module
+        assert (module.EXACT_FINISHES, module.WEIGHTED_WORLDS) == parts, opts
+    assert sa.make_agent("hard", worlds=8).module is plain  # one copy per process
+
+
 def test_a_binding_reaches_every_template_and_only_the_templates():
     """Each template of the copy calls the policy's kernels; what does not depend on the policy
     (sampling, weights, selection) is the package's own, compiled once for every binding."""

@@ -67,7 +67,7 @@ from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.policies.normal import estimate_tricks
 from spades_ai.rules import R_CLOSED, R_FIRST_LEAD, R_SPADE_LEAD
 
-from ._binding import rollout_bid, rollout_pass, rollout_play
+from ._binding import EXACT_FINISHES, WEIGHTED_WORLDS, rollout_bid, rollout_pass, rollout_play
 from .rollouts import finish_value, imagine_hidden_bids, rollout
 
 
@@ -113,13 +113,14 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
     state, worlds = sample_worlds_kernel(state, pub, seat, hand, rules, n_worlds)
     play_eps = 0.0 if is_bid else settings.play_eps
     fell_back = False
-    if settings.bid_aware or play_eps > 0.0:
+    # (a copy of this template without weighted worlds or exact finishes compiles neither: ``_binding``)
+    if WEIGHTED_WORLDS and (settings.bid_aware or play_eps > 0.0):
         weights, fell_back = world_weights_kernel(pub, seat, worlds, n_worlds, rules, settings.bid_aware, play_eps,
                                                   settings.play_model, settings.play_model_at)
     else:
         weights = np.ones(n_worlds)
     k = settings.solver_tricks
-    if k > 0 and not is_bid and 13 - pub[P_TRICK_NO] <= k:
+    if EXACT_FINISHES and k > 0 and not is_bid and 13 - pub[P_TRICK_NO] <= k:
         values = exact_values(pub, seat, rules, choices, worlds)
         return values, weights, fell_back, np.ones(len(choices), dtype=np.bool_), anchor
     values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor)
@@ -173,7 +174,7 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     leaf = np.empty((14, 14, 14, 14) if exact else (1, 1, 1, 1))
     scratch = np.empty(N_PUBLIC, dtype=np.int64)
     leaf_ready = not is_bid
-    if exact and leaf_ready:
+    if EXACT_FINISHES and exact and leaf_ready:
         fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out)
     tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact else 0, dtype=np.uint64)
     gen = np.zeros(1, dtype=np.int64)
@@ -198,7 +199,7 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
                 apply_bid(sim, hs, choices[j], False, rules)
             else:
                 apply_card(sim, hs, choices[j], rules)
-            if exact:
+            if EXACT_FINISHES and exact:
                 values[i, j] = finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
                                             scratch, sheet, nil_out)
             else:
@@ -287,7 +288,7 @@ def mc_blind_nil(pub, seat, rules, settings, state):
         state = deal_for(state, hands, rules)
         worlds[i] = hands
     fell_back = False
-    if settings.bid_aware:
+    if WEIGHTED_WORLDS and settings.bid_aware:
         # every argument given, as ``evaluate`` gives them: numba compiles a call that leaves the
         # defaults out as another version of the kernel (and of all it calls)
         weights, fell_back = world_weights_kernel(pub, seat, worlds, n, rules, True, 0.0, settings.play_model,
