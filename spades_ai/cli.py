@@ -385,10 +385,12 @@ def _cmd_tournament(args) -> None:
     _print_summary(run.path, n_boot=args.boot)
 
 
-#: Seconds a first run spends compiling, by what it needs, on an idle 2-core machine (measured:
-#: benchmarks/bench_first_run.py): a tournament's self-play loop for fast built-ins only, the
-#: loop with Hard or Crazy, the kernels a Python agent's hands use; ``spades-ai play``.
-FIRST_RUN_SECONDS = {"fast": 15, "monte_carlo": 35, "python": 20, "play": 35}
+#: Seconds a first run spends compiling, by what it needs, on a 2-core machine (the CPU time
+#: of ``benchmarks/bench_first_run.py``, about the wall clock when a core is idle; 5 December):
+#: a tournament's self-play loop for fast built-ins only (the default run: 9 s), the loop with
+#: Hard (``--hard``: 24 s; Crazy compiles more), the kernels a Python agent's hands use;
+#: ``spades-ai play`` (``--command "play --level hard --seed 1"``: 20 s).
+FIRST_RUN_SECONDS = {"fast": 10, "monte_carlo": 25, "python": 20, "play": 20}
 
 
 @contextlib.contextmanager
