@@ -411,51 +411,60 @@ def _cmd_tournament(args) -> None:
     _print_summary(run.path, n_boot=args.boot)
 
 
-#: Seconds of CPU the first run spends compiling, by what it needs (measured on a shared 2-core
-#: machine, benchmarks/RESULTS.md): a tournament's self-play loop for fast built-ins only, the
-#: loop with Hard or Crazy, the kernels a Python agent's hands use; ``spades-ai play``.
-FIRST_RUN_SECONDS = {"fast": 20, "monte_carlo": 60, "python": 20, "play": 45}
-#: A warm-up still running after this long is compiling: loading the cache takes 0.5 s on an
-#: idle machine, a few seconds on a busy one, and compiling takes tens of seconds.
-NOTICE_AFTER = 5.0
+#: Seconds a first run spends compiling, by what it needs, on a 2-core machine (the CPU time
+#: of ``benchmarks/bench_first_run.py``, about the wall clock when a core is idle; 5 December):
+#: a tournament's self-play loop for fast built-ins only (the default run: 9 s), the loop with
+#: Hard (``--hard``: 24 s; Crazy compiles more), the kernels a Python agent's hands use;
+#: ``spades-ai play`` (``--command "play --level hard --seed 1"``: 20 s).
+FIRST_RUN_SECONDS = {"fast": 10, "monte_carlo": 25, "python": 20, "play": 20}
 
 
 @contextlib.contextmanager
-def compiling_notice(seconds: float, after: float = NOTICE_AFTER, cold: bool = False):
-    """Say on stderr that the kernels are compiling, at once if ``cold`` (the cache lacks the
-    run's kernel), else if the block is still running ``after`` seconds in (a kernel cached for
-    other arguments compiles again), and how long it took."""
-    shown = threading.Event()
+def compiling_notice(seconds: float):
+    """Say on stderr that kernels are compiling as soon as numba starts compiling one in this
+    process, with the estimate ``seconds``, and when the block ends how long the compiling took.
 
-    def notice():
-        shown.set()
-        print(f"spades-ai: compiling the engine's kernels (first run only, about {seconds:.0f} s)...", file=sys.stderr, flush=True)
+    numba raises its compile event only for a kernel it really compiles (one missing from the
+    cache, or cached for other argument types), never for one it loads from the cache; so a
+    block that only loads kernels, or that waits on anything else (a bot's program, the disk),
+    however long, says nothing."""
+    from numba.core import event
 
-    timer = threading.Timer(0 if cold else after, notice)
-    timer.daemon = True
-    began = time.perf_counter()
-    if cold:
-        notice()
-    else:
-        timer.start()
+    span: list[float] = []  # when the first compilation began and the last one ended
+    lock = threading.Lock()
+
+    class Listener(event.Listener):
+        def on_start(self, e):
+            with lock:
+                if span:
+                    return
+                span[:] = [time.perf_counter()] * 2
+            print(f"spades-ai: compiling the engine's kernels (once, about {seconds:.0f} s)...", file=sys.stderr,
+                  flush=True)
+
+        def on_end(self, e):
+            if span:  # (not a compilation that began before the block)
+                span[1] = time.perf_counter()
+
+    listener = Listener()
+    event.register("numba:compile", listener)
     try:
         yield
     finally:
-        timer.cancel()
-        if shown.is_set():
+        event.unregister("numba:compile", listener)
+        if span:
             from spades_ai.engine.jit import cache_dir
 
-            print(f"spades-ai: compiled in {time.perf_counter() - began:.0f} s, cached in {cache_dir()}", file=sys.stderr)
+            print(f"spades-ai: compiled in {span[1] - span[0]:.0f} s, cached in {cache_dir()}", file=sys.stderr)
 
 
 def _warm_up_tournament(t) -> None:
     """Compile (or load) what the run needs before it starts, so that its time and rate leave
     compilation out; say so while compiling."""
-    from spades_ai.engine.jit import cache_is_empty
     from spades_ai.tournament.runner import lineup_kind, warm_up
 
     kinds = {lineup_kind(t, p) for p in range(len(t.pairings))}
-    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds), cold=cache_is_empty()):
+    with compiling_notice(sum(FIRST_RUN_SECONDS[k] for k in kinds)):
         warm_up(t)
 
 
@@ -492,9 +501,7 @@ def _cmd_play(args) -> None:
     if match.over:
         print(match.result_line())
         return
-    from spades_ai.engine.jit import cache_is_empty
-
-    with compiling_notice(FIRST_RUN_SECONDS["play"], cold=cache_is_empty()):
+    with compiling_notice(FIRST_RUN_SECONDS["play"]):
         match.warm_up()
     play_session(match, sys.stdin, sys.stdout, save=save)
 
@@ -507,16 +514,13 @@ def default_matches_folder() -> Path:
 
 
 def _cmd_serve(args) -> None:
-    from spades_ai.engine.jit import cache_is_empty
     from spades_ai.web import make_server
     from spades_ai.web.view import BrowserMatch
 
     rules = Rules.load(args.rules) if args.rules is not None else None
     folder = Path(args.dir) if args.dir is not None else default_matches_folder()
-    cold = cache_is_empty()
-
     def warm_up():  # the default level's kernels, in a thread while the server answers
-        with compiling_notice(FIRST_RUN_SECONDS["play"], cold=cold):
+        with compiling_notice(FIRST_RUN_SECONDS["play"]):
             BrowserMatch(0, args.level, rules).warm_up()
 
     server = make_server(folder, args.host, args.port, args.level, rules, max_live=args.max_live,

@@ -81,3 +81,26 @@ def test_every_module_with_kernels_is_in_the_cache_key():
     with_kernels = {p for p in package.rglob("*.py") if decorated.search(p.read_text(encoding="utf-8"))}
     assert with_kernels, "no kernel found: the pattern is out of date"
     assert not with_kernels - keyed, sorted(str(p.relative_to(package)) for p in with_kernels - keyed)
+
+
+def test_a_kernel_compiles_once_per_argument_types_not_per_constant():
+    """Called from other kernels with the constant 3, with ``True`` and with variables, a kernel
+    compiles once, for the types; numba alone compiles a version per constant (``Literal[int](3)``),
+    each re-optimising all that it calls."""
+    from numba import types
+
+    @jit.kernel
+    def inner(x, flag):
+        return x + 1 if flag else x
+
+    @jit.kernel
+    def with_constants():
+        return inner(3, True)
+
+    @jit.kernel
+    def with_variables(y, flag):
+        return inner(y, flag)
+
+    assert with_constants() == 4
+    assert with_variables(np.int64(3), False) == 3
+    assert inner.signatures == [(types.int64, types.boolean)]

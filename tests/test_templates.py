@@ -21,19 +21,27 @@ from spades_ai.templates import TemplateError
 from tests.test_kernel_agents import GREEDY
 
 
+def _on_the_package(agent):
+    """``agent`` with the same params on the package's own templates (Normal, the whole search)."""
+    module = getattr(binding.bound(), agent.module.__name__.rpartition(".")[2])
+    bid, play, pass_ = (getattr(module, k.py_func.__name__) if k.py_func.__module__ == agent.module.__name__ else k
+                        for k in (agent.bid_kernel, agent.play_kernel, agent.pass_kernel))
+    return sa.kernel_agent(agent.name, bid, play, pass_=pass_, params=agent.params)
+
+
 def _same_records_bound_to_normal(name, opts, n, rules):
-    default = sa.make_agent(name, **opts)
     bound = sa.make_agent(name, rollout="normal", **opts)
-    assert bound.module is not default.module and bound.module.__name__.startswith("spades_ai_bound_rollout_")
-    a = sa.play_hands([default, "easy"], n, seed=21, rules=rules, keep_plays=True)
+    assert bound.module.__name__.startswith("spades_ai_bound_rollout_")
+    a = sa.play_hands([_on_the_package(bound), "easy"], n, seed=21, rules=rules, keep_plays=True)
     b = sa.play_hands([bound, "easy"], n, seed=21, rules=rules, keep_plays=True)
     assert a == b, (name, opts)
 
 
 def test_rollout_normal_gives_the_records_of_the_default():
-    """``rollout="normal"`` is a bound copy of the templates whose binding names Normal: every
-    decision of Hard is the default's (bids, cards). The other agents and rules, each a compile
-    of minutes, are the slow study below."""
+    """``rollout="normal"`` is a bound copy of the templates whose binding names Normal (for
+    Hard's defaults, without exact finishes or weighted worlds): every decision of Hard is that
+    of the package's own search (bids, cards). The other agents and rules, each a compile of
+    minutes, are the slow study below."""
     _same_records_bound_to_normal("hard", {"worlds": 24}, 4, None)
 
 
@@ -48,6 +56,21 @@ def test_rollout_normal_gives_the_records_of_the_default_everywhere():
     blind = sa.Rules(blind_nil=True, target_score=200)
     assert sa.play_matches([sa.make_agent("hard", worlds=16), "normal"], 1, seed=4, rules=blind) == sa.play_matches(
         [sa.make_agent("hard", worlds=16, rollout="normal"), "normal"], 1, seed=4, rules=blind)
+
+
+def test_hard_compiles_only_the_parts_of_the_search_its_options_use():
+    """Exact finishes and weighted worlds are most of what the search compiles: Hard's defaults
+    use neither and get a copy without them (its first run compiles less than half as much);
+    options that use one, and Crazy, get it."""
+    plain = sa.make_agent("hard").module
+    assert plain.__name__.startswith("spades_ai_bound_rollout_") and plain.rollout_play is search.rollout_play
+    assert (plain.EXACT_FINISHES, plain.WEIGHTED_WORLDS) == (False, False)
+    assert sa.make_agent("crazy").module is search and (search.EXACT_FINISHES, search.WEIGHTED_WORLDS) == (True, True)
+    for opts, parts in (({"solver_tricks": 2}, (True, False)), ({"bid_aware": True}, (False, True)),
+                        ({"read_play": True}, (False, True)), ({"rollout": "easy", "bid_aware": True}, (False, True))):
+        module = sa.make_agent("hard", **opts).module
+        assert (module.EXACT_FINISHES, module.WEIGHTED_WORLDS) == parts, opts
+    assert sa.make_agent("hard", worlds=8).module is plain  # one copy per process
 
 
 def test_a_binding_reaches_every_template_and_only_the_templates():

@@ -69,7 +69,10 @@ class MonteCarloAgent(BuiltinAgent):
     tempered collapsing world weights toward uniform (``stats``)."""
 
     def __init__(self, name: str, options: dict, defaults: dict):
-        self.module = binding.bound(options["rollout"]).search
+        # the search without the parts these options never use (exact finishes, weighted
+        # worlds), which would be most of what it compiles
+        self.module = binding.bound(options["rollout"], exact=options["solver_tricks"] > 0,
+                                    weighted=options["bid_aware"] or options["read_play"]).search
         m = _search
         params = np.zeros(len(m.MC_PARAMS), dtype=np.int64)
         params[m.MC_SEED] = seed_param(options["seed"])

@@ -4,6 +4,8 @@ never goes stale and never lands inside the installed package.
 ``kernel``: every kernel is cached on disk (``cache=True``), releases the GIL so that callers
 may run kernels from threads, and uses ``error_model="numpy"``, which drops Python's
 zero-division checks from integer code (no kernel divides by a runtime value that can be zero).
+Called from another kernel, it is compiled once per argument types, not once per constant it
+is called with (``_by_types``).
 ``inline_kernel`` is the same, inlined into each caller at numba's IR level (for small
 functions); ``hot_kernel`` is compiled once and inlined into each caller by LLVM, without
 reference counting (for a large function the loops call for every card). ``wrapping``
@@ -39,7 +41,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from spades_ai.version import __version__
 
@@ -111,6 +113,27 @@ def _package_cache():
 _OPTIONS = {"nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True, "forceinline": False}
 
 
+def _by_types(dispatcher):
+    """``dispatcher``, compiled once per argument *types* when called from another kernel,
+    never per literal value.
+
+    numba types a constant argument as its value (``f(x, 0)``: ``Literal[int](0)``; ``True``:
+    ``Literal[bool](True)``) and compiles the callee for it, apart from the same callee called
+    with a variable; and a variable that holds a constant for a moment while numba infers the
+    caller's types (``anchor = 0``, later ``anchor = j``) compiles a copy for that moment too.
+    Each copy re-optimises and emits its whole closure of callees: in a cold first Hard run,
+    copies of the search's ``evaluate`` and ``rollout_values`` and of everything they first
+    compiled were a sixth of the compile time. The constants still reach LLVM, which inlines
+    and folds them where it inlines the callee."""
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return resolve(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
 def _policy(**options):
     jit = njit(**{"cache": True, **_OPTIONS, **options})
     uncached = njit(**{**_OPTIONS, **options})
@@ -119,9 +142,9 @@ def _policy(**options):
         # A kernel compiled from text with no file (a bound copy built in memory,
         # ``spades_ai.templates``) has nothing numba could cache it against: compile it each run.
         if getattr(getattr(fn, "__code__", None), "co_filename", "").startswith("<"):
-            return uncached(fn)
+            return _by_types(uncached(fn))
         with _package_cache():
-            return jit(fn)
+            return _by_types(jit(fn))
 
     return decorate
 

@@ -32,7 +32,7 @@ import numpy as np
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
 from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
 from spades_ai.engine.state import (
@@ -67,7 +67,7 @@ from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.policies.normal import estimate_tricks
 from spades_ai.rules import R_CLOSED, R_FIRST_LEAD, R_SPADE_LEAD
 
-from ._binding import rollout_bid, rollout_pass, rollout_play
+from ._binding import EXACT_FINISHES, WEIGHTED_WORLDS, rollout_bid, rollout_pass, rollout_play
 from .rollouts import finish_value, imagine_hidden_bids, rollout
 
 
@@ -95,7 +95,11 @@ class SearchSettings(NamedTuple):
 
 
 # -- one decision: the values of its candidates ------------------------------------------------
-@kernel
+# The layers of a decision above ``rollout_values`` (``mc_agent_play`` -> ``mc_agent_play_values``
+# -> ``mc_play`` -> ``evaluate``, and the same for bids) are inlined at numba's IR level: each runs
+# once per decision, and each compiled on its own re-optimised and emitted the whole search below
+# it (rollouts, sampling, the rollout policy), about 2 s apiece of a cold first Hard run.
+@inline_kernel
 def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state, anchor):
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds:
     ``(values[world, choice], world weights, fell_back, alive, anchor)``. Every choice meets
@@ -109,13 +113,14 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
     state, worlds = sample_worlds_kernel(state, pub, seat, hand, rules, n_worlds)
     play_eps = 0.0 if is_bid else settings.play_eps
     fell_back = False
-    if settings.bid_aware or play_eps > 0.0:
+    # (a copy of this template without weighted worlds or exact finishes compiles neither: ``_binding``)
+    if WEIGHTED_WORLDS and (settings.bid_aware or play_eps > 0.0):
         weights, fell_back = world_weights_kernel(pub, seat, worlds, n_worlds, rules, settings.bid_aware, play_eps,
                                                   settings.play_model, settings.play_model_at)
     else:
         weights = np.ones(n_worlds)
     k = settings.solver_tricks
-    if k > 0 and not is_bid and 13 - pub[P_TRICK_NO] <= k:
+    if EXACT_FINISHES and k > 0 and not is_bid and 13 - pub[P_TRICK_NO] <= k:
         values = exact_values(pub, seat, rules, choices, worlds)
         return values, weights, fell_back, np.ones(len(choices), dtype=np.bool_), anchor
     values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor)
@@ -169,7 +174,7 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     leaf = np.empty((14, 14, 14, 14) if exact else (1, 1, 1, 1))
     scratch = np.empty(N_PUBLIC, dtype=np.int64)
     leaf_ready = not is_bid
-    if exact and leaf_ready:
+    if EXACT_FINISHES and exact and leaf_ready:
         fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out)
     tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact else 0, dtype=np.uint64)
     gen = np.zeros(1, dtype=np.int64)
@@ -194,7 +199,7 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
                 apply_bid(sim, hs, choices[j], False, rules)
             else:
                 apply_card(sim, hs, choices[j], rules)
-            if exact:
+            if EXACT_FINISHES and exact:
                 values[i, j] = finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
                                             scratch, sheet, nil_out)
             else:
@@ -218,7 +223,7 @@ def choice_means(values, weights, choices, out):
 
 
 # -- the decisions -------------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def mc_play(pub, seat, hand, rules, legal, settings, state, out):
     """The card (one-bit mask) chosen over sampled worlds, and whether the bid-aware weights
     fell back: the rollout policy's card unless another is clearly better (``raced_choice``),
@@ -246,7 +251,7 @@ def mc_play(pub, seat, hand, rules, legal, settings, state, out):
     return ONE << U64(ids[j]), fell_back
 
 
-@kernel
+@inline_kernel
 def mc_bid(pub, seat, hand, rules, bid_mask, settings, state, out):
     """The bid chosen over sampled deals, anchored on the rollout policy's bid (racing as
     ``mc_play``), and the fallback flag. A non-empty ``out`` (14 values by bid) receives the
@@ -283,8 +288,11 @@ def mc_blind_nil(pub, seat, rules, settings, state):
         state = deal_for(state, hands, rules)
         worlds[i] = hands
     fell_back = False
-    if settings.bid_aware:
-        weights, fell_back = world_weights_kernel(pub, seat, worlds, n, rules)
+    if WEIGHTED_WORLDS and settings.bid_aware:
+        # every argument given, as ``evaluate`` gives them: numba compiles a call that leaves the
+        # defaults out as another version of the kernel (and of all it calls)
+        weights, fell_back = world_weights_kernel(pub, seat, worlds, n, rules, True, 0.0, settings.play_model,
+                                                  settings.play_model_at)
     else:
         weights = np.ones(n)
     values = np.empty((n, 2))
@@ -331,7 +339,7 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
     return mc_agent_bid_values(pub, seat, hand, legal, rules, params, np.empty(0))
 
 
-@kernel
+@inline_kernel
 def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_bid``, also writing each candidate bid's value into ``out`` (see ``mc_bid``;
     NaN where no bid was weighed, everywhere for a blind-nil question)."""
@@ -350,7 +358,7 @@ def mc_agent_play(pub, seat, hand, legal, rules, params):
     return mc_agent_play_values(pub, seat, hand, legal, rules, params, np.empty(0))
 
 
-@kernel
+@inline_kernel
 def mc_agent_play_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_play``, also writing each legal card's value into ``out`` (see ``mc_play``;
     NaN for the cards not legal, and for all when there was nothing to weigh)."""
