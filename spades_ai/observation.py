@@ -180,6 +180,27 @@ class Observation(PublicFacts):
             self._plays = tuple((v >> 6, deck[v & 63]) for v in seqs[q, :n].tolist())
         return self._plays
 
+    def play_codes(self) -> list[int]:
+        """Every card played so far, in order, as ``64 * seat + engine id`` (the self-play loop's
+        own encoding, read straight from its row when the observation came from the loop)."""
+        if self._history is not None:
+            seqs, q, n = self._history
+            return seqs[q, :n].tolist()
+        return [64 * seat + (int(self.rules.engine_mask(1 << int(card))).bit_length() - 1) for seat, card in self.plays]
+
+    def legal_mask(self) -> int:
+        """The actions legal now as the engine's bitmask: in the bidding bit ``b`` for bid ``b``
+        (``bids_in_mask`` reads it), in the play bit ``id`` for the card of engine id ``id``; 0
+        in any other phase."""
+        if self._legal is None:
+            if self.phase == "bidding":
+                self.legal_bids()
+            elif self.phase == "playing":
+                self.legal_cards()
+            else:
+                return 0
+        return self._legal
+
     @property
     def engine_cards(self) -> np.uint64:
         """The seat's cards in the engine's layout, as the kernels take them: equal to

@@ -1,6 +1,6 @@
 """House rules: one frozen dataclass, loadable from TOML, validated field by field.
 
-The defaults are the game of ``RULES.md``: 500 to win, -200 loses, nil worth 100, no blind
+The defaults are the standard game (docs/rules.md): 500 to win, -200 loses, nil worth 100, no blind
 nil, a nil bidder's tricks are bags, 10 bags cost 100, spades may be led once broken, the
 dealer's left leads, bids from 1 to 13 or nil. Every number is bounded (``MAX_*`` below, a
 ``RulesError`` naming the field and its range beyond them) so that no score of a match can

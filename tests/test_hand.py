@@ -676,3 +676,22 @@ def test_mirror_counts_jokers_and_high_deuces_as_spades():
         assert h.legal_bids() == [len(held.suit(3))]
         assert len(held.suit(3)) == sum(c.suit == 3 or int(c) in (26, 39) for c in sa.deal(0)[seat])
         h.bid(h.legal_bids()[0])
+
+
+def test_play_codes_and_legal_mask_read_the_observation():
+    """``play_codes`` gives every card played as ``64 * seat + engine id`` and ``legal_mask`` the
+    legal actions as the engine's mask (bids, or cards with jokers in the trump lane)."""
+    rules = Rules(jokers=2)
+    hand = Hand(sa.simulate.match_deal(3, 0, 1, rules), dealer=0, rules=rules)
+    agent = sa.make_agent("normal")
+    while hand.phase != "over":
+        obs = hand.observation()
+        mask = obs.legal_mask()
+        if hand.phase == "bidding":
+            assert sa.observation.bids_in_mask(mask, False) == obs.legal_bids()
+            hand.bid(agent.bid(obs))
+            continue
+        assert list(rules.engine_cards(mask)) == obs.legal_cards()
+        codes = obs.play_codes()
+        assert [(c >> 6, next(iter(rules.engine_cards(1 << (c & 63))))) for c in codes] == [(s, c) for s, c in obs.plays]
+        hand.play(agent.play(obs))

@@ -96,21 +96,11 @@ def card_names(rules) -> CardNames:
     return kept[1]
 
 
-def _plays(obs, names: CardNames) -> list[list]:
-    """Every card played, as [seat, name]: from the loop's row of plays when the observation
-    has one (``64 * seat + engine id`` each), else from ``obs.plays``."""
-    history = getattr(obs, "_history", None)
-    if history is not None:
-        seqs, q, n = history
-        played = names.played
-        return [played[v] for v in seqs[q, :n].tolist()]
-    return [[seat, str(card)] for seat, card in obs.plays]
-
-
 def observation_json(obs, what: str) -> dict:
     """The request body of a decision: everything ``obs`` shows the seat, in plain JSON."""
     names = card_names(obs.rules)
-    plays = _plays(obs, names)
+    played = names.played
+    plays = [played[v] for v in obs.play_codes()]
     body = {
         "seat": obs.seat,
         "dealer": obs.dealer,
@@ -128,8 +118,7 @@ def observation_json(obs, what: str) -> dict:
     if what == "bid":
         body["legal"] = obs.legal_bids()
     elif what == "play":
-        legal = getattr(obs, "_legal", None)
-        body["legal"] = names.mask(legal) if legal is not None else [str(c) for c in obs.legal_cards()]
+        body["legal"] = names.mask(obs.legal_mask())
     elif what == "pass":
         body["count"] = obs.pass_count
     if obs.rules.pass_cards or obs.rules.blind_pass:

@@ -124,7 +124,10 @@ def _by_types(dispatcher):
     Each copy re-optimises and emits its whole closure of callees: in a cold first Hard run,
     copies of the search's ``evaluate`` and ``rollout_values`` and of everything they first
     compiled were a sixth of the compile time. The constants still reach LLVM, which inlines
-    and folds them where it inlines the callee."""
+    and folds them where it inlines the callee. With the JIT off (``NUMBA_DISABLE_JIT=1``) a
+    kernel is its plain Python function, returned as it is."""
+    if numba.config.DISABLE_JIT:
+        return dispatcher
     resolve = dispatcher.get_call_template
 
     def get_call_template(args, kws):

@@ -1,4 +1,4 @@
-"""Easy and random: the weak built-ins (RULES.md's Easy), and the uniform random baseline.
+"""Easy and random: the weak built-ins (the Easy level of docs/agents.md), and the uniform random baseline.
 
 Easy bids a rough count (aces, kings, spades beyond three), never bids nil unless the rules
 leave no other bid, and plays a careless card (uniform among the legal ones) with probability

@@ -1,4 +1,4 @@
-"""Normal: a counting bidder and a card player that knows what it needs (RULES.md's Normal).
+"""Normal: a counting bidder and a card player that knows what it needs (the Normal level of docs/agents.md).
 
 Bidding counts sure and likely tricks: aces, guarded kings and queens, high and long spades,
 and ruffs from voids, singletons and doubletons with spades to spare. It trims the bid when the
