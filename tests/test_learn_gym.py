@@ -82,8 +82,10 @@ def test_reset_after_an_illegal_action_deals_the_next_hand():
     env.step(55)
     _, reward, terminated, _, info = env.step(1)
     assert terminated and info["illegal"] and reward == -1000.0
+    assert not env.action_masks().any()  # nothing is legal until reset()
     obs, info = env.reset()
     check_fresh_deal(env, obs, info, 1)
+    assert (env.action_masks() == info["action_mask"].astype(bool)).all()
     rng = np.random.default_rng(0)
     for seed in range(30):
         _, info = env.reset(seed=seed)

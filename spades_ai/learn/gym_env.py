@@ -92,7 +92,10 @@ class SpadesEnv(gym.Env):
         return self._obs.copy(), {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self._info.items()}
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as a bool array (the name maskable-PPO implementations call)."""
+        """The legal actions now, as a bool array (the name maskable-PPO implementations call):
+        none once the episode is over, until ``reset()``."""
+        if self._ended:
+            return np.zeros(enc.N_ACTIONS, dtype=bool)
         return self._info["action_mask"].astype(bool)
 
 
