@@ -84,6 +84,16 @@ def parquet_problem(path: Path, names: Iterable[str], rows: int | None = None) -
     return None
 
 
+def damaged_advice(command: str, remedy: str) -> str:
+    """What to do about a chunk file that cannot be read, for the error that names it:
+    ``command`` is what the user runs again ("tournament"), ``remedy`` what that run does with
+    the file's units ("its deals are played again"). A run finds a damaged file by its footer
+    (``parquet_problem``), so a file damaged inside must be set aside by hand."""
+    return (f"; the other files are intact. Run the same {command} again with this folder: a file cut short or "
+            f"lacking columns is set aside as *.parquet.bad and {remedy}; a file damaged inside (its footer intact) "
+            "is not found that way: rename it to *.parquet.bad first")
+
+
 def set_aside(path: Path, problem: str, remedy: str) -> Path:
     """Rename the damaged chunk file ``path`` to ``*.bad`` (kept, never deleted) and warn,
     naming it, ``problem`` and what the run does instead (``remedy``: "its deals are played

@@ -64,7 +64,7 @@ from spades_ai.agents.builtin import BuiltinAgent
 from spades_ai.agents.spec import AgentSpec, parse_agent
 from spades_ai.checks import check_count, check_seed
 from spades_ai.errors import TournamentError
-from spades_ai.folders import FolderLock, is_temporary, parquet_problem, set_aside, write_atomic
+from spades_ai.folders import FolderLock, damaged_advice, is_temporary, parquet_problem, set_aside, write_atomic
 from spades_ai.learn import encoding as enc
 from spades_ai.learn import rows as _rows
 from spades_ai.learn.env import check_rules
@@ -417,10 +417,7 @@ def _chunk_files(path: Path) -> list[Path]:
     return files
 
 
-_DAMAGED = (
-    "; the other files are intact. Run the same command again with this folder: the damaged file is "
-    "set aside as *.parquet.bad and its rows are written again"
-)
+_DAMAGED = damaged_advice("command", "its rows are written again")
 
 
 def _read_chunks(files: list[Path], columns) -> Iterator[dict[str, np.ndarray]]:

@@ -68,7 +68,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from spades_ai.folders import LOCK_FILE, FolderLock, is_temporary, parquet_problem, set_aside, write_atomic
+from spades_ai.folders import LOCK_FILE, FolderLock, damaged_advice, is_temporary, parquet_problem, set_aside, write_atomic
 from spades_ai.version import __version__
 from spades_ai.engine import score as _sc
 
@@ -642,10 +642,7 @@ def _with_seat_agents(table: pa.Table, requested) -> pa.Table:
     return pa.Table.from_arrays(arrays, names=requested)
 
 
-_DAMAGED = (
-    "; the other files are intact. Run the same tournament again with this folder: the damaged file is "
-    "set aside as *.parquet.bad and its deals are played again"
-)
+_DAMAGED = damaged_advice("tournament", "its deals are played again")
 
 
 def _read_metadata(path: Path):
