@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from spades_ai.cards import Card
+from spades_ai.checks import check_seat, is_int
 from spades_ai.engine import solver as _sol
 from spades_ai.engine.play import legal_mask
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
@@ -74,12 +75,6 @@ def _shift(bits: int) -> int:
 
 
 _tables = _Tables()
-
-
-def _seat(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) < 4:
-        raise ValueError(f"{name} must be a seat 0..3, not {value!r}")
-    return int(value)
 
 
 def _rules(rules) -> Rules:
@@ -131,7 +126,7 @@ def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: 
     """
     rules = _rules(rules)
     masks = [rules.engine_mask(h) for h in rules.parse_hands(hands)]
-    leader = _seat(leader, "leader")
+    leader = check_seat(leader, "leader")
     spades_broken = _flag(spades_broken, "spades_broken")
     sizes = [m.bit_count() for m in masks]
     if len(set(sizes)) != 1:
@@ -192,10 +187,10 @@ def card_values(
     """
     rules = _rules(rules)
     masks = [rules.engine_mask(h) for h in rules.parse_hands(hands)]
-    leader = _seat(leader, "leader")
-    team = _seat(team, "team")
-    if team > 1:
-        raise ValueError(f"team must be 0 or 1, not {team}")
+    leader = check_seat(leader, "leader")
+    if not is_int(team) or int(team) not in (0, 1):
+        raise ValueError(f"team must be 0 or 1, not {team!r}")
+    team = int(team)
     spades_broken = _flag(spades_broken, "spades_broken")
     trick_ids = [rules.engine_id(c) for c in rules.named_cards(trick)]
     if len(trick_ids) > 3:

@@ -593,6 +593,8 @@ LEAF = tricks_leaf(0)
         ({"leaf": np.zeros((13, 14, 14, 14))}, r"shape \(14, 14, 14, 14\)"),
         ({"leaf": np.full((14, 14, 14, 14), np.nan)}, "every reachable entry must be finite"),
         ({"team": 2}, "team must be 0 or 1"),
+        ({"team": True}, "team must be 0 or 1, not True"),
+        ({"team": 0.0}, "team must be 0 or 1, not 0.0"),
         ({"leader": 5}, "leader must be a seat"),
     ],
 )
