@@ -186,7 +186,7 @@ class Observation(PublicFacts):
         if self._history is not None:
             seqs, q, n = self._history
             return seqs[q, :n].tolist()
-        return [64 * seat + (int(self.rules.engine_mask(1 << int(card))).bit_length() - 1) for seat, card in self.plays]
+        return [64 * seat + self.rules.engine_id(card) for seat, card in self.plays]
 
     def legal_mask(self) -> int:
         """The actions legal now as the engine's bitmask: in the bidding bit ``b`` for bid ``b``
