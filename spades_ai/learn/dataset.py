@@ -399,15 +399,22 @@ def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
     return {name: np.zeros((0, VECTORS[name][1]), VECTORS[name][0]) if name in VECTORS else np.zeros(0) for name in stored}
 
 
-def _chunk_files(path: Path) -> list[Path]:
-    """The chunk files of the dataset folder ``path``, in order; a warning, pointing at the
-    caller's caller, if some are missing."""
+def read_config(path) -> dict:
+    """The ``config.json`` of the dataset folder ``path``; ``DatasetError`` if it has none or
+    it cannot be read."""
+    path = Path(path)
     try:
-        config = json.loads((path / CONFIG_FILE).read_text())
+        return json.loads((path / CONFIG_FILE).read_text())
     except FileNotFoundError:
         raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}") from None
     except (OSError, ValueError) as exc:
         raise DatasetError(f"{path / CONFIG_FILE}: cannot read the dataset's configuration ({exc})") from None
+
+
+def _chunk_files(path: Path) -> list[Path]:
+    """The chunk files of the dataset folder ``path``, in order; a warning, pointing at the
+    caller's caller, if some are missing."""
+    config = read_config(path)
     files = sorted(path.glob("chunk-*.parquet"))
     missing = sum(min(config["chunk_size"], _units(config) - k * config["chunk_size"]) for k in range(_n_chunks(config))
                   if not chunk_path(path, k).exists())  # fmt: skip

@@ -17,14 +17,12 @@ the deal, the seat and the card (``models.replay.recorded_card``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 
 from spades_ai.encoding import BID_OFFSET, BLIND_NIL, PH_BIDDING, PH_BLIND, PH_PLAYING
-from spades_ai.learn.dataset import CONFIG_FILE, DatasetError, deal_rows, iter_dataset, load_dataset
+from spades_ai.learn.dataset import DatasetError, deal_rows, iter_dataset, load_dataset, read_config
 
 #: the dataset columns the hands are rebuilt from
 HAND_COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
@@ -33,11 +31,7 @@ HAND_COLUMNS = ["deal_no", "seat", "phase", "action", "agent"]
 def dataset_seed(path) -> int:
     """The seed the dataset folder ``path`` was dealt from (its ``config.json``); a dataset of
     recorded hands (``spades-ai dataset --from``) has none, and is refused."""
-    path = Path(path)
-    config_path = path / CONFIG_FILE
-    if not config_path.exists():
-        raise DatasetError(f"{path} is not a dataset folder: no {CONFIG_FILE}")
-    config = json.loads(config_path.read_text())
+    config = read_config(path)
     if "seed" not in config:
         raise DatasetError(f"{path} records no seed (its hands come from {config.get('source', 'elsewhere')!r}): "
                            "only a dataset of write_dataset deals its hands again")  # fmt: skip
