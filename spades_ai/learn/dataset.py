@@ -229,10 +229,9 @@ def missing_chunks(out: Path, config: dict) -> list[int]:
     todo = []
     for k in range(_n_chunks(config)):
         path = chunk_path(out, k)
-        problem = path.exists() and parquet_problem(path, names)
-        if problem:
+        if path.exists() and (problem := parquet_problem(path, names)):
             set_aside(path, problem, f"its {_unit(config)} are written again")
-        if problem or not path.exists():
+        if not path.exists():  # never written, or set aside just now
             todo.append(k)
     return todo
 
