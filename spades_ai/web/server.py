@@ -369,7 +369,6 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError:
                 raise Refused(400, "the request's target is not a path") from None
             verb = "GET" if method == "HEAD" else method
-            allowed = _allowed(url.path)
             if url.path in STATIC and verb == "GET":
                 if url.path == "/" and not self.server.warm.is_set():
                     self._send(503, WARMING_PAGE, STATIC["/"][1], PAGE_POLICY, {"Retry-After": str(WARMING_RETRY)})
@@ -377,12 +376,12 @@ class Handler(BaseHTTPRequestHandler):
                     self._send(200, self.server.files[url.path], STATIC[url.path][1], PAGE_POLICY)
                 return
             for route_verb, pattern, name in ROUTES:
-                m = pattern.fullmatch(url.path)
-                if m and route_verb == verb:
+                if route_verb == verb and (m := pattern.fullmatch(url.path)):
                     if name not in COLD_ROUTES and not self.server.warm.is_set():
                         raise Refused(503, WARMING, {"Retry-After": str(WARMING_RETRY)})
                     getattr(self, f"_{name}")(*m.groups(), query=parse_qs(url.query))
                     return
+            allowed = _allowed(url.path)  # no route of this method matched: the methods that would
             if allowed:
                 raise Refused(405, f"{method[:20]} is not allowed here; use {', '.join(allowed)}", {"Allow": ", ".join(allowed)})
             if url.path.startswith(("/api/matches/", "/matches/")):
