@@ -21,6 +21,8 @@ from typing import Iterable
 
 import numpy as np
 
+from spades_ai.checks import is_int
+
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "CDHS"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -56,7 +58,7 @@ class Card(int):
 
     def __new__(cls, value: int) -> Card:
         # numpy ints are ids too (agents read them off bitboards); bools are not.
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 52:
+        if not is_int(value) or not 0 <= value < 52:
             raise ValueError(f"a card id is an int in 0..51, not {value!r}")
         return super().__new__(cls, int(value))
 
@@ -410,7 +412,7 @@ class Seat(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Seat:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < 4:
+        if not is_int(value) or not 0 <= value < 4:
             raise ValueError(f"a seat is an int in 0..3, not {value!r}")
         return super().__new__(cls, int(value))
 

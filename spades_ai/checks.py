@@ -13,23 +13,23 @@ from spades_ai.errors import FieldError
 MAX_SEED = 2**64
 
 
+def is_int(v) -> bool:
+    """Whether ``v`` is an int: a Python or numpy integer, not a bool."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
 def check_seed(seed, name: str = "seed") -> int:
     """A seed is an int in ``0 .. 2**64 - 1``; anything else raises ``ValueError``."""
-    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) < MAX_SEED:
+    if not is_int(seed) or not 0 <= int(seed) < MAX_SEED:
         raise ValueError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
     return int(seed)
 
 
 def check_count(n, name: str = "n") -> int:
     """A count is an int >= 0; anything else raises ``FieldError`` naming ``name``."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) < 0:
+    if not is_int(n) or int(n) < 0:
         raise FieldError(name, f"{name} must be an int >= 0, not {n!r}")
     return int(n)
-
-
-def is_int(v) -> bool:
-    """Whether ``v`` is an int: a Python or numpy integer, not a bool."""
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
 
 def check_seat(seat, name: str = "seat") -> int:

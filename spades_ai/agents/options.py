@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from spades_ai.checks import check_noise  # noqa: F401 -- the play_noise check, shared with montecarlo
+from spades_ai.checks import check_noise, is_int  # noqa: F401 -- check_noise: the play_noise check, shared with montecarlo
 from spades_ai.models.model import load_model, shipped_models
 
 
@@ -17,25 +17,25 @@ def check_probability(v) -> float:
 
 
 def check_worlds(v) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= int(v) <= 100_000:
+    if not is_int(v) or not 1 <= int(v) <= 100_000:
         raise ValueError(f"must be an int in 1..100000, not {v!r}")
     return int(v)
 
 
 def check_rollouts(v) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 10_000_000:
+    if not is_int(v) or not 0 <= int(v) <= 10_000_000:
         raise ValueError(f"must be an int in 0..10000000 (0: no cap), not {v!r}")
     return int(v)
 
 
 def check_iterations(v) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= int(v) <= 1_000_000:
+    if not is_int(v) or not 1 <= int(v) <= 1_000_000:
         raise ValueError(f"must be an int in 1..1000000, not {v!r}")
     return int(v)
 
 
 def check_bid_worlds(v) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 100_000:
+    if not is_int(v) or not 0 <= int(v) <= 100_000:
         raise ValueError(f"must be an int in 0..100000 (0: bid as Normal), not {v!r}")
     return int(v)
 
@@ -47,7 +47,7 @@ def check_exploration(v) -> float:
 
 
 def check_solver_tricks(v) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) <= 13:
+    if not is_int(v) or not 0 <= int(v) <= 13:
         raise ValueError(f"must be an int in 0..13 (tricks solved exactly at the end of each rollout; 0: none), not {v!r}")
     return int(v)
 

@@ -70,6 +70,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.agents.registry import make_agent
 from spades_ai.cards import Card, format_hand, mask_to_cards, to_card
+from spades_ai.checks import is_int
 from spades_ai.errors import RulesError
 from spades_ai.kernels import decision_stream
 from spades_ai.interop.episode import MAX_MATCH_HANDS, Episode, PlayedHand, check_episode
@@ -270,7 +271,7 @@ class SpadesState(pyspiel.State):
         The cards of earlier hands of a match are all public (every card is played), so only
         the hand in progress is redrawn: its history is replayed on the new deal.
         """
-        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < 4:
+        if not is_int(player_id) or not 0 <= player_id < 4:
             raise ValueError(f"player_id must be a player 0..3, not {player_id!r}")
         player = int(player_id)
         t = self._episode.table
@@ -479,7 +480,7 @@ class SpadesBot(pyspiel.Bot):
             action = BLIND_NIL if wants is not None and wants(obs) else LOOK
         elif obs.phase == "bidding":
             b = self.agent.bid(obs)
-            if isinstance(b, bool) or not isinstance(b, (int, np.integer)):
+            if not is_int(b):
                 raise ValueError(f"agent {name!r} at seat {seat} bid {b!r}, not an int")
             action = bid_action(b)
         else:
@@ -540,7 +541,7 @@ def resampler(seed: int):
     >>> bot = ismcts.ISMCTSBot(pyspiel.load_game("spades_ai"), evaluator, 2.0, 50, random_state=np.random.RandomState(0))
     >>> bot.set_resampler(resampler(0))
     """
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**31:
+    if not is_int(seed) or not 0 <= seed < 2**31:
         raise ValueError(f"seed must be an int in 0..2**31-1, not {seed!r}")
     sampler = pyspiel.UniformProbabilitySampler(int(seed), 0.0, 1.0)
 
