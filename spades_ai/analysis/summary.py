@@ -28,6 +28,7 @@ bootstrap intervals that resample each pairing's outcomes.
 
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -62,14 +63,8 @@ class SummaryTable(pd.DataFrame):
 
     def _repr_html_(self) -> str:
         title = self.attrs.get("title")
-        html = super()._repr_html_() or ""
-        return (f"<p><b>{_html_escape(title)}</b></p>" if title else "") + html
-
-
-def _html_escape(text: str) -> str:
-    import html
-
-    return html.escape(str(text))
+        table = super()._repr_html_() or ""
+        return (f"<p><b>{html.escape(str(title))}</b></p>" if title else "") + table
 
 
 def summary_table(df: pd.DataFrame, title: str | None = None) -> SummaryTable:
@@ -77,6 +72,7 @@ def summary_table(df: pd.DataFrame, title: str | None = None) -> SummaryTable:
     out = SummaryTable(df)
     out.attrs = {**df.attrs, **({"title": title} if title else {})}
     return out
+
 
 SUMMARY_COLUMNS = [
     "pairing", "agent", "opponent", "units", "hands", "points", "diff", "diff_lo", "diff_hi",
