@@ -519,6 +519,7 @@ def _cmd_serve(args) -> None:
 
     rules = Rules.load(args.rules) if args.rules is not None else None
     folder = Path(args.dir) if args.dir is not None else default_matches_folder()
+
     def warm_up():  # the default level's kernels, in a thread while the server answers
         with compiling_notice(FIRST_RUN_SECONDS["play"]):
             BrowserMatch(0, args.level, rules).warm_up()
