@@ -350,6 +350,7 @@ class Hand(PublicFacts):
     def to_record(self) -> dict:
         """A JSON-ready record (deal, dealer, rules, match state, passes, bids, plays) to replay
         from (``passes`` only when the rules pass cards)."""
+        bids = self.bid_history()
         record = {
             "deal": [" ".join(map(str, m)) for m in self.deal],
             "dealer": self.dealer,
@@ -357,8 +358,8 @@ class Hand(PublicFacts):
             "scores": list(self.scores),
             "bag_count": list(self.bag_count),
             "hands_played": self.hands_played,
-            "bids": [b for _, b, _ in self.bid_history()],
-            "blind": [bl for _, _, bl in self.bid_history()],
+            "bids": [b for _, b, _ in bids],
+            "blind": [bl for _, _, bl in bids],
             "plays": [str(c) for _, c in self.plays],
         }
         if self.rules.pass_cards or self.rules.blind_pass:
