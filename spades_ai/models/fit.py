@@ -73,14 +73,8 @@ def fit_bidder(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 10
     x, cols, vals = rows["x"][keep], rows["cols"][keep], rows["vals"][keep]
     if len(x) == 0:
         raise ValueError("no sighted bids to fit the bidder on")
-    rng = np.random.default_rng(seed)
-    net = init_network(N_BID_FEATURES, hidden, N_BID_OUTPUTS, rng)
-
-    def batches(epoch):
-        for i in shuffled(rng, len(x), batch):
-            yield x[i], {"cols": cols[i], "vals": vals[i]}
-
-    return net, fit_network(net, batches, _bid_loss, epochs)
+    return _fit_bidding_network(x, lambda i: {"cols": cols[i], "vals": vals[i]}, N_BID_OUTPUTS, _bid_loss, hidden,
+                                epochs, batch, seed)  # fmt: skip
 
 
 def _bid_value_loss(out, vals):
@@ -97,14 +91,20 @@ def fit_value_bidder(rows: dict, *, hidden: int = 128, epochs: int = 6, batch: i
     x, vals = rows["x"], rows["vals"]
     if len(x) == 0:
         raise ValueError("no rows to fit the value bidder on")
+    return _fit_bidding_network(x, lambda i: vals[i], N_VALUE_OUTPUTS, _bid_value_loss, hidden, epochs, batch, seed)
+
+
+def _fit_bidding_network(x, targets, outputs: int, loss, hidden: int, epochs: int, batch: int, seed: int):
+    """A bidding network of ``outputs`` fitted on the rows ``x`` by ``loss``, in minibatches
+    drawn by ``seed`` (``targets(i)``: the targets of rows ``i``): ``(net, losses)``."""
     rng = np.random.default_rng(seed)
-    net = init_network(N_BID_FEATURES, hidden, N_VALUE_OUTPUTS, rng)
+    net = init_network(N_BID_FEATURES, hidden, outputs, rng)
 
     def batches(epoch):
         for i in shuffled(rng, len(x), batch):
-            yield x[i], vals[i]
+            yield x[i], targets(i)
 
-    return net, fit_network(net, batches, _bid_value_loss, epochs)
+    return net, fit_network(net, batches, loss, epochs)
 
 
 def blind_scalars(rows: dict) -> np.ndarray:
