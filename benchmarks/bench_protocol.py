@@ -82,6 +82,12 @@ def tree_cpu() -> float:
     return sum(stats[p][1] for p in mine if p in stats) / os.sysconf("SC_CLK_TCK")
 
 
+def per_second(count: float, seconds: float, fmt: str = ",.0f") -> str:
+    """``count / seconds`` formatted, or "below the clock" when ``seconds`` is under the CPU
+    clock's tick (a smoke run can use none that /proc can see)."""
+    return format(count / seconds, fmt) if seconds > 0 else "below the clock"
+
+
 def timed(agents, deals: int, jobs: int) -> tuple[float, float]:
     """(wall seconds, CPU seconds of every process) of one tournament run into a fresh
     folder, the workers and their bots already started."""
@@ -114,10 +120,10 @@ def main() -> None:
     print(f"| bot | wall seconds | duplicate deals/s | CPU seconds, all processes | deals/s on {args.jobs} idle cores "
           "(from the CPU time) |\n|---|---|---|---|---|")
     for name, (wall, cpu) in rows.items():
-        print(f"| {name} | {wall:.2f} | {args.deals / wall:,.0f} | {cpu:.2f} | {args.deals * args.jobs / cpu:,.0f} |")
-    ratio = rows["program (pipe)"][1] / rows["in-process twin"][1]
-    print(f"\nthe pipe's cost: program / in-process = {rows['program (pipe)'][0] / rows['in-process twin'][0]:.2f}x "
-          f"the wall time, {ratio:.2f}x the CPU time")
+        print(f"| {name} | {wall:.2f} | {per_second(args.deals, wall)} | {cpu:.2f} | {per_second(args.deals * args.jobs, cpu)} |")
+    (pipe_wall, pipe_cpu), (twin_wall, twin_cpu) = rows["program (pipe)"], rows["in-process twin"]
+    print(f"\nthe pipe's cost: program / in-process = {per_second(pipe_wall, twin_wall, '.2f')}x "
+          f"the wall time, {per_second(pipe_cpu, twin_cpu, '.2f')}x the CPU time")
 
 
 if __name__ == "__main__":
