@@ -33,6 +33,9 @@ from spades_ai.errors import RulesError
 SPADE_LEADS = ("broken", "after_first_trick", "after_three_tricks", "after_three_tricks_or_broken", "anytime")
 FIRST_LEADS = ("dealer_left", "low_club")
 BIDDINGS = ("classic", "suicide", "mirror", "whiz")
+TEAMS = ("pairs", "solo")
+EQUAL_CARDS = ("first", "last")
+FAILED_BIDS = (0, 10, 50)
 
 # Slots of Rules.as_array().
 (
@@ -64,7 +67,33 @@ BIDDINGS = ("classic", "suicide", "mirror", "whiz")
     R_DECK,
     R_EXTRA,  # four slots: R_EXTRA .. R_EXTRA + 3
 ) = range(27)
-N_RULE_SLOTS = 30
+(
+    R_SEATS,  # players at the table
+    R_SIDES,  # sides that score (players // 2 with pairs, players solo)
+    R_DECKS,  # 1..3
+    R_CARDS_EACH,  # cards dealt to each player = tricks in a hand
+    R_MUST_WIN,  # 1: a player who can beat the winning card must
+    R_FAILED_BID,  # points a side loses beyond -10 x contract when a contract of 5 or more is set
+    R_EQUAL_LAST,  # 1: of two identical cards on a trick the later one wins (several decks)
+) = range(30, 37)
+N_RULE_SLOTS = 40
+#: Seed 003's tables (RULES.md, "Tables of 3 to 12 players"): players -> (decks, the cards
+#: taken out of the decks, one name per copy, and the cards each player is dealt = tricks).
+TABLES = {
+    3: (1, ("2D",), 17),
+    4: (1, (), 13),
+    5: (1, ("2D", "2C"), 10),
+    6: (2, ("2D",) * 2, 17),
+    7: (2, ("2D", "2C", "2H") * 2, 14),
+    8: (2, (), 13),
+    9: (3, ("2D",) * 3, 17),
+    10: (3, ("2D", "2C") * 3, 15),
+    11: (3, ("2D",) * 2, 14),
+    12: (3, (), 13),
+}
+#: The table sizes this version plays: one deck. Several decks (6 to 12 players) are refused by
+#: name until cards that repeat are built (docs/design/tables.md, section 3).
+PLAYABLE_PLAYERS = (3, 4, 5)
 #: The card ids of the deuces in the order they become high (deuces_high = k: the first k).
 HIGH_DEUCES = (39, 13, 0, 26)  # 2S 2D 2C 2H
 BIG_JOKER_ID, LITTLE_JOKER_ID = 26, 0  # the big joker replaces 2H, the little one 2C
@@ -73,10 +102,10 @@ NO_TARGET = 1 << 60
 NO_LOSS = -(1 << 60)
 
 # Bounds of the numeric fields, so that no score overflows what the engine and the results hold.
-# A team's points in one hand are at most 260 (a set contract of 26, or 13 made at ten_for_200)
-# + 13 bags + two nil bonuses + 13 bag penalties (bag_limit 1) in size: 150,273 with every bonus
-# and penalty at MAX_BONUS. A match lasts at most MAX_MATCH_HANDS hands, so a score stays within
-# +-1.51e9: inside the int32 score columns of the results, and far inside the engine's int64.
+# A side's points in one hand are at most 340 (a made contract of 17 at ten_for_200; a set one
+# of 26 costs 260 + failed_bid 50) + 17 bags + two nil bonuses + 17 bag penalties (bag_limit 1)
+# in size: 190,357 with every bonus and penalty at MAX_BONUS. A match lasts at most MAX_MATCH_HANDS hands, so a score stays within
+# +-1.91e9: inside the int32 score columns of the results, and far inside the engine's int64.
 #: A match still tied (or undecided) after this many hands stops, reported unfinished; the
 #: largest ``max_hands``.
 MAX_MATCH_HANDS = 10_000
@@ -168,9 +197,47 @@ class Rules:
     deuces_high: int = 0
     """0..4 deuces made trumps just below the jokers, in the order 2S, 2D, 2C, 2H (the first
     ``deuces_high`` of them), each counting as a spade. ``jokers + deuces_high <= 4``."""
+    players: int = 4
+    """Players at the table, seats 0..players-1 clockwise: 3, 4 or 5 (one deck; ``TABLES``
+    gives the cards taken out and the cards each). 6 to 12 need several decks, not yet played."""
+    teams: str | None = None
+    """``pairs`` (seat s and seat s + players/2 are partners, an even number of players) or
+    ``solo`` (every player is its own side). None: pairs at 4 players, solo otherwise."""
+    must_win: bool = False
+    """A player holding a legal card that would beat the card now winning the trick must play
+    such a card (the leader is free). Solo only."""
+    failed_bid: int = 0
+    """0, 10 or 50: points a side loses beyond the usual -10 a trick bid when its contract of 5
+    or more is set."""
+    equal_cards: str = "first"
+    """With several decks, which of two identical cards on one trick is ahead: ``first`` (a
+    card must be higher to win) or ``last``. Changes nothing with one deck."""
 
     def __post_init__(self) -> None:
+        if self.teams is None and _is_int(self.players):
+            object.__setattr__(self, "teams", "pairs" if self.players == 4 else "solo")
         _validate(self)
+
+    # -- the table ------------------------------------------------------------------------
+    @property
+    def n_sides(self) -> int:
+        """Sides that score: ``players // 2`` with pairs, ``players`` solo."""
+        return self.players // 2 if self.teams == "pairs" else self.players
+
+    @property
+    def decks(self) -> int:
+        """Decks shuffled together (``TABLES``)."""
+        return TABLES[self.players][0]
+
+    @property
+    def cards_each(self) -> int:
+        """Cards dealt to each player, which is also the tricks of a hand and the highest bid."""
+        return TABLES[self.players][2]
+
+    @functools.cached_property
+    def removed_cards(self) -> tuple[Card, ...]:
+        """The cards taken out of the decks at this table size, one entry per copy."""
+        return tuple(Card.parse(name) for name in TABLES[self.players][1])
 
     # -- construction -------------------------------------------------------------------
     @classmethod
@@ -230,13 +297,20 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **overrides) -> Rules:
-        """A named preset: ``classic``, ``blind``, ``suicide``, ``mirror``, ``whiz``."""
+        """A named preset: ``classic``, ``blind``, ``suicide``, ``mirror``, ``whiz``, ``solo``
+        (4 players, each its own side, must win) and ``cutthroat`` (3 players, solo).
+
+        >>> Rules.preset("cutthroat").cards_each
+        17
+        """
         presets = {
             "classic": {},
             "blind": {"blind_nil": True},
             "suicide": {"bidding": "suicide"},
             "mirror": {"bidding": "mirror"},
             "whiz": {"bidding": "whiz"},
+            "solo": {"players": 4, "teams": "solo", "must_win": True},
+            "cutthroat": {"players": 3, "teams": "solo"},
         }
         if name not in presets:
             raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(presets)}")
@@ -396,7 +470,16 @@ class Rules:
         for i, c in enumerate(self.extra_trumps):
             a[R_EXTRA + i] = c
             deck ^= (1 << c) | (1 << (52 + i))
+        for card in self.removed_cards:
+            deck &= ~(1 << int(card))
         a[R_DECK] = deck
+        a[R_SEATS] = self.players
+        a[R_SIDES] = self.n_sides
+        a[R_DECKS] = self.decks
+        a[R_CARDS_EACH] = self.cards_each
+        a[R_MUST_WIN] = self.must_win
+        a[R_FAILED_BID] = self.failed_bid
+        a[R_EQUAL_LAST] = self.equal_cards == "last"
         a[R_HALF_BLIND] = self.half_blind_penalty
         a[R_CLOSED] = self.closed_bidding
         a[R_PASS] = self.pass_cards
@@ -417,7 +500,51 @@ def _in_range(v, lo: int, hi: int) -> bool:
     return _is_int(v) and lo <= v <= hi
 
 
+def _validate_table(r: Rules) -> None:
+    """The table fields, checked first: the card counts of every other check follow from them."""
+    if not _in_range(r.players, min(TABLES), max(TABLES)):
+        _fail("players", r.players, f"an int in {min(TABLES)}..{max(TABLES)}")
+    if r.players not in PLAYABLE_PLAYERS:
+        decks = TABLES[r.players][0]
+        raise RulesError(
+            f"rules field 'players' = {r.players} needs {decks} decks, and cards that repeat are not "
+            f"played yet: this version plays {', '.join(map(str, PLAYABLE_PLAYERS))} players"
+        )
+    if r.teams not in TEAMS:
+        _fail("teams", r.teams, "one of " + ", ".join(map(repr, TEAMS)) + " (or None: pairs at 4 players, solo otherwise)")
+    if r.teams == "pairs" and r.players % 2:
+        raise RulesError(f"rules field 'teams' = 'pairs' needs an even number of players, not {r.players}")
+    if not isinstance(r.must_win, bool):
+        _fail("must_win", r.must_win, "true or false")
+    if r.must_win and r.teams != "solo":
+        raise RulesError("rules field 'must_win' is played solo only: set teams = 'solo'")
+    if not (_is_int(r.failed_bid) and r.failed_bid in FAILED_BIDS):
+        _fail("failed_bid", r.failed_bid, "one of " + ", ".join(map(str, FAILED_BIDS)))
+    if r.equal_cards not in EQUAL_CARDS:
+        _fail("equal_cards", r.equal_cards, "one of " + ", ".join(map(repr, EQUAL_CARDS)))
+
+
+def _validate_partners(r: Rules) -> None:
+    """The options that need partners, refused solo; and the deuces a table size has removed."""
+    if r.teams == "solo":
+        for name, used in (("pass_cards", r.pass_cards), ("blind_pass", r.blind_pass), ("min_team_bid", r.min_team_bid),
+                           ("bidding", r.bidding == "suicide")):  # fmt: skip
+            if used:
+                raise RulesError(
+                    f"rules field {name!r} = {getattr(r, name)!r} needs partners: it is not played with teams = 'solo'"
+                )
+    removed = {int(c) for c in r.removed_cards}
+    for name, ids in (("deuces_high", HIGH_DEUCES[: r.deuces_high]), ("jokers", (BIG_JOKER_ID, LITTLE_JOKER_ID)[: r.jokers])):
+        gone = [str(DECK[c]) for c in ids if c in removed]
+        if gone:
+            raise RulesError(
+                f"rules field {name!r} = {getattr(r, name)} needs {', '.join(gone)}, which a table of {r.players} "
+                "players takes out of the deck"
+            )
+
+
 def _validate(r: Rules) -> None:
+    _validate_table(r)
     for name in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty", "closed_bidding"):
         if not isinstance(getattr(r, name), bool):
             _fail(name, getattr(r, name), "true or false")
@@ -437,10 +564,10 @@ def _validate(r: Rules) -> None:
     for name, options in (("spade_lead", SPADE_LEADS), ("first_lead", FIRST_LEADS), ("bidding", BIDDINGS)):
         if getattr(r, name) not in options:
             _fail(name, getattr(r, name), "one of " + ", ".join(map(repr, options)))
-    if not (_is_int(r.min_bid) and 1 <= r.min_bid <= 13):
-        _fail("min_bid", r.min_bid, "an int in 1..13")
-    if not (_is_int(r.min_team_bid) and 0 <= r.min_team_bid <= 13):
-        _fail("min_team_bid", r.min_team_bid, "an int in 0..13")
+    if not _in_range(r.min_bid, 1, r.cards_each):
+        _fail("min_bid", r.min_bid, f"an int in 1..{r.cards_each}")
+    if not _in_range(r.min_team_bid, 0, r.cards_each):
+        _fail("min_team_bid", r.min_team_bid, f"an int in 0..{r.cards_each}")
     if not (_is_int(r.jokers) and 0 <= r.jokers <= 2):
         _fail("jokers", r.jokers, "0, 1 or 2")
     if not (_is_int(r.deuces_high) and 0 <= r.deuces_high <= 4):
@@ -476,6 +603,7 @@ def _validate(r: Rules) -> None:
             _fail(name, getattr(r, name), "an int in 0..3")
     if r.blind_pass and not r.blind_nil:
         raise RulesError("rules field 'blind_pass' needs 'blind_nil' to be true")
+    _validate_partners(r)
     if r.pass_cards and r.blind_nil:
         raise RulesError(
             "rules field 'pass_cards' does not combine with 'blind_nil': a player who has passed cards "

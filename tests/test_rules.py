@@ -40,6 +40,11 @@ RULES_MD_DEFAULTS = {
     "blind_pass": 0,
     "jokers": 0,
     "deuces_high": 0,
+    "players": 4,
+    "teams": "pairs",
+    "must_win": False,
+    "failed_bid": 0,
+    "equal_cards": "first",
 }
 
 
@@ -296,8 +301,8 @@ def test_presets(name, changes):
 
 def test_preset_overrides_and_unknown():
     assert Rules.preset("suicide", target_score=250).target_score == 250
-    with pytest.raises(RulesError, match="'cutthroat'"):
-        Rules.preset("cutthroat")
+    with pytest.raises(RulesError, match="'crazy8'"):
+        Rules.preset("crazy8")
     with pytest.raises(RulesError, match="min_bid"):
         Rules.preset("mirror", min_bid=3)
 
@@ -312,10 +317,11 @@ def test_as_array_defaults():
     # bag penalty, spade lead (broken), first lead (dealer's left), min bid, min team bid,
     # ten for 200, bidding (classic), max hands (0 = off), hook, half blind penalty
     # ..., closed bidding, pass cards, blind pass, jokers, deuces high, extra trumps (0), the
-    # engine's deck (52 ids), their ids (4)
+    # engine's deck (52 ids), their ids (4); seats, sides, decks, cards each, must win, failed
+    # bid, equal cards last; three spare slots
     assert a.tolist() == [500, -200, 1, 100, 0, 200, 0, 0, 10, 100, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0] + [
         0, 0, 0, (1 << 52) - 1, 0, 0, 0, 0
-    ]
+    ] + [4, 2, 1, 13, 0, 0, 0] + [0, 0, 0]
     with pytest.raises(ValueError):
         a[0] = 1  # read-only: the kernels' view cannot be changed behind the dataclass's back
 
@@ -348,6 +354,11 @@ def _from_array(a) -> Rules:
         closed_bidding=bool(a[R.R_CLOSED]),
         pass_cards=int(a[R.R_PASS]),
         blind_pass=int(a[R.R_BLIND_PASS]),
+        players=int(a[R.R_SEATS]),
+        teams="solo" if a[R.R_SIDES] == a[R.R_SEATS] else "pairs",
+        must_win=bool(a[R.R_MUST_WIN]),
+        failed_bid=int(a[R.R_FAILED_BID]),
+        equal_cards=R.EQUAL_CARDS[a[R.R_EQUAL_LAST]],
     )
 
 
@@ -363,7 +374,9 @@ def test_as_array_round_trip():
         seen.add(tuple(r.as_array().tolist()))
     assert len(seen) > 250  # distinct rules give distinct arrays
     named = {getattr(rules_mod, n) for n in dir(rules_mod) if n.startswith("R_")}
-    assert set(range(rules_mod.N_RULE_SLOTS)) - named == {rules_mod.R_EXTRA + i for i in (1, 2, 3)}  # R_EXTRA's 4 slots
+    assert set(range(rules_mod.N_RULE_SLOTS)) - named == {rules_mod.R_EXTRA + i for i in (1, 2, 3)} | {
+        37, 38, 39  # R_EXTRA's 4 slots; three spare
+    }
 
 
 def test_as_array_codes_of_text_options():
@@ -388,9 +401,9 @@ BOUNDS = {
     "max_hands": (1, rules_mod.MAX_MATCH_HANDS, rules_mod.R_MAX_HANDS),
 }
 #: Bounded by the game itself (13 tricks, 3 cards to pass, 4 extra trumps): see the nonsense test.
-GAME_BOUNDED = {"min_bid", "min_team_bid", "pass_cards", "blind_pass", "jokers", "deuces_high"}
+GAME_BOUNDED = {"min_bid", "min_team_bid", "pass_cards", "blind_pass", "jokers", "deuces_high", "players", "failed_bid"}
 #: A hand's points for a team are at most this in size under the bounds (rules.py's comment).
-HAND_POINTS_BOUND = 260 + 13 + 15 * rules_mod.MAX_BONUS
+HAND_POINTS_BOUND = 340 + 17 + 19 * rules_mod.MAX_BONUS  # 17 tricks: 3 and 6 players
 
 
 def test_every_int_field_is_bounded():
@@ -710,3 +723,68 @@ def test_closed_bidding_hides_the_other_bids_until_the_play():
     h.bid(3)
     h.bid(4)
     assert h.phase == "playing" and h.observation().bids == [0, 5, 3, 4] and h.observation().blind[0]
+
+
+# -- tables of 3 to 12 players (RULES.md, "Tables of 3 to 12 players") --------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "decks", "removed", "each"),
+    [(3, 1, "2D", 17), (4, 1, "", 13), (5, 1, "2D 2C", 10)],
+)
+def test_table_sizes_follow_rules_md(players, decks, removed, each):
+    r = Rules(players=players)
+    assert (r.decks, " ".join(map(str, r.removed_cards)), r.cards_each) == (decks, removed, each)
+    assert r.teams == ("pairs" if players == 4 else "solo")
+    assert r.n_sides == (2 if players == 4 else players)
+    deck = int(r.as_array()[rules_mod.R_DECK])
+    assert bin(deck).count("1") == players * each  # the deck deals out exactly
+    assert all(not deck >> int(c) & 1 for c in r.removed_cards)
+    a = r.as_array()
+    assert (a[rules_mod.R_SEATS], a[rules_mod.R_SIDES], a[rules_mod.R_CARDS_EACH]) == (players, r.n_sides, each)
+
+
+def test_table_presets():
+    solo, cut = Rules.preset("solo"), Rules.preset("cutthroat")
+    assert (solo.players, solo.teams, solo.must_win, solo.n_sides) == (4, "solo", True, 4)
+    assert (cut.players, cut.teams, cut.must_win, cut.cards_each) == (3, "solo", False, 17)
+    assert Rules.preset("cutthroat", bidding="mirror").bidding == "mirror"  # mirror and whiz combine with solo
+    assert Rules(players=4, teams="solo") != Rules()
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"players": 2}, "'players'"),
+        ({"players": 13}, "'players'"),
+        ({"players": True}, "'players'"),
+        ({"players": 8}, "needs 2 decks"),
+        ({"players": 12}, "needs 3 decks"),
+        ({"teams": "trios"}, "'teams'"),
+        ({"players": 3, "teams": "pairs"}, "even number"),
+        ({"must_win": True}, "'must_win' is played solo only"),
+        ({"players": 3, "must_win": 1}, "'must_win'"),
+        ({"failed_bid": 20}, "'failed_bid'"),
+        ({"failed_bid": True}, "'failed_bid'"),
+        ({"equal_cards": "random"}, "'equal_cards'"),
+        ({"players": 3, "pass_cards": 2}, "'pass_cards' = 2 needs partners"),
+        ({"players": 4, "teams": "solo", "bidding": "suicide"}, "'bidding' = 'suicide' needs partners"),
+        ({"players": 5, "min_team_bid": 4}, "'min_team_bid' = 4 needs partners"),
+        ({"players": 3, "blind_nil": True, "blind_pass": 1}, "'blind_pass' = 1 needs partners"),
+        ({"players": 3, "deuces_high": 2}, "'deuces_high' = 2 needs 2D"),
+        ({"players": 5, "deuces_high": 3}, "'deuces_high' = 3 needs 2D, 2C"),
+        ({"players": 5, "jokers": 2}, "'jokers' = 2 needs 2C"),
+        ({"players": 5, "min_bid": 11}, r"'min_bid' must be an int in 1\.\.10"),
+        ({"players": 3, "min_bid": 18}, r"1\.\.17"),
+    ],
+)
+def test_table_fields_are_refused_by_name(fields, named):
+    with pytest.raises(RulesError, match=named):
+        Rules(**fields)
+
+
+def test_table_fields_that_fit_are_accepted():
+    assert Rules(players=3, min_bid=17, deuces_high=1, jokers=2).cards_each == 17
+    assert Rules(players=5, jokers=1, deuces_high=1, failed_bid=50).failed_bid == 50
+    assert Rules(players=4, teams="solo", must_win=True, hook=True, blind_nil=True).must_win
+    assert Rules.from_dict({"players": 3, "teams": "solo"}) == Rules.preset("cutthroat")

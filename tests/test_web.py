@@ -17,7 +17,7 @@ from itertools import count
 
 import pytest
 
-from spades_ai import Rules
+from spades_ai import Rules, RulesError
 from spades_ai.table.replay import replay_lines, replay_source
 from spades_ai.web import make_server
 from spades_ai.web.client import HTTPRefusal, TableClient, first_choice, play_match
@@ -114,7 +114,9 @@ def test_settings_offer_every_level_and_every_rules_field(table, tmp_path):
     with running(tmp_path, rules=Rules(target_score=None, max_hands=3)) as (_, other):  # the server's own rules
         assert other.settings()["targets"] == [500, 250, None]
     fields = {f["name"]: f for f in form["rules"]}
-    assert set(fields) == set(Rules().to_dict())
+    from spades_ai.web.settings import NOT_OFFERED
+
+    assert set(fields) == set(Rules().to_dict()) - set(NOT_OFFERED)  # the table fields: four players in pairs
     assert fields["pass_cards"]["kind"] == "int" and fields["closed_bidding"]["kind"] == "bool"
     assert fields["spade_lead"]["choices"][0] == "broken" and fields["loss_threshold"]["optional"]
     assert all(f["doc"].endswith(".") for f in fields.values())
@@ -417,3 +419,15 @@ def test_an_action_whose_save_fails_is_not_kept(tmp_path, monkeypatch):
         refused(500, client.act, state["id"], first_choice(state["hand"]), match="internal error")
         monkeypatch.undo()
         assert client.state(state["id"])["hand"] == state["hand"]
+
+
+def test_the_browser_table_refuses_other_tables_by_name(tmp_path):
+    """The browser table seats four players in pairs; the table fields are not in its form."""
+    from spades_ai.web.server import make_server
+    from spades_ai.web.settings import rules_form, rules_from_form
+
+    with pytest.raises(RulesError, match="four players in pairs"):
+        make_server(tmp_path, port=0, rules=Rules.preset("cutthroat"))
+    assert not {"players", "teams", "must_win"} & {f["name"] for f in rules_form(Rules())}
+    with pytest.raises(RulesError, match="'players' is not offered"):
+        rules_from_form(Rules(), {"players": 3})

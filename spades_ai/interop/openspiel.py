@@ -90,8 +90,9 @@ from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks
 
 GAME_NAME = "spades_ai"
-#: Rules fields that may be None: the game parameter takes 0 for None.
+#: Rules fields that may be None: the game parameter takes 0 for None ("" for a text field).
 _OPTIONAL = frozenset(f.name for f in dataclasses.fields(Rules) if "None" in str(f.type))
+_NONE = {f.name: "" if "str" in str(f.type) else 0 for f in dataclasses.fields(Rules) if f.name in _OPTIONAL}
 
 
 def _parameter_specification() -> dict:
@@ -99,7 +100,7 @@ def _parameter_specification() -> dict:
     for f in dataclasses.fields(Rules):
         default = f.default
         if default is None and f.name in _OPTIONAL:
-            default = 0
+            default = _NONE[f.name]
         if isinstance(default, (bool, int, float, str)):
             spec[f.name] = default
     spec["dealer"] = 0
@@ -124,7 +125,7 @@ def rules_from_params(params: dict) -> tuple[Rules, int, str]:
         raise RulesError(f"{GAME_NAME} parameter {e}") from None
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
         raise RulesError(f"{GAME_NAME} parameter 'dealer' must be a seat 0..3, not {dealer!r}")
-    fields = {k: (None if k in _OPTIONAL and v == 0 and not isinstance(v, bool) else v) for k, v in values.items()}
+    fields = {k: (None if k in _OPTIONAL and v == _NONE[k] and not isinstance(v, bool) else v) for k, v in values.items()}
     return Rules(**fields), dealer, episode
 
 
@@ -132,7 +133,7 @@ def params_from_rules(rules: Rules | None = None, dealer: int = 0, episode: str 
     """The game parameters of ``rules`` (``pyspiel.load_game("spades_ai", params_from_rules(r))``)."""
     rules = Rules() if rules is None else rules
     params = {k: getattr(rules, k) for k in PARAMETERS if k not in ("dealer", "episode")}
-    params = {k: (0 if v is None else v) for k, v in params.items()}
+    params = {k: (_NONE[k] if v is None else v) for k, v in params.items()}
     params["dealer"] = dealer
     params["episode"] = check_episode(episode)
     return params

@@ -23,6 +23,9 @@ from spades_ai.table.game import LEVELS
 MAX_TARGET = 2000
 MAX_HANDS = 100
 CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS}
+#: Rules fields the browser table does not offer: it seats four players in two partnerships
+#: (tables of other sizes, solo play and their options are played from Python and the terminal).
+NOT_OFFERED = ("players", "teams", "must_win", "failed_bid", "equal_cards")
 #: The lengths of a match the settings offer first (the online tables players know: 500 or 250 points).
 TARGETS = (500, 250)
 
@@ -56,6 +59,8 @@ def rules_form(base: Rules) -> list[dict]:
     docs = field_docs()
     out = []
     for field in dataclasses.fields(Rules):
+        if field.name in NOT_OFFERED:
+            continue
         kind, optional = _kind(field)
         entry = {"name": field.name, "kind": kind, "optional": optional, "value": getattr(base, field.name),
                  "doc": docs.get(field.name, "")}
@@ -75,6 +80,8 @@ def rules_from_form(base: Rules, given) -> Rules:
     fields = {f.name: f for f in dataclasses.fields(Rules)}
     values = base.to_dict()
     for name, value in given.items():
+        if name in NOT_OFFERED:
+            raise RulesError(f"rules field {name!r} is not offered by the browser table, which seats four players in pairs")
         if name not in fields:
             raise RulesError(f"unknown rules field {name!r}; valid fields: {', '.join(sorted(fields))}")
         kind, optional = _kind(fields[name])
@@ -89,6 +96,8 @@ def rules_from_form(base: Rules, given) -> Rules:
             raise RulesError(f"rules field {name!r} is one of {', '.join(CHOICES[name])}, not {value!r}")
         values[name] = value
     rules = Rules.from_dict(values)
+    if (rules.players, rules.teams) != (4, "pairs"):
+        raise RulesError("the browser table seats four players in pairs")
     if rules.target_score is not None and rules.target_score > MAX_TARGET:
         raise RulesError(f"the browser table plays to at most {MAX_TARGET} points, not {rules.target_score}")
     if rules.max_hands is not None and rules.max_hands > MAX_HANDS:

@@ -1,0 +1,45 @@
+"""The seats and sides of a table, in the kernels: the rules array's table slots read by name.
+
+The same vocabulary as ``spades_ai.seats`` (which documents it), over ``Rules.as_array()``:
+write these instead of ``4``, ``% 4``, ``& 3``, ``seat & 1`` or ``seat ^ 2``. ``partner`` is
+-1 solo. ``next_seat`` steps without a modulo.
+"""
+
+from spades_ai.engine.jit import inline_kernel
+from spades_ai.rules import R_CARDS_EACH, R_SEATS, R_SIDES
+
+
+@inline_kernel
+def n_seats(rules):
+    return rules[R_SEATS]
+
+
+@inline_kernel
+def n_sides(rules):
+    return rules[R_SIDES]
+
+
+@inline_kernel
+def cards_each(rules):
+    """Cards dealt to each seat, which is also the tricks of a hand."""
+    return rules[R_CARDS_EACH]
+
+
+@inline_kernel
+def side_of(seat, rules):
+    return seat % rules[R_SIDES]
+
+
+@inline_kernel
+def partner(seat, rules):
+    """The seat's partner, -1 solo."""
+    if rules[R_SIDES] == rules[R_SEATS]:
+        return -1
+    p = seat + rules[R_SIDES]
+    return p - rules[R_SEATS] if p >= rules[R_SEATS] else p
+
+
+@inline_kernel
+def next_seat(seat, rules):
+    """The seat to this one's left."""
+    return 0 if seat + 1 >= rules[R_SEATS] else seat + 1
