@@ -3,14 +3,14 @@
 spades-ai                                   a small tournament (Normal vs Easy, 2,000
                                             duplicate deals) and its summary
 spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|matches]
-          [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml]
+          [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml|PRESET]
           [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
           [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays] [--decision-timeout SECONDS]
 spades-ai summary DIR                       the summary table of a results folder
-spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml]
+spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml|PRESET]
           [--seed S] [--save FILE] [--resume FILE]
                                             you play South, one action a line on stdin
-spades-ai serve [--host 127.0.0.1] [--port 8000] [--level easy|normal|hard|crazy] [--rules FILE.toml]
+spades-ai serve [--host 127.0.0.1] [--port 8000] [--level easy|normal|hard|crazy] [--rules FILE.toml|PRESET]
           [--dir FOLDER] [--max-matches N] [--max-live N]
                                             the browser table: play the bots in a browser
 spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P] [--pbn]
@@ -23,7 +23,7 @@ spades-ai review SOURCE [--judge solver|hard|crazy] [--from-trick N] [--deal N -
                                             every decision's value and loss under a judge;
                                             of a results folder: loss per agent and phase
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
-          [--opponents A] [--jobs J] [--rules FILE.toml] [--config BIDDING.toml]
+          [--opponents A] [--jobs J] [--rules FILE.toml|PRESET] [--config BIDDING.toml]
                                             the bidding benchmark on fixed duplicate deals
 spades-ai agents                            the built-in agents
 spades-ai deal SEED [INDEX]                 print a deal
@@ -44,7 +44,7 @@ import time
 import warnings
 from pathlib import Path
 
-from spades_ai.rules import Rules
+from spades_ai.rules import PRESETS, Rules
 
 EXIT_USAGE = 2
 DEFAULT_AGENTS = "normal,easy"
@@ -276,7 +276,8 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     rules = cfg.get("rules", {})
 
 
-    changed = {k: v for k, v in rules.items() if Rules().to_dict().get(k) != v}
+    # through Rules: an older folder's rules lack the fields added since (their defaults)
+    changed = {k: v for k, v in Rules.load(rules).to_dict().items() if Rules().to_dict().get(k) != v}
     budget = "up to " if cfg.get("sprt") is not None else ""
     title = (
         f"{' vs '.join(agents) if len(agents) <= 3 else f'{len(agents)} agents, ' + cfg.get('schedule', '')}: "
@@ -667,6 +668,10 @@ def _cmd_dataset(args) -> None:
     print(f"dataset in {out}")
 
 
+#: ``--rules``: what ``Rules.load`` takes from a command line.
+RULES_HELP = f"house rules: a TOML file, or a preset ({', '.join(PRESETS)})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="spades-ai",
@@ -703,7 +708,7 @@ def _add_tournament(sub) -> None:
     )
     t.add_argument("--backend", choices=("loky", "dask"), help="joblib backend (default loky)")
     t.add_argument("--scheduler", metavar="ADDR", help="address of a running dask scheduler (implies --backend dask)")
-    t.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
+    t.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
     t.add_argument("--out", metavar="DIR", help="results folder; the same folder resumes an interrupted run")
     t.add_argument(
         "--fresh", action="store_true",
@@ -747,7 +752,7 @@ def _add_play(sub) -> None:
                     help="the opponents' level: easy, normal (default), hard, crazy, or a bot program "
                          "cmd:COMMAND (docs/PROTOCOL.md); your partner plays Hard, or Crazy at crazy")  # fmt: skip
     pl.add_argument("--target", type=_positive, help="points to win (500, the default, or 250 for a shorter match)")
-    pl.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file); --target overrides its target")
+    pl.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}; --target overrides its target")
     pl.add_argument("--seed", type=_seed, help="the deals and the first dealer come from it (default: a random seed, printed)")
     pl.add_argument("--save", metavar="FILE", help="save the match here after every action (JSON lines)")
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving it there)")
@@ -761,7 +766,7 @@ def _add_serve(sub) -> None:
     sv.add_argument("--port", type=_count, default=8000, help="port (default 8000; 0: any free port)")
     sv.add_argument("--level", choices=("easy", "normal", "hard", "crazy"), default="normal",
                     help="the opponents' level offered first (default normal); the page can choose another")
-    sv.add_argument("--rules", metavar="FILE.toml", help="house rules offered first (a TOML file); the page can change them")
+    sv.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}, offered first; the page can change them")
     sv.add_argument("--dir", metavar="FOLDER", help=f"where the matches are saved (default {default_matches_folder()})")
     sv.add_argument("--max-matches", dest="max_matches", type=_positive, default=10_000,
                     help="saved matches the folder may hold; a new one beyond is refused (default 10000)")
@@ -822,7 +827,7 @@ def _add_bidding(sub) -> None:
     b.add_argument("--policy", help="the agent that plays every card (default normal)")
     b.add_argument("--opponents", help="the agent whose bids the opponents make (default normal)")
     b.add_argument("--jobs", type=_jobs, help="parallel jobs (default 1)")
-    b.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
+    b.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
     b.add_argument("--config", metavar="BIDDING.toml", help="a TOML file with any of these settings; flags override it")
     b.set_defaults(func=_cmd_bidding)
 
@@ -839,7 +844,7 @@ def _add_dataset(sub) -> None:
     ds.add_argument("--agents", help=f"comma-separated lineup: two for A,B,A,B or four by seat (default {DEFAULT_AGENTS})")
     ds.add_argument("--deals", type=_positive, help="deals (seed, 0..N-1) to play, dealer 0")
     ds.add_argument("--seed", type=_seed, default=0, help="deal i comes from (seed, i) (default 0)")
-    ds.add_argument("--rules", metavar="FILE.toml", help="house rules (a TOML file)")
+    ds.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
     ds.add_argument(
         "--labels", metavar="SOLVER|AGENT",
         help="value labels: solver = the exact solver's card values late in the hand; hard or crazy (with options: "

@@ -273,16 +273,21 @@ class Rules:
     @classmethod
     def load(cls, rules: Rules | dict | str | Path | None, base: Path | None = None) -> Rules:
         """Rules from a ``Rules``, a table of fields (``"off"`` or ``"none"`` for None, as in a
-        TOML file), a TOML file name (relative to ``base`` when given), or None (the defaults):
-        what the command line and experiment files accept.
+        TOML file), a preset's name (``PRESETS``: ``"cutthroat"``), a TOML file name (relative
+        to ``base`` when given), or None (the defaults): what the command line and experiment
+        files accept. A preset's name wins over a file of that name without a suffix.
 
         >>> Rules.load({"loss_threshold": "off"}).loss_threshold is None
         True
+        >>> Rules.load("cutthroat").players
+        3
         """
         if rules is None:
             return cls()
         if isinstance(rules, Rules):
             return rules
+        if isinstance(rules, str) and rules in PRESETS:
+            return cls.preset(rules)
         try:
             if isinstance(rules, dict):
                 return cls.from_dict(_off_as_none(rules))
@@ -303,18 +308,9 @@ class Rules:
         >>> Rules.preset("cutthroat").cards_each
         17
         """
-        presets = {
-            "classic": {},
-            "blind": {"blind_nil": True},
-            "suicide": {"bidding": "suicide"},
-            "mirror": {"bidding": "mirror"},
-            "whiz": {"bidding": "whiz"},
-            "solo": {"players": 4, "teams": "solo", "must_win": True},
-            "cutthroat": {"players": 3, "teams": "solo"},
-        }
-        if name not in presets:
-            raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(presets)}")
-        return cls(**{**presets[name], **overrides})
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+        return cls(**{**PRESETS[name], **overrides})
 
     def replace(self, **changes) -> Rules:
         """A copy with some fields changed (and validated)."""
@@ -486,6 +482,18 @@ class Rules:
         a[R_BLIND_PASS] = self.blind_pass
         a.setflags(write=False)
         return a
+
+
+#: The named presets (``Rules.preset``, ``Rules.load``, ``--rules NAME``): fields over the defaults.
+PRESETS = {
+    "classic": {},
+    "blind": {"blind_nil": True},
+    "suicide": {"bidding": "suicide"},
+    "mirror": {"bidding": "mirror"},
+    "whiz": {"bidding": "whiz"},
+    "solo": {"players": 4, "teams": "solo", "must_win": True},
+    "cutthroat": {"players": 3, "teams": "solo"},
+}
 
 
 def _fail(name: str, value, expected: str) -> None:

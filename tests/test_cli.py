@@ -245,7 +245,7 @@ def test_a_killed_worker_is_one_line_and_the_run_resumes(capsys, tmp_path):
     code, out, err = cli(capsys, *args)
     assert code == 0, err
     df = load_results(tmp_path / "k")
-    assert len(df) == 40 * 4 and not df.duplicated(["deal_no", "table", "team"]).any()
+    assert len(df) == 40 * 4 and not df.duplicated(["deal_no", "rotation", "side"]).any()
 
 
 @pytest.mark.parametrize("lost", ["loky", "pool", "dask"])

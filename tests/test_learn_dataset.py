@@ -278,9 +278,9 @@ def test_the_dataset_of_a_matches_mode_run(tmp_path):
     assert main(["dataset", "--from", str(run), "--out", str(tmp_path / "from"), "--chunk-size", "3"]) == 0
     data = load_dataset(tmp_path / "from")
     assert (data["deal_no"] == -1).all() and data["hand_no"].max() >= 2
-    hands = load_results(run, columns=["table", "team", "match_no", "hand_no"]).query("team == 0")
+    hands = load_results(run, columns=["rotation", "side", "match_no", "hand_no"]).query("side == 0")
     r = checked = 0
-    for table, m, k in hands.sort_values(["table", "match_no", "hand_no"])[["table", "match_no", "hand_no"]].to_numpy():
+    for table, m, k in hands.sort_values(["rotation", "match_no", "hand_no"])[["rotation", "match_no", "hand_no"]].to_numpy():
         expected = record_rows(from_run(run, match_no=int(m), hand_no=int(k), table=int(table)).record)
         for v, mask, seat, action, outcome in expected:
             assert (data["match_no"][r], data["hand_no"][r]) == (m, k)

@@ -15,14 +15,14 @@ FALSE2 = {"nil_a": False, "nil_b": False, "nil_made_a": False, "nil_made_b": Fal
 
 def hands_frame():
     rows = [
-        dict(deal_no=0, table=0, team=0, agent="A", opponent="B", bid_a=4, bid_b=3, tricks_won_a=5, tricks_won_b=3,
+        dict(deal_no=0, rotation=0, side=0, agent="A", opponent="B", bid_a=4, bid_b=3, tricks_won_a=5, tricks_won_b=3,
              team_tricks=8, contract=7, made=True, new_bags=1, bag_penalties=0, points=71, **FALSE2),
-        dict(deal_no=0, table=0, team=1, agent="B", opponent="A", bid_a=2, bid_b=0, tricks_won_a=3, tricks_won_b=2,
+        dict(deal_no=0, rotation=0, side=1, agent="B", opponent="A", bid_a=2, bid_b=0, tricks_won_a=3, tricks_won_b=2,
              team_tricks=5, contract=2, made=True, new_bags=3, bag_penalties=0, points=-77,
              **{**FALSE2, "nil_b": True}),
-        dict(deal_no=1, table=0, team=0, agent="A", opponent="B", bid_a=5, bid_b=2, tricks_won_a=3, tricks_won_b=2,
+        dict(deal_no=1, rotation=0, side=0, agent="A", opponent="B", bid_a=5, bid_b=2, tricks_won_a=3, tricks_won_b=2,
              team_tricks=5, contract=7, made=False, new_bags=0, bag_penalties=0, points=-70, **FALSE2),
-        dict(deal_no=1, table=0, team=1, agent="B", opponent="A", bid_a=3, bid_b=3, tricks_won_a=4, tricks_won_b=4,
+        dict(deal_no=1, rotation=0, side=1, agent="B", opponent="A", bid_a=3, bid_b=3, tricks_won_a=4, tricks_won_b=4,
              team_tricks=8, contract=6, made=True, new_bags=2, bag_penalties=1, points=-38, **FALSE2),
     ]  # fmt: skip
     return pd.DataFrame(rows)
@@ -58,7 +58,7 @@ def matches_frame():
     """One match, two hands: before hand 1 team 0 trails (100 vs 420) with 8 bags, and team 1 is
     within 100 of the target."""
     def row(hand_no, team, points, score, opp_score, new_bags, bag_penalties, bag_count):
-        return dict(match_no=0, hand_no=hand_no, table=0, team=team, agent="AB"[team], opponent="BA"[team],
+        return dict(match_no=0, hand_no=hand_no, rotation=0, side=team, agent="AB"[team], opponent="BA"[team],
                     points=points, score=score, opp_score=opp_score, new_bags=new_bags,
                     bag_penalties=bag_penalties, bag_count=bag_count, contract=5, made=True, bid_a=3, bid_b=2,
                     tricks_won_a=3, tricks_won_b=2, team_tricks=5, **FALSE2)  # fmt: skip

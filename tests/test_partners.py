@@ -28,7 +28,7 @@ def synthetic(values: dict, deals: int, seed: int = 0, noise: float = 30.0) -> p
                 for team, (a, b) in enumerate(teams):  # the cards favour team 0's seats at both tables
                     mine = d / 2 if teams[team] is p else -d / 2
                     rows.append((pairing, deal, table, team, f"{a}+{b}", a, b, round(mine + luck * (1 - 2 * team))))
-    return pd.DataFrame(rows, columns=["pairing", "deal_no", "table", "team", "agent", "agent_a", "agent_b", "points"])
+    return pd.DataFrame(rows, columns=["pairing", "deal_no", "rotation", "side", "agent", "agent_a", "agent_b", "points"])
 
 
 def test_the_fit_recovers_the_values_of_the_model():
@@ -67,7 +67,7 @@ def test_pairings_that_do_not_tell_agents_apart_are_refused():
     rows = [(0, deal, table, team, label, *teams[label], 10 * team)
             for deal in range(5) for table in (0, 1)
             for team, label in enumerate(("a+b", "b+a") if table == 0 else ("b+a", "a+b"))]  # fmt: skip
-    mirror = pd.DataFrame(rows, columns=["pairing", "deal_no", "table", "team", "agent", "agent_a", "agent_b", "points"])
+    mirror = pd.DataFrame(rows, columns=["pairing", "deal_no", "rotation", "side", "agent", "agent_a", "agent_b", "points"])
     with pytest.raises(ValueError, match="do not tell the agents"):
         partner_values(mirror)
     df = synthetic({"a": 1.0, "b": 0.0}, 5)

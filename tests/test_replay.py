@@ -90,7 +90,7 @@ def test_keep_plays_adds_one_column_and_the_default_run_has_none(runs):
 def test_keep_plays_rows_replay_exactly(runs):
     hands, _, matches = runs
     df = load_results(hands)
-    for (deal_no, table), rows in list(df.groupby(["deal_no", "table"]))[::7]:
+    for (deal_no, table), rows in list(df.groupby(["deal_no", "rotation"]))[::7]:
         (recorded,) = replay_source(hands, deal_no=int(deal_no), table=int(table))
         rec = recorded.record
         by_seat = {s: int(rows.iloc[s % 2]["bid_a" if s < 2 else "bid_b"]) for s in range(4)}
@@ -98,10 +98,10 @@ def test_keep_plays_rows_replay_exactly(runs):
         assert rec["plays"] == list(np.frombuffer(rows.iloc[0].plays, np.int8))
         assert rec["deal"] == [int(m) for m in deal(5, int(deal_no))]
     dm = load_results(matches)
-    last = dm[(dm.match_no == 2) & (dm.table == 1)].hand_no.max()
+    last = dm[(dm.match_no == 2) & (dm.rotation == 1)].hand_no.max()
     (recorded,) = replay_source(matches, match_no=2, hand_no=int(last), table=1)
     hand = Hand.from_record(recorded.record)
-    row = dm[(dm.match_no == 2) & (dm.table == 1) & (dm.hand_no == last)].sort_values("team")
+    row = dm[(dm.match_no == 2) & (dm.rotation == 1) & (dm.hand_no == last)].sort_values("side")
     assert list(hand.result().scores) == row.score.tolist()
 
 
@@ -203,7 +203,7 @@ def test_runs_and_matches_with_jokers_and_high_deuces_replay(tmp_path):
         df = load_results(run.path)
         row = df.iloc[-1]
         keys = {"deal_no": int(row.deal_no)} if mode == "hands" else {"match_no": int(row.match_no), "hand_no": int(row.hand_no)}
-        (recorded,) = replay_source(run.path, table=int(row.table), **keys)
+        (recorded,) = replay_source(run.path, table=int(row.rotation), **keys)
         hand = Hand.from_record(recorded.record)
         assert hand.phase == "over" and sorted(recorded.record["plays"]) == list(range(52))
         text = "\n".join(replay_lines(recorded))

@@ -58,7 +58,7 @@ def test_rows_are_typed_and_documented(reference):
     df = reference
     assert len(df) == 3000 * 4
     assert set(df.columns) <= set(COLUMNS_DOC)
-    for col in ("deal_no", "table", "team", "agent", "opponent", "bid_a", "bid_b", "nil_a", "nil_b", "blind_a", "blind_b",
+    for col in ("deal_no", "rotation", "side", "players", "agent", "opponent", "bid_a", "bid_b", "nil_a", "nil_b", "blind_a", "blind_b",
                 "contract", "team_tricks", "points", "new_bags", "bag_penalties", "made", "nil_made_a", "nil_made_b"):  # fmt: skip
         assert col in df.columns
     assert df["deal_no"].dtype == np.int64 and df["bid_a"].dtype == np.int8 and df["points"].dtype == np.int32
@@ -74,7 +74,7 @@ def test_rows_are_exactly_play_hands_at_both_tables(reference):
     for table, lineup in ((0, ["normal", "easy"]), (1, ["easy", "normal"])):
         rec = play_hands(lineup, 3000, seed=0)
         for team in (0, 1):
-            rows = df[(df.table == table) & (df.team == team)].sort_values("deal_no")
+            rows = df[(df.rotation == table) & (df.side == team)].sort_values("deal_no")
             assert (rows["agent"].astype(str) == lineup[team]).all()
             assert (rows["opponent"].astype(str) == lineup[1 - team]).all()
             np.testing.assert_array_equal(rows["points"], rec.points[:, team])
@@ -86,8 +86,8 @@ def test_rows_are_exactly_play_hands_at_both_tables(reference):
             np.testing.assert_array_equal(rows["nil_made_a"], rec.nil_made[:, team])
             np.testing.assert_array_equal(rows["tricks_won_b"], rec.tricks_won[:, team + 2])
             np.testing.assert_array_equal(rows["counted_tricks"], rec.counted_tricks[:, team])
-    # rows are ordered by deal, table, team
-    assert (df[["deal_no", "table", "team"]].to_numpy()[:4] == [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1]]).all()
+    # rows are ordered by deal, rotation, side
+    assert (df[["deal_no", "rotation", "side"]].to_numpy()[:4] == [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1]]).all()
     assert df["deal_no"].is_monotonic_increasing
 
 
@@ -95,9 +95,9 @@ def test_matches_rows_carry_running_scores_and_the_winner(reference_matches):
     df = reference_matches
     rules = Rules(target_score=300)
     rec = play_matches(["normal", "easy"], 60, seed=0, rules=rules)
-    t0 = df[df.table == 0]
+    t0 = df[df.rotation == 0]
     for team in (0, 1):
-        rows = t0[t0.team == team].sort_values(["match_no", "hand_no"])
+        rows = t0[t0.side == team].sort_values(["match_no", "hand_no"])
         np.testing.assert_array_equal(rows["score"], rec.scores[:, team])
         np.testing.assert_array_equal(rows["opp_score"], rec.scores[:, 1 - team])
         np.testing.assert_array_equal(rows["winner"], rec.winner)
@@ -108,13 +108,13 @@ def test_matches_rows_carry_running_scores_and_the_winner(reference_matches):
         (last["score"] >= 300) | (last["opp_score"] >= 300) | (last[["score", "opp_score"]].min(axis=1) <= -200)
     ).all()
     assert "deal_no" not in df.columns  # a match's cards come from its own streams
-    assert list(df.columns[:5]) == ["pairing", "match_no", "hand_no", "table", "team"]
+    assert list(df.columns[:6]) == ["pairing", "match_no", "hand_no", "rotation", "side", "players"]
 
 
 def test_non_duplicate_tables_get_other_cards(tmp_path):
     run(tmp_path, deals=200, duplicate=False)
     df = load_results(tmp_path)
-    t1 = df[(df.table == 1) & (df.team == 0)].sort_values("deal_no")
+    t1 = df[(df.rotation == 1) & (df.side == 0)].sort_values("deal_no")
     other = play_hands(["easy", "normal"], 200, seed=Tournament.make("normal,easy", duplicate=False).table_seed(1))
     np.testing.assert_array_equal(t1["points"], other.points[:, 0])
     same = play_hands(["easy", "normal"], 200, seed=0)
@@ -226,7 +226,7 @@ def test_resume_after_the_process_is_killed(tmp_path, reference):
     assert again.chunks_skipped == before
     assert not (out / LOCK_FILE).exists()
     df = load_results(out)
-    assert not df.duplicated(["deal_no", "table", "team"]).any()
+    assert not df.duplicated(["deal_no", "rotation", "side"]).any()
     pd.testing.assert_frame_equal(df, reference)
 
 
@@ -474,12 +474,12 @@ def test_a_partnership_seats_its_first_partner_at_seat_0_and_the_second_at_seat_
     the run resumes like any other (one loop of Normal and Easy: nothing new to compile)."""
     r = run(tmp_path / "hands", agents="normal+easy,easy+normal,normal", deals=40, chunk_size=20)
     df = load_results(r)
-    assert len(df) == 3 * 40 * 4 and df.attrs["config"]["schema"] == 3
+    assert len(df) == 3 * 40 * 4 and df.attrs["config"]["schema"] == 4
     p0 = df[df.pairing == 0]
     for table, seats in ((0, ["normal", "easy", "easy", "normal"]), (1, ["easy", "normal", "normal", "easy"])):
         rec = play_hands(seats, 40, seed=0)
         for team in (0, 1):
-            rows = p0[(p0.table == table) & (p0.team == team)].sort_values("deal_no")
+            rows = p0[(p0.rotation == table) & (p0.side == team)].sort_values("deal_no")
             assert set(rows["agent"].astype(str)) == {f"{seats[team]}+{seats[team + 2]}"}
             assert set(rows["agent_a"].astype(str)) == {seats[team]} and set(rows["agent_b"].astype(str)) == {seats[team + 2]}
             np.testing.assert_array_equal(rows["points"], rec.points[:, team])
@@ -489,9 +489,9 @@ def test_a_partnership_seats_its_first_partner_at_seat_0_and_the_second_at_seat_
     assert run(tmp_path / "hands", agents="normal+easy,easy+normal,normal", deals=40).chunks_played == 0
     m = load_results(run(tmp_path / "matches", agents=["normal+easy", {"partners": ["easy", "normal"], "label": "en"}],
                          deals=4, mode="matches", rules=Rules(target_score=200)))  # fmt: skip
-    assert set(m["agent"].astype(str)) == {"normal+easy", "en"} and (m.groupby(["match_no", "table"]).winner.max() >= 0).all()
+    assert set(m["agent"].astype(str)) == {"normal+easy", "en"} and (m.groupby(["match_no", "rotation"]).winner.max() >= 0).all()
     rec = play_matches(["normal", "easy", "easy", "normal"], 4, seed=0, rules=Rules(target_score=200))
-    t0 = m[(m.table == 0) & (m.team == 0)].sort_values(["match_no", "hand_no"])
+    t0 = m[(m.rotation == 0) & (m.side == 0)].sort_values(["match_no", "hand_no"])
     np.testing.assert_array_equal(t0["score"], rec.scores[:, 0])
 
 

@@ -36,10 +36,10 @@ def frame(rows: list[dict], **defaults) -> pd.DataFrame:
 def duplicate_deal(deal, a_t0, b_t0, b_t1, a_t1, a="A", b="B", **extra):
     """The four rows of one duplicate deal: points of A and B at table 0 and table 1."""
     return [
-        {"deal_no": deal, "table": 0, "team": 0, "agent": a, "opponent": b, "points": a_t0, **extra.get("a0", {})},
-        {"deal_no": deal, "table": 0, "team": 1, "agent": b, "opponent": a, "points": b_t0, **extra.get("b0", {})},
-        {"deal_no": deal, "table": 1, "team": 0, "agent": b, "opponent": a, "points": b_t1, **extra.get("b1", {})},
-        {"deal_no": deal, "table": 1, "team": 1, "agent": a, "opponent": b, "points": a_t1, **extra.get("a1", {})},
+        {"deal_no": deal, "rotation": 0, "side": 0, "agent": a, "opponent": b, "points": a_t0, **extra.get("a0", {})},
+        {"deal_no": deal, "rotation": 0, "side": 1, "agent": b, "opponent": a, "points": b_t0, **extra.get("b0", {})},
+        {"deal_no": deal, "rotation": 1, "side": 0, "agent": b, "opponent": a, "points": b_t1, **extra.get("b1", {})},
+        {"deal_no": deal, "rotation": 1, "side": 1, "agent": a, "opponent": b, "points": a_t1, **extra.get("a1", {})},
     ]
 
 
@@ -112,7 +112,7 @@ def matches_frame() -> pd.DataFrame:
             last = k == len(points_team0) - 1
             for team, p in ((0, p0), (1, p1)):
                 me = "A" if team == a_team else "B"
-                rows.append({"match_no": match, "hand_no": k, "table": table, "team": team, "agent": me,
+                rows.append({"match_no": match, "hand_no": k, "rotation": table, "side": team, "agent": me,
                              "opponent": "B" if me == "A" else "A", "points": p, "winner": winner if last else -1})  # fmt: skip
 
     hands(0, 0, [100, 200, 250], [50, 60, 70], 0, a_team=0)  # A wins in 3 hands

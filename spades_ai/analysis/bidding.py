@@ -1,9 +1,12 @@
 """The bidding benchmark: bidding heuristics compared on one fixed set of deals.
 
-Each bidder bids for one partnership (seats 0 and 2 at table 0, seats 1 and 3 at table 1, on the
-same deals), the opponents bid with their own agent, and every card, at every seat, is played by
-one fixed policy (Normal by default). Only the bids differ between bidders, so the differences in
-the tricks taken, the sets, the bags and the points are the bidding's.
+Each bidder bids for one side, side ``r`` at table ``r``, on the same deals at one table per side
+of the rules (at 4 players in pairs: seats 0 and 2 at table 0, seats 1 and 3 at table 1; at 3
+players solo: seat 0, 1 and 2 at tables 0, 1 and 2), the opponents on every other side bid with
+their own agent, and every card, at every seat, is played by one fixed policy (Normal by
+default). Only the bids differ between bidders, so the differences in the tricks taken, the sets,
+the bags and the points are the bidding's. The opponents' points are the mean of the other sides'
+(with two sides, the other side's).
 
 A bidder is a built-in or user agent (its ``bid``), an agent spec such as ``"hard:worlds=64"``,
 or a plain function ``f(cards, seat, bids, scores) -> bid`` taking the seat's cards (a
@@ -30,6 +33,7 @@ from spades_ai.selfplay.play import play_hands
 from spades_ai.analysis.summary import mean_interval, summary_table
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
+from spades_ai.seats import seats, side_of, side_seats, sides
 
 class FunctionBidder:
     """A bidder from a plain function ``f(cards, seat, bids, scores) -> bid``."""
@@ -86,15 +90,17 @@ def _normalise(bidders) -> dict:
 
 
 def _chunk(name, spec, policy_spec, opponent_spec, seed, start, n, rules):
+    rules = Rules() if rules is None else rules
     policy = _agent(policy_spec)
     seat_agent = _seat_agent(name, spec, policy)
     opponent = Mixed("opponents", _agent(opponent_spec), policy)
-    tables = (play_hands([seat_agent, opponent], n, seed=seed, rules=rules, start=start),
-              play_hands([opponent, seat_agent], n, seed=seed, rules=rules, start=start))
     rows = []
-    for table, rec in enumerate(tables):
-        team = table  # the bidder's partnership
-        for seat in (team, team + 2):
+    for table in sides(rules):
+        team = table  # the bidder's side
+        lineup = [seat_agent if side_of(seat, rules) == team else opponent for seat in seats(rules)]
+        rec = play_hands(lineup, n, seed=seed, rules=rules, start=start)
+        others = np.delete(rec.points, team, axis=1)
+        for seat in side_seats(team, rules):
             rows.append(pd.DataFrame({
                 "bidder": name,
                 "deal_no": rec.deal_no,
@@ -108,7 +114,7 @@ def _chunk(name, spec, policy_spec, opponent_spec, seed, start, n, rules):
                 "made": rec.made[:, team],
                 "team_new_bags": rec.new_bags[:, team],
                 "team_points": rec.points[:, team],
-                "opponent_points": rec.points[:, 1 - team],
+                "opponent_points": others.mean(axis=1),
             }))
     return pd.concat(rows, ignore_index=True)
 
@@ -125,7 +131,8 @@ def bidding_records(
     chunk: int = 250,
 ) -> pd.DataFrame:
     """One row per bidder, deal, table and bidding seat: the bid, the tricks that seat took,
-    and its team's contract, made flag, new bags and points (and the opponents' points)."""
+    and its side's contract, made flag, new bags and points (and the mean of the other sides'
+    points). A table per side of ``rules``: at table ``r`` the bidder bids for side ``r``."""
     items = _normalise(bidders)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, not {deals!r}")
@@ -153,11 +160,11 @@ def margin_title(records: pd.DataFrame) -> str:
     policy = f"; {a['policy']} plays every card" if "policy" in a else ""
     run = f", {a['deals']:,} deals, seed {a['seed']}" if "deals" in a else ""
     return (f"bidding benchmark{run}: margin = the bidder's team's points per deal minus the opponents' "
-            f"({opponents}{policy}), over both tables, 95% interval over deals")
+            f"({opponents}{policy}), over every table, 95% interval over deals")
 
 
 def _per_deal(team: pd.DataFrame) -> pd.DataFrame:
-    """One bidder's points per deal over both tables (``team_points``, ``opponent_points``) and
+    """One bidder's points per deal over every table (``team_points``, ``opponent_points``) and
     its ``margin`` (the first minus the second), from its rows of one per deal and table."""
     per_deal = team.groupby("deal_no")[["team_points", "opponent_points"]].mean()
     return per_deal.assign(margin=per_deal["team_points"] - per_deal["opponent_points"])
@@ -181,9 +188,9 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
     """The leaderboard of ``bidding_records``: per bidder, how its bids met the tricks taken.
 
     ``mean_error`` and ``mae`` compare each number bid with the tricks that seat took (nil bids
-    apart); ``set_rate`` and ``bags_per_hand`` are per team-hand; ``points_per_deal`` is the
-    bidder's team's points averaged over both tables of a deal, ``margin`` the same minus the
-    opponents' points, with its 95% interval over deals. Sorted by margin. A ``SummaryTable``:
+    apart); ``set_rate`` and ``bags_per_hand`` are per side-hand; ``points_per_deal`` is the
+    bidder's side's points averaged over every table of a deal, ``margin`` the same minus the
+    opponents' points (the other sides' mean), with its 95% interval over deals. Sorted by margin. A ``SummaryTable``:
     it prints whole, under a title saying what the margin is measured against (``margin_title``).
     """
     out = []

@@ -1,18 +1,19 @@
 """Rates per agent from tournament results: bags, sets, nils, bid accuracy, and score context.
 
-These work on the tidy frame of ``load_results`` (one row per hand per team; see
+These work on the tidy frame of ``load_results`` (one row per hand per side; see
 ``spades_ai.tournament.results``). The rate definitions are those of ``summarize``::
 
     set_rate        contracts set / contracts bid, Wilson 95% interval
-    bags_per_hand   new bags per team-hand (95% interval of the mean)
-    penalties_per_100   bag penalties per 100 team-hands
+    bags_per_hand   new bags per side-hand (95% interval of the mean)
+    penalties_per_100   bag penalties per 100 side-hands
     nil_rate        nil bids per player-hand; nil_success: nils made / nils bid (Wilson)
     bid_error       number bid minus the tricks that player took (nil bids apart); bid_mae
                     its mean absolute value
 
-Score context (matches mode, where the running scores are kept): before each hand a team is
+Score context (matches mode, where the running scores are kept): before each hand a side is
 ``near_target`` when its score is within 100 points of the target, ``near_bag_limit`` when its
-bag count is within 3 of the limit, and ``trailing`` when it is 100 or more points behind.
+bag count is within 3 of the limit, and ``trailing`` when it is 100 or more points behind the
+best other side.
 """
 
 from __future__ import annotations
@@ -29,19 +30,25 @@ CONTEXTS = ("near_target", "near_bag_limit", "trailing")
 def seat_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per player-hand: ``agent``, ``bid``, ``blind``, ``nil``, ``nil_made``,
     ``tricks_won`` (the player's own), with the hand's ``pairing``, ``deal_no`` (or
-    ``match_no`` and ``hand_no``), ``table`` and ``team``."""
-    keys = [c for c in ("pairing", "match_no", "hand_no", "deal_no", "table", "team") if c in df.columns]
+    ``match_no`` and ``hand_no``), ``rotation`` and ``side``: every side's seat a, then the
+    seat b of the sides that have one (pairs; ``_seat_b``)."""
+    keys = [c for c in ("pairing", "match_no", "hand_no", "deal_no", "rotation", "side") if c in df.columns]
     parts = []
-    for side in ("a", "b"):
-        part = df[keys + ["agent", "opponent"]].copy()
-        part["seat"] = side
-        part["bid"] = df[f"bid_{side}"].astype(np.int16)
-        part["blind"] = df[f"blind_{side}"]
-        part["nil"] = df[f"nil_{side}"]
-        part["nil_made"] = df[f"nil_made_{side}"]
-        part["tricks_won"] = df[f"tricks_won_{side}"].astype(np.int16)
+    for seat, rows in (("a", df), ("b", df[_seat_b(df)])):
+        part = rows[keys + ["agent", "opponent"]].copy()
+        part["seat"] = seat
+        part["bid"] = rows[f"bid_{seat}"].astype(np.int16)
+        part["blind"] = rows[f"blind_{seat}"].astype(bool)
+        part["nil"] = rows[f"nil_{seat}"].astype(bool)
+        part["nil_made"] = rows[f"nil_made_{seat}"].astype(bool)
+        part["tricks_won"] = rows[f"tricks_won_{seat}"].astype(np.int16)
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
+
+
+def _seat_b(df: pd.DataFrame) -> np.ndarray:
+    """The rows whose side has a seat b (a partner): all with pairs, none solo."""
+    return df["bid_b"].notna().to_numpy()
 
 
 def bid_accuracy(df: pd.DataFrame) -> pd.DataFrame:
@@ -73,7 +80,7 @@ def agent_rates(df: pd.DataFrame, by: str | list[str] = "agent") -> pd.DataFrame
     seats = seat_rows(df)
     for col in by:
         if col not in seats.columns:
-            seats[col] = np.concatenate([df[col].to_numpy()] * 2)  # seat_rows stacks side a, then b
+            seats[col] = np.concatenate([df[col].to_numpy(), df[col].to_numpy()[_seat_b(df)]])  # as seat_rows stacks
     rows = []
     for key, team in df.groupby(by, observed=True, sort=True):
         key = key if isinstance(key, tuple) else (key,)
@@ -85,8 +92,10 @@ def agent_rates(df: pd.DataFrame, by: str | list[str] = "agent") -> pd.DataFrame
 
 
 def with_context(df: pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
-    """``df`` (matches mode) with each team's score and bag count before the hand and the
-    ``CONTEXTS`` flags. The rules come from the results' config unless given."""
+    """``df`` (matches mode) with each side's score and bag count before the hand, the best
+    other side's score before it (``opp_score_before``; with two sides the opponents') and the
+    ``CONTEXTS`` flags (``trailing``: 100 or more behind that side). The rules come from the
+    results' config unless given."""
     if "score" not in df.columns:
         raise ValueError("score context needs matches-mode results (running scores are kept only there)")
     if rules is None:
@@ -95,13 +104,16 @@ def with_context(df: pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
     out = df.copy()
     points = df["points"].astype(np.int64)
     out["score_before"] = df["score"].astype(np.int64) - points
-    # The opponents' row of the same hand holds their points.
-    keys = [c for c in ("pairing", "match_no", "table", "hand_no") if c in df.columns]
-    opp = df[keys + ["team", "points"]].copy()
-    opp["team"] = 1 - opp["team"]
-    opp = opp.rename(columns={"points": "opp_points"})
-    merged = df[keys + ["team"]].merge(opp, on=keys + ["team"], how="left")
-    out["opp_score_before"] = df["opp_score"].to_numpy(np.int64) - merged["opp_points"].to_numpy(np.int64)
+    # The other sides' rows of the same hand hold their scores before it.
+    keys = [c for c in ("pairing", "match_no", "rotation", "hand_no") if c in df.columns]
+    n_sides = int(df["side"].max()) + 1 if len(df) else 2
+    others = df[keys + ["side"]].assign(before=out["score_before"])
+    best = np.full(len(df), np.iinfo(np.int64).min)
+    for shift in range(1, n_sides):
+        other = others.assign(side=(others["side"] + n_sides - shift) % n_sides)
+        merged = df[keys + ["side"]].merge(other, on=keys + ["side"], how="left")
+        best = np.maximum(best, merged["before"].to_numpy(np.int64))
+    out["opp_score_before"] = best
     out["bag_count_before"] = (
         df["bag_count"].astype(np.int64) - df["new_bags"].astype(np.int64) + df["bag_penalties"].astype(np.int64) * rules.bag_limit
     )

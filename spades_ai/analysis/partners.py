@@ -45,23 +45,25 @@ def _deal_rows(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, li
     """(the design, one row per pairing and deal: +1 per seat of the pairing's first
     partnership held by each agent, -1 per seat of the second's; the duplicate differences;
     each row's deal; the agents in column order)."""
-    missing = [c for c in ("pairing", "deal_no", "table", "team", "agent", "agent_a", "agent_b", "points") if c not in df.columns]
+    missing = [c for c in ("pairing", "deal_no", "rotation", "side", "agent", "agent_a", "agent_b", "points") if c not in df.columns]
     if missing:
         raise ValueError(f"partner values need hands-mode tournament results (load_results); missing {', '.join(missing)}")
+    if len(df) and int(df["side"].max()) != 1:
+        raise ValueError(f"partner values need a table of two partnerships (4 players in pairs), not {int(df['side'].max()) + 1} sides")
     config = df.attrs.get("config", {})
     if config.get("duplicate") is False:
         raise ValueError("partner values need duplicate deals: this run played other cards at its second table")
     agents = sorted(set(df["agent_a"].astype(str)) | set(df["agent_b"].astype(str)))
     col = {a: k for k, a in enumerate(agents)}
-    # the pairing's first partnership: team 0 at table 0
-    head = df[(df["table"] == 0) & (df["team"] == 0)]
+    # the pairing's first partnership: side 0 at rotation 0
+    head = df[(df["rotation"] == 0) & (df["side"] == 0)]
     first_of = head.groupby("pairing", observed=True)["agent"].first().astype(str).to_dict()
-    seats = df[df["table"] == 0].drop_duplicates(["pairing", "team"]).set_index(["pairing", "team"])
+    seats = df[df["rotation"] == 0].drop_duplicates(["pairing", "side"]).set_index(["pairing", "side"])
     design_of = {}
     for p in first_of:
         x = np.zeros(len(agents))
-        for team, sign in ((0, 1.0), (1, -1.0)):
-            row = seats.loc[(p, team)]
+        for side, sign in ((0, 1.0), (1, -1.0)):
+            row = seats.loc[(p, side)]
             x[col[str(row["agent_a"])]] += sign
             x[col[str(row["agent_b"])]] += sign
         design_of[p] = x

@@ -1,18 +1,22 @@
 """The tournament table: points, win rates, set, bag and nil rates per pairing, and ratings.
 
-Every figure is computed from the tidy rows of ``load_results`` (one per hand per team)::
+Every figure is computed from the tidy rows of ``load_results`` (one per hand per side: a
+partnership, or a player solo), per agent over every side it sat at, at any table size::
 
-    points         mean points per hand of the agent's team
-    diff           mean duplicate difference per unit: for unit u (a deal, or a match in matches
-                   mode) the agent's points minus the opponent's, summed over both tables and
-                   divided by the hands played there; 95% interval: mean +- 1.96 standard errors
-                   over units (hands mode), a percentile bootstrap over matches (matches mode,
-                   where units hold different numbers of hands: the ratio needs the bootstrap)
+    points         mean points per side-hand of the agent's side
+    diff           mean duplicate difference per unit. A pairing (A, B) seats A on one side and B
+                   on every other (``Tournament.lineup``); in each hand A's difference is its
+                   points minus the mean of the other sides' points in the same deal and rotation
+                   (at two sides: minus B's). For unit u (a deal, or a match in matches mode) it
+                   is summed over the rotations and divided by the hands A played there; B's diff
+                   is the negative of A's. 95% interval: mean +- 1.96 standard errors over units
+                   (hands mode), a percentile bootstrap over matches (matches mode, where units
+                   hold different numbers of hands: the ratio needs the bootstrap)
     win_rate       matches won / matches finished (matches mode), Wilson 95% interval
-    set_rate       contracts set / contracts bid (a team of two nil bidders bids none)
-    bags_per_hand  new bags per team-hand; penalties_per_100: bag penalties per 100 team-hands
+    set_rate       contracts set / contracts bid (a side whose players all bid nil bids none)
+    bags_per_hand  new bags per side-hand; penalties_per_100: bag penalties per 100 side-hands
     nil_rate       nil bids per player-hand; nil_success: nils made / nils bid
-    team_bid, team_tricks   mean team bid (nil counts 0) and mean team tricks per hand
+    team_bid, team_tricks   mean side bid (nil counts 0) and mean side tricks per hand
 
 ``ratings`` fits a Bradley-Terry model to the duplicate outcomes (a unit is won by the agent
 with the higher duplicate difference, a tie counts half; in matches mode each finished match
@@ -136,11 +140,11 @@ def _mode(df: pd.DataFrame) -> str:
 
 
 def _pairings(df: pd.DataFrame) -> list[tuple[int, str, str, pd.DataFrame]]:
-    """(pairing, A, B, rows) with A the agent of team 0 at table 0."""
+    """(pairing, A, B, rows) with A the agent of side 0 at rotation 0."""
     out = []
     key = df["pairing"] if "pairing" in df.columns else pd.Series(0, index=df.index)
     for p, g in df.groupby(key, sort=True, observed=True):
-        first = g[(g["table"] == 0) & (g["team"] == 0)]
+        first = g[(g["rotation"] == 0) & (g["side"] == 0)]
         a = str((first if len(first) else g)["agent"].iloc[0])
         others = [str(x) for x in g["agent"].unique() if str(x) != a]
         if len(others) != 1:
@@ -160,36 +164,44 @@ def _is(column: pd.Series, label: str) -> np.ndarray:
 
 
 def _unit_outcomes(g: pd.DataFrame, a: str, mode: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per unit: (A's points minus B's summed over both tables, hands played there)."""
+    """Per unit: (A's points minus the mean of the other sides' in each hand, summed over the
+    rotations; the hands A played there). A sits on one side of every hand of its pairing."""
     unit = g["match_no"] if mode == "matches" else g["deal_no"]
-    sign = np.where(_is(g["agent"], a), 1.0, -1.0)
-    frame = pd.DataFrame({"unit": unit.to_numpy(), "s": sign * g["points"].to_numpy(dtype=float), "rows": 1.0})
+    n_sides = int(g["side"].max()) + 1
+    mine = _is(g["agent"], a)
+    # A's row counts its points, each other row minus its points / (n_sides - 1): the mean of the others
+    sign = np.where(mine, 1.0, -1.0 / (n_sides - 1))
+    frame = pd.DataFrame({"unit": unit.to_numpy(), "s": sign * g["points"].to_numpy(dtype=float), "hands": mine * 1.0})
     sums = frame.groupby("unit", sort=True).sum()
-    return sums["s"].to_numpy(), sums["rows"].to_numpy() / 2  # two rows (teams) per hand
+    return sums["s"].to_numpy(), sums["hands"].to_numpy()
 
 
 def _match_results(g: pd.DataFrame, agent: str) -> tuple[int, int]:
     """(matches won by ``agent``, finished matches it played)."""
     mine = g[_is(g["agent"], agent) & (g["winner"] >= 0).to_numpy()]
-    return int((mine["winner"] == mine["team"]).sum()), len(mine)
+    return int((mine["winner"] == mine["side"]).sum()), len(mine)
 
 
 def agent_stats(r: pd.DataFrame) -> dict:
-    """The rates of one agent's team rows (see the module docstring): hands, points,
-    set_rate, bags_per_hand, penalties_per_100, nil_rate, nil_success, team_bid, team_tricks."""
+    """The rates of one agent's side rows (see the module docstring): hands, points,
+    set_rate, bags_per_hand, penalties_per_100, nil_rate, nil_success, team_bid, team_tricks.
+    Solo (``bid_b`` null) a side is one player."""
     n = len(r)
     bid_made = r["contract"] > 0
-    nils = int(r["nil_a"].sum() + r["nil_b"].sum())
-    nil_made = int(r["nil_made_a"].sum() + r["nil_made_b"].sum())
+    partnered = r["bid_b"].notna().to_numpy()  # seat b is there (pairs)
+    players = n + int(partnered.sum())
+    nils = int(r["nil_a"].sum() + r["nil_b"][partnered].sum())
+    nil_made = int(r["nil_made_a"].sum() + r["nil_made_b"][partnered].sum())
+    bids = r["bid_a"].astype(int) + np.where(partnered, r["bid_b"].fillna(0), 0).astype(int)
     return {
         "hands": n,
         "points": float(r["points"].mean()) if n else math.nan,
         "set_rate": float((~r["made"][bid_made]).mean()) if bid_made.any() else math.nan,
         "bags_per_hand": float(r["new_bags"].mean()) if n else math.nan,
         "penalties_per_100": 100 * float(r["bag_penalties"].mean()) if n else math.nan,
-        "nil_rate": nils / (2 * n) if n else math.nan,
+        "nil_rate": nils / players if n else math.nan,
         "nil_success": nil_made / nils if nils else math.nan,
-        "team_bid": float((r["bid_a"].astype(int) + r["bid_b"].astype(int)).mean()) if n else math.nan,
+        "team_bid": float(bids.mean()) if n else math.nan,
         "team_tricks": float(r["team_tricks"].mean()) if n else math.nan,
     }
 

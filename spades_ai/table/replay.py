@@ -259,13 +259,13 @@ def from_run(
     rows = _unit_rows(path, t, pairing, table, deal_no if t.mode == "hands" else match_no, what)
     before = None
     if t.mode == "matches":
-        before = rows[rows.hand_no == hand_no - 1].sort_values("team")
+        before = rows[rows.hand_no == hand_no - 1].sort_values("side")
         if len(rows) and hand_no not in set(rows.hand_no):
             raise ReplayError(f"match {match_no} at table {table} has hands 0..{int(rows.hand_no.max())} (hand_no), not {hand_no}")
         rows = rows[rows.hand_no == hand_no]
     if len(rows) != 2:
         raise ReplayError(f"{what}, table {table}: expected 2 rows (one per team), found {len(rows)}")
-    rows = rows.sort_values("team")
+    rows = rows.sort_values("side")
     team_row = [rows.iloc[0], rows.iloc[1]]
     record = _row_record(t, team_row, t.table_seed(table), deal_no, match_no, hand_no, before, title)
     teams = tuple(f"{team_row[k].agent} (seats {k}, {k + 2})" for k in range(2))
@@ -288,14 +288,18 @@ def _keep_plays_run(path: Path):
         raise ReplayError(f"{path}: cannot read the run configuration ({exc})") from None
     if not t.keep_plays:
         raise ReplayError(f"{path} was played without --keep-plays: its rows hold no cards to replay")
+    if t.rules.players != 4 or t.rules.teams != "pairs":
+        raise ReplayError(f"{path} was played by {t.rules.players} players {t.rules.teams}: replay reads 4-player "
+                          "partnership runs only")
     return t
 
 
 def _unit_rows(path: Path, t, pairing: int, table: int, unit: int, what: str):
-    """The rows of deal (or match) ``unit`` of ``pairing`` at ``table``, from its chunk file."""
+    """The rows of deal (or match) ``unit`` of ``pairing`` at ``table`` (rotation), from its
+    chunk file, with this version's column names (``side``, ``rotation``) whatever its schema."""
     import pyarrow.parquet as pq
 
-    from spades_ai.tournament.results import chunk_files
+    from spades_ai.tournament.results import SCHEMA_3_RENAMES, chunk_files
 
     key = "deal_no" if t.mode == "hands" else "match_no"
     chunks = [(c, p) for c, p in chunk_files(path) if c.pairing == pairing]
@@ -305,10 +309,11 @@ def _unit_rows(path: Path, t, pairing: int, table: int, unit: int, what: str):
         unit_name = "deals" if t.mode == "hands" else "matches"
         raise ReplayError(f"{what} is not in {path} (pairing {pairing} holds {unit_name} {held})")
     try:
-        rows = pq.read_table(files[0], filters=[(key, "=", unit), ("table", "=", table)]).to_pandas()
+        rotation = "rotation" if "rotation" in pq.read_schema(files[0]).names else "table"  # schema 3 and older: table
+        rows = pq.read_table(files[0], filters=[(key, "=", unit), (rotation, "=", table)]).to_pandas()
     except Exception as exc:  # noqa: BLE001 -- pyarrow raises several types for a damaged file
         raise ReplayError(f"{files[0]}: cannot read ({exc})") from None
-    return rows[rows.pairing == pairing]
+    return rows[rows.pairing == pairing].rename(columns=SCHEMA_3_RENAMES)
 
 
 def _row_record(t, team_row, seed, deal_no, match_no, hand_no, before, title: str) -> dict:

@@ -22,13 +22,16 @@ def recorded_hands(run_dir) -> tuple[dict, list[str], Rules]:
     that ``seat_agents`` index (a partnership's partners each its own) and the rules."""
     run_dir = Path(run_dir)
     t = Tournament.from_dict(read_config(run_dir))
+    if t.rules.players != 4 or t.rules.teams != "pairs":
+        raise ValueError(f"{run_dir}: datasets hold 4-player partnership hands (the learned models' table), "
+                         f"not {t.rules.players} players {t.rules.teams}")
     if not t.keep_plays:
         raise ValueError(f"{run_dir}: a dataset is made from a run played with --keep-plays (its plays are not recorded)")
     matches = t.mode == "matches"
     unit = ["match_no", "hand_no"] if matches else ["deal_no"]
-    cols = ["pairing", "table", "team", *unit, "dealer", "bid_a", "bid_b", "blind_a", "blind_b", "points", "plays"]
+    cols = ["pairing", "rotation", "side", *unit, "dealer", "bid_a", "bid_b", "blind_a", "blind_b", "points", "plays"]
     cols += ["score", "bag_count"] if matches else []
-    df = load_results(run_dir, columns=cols).sort_values(["pairing", "table", *unit, "team"], kind="stable")
+    df = load_results(run_dir, columns=cols).sort_values(["pairing", "rotation", *unit, "side"], kind="stable")
     team0, team1 = df.iloc[0::2], df.iloc[1::2]
     n = len(team0)
     bids, blind = np.empty((n, 4), np.int64), np.empty((n, 4), np.bool_)
@@ -36,7 +39,7 @@ def recorded_hands(run_dir) -> tuple[dict, list[str], Rules]:
         row = (team0, team1)[s % 2]
         bids[:, s] = row["bid_a" if s < 2 else "bid_b"].to_numpy()
         blind[:, s] = row["blind_a" if s < 2 else "blind_b"].to_numpy()
-    pairing, table = (team0[c].to_numpy(np.int64) for c in ("pairing", "table"))
+    pairing, table = (team0[c].to_numpy(np.int64) for c in ("pairing", "rotation"))
     starts = np.zeros((n, N_STARTS), np.int64)
     extra = {}
     if matches:

@@ -19,39 +19,47 @@ versions in one table); ``move_aside`` (``run_tournament(fresh=True)``, ``--fres
 such a folder ``<folder>.old-<time>`` for a fresh start. A folder written before runs recorded
 their code (no ``code`` in ``config.json``) resumes with a warning that the code is unchecked.
 
-Rows are tidy: one per hand per team. Seat ``a`` of team ``t`` is seat ``t``, seat ``b`` is
-``t + 2``. Columns (``HAND_COLUMNS`` and ``MATCH_COLUMNS`` hold their types), in the package's
-one vocabulary (``ARCHITECTURE.md``)::
+Rows are tidy: one per hand per *side* (what scores: a partnership, or a player solo), at any
+table size. Seat ``a`` of side ``k`` is seat ``k``, seat ``b`` its partner ``k + n_sides``
+(``spades_ai.seats.side_seats``); solo every ``*_b`` column is null. Columns (``HAND_COLUMNS``
+and ``MATCH_COLUMNS`` hold their types), in the package's one vocabulary (``ARCHITECTURE.md``)::
 
-    pairing, table, team, dealer           indices; table: the duplicate orientation
+    pairing, rotation, side, dealer        indices; rotation: the duplicate orientation, 0..n_sides-1
+    players                                players at the table (3, 4, 5)
     deal_no                                hands mode: the deal index i of (seed, i)
     match_no, hand_no                      matches mode: the match, and the hand within it
     agent, opponent                        the entrants' labels (categorical): an agent, or a
-                                           partnership such as ``hard+normal``
-    agent_a, agent_b                       the agents at this team's seats a and b (categorical):
+                                           partnership such as ``hard+normal``; opponent: the
+                                           other side's entrant with two sides, null with more
+    agent_a, agent_b                       the agents at this side's seats a and b (categorical):
                                            a partnership's first and second partner, else the
-                                           team's agent twice
+                                           side's agent twice (solo: b null)
     bid_a, bid_b, nil_a, nil_b,            bids (0 = nil), nil and blind flags,
     blind_a, blind_b, nil_made_a, nil_made_b   whether each nil was made
-    tricks_won_a, tricks_won_b,            tricks per player, per team, and those counted
+    tricks_won_a, tricks_won_b,            tricks per player, per side, and those counted
     team_tricks, counted_tricks            toward the contract
     contract, made, contract_points, nil_points,
     new_bags, bag_penalties, points        this hand's bags, penalties and points
     score, opp_score, bag_count, winner    matches mode only: running scores and bag count
-                                           after the hand; winner: the match winner's team on
-                                           the match's last row, -1 elsewhere
-    plays                                  runs with keep_plays only: the hand's 52 card ids in
-                                           play order (52 bytes, the same on both team rows)
+                                           after the hand (opp_score: the best other side's);
+                                           winner: the match winner's side on the match's last
+                                           row, -1 elsewhere
+    plays                                  runs with keep_plays only: the hand's card ids in
+                                           play order (one byte each, as many as the deck has
+                                           cards: 52 at 4 players; the same on every side row)
 
-Rows are ordered by (pairing, deal_no, table, team) in hands mode and (pairing, match_no,
-table, hand_no, team) in matches mode, whatever the chunking.
+Rows are ordered by (pairing, deal_no, rotation, side) in hands mode and (pairing, match_no,
+rotation, hand_no, side) in matches mode, whatever the chunking.
 
-``config.json`` records ``schema`` (``SCHEMA``). Schema 3 (issue 23) added ``agent_a`` and
+``config.json`` records ``schema`` (``SCHEMA``). Schema 4 (issue 34) holds any table: ``team``
+became ``side`` and ``table`` became ``rotation``, ``players`` is new, and the ``*_b`` and
+``opponent`` columns may be null; folders of schemas 1..3 load with ``rotation = table``,
+``side = team`` and ``players = 4``. Schema 3 (issue 23) added ``agent_a`` and
 ``agent_b`` for partnerships of two agents; folders of schema 2 are read with both filled with
 ``agent`` (the only seating they could hold), and resuming one is refused. Folders of schema 1 (spades_ai 0.1, whose
 columns were ``deal``, ``tricks_a``, ``tricks``, ``counted``, ``bags``, ``nil_won_a``, ``match``,
 ``hand`` ...) are read by ``load_results`` with their columns renamed (``SCHEMA_1_RENAMES``)
-and a note; resuming such a run is refused with a clear message.
+and a note. Resuming a run of an older schema is refused with a clear message.
 """
 
 from __future__ import annotations
@@ -74,11 +82,14 @@ from spades_ai.engine import score as _sc
 
 if TYPE_CHECKING:
     import pandas
+from spades_ai.errors import RulesError
+from spades_ai.rules import Rules
+from spades_ai.seats import side_seats, sides
 from spades_ai.tournament.schedule import Chunk, Tournament, as_json
 from spades_ai.tournament.stopping import SPRT
 
 #: The results schema this version writes; ``config.json`` records it (schema 1 said "format").
-SCHEMA = 3
+SCHEMA = 4
 #: Schema 1 column -> schema 2 column (matches mode's ``deal`` duplicated ``hand`` and is dropped).
 SCHEMA_1_RENAMES = {
     "deal": "deal_no",
@@ -92,6 +103,8 @@ SCHEMA_1_RENAMES = {
     "match": "match_no",
     "hand": "hand_no",
 }
+#: Schema 3 column -> schema 4 column (schemas 1..3 held one table: ``players`` is 4).
+SCHEMA_3_RENAMES = {"table": "rotation", "team": "side"}
 CONFIG_FILE = "config.json"
 #: The key of ``config.json`` that records each agent's code (label -> fingerprint).
 CODE_KEY = "code"
@@ -103,15 +116,16 @@ COMPRESSION = "zstd"
 # name -> (arrow type, description)
 HAND_COLUMNS = {
     "pairing": (pa.int16(), "index of the pairing in config.json"),
-    "table": (pa.int8(), "duplicate orientation: 0 = first agent of the pairing on team 0"),
-    "team": (pa.int8(), "0 (seats 0, 2) or 1 (seats 1, 3)"),
+    "rotation": (pa.int8(), "duplicate orientation: 0 = first agent of the pairing on side 0"),
+    "side": (pa.int8(), "the side: seats side and side + n_sides with pairs (0, 2 or 1, 3 at 4), seat side solo"),
+    "players": (pa.int8(), "players at the table"),
     "dealer": (pa.int8(), "dealer seat"),
-    "agent": (pa.dictionary(pa.int8(), pa.string()), "this team's agent"),
-    "opponent": (pa.dictionary(pa.int8(), pa.string()), "the other team's agent"),
+    "agent": (pa.dictionary(pa.int8(), pa.string()), "this side's agent"),
+    "opponent": (pa.dictionary(pa.int8(), pa.string()), "the other side's agent (two sides; null with more)"),
     "agent_a": (pa.dictionary(pa.int8(), pa.string()), "the agent at seat a: a partnership's first partner"),
-    "agent_b": (pa.dictionary(pa.int8(), pa.string()), "the agent at seat b: a partnership's second partner"),
-    "bid_a": (pa.int8(), "bid of seat team (0 = nil)"),
-    "bid_b": (pa.int8(), "bid of seat team + 2 (0 = nil)"),
+    "agent_b": (pa.dictionary(pa.int8(), pa.string()), "the agent at seat b: a partnership's second partner (solo: null)"),
+    "bid_a": (pa.int8(), "bid of seat side (0 = nil)"),
+    "bid_b": (pa.int8(), "bid of seat side + n_sides, the partner (0 = nil; solo: null)"),
     "nil_a": (pa.bool_(), "seat a bid nil (blind or not)"),
     "nil_b": (pa.bool_(), "seat b bid nil"),
     "blind_a": (pa.bool_(), "seat a bid blind nil"),
@@ -120,7 +134,7 @@ HAND_COLUMNS = {
     "nil_made_b": (pa.bool_(), "seat b bid nil and made it"),
     "tricks_won_a": (pa.int8(), "tricks won by seat a"),
     "tricks_won_b": (pa.int8(), "tricks won by seat b"),
-    "team_tricks": (pa.int8(), "tricks won by the team"),
+    "team_tricks": (pa.int8(), "tricks won by the side"),
     "counted_tricks": (pa.int8(), "tricks counted toward the contract"),
     "contract": (pa.int8(), "sum of the non-nil bids"),
     "made": (pa.bool_(), "counted_tricks >= contract"),
@@ -130,25 +144,27 @@ HAND_COLUMNS = {
     "bag_penalties": (pa.int8(), "bag penalties paid this hand"),
     "points": (pa.int32(), "this hand's points, everything included"),
 }
-#: The columns schema 3 added: the agent at each of the team's seats.
+#: The columns schema 3 added: the agent at each of the side's seats.
 SEAT_AGENT_COLUMNS = ("agent_a", "agent_b")
 #: Hands mode's unit column, after ``pairing``.
 DEAL_COLUMNS = {"deal_no": (pa.int64(), "deal index i: the cards of (seed, i)")}
 MATCH_COLUMNS = {
     "match_no": (pa.int64(), "match index"),
     "hand_no": (pa.int16(), "hand number in the match, from 0"),
-    "score": (pa.int32(), "team score after the hand"),
-    "opp_score": (pa.int32(), "opponents' score after the hand"),
-    "bag_count": (pa.int32(), "team bag count after the hand"),
-    "winner": (pa.int8(), "match winner's team on the last hand, -1 elsewhere"),
+    "score": (pa.int32(), "side's score after the hand"),
+    "opp_score": (pa.int32(), "the best other side's score after the hand (two sides: the opponents')"),
+    "bag_count": (pa.int32(), "side's bag count after the hand"),
+    "winner": (pa.int8(), "match winner's side on the last hand, -1 elsewhere"),
 }
 
 
 #: The column of runs with ``keep_plays`` (last): with the bids and the deal of the row's
 #: (seed, deal_no) or match stream, it replays the hand card by card (``spades-ai replay``).
 PLAYS_COLUMNS = {
-    "plays": (pa.binary(52), "the hand's 52 card ids (suit * 13 + rank) in play order, one byte each"),
+    "plays": (pa.binary(52), "the hand's card ids (suit * 13 + rank) in play order, one byte each (52 at 4 players)"),
 }
+#: The seat-b columns, null solo (a side of one seat).
+SEAT_B_COLUMNS = ("agent_b", "bid_b", "nil_b", "blind_b", "nil_made_b", "tricks_won_b")
 
 
 #: Column name -> description, for ``spades-ai summary --columns`` and notebooks.
@@ -165,26 +181,39 @@ class CodeChangedError(ResultsError):
     """A results folder whose finished chunks were played by other code for an agent."""
 
 
-def columns(mode: str, keep_plays: bool = False) -> dict:
-    """name -> (arrow type, description) of a run's columns, in order."""
+def columns(mode: str, keep_plays: bool = False, deck_size: int = 52) -> dict:
+    """name -> (arrow type, description) of a run's columns, in order (``plays`` of
+    ``deck_size`` bytes)."""
     pairing, rest = {"pairing": HAND_COLUMNS["pairing"]}, {k: v for k, v in HAND_COLUMNS.items() if k != "pairing"}
-    plays = PLAYS_COLUMNS if keep_plays else {}
+    plays = {"plays": (pa.binary(deck_size), PLAYS_COLUMNS["plays"][1])} if keep_plays else {}
     if mode == "matches":
         return {**pairing, **{k: MATCH_COLUMNS[k] for k in ("match_no", "hand_no")}, **rest,
                 **{k: v for k, v in MATCH_COLUMNS.items() if k not in ("match_no", "hand_no")}, **plays}  # fmt: skip
     return {**pairing, **DEAL_COLUMNS, **rest, **plays}
 
 
+def run_columns(t: Tournament) -> dict:
+    """``columns`` of the run ``t``: its mode, ``plays`` if kept, sized to its deck."""
+    return columns(t.mode, t.keep_plays, t.rules.players * t.rules.cards_each)
+
+
+def null_columns(t: Tournament) -> tuple[str, ...]:
+    """The columns that hold no value at ``t``'s table: seat b solo, ``opponent`` (and so
+    nothing) with more than two sides."""
+    return (SEAT_B_COLUMNS if t.rules.teams != "pairs" else ()) + (("opponent",) if t.rules.n_sides > 2 else ())
+
+
 def schema(t: Tournament, config: dict | None = None) -> pa.Schema:
     meta = {META_KEY: json.dumps(config).encode()} if config is not None else None
-    # required (non-nullable) fields: no value is ever missing, and Parquet then writes no
+    # required (non-nullable) fields wherever the table has a value: Parquet then writes no
     # definition levels, which makes the encoding a quarter faster
-    cols = columns(t.mode, t.keep_plays)
-    return pa.schema([pa.field(n, typ, nullable=False) for n, (typ, _) in cols.items()], metadata=meta)
+    empty = null_columns(t)
+    cols = run_columns(t)
+    return pa.schema([pa.field(n, typ, nullable=n in empty) for n, (typ, _) in cols.items()], metadata=meta)
 
 
 # -- records -> rows --------------------------------------------------------------------------
-_TEAM_FIELDS = {
+_SIDE_FIELDS = {
     "team_tricks": _sc.F_TRICKS,
     "counted_tricks": _sc.F_COUNTED,
     "contract": _sc.F_CONTRACT,
@@ -199,41 +228,50 @@ _TEAM_FIELDS = {
 }
 
 
-def _flat_columns(records: list, lineups: list[tuple[int, int]], tables: list[int]) -> dict[str, np.ndarray]:
-    """Columns of tables holding the same number of hands, rows ordered (hand, table, team).
+def _flat_columns(records: list, lineups: list[tuple[int, ...]], rotations: list[int]) -> dict[str, np.ndarray]:
+    """Columns of rotations holding the same number of hands, rows ordered (hand, rotation, side).
 
-    Each source array is stacked over the tables and transposed once, so every column comes
-    out contiguous (reading the fields one by one, strided, cost more than the Parquet encoding).
+    Shapes are read from the records: per-seat arrays ``(n, players)``, the score sheet
+    ``(n, n_sides, F)``. Each source array is stacked over the rotations and transposed once, so
+    every column comes out contiguous (reading the fields one by one, strided, cost more than the
+    Parquet encoding). Seat-b columns are left out solo, ``opponent`` with more than two sides.
     """
     n, k = len(records[0]), len(records)
-    stacked = np.empty((n, k, 2, records[0].sheet.shape[-1]), np.int32)  # cast first: the transpose
+    n_seats, n_sides, n_fields = records[0].bids.shape[1], *records[0].sheet.shape[1:]
+    per_side = n_seats // n_sides  # 2 with pairs, 1 solo
+    stacked = np.empty((n, k, n_sides, n_fields), np.int32)  # cast first: the transpose
     for i, r in enumerate(records):  # of the narrower type is faster
         stacked[:, i] = r.sheet
-    team = np.ascontiguousarray(stacked.reshape(-1, stacked.shape[-1]).T)  # (field, hand * table * team)
-    out = {name: team[f] for name, f in _TEAM_FIELDS.items()}
+    side = np.ascontiguousarray(stacked.reshape(-1, n_fields).T)  # (field, hand * rotation * side)
+    out = {name: side[f] for name, f in _SIDE_FIELDS.items()}
     out["made"] = out["made"] != 0
-    out["opp_score"] = team[_sc.F_SCORE].reshape(-1, 2)[:, ::-1].reshape(-1)
+    out["opp_score"] = best_other(side[_sc.F_SCORE].reshape(-1, n_sides)).reshape(-1)
 
-    def seats(arrays):  # (hand, seat) per table -> (seat a/b, hand, table, team): a = team, b = team + 2
-        o = np.empty((2, n, k, 2), arrays[0].dtype)
+    def seats(arrays):  # (hand, seat) per rotation -> (seat a/b, hand, rotation, side): seat = side + j * n_sides
+        o = np.empty((per_side, n, k, n_sides), arrays[0].dtype)
         for i, a in enumerate(arrays):
-            o[:, :, i, :] = a.reshape(n, 2, 2).transpose(1, 0, 2)
-        return o.reshape(2, -1)
+            o[:, :, i, :] = a.reshape(n, per_side, n_sides).transpose(1, 0, 2)
+        return o.reshape(per_side, -1)
 
-    bids = seats([r.bids for r in records])
-    out["bid_a"], out["bid_b"] = bids
-    out["nil_a"], out["nil_b"] = bids == 0
-    out["blind_a"], out["blind_b"] = seats([r.blind for r in records])
-    out["tricks_won_a"], out["tricks_won_b"] = seats([r.tricks_won for r in records])
-    out["nil_made_a"], out["nil_made_b"] = seats([r.nil_made for r in records])
-    if records[0].plays is not None:  # (hand, table, team, 52): the hand's cards on both team rows
-        out["plays"] = np.repeat(np.stack([r.plays for r in records], axis=1), 2, axis=1).reshape(-1, 52)
-    per_row = 2 * k
+    suffixes = "ab"[:per_side]
+    for name, values in (("bid", seats([r.bids for r in records])), ("blind", seats([r.blind for r in records])),
+                         ("tricks_won", seats([r.tricks_won for r in records])),
+                         ("nil_made", seats([r.nil_made for r in records]))):  # fmt: skip
+        for j, x in enumerate(suffixes):
+            out[f"{name}_{x}"] = values[j]
+            if name == "bid":
+                out[f"nil_{x}"] = values[j] == 0
+    if records[0].plays is not None:  # (hand, rotation, side, deck): the hand's cards on every side row
+        plays = np.stack([r.plays for r in records], axis=1)
+        out["plays"] = np.repeat(plays, n_sides, axis=1).reshape(-1, plays.shape[-1])
+    per_row = n_sides * k
     out["dealer"] = np.repeat(records[0].dealer, per_row)
-    out["table"] = np.tile(np.repeat(np.array(tables, np.int8), 2), n)
-    out["team"] = np.tile(np.array([0, 1], np.int8), n * k)
+    out["rotation"] = np.tile(np.repeat(np.array(rotations, np.int8), n_sides), n)
+    out["side"] = np.tile(np.arange(n_sides, dtype=np.int8), n * k)
+    out["players"] = np.full(n * per_row, n_seats, np.int8)
     out["agent"] = np.tile(np.array(lineups, np.int8).reshape(-1), n)
-    out["opponent"] = np.tile(np.array([(b, a) for a, b in lineups], np.int8).reshape(-1), n)
+    if n_sides == 2:
+        out["opponent"] = np.tile(np.array([(b, a) for a, b in lineups], np.int8).reshape(-1), n)
     if records[0].match_no is None:
         out["deal_no"] = np.repeat(records[0].deal_no, per_row)
     else:
@@ -243,34 +281,52 @@ def _flat_columns(records: list, lineups: list[tuple[int, int]], tables: list[in
     return out
 
 
+def best_other(values: np.ndarray) -> np.ndarray:
+    """``(rows, sides)`` -> for each side the highest value among the other sides (with two
+    sides, the other side's).
+
+    >>> best_other(np.array([[3, 7, 5], [1, 2, 2]])).tolist()
+    [[7, 5, 7], [2, 2, 2]]
+    """
+    top = np.sort(values, axis=1)
+    best, second = top[:, -1:], top[:, -2:-1]
+    return np.where(values == best, second, best)
+
+
 def chunk_table(t: Tournament, chunk: Chunk, records: list, config: dict | None = None) -> pa.Table:
-    """The rows of one chunk from its tables' ``HandRecords`` (table 0, table 1)."""
-    cols = columns(t.mode, t.keep_plays)
-    lineups = [t.lineup(chunk.pairing, table) for table in range(len(records))]
+    """The rows of one chunk from its rotations' ``HandRecords`` (rotation 0, 1, ...)."""
+    cols = run_columns(t)
+    empty = null_columns(t)
+    k = len(records)
+    lineups = [t.lineup(chunk.pairing, rotation) for rotation in range(k)]
     if t.mode == "hands":
-        out = _flat_columns(records, lineups, list(range(len(records))))
+        out = _flat_columns(records, lineups, list(range(k)))
     else:
-        # tables of a match last different numbers of hands: (match, table, hand, team) order
+        # rotations of a match last different numbers of hands: (match, rotation, hand, side) order
         parts = [_flat_columns([rec], [lineups[i]], [i]) for i, rec in enumerate(records)]
         flat = {name: np.concatenate([p[name] for p in parts]) for name in cols
-                if name not in ("pairing", *SEAT_AGENT_COLUMNS)}
-        order = np.argsort(flat["match_no"] * 2 + flat["table"], kind="stable")
+                if name not in ("pairing", *SEAT_AGENT_COLUMNS, *empty)}
+        order = np.argsort(flat["match_no"] * k + flat["rotation"], kind="stable")
         out = {name: a[order] for name, a in flat.items()}
-    n_rows = len(out["team"])
+    n_rows = len(out["side"])
     out["pairing"] = np.full(n_rows, chunk.pairing, np.int16)
     members = seat_labels(t)
-    # (table, team, seat a/b) -> index into ``members``
-    lookup = np.array([[[members.index(t.seat_specs(chunk.pairing, table)[team + 2 * side].label)
-                         for side in range(2)] for team in range(2)] for table in range(2)], np.int8)  # fmt: skip
-    for side, name in enumerate(SEAT_AGENT_COLUMNS):
-        out[name] = lookup[out["table"], out["team"], side]
+    n_sides = t.rules.n_sides
+    # (rotation, side, seat a/b) -> index into ``members``
+    lookup = np.array([[[members.index(t.seat_specs(chunk.pairing, rotation)[seat].label)
+                         for seat in side_seats(side, t.rules)] for side in sides(t.rules)] for rotation in range(k)],
+                      np.int8).reshape(k, n_sides, -1)  # fmt: skip
+    for j in range(lookup.shape[-1]):
+        out[SEAT_AGENT_COLUMNS[j]] = lookup[out["rotation"], out["side"], j]
     vocabulary = dict.fromkeys(SEAT_AGENT_COLUMNS, pa.array(members, pa.string()))
     labels = pa.array(t.labels, pa.string())
     arrays = []
     for name, (typ, _) in cols.items():
-        if pa.types.is_dictionary(typ):
+        if name in empty:
+            arrays.append(pa.nulls(n_rows, typ))
+        elif pa.types.is_dictionary(typ):
             arrays.append(pa.DictionaryArray.from_arrays(pa.array(out[name], pa.int8()), vocabulary.get(name, labels)))
-        elif pa.types.is_fixed_size_binary(typ):  # plays: (rows, 52) int8, one value a row
+        elif pa.types.is_fixed_size_binary(typ):  # plays: (rows, deck) int8, one value a row
             data = np.ascontiguousarray(out[name], np.int8)
             arrays.append(pa.FixedSizeBinaryArray.from_buffers(typ, len(data), [None, pa.py_buffer(data)]))
         else:
@@ -297,7 +353,7 @@ def encode(table: pa.Table) -> bytes:
         sink,
         compression=COMPRESSION,
         compression_level=1,
-        # plays: no dictionary (one value a hand, each on two adjacent rows, which zstd finds)
+        # plays: no dictionary (one value a hand, each on adjacent side rows, which zstd finds)
         use_dictionary=[c for c in table.schema.names if c not in keys and c != "plays"],
         column_encoding={c: "DELTA_BINARY_PACKED" for c in keys},
         write_statistics=["pairing", *keys],
@@ -329,11 +385,12 @@ def _from_schema_1(table: pa.Table, where, requested) -> pa.Table:
     table = table.rename_columns([SCHEMA_1_RENAMES.get(n, n) for n in table.schema.names])
     if requested is None:
         order = list(columns("matches" if "match_no" in table.schema.names else "hands"))
+        order = [{new: old for old, new in SCHEMA_3_RENAMES.items()}.get(n, n) for n in order]  # schema 3's names
         table = table.select(sorted(table.schema.names, key=lambda n: order.index(n) if n in order else len(order)))
     warnings.warn(
         f"{where}: written with results schema 1 (spades_ai 0.1); columns renamed to this version's names "
         f"({', '.join(f'{a} -> {b}' for a, b in SCHEMA_1_RENAMES.items())})",
-        stacklevel=3,
+        stacklevel=4,
     )
     return table
 
@@ -396,7 +453,15 @@ def _is_extension(old: dict, new: dict) -> bool:
 
 
 def _without_code(config: dict) -> dict:
-    return {k: v for k, v in config.items() if k != CODE_KEY}
+    """The run's identity: ``config`` without the code record, its rules as ``Rules`` reads
+    them (a folder written before a rules field existed holds that field's default)."""
+    out = {k: v for k, v in config.items() if k != CODE_KEY}
+    if isinstance(out.get("rules"), dict):
+        try:
+            out["rules"] = as_json(Rules.load(out["rules"]).to_dict())
+        except RulesError:  # rules this version cannot read: compared as written, and so refused
+            pass
+    return out
 
 
 def _code_changes(old: dict, new: dict) -> str:
@@ -504,13 +569,14 @@ def move_aside(out: str | Path) -> Path | None:
 
 
 def expected_rows(t: Tournament, chunk: Chunk) -> int | None:
-    """Rows of a whole chunk in hands mode (4 per unit); None in matches mode (it varies)."""
-    return 2 * 2 * chunk.size if t.mode == "hands" else None
+    """Rows of a whole chunk in hands mode (a row per side at every rotation: 4 per unit at 4
+    players in pairs, 9 at 3 players); None in matches mode (it varies)."""
+    return t.rules.n_sides**2 * chunk.size if t.mode == "hands" else None
 
 
 def check_chunk_file(path: Path, t: Tournament, chunk: Chunk) -> str | None:
     """None if ``path`` is a whole chunk file of this run, else what is wrong with it."""
-    return parquet_problem(path, columns(t.mode, t.keep_plays), expected_rows(t, chunk))
+    return parquet_problem(path, run_columns(t), expected_rows(t, chunk))
 
 
 def finished_chunks(out: Path, t: Tournament, *, quarantine: bool = True) -> list[Chunk]:
@@ -565,7 +631,7 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     >>> from spades_ai import run_tournament
     >>> df = load_results(run_tournament("normal,easy", deals=100, n_jobs=1, progress=False))
     >>> len(df), list(df.columns[:7])
-    (400, ['pairing', 'deal_no', 'table', 'team', 'dealer', 'agent', 'opponent'])
+    (400, ['pairing', 'deal_no', 'rotation', 'side', 'players', 'dealer', 'agent'])
     """
     path = Path(path)
     if path.is_file():
@@ -598,10 +664,8 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
             if columns is not None:
                 tables = [tables[0].select(list(columns))]
     table = pa.concat_tables(tables, promote_options="none") if len(tables) > 1 else tables[0]
-    if version == 1:
-        table = _from_schema_1(table, path, columns)
-    if version < 3:
-        table = _with_seat_agents(table, columns)
+    if version < SCHEMA:
+        table = _as_this_schema(table, version, path, columns)
     df = table.replace_schema_metadata(None).to_pandas()
     df.attrs["config"] = config
     df.attrs["complete"] = missing == 0
@@ -617,6 +681,9 @@ def _stored_names(columns, version: int) -> list[str] | None:
     if columns is None:
         return None
     columns = list(columns)
+    if version < 4:  # ``players`` is made (``_with_players``), ``rotation`` and ``side`` renamed
+        back = {new: old for old, new in SCHEMA_3_RENAMES.items()}
+        columns = [back.get(c, c) for c in columns if c != "players"] or ["pairing"]
     if version < 3:  # the seat columns are made from ``agent`` (``_with_seat_agents``)
         columns = list(dict.fromkeys("agent" if c in SEAT_AGENT_COLUMNS else c for c in columns))
     if version == 1:
@@ -625,21 +692,32 @@ def _stored_names(columns, version: int) -> list[str] | None:
     return columns
 
 
-def _with_seat_agents(table: pa.Table, requested) -> pa.Table:
+def _as_this_schema(table: pa.Table, version: int, where, requested) -> pa.Table:
+    """A table of an older schema with this version's columns: schema 1's renamed
+    (``_from_schema_1``), schema 1 and 2's seat agents made (``_with_seat_agents``), and
+    ``rotation``, ``side`` (schema 3's ``table``, ``team``) and ``players`` (4: the only table
+    they held) where this version puts them; ``requested``: the columns asked for, in their
+    order, or None for all."""
+    if version == 1:
+        table = _from_schema_1(table, where, requested)
+    table = table.rename_columns([SCHEMA_3_RENAMES.get(n, n) for n in table.schema.names])
+    if "agent" in table.schema.names and SEAT_AGENT_COLUMNS[0] not in table.schema.names:
+        table = _with_seat_agents(table)
+    names = table.schema.names
+    if "players" not in names:
+        at = names.index("side") + 1 if "side" in names else len(names)
+        table = table.add_column(at, "players", pa.array(np.full(table.num_rows, 4, np.int8)))
+    return table if requested is None else table.select(list(requested))
+
+
+def _with_seat_agents(table: pa.Table) -> pa.Table:
     """A table of schema 1 or 2 (one agent per team: no partnerships) with ``agent_a`` and
-    ``agent_b`` made from ``agent``, where this version puts them; ``requested``: the columns
-    asked for, in their order, or None for all."""
-    if SEAT_AGENT_COLUMNS[0] in table.schema.names:  # an empty folder's table, of this schema
-        return table
-    if requested is None:
-        names = table.schema.names
-        at = names.index("opponent") + 1
-        for k, name in enumerate(SEAT_AGENT_COLUMNS):
-            table = table.add_column(at + k, name, table.column("agent"))
-        return table
-    requested = list(requested)
-    arrays = [table.column("agent" if c in SEAT_AGENT_COLUMNS else c) for c in requested]
-    return pa.Table.from_arrays(arrays, names=requested)
+    ``agent_b`` made from ``agent``, after ``opponent`` (where this version puts them)."""
+    names = table.schema.names
+    at = names.index("opponent") + 1 if "opponent" in names else len(names)
+    for k, name in enumerate(SEAT_AGENT_COLUMNS):
+        table = table.add_column(at + k, name, table.column("agent"))
+    return table
 
 
 _DAMAGED = damaged_advice("tournament", "its deals are played again")
@@ -654,15 +732,17 @@ def _read_metadata(path: Path):
 
 # -- the sequential test's record -------------------------------------------------------------
 #: The only columns the sequential test reads, named once here (column names may change):
-#: the unit index, the team's agent and the team's points.
+#: the unit index, the side's agent and the side's points.
 DEAL_COLUMN, AGENT_COLUMN, POINTS_COLUMN = "deal_no", "agent", "points"
 
 
-def deal_differences(table: pa.Table, agent: str, start: int, size: int) -> np.ndarray:
+def deal_differences(table: pa.Table, agent: str, start: int, size: int, n_sides: int = 2) -> np.ndarray:
     """The duplicate difference of each deal ``start .. start + size - 1`` of a hands-mode
-    chunk: ``agent``'s points minus its opponent's over both tables, per hand played (as the
-    summary's ``diff``: the sum over the two tables, halved). ``table`` needs only the columns
-    ``DEAL_COLUMN``, ``AGENT_COLUMN`` and ``POINTS_COLUMN``.
+    chunk: ``agent``'s points minus the mean of the other sides' in the same rotation, averaged
+    over the rotations (as the summary's ``diff``; at two sides, its points minus its
+    opponent's over both tables, halved). ``agent`` sits on one side at every rotation (the
+    pairing's first entrant). ``table`` needs only the columns ``DEAL_COLUMN``,
+    ``AGENT_COLUMN`` and ``POINTS_COLUMN``.
     """
     deal = table.column(DEAL_COLUMN).to_numpy() - start
     labels = table.column(AGENT_COLUMN).cast(pa.string()).to_numpy(zero_copy_only=False)
@@ -671,22 +751,24 @@ def deal_differences(table: pa.Table, agent: str, start: int, size: int) -> np.n
         raise ResultsError(
             f"a chunk of deals {start}..{start + size - 1} holds deal {int(deal.min() + start)}..{int(deal.max() + start)}"
         )
-    signed = np.where(labels == agent, points, -points)
-    hands = np.bincount(deal, minlength=size) / 2  # two rows (teams) per hand
+    mine = labels == agent
+    # per rotation: (n_sides - 1) * agent's points - the others' = (n_sides - 1) * (its points - their mean)
+    signed = np.where(mine, (n_sides - 1) * points, -points)
+    hands = np.bincount(deal, weights=mine, minlength=size)  # the agent's rows: one a rotation
     if (hands == 0).any():
         raise ResultsError(f"a chunk of deals {start}..{start + size - 1} lacks deal {start + int(np.argmin(hands))}")
-    # halves of integers: the test's sums stay exact, whatever the chunking
-    return np.bincount(deal, weights=signed, minlength=size) / hands
+    # a ratio of integers per deal: the test's sums do not depend on the chunking
+    return np.bincount(deal, weights=signed, minlength=size) / (hands * (n_sides - 1))
 
 
-def read_differences(source: Path | bytes, agent: str, chunk: Chunk) -> np.ndarray:
-    """``deal_differences`` of a chunk file, or of a chunk's Parquet bytes."""
+def read_differences(source: Path | bytes, agent: str, chunk: Chunk, n_sides: int = 2) -> np.ndarray:
+    """``deal_differences`` of a chunk file, or of a chunk's Parquet bytes, at a table of ``n_sides``."""
     columns = [DEAL_COLUMN, AGENT_COLUMN, POINTS_COLUMN]
     if isinstance(source, (bytes, bytearray)):
         table = pq.read_table(pa.BufferReader(source), columns=columns)
     else:
         table = _read(Path(source), columns)
-    return deal_differences(table, agent, chunk.start, chunk.size)
+    return deal_differences(table, agent, chunk.start, chunk.size, n_sides)
 
 
 def _prefix_stop(chunks: Iterable[Chunk], pairing: int) -> int:

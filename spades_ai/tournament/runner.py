@@ -56,6 +56,7 @@ from spades_ai.tournament.results import (
     write_sprt,
 )
 from spades_ai.errors import TournamentError
+from spades_ai.seats import seats, side_of
 from spades_ai.tournament.schedule import Chunk, Tournament, default_chunk_size, plan_chunks
 from spades_ai.tournament.stopping import SPRT, SPRTResult, sprt_test
 
@@ -84,30 +85,28 @@ class RunInfo:
 
 
 def play_chunk(t: Tournament, chunk: Chunk, config: dict | None = None) -> tuple[Chunk, bytes, int]:
-    """Play one chunk at both tables and return it as Parquet bytes (runs in a worker)."""
+    """Play one chunk at every rotation and return it as Parquet bytes (runs in a worker)."""
     from spades_ai.selfplay import play_hands, play_matches
 
     if config is not None and config.get("version") != __version__:
         # a worker of a dask cluster may run another install: its deals would differ
         raise TournamentError(f"this worker has spades_ai {__version__}, the run needs {config.get('version')}")
 
-    records = []
-    for table in range(2):
-        play = play_hands if t.mode == "hands" else play_matches
-        records.append(
-            play(seat_lineup(t, chunk.pairing, table), chunk.size, seed=t.table_seed(table), rules=t.rules,
-                 start=chunk.start, keep_plays=t.keep_plays)
-        )  # fmt: skip
+    play = play_hands if t.mode == "hands" else play_matches
+    records = [
+        play(seat_lineup(t, chunk.pairing, rotation), chunk.size, seed=t.table_seed(rotation), rules=t.rules,
+             start=chunk.start, keep_plays=t.keep_plays)
+        for rotation in t.rotations
+    ]  # fmt: skip
     table = chunk_table(t, chunk, records, config)
     return chunk, encode(table), table.num_rows
 
 
-def seat_lineup(t: Tournament, pairing: int, table: int) -> list:
-    """The four agents by seat at ``table`` of ``pairing``, built for this chunk: each team's
-    entrant builds its two seats (one agent twice, or a partnership's two)."""
-    a, b = t.lineup(pairing, table)
-    (a0, a2), (b1, b3) = t.agents[a].build_team(), t.agents[b].build_team()
-    return [a0, b1, a2, b3]
+def seat_lineup(t: Tournament, pairing: int, rotation: int) -> list:
+    """The agents by seat at ``rotation`` of ``pairing``, built for this chunk: each side's
+    entrant builds its seats (with pairs one agent twice, or a partnership's two; solo one)."""
+    built = [t.agents[i].build_team() for i in t.lineup(pairing, rotation)]
+    return [built[side_of(seat, t.rules)][seat // t.rules.n_sides] for seat in seats(t.rules)]
 
 
 def _warm_up(t: Tournament, chunk: Chunk) -> None:
@@ -118,7 +117,7 @@ def _warm_up(t: Tournament, chunk: Chunk) -> None:
 
 def warm_up(t: Tournament) -> float:
     """Compile (or load from numba's cache) the kernels ``t`` needs, and return the seconds it
-    took: one unit at both tables of one pairing of each kind of lineup the run holds (only
+    took: one unit at every rotation of one pairing of each kind of lineup the run holds (only
     fast built-ins, with Hard or Crazy, or Python agents). A matches-mode unit is a one-hand
     match (``max_hands=1``), which runs the same kernel as a whole match.
 
@@ -269,10 +268,10 @@ class _Prefix:
             write_sprt(self.out, self.record())
 
     def add_file(self, chunk: Chunk, path: Path) -> None:
-        self.add(chunk, lambda: read_differences(path, self.agent, chunk))
+        self.add(chunk, lambda: read_differences(path, self.agent, chunk, self.t.rules.n_sides))
 
     def add_bytes(self, chunk: Chunk, data: bytes) -> None:
-        diffs = read_differences(data, self.agent, chunk)  # now: the bytes need not be kept
+        diffs = read_differences(data, self.agent, chunk, self.t.rules.n_sides)  # now: the bytes need not be kept
         self.add(chunk, lambda: diffs)
 
     @property

@@ -3,13 +3,22 @@
 A ``Tournament`` is a frozen, JSON-able description of the run. It is all that decides the
 results: ``n_jobs``, the chunk size and the joblib backend never change a single row.
 
-Duplicate deals (the default): duplicate unit ``i`` of a pairing (A, B) is played at two tables
-on the same cards, table 0 with A in seats 0 and 2 (team 0), table 1 with the teams swapped, so
-the luck of the cards cancels in A's points minus B's. In hands mode a unit is deal ``i`` of
-``seed`` (scores from zero, dealer fixed); in matches mode it is match ``i`` of ``seed``, played
-to the end at each table (hand ``k`` of match ``i`` has the same cards at both tables).
-Without duplicate, table 1 plays the same indices of another seed (``table_seed``), so every
-hand has fresh cards while each agent still sits on each team equally often.
+Duplicate deals (the default): duplicate unit ``i`` of a pairing (A, B) is played on the same
+cards at one table per *rotation*, as many rotations as the rules have sides (``n_sides``). The
+pairing's lineup fills the sides, A on side 0 and B on every other, (A, B, ..., B), and rotation
+``r`` puts ``lineup[(k + r) % n_sides]`` on side ``k``: each entrant sits at every side's seats
+on every deal, so the luck of the cards cancels in A's points against the others'. At 4 players in
+pairs these are the two tables of a partnership duplicate (rotation 1 swaps the teams); at 3
+players solo, A sits in each of the three seats against two Bs. Cyclic rotations keep who sits at
+whose left (A-B-C, never A-C-B). In hands mode a unit is deal ``i`` of ``seed`` (scores from
+zero, dealer fixed); in matches mode it is match ``i`` of ``seed``, played to the end at each
+rotation (hand ``k`` of match ``i`` has the same cards at every rotation). Without duplicate,
+rotation ``r > 0`` plays the same indices of another seed (``table_seed``), so every hand has
+fresh cards while each agent still sits on each side equally often.
+
+A round robin (or a gauntlet) over more entrants is a set of such pairings, every pair (or the
+first entrant with each other), whatever the table size: at 5 players each pairing seats one
+entrant against four of the other, so every result is a comparison of two entrants, as at 4.
 
 Agents are written as a built-in name with options, ``"easy:careless=0.5,seed=3"`` (or a TOML
 table ``{name = "easy", careless = 0.5}``), or as a user's Python agent ``"package.module:attr"``
@@ -39,12 +48,14 @@ from spades_ai.agents.spec import Entrant, entrant_from_dict, parse_agents
 from spades_ai.checks import check_seed
 from spades_ai.errors import RulesError, TournamentError
 from spades_ai.rules import Rules
+from spades_ai.seats import seats, side_of, sides
 from spades_ai.tomlfile import read_toml
 from spades_ai.tournament.stopping import SPRT, SPRTError
 
 MODES = ("hands", "matches")
 SCHEDULES = ("round_robin", "gauntlet", "head_to_head")
-#: Table 1 of a non-duplicate run draws its cards from ``seed ^ OTHER_TABLE_SEED``.
+#: Rotation r of a non-duplicate run draws its cards from ``seed ^ (r * OTHER_TABLE_SEED mod 2**64)``
+#: (rotation 1 from ``seed ^ OTHER_TABLE_SEED``).
 OTHER_TABLE_SEED = 0x9E3779B97F4A7C15
 
 
@@ -57,7 +68,8 @@ class Tournament:
     """The entrants, in order (pairings refer to their indices): an agent (``AgentSpec``) in
     both seats of its team, or a ``Partnership`` of two."""
     pairings: tuple[tuple[int, int], ...]
-    """Who meets whom: (A, B) agent indices; A sits at team 0 on table 0."""
+    """Who meets whom: (A, B) agent indices; A sits at side 0 and B at every other side at
+    rotation 0 (``lineup``)."""
     deals: int
     """Duplicate units per pairing: deals (hands mode) or matches (matches mode)."""
     seed: int = 0
@@ -65,14 +77,14 @@ class Tournament:
     mode: str = "hands"
     """``hands``: independent deals, scores from zero, dealer seat 0. ``matches``: whole matches."""
     duplicate: bool = True
-    """Play each unit at both tables on the same cards (else table 1 gets other cards)."""
+    """Play each unit at every rotation on the same cards (else rotations 1.. get other cards)."""
     rules: Rules = field(default_factory=Rules)
     """House rules."""
     schedule: str = "round_robin"
     """How the pairings were made: ``round_robin``, ``gauntlet`` (first agent vs each other)
     or ``head_to_head`` (two agents)."""
     keep_plays: bool = False
-    """Also store each hand's 52 cards in play order (the ``plays`` column), so that any row
+    """Also store each hand's cards in play order (the ``plays`` column), so that any row
     can be replayed card by card (``spades-ai replay``); part of the run's identity."""
 
     @classmethod
@@ -116,27 +128,53 @@ class Tournament:
             raise TournamentError(f"duplicate must be true or false, not {duplicate!r}")
         if not isinstance(keep_plays, bool):
             raise TournamentError(f"keep_plays must be true or false, not {keep_plays!r}")
-        return cls(tuple(specs), pairings, deals, seed, mode, duplicate, Rules.load(rules), schedule, keep_plays)
+        rules = Rules.load(rules)
+        if rules.teams != "pairs":
+            pairs = [a.label for a in specs if len(a.members) > 1]
+            if pairs:
+                raise TournamentError(
+                    f"partnership(s) {', '.join(map(repr, pairs))} need partners at the table: these rules play "
+                    f"{rules.players} players solo (teams = 'pairs' seats partners)"
+                )
+        return cls(tuple(specs), pairings, deals, seed, mode, duplicate, rules, schedule, keep_plays)
 
     # -- derived ------------------------------------------------------------------------
     @property
     def labels(self) -> list[str]:
         return [a.label for a in self.agents]
 
-    def table_seed(self, table: int) -> int:
-        """The seed of a table's cards: ``seed`` for both tables of a duplicate run."""
-        return self.seed if (self.duplicate or table == 0) else self.seed ^ OTHER_TABLE_SEED
+    @property
+    def rotations(self) -> range:
+        """The rotations each unit is played at: one per side of the table."""
+        return range(self.rules.n_sides)
 
-    def lineup(self, pairing: int, table: int) -> tuple[int, int]:
-        """(team 0's agent, team 1's agent) as indices, at ``table`` of ``pairing``."""
+    def table_seed(self, rotation: int) -> int:
+        """The seed of a rotation's cards: ``seed`` at every rotation of a duplicate run."""
+        if self.duplicate or rotation == 0:
+            return self.seed
+        return self.seed ^ ((rotation * OTHER_TABLE_SEED) % 2**64)
+
+    def lineup(self, pairing: int, rotation: int) -> tuple[int, ...]:
+        """The entrant on each side (as agent indices) at ``rotation`` of ``pairing``: side ``k``
+        holds ``(A, B, ..., B)[(k + rotation) % n_sides]``.
+
+        >>> t = Tournament.make("normal,easy", rules="cutthroat")
+        >>> [t.lineup(0, r) for r in t.rotations]
+        [(0, 1, 1), (1, 1, 0), (1, 0, 1)]
+        """
         a, b = self.pairings[pairing]
-        return (a, b) if table == 0 else (b, a)
+        base = (a,) + (b,) * (self.rules.n_sides - 1)
+        return tuple(base[(k + rotation) % len(base)] for k in sides(self.rules))
 
-    def seat_specs(self, pairing: int, table: int) -> tuple:
-        """The ``AgentSpec`` at each seat 0..3 at ``table`` of ``pairing`` (a partnership's
-        first partner at seat 0 or 1, its second at 2 or 3)."""
-        teams = [self.agents[i].members for i in self.lineup(pairing, table)]
-        return tuple(teams[seat % 2][(seat // 2) % len(teams[seat % 2])] for seat in range(4))
+    def seat_specs(self, pairing: int, rotation: int) -> tuple:
+        """The ``AgentSpec`` at each seat at ``rotation`` of ``pairing`` (a partnership's first
+        partner at its side's first seat, its second at the partner's seat)."""
+        entrants = [self.agents[i].members for i in self.lineup(pairing, rotation)]
+        specs = []
+        for seat in seats(self.rules):
+            members = entrants[side_of(seat, self.rules)]
+            specs.append(members[(seat // self.rules.n_sides) % len(members)])  # seat // n_sides: a or b
+        return tuple(specs)
 
     # -- persistence --------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -176,7 +214,7 @@ class Tournament:
 # -- chunks -----------------------------------------------------------------------------------
 @dataclass(frozen=True, order=True)
 class Chunk:
-    """Units ``start .. stop-1`` of one pairing, at both tables: one task, one Parquet file."""
+    """Units ``start .. stop-1`` of one pairing, at every rotation: one task, one Parquet file."""
 
     pairing: int
     start: int
@@ -263,7 +301,7 @@ EXPERIMENT_KEYS = {
     "sprt": 'a sequential test\'s D0,D1: "0,5" or [0, 5]',
     "sprt_alpha": "the test's alpha, in (0, 0.5)",
     "sprt_beta": "the test's beta, in (0, 0.5)",
-    "keep_plays": "true to store each hand's 52 cards in play order (replayable rows)",
+    "keep_plays": "true to store each hand's cards in play order (replayable rows)",
     "report": "a [report] table: how experiments/run.py reports the run (a tournament ignores it)",
 }
 
