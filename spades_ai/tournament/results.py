@@ -245,7 +245,6 @@ def _flat_columns(records: list, lineups: list[tuple[int, ...]], rotations: list
     side = np.ascontiguousarray(stacked.reshape(-1, n_fields).T)  # (field, hand * rotation * side)
     out = {name: side[f] for name, f in _SIDE_FIELDS.items()}
     out["made"] = out["made"] != 0
-    out["opp_score"] = best_other(side[_sc.F_SCORE].reshape(-1, n_sides)).reshape(-1)
 
     def seats(arrays):  # (hand, seat) per rotation -> (seat a/b, hand, rotation, side): seat = side + j * n_sides
         o = np.empty((per_side, n, k, n_sides), arrays[0].dtype)
@@ -278,6 +277,7 @@ def _flat_columns(records: list, lineups: list[tuple[int, ...]], rotations: list
         out["hand_no"] = np.repeat(records[0].hand_no, per_row)
         out["match_no"] = np.repeat(records[0].match_no, per_row)
         out["winner"] = np.repeat(records[0].winner, per_row)
+        out["opp_score"] = best_other(side[_sc.F_SCORE].reshape(-1, n_sides)).reshape(-1)
     return out
 
 
