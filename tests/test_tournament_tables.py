@@ -84,9 +84,30 @@ def fake_play_hands(lineup, n, seed=0, rules=None, dealer=0, *, start=0, keep_pl
     return records(rules, np.arange(start, start + n), [a.name for a in lineup], seed=seed, keep_plays=keep_plays)
 
 
+def fake_play_matches(lineup, n, seed=0, rules=None, *, start=0, keep_plays=False):
+    """``play_matches`` for any table: match ``m`` lasts 1 to 3 hands (by where Normal sits, so
+    that rotations differ), its hands scored as ``fake_play_hands``'s; the highest score wins."""
+    rules = rules or Rules()
+    names = [a.name for a in lineup]
+    match_no, hand_no, winner = [], [], []
+    for m in range(start, start + n):
+        hands = 1 + (m + names.index("normal")) % 3
+        match_no += [m] * hands
+        hand_no += list(range(hands))
+        winner += [-1] * hands
+    rec = records(rules, np.array(match_no) * 10 + hand_no, names, seed=seed, matches=(match_no, hand_no, winner))
+    sheet = rec.sheet.copy()
+    for m in set(match_no):
+        rows = np.flatnonzero(np.array(match_no) == m)
+        sheet[rows, :, sc.F_SCORE] = np.cumsum(sheet[rows, :, sc.F_POINTS], axis=0)
+        rec.winner[rows[-1]] = np.argmax(sheet[rows[-1], :, sc.F_SCORE])
+    return HandRecords(**{**{f: getattr(rec, f) for f in rec.__dataclass_fields__}, "sheet": sheet})
+
+
 @pytest.fixture
 def any_table(monkeypatch):
     monkeypatch.setattr(spades_ai.selfplay, "play_hands", fake_play_hands)
+    monkeypatch.setattr(spades_ai.selfplay, "play_matches", fake_play_matches)
 
 
 def run(out, agents="normal,easy", **kw):
@@ -207,6 +228,22 @@ def test_a_run_at_any_table_cancels_the_luck_and_resumes(tmp_path, any_table, ru
     np.testing.assert_array_equal(deal_differences(data, "normal", 0, 4, k), [10.0] * 4)
 
 
+def test_a_matches_run_at_three_players(tmp_path, any_table):
+    rules = Rules.preset("cutthroat")
+    df = load_results(run(tmp_path / "a", deals=6, seed=2, mode="matches", rules=rules, chunk_size=4))
+    pd.testing.assert_frame_equal(load_results(run(tmp_path / "b", deals=6, seed=2, mode="matches", rules=rules, chunk_size=5)), df)
+    key = df[["match_no", "rotation", "hand_no", "side"]].to_numpy().tolist()
+    assert key == sorted(key) and df.groupby(["match_no", "rotation"])["hand_no"].max().nunique() > 1
+    scores = df["score"].to_numpy().reshape(-1, 3)
+    np.testing.assert_array_equal(df["opp_score"].to_numpy().reshape(-1, 3), best_other(scores))
+    table = summarize(df, n_boot=50).set_index("agent")
+    assert table.loc["normal", "matches"] == 6 * 3 and table.loc["easy", "matches"] == 6 * 3 * 2  # a match per side held
+    won = table.loc["normal", "win_rate"] * 18 + table.loc["easy", "win_rate"] * 36
+    assert won == pytest.approx(18)  # one winner a match, at every rotation
+    assert table.loc["normal", "diff"] == -table.loc["easy", "diff"]
+    assert table.loc["normal", "diff_lo"] <= table.loc["normal", "diff"] <= table.loc["normal", "diff_hi"]
+
+
 def test_the_difference_is_against_the_mean_of_the_other_sides():
     """One deal at 3 players, numbers by hand: A's points minus the mean of the other two
     sides' in the same rotation, averaged over the rotations; B's is its negative."""
@@ -248,8 +285,15 @@ def test_score_context_trails_the_best_other_side():
 
 def test_agent_rates_at_three_players(tmp_path, any_table):
     df = load_results(run(tmp_path, deals=4, seed=1, rules="cutthroat"))
-    rates = agent_rates(df).set_index("agent")
-    assert rates.loc["normal", "hands"] == 4 * 3 and rates.loc["easy", "hands"] == 4 * 3 * 2
+    rates = agent_rates(df)
+    assert rates.set_index("agent").loc["normal", "hands"] == 4 * 3 and rates.set_index("agent").loc["easy", "hands"] == 4 * 3 * 2
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from spades_ai.analysis.plots import plot_rates
+
+    axes = plot_rates(rates)
+    assert [t.get_text() for t in axes[0].get_xticklabels()] == ["normal", "easy"]
 
 
 def test_the_bidding_benchmark_seats_the_bidder_at_every_side(monkeypatch):

@@ -12,7 +12,8 @@ partnership, or a player solo), per agent over every side it sat at, at any tabl
                    is the negative of A's. 95% interval: mean +- 1.96 standard errors over units
                    (hands mode), a percentile bootstrap over matches (matches mode, where units
                    hold different numbers of hands: the ratio needs the bootstrap)
-    win_rate       matches won / matches finished (matches mode), Wilson 95% interval
+    win_rate       matches won / matches finished (matches mode), Wilson 95% interval; counted
+                   per side the agent held (B on two sides of a 3-player match counts two)
     set_rate       contracts set / contracts bid (a side whose players all bid nil bids none)
     bags_per_hand  new bags per side-hand; penalties_per_100: bag penalties per 100 side-hands
     nil_rate       nil bids per player-hand; nil_success: nils made / nils bid
@@ -177,7 +178,7 @@ def _unit_outcomes(g: pd.DataFrame, a: str, mode: str) -> tuple[np.ndarray, np.n
 
 
 def _match_results(g: pd.DataFrame, agent: str) -> tuple[int, int]:
-    """(matches won by ``agent``, finished matches it played)."""
+    """(matches won by ``agent``, finished matches it played), per side it held."""
     mine = g[_is(g["agent"], agent) & (g["winner"] >= 0).to_numpy()]
     return int((mine["winner"] == mine["side"]).sum()), len(mine)
 

@@ -1,7 +1,8 @@
 """Stopping a tournament when it is decided: a sequential probability ratio test (SPRT).
 
 The test watches the duplicate difference ``x`` of each deal (the first agent's points minus
-the second's, summed over both tables, as the summary computes it) and weighs
+the second's over both tables, per hand, as the summary computes it; at a table of more sides,
+its points minus the mean of the other sides' over the rotations) and weighs
 
     H0: mean(x) <= d0      against      H1: mean(x) >= d1      (d0 < d1)
 
