@@ -59,12 +59,12 @@ def bid_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     return seats
 
 
-def _rates(team: pd.DataFrame, seats: pd.DataFrame) -> dict:
-    out = agent_stats(team)
-    bid_made = team["contract"] > 0
-    sets = int((~team["made"][bid_made]).sum())
+def _rates(sides: pd.DataFrame, seats: pd.DataFrame) -> dict:
+    out = agent_stats(sides)
+    bid_made = sides["contract"] > 0
+    sets = int((~sides["made"][bid_made]).sum())
     out["set_lo"], out["set_hi"] = wilson_interval(sets, int(bid_made.sum()))
-    _, out["bags_lo"], out["bags_hi"] = mean_interval(team["new_bags"].to_numpy(float))
+    _, out["bags_lo"], out["bags_hi"] = mean_interval(sides["new_bags"].to_numpy(float))
     nils = int(seats["nil"].sum())
     out["nil_lo"], out["nil_hi"] = wilson_interval(int(seats["nil_made"].sum()), nils)
     numbers = seats[seats["bid"] > 0]
@@ -81,14 +81,14 @@ def agent_rates(df: pd.DataFrame, by: str | list[str] = "agent") -> pd.DataFrame
     for col in by:
         if col not in seats.columns:
             seats[col] = np.concatenate([df[col].to_numpy(), df[col].to_numpy()[_seat_b(df)]])  # as seat_rows stacks
-    rows = []
-    for key, team in df.groupby(by, observed=True, sort=True):
+    out = []
+    for key, group in df.groupby(by, observed=True, sort=True):
         key = key if isinstance(key, tuple) else (key,)
         mask = np.ones(len(seats), bool)
         for col, value in zip(by, key, strict=True):
             mask &= (seats[col] == value).to_numpy()
-        rows.append({**dict(zip(by, key, strict=True)), **_rates(team, seats[mask])})
-    return summary_table(pd.DataFrame(rows))
+        out.append({**dict(zip(by, key, strict=True)), **_rates(group, seats[mask])})
+    return summary_table(pd.DataFrame(out))
 
 
 def with_context(df: pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:

@@ -7,7 +7,7 @@ A results folder::
                                     ``AgentSpec.fingerprint``); a folder is never reused for
                                     another run, nor resumed with other code
     data/p000-000000000000-000000025000.parquet
-                                    pairing 0, units 0 .. 24,999, both tables; written to a
+                                    pairing 0, units 0 .. 24,999, every rotation; written to a
                                     hidden temporary file and renamed, so a file is whole or absent
     sprt.json                       runs with a sequential test only: where it stands (settings,
                                     deals used, LLR, bounds, decision), rewritten as it advances

@@ -66,7 +66,7 @@ class Tournament:
 
     agents: tuple[Entrant, ...]
     """The entrants, in order (pairings refer to their indices): an agent (``AgentSpec``) in
-    both seats of its team, or a ``Partnership`` of two."""
+    every seat of its side, or a ``Partnership`` of two (pairs only)."""
     pairings: tuple[tuple[int, int], ...]
     """Who meets whom: (A, B) agent indices; A sits at side 0 and B at every other side at
     rotation 0 (``lineup``)."""
