@@ -35,7 +35,6 @@ from spades_ai.tournament.results import (
     check_folder,
     chunk_table,
     deal_differences,
-    encode,
     prepare_folder,
     run_config,
 )

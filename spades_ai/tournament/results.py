@@ -252,14 +252,12 @@ def _flat_columns(records: list, lineups: list[tuple[int, ...]], rotations: list
             o[:, :, i, :] = a.reshape(n, per_side, n_sides).transpose(1, 0, 2)
         return o.reshape(per_side, -1)
 
-    suffixes = "ab"[:per_side]
-    for name, values in (("bid", seats([r.bids for r in records])), ("blind", seats([r.blind for r in records])),
-                         ("tricks_won", seats([r.tricks_won for r in records])),
-                         ("nil_made", seats([r.nil_made for r in records]))):  # fmt: skip
-        for j, x in enumerate(suffixes):
-            out[f"{name}_{x}"] = values[j]
-            if name == "bid":
-                out[f"nil_{x}"] = values[j] == 0
+    bids = seats([r.bids for r in records])
+    per_seat = {"bid": bids, "nil": bids == 0, "blind": seats([r.blind for r in records]),
+                "tricks_won": seats([r.tricks_won for r in records]), "nil_made": seats([r.nil_made for r in records])}
+    for name, values in per_seat.items():  # seat a, and seat b where sides have two seats
+        for j, suffix in enumerate("ab"[:per_side]):
+            out[f"{name}_{suffix}"] = values[j]
     if records[0].plays is not None:  # (hand, rotation, side, deck): the hand's cards on every side row
         plays = np.stack([r.plays for r in records], axis=1)
         out["plays"] = np.repeat(plays, n_sides, axis=1).reshape(-1, plays.shape[-1])

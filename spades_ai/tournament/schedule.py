@@ -146,7 +146,7 @@ class Tournament:
     @property
     def rotations(self) -> range:
         """The rotations each unit is played at: one per side of the table."""
-        return range(self.rules.n_sides)
+        return sides(self.rules)
 
     def table_seed(self, rotation: int) -> int:
         """The seed of a rotation's cards: ``seed`` at every rotation of a duplicate run."""
