@@ -317,8 +317,10 @@ def test_schema_3_folders_load_with_the_new_names_and_are_not_resumed(tmp_path):
         expected.insert(expected.columns.get_loc("side") + 1, "players", np.int8(4))
         pd.testing.assert_frame_equal(df, expected)
         cfg = json.loads((old_dir / "config.json").read_text())
-        with pytest.raises(ResultsError, match="schema 3.*cannot add to it.*load_results still reads"):
+        with pytest.raises(ResultsError, match="schema 3.*cannot add to it.*load_results still reads.*--fresh"):
             run(old_dir, Tournament.from_dict(cfg))
+    moved = run(old_dir, Tournament.from_dict(cfg), fresh=True)  # schema3_matches set aside, whole, and played anew
+    assert moved.moved_aside is not None and (moved.moved_aside / "data").is_dir() and moved.units_played == 3
     some = load_results(tmp_path / "schema3_hands", columns=["players", "side", "rotation", "points"])
     assert list(some.columns) == ["players", "side", "rotation", "points"] and some["players"].eq(4).all()
 

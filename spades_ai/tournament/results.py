@@ -494,7 +494,8 @@ def check_folder(out: str | Path, config: dict) -> dict | None:
         raise ResultsError(
             f"output folder {out} holds results of schema {config_schema(old)} (spades_ai {old.get('version', '?')}); "
             f"this version ({__version__}) writes schema {SCHEMA} and cannot add to it: use another output "
-            "folder (load_results still reads this one)"
+            f"folder (load_results still reads this one), or --fresh (run_tournament(fresh=True)) to move it aside "
+            f"to {out.name}.old-<time> and play again"
         )
     old_run, new_run = _without_code(old), _without_code(config)
     if old_run != new_run and not _is_extension(old_run, new_run):
