@@ -62,16 +62,28 @@ PHASES = ("dealing", "blind_decision", "bidding", "playing", "over")
 PH_BLIND, PH_BIDDING, PH_PLAYING, PH_OVER = 1, 2, 3, 4
 
 
+def check_four_in_pairs(rules: Rules, what: str) -> None:
+    """Refuse (``RulesError``) any table but four players in two partnerships for ``what``,
+    whose vector or networks have one block per seat of that table."""
+    if (rules.players, rules.teams) != (4, "pairs"):
+        raise RulesError(
+            f"{what} plays four players in two partnerships (its observation has a block for each of those "
+            f"seats), not rules players={rules.players}, teams={rules.teams!r}"
+        )
+
+
 def check_rules(rules: Rules | None) -> Rules:
     """The rules, refused with a ``RulesError`` if the 68 actions cannot express them.
 
     Card passing (``pass_cards``, ``blind_pass``) has no action ids. Everything else is played:
     closed bidding (each seat's vector shows only what its view shows), jokers and high deuces
     (they keep the card id of the card they replace, so 0..51 still name every card), every
-    bidding preset, blind nil (actions 66 and 67)."""
+    bidding preset, blind nil (actions 66 and 67). Four players in pairs only
+    (``check_four_in_pairs``)."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a spades_ai.Rules, not {type(rules).__name__}")
+    check_four_in_pairs(rules, "the learning environment")
     if rules.pass_cards or rules.blind_pass:
         raise RulesError(
             "the learning environment's 68 actions (52 cards, 14 bids, blind nil, look) have none for card passing: "

@@ -84,6 +84,7 @@ from spades_ai.interop.encoding import (
     Table,
     action_to_string,
     bid_action,
+    check_four_in_pairs,
 )
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
@@ -126,7 +127,9 @@ def rules_from_params(params: dict) -> tuple[Rules, int, str]:
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
         raise RulesError(f"{GAME_NAME} parameter 'dealer' must be a seat 0..3, not {dealer!r}")
     fields = {k: (None if k in _OPTIONAL and v == _NONE[k] and not isinstance(v, bool) else v) for k, v in values.items()}
-    return Rules(**fields), dealer, episode
+    rules = Rules(**fields)
+    check_four_in_pairs(rules, f"the {GAME_NAME} OpenSpiel game")
+    return rules, dealer, episode
 
 
 def params_from_rules(rules: Rules | None = None, dealer: int = 0, episode: str = "hand") -> dict:

@@ -1,0 +1,40 @@
+"""The learning environments and the adapters play four players in two partnerships and refuse
+every other table by name (issue 34, item 7): their observation vector and action ids have one
+block per seat of that table."""
+
+from __future__ import annotations
+
+import pytest
+
+from spades_ai import Rules, RulesError
+
+OTHER_TABLES = [Rules.preset("cutthroat"), Rules.preset("solo"), Rules(players=5), Rules(players=4, teams="solo")]
+
+
+@pytest.mark.parametrize("rules", OTHER_TABLES, ids=lambda r: f"{r.players}-{r.teams}")
+def test_the_learning_environments_refuse_other_tables(rules):
+    from spades_ai.learn import SpadesEnv, VectorEnv
+
+    for make in (lambda: VectorEnv(2, rules=rules), lambda: SpadesEnv(rules=rules)):
+        with pytest.raises(RulesError, match=f"four players in two partnerships .*players={rules.players}"):
+            make()
+
+
+@pytest.mark.parametrize("rules", OTHER_TABLES, ids=lambda r: f"{r.players}-{r.teams}")
+def test_the_pettingzoo_environment_refuses_other_tables(rules):
+    pytest.importorskip("pettingzoo")
+    from spades_ai.interop.pettingzoo import env
+
+    with pytest.raises(RulesError, match="the PettingZoo environment plays four players in two partnerships"):
+        env(rules=rules)
+
+
+def test_the_openspiel_game_refuses_other_tables():
+    pytest.importorskip("pyspiel")
+    from spades_ai.interop.openspiel import params_from_rules, rules_from_params
+
+    with pytest.raises(RulesError, match="OpenSpiel game plays four players in two partnerships"):
+        rules_from_params({"players": 3})
+    with pytest.raises(RulesError, match="players=4, teams='solo'"):
+        rules_from_params(params_from_rules(Rules.preset("solo")))
+    assert rules_from_params({})[0] == Rules()
