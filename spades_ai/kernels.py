@@ -399,12 +399,11 @@ def tricks_needed(pub, team, rules):
     """Tricks side ``team`` still needs for its contract (0 or less: made), at any table (at
     four in pairs ``partnership_need`` of its two seats). A nil bidder's tricks count only when
     the rules say so."""
-    nil_count = rules[R_NIL_TRICKS_COUNT] != 0
-    need = 0
-    for s in range(team, n_seats(rules), n_sides(rules)):
-        bid = pub[P_BIDS + s]
-        need += max(bid, 0) - (pub[P_WON + s] if bid > 0 or nil_count else 0)
-    return need
+    mate = partner(team, rules)  # a side is one seat, or two partners: no loop (the agents' hot path)
+    m = max(mate, 0)
+    bid_b, won_b = pub[P_BIDS + m], pub[P_WON + m]
+    return partnership_need(pub[P_BIDS + team], pub[P_WON + team], bid_b if mate >= 0 else -1, won_b if mate >= 0 else 0,
+                            rules[R_NIL_TRICKS_COUNT] != 0)  # fmt: skip
 
 
 @inline_kernel
@@ -562,11 +561,11 @@ def legal_bid_mask(pub, seat, hand, rules):
 
 @inline_kernel
 def nearest_legal_bid(legal, want):
-    """The legal number bid (1..13) closest to ``want`` (the lower on a tie); nil (0) only
-    when the mask allows nothing else."""
-    for d in range(14):
+    """The legal number bid (1..cards_each) closest to ``want`` (the lower on a tie); nil (0)
+    only when the mask allows nothing else."""
+    for d in range(BLIND_NIL_BIT):
         for b in (want - d, want + d):
-            if 1 <= b <= 13 and (legal >> b) & 1:
+            if 1 <= b < BLIND_NIL_BIT and (legal >> b) & 1:
                 return b
     return 0
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from naive import NaiveStream
 from naive_tables import (
@@ -29,7 +30,10 @@ from naive_tables import (
 )
 
 import spades_ai as sa
+from spades_ai.engine.score import N_FIELDS
 from spades_ai.errors import IllegalPlayError
+from spades_ai.simulate import deal_masks
+from spades_ai.testing import check_agent
 
 #: The tables of part 1, with the option that changes the play most.
 TABLES = {
@@ -204,7 +208,7 @@ def test_deals_and_random_playouts_match_the_replica(name):
 
 def test_deal_masks_take_the_table():
     five = sa.Rules(players=5)
-    masks = sa.simulate.deal_masks(3, 0, 50, five)
+    masks = deal_masks(3, 0, 50, five)
     assert masks.shape == (50, 5)
     for row in masks:
         assert sum(int(m).bit_count() for m in row) == 50
@@ -240,7 +244,7 @@ def test_must_win_refuses_a_card_that_could_win_by_name():
 
 def test_bids_run_to_cards_each_and_the_hook_counts_them():
     three = sa.Rules(players=3)
-    hands = [sa.CardSet(int(m)) for m in sa.simulate.deal_masks(5, 0, 1, three)[0]]
+    hands = [sa.CardSet(int(m)) for m in deal_masks(5, 0, 1, three)[0]]
     hand = sa.Hand(hands, dealer=0, rules=three)
     assert hand.legal_bids() == list(range(18))
     hooked = sa.Rules(players=3, hook=True)
@@ -254,7 +258,7 @@ def test_bids_run_to_cards_each_and_the_hook_counts_them():
 
 def test_solo_blind_nil_trails_the_best_other_side():
     rules = sa.Rules(players=3, blind_nil=True, blind_nil_min_deficit=100)
-    hands = [sa.CardSet(int(m)) for m in sa.simulate.deal_masks(5, 0, 1, rules)[0]]
+    hands = [sa.CardSet(int(m)) for m in deal_masks(5, 0, 1, rules)[0]]
     behind = sa.Hand(hands, dealer=2, rules=rules, scores=(50, 100, 150))
     assert behind.legal_bids(blind=True) == [0]  # seat 0 trails seat 2 by 100
     close = sa.Hand(hands, dealer=2, rules=rules, scores=(60, 100, 150))
@@ -273,3 +277,69 @@ def test_hand_refuses_a_deal_of_another_table():
         sa.Hand(hands, rules=five)
     with pytest.raises(ValueError, match="scores must be 5 ints, one a side"):
         sa.Hand(sa.deal(2, 0, five), rules=five, scores=(0, 0))
+
+
+# -- self-play and agents at every table --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["three", "four solo must win", "five must win"])
+@pytest.mark.parametrize("agent", ["random", "easy", "normal"])
+def test_self_play_at_every_table_replays_through_hand(name, agent):
+    """``play_hands`` at the table: per-seat and per-side shapes, every trick played, and each
+    record replayed through ``Hand`` (bids, cards in order) to the same score sheet."""
+    rules = sa.Rules(**TABLES[name])
+    n, k, each = rules.players, rules.n_sides, rules.cards_each
+    rec = sa.play_hands([agent] * n, 40, seed=5, rules=rules, dealer=n - 1, keep_plays=True)
+    assert rec.bids.shape == rec.blind.shape == rec.tricks_won.shape == rec.nil_made.shape == (40, n)
+    assert rec.sheet.shape == (40, k, N_FIELDS) and rec.points.shape == (40, k)
+    assert rec.plays.shape == (40, n * each)
+    assert (rec.tricks_won.sum(axis=1) == each).all()
+    assert (rec.bids >= 0).all() and (rec.bids <= each).all()
+    for i in range(0, 40, 4):
+        hand = sa.Hand(sa.deal(5, i, rules), dealer=n - 1, rules=rules)
+        for s in range(n):  # the dealer is the last seat: seat 0 bids first
+            hand.bid(int(rec.bids[i, s]), blind=bool(rec.blind[i, s]))
+        for c in rec.plays[i]:
+            hand.play(int(c))
+        assert list(hand.result().points) == rec.points[i].tolist()
+        assert hand.tricks_won == rec.tricks_won[i].tolist()
+
+
+def test_matches_at_three_players_carry_the_scores_to_one_winner():
+    rules = sa.Rules(players=3, failed_bid=50)
+    rec = sa.play_matches(["normal", "easy", "random"], 3, seed=2, rules=rules)
+    assert rec.scores.shape[1] == 3
+    for m in range(3):
+        rows = np.flatnonzero(rec.match_no == m)
+        scores = np.zeros(3, dtype=np.int64)
+        for r in rows:
+            scores = scores + rec.points[r]
+            assert rec.scores[r].tolist() == scores.tolist()
+        last = rows[-1]
+        assert rec.winner[last] == sa.match_winner(rec.scores[last].tolist(), rules, int(rec.hand_no[last]) + 1)
+        assert rec.winner[last] >= 0 and (rec.winner[rows[:-1]] == -1).all()
+    assert set(rec.dealer[rec.hand_no == 0].tolist()) <= {0, 1, 2}
+
+
+def test_lineups_take_the_table():
+    with pytest.raises(ValueError, match="a lineup has 3 seats at this table, not 4"):
+        sa.play_hands(["normal"] * 4, 1, rules=sa.Rules(players=3))
+    with pytest.raises(ValueError, match="dealer must be a seat 0..4"):
+        sa.play_hands(["random"] * 5, 1, rules=sa.Rules(players=5), dealer=5)
+
+
+@pytest.mark.parametrize("name", ["hard", "crazy", "ismcts", "learned"])
+def test_search_and_learned_agents_refuse_other_tables_by_name(name):
+    agent = sa.make_agent(name)
+    with pytest.raises(ValueError, match=rf"agent '{name}' plays only 4 players in pairs, not 3 players solo"):
+        sa.play_hands([agent, "normal", "normal"], 1, rules=sa.Rules(players=3))
+    hand = sa.Hand(sa.deal(1, 0, sa.Rules(players=4, teams="solo")), rules=sa.Rules(players=4, teams="solo"))
+    with pytest.raises(ValueError, match=rf"agent '{name}' plays only 4 players in pairs, not 4 players solo"):
+        agent.bid(hand.observation())
+
+
+@pytest.mark.parametrize("name", ["three", "five"])
+def test_check_agent_at_every_table(name):
+    rules = sa.Rules(**TABLES[name])
+    report = check_agent(sa.make_agent("normal"), hands=2 * rules.players, rules=rules, opponents="easy")
+    assert report.startswith(f"normal: {2 * rules.players} hands")
