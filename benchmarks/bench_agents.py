@@ -1,6 +1,7 @@
 """Agent speed: self-play hands/s, per-decision times, and world sampling.
 
     python benchmarks/bench_agents.py [--hands 200000] [--positions 20] [--keep-plays] [--stat best]
+    python benchmarks/bench_agents.py --players 3,4,5 [--hands 100000] [--repeats 7]
 
 - Self-play: ``play_hands`` with four copies of an agent (bid + play + score all in numba), one
   core, median of ``--repeats`` runs after a warm-up (``--stat best``: the fastest run, which on a
@@ -9,6 +10,10 @@
 - Hard and Crazy: every decision point (4 bids, 52 cards) of ``--positions`` hands of Normal
   self-play is put to the agent through its Python face; median and 90th percentile.
 - Sampling: one consistent world of 39 unseen cards, after the per-decision counting table.
+- ``--players``: only random playouts and Normal self-play at each table size (``Rules(players=
+  ...)``, solo except four in pairs), in cards played a second of CPU time, the sizes timed in
+  turn round after round so that a change of load hits all of them; each size's median over
+  the rounds and its ratio to four players.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import time
 
 import numpy as np
 
-from spades_ai import Hand, make_agent, play_hands
+from spades_ai import Hand, Rules, make_agent, play_hands, random_playouts
 from spades_ai.montecarlo.sampling import count_worlds_kernel, sample_world, world_constraints
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import stream_state
@@ -94,6 +99,33 @@ def sampling_time(n: int = 200_000) -> tuple[float, float]:
     return (time.perf_counter() - t0) / n * 1e6, table_us
 
 
+def table_rates(sizes: list[int], n: int, repeats: int) -> None:
+    """Print random-playout and Normal self-play cards/s (CPU time) at each table size."""
+    tables = {p: Rules(players=p) for p in sizes}
+    jobs = {
+        "random playouts": lambda rules, r: random_playouts(n, seed=r, rules=rules),
+        "Normal self-play": lambda rules, r: play_hands(["normal"] * rules.players, n // 4, seed=r, rules=rules),
+    }
+    print(f"| table | {' | '.join(f'{what}, cards/s (vs 4 players)' for what in jobs)} |")
+    print("|---|" + "---|" * len(jobs))
+    rates = {(what, p): [] for what in jobs for p in sizes}
+    for what, job in jobs.items():
+        for p, rules in tables.items():
+            job(rules, 0)  # compile and warm up
+        for r in range(repeats):
+            for p, rules in tables.items():
+                c0 = time.process_time()
+                cards = len(job(rules, r + 1)) * rules.players * rules.cards_each
+                rates[what, p].append(cards / (time.process_time() - c0))
+    for p, rules in tables.items():
+        cells = []
+        for what in jobs:
+            rate = statistics.median(rates[what, p])
+            base = statistics.median(rates[what, 4]) if 4 in sizes else rate
+            cells.append(f"{rate / 1e6:.1f} M ({rate / base:.2f})")
+        print(f"| {p} players {rules.teams} | {' | '.join(cells)} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=200_000)
@@ -102,11 +134,15 @@ def main() -> None:
     ap.add_argument("--skip-mc", action="store_true", help="leave out Hard and Crazy")
     ap.add_argument("--keep-plays", action="store_true", help="self-play records the cards in play order")
     ap.add_argument("--stat", choices=("median", "best"), default="median", help="which run's speed to report")
+    ap.add_argument("--players", help="comma-separated table sizes (3,4,5): playouts and Normal self-play only")
     ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
     budget = {"worlds": 8} if args.smoke else {}  # Hard's and Crazy's
     if args.smoke:
         args.hands, args.repeats, args.positions = 200, 1, 1
+    if args.players:
+        table_rates([int(p) for p in args.players.split(",")], args.hands, args.repeats)
+        return
 
     print("| agent | self-play hands/s, one core: wall clock / CPU time | time per decision |")
     print("|---|---|---|")

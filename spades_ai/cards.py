@@ -301,9 +301,10 @@ class CardSet(int):
         return f"CardSet({' '.join(map(str, self))!r})"
 
 
-def parse_hands(hands, size: int | None = None) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """Four disjoint hands from four card collections (strings, card lists or bitboards), or
-    from one string with ``/`` between the hands; with ``size``, each must hold that many.
+def parse_hands(hands, size: int | None = None, players: int = 4) -> tuple[CardSet, ...]:
+    """``players`` disjoint hands (four by default) from as many card collections (strings,
+    card lists or bitboards), or from one string with ``/`` between the hands; with ``size``,
+    each must hold that many.
 
     Anything else raises ``ValueError`` naming the seat and the problem. ``parse_deal`` (13
     cards each) and the solver (any equal sizes) both read their hands through this.
@@ -313,9 +314,9 @@ def parse_hands(hands, size: int | None = None) -> tuple[CardSet, CardSet, CardS
     try:
         hands = list(hands)
     except TypeError:
-        raise ValueError(f"hands must be four card collections, not {type(hands).__name__}") from None
-    if len(hands) != 4:
-        raise ValueError(f"a deal has 4 hands, not {len(hands)}")
+        raise ValueError(f"hands must be {players} card collections, not {type(hands).__name__}") from None
+    if len(hands) != players:
+        raise ValueError(f"a deal has {players} hands, not {len(hands)}")
     sets = []
     for seat, h in enumerate(hands):
         try:
@@ -325,8 +326,8 @@ def parse_hands(hands, size: int | None = None) -> tuple[CardSet, CardSet, CardS
         if size is not None and len(cards) != size:
             raise ValueError(f"seat {seat}'s hand has {len(cards)} cards, not {size}")
         sets.append(cards)
-    for a in range(4):
-        for b in range(a + 1, 4):
+    for a in range(players):
+        for b in range(a + 1, players):
             both = sets[a] & sets[b]
             if both:
                 raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, both))}")

@@ -32,16 +32,16 @@ def check_count(n, name: str = "n") -> int:
     return int(n)
 
 
-def check_seat(seat, name: str = "seat") -> int:
-    """A seat is an int 0..3 (a bool, a float or a string is not)."""
-    if not is_int(seat) or not 0 <= int(seat) < 4:
-        raise ValueError(f"{name} must be a seat 0..3, not {seat!r}")
+def check_seat(seat, name: str = "seat", players: int = 4) -> int:
+    """A seat is an int 0..players-1 (a bool, a float or a string is not)."""
+    if not is_int(seat) or not 0 <= int(seat) < players:
+        raise ValueError(f"{name} must be a seat 0..{players - 1}, not {seat!r}")
     return int(seat)
 
 
-def check_dealer(dealer) -> int:
-    """A dealer is a seat 0..3."""
-    return check_seat(dealer, "dealer")
+def check_dealer(dealer, rules=None) -> int:
+    """A dealer is a seat of the table (0..3 by default)."""
+    return check_seat(dealer, "dealer", 4 if rules is None else rules.players)
 
 
 def check_noise(v) -> float:

@@ -25,7 +25,10 @@ from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, Ille
 from spades_ai.observation import Observation, PublicFacts, bids_in_mask
 from spades_ai.rules import R_HOOK, Rules
 from spades_ai.scoring import HandResult
+from spades_ai.seats import cards_dealt, partner, seat_order
 from spades_ai.checks import check_count, check_dealer
+from spades_ai.engine.bits import SUIT_MASK
+from spades_ai.engine.play import follow_mask
 
 def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
     """The four seats' cards of a deal, from four hands (strings, card lists or bitboards).
@@ -37,15 +40,16 @@ def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
 
 
 class Hand(PublicFacts):
-    """One hand: bidding from the dealer's left, then 13 tricks, then the score.
+    """One hand: bidding from the dealer's left, then a trick per card each, then the score.
 
-    ``hands`` are the four seats' cards (see ``parse_deal``); ``scores`` and ``bag_count`` are
-    the match totals before this hand (they matter for blind nil and for the result), and
+    ``hands`` are every seat's cards (see ``parse_deal``; at the table of ``rules``, such as
+    three seats of 17 cards); ``scores`` and ``bag_count`` are the sides' match totals before
+    this hand (they matter for blind nil and for the result; 0 when left out), and
     ``hands_played`` the number of hands of the match before it. Refused actions raise
     ``IllegalPassError`` / ``IllegalBidError`` / ``IllegalPlayError`` and change nothing.
 
-    Vocabulary: a *hand* is one deal played out (bids, 13 tricks, score); a seat's *cards* are
-    ``hand.cards(seat)``; the *deal* is the four seats' cards as dealt (``hand.deal``).
+    Vocabulary: a *hand* is one deal played out (bids, tricks, score); a seat's *cards* are
+    ``hand.cards(seat)``; the *deal* is every seat's cards as dealt (``hand.deal``).
     """
 
     def __init__(
@@ -53,34 +57,37 @@ class Hand(PublicFacts):
         hands,
         dealer: int = 0,
         rules: Rules | None = None,
-        scores: Sequence[int] = (0, 0),
-        bag_count: Sequence[int] = (0, 0),
+        scores: Sequence[int] | None = None,
+        bag_count: Sequence[int] | None = None,
         hands_played: int = 0,
     ):
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
-        #: the four seats' cards as dealt, as the rules name them (card ids: under jokers the
+        n, k = self.rules.players, self.rules.n_sides
+        #: every seat's cards as dealt, as the rules name them (card ids: under jokers the
         #: big joker is id 26, the little one id 0; a card named in text must be in the deck)
-        self.deal = self.rules.parse_hands(hands, 13)
-        dealer = check_dealer(dealer)
-        scores, bag_count = _team_pair(scores, "scores"), _team_pair(bag_count, "bag_count")
-        for team, b in enumerate(bag_count):
+        self.deal = self.rules.parse_hands(hands, self.rules.cards_each)
+        dealer = check_dealer(dealer, self.rules)
+        scores = _side_values((0,) * k if scores is None else scores, "scores", k)
+        bag_count = _side_values((0,) * k if bag_count is None else bag_count, "bag_count", k)
+        for side, b in enumerate(bag_count):
             if not 0 <= b < self.rules.bag_limit:
-                raise FieldError("bag_count", f"bag_count[{team}] = {b} must be in 0..{self.rules.bag_limit - 1}")
+                raise FieldError("bag_count", f"bag_count[{side}] = {b} must be in 0..{self.rules.bag_limit - 1}")
         hands_played = check_count(hands_played, "hands_played")
         #: the rules as the int64 array the kernels read
         self.rules_array = self.rules.as_array()
         # the engine's layout: jokers and high deuces in the trump lane (rules.py, engine/bits.py)
         self._hands = np.array([self.rules.engine_mask(m) for m in self.deal], dtype=np.uint64)
         self._pub = np.zeros(_st.N_PUBLIC, dtype=np.int64)
-        _st.reset_public(self._pub, self._hands, dealer, *scores, *bag_count, hands_played, self.rules_array)
+        _st.reset_public(self._pub, self._hands, dealer, np.array(scores, np.int64), np.array(bag_count, np.int64),
+                         hands_played, self.rules_array)  # fmt: skip
         self.plays: list[tuple[int, Card]] = []
         self.trick_leaders: list[int] = []
         #: the cards each seat passed: ``passes[0]`` before the bidding, ``passes[1]`` in the
         #: blind pass (None: no pass from that seat)
-        self.passes: list[list[CardSet | None]] = [[None] * 4, [None] * 4]
-        self._pending = np.zeros(4, dtype=np.uint64)  # passes chosen, not yet exchanged
+        self.passes: list[list[CardSet | None]] = [[None] * n, [None] * n]
+        self._pending = np.zeros(n, dtype=np.uint64)  # passes chosen, not yet exchanged
         self._result: HandResult | None = None
 
     # -- state (phase, bids, tricks_won, current_trick, bag_count ...: see PublicFacts) --
@@ -128,9 +135,10 @@ class Hand(PublicFacts):
 
     @property
     def tricks(self) -> list[list[tuple[int, Card]]]:
-        """Finished tricks, each as four (seat, card) pairs in play order."""
-        done = len(self.plays) // 4 * 4
-        return [self.plays[i : i + 4] for i in range(0, done, 4)]
+        """Finished tricks, each as a (seat, card) pair a seat, in play order."""
+        n = self.rules.players
+        done = len(self.plays) // n * n
+        return [self.plays[i : i + n] for i in range(0, done, n)]
 
     def cards(self, seat: int) -> CardSet:
         """The cards ``seat`` still holds."""
@@ -143,8 +151,7 @@ class Hand(PublicFacts):
         if self.phase != "passing":
             return []
         m = int(_st.passers(self._pub, self.rules_array)) & ~int(self._pub[_st.P_PASS_DONE])
-        order = [(self.dealer + 1 + k) % 4 for k in range(4)]
-        return [s for s in order if m >> s & 1]
+        return [s for s in seat_order(self.dealer + 1, self.rules) if m >> s & 1]
 
     def pass_cards(self, seat: int, cards) -> None:
         """``seat`` passes ``cards`` (a string such as ``"AS 7H 2C"`` or a list of cards, strings
@@ -159,8 +166,8 @@ class Hand(PublicFacts):
         if self.phase != "passing":
             why = f"the hand is {self.phase}"
             raise IllegalPassError(f"no pass is due: {why}", "not_due", why)
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4:
-            why = f"a seat is an int in 0..3, not {seat!r}"
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.rules.players:
+            why = f"a seat is an int in 0..{self.rules.players - 1}, not {seat!r}"
             raise IllegalPassError(why, "bad_pass", why)
         seat = int(seat)
         try:
@@ -184,7 +191,7 @@ class Hand(PublicFacts):
                 why = f"it does not hold {c}"
                 raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "not_held", why)
         mask = sum(1 << int(c) for c in chosen)
-        self.passes[int(self._pub[_st.P_N_BIDS]) == 4][seat] = self.rules.cardset(mask)
+        self.passes[int(self._pub[_st.P_N_BIDS]) == self.rules.players][seat] = self.rules.cardset(mask)
         engine = np.uint64(self.rules.engine_mask(mask))
         _st.choose_pass(self._pub, self._hands, self._pending, seat, engine, self.rules_array)
 
@@ -217,7 +224,7 @@ class Hand(PublicFacts):
         if self.phase != "bidding":
             raise IllegalBidError(f"no bid is due: the hand is {self.phase}", "not_due", f"the hand is {self.phase}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-            why = "a bid is an int, 0 (nil) to 13"
+            why = f"a bid is an int, 0 (nil) to {self.rules.cards_each}"
             raise IllegalBidError(f"seat {seat} bid {n!r}: {why}", "bad_bid", why)
         n = int(n)
         if not isinstance(blind, (bool, np.bool_)):
@@ -231,32 +238,37 @@ class Hand(PublicFacts):
     def _bid_reason(self, seat: int, n: int, blind: bool) -> tuple[str, str]:
         """(reason code, plain words) of a refused bid: the first rule it breaks."""
         r = self.rules
-        partner = self.bids[(seat + 2) % 4]
-        if not 0 <= n <= 13:
-            return "range", "a bid is 0 (nil) to 13"
+        mate = partner(seat, r)
+        partner_bid = None if mate is None else self.bids[mate]
+        if not 0 <= n <= r.cards_each:
+            return "range", f"a bid is 0 (nil) to {r.cards_each}"
         if blind and n != 0:
             return "blind_number", "only a nil can be blind"
         if r.hook and n in bids_in_mask(self._bid_mask_unhooked(), blind):
             others = sum(b for s, b in enumerate(self.bids) if s != seat)
-            return "hook", f"the hook: the dealer may not make the four bids add up to 13 (the others bid {others})"
+            return "hook", (f"the hook: the dealer may not make the {r.players} bids add up to {r.cards_each} "
+                            f"(the others bid {others})")  # fmt: skip
         if n == 0 and not r.nil:
             return "nil_off", "nil is off in these rules"
         if blind and not r.blind_nil:
             return "blind_off", "blind nil is off in these rules"
         if blind and r.bidding in ("classic", "suicide"):
-            return "blind_deficit", f"blind nil needs the team to trail by at least {r.blind_nil_min_deficit} (scores {self.scores})"
+            who = "the team" if mate is not None else "the seat"
+            best = "" if r.n_sides == 2 else " the best other side"
+            return "blind_deficit", (f"blind nil needs {who} to trail by at least {r.blind_nil_min_deficit}{best} "
+                                     f"(scores {self.scores})")  # fmt: skip
         n_spades = len(self.cards(seat).suit(3))
         if r.bidding == "mirror":
             return "mirror", f"mirror bidding: the bid is the number of spades held, {n_spades}"
         if r.bidding == "whiz":
             return "whiz", f"whiz bidding: the bid is nil or the number of spades held, {n_spades} (minimum bid {r.min_bid})"
         if r.bidding == "suicide":
-            if partner is not None and partner > 0:
+            if partner_bid is not None and partner_bid > 0:
                 return "suicide", "suicide bidding: the partner bid a number, so this seat must bid nil"
             return "suicide", f"suicide bidding: a number bid is at least {max(4, r.min_bid)}"
         if n < r.min_bid and n != 0:
             return "min_bid", f"the minimum bid is {r.min_bid}"
-        return "min_team_bid", f"the team must bid at least {r.min_team_bid} (partner bid {partner})"
+        return "min_team_bid", f"the team must bid at least {r.min_team_bid} (partner bid {partner_bid})"
 
     # -- play ----------------------------------------------------------------------------
     def _legal_mask(self) -> int:
@@ -298,6 +310,10 @@ class Hand(PublicFacts):
         trick = self.current_trick
         held = " ".join(map(str, self.rules.engine_cards(legal)))
         if trick:
+            following = int(follow_mask(self._hands[seat], SUIT_MASK[_st.led_suit(self._pub)]))
+            if self.rules.must_win and following >> self.rules.engine_id(card) & 1:
+                win = self.rules.engine_deck[int(self._pub[_st.P_WIN_CARD])]
+                return "must_win", f"seat {seat} must win the trick (must_win): {win} is winning and it holds {held}"
             suit = SUIT_NAMES[trick[0][1].suit]
             return "follow_suit", f"seat {seat} must follow {suit}: holds {held}"
         if self.trick_no == 0 and self.rules.first_lead == "low_club":
@@ -314,7 +330,7 @@ class Hand(PublicFacts):
     def result(self) -> HandResult:
         """The score sheet, once the hand is over."""
         if self.phase != "over":
-            raise ValueError(f"the hand is not over: it is {self.phase} ({len(self.plays)} of 52 cards played)")
+            raise ValueError(f"the hand is not over: it is {self.phase} ({len(self.plays)} of {cards_dealt(self.rules)} cards played)")
         if self._result is None:
             self._result = HandResult.from_public(self._pub, self.rules_array)
         return self._result
@@ -332,8 +348,9 @@ class Hand(PublicFacts):
     def view(self, seat: int, hide_cards: bool = False, blind_decision: bool = False) -> Observation:
         """What ``seat`` has seen so far, whether or not it is to act (``observation`` is the
         view of the seat to act); ``hide_cards`` leaves out its own cards."""
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4:
-            raise ValueError(f"a seat is an int in 0..3, not {seat!r}")
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+            raise ValueError(f"a seat is an int in 0..{n - 1}, not {seat!r}")
         seat = int(seat)
         hand = 0 if hide_cards else int(self._hands[seat])
         view = np.empty_like(self._pub)
@@ -343,7 +360,7 @@ class Hand(PublicFacts):
     def bid_history(self) -> list[tuple[int, int, bool]]:
         """The bids made so far as (seat, bid, blind), in bidding order (a nil is bid 0)."""
         n = int(self._pub[_st.P_N_BIDS])
-        seats = [(self.dealer + 1 + i) % 4 for i in range(n)]
+        seats = seat_order(self.dealer + 1, self.rules)[:n]
         return [(s, int(self._pub[_st.P_BIDS + s]), bool(self._pub[_st.P_BLIND + s])) for s in seats]
 
     # -- records -------------------------------------------------------------------------
@@ -392,10 +409,11 @@ class Hand(PublicFacts):
         )
         if len(record["blind"]) != len(record["bids"]):
             raise ValueError("a hand record has one blind flag per bid")
-        passes = record.get("passes", [[None] * 4, [None] * 4])
+        n = hand.rules.players
+        passes = record.get("passes", [[None] * n, [None] * n])
         rounds_ok = isinstance(passes, list) and len(passes) == 2
-        if not (rounds_ok and all(isinstance(p, list) and len(p) == 4 for p in passes)):
-            raise ValueError("a hand record's passes are two rounds of four entries (cards or None)")
+        if not (rounds_ok and all(isinstance(p, list) and len(p) == n for p in passes)):
+            raise ValueError(f"a hand record's passes are two rounds of {n} entries (cards or None)")
 
         def replay_passes(rnd: int) -> None:
             for seat, cards in enumerate(passes[rnd]):
@@ -437,7 +455,7 @@ class Hand(PublicFacts):
 
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}, {self.phase}, bids {self.bids}, tricks {self.tricks_won}"]
-        for seat in range(4):
+        for seat in range(self.rules.players):
             lines.append(f"  seat {seat}: {self.cards(seat)}")
         if self.current_trick:
             lines.append("  trick: " + " ".join(f"{s}:{c}" for s, c in self.current_trick))
@@ -453,12 +471,14 @@ def _bid_name(n: int, blind: bool) -> str:
     return "nil" if n == 0 else str(n)
 
 
-def _team_pair(values, field: str) -> tuple[int, int]:
-    """``values`` as a pair of ints (team 0, team 1), else ``FieldError`` naming ``field``."""
+def _side_values(values, field: str, n_sides: int) -> tuple[int, ...]:
+    """``values`` as one int a side (at four in pairs: team 0, team 1), else ``FieldError``
+    naming ``field``."""
+    want = "a pair of ints (team 0, team 1)" if n_sides == 2 else f"{n_sides} ints, one a side"
     try:
-        pair = tuple(operator.index(v) for v in values)
+        ints = tuple(operator.index(v) for v in values)
     except TypeError:
-        raise FieldError(field, f"{field} must be a pair of ints (team 0, team 1), not {values!r}") from None
-    if len(pair) != 2:
-        raise FieldError(field, f"{field} must be a pair of ints (team 0, team 1), not {values!r}")
-    return pair
+        raise FieldError(field, f"{field} must be {want}, not {values!r}") from None
+    if len(ints) != n_sides:
+        raise FieldError(field, f"{field} must be {want}, not {values!r}")
+    return ints

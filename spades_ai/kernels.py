@@ -2,13 +2,19 @@
 
 A kernel agent is two ``numba.njit`` functions handed to ``spades_ai.kernel_agent``::
 
-    bid(pub, seat, hand, legal, rules) -> int     # 0 = nil, 1..13; legal: bit b set = bid b legal
+    bid(pub, seat, hand, legal, rules) -> int     # 0 = nil, 1..cards_each; legal: bit b = bid b legal
     play(pub, seat, hand, legal, rules) -> int    # a card id (below); legal: uint64 mask of cards
 
 ``pub`` is the hand's public state (what every seat has seen), ``seat`` the seat to act,
 ``hand`` its own cards as a uint64 bitboard (bit = card id = ``suit * 13 + rank``, suits C D H
 S, ranks 2..A), ``rules`` the house rules as an array. Read them only through the kernels
 below: the array layouts are the engine's and may change, these names will not.
+
+The table is in the rules too: ``n_seats(rules)`` seats (3 to 5 today), ``n_sides(rules)``
+sides that score (a side is a pair of partners, ``partner(seat, rules)``, or solo a seat
+alone, ``partner`` -1), ``side_of(seat, rules)``, ``next_seat(seat, rules)`` (to the left) and
+``cards_each(rules)`` cards a seat, which is also the tricks of a hand (13 at four seats, 17 at
+three, 10 at five). ``score``, ``bag_count`` and ``tricks_needed`` take a side.
 
 Jokers and high deuces (``Rules(jokers=..., deuces_high=...)``) are trumps above the ace of
 spades. The engine moves them into the *trump lane*, ids 52..55 above the ace of spades (51),
@@ -56,7 +62,9 @@ True
 
 import numpy as np
 
-from spades_ai.engine.bids import BLIND_NIL_BIT, NIL_BIT, legal_bids
+from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, NIL_BIT, legal_bids
+from spades_ai.engine.bids import best_other_score as _best_other_score
+from spades_ai.engine.seats import cards_each, n_seats, n_sides, next_seat, partner, side_of
 from spades_ai.engine.bits import (
     CLUBS,
     DIAMONDS,
@@ -138,17 +146,21 @@ from spades_ai.rules import (
 
 #: Return this from ``bid`` to bid a blind nil (only when ``legal`` has this bit).
 BLIND_NIL = BLIND_NIL_BIT
+# ``BID_BITS``: the number bids and nil of a bid mask (bits 0..17, up to ``cards_each``), the
+# blind-nil bit left out.
 
 __all__ = [
     # bitboards
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "SUIT_MASK", "ONE", "ZERO", "U64",
     "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit", "suit_mask_of",
     "card_bit", "card_suit", "card_rank", "face_card", "lowest_card", "highest_card", "suit_cards", "count",
+    # the table (``spades_ai.seats``): seats, sides, partners, cards dealt to each seat
+    "n_seats", "n_sides", "side_of", "partner", "next_seat", "cards_each",
     # the public state
     "dealer", "phase", "PHASE_PASSING", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
     "tricks_won", "trick_no", "cards_played", "played_by", "deck", "unseen_cards", "trick_len", "trick_card",
     "leader", "led_suit", "winning_card", "winning_seat", "spades_broken", "is_void", "voids_shown", "void_in", "score",
-    "bag_count", "hands_played", "team_contract", "tricks_needed", "partnership_need",
+    "bag_count", "best_other_score", "hands_played", "team_contract", "tricks_needed", "partnership_need",
     "cards_to_pass", "gave", "blind_gave",
     # rules
     "target_score", "loss_threshold", "nil_allowed", "nil_bonus", "blind_nil_allowed", "blind_nil_bonus",
@@ -156,7 +168,7 @@ __all__ = [
     "min_team_bid", "ten_for_200", "bidding", "max_hands", "closed_bidding", "pass_cards", "blind_pass",
     "jokers", "deuces_high", "extra_trumps",
     # legality, bids, randomness
-    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "NIL_BIT", "BLIND_NIL", "default_pass", "highest_cards", "decision_stream", "draw_below",
+    "legal_cards", "legal_bid_mask", "nearest_legal_bid", "NIL_BIT", "BLIND_NIL", "BID_BITS", "default_pass", "highest_cards", "decision_stream", "draw_below",
 ]  # fmt: skip
 
 
@@ -340,13 +352,20 @@ def void_in(voids, seat, suit):
 
 @inline_kernel
 def score(pub, team):
-    """The match score of ``team`` (0: seats 0 and 2) before this hand."""
+    """The match score of side ``team`` (at four in pairs, 0: seats 0 and 2; solo, a seat)
+    before this hand."""
     return pub[P_SCORES + team]
 
 
 @inline_kernel
+def best_other_score(pub, side, rules):
+    """The highest match score of the sides other than ``side`` before this hand."""
+    return _best_other_score(pub, side, rules)
+
+
+@inline_kernel
 def bag_count(pub, team):
-    """The running bag count of ``team`` before this hand."""
+    """The running bag count of side ``team`` before this hand."""
     return pub[P_BAGS + team]
 
 
@@ -358,7 +377,8 @@ def hands_played(pub):
 
 @inline_kernel
 def team_contract(pub, team):
-    """The sum of the team's number bids so far (nil and unmade bids count 0)."""
+    """The sum of the team's number bids so far (nil and unmade bids count 0), at four seats
+    in pairs."""
     return max(pub[P_BIDS + team], 0) + max(pub[P_BIDS + team + 2], 0)
 
 
@@ -376,11 +396,14 @@ def partnership_need(bid_a, won_a, bid_b, won_b, nil_count):
 
 @inline_kernel
 def tricks_needed(pub, team, rules):
-    """Tricks the team still needs for its contract (0 or less: made). A nil bidder's tricks
-    count only when the rules say so."""
-    return partnership_need(
-        pub[P_BIDS + team], pub[P_WON + team], pub[P_BIDS + team + 2], pub[P_WON + team + 2], rules[R_NIL_TRICKS_COUNT] != 0
-    )
+    """Tricks side ``team`` still needs for its contract (0 or less: made), at any table (at
+    four in pairs ``partnership_need`` of its two seats). A nil bidder's tricks count only when
+    the rules say so."""
+    mate = partner(team, rules)  # a side is one seat, or two partners: no loop (the agents' hot path)
+    m = max(mate, 0)
+    bid_b, won_b = pub[P_BIDS + m], pub[P_WON + m]
+    return partnership_need(pub[P_BIDS + team], pub[P_WON + team], bid_b if mate >= 0 else -1, won_b if mate >= 0 else 0,
+                            rules[R_NIL_TRICKS_COUNT] != 0)  # fmt: skip
 
 
 @inline_kernel
@@ -538,11 +561,11 @@ def legal_bid_mask(pub, seat, hand, rules):
 
 @inline_kernel
 def nearest_legal_bid(legal, want):
-    """The legal number bid (1..13) closest to ``want`` (the lower on a tie); nil (0) only
-    when the mask allows nothing else."""
-    for d in range(14):
+    """The legal number bid (1..cards_each) closest to ``want`` (the lower on a tie); nil (0)
+    only when the mask allows nothing else."""
+    for d in range(BLIND_NIL_BIT):
         for b in (want - d, want + d):
-            if 1 <= b <= 13 and (legal >> b) & 1:
+            if 1 <= b < BLIND_NIL_BIT and (legal >> b) & 1:
                 return b
     return 0
 

@@ -22,6 +22,7 @@ from spades_ai.cards import Card, CardSet, mask_to_cards
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
+from spades_ai.seats import partner as _partner
 
 PHASES = ("bidding", "playing", "over", "passing")
 
@@ -32,7 +33,7 @@ def bids_in_mask(mask: int, blind: bool = False) -> list[int]:
     mask = int(mask)
     if blind:
         return [0] if mask >> _bids.BLIND_NIL_BIT & 1 else []
-    return [b for b in range(14) if mask >> b & 1]
+    return [b for b in range(_bids.BLIND_NIL_BIT) if mask >> b & 1]
 
 
 class PublicFacts:
@@ -66,21 +67,21 @@ class PublicFacts:
     @property
     def bids(self) -> list[int | None]:
         """Bids by seat (0 = nil, None = not yet)."""
-        return [None if b < 0 else b for b in self._facts[_st.P_BIDS : _st.P_BIDS + 4].tolist()]
+        return [None if b < 0 else b for b in self._facts[_st.P_BIDS : _st.P_BIDS + self.rules.players].tolist()]
 
     @property
     def blind(self) -> list[bool]:
         """Blind-nil flags by seat."""
-        return [b != 0 for b in self._facts[_st.P_BLIND : _st.P_BLIND + 4].tolist()]
+        return [b != 0 for b in self._facts[_st.P_BLIND : _st.P_BLIND + self.rules.players].tolist()]
 
     @property
     def tricks_won(self) -> list[int]:
         """Tricks won so far, by seat."""
-        return self._facts[_st.P_WON : _st.P_WON + 4].tolist()
+        return self._facts[_st.P_WON : _st.P_WON + self.rules.players].tolist()
 
     @property
     def trick_no(self) -> int:
-        """Tricks finished so far (the index, 0..12, of the trick in play)."""
+        """Tricks finished so far (the index, from 0, of the trick in play)."""
         return int(self._facts[_st.P_TRICK_NO])
 
     @property
@@ -98,28 +99,28 @@ class PublicFacts:
         n = int(self._facts[_st.P_TRICK_LEN])
         leader = int(self._facts[_st.P_LEADER])
         deck = self.rules.engine_deck
-        return [((leader + i) % 4, deck[int(self._facts[_st.P_TRICK + i])]) for i in range(n)]
+        return [((leader + i) % self.rules.players, deck[int(self._facts[_st.P_TRICK + i])]) for i in range(n)]
 
     @property
     def played_by(self) -> list[CardSet]:
         """The cards each seat has played."""
-        return [self.rules.engine_cards(int(self._facts[_st.P_PLAYED_BY + s])) for s in range(4)]
+        return [self.rules.engine_cards(int(self._facts[_st.P_PLAYED_BY + s])) for s in range(self.rules.players)]
 
     @property
     def voids(self) -> list[set[int]]:
         """The suits (0..3) each seat has shown it lacks."""
         v = int(self._facts[_st.P_VOIDS])
-        return [{s for s in range(4) if v >> (4 * seat + s) & 1} for seat in range(4)]
+        return [{s for s in range(4) if v >> (4 * seat + s) & 1} for seat in range(self.rules.players)]
 
     @property
-    def scores(self) -> tuple[int, int]:
-        """The match scores (team 0, team 1) before this hand."""
-        return tuple(self._facts[_st.P_SCORES : _st.P_SCORES + 2].tolist())
+    def scores(self) -> tuple[int, ...]:
+        """The match scores by side (at four: team 0, team 1) before this hand."""
+        return tuple(self._facts[_st.P_SCORES : _st.P_SCORES + self.rules.n_sides].tolist())
 
     @property
-    def bag_count(self) -> tuple[int, int]:
-        """The teams' running bag counts before this hand."""
-        return tuple(self._facts[_st.P_BAGS : _st.P_BAGS + 2].tolist())
+    def bag_count(self) -> tuple[int, ...]:
+        """The sides' running bag counts before this hand."""
+        return tuple(self._facts[_st.P_BAGS : _st.P_BAGS + self.rules.n_sides].tolist())
 
     @property
     def hands_played(self) -> int:
@@ -207,9 +208,13 @@ class Observation(PublicFacts):
         ``np.uint64(obs.cards)`` unless jokers or high deuces sit in the trump lane."""
         return np.uint64(self._engine)
 
-    # -- passes (this seat's and its partner's only) ---------------------------------------
+    # -- passes (this seat's and its partner's only; passing is played in pairs) ---------------
     def _slot_cards(self, slot: int) -> CardSet:
         return self.rules.engine_cards(int(self.public[slot]))
+
+    def _partner_cards(self, block: int) -> CardSet:
+        mate = _partner(self.seat, self.rules)
+        return self.rules.cardset(0) if mate is None else self._slot_cards(block + mate)
 
     @property
     def gave(self) -> CardSet:
@@ -219,7 +224,7 @@ class Observation(PublicFacts):
     @property
     def received(self) -> CardSet:
         """The cards its partner passed to it before the bidding."""
-        return self._slot_cards(_st.P_GAVE + (self.seat ^ 2))
+        return self._partner_cards(_st.P_GAVE)
 
     @property
     def blind_gave(self) -> CardSet:
@@ -229,15 +234,17 @@ class Observation(PublicFacts):
     @property
     def blind_received(self) -> CardSet:
         """The cards its partner passed to it in the blind pass."""
-        return self._slot_cards(_st.P_BLIND_GAVE + (self.seat ^ 2))
+        return self._partner_cards(_st.P_BLIND_GAVE)
 
     @property
     def partner_holds(self) -> CardSet:
         """The cards this seat knows its partner holds: those it passed it and that neither
         came back in the blind pass nor were played since."""
-        partner = self.seat ^ 2
+        mate = _partner(self.seat, self.rules)
+        if mate is None:
+            return self.rules.cardset(0)
         gave = (int(self.gave) & ~int(self.blind_received)) | int(self.blind_gave)
-        return self.rules.cardset(gave & ~int(self.played_by[partner]))
+        return self.rules.cardset(gave & ~int(self.played_by[mate]))
 
     def __getstate__(self):
         """Pickled or copied with its plays decoded, without the self-play loop's arrays that

@@ -394,9 +394,10 @@ class Rules:
             self.named_cards(cards)
 
     def parse_hands(self, hands, size: int | None = None) -> tuple[CardSet, ...]:
-        """``cards.parse_hands`` under these rules: the same checks, a card named in text must
-        be one these rules have (``named``), and the hands come back as ``cardset``s."""
-        sets = parse_hands(hands, size)
+        """``cards.parse_hands`` for this table (``players`` hands) under these rules: the same
+        checks, a card named in text must be one these rules have (``named``), no hand holds a
+        card the table removes, and the hands come back as ``cardset``s."""
+        sets = parse_hands(hands, size, self.players)
         parts = hands.split("/") if isinstance(hands, str) else list(hands)
         for seat, part in enumerate(parts):
             if not isinstance(part, (int, np.integer)):
@@ -404,6 +405,10 @@ class Rules:
                     self.check_names(part)
                 except ValueError as exc:
                     raise ValueError(f"seat {seat}'s hand: {exc}") from None
+        for seat, cards in enumerate(sets):
+            for card in self.removed_cards:
+                if card in cards:
+                    raise ValueError(f"seat {seat}'s hand holds {card}, which a table of {self.players} removes from the deck")
         return tuple(self.cardset(m) for m in sets)
 
     def engine_mask(self, mask: int) -> int:

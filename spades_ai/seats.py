@@ -54,6 +54,16 @@ def left_of(seat: int, rules: Rules) -> int:
     return (int(seat) + 1) % rules.players
 
 
+def cards_dealt(rules: Rules) -> int:
+    """Cards dealt in a hand, every seat's ``cards_each``: the cards a hand's play holds."""
+    return rules.players * rules.cards_each
+
+
+def table_name(rules: Rules) -> str:
+    """The table in words: ``"4 players in pairs"``, ``"3 players solo"``."""
+    return f"{rules.players} players {'in pairs' if rules.teams == 'pairs' else 'solo'}"
+
+
 def seat_order(first: int, rules: Rules) -> list[int]:
     """Every seat once, clockwise from ``first``."""
     return [(int(first) + k) % rules.players for k in seats(rules)]

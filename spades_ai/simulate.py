@@ -12,48 +12,60 @@ from spades_ai.rules import Rules
 
 
 
-def deal_masks(seed: int, start: int, n: int) -> np.ndarray:
-    """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, 4)`` uint64 array of bitboards."""
+def _rules(rules) -> Rules:
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a spades_ai.Rules, not {type(rules).__name__}")
+    return rules
+
+
+def deal_masks(seed: int, start: int, n: int, rules: Rules | None = None) -> np.ndarray:
+    """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, players)`` uint64 array of
+    bitboards (card ids) of the table of ``rules`` (four seats of 13 by default)."""
     seed, start, n = check_seed(seed), check_count(start, "start"), check_count(n)
-    return deal_batch(np.uint64(seed), start, n)
+    return deal_batch(np.uint64(seed), start, n, _rules(rules).as_array())
 
 
 def match_deal(seed: int, match_no: int, hand_no: int, rules: Rules) -> list[int]:
-    """The four seats' bitboards (card ids, jokers and high deuces too) of hand ``hand_no`` of
+    """The seats' bitboards (card ids, jokers and high deuces too) of hand ``hand_no`` of
     match ``match_no`` of ``seed``: the cards ``play_matches``, ``VectorEnv(episode="match")``,
     the tables and the adapters deal there."""
-    cards = np.empty(4, np.uint64)
+    cards = np.empty(rules.players, np.uint64)
     deal_match_hand(np.uint64(seed), match_no, hand_no, cards, rules.as_array())
     return [rules.public_mask(int(c)) for c in cards]
 
 
-def first_dealer(seed: int, match_no: int) -> int:
+def first_dealer(seed: int, match_no: int, rules: Rules | None = None) -> int:
     """The dealer of the first hand of match ``match_no`` of ``seed`` (as ``play_matches``)."""
-    return int(match_first_dealer(np.uint64(seed), match_no))
+    return int(match_first_dealer(np.uint64(seed), match_no, _rules(rules).as_array()))
 
 
-def deal(seed: int, index: int = 0) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """The four seats' 13 cards of deal ``index`` of ``seed``; same key, same deal.
+def deal(seed: int, index: int = 0, rules: Rules | None = None) -> tuple[CardSet, ...]:
+    """Every seat's cards of deal ``index`` of ``seed``; same key, same deal. Four seats of 13
+    by default; the table of ``rules`` otherwise (three seats of 17, without the 2D, ...).
 
     >>> hands = deal(7, 3); [len(h) for h in hands]
     [13, 13, 13, 13]
+    >>> [len(h) for h in deal(7, 3, Rules(players=5))]
+    [10, 10, 10, 10, 10]
     """
-    masks = deal_masks(seed, index, 1)[0]
+    masks = deal_masks(seed, index, 1, rules)[0]
     return tuple(CardSet(int(m)) for m in masks)
 
 
 def random_playouts(n: int, seed: int = 0, *, rules: Rules | None = None, dealer: int = 0) -> np.ndarray:
-    """Tricks per seat, ``(n, 4)`` int64, of deals ``0 .. n-1`` of ``seed`` played at random.
+    """Tricks per seat, ``(n, players)`` int64, of deals ``0 .. n-1`` of ``seed`` played at
+    random.
 
-    Every card is drawn uniformly from the legal cards (no bidding); ``rules`` supplies the
-    spade-lead and first-lead options and the jokers and high deuces. The engine's speed
-    baseline.
+    Every card is drawn uniformly from the legal cards, must win included (no bidding);
+    ``rules`` supplies the table, the spade-lead and first-lead options and the jokers and
+    high deuces. The engine's speed baseline.
 
     >>> random_playouts(3, seed=1).sum(axis=1).tolist()
     [13, 13, 13]
+    >>> random_playouts(2, seed=1, rules=Rules(players=3)).sum(axis=1).tolist()
+    [17, 17]
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a spades_ai.Rules, not {type(rules).__name__}")
-    n, seed, dealer = check_count(n), check_seed(seed), check_dealer(dealer)
+    rules = _rules(rules)
+    n, seed, dealer = check_count(n), check_seed(seed), check_dealer(dealer, rules)
     return random_playouts_batch(np.uint64(seed), 0, n, dealer, rules.as_array())

@@ -13,6 +13,7 @@ from spades_ai.agents.registry import make_agent
 from spades_ai.policies.agent import default_pass
 from spades_ai.selfplay.play import agent_name
 from spades_ai.game import Hand
+from spades_ai import seats
 from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks
 
@@ -25,23 +26,23 @@ class AgentCheckError(AssertionError):
 def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = None, partner=None, opponents="normal") -> str:
     """Play ``hands`` deals with ``agent`` at every seat in turn and check each decision.
 
-    The agent sits at seat ``i % 4`` of deal ``i`` (its partner and the opponents are built-ins
-    or agents). Every decision is asked twice on the same observation and must agree, must be
-    legal, and must not raise. Returns a one-line report; raises ``AgentCheckError``.
+    The agent sits at seat ``i % players`` of deal ``i`` at the table of ``rules`` (its partner,
+    with pairs, and the other seats are built-ins or agents). Every decision is asked twice on
+    the same observation and must agree, must be legal, and must not raise. Returns a one-line
+    report; raises ``AgentCheckError``.
     """
     rules = Rules() if rules is None else rules
     name = agent_name(agent)
     partner = agent if partner is None else partner
     opp = make_agent(opponents) if isinstance(opponents, str) else opponents
     partner = make_agent(partner) if isinstance(partner, str) else partner
-    masks = deal_masks(seed, 0, hands)
+    masks = deal_masks(seed, 0, hands, rules)
+    n = rules.players
     decisions = 0
     for i in range(hands):
-        me = i % 4
-        lineup = [None] * 4
-        lineup[me], lineup[(me + 2) % 4] = agent, partner
-        lineup[(me + 1) % 4] = lineup[(me + 3) % 4] = opp
-        hand = Hand(masks[i].tolist(), dealer=i % 4, rules=rules)
+        me = i % n
+        lineup = [agent if s == me else partner if s == seats.partner(me, rules) else opp for s in seats.seats(rules)]
+        hand = Hand(masks[i].tolist(), dealer=i % n, rules=rules)
         while hand.phase != "over":
             seat = hand.to_act
             who = lineup[seat]

@@ -351,11 +351,12 @@ def test_observation_holds_nothing_else():
         if v >= 1 << 13 and slot != st.P_DECK:  # only masks are this large: they must be played cards
             assert v & hidden == 0, slot
     # the finished tricks' records hold played card ids (and the leader), nothing else
-    for t in range(13):
-        v = int(obs.public[st.P_HISTORY + t])
-        cards = [v >> (2 + 6 * i) & 63 for i in range(4)] if t < int(obs.public[st.P_TRICK_NO]) else []
+    for t in range(st.MAX_TRICKS):
+        v = int(obs.public[st.P_HISTORY + st.HISTORY_WORDS * t])
+        cards = [v >> (4 + 6 * i) & 63 for i in range(4)] if t < int(obs.public[st.P_TRICK_NO]) else []
         assert v == 0 or all(int(obs.public[st.P_PLAYED]) >> c & 1 for c in cards), t
-    assert st.P_HISTORY + 13 == st.N_PUBLIC
+        assert obs.public[st.P_HISTORY + st.HISTORY_WORDS * t + 1] == 0  # cards 9..11: none at four seats
+    assert st.P_HISTORY + st.HISTORY_WORDS * st.MAX_TRICKS == st.N_PUBLIC
 
 
 def test_observation_is_a_frozen_snapshot():
@@ -417,7 +418,7 @@ def test_observations_from_the_loop_equal_the_hands_and_stay_as_they_were():
         assert_same_observation(obs, want)
         again = pickle.loads(pickle.dumps(obs))
         assert_same_observation(again, want)
-        assert len(pickle.dumps(obs)) < 3000  # its own plays, not the batch's arrays
+        assert len(pickle.dumps(obs)) < 4000  # its own plays and public array, not the batch's arrays
         assert_same_observation(copy.deepcopy(obs), want)
 
 

@@ -92,7 +92,7 @@ def test_the_signature_is_the_types_of_what_the_loop_is_given():
     assert ca.loop_signature("pass", False)[3] == numba.types.int64
     from spades_ai.selfplay.loop_kernels import record_arrays
 
-    records = record_arrays(3)
+    records = record_arrays(3, sa.Rules().as_array())
     assert ca.loop_signature("record", False) == (
         typeof(pubs[0]),
         typeof(rules),

@@ -97,7 +97,7 @@ def test_trick_history_orders_every_card_played():
         seats, cards, n = plays_in_order(np.array(hand.public))
         assert [(int(s), int(c)) for s, c in zip(seats[:n], cards[:n])] == [(s, int(c)) for s, c in hand.plays]
         for t in range(int(hand.public[st.P_TRICK_NO]), 13):
-            assert hand.public[st.P_HISTORY + t] == 0
+            assert hand.public[st.P_HISTORY + st.HISTORY_WORDS * t] == 0
 
 
 def check_against_replay(rng, players, deals, stream: int, n_worlds: int, eps: float, model, at: int, reference, tol: float):

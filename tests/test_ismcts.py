@@ -197,7 +197,8 @@ def test_availability_counts_by_hand_on_the_last_trick():
     rules = Rules()
     r = rules.as_array()
     pub = np.zeros(st.N_PUBLIC, dtype=np.int64)
-    st.reset_public(pub, np.zeros(4, dtype=np.uint64), 3, 0, 0, 0, 0, 0, r)
+    zeros = np.zeros(2, dtype=np.int64)
+    st.reset_public(pub, np.zeros(4, dtype=np.uint64), 3, zeros, zeros, 0, r)
     hands = np.array([mask("AS KS"), mask("2H 9D"), mask("3H 8D"), mask("4H 7D")], dtype=np.uint64)
     for _ in range(4):
         st.apply_bid(pub, hands, 3, False, r)

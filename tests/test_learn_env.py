@@ -26,7 +26,7 @@ class RefTable:
     def start_episode(self):
         self.job = (self.t << 32) + self.k
         self.hand_no, self.scores, self.bags, self.done = 0, (0, 0), (0, 0), False
-        self.dealer = int(match_first_dealer(np.uint64(self.seed), self.job)) if self.match else self.k % 4
+        self.dealer = int(match_first_dealer(np.uint64(self.seed), self.job, sa.Rules().as_array())) if self.match else self.k % 4
         self.start_hand()
         return self.settle(0.0)
 

@@ -241,7 +241,7 @@ def test_matches_end_per_match_winner_and_the_dealer_rotates(rules):
         m = int(rec.match_no[s])
         assert rec.hand_no[s : e + 1].tolist() == list(range(e - s + 1))
         assert rec.deal_no is None  # a match's cards come from its own streams, not a deal index
-        assert rec.dealer[s] == match_first_dealer(np.uint64(seed), m)
+        assert rec.dealer[s] == match_first_dealer(np.uint64(seed), m, Rules().as_array())
         assert ((np.diff(rec.dealer[s : e + 1].astype(int)) % 4) == 1).all()
         for i in range(s, e + 1):
             w = match_winner(tuple(int(x) for x in rec.scores[i]), rules, hands_played=int(rec.hand_no[i]) + 1)

@@ -66,7 +66,10 @@ CRAZY_PLAY_NOISE = 0.3
 class MonteCarloAgent(BuiltinAgent):
     """Hard or Crazy. ``module`` is the search bound to its rollout policy (``montecarlo.search``
     itself for Normal). From Python it also counts its decisions and how many bid-aware ones
-    tempered collapsing world weights toward uniform (``stats``)."""
+    tempered collapsing world weights toward uniform (``stats``). Its search samples worlds of
+    four hands and values them for two partnerships: it plays 4 players in pairs only."""
+
+    four_pairs_only = True
 
     def __init__(self, name: str, options: dict, defaults: dict):
         # the search without the parts these options never use (exact finishes, weighted
@@ -101,6 +104,7 @@ class MonteCarloAgent(BuiltinAgent):
     def search_args(self, obs: Observation) -> tuple:
         """``(pub, seat, hand, rules, settings, state)``: what the search kernels (``module``'s
         ``mc_bid`` / ``mc_play`` / ``evaluate``) take at ``obs``, as this agent decides there."""
+        self.check_table(obs.rules)
         hand = obs.engine_cards
         state = np.uint64(decision_stream(self.params[_search.MC_SEED], obs.public, obs.seat, hand))  # numba gives an int
         return obs.public, obs.seat, hand, obs.rules_array, self.module.settings_of(self.params), state

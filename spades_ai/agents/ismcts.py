@@ -22,7 +22,10 @@ ISMCTS_EXPLORATION = 150.0
 
 class IsmctsAgent(BuiltinAgent):
     """ISMCTS: the play searched by single-observer information-set MCTS, the bids Hard's
-    (``bid_worlds`` worlds) or the rollout policy's (``bid_worlds=0``)."""
+    (``bid_worlds`` worlds) or the rollout policy's (``bid_worlds=0``). 4 players in pairs
+    only, as Hard."""
+
+    four_pairs_only = True
 
     def __init__(self, options: dict, defaults: dict):
         self.module = binding.bound(options["rollout"]).tree_search

@@ -1,8 +1,10 @@
-"""Dealing: four 13-card bitboards from the stream keyed by ``(seed, index, 0)``.
+"""Dealing: one bitboard of ``cards_each`` cards per seat from the stream keyed by
+``(seed, index, 0)``.
 
-Seats 0, 1 and 2 each draw 13 cards, one at a time, uniformly from the cards not yet dealt
-(a draw is ``below`` then ``select_bit``); seat 3 keeps the rest. Every deal is equally likely
-and no 52-card array is shuffled.
+Seats 0 .. N-2 each draw ``cards_each`` cards, one at a time, uniformly from the cards of the
+table's deck not yet dealt (a draw is ``below`` then ``select_bit``); seat N-1 keeps the rest.
+Every deal is equally likely and no 52-card array is shuffled. At four seats (13 cards each
+from the 52) this is the deal of every earlier version, card for card.
 
 A deal is drawn in card ids whatever the rules, so deal ``i`` of a seed holds the same ids
 under every house rule; ``engine_hands`` moves the jokers and high deuces of the rules into
@@ -15,39 +17,50 @@ a match's cards do not depend on who plays it or where.
 
 import numpy as np
 
-from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import FULL_DECK, ONE, U64, ZERO, select_bit
+from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.bits import FULL_DECK, ONE, U64, ZERO, popcount, select_bit
 from spades_ai.engine.rng import below, stream_state
-from spades_ai.rules import R_EXTRA, R_N_EXTRA
+from spades_ai.engine.seats import cards_each, n_seats
+from spades_ai.rules import R_DECK, R_EXTRA, R_N_EXTRA
 
 DEAL_STREAM = 0
 MATCH_DEALER_STREAM = 1 << 40
 
 
+@inline_kernel
+def dealt_cards(rules):
+    """The card ids of the table's deck (``R_DECK`` with each extra trump back on its id)."""
+    deck = U64(rules[R_DECK]) & FULL_DECK
+    for i in range(rules[R_N_EXTRA]):
+        deck |= ONE << U64(rules[R_EXTRA + i])
+    return deck
+
+
 @kernel
-def deal_from_state(state, hands):
-    """Deal into ``hands`` (uint64[4]); return the advanced state."""
-    remaining = FULL_DECK
-    left = np.int64(52)  # not the literal 52: numba would also compile below() for that type
-    for seat in range(3):
+def deal_from_state(state, hands, rules):
+    """Deal the table's deck into ``hands`` (uint64[N]), in card ids; return the advanced state."""
+    remaining = dealt_cards(rules)
+    left = np.int64(popcount(remaining))
+    last = n_seats(rules) - 1
+    for seat in range(last):
         h = ZERO
-        for _ in range(13):
+        for _ in range(cards_each(rules)):
             state, r = below(state, left)
             b = select_bit(remaining, r)
             h |= b
             remaining ^= b
             left -= 1
         hands[seat] = h
-    hands[3] = remaining
+    hands[last] = remaining
     return state
 
 
 @kernel
-def deal_batch(seed, start, n):
-    """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, 4)`` uint64 array."""
-    out = np.empty((n, 4), dtype=np.uint64)
+def deal_batch(seed, start, n, rules):
+    """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, N)`` uint64 array of card ids."""
+    out = np.empty((n, n_seats(rules)), dtype=np.uint64)
     for i in range(n):
-        deal_from_state(stream_state(seed, start + i, DEAL_STREAM), out[i])
+        deal_from_state(stream_state(seed, start + i, DEAL_STREAM), out[i], rules)
     return out
 
 
@@ -63,9 +76,9 @@ def to_engine(mask, rules):
 
 @kernel
 def engine_hands(hands, rules):
-    """Move the four dealt hands (card ids) into the engine's layout, in place."""
+    """Move the dealt hands (card ids) into the engine's layout, in place."""
     if rules[R_N_EXTRA] > 0:
-        for s in range(4):
+        for s in range(n_seats(rules)):
             hands[s] = to_engine(hands[s], rules)
 
 
@@ -79,16 +92,16 @@ def public_id(engine_id, rules):
 def deal_for(state, hands, rules):
     """``deal_from_state`` in the engine's layout of ``rules``: the same card ids, with the
     jokers and high deuces moved to the trump lane. Returns the advanced state."""
-    state = deal_from_state(state, hands)
+    state = deal_from_state(state, hands, rules)
     engine_hands(hands, rules)
     return state
 
 
 # -- the hands of a match -------------------------------------------------------------------------
 @kernel
-def match_first_dealer(seed, match_no):
+def match_first_dealer(seed, match_no, rules):
     """The dealer of a match's first hand, from the match's own stream."""
-    _, d = below(stream_state(seed, match_no, MATCH_DEALER_STREAM), 4)
+    _, d = below(stream_state(seed, match_no, MATCH_DEALER_STREAM), n_seats(rules))
     return d
 
 

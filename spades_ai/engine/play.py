@@ -1,16 +1,21 @@
 """Legal cards, trick winners and random playouts over bitboards (see ``bits`` for the layout).
 
-A trick is held as the four one-bit masks in play order. The winner is found once from the
-union of the trick's cards: its highest spade if it holds any, else its highest card of the led
-suit; comparing that bit with the four played bits gives the winner's offset from the leader
-without a data-dependent branch.
+A trick's winner is the highest spade on it, else its highest card of the led suit
+(``winning_bit``); a card beats the card now winning when it is in ``beating(winning card)``:
+the cards of that card's lane above it plus, when it is not a spade, every spade. That mask is
+must win's filter (``R_MUST_WIN``: the legal cards that beat the card now winning, when there
+are any; the leader is free). The public state keeps the card now winning as each card is
+played (``state.apply_card``); the random playouts and the four-seat solver find a trick's
+winner once, from the union of its cards (``winning_offset``).
 """
+
 
 import numpy as np
 
-from spades_ai.engine.jit import kernel
-from spades_ai.engine.bits import CLUBS, NON_SPADES, SPADES, SUIT_MASK, ZERO, highest_bit, lowest_bit, popcount, select_bit, suit_mask_of
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
+from spades_ai.engine.bits import CLUBS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount, select_bit, suit_mask_of
 from spades_ai.engine.deal import DEAL_STREAM, deal_from_state, engine_hands
+from spades_ai.engine.seats import cards_each, n_seats, next_seat
 from spades_ai.engine.rng import below, stream_state
 from spades_ai.rules import (
     FIRST_LOW_CLUB,
@@ -19,6 +24,7 @@ from spades_ai.rules import (
     LEAD_AFTER_THREE_OR_BROKEN,
     LEAD_ANYTIME,
     R_FIRST_LEAD,
+    R_MUST_WIN,
     R_N_EXTRA,
     R_SPADE_LEAD,
 )
@@ -65,76 +71,129 @@ def legal_mask(hand, led_suit, broken, trick_no, spade_lead, first_lead):
     return follow_mask(hand, SUIT_MASK[led_suit])
 
 
+@inline_kernel
+def winning_bit(trick, led):
+    """The card (a one-bit mask) that wins the trick whose cards are the mask ``trick`` and
+    whose led suit is the mask ``led``: its highest spade if it holds any, else its highest
+    card of the led suit."""
+    spades = trick & SPADES
+    return highest_bit(spades) if spades != ZERO else highest_bit(trick & led)
+
+
 @kernel
 def winning_offset(c0, c1, c2, c3):
     """Offset from the leader (0..3) of the winner of the trick ``c0 c1 c2 c3`` (in play order)."""
-    trick = c0 | c1 | c2 | c3
-    spades = trick & SPADES
-    if spades != ZERO:
-        w = highest_bit(spades)
-    else:
-        w = highest_bit(trick & suit_mask_of(c0))
+    w = winning_bit(c0 | c1 | c2 | c3, suit_mask_of(c0))
     return np.int64(w == c1) + 2 * np.int64(w == c2) + 3 * np.int64(w == c3)
 
 
+@inline_kernel
+def beating(win_bit):
+    """The cards that beat the one-bit mask ``win_bit`` (the card now winning a trick, a spade
+    or of the led suit): its lane's cards above it, and every spade if it is not a spade."""
+    lane = suit_mask_of(win_bit)
+    return (lane & ~(win_bit | (win_bit - ONE))) | (SPADES & ~lane)
+
+
+@inline_kernel
+def beating_cards(legal, win_bit):
+    """Must win: the cards of ``legal`` that beat ``win_bit``, or all of them when none does."""
+    beat = legal & beating(win_bit)
+    return beat if beat != ZERO else legal
+
+
 @kernel
-def first_leader(hands, dealer, first_lead):
-    """The seat that leads the first trick."""
-    if first_lead == FIRST_LOW_CLUB:
-        low = lowest_bit((hands[0] | hands[1] | hands[2] | hands[3]) & CLUBS)
-        for s in range(4):
+def must_win_cards(legal, must_win, win_card):
+    """``legal`` under must win (``must_win`` true) against card id ``win_card``, the card now
+    winning the trick (-1 while the trick is empty: the leader is free). Scalars only: a
+    branch in a kernel that is inlined with arrays costs their reference counting on every
+    card."""
+    if not must_win or win_card < 0:
+        return legal
+    return beating_cards(legal, ONE << U64(win_card))
+
+
+@kernel
+def first_leader(hands, dealer, rules):
+    """The seat that leads the first trick: the dealer's left, or under ``low_club`` the holder
+    of the lowest club dealt (the 3 of clubs where the table removes the 2)."""
+    if rules[R_FIRST_LEAD] == FIRST_LOW_CLUB:
+        clubs = ZERO
+        for s in range(n_seats(rules)):
+            clubs |= hands[s] & CLUBS
+        low = lowest_bit(clubs)
+        for s in range(n_seats(rules)):
             if hands[s] & low:
                 return s
-    return (dealer + 1) & 3
+    return next_seat(dealer, rules)
 
 
-@kernel
-def random_playout(hands, leader, state, spade_lead, first_lead, tricks):
-    """Play 13 tricks from ``hands`` (modified) with uniformly random legal cards.
+@inline_kernel
+def random_card(legal, state):
+    """``(state, card)``: a uniformly random card of ``legal`` (no draw for a single one)."""
+    n = popcount(legal)
+    if n == 1:
+        return state, legal
+    state, r = below(state, n)
+    return state, select_bit(legal, r)
 
-    Adds each seat's tricks to ``tricks`` (int64[4]) and returns the advanced state.
+
+@hot_kernel
+def random_playout(hands, leader, state, rules, seats, played, tricks):
+    """Play a hand from ``hands`` (modified) with uniformly random legal cards (must win
+    included), at a table of ``seats`` seats (``n_seats(rules)``).
+
+    Adds each seat's tricks to ``tricks`` (int64[N]) and returns the advanced state. A trick's
+    cards are kept in play order in ``played`` (uint64[N]) and its winner found once, from
+    their union, at its end. Inlined by LLVM, so a caller that passes ``seats`` as a constant
+    gets the loops over the seats unrolled (``random_playouts_batch`` at four seats).
     """
+    spade_lead, first_lead = rules[R_SPADE_LEAD], rules[R_FIRST_LEAD]
+    must_win = rules[R_MUST_WIN] != 0
     broken = False
-    played = np.zeros(4, dtype=np.uint64)
-    for trick_no in range(13):
-        seat = leader
-        led = ZERO
-        for pos in range(4):
+    for trick_no in range(cards_each(rules)):
+        h = hands[leader]
+        state, card = random_card(lead_mask(h, broken, trick_no, spade_lead, first_lead), state)
+        hands[leader] = h ^ card
+        led = suit_mask_of(card)
+        trick = card
+        seat = next_seat(leader, rules)
+        for pos in range(1, seats):
             h = hands[seat]
-            if pos == 0:
-                legal = lead_mask(h, broken, trick_no, spade_lead, first_lead)
-            else:
-                legal = follow_mask(h, led)
-            n = popcount(legal)
-            if n == 1:
-                card = legal
-            else:
-                state, r = below(state, n)
-                card = select_bit(legal, r)
-            if pos == 0:
-                led = suit_mask_of(card)
+            legal = follow_mask(h, led)
+            if must_win:
+                legal = beating_cards(legal, winning_bit(trick, led))
+            state, card = random_card(legal, state)
             hands[seat] = h ^ card
             played[pos] = card
-            seat = (seat + 1) & 3
-        if (played[0] | played[1] | played[2] | played[3]) & SPADES:
+            trick |= card
+            seat = next_seat(seat, rules)
+        if trick & SPADES:
             broken = True
-        leader = (leader + winning_offset(played[0], played[1], played[2], played[3])) & 3
+        w = winning_bit(trick, led)
+        off = 0
+        for pos in range(1, seats):
+            off += pos * np.int64(played[pos] == w)
+        leader = leader + off - (seats if leader + off >= seats else 0)
         tricks[leader] += 1
     return state
 
 
 @kernel
 def random_playouts_batch(seed, start, n, dealer, rules):
-    """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, 4)`` tricks."""
-    out = np.zeros((n, 4), dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    spade_lead = rules[R_SPADE_LEAD]
-    first_lead = rules[R_FIRST_LEAD]
+    """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, N)`` tricks."""
+    seats = n_seats(rules)
+    out = np.zeros((n, seats), dtype=np.int64)
+    hands = np.empty(seats, dtype=np.uint64)
+    played = np.empty(seats, dtype=np.uint64)
     moves = rules[R_N_EXTRA] > 0
     for i in range(n):
-        state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands)
+        state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands, rules)
         if moves:
             engine_hands(hands, rules)
-        leader = first_leader(hands, dealer, first_lead)
-        random_playout(hands, leader, state, spade_lead, first_lead, out[i])
+        leader = first_leader(hands, dealer, rules)
+        if seats == 4:  # the same kernel, its seat loops unrolled by LLVM for the usual table
+            random_playout(hands, leader, state, rules, 4, played, out[i])
+        else:
+            random_playout(hands, leader, state, rules, seats, played, out[i])
     return out

@@ -2,7 +2,10 @@
 
 The same vocabulary as ``spades_ai.seats`` (which documents it), over ``Rules.as_array()``:
 write these instead of ``4``, ``% 4``, ``& 3``, ``seat & 1`` or ``seat ^ 2``. ``partner`` is
--1 solo. ``next_seat`` steps without a modulo.
+-1 solo. ``next_seat`` and ``side_of`` step without a division.
+
+Each reads the rules array once, before any branch: these are inlined into the self-play loops,
+where an array read under a branch costs numba's reference counting on every card.
 """
 
 from spades_ai.engine.jit import inline_kernel
@@ -27,19 +30,21 @@ def cards_each(rules):
 
 @inline_kernel
 def side_of(seat, rules):
-    return seat % rules[R_SIDES]
+    """``seat % n_sides``, without a division: a seat is below twice the sides."""
+    k = rules[R_SIDES]
+    return seat - k if seat >= k else seat
 
 
 @inline_kernel
 def partner(seat, rules):
     """The seat's partner, -1 solo."""
-    if rules[R_SIDES] == rules[R_SEATS]:
-        return -1
-    p = seat + rules[R_SIDES]
-    return p - rules[R_SEATS] if p >= rules[R_SEATS] else p
+    k, n = rules[R_SIDES], rules[R_SEATS]
+    p = seat + k
+    return -1 if k == n else (p - n if p >= n else p)
 
 
 @inline_kernel
 def next_seat(seat, rules):
     """The seat to this one's left."""
-    return 0 if seat + 1 >= rules[R_SEATS] else seat + 1
+    n = rules[R_SEATS]
+    return 0 if seat + 1 >= n else seat + 1

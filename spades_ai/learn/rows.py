@@ -71,7 +71,7 @@ def decision_rows(deals, dealers, starts, bids, blind, plays, points, rules, obs
             hands[s] = deals[i, s]
         engine_hands(hands, rules)
         st = starts[i]
-        reset_public(pub, hands, dealers[i], st[S_SCORE0], st[S_SCORE1], st[S_BAGS0], st[S_BAGS1], st[S_PLAYED], rules)
+        reset_public(pub, hands, dealers[i], st[S_SCORE0 : S_SCORE1 + 1], st[S_BAGS0 : S_BAGS1 + 1], st[S_PLAYED], rules)
         while pub[P_PHASE] == PHASE_BIDDING:
             seat = pub[P_TO_ACT]
             if (legal_bids(seat, hands[seat], pub, rules) >> BLIND_NIL_BIT) & 1:

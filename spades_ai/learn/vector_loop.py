@@ -120,13 +120,13 @@ def play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t):
 
 # -- episodes --------------------------------------------------------------------------------------
 @kernel
-def start_hand(seed, match, pub, hands, row, dealer, score0, score1, bags0, bags1, rules):
+def start_hand(seed, match, pub, hands, row, dealer, scores, bags, rules):
     """Deal the table's next hand (``row[V_JOB]``, ``row[V_HAND_NO]``) and reset ``pub``."""
     if match:
         deal_match_hand(seed, row[V_JOB], row[V_HAND_NO], hands, rules)
     else:
         deal_for(stream_state(seed, row[V_JOB], DEAL_STREAM), hands, rules)
-    reset_public(pub, hands, dealer, score0, score1, bags0, bags1, row[V_HAND_NO], rules)
+    reset_public(pub, hands, dealer, scores, bags, row[V_HAND_NO], rules)
     row[V_LOOKED] = 0
 
 
@@ -135,8 +135,9 @@ def start_episode(seed, match, t, pub, hands, row, rules):
     """Start episode ``row[V_EPISODE]`` of table ``t`` (the module docstring: which cards)."""
     job = (t << 32) + row[V_EPISODE]
     row[V_JOB], row[V_HAND_NO], row[V_DONE] = job, 0, 0
-    dealer = match_first_dealer(seed, job) if match else row[V_EPISODE] & 3
-    start_hand(seed, match, pub, hands, row, dealer, 0, 0, 0, 0, rules)
+    dealer = match_first_dealer(seed, job, rules) if match else row[V_EPISODE] & 3
+    zeros = np.zeros(2, dtype=np.int64)
+    start_hand(seed, match, pub, hands, row, dealer, zeros, zeros, rules)
 
 
 @hot_kernel
@@ -170,10 +171,10 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
         rewards[t] += sheet[row[V_SEAT] & 1, _sc.F_POINTS]
         if match:
             k = row[V_HAND_NO]
-            s0, s1, b0, b1, winner, dealer = after_hand(sheet, k, pub[P_DEALER], rules)
+            winner, dealer = after_hand(sheet, k, pub[P_DEALER], rules)
             if winner < 0 and k + 1 < MAX_MATCH_HANDS:
                 row[V_HAND_NO] = k + 1
-                start_hand(seed, match, pub, hands, row, dealer, s0, s1, b0, b1, rules)
+                start_hand(seed, match, pub, hands, row, dealer, sheet[:, _sc.F_SCORE], sheet[:, _sc.F_BAGS], rules)
                 continue
             truncated[t] = winner < 0
             terminated[t] = winner >= 0

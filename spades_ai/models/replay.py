@@ -73,7 +73,8 @@ def _start(deal, dealer, rules, hands, pub):
     for s in range(4):
         hands[s] = deal[s]
     engine_hands(hands, rules)
-    reset_public(pub, hands, dealer, 0, 0, 0, 0, 0, rules)
+    zeros = np.zeros(2, dtype=np.int64)
+    reset_public(pub, hands, dealer, zeros, zeros, 0, rules)
 
 
 @kernel

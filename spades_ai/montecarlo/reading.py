@@ -31,7 +31,6 @@ from spades_ai.engine.jit import kernel
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BROKEN,
-    P_HISTORY,
     P_LEADER,
     P_PHASE,
     P_PLAYED,
@@ -46,6 +45,7 @@ from spades_ai.engine.state import (
     P_WON,
     PHASE_PLAYING,
     apply_card,
+    clear_history,
     legal_now,
     trick_record,
 )
@@ -86,8 +86,7 @@ def replay_states(pub, rules):
         sim[P_PLAYED_BY + s] = 0
         sim[P_TRICK + s] = -1
         sim[P_WON + s] = 0
-    for t in range(13):
-        sim[P_HISTORY + t] = 0
+    clear_history(sim)
     sim[P_TRICK_LEN] = 0
     sim[P_TRICK_NO] = 0
     sim[P_BROKEN] = 0

@@ -42,7 +42,7 @@ def utility(pub, rules, team, sheet, nil_out):
         cost = per_bag * (NEAR_TARGET_BAG_COST if near_end else 1.0)
         value[t] = sheet[t, F_POINTS] - cost * (sheet[t, F_BAGS] - pub[P_BAGS + t])
     v = value[team] - value[1 - team]
-    w = match_winner_kernel(sheet[0, F_SCORE], sheet[1, F_SCORE], pub[P_HANDS_PLAYED] + 1, rules)
+    w = match_winner_kernel(sheet[:, F_SCORE], pub[P_HANDS_PLAYED] + 1, rules)
     if w >= 0:
         v += MATCH_BONUS if w == team else -MATCH_BONUS
     return v
@@ -61,7 +61,7 @@ def win_chance(pub, rules, team, sheet, nil_out):
     score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
                pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil_out)
     s0, s1 = sheet[0, F_SCORE], sheet[1, F_SCORE]
-    w = match_winner_kernel(s0, s1, pub[P_HANDS_PLAYED] + 1, rules)
+    w = match_winner_kernel(sheet[:, F_SCORE], pub[P_HANDS_PLAYED] + 1, rules)
     if w >= 0:
         return 1.0 if w == team else 0.0
     per_bag = bag_cost(rules)

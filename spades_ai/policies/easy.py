@@ -12,6 +12,7 @@ import numpy as np
 from spades_ai.policies.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
 from spades_ai.engine.jit import kernel
 from spades_ai.kernels import (
+    BID_BITS,
     ONE,
     SPADES,
     SUIT_MASK,
@@ -31,7 +32,7 @@ from spades_ai.kernels import (
 @kernel
 def random_bid(bid_mask, state):
     """A uniform legal bid (blind nil excluded)."""
-    m = U64(bid_mask & 0x3FFF)
+    m = U64(bid_mask & BID_BITS)
     state, r = draw_below(state, popcount(m))
     return state, lowest_index(select_bit(m, r))
 

@@ -15,13 +15,14 @@ import numba
 import numpy as np
 
 from spades_ai.cards import Card
-from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import U64
 from spades_ai.engine.state import legal_now
 from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.kernels import default_pass as default_pass_kernel
 from spades_ai.observation import Observation
 from spades_ai.policies.agent import default_pass
+from spades_ai.seats import table_name
 
 #: The arguments of a kernel agent's functions, without and with ``params``.
 SIGNATURE = ("pub", "seat", "hand", "legal", "rules")
@@ -82,13 +83,24 @@ class KernelAgent:
         self.options = dict(options or {})
         self._label = label
 
+    #: Whether its kernels play only the table of four in pairs (they read four seats, or two
+    #: partnerships, or a model of that table): ``check_table`` refuses every other table.
+    four_pairs_only = False
+
+    def check_table(self, rules) -> None:
+        """Refuse, naming the agent and the table, a table the agent does not play."""
+        if self.four_pairs_only and (rules.players, rules.teams) != (4, "pairs"):
+            raise ValueError(f"agent {self.label!r} plays only 4 players in pairs, not {table_name(rules)}")
+
     # -- from Python: the same kernels, checked --------------------------------------------
     def _args(self, obs: Observation, legal):
+        self.check_table(obs.rules)
         base = (obs.public, obs.seat, obs.engine_cards, legal, obs.rules_array)
         return (*base, self.params) if self.takes_params else base
 
     def blind_nil(self, obs: Observation) -> bool:
         """Asked before the seat sees its cards, when the rules allow it a blind nil."""
+        self.check_table(obs.rules)
         legal = np.int64((1 << BLIND_NIL_BIT) | 1)
         args = (obs.public, obs.seat, U64(0), legal, obs.rules_array)
         b = self.bid_kernel(*args, self.params) if self.takes_params else self.bid_kernel(*args)
@@ -97,12 +109,13 @@ class KernelAgent:
     def bid(self, obs: Observation) -> int:
         legal = _legal_bid_mask(obs)
         b = int(self.bid_kernel(*self._args(obs, np.int64(legal))))
-        if not (0 <= b <= 13 and legal >> b & 1):
+        if not (0 <= b <= obs.rules.cards_each and legal >> b & 1):
             raise IllegalBidError(f"kernel agent {self.name!r} at seat {obs.seat} bid {b}, which is not legal here")
         return b
 
     def pass_cards(self, obs: Observation) -> list[Card]:
         """The cards it passes (``obs.pass_count`` of its own) in a passing round."""
+        self.check_table(obs.rules)
         n = obs.pass_count
         hand = obs.engine_cards
         args = (obs.public, obs.seat, hand, np.int64(n), obs.rules_array)
@@ -140,7 +153,7 @@ class KernelAgent:
 
 
 def _legal_bid_mask(obs: Observation) -> int:
-    return int(legal_bids(obs.seat, obs.engine_cards, obs.public, obs.rules_array)) & 0x3FFF
+    return int(legal_bids(obs.seat, obs.engine_cards, obs.public, obs.rules_array)) & BID_BITS
 
 
 def kernel_agent(name: str, bid, play, *, pass_=None, params=None) -> KernelAgent:

@@ -25,6 +25,11 @@ in third and trumps with the lowest spade that wins. Once the contract is safe i
 shedding its highest losers. A nil bidder plays under; its partner covers (wins early, plays
 high in front of the nil, leads winners); against a live nil it leads low in suits the nil
 bidder still holds and never overtakes the nil bidder's card.
+
+At every table (``kernels.n_seats``): the opponents are every seat of the other sides, the
+partner's part (covering a nil, a partner's sure winner, the partner's bid) is played only
+with a partner (``kernels.partner`` >= 0), a set is tried against the other side that needs
+the most tricks, and the tricks of a hand are ``kernels.cards_each``.
 """
 
 import numpy as np
@@ -132,26 +137,31 @@ def nil_safe(hand):
 def normal_bid(pub, seat, hand, rules, bid_mask):
     """Normal's bid (0 = nil) from the legal-bid mask. Under closed bidding it reads no other
     bid, even from a full public array (as in a rollout)."""
+    # every read of the arrays first, branches on the values after: an array read under a
+    # branch costs numba's reference counting on every call
     closed = K.closed_bidding(rules)
-    partner = -1 if closed else K.bid_of(pub, seat ^ 2)
+    seats, each = K.n_seats(rules), K.cards_each(rules)
+    mate = K.partner(seat, rules)
+    mate_bid = K.bid_of(pub, max(mate, 0))
+    partner = -1 if closed or mate < 0 else mate_bid
     est = estimate_tricks(hand, rules)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
         return 0
-    if (bid_mask & 0x3FFE) == 0:
+    if (bid_mask & K.BID_BITS & ~NIL_BIT) == 0:
         return 0
-    team = seat & 1
+    team = K.side_of(seat, rules)
     if K.bag_count(pub, team) >= K.bag_limit(rules) - 3:
         est += 0.4  # close to the bag limit: bid the extra trick rather than bag it
     if partner > 0 and partner + est > 9:
         est -= 0.5
     total = 0
     known = 0
-    for s in range(4):
+    for s in range(seats):
         b = K.bid_of(pub, s)
         if b > 0 and not (closed and s != seat):
             total += b
             known += 1
-    if known > 0 and total + est > 13.5 - (3 - known) * 1.5:
+    if known > 0 and total + est > each + 0.5 - (seats - 1 - known) * 1.5:
         est -= 0.5
     want = max(1, np.int64(est + 0.6))
     return K.nearest_legal_bid(bid_mask, want)
@@ -160,10 +170,11 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
 @kernel
 def normal_blind_nil(pub, seat, rules):
     """Whether Normal bids blind nil (asked before it sees its cards; see the module docstring)."""
-    team = seat & 1
+    team = K.side_of(seat, rules)
     mine = K.score(pub, team)
-    opp = K.score(pub, 1 - team)
-    if opp - mine < BLIND_TRAIL or K.bid_of(pub, seat ^ 2) == 0:
+    opp = K.best_other_score(pub, team, rules)
+    mate = K.partner(seat, rules)
+    if opp - mine < BLIND_TRAIL or (mate >= 0 and K.bid_of(pub, mate) == 0):
         return False
     late = opp >= K.target_score(rules) - BLIND_LATE
     if K.max_hands(rules) > 0 and K.hands_played(pub) >= K.max_hands(rules) - 2:
@@ -201,7 +212,7 @@ def pass_low(hand, n, short_suit):
 @kernel
 def normal_pass(pub, seat, hand, rules, n):
     """Normal's pass of ``n`` cards (a mask; see the module docstring)."""
-    if K.bids_made(pub) == 4:  # the blind pass: the blind nil bidder and its partner
+    if K.bids_made(pub) == K.n_seats(rules):  # the blind pass: the blind nil bidder and its partner
         return K.highest_cards(hand, n) if K.is_blind(pub, seat) else pass_low(hand, n, False)
     high = K.highest_cards(hand, n)
     rest = hand & ~high
@@ -211,9 +222,10 @@ def normal_pass(pub, seat, hand, rules, n):
 
 
 @kernel
-def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
-    """Whether the partner's winning card ``win`` will hold against the seats still to play."""
-    left = 3 - trick_len
+def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats):
+    """Whether the partner's winning card ``win`` will hold against the seats still to play
+    (``seats``: the table's)."""
+    left = seats - 1 - trick_len
     if left == 0:
         return True
     if not is_top(win, unseen):
@@ -222,7 +234,8 @@ def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
         return True
     # An opponent after us who shows a void in the led suit may trump.
     for k in range(1, left + 1):
-        if K.void_in(voids, (seat + k) & 3, led_suit) and (unseen & SPADES) != ZERO:
+        after = seat + k
+        if K.void_in(voids, after - seats if after >= seats else after, led_suit) and (unseen & SPADES) != ZERO:
             return False
     return True
 
@@ -275,8 +288,8 @@ def _play_under(legal, win, led, last, forced_high):
 
 
 @kernel
-def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
-    """Choose a lead."""
+def _lead(seat, legal, unseen, want, cover, attack_seat, voids, opponents):
+    """Choose a lead (``opponents``: bit s set for each seat of another side)."""
     if attack_seat >= 0:
         # Lead low in a suit the nil bidder still holds.
         best = ZERO
@@ -300,7 +313,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
             m = legal & SUIT_MASK[s]
             if m != ZERO:
                 top = highest_bit(m)
-                ruffed = trumps_out and (K.void_in(voids, (seat + 1) & 3, s) or K.void_in(voids, (seat + 3) & 3, s))
+                ruffed = trumps_out and _void_among(voids, opponents, s)
                 if not ruffed and is_top(top, unseen) and (unseen & SUIT_MASK[s]) != ZERO:
                     return top
         if cover:
@@ -318,9 +331,31 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids):
     return _low_lead(legal, unseen, 1, 3)
 
 
+@kernel
+def _void_among(voids, seats, suit):
+    """Whether one of ``seats`` (bit s for seat s) has shown a void in ``suit``."""
+    m = seats
+    while m:
+        s = lowest_index(U64(m))
+        if K.void_in(voids, s, suit):
+            return True
+        m &= m - 1
+    return False
+
+
+@inline_kernel
+def _need_of(pub, a, b, nil_count):
+    """Tricks the side of seats ``a`` and ``b`` (-1: a side of one seat) still needs."""
+    m = max(b, 0)
+    bid_b, won_b = K.bid_of(pub, m), K.tricks_won(pub, m)
+    return K.partnership_need(K.bid_of(pub, a), K.tricks_won(pub, a), bid_b if b >= 0 else -1, won_b if b >= 0 else 0, nil_count)
+
+
 @hot_kernel
-def normal_play(pub, seat, hand, rules, legal):
-    """Normal's card (a one-bit mask) among the ``legal`` cards.
+def normal_play(pub, seat, hand, rules, legal, seats, sides):
+    """Normal's card (a one-bit mask) among the ``legal`` cards, at a table of ``seats`` seats
+    and ``sides`` sides (``kernels.n_seats``, ``n_sides``; the caller at the usual table gives
+    them as constants, and LLVM folds the table away: ``normal_agent_play``).
 
     The public array is read once into scalars and the helpers take scalars: a numba call
     that passes an array costs reference counting that dominated this function's time.
@@ -328,33 +363,40 @@ def normal_play(pub, seat, hand, rules, legal):
     if popcount(legal) == 1:
         return legal
     unseen = K.unseen_cards(pub, hand)
-    team = seat & 1
-    partner = seat ^ 2
+    team = seat - sides if seat >= sides else seat  # as kernels.side_of and partner, on the constants
+    partner = -1 if sides == seats else (seat + sides - (seats if seat + sides >= seats else 0))
     trick_len = K.trick_len(pub)
     voids = K.voids_shown(pub)
     if K.bid_of(pub, seat) == 0 and K.tricks_won(pub, seat) == 0:
         if trick_len == 0:
             return _low_lead(legal, unseen, 2, 1)
-        return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == 3, True)
-    cover = K.bid_of(pub, partner) == 0 and K.tricks_won(pub, partner) == 0
+        return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == seats - 1, True)
+    cover = partner >= 0 and K.bid_of(pub, partner) == 0 and K.tricks_won(pub, partner) == 0
     attack_seat = np.int64(-1)  # not the literal -1: numba would also compile _lead for that type
-    for k in (1, 3):
-        opp = (seat + k) & 3
-        if K.bid_of(pub, opp) == 0 and K.tricks_won(pub, opp) == 0:
-            attack_seat = opp
-    need = K.tricks_needed(pub, team, rules)
-    opp_need = K.tricks_needed(pub, 1 - team, rules)
-    left = 13 - K.trick_no(pub)
+    opponents = 0
+    nil_count = K.nil_tricks_count(rules)
+    need = _need_of(pub, seat, partner, nil_count)
+    opp_need = -(1 << 20)  # the other side with the most tricks still to make: the one to set
+    for k in range(1, seats):  # clockwise: the last live nil bidder met is attacked
+        opp = seat + k - (seats if seat + k >= seats else 0)
+        if opp != partner:
+            opponents |= 1 << opp
+            if K.bid_of(pub, opp) == 0 and K.tricks_won(pub, opp) == 0:
+                attack_seat = opp
+            if k < sides:  # seats seat+1 .. seat+sides-1: one seat of each other side
+                mate = -1 if sides == seats else (opp + sides - (seats if opp + sides >= seats else 0))
+                opp_need = max(opp_need, _need_of(pub, opp, mate, nil_count))
+    left = K.cards_each(rules) - K.trick_no(pub)
     bags_close = K.bag_count(pub, team) >= K.bag_limit(rules) - 2
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
     want = need > 0 or set_chance
     if trick_len == 0:
-        return _lead(seat, legal, unseen, want, cover, attack_seat, voids)
+        return _lead(seat, legal, unseen, want, cover, attack_seat, voids, opponents)
     win = K.card_bit(K.winning_card(pub))
     win_seat = K.winning_seat(pub)
     led_suit = K.led_suit(pub)
     led = SUIT_MASK[led_suit]
-    last = trick_len == 3
+    last = trick_len == seats - 1
     if cover:
         if win_seat == partner or not last:
             over = winners_over(legal, win, led)
@@ -373,7 +415,7 @@ def normal_play(pub, seat, hand, rules, legal):
             return discard_high(under)
     if not want:
         return _play_under(legal, win, led, last, False)
-    if win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids):
+    if win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats):
         return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
     over = winners_over(legal, win, led)
     if over == ZERO:
@@ -419,4 +461,7 @@ def normal_agent_pass(pub, seat, hand, n, rules):
 
 @inline_kernel
 def normal_agent_play(pub, seat, hand, legal, rules):
-    return lowest_index(normal_play(pub, seat, hand, rules, legal))
+    seats, sides = K.n_seats(rules), K.n_sides(rules)
+    if seats == 4 and sides == 2:  # the usual table, folded into the code (``normal_play``)
+        return lowest_index(normal_play(pub, seat, hand, rules, legal, 4, 2))
+    return lowest_index(normal_play(pub, seat, hand, rules, legal, seats, sides))

@@ -43,6 +43,7 @@ from numba.core import sigutils
 
 from spades_ai.engine.jit import CACHE_ENV, PACKAGE_DIR, cache_dir, cache_is_empty
 from spades_ai.policies.kernel_agent import KernelAgent
+from spades_ai.rules import Rules
 from spades_ai.selfplay.loop_kernels import record_arrays
 from spades_ai.templates import importable
 
@@ -72,7 +73,7 @@ def loop_signature(kind: str, takes_params: bool) -> tuple:
     row = types.Array(types.int64, 1, "C")
     rules = types.Array(types.int64, 1, "C", readonly=True)
     if kind == "record":
-        return (row, rules, types.int64) + tuple(typeof(a) for a in record_arrays.py_func(1))
+        return (row, rules, types.int64) + tuple(typeof(a) for a in record_arrays.py_func(1, Rules().as_array()))
     last = {"bid": types.int64, "play": types.uint64, "pass": types.int64}[kind]
     return (row, types.int64, types.uint64, last, rules) + ((row,) if takes_params else ())
 

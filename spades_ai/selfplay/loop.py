@@ -19,7 +19,7 @@ whether the bidder is asked about a blind nil. Slot ``k`` of a kernel agent call
 ``k``; a Python slot is answered by the Python agent registered under that number.
 A seat passes cards with its bid slot (a Python bidder is asked its pass as a question too).
 An illegal action stops the loop and is reported in ``err``: (1 bid / 2 card / 3 pass, seat,
-action, slot), then the public array, the four hands and the cards played in order (``report``), from
+action, slot), then the public array, the hands and the cards played in order (``report``), from
 which the caller rebuilds the hand and raises the engine's own error, naming the agent.
 
 Deal ``i`` of ``play_hands`` comes from ``(seed, i)``; hand ``k`` of match ``m`` of
@@ -42,11 +42,14 @@ is a separate compiled (and cached) version of the kernel.
 
 import numpy as np
 
-from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.deal import DEAL_STREAM, deal_for, deal_match_hand, match_first_dealer, public_id
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
+from spades_ai.engine.seats import cards_each, n_seats, n_sides
 from spades_ai.engine.state import (
+    MAX_SEATS,
+    MAX_SIDES,
     N_PUBLIC,
     P_PHASE,
     P_TO_ACT,
@@ -63,6 +66,7 @@ from spades_ai.engine.state import (
     pass_ok,
     reset_public,
 )
+from spades_ai.engine.score import F_BAGS, F_SCORE
 from spades_ai.selfplay.loop_kernels import MAX_MATCH_HANDS, after_hand, grow, record_hand
 
 from ._binding import seat_bid, seat_pass, seat_play
@@ -77,10 +81,14 @@ SLOTS_WIDTH = 5
 # whether the seat to bid declined a blind nil, in matches the hand number, dealer, scores
 # and bags carried into the next hand, and the passes chosen in the current passing round
 # (``T_PENDING + seat``: masks kept out of the public array, hidden from every view until the
-# exchange; ``engine.state.choose_pass``)
-T_JOB, T_N, T_ASKED, T_SLOT, T_LEGAL, T_NO_BLIND, T_HAND_NO, T_DEALER, T_SCORE, T_BAGS = 0, 1, 2, 3, 4, 5, 6, 7, 8, 10
-T_PENDING = 12
-TABLE_WIDTH = 16
+# exchange; ``engine.state.choose_pass``); scores and bags have a slot per side, passes per seat
+T_JOB, T_N, T_ASKED, T_SLOT, T_LEGAL, T_NO_BLIND, T_HAND_NO, T_DEALER = 0, 1, 2, 3, 4, 5, 6, 7
+T_SCORE = 8
+T_BAGS = T_SCORE + MAX_SIDES
+T_PENDING = T_BAGS + MAX_SIDES
+TABLE_WIDTH = T_PENDING + MAX_SEATS
+#: cards of a hand that ``seqs`` and the questions hold: the most a one-deck table deals
+MAX_PLAYS = 52
 
 # the questions put to a Python agent
 Q_NONE, Q_BLIND, Q_BID, Q_CARD, Q_PASS = 0, 1, 2, 3, 4
@@ -94,7 +102,7 @@ ASKED_WIDTH = 7
 # what ``play_on`` stopped on
 DONE, WAITING, ILLEGAL = 0, 1, 2
 
-ERR_SIZE = 4 + N_PUBLIC + 4 + 52
+ERR_SIZE = 4 + N_PUBLIC + MAX_SEATS + MAX_PLAYS
 #: ``err[0]``: typed int64, not as the literals 1, 2 and 3, so that ``report`` compiles once
 BAD_BID, BAD_CARD, BAD_PASS = np.int64(1), np.int64(2), np.int64(3)
 
@@ -108,10 +116,10 @@ def report(err, what, seat, action, slot, pub, hands, seq):
     err[0], err[1], err[2], err[3] = what, seat, action, slot
     for k in range(N_PUBLIC):
         err[4 + k] = pub[k]
-    for s in range(4):
+    for s in range(hands.shape[0]):
         err[4 + N_PUBLIC + s] = np.int64(hands[s])
-    for j in range(52):
-        err[8 + N_PUBLIC + j] = seq[j]
+    for j in range(MAX_PLAYS):
+        err[4 + N_PUBLIC + MAX_SEATS + j] = seq[j]
 
 
 @inline_kernel
@@ -138,14 +146,14 @@ def play_on(pub, hands, slots, params, rules, seq, row, err):
             ask = np.int64(BLIND_QUESTION)
             blind = seat_bid(slot, pub, seat, np.uint64(0), ask, rules, params) == BLIND_NIL_BIT
         row[T_NO_BLIND] = 0
-        legal = full & 0x3FFF
+        legal = full & BID_BITS
         if blind:
             b = 0
         else:
             if slots[seat, S_PY_BID]:
                 return wait_for(row, Q_BID, slot, legal)
             b = seat_bid(slot, pub, seat, hands[seat], legal, rules, params)
-            if b < 0 or b > 13 or not (legal >> b) & 1:
+            if b < 0 or b > cards_each(rules) or not (legal >> b) & 1:
                 report(err, BAD_BID, seat, b, slot, pub, hands, seq)
                 return ILLEGAL
         apply_bid(pub, hands, b, blind, rules)
@@ -173,11 +181,11 @@ def play_on(pub, hands, slots, params, rules, seq, row, err):
 def note_pass(pub, hands, row, seat, cards, rules):
     """``engine.state.choose_pass`` with the round's pending passes kept in ``row[T_PENDING:]``
     (so a table may wait for a Python passer between two passes of a round)."""
-    pending = np.empty(4, dtype=np.uint64)
-    for s in range(4):
+    pending = np.empty(n_seats(rules), dtype=np.uint64)
+    for s in range(n_seats(rules)):
         pending[s] = np.uint64(row[T_PENDING + s])
     choose_pass(pub, hands, pending, seat, cards, rules)
-    for s in range(4):
+    for s in range(n_seats(rules)):
         row[T_PENDING + s] = np.int64(pending[s])
 
 
@@ -214,7 +222,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
                 ask = np.int64(BLIND_QUESTION)
                 blind = seat_bid(slot, view, seat, np.uint64(0), ask, rules, params) == BLIND_NIL_BIT
             row[T_NO_BLIND] = 0
-            legal = full & 0x3FFF
+            legal = full & BID_BITS
             if blind:
                 b = 0
             else:
@@ -222,7 +230,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
                     return wait_for(row, Q_BID, slot, legal)
                 observe(pub, seat, rules, view)
                 b = seat_bid(slot, view, seat, hand, legal, rules, params)
-                if b < 0 or b > 13 or not (legal >> b) & 1:
+                if b < 0 or b > cards_each(rules) or not (legal >> b) & 1:
                     report(err, BAD_BID, seat, b, slot, pub, hands, seq)
                     return ILLEGAL
             apply_bid(pub, hands, b, blind, rules)
@@ -274,7 +282,7 @@ def take_answer(pub, hands, seq, row, action, rules, err):
             row[T_NO_BLIND] = 1  # asked again for an ordinary bid
         return True
     if what == Q_BID:
-        if action < 0 or action > 13 or not (legal >> action) & 1:
+        if action < 0 or action > cards_each(rules) or not (legal >> action) & 1:
             report(err, BAD_BID, seat, action, slot, pub, hands, seq)
             return False
         apply_bid(pub, hands, action, np.bool_(False), rules)
@@ -305,7 +313,7 @@ def questions(n):
     return (
         np.empty((n, ASKED_WIDTH), dtype=np.int64),
         np.empty((n, N_PUBLIC), dtype=np.int64),
-        np.empty((n, 52), dtype=np.int64),
+        np.empty((n, MAX_PLAYS), dtype=np.int64),
     )
 
 
@@ -322,7 +330,7 @@ def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq, rules):
     else:
         for k in range(N_PUBLIC):  # element by element, as in ``report``
             seen_pub[q, k] = pub[k]
-    for j in range(52):
+    for j in range(MAX_PLAYS):
         seen_seq[q, j] = seq[j]
 
 
@@ -338,6 +346,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if answers is not None and not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
+    zeros = np.zeros(MAX_SIDES, dtype=np.int64)  # every deal starts a match: scores and bags 0
     q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
         pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
@@ -348,7 +357,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
                 row[T_JOB], row[T_N] = next_job[0], 0
                 next_job[0] += 1
                 deal_for(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hand4, rules)
-                reset_public(pub, hand4, dealer, 0, 0, 0, 0, 0, rules)
+                reset_public(pub, hand4, dealer, zeros, zeros, 0, rules)
             status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
             if status == ILLEGAL:
                 return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
@@ -360,7 +369,7 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
             i = row[T_JOB]
             record_hand(pub, rules, i, bids, blind, tricks_won, sheet, nil)
             if keep:
-                for j in range(52):
+                for j in range(plays.shape[1]):
                     plays[i, j] = public_id(seq[j] & 63, rules)
             row[T_JOB] = -1
     return new[:q], seen_pub[:q], seen_seq[:q], bids, blind, tricks_won, sheet, nil, plays
@@ -371,8 +380,7 @@ def start_match_hand(seed, m, pub, hand4, row, rules):
     """Deal hand ``row[T_HAND_NO]`` of match ``m`` with the dealer, scores and bags in ``row``."""
     k = row[T_HAND_NO]
     deal_match_hand(seed, m, k, hand4, rules)
-    s, b = row[T_SCORE : T_SCORE + 2], row[T_BAGS : T_BAGS + 2]
-    reset_public(pub, hand4, row[T_DEALER], s[0], s[1], b[0], b[1], k, rules)
+    reset_public(pub, hand4, row[T_DEALER], row[T_SCORE : T_SCORE + MAX_SIDES], row[T_BAGS : T_BAGS + MAX_SIDES], k, rules)
     row[T_N] = 0
 
 
@@ -396,9 +404,9 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
                     break
                 m = start + next_job[0]
                 next_job[0] += 1
-                row[T_JOB], row[T_HAND_NO], row[T_DEALER] = m, 0, match_first_dealer(seed, m)
-                row[T_SCORE : T_SCORE + 2] = 0
-                row[T_BAGS : T_BAGS + 2] = 0
+                row[T_JOB], row[T_HAND_NO], row[T_DEALER] = m, 0, match_first_dealer(seed, m, rules)
+                row[T_SCORE : T_SCORE + MAX_SIDES] = 0
+                row[T_BAGS : T_BAGS + MAX_SIDES] = 0
                 start_match_hand(seed, m, pub, hand4, row, rules)
             status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
             if status == ILLEGAL:
@@ -418,17 +426,18 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
             next_job[1] += 1
             record_hand(pub, rules, r, bids, blind, tricks_won, sheet, nil)
             if keep:
-                for j in range(52):
+                for j in range(plays.shape[1]):
                     plays[r, j] = public_id(seq[j] & 63, rules)
             m, k = row[T_JOB], row[T_HAND_NO]
             meta[r, 0], meta[r, 1], meta[r, 2] = m, k, row[T_DEALER]
-            s0, s1, b0, b1, winner, dealer = after_hand(sheet[r], k, row[T_DEALER], rules)
+            winner, dealer = after_hand(sheet[r], k, row[T_DEALER], rules)
             meta[r, 3] = winner
             if winner >= 0 or k + 1 == MAX_MATCH_HANDS:
                 row[T_JOB] = -1
                 continue
             row[T_HAND_NO], row[T_DEALER] = k + 1, dealer
-            row[T_SCORE], row[T_SCORE + 1], row[T_BAGS], row[T_BAGS + 1] = s0, s1, b0, b1
+            for side in range(n_sides(rules)):
+                row[T_SCORE + side], row[T_BAGS + side] = sheet[r, side, F_SCORE], sheet[r, side, F_BAGS]
             start_match_hand(seed, m, pub, hand4, row, rules)
     return new[:q], seen_pub[:q], seen_seq[:q], bids, blind, tricks_won, sheet, nil, meta, plays
 

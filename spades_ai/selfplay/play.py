@@ -1,4 +1,4 @@
-"""Self-play: many deals or whole matches with four agents, returned as tidy arrays.
+"""Self-play: many deals or whole matches, one agent a seat, returned as tidy arrays.
 
 Every lineup runs in one numba loop (``loop``, bound to the lineup's kernel agents by
 ``codegen``): kernel agents, the built-ins included, are called directly inside it;
@@ -28,6 +28,7 @@ from spades_ai.game import Hand
 from spades_ai.policies.agent import Agent, default_pass
 from spades_ai.policies.kernel_agent import KernelAgent, Mixed
 from spades_ai.rules import Rules
+from spades_ai.seats import cards_dealt
 from spades_ai.selfplay.codegen import bind
 from spades_ai.selfplay.loop import (
     A_TABLE,
@@ -35,6 +36,7 @@ from spades_ai.selfplay.loop import (
     BAD_BID,
     BAD_PASS,
     ERR_SIZE,
+    MAX_PLAYS,
     S_ASK_BLIND,
     S_BID,
     S_PLAY,
@@ -52,14 +54,18 @@ from spades_ai.selfplay.records import HandRecords, make_records
 
 # -- records ---------------------------------------------------------------------------------
 # -- the lineup ------------------------------------------------------------------------------
-def resolve_lineup(lineup: Sequence[Agent | str]) -> list[Agent]:
-    """Four agents from agents, built-in names or bot programs ``"cmd:COMMAND"`` (one process
-    per command, kept: ``agents.program``); a two-entry lineup means (A, B, A, B)."""
+def resolve_lineup(lineup: Sequence[Agent | str], rules: Rules | None = None) -> list[Agent]:
+    """One agent a seat of the table (``Rules().players``, four by default) from agents,
+    built-in names or bot programs ``"cmd:COMMAND"`` (one process per command, kept:
+    ``agents.program``); with pairs, one entry a side means each side's two seats (at four,
+    (A, B) is (A, B, A, B))."""
+    rules = Rules() if rules is None else rules
     lineup = list(lineup)
-    if len(lineup) == 2:
+    if rules.teams == "pairs" and len(lineup) == rules.n_sides:
         lineup = lineup * 2
-    if len(lineup) != 4:
-        raise ValueError(f"a lineup has 4 seats (or 2 teams), not {len(lineup)}")
+    if len(lineup) != rules.players:
+        sides = f" (or {rules.n_sides} sides)" if rules.teams == "pairs" else ""
+        raise ValueError(f"a lineup has {rules.players} seats{sides} at this table, not {len(lineup)}")
     agents = []
     for seat, a in enumerate(lineup):
         if isinstance(a, str):
@@ -94,8 +100,13 @@ class Seating:
     #: make the call's cost negligible, few enough to keep the copies they read small.
     TABLES = 256
 
-    def __init__(self, agents: Sequence[Agent]):
+    def __init__(self, agents: Sequence[Agent], rules: Rules | None = None):
         self.agents = list(agents)
+        self.rules = rules = Rules() if rules is None else rules
+        for a in self.agents:
+            for role in (a.bidder, a.player) if isinstance(a, Mixed) else (a,):
+                if hasattr(role, "check_table"):
+                    role.check_table(rules)
         roles = [(a.bidder, a.player) if isinstance(a, Mixed) else (a, a) for a in self.agents]
         # Kernel agents with the same kernels and params decide alike: they share a slot (four
         # copies of Normal inline Normal once). Python agents are told apart by identity.
@@ -115,7 +126,7 @@ class Seating:
         self.by_slot = kernel + python
         slot_of = {k: self.by_slot.index(a) for k, a in first.items()}
         self.python = {k: a for k, a in enumerate(self.by_slot) if k >= len(kernel)}
-        self.slots = np.zeros((4, SLOTS_WIDTH), dtype=np.int64)
+        self.slots = np.zeros((len(self.agents), SLOTS_WIDTH), dtype=np.int64)
         for seat, (b, p) in enumerate(roles):
             bid_slot, play_slot = slot_of[key(b)], slot_of[key(p)]
             self.slots[seat, S_BID], self.slots[seat, S_PLAY] = bid_slot, play_slot
@@ -136,8 +147,8 @@ class Seating:
         n = 1 if not self.python else max(1, min(jobs, self.TABLES))
         table_rows = np.zeros((n, TABLE_WIDTH), dtype=np.int64)
         table_rows[:, T_JOB] = -1
-        return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, 4), np.uint64), np.zeros((n, 52), np.int64),
-                table_rows, np.zeros(2, np.int64))  # fmt: skip
+        return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, self.rules.players), np.uint64),
+                np.zeros((n, MAX_PLAYS), np.int64), table_rows, np.zeros(2, np.int64))  # fmt: skip
 
     def run(self, kernel_name: str, rules: Rules, *args, tables: tuple, records: tuple = (), jobs: tuple | None = None) -> tuple:
         """Call the loop's ``kernel_name(*args, slots, params, rules, *tables, *records, asked,
@@ -205,16 +216,16 @@ def _reason(err: np.ndarray, rules: Rules) -> str:
     state the loop reported and the action is tried on it."""
     st = _st
     what, seat, action = (int(x) for x in err[:3])
-    n = st.N_PUBLIC
-    pub, hands, seq = err[4 : 4 + n], err[4 + n : 8 + n].astype(np.uint64), err[8 + n :]
-    played = [int(pub[st.P_PLAYED_BY + s]) for s in range(4)]
+    n, seats, sides = st.N_PUBLIC, rules.players, rules.n_sides
+    pub, hands, seq = err[4 : 4 + n], err[4 + n : 4 + n + seats].astype(np.uint64), err[4 + n + st.MAX_SEATS :]
+    played = [int(pub[st.P_PLAYED_BY + s]) for s in range(seats)]
     # the cards as they stood after any passing, replayed without it
     rules = rules.replace(pass_cards=0, blind_pass=0) if rules.pass_cards or rules.blind_pass else rules
-    hand = Hand([rules.public_mask(int(hands[s]) | played[s]) for s in range(4)], int(pub[st.P_DEALER]), rules,
-                (int(pub[st.P_SCORES]), int(pub[st.P_SCORES + 1])), (int(pub[st.P_BAGS]), int(pub[st.P_BAGS + 1])),
+    hand = Hand([rules.public_mask(int(hands[s]) | played[s]) for s in range(seats)], int(pub[st.P_DEALER]), rules,
+                pub[st.P_SCORES : st.P_SCORES + sides].tolist(), pub[st.P_BAGS : st.P_BAGS + sides].tolist(),
                 hands_played=int(pub[st.P_HANDS_PLAYED]))  # fmt: skip
     for i in range(int(pub[st.P_N_BIDS])):
-        s = (hand.dealer + 1 + i) % 4
+        s = (hand.dealer + 1 + i) % seats
         hand.bid(int(pub[st.P_BIDS + s]), blind=bool(pub[st.P_BLIND + s]))
     for v in seq[: sum(p.bit_count() for p in played)]:
         hand.play(rules.public_id(int(v) & 63))
@@ -294,18 +305,18 @@ def play_hands(
 ) -> HandRecords:
     """Play deals ``start .. start+n-1`` of ``seed`` (dealer fixed, scores from zero).
 
-    ``lineup`` is four agents or names by seat, or two for (A, B, A, B). ``keep_plays`` also
-    returns each hand's cards in play order (``HandRecords.plays``).
+    ``lineup`` is an agent or name a seat (``resolve_lineup``: at four, two for (A, B, A, B)).
+    ``keep_plays`` also returns each hand's cards in play order (``HandRecords.plays``).
 
     >>> rec = play_hands(["normal", "easy"], 100, seed=1)
     >>> len(rec), int(rec.tricks_won.sum(axis=1).max())
     (100, 13)
     """
-    seating = Seating(resolve_lineup(lineup))
     rules = check_rules(rules)
-    n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer), check_count(start, "start")
+    seating = Seating(resolve_lineup(lineup, rules), rules)
+    n, seed, dealer, start = check_count(n), check_seed(seed), check_dealer(dealer, rules), check_count(start, "start")
     keep_plays = _check_keep_plays(keep_plays)
-    records = (*record_arrays(n), np.empty((n if keep_plays else 0, 52), dtype=np.int8))
+    records = (*record_arrays(n, rules.as_array()), np.empty((n if keep_plays else 0, cards_dealt(rules)), dtype=np.int8))
     *parts, plays = seating.run(
         "play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays, tables=seating.tables(n), records=records,
         jobs=("deal", start),
@@ -321,12 +332,13 @@ def play_matches(
     One row per hand, with ``match_no``, ``hand_no`` and, on each match's last row, ``winner``.
     A match still undecided after 10,000 hands ends there with winner -1.
     """
-    seating = Seating(resolve_lineup(lineup))
     rules = check_rules(rules)
+    seating = Seating(resolve_lineup(lineup, rules), rules)
     n, seed, start = check_count(n), check_seed(seed), check_count(start, "start")
     keep_plays = _check_keep_plays(keep_plays)
     cap = max(16, n * 24)
-    records = (*record_arrays(cap), np.empty((cap, 4), np.int64), np.empty((cap if keep_plays else 0, 52), dtype=np.int8))
+    records = (*record_arrays(cap, rules.as_array()), np.empty((cap, 4), np.int64),
+               np.empty((cap if keep_plays else 0, cards_dealt(rules)), dtype=np.int8))  # fmt: skip
     tables = seating.tables(n)
     *parts, meta, plays = seating.run(
         "play_matches_kernel", rules, np.uint64(seed), start, n, keep_plays, tables=tables, records=records, jobs=("match",)

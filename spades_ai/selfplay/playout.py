@@ -62,7 +62,7 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
     plays = list(obs.plays) + ([(obs.seat, rules.named(first))] if first is not None and obs.phase == "playing" else [])
     for i, (s, c) in enumerate(plays):
         seq[i] = 64 * s + rules.engine_id(c)
-    seating = Seating(resolve_lineup(agents))
+    seating = Seating(resolve_lineup(agents, rules), rules)
     pubs, hand_rows, seqs, tables, _ = seating.tables(1)
     pubs[0], hand_rows[0], seqs[0] = pub, hands, seq
     tables[0, T_JOB], tables[0, T_N] = 0, len(plays)

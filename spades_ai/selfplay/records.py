@@ -11,15 +11,17 @@ from spades_ai.engine import score as _sc
 
 @dataclass(frozen=True, eq=False, repr=False)
 class HandRecords:
-    """One row per hand. Per-seat arrays are ``(n, 4)``, per-team arrays ``(n, 2)``.
+    """One row per hand. Per-seat arrays are ``(n, players)``, per-side arrays ``(n, n_sides)``
+    (at four players in pairs ``(n, 4)`` and ``(n, 2)``: a side is a team).
 
     ``deal_no`` is the deal index ``i`` of ``(seed, i)`` (``play_hands``; None in matches,
     whose cards come from their own streams); ``tricks_won`` the seats' tricks; ``sheet`` the
-    engine's score sheet ``(n, 2, engine.score.N_FIELDS)`` behind the team properties;
+    engine's score sheet ``(n, n_sides, engine.score.N_FIELDS)`` behind the side properties;
     ``nil_made`` whether each seat bid nil and made it. In matches, ``match_no``, ``hand_no``
     (from 0 in each match) and ``winner`` (the match winner on a match's last row, -1
     elsewhere) are set. ``plays``, kept only when asked for (``keep_plays=True``), holds each
-    hand's 52 card ids in play order. Two record sets are equal when every array is.
+    hand's card ids in play order (``players * cards_each``: 52 at four, 51 at three, 50 at
+    five). Two record sets are equal when every array is.
     """
 
     dealer: np.ndarray
@@ -38,7 +40,7 @@ class HandRecords:
         return len(self.bids)
 
     def team_field(self, field: int) -> np.ndarray:
-        """``(n, 2)`` values of one score-sheet field (``engine.score.F_*``)."""
+        """``(n, n_sides)`` values of one score-sheet field (``engine.score.F_*``)."""
         return self.sheet[:, :, field]
 
     contract = property(lambda self: self.team_field(_sc.F_CONTRACT))
@@ -52,7 +54,7 @@ class HandRecords:
     points = property(lambda self: self.team_field(_sc.F_POINTS))
     scores = property(lambda self: self.team_field(_sc.F_SCORE))
     bag_count = property(lambda self: self.team_field(_sc.F_BAGS))
-    nil_bid = property(lambda self: self.bids == 0, doc="``(n, 4)``: whether each seat bid nil")
+    nil_bid = property(lambda self: self.bids == 0, doc="``(n, players)``: whether each seat bid nil")
 
     @property
     def mode(self) -> str:
