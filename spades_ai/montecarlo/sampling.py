@@ -1,38 +1,59 @@
 """Exact, uniform sampling of the hidden cards: deals of the unseen cards consistent with an
 observation (each seat's card count, the cards played, every void shown, every spade count
-a bid revealed, and the cards the seat knows its partner holds because it passed them).
+a bid revealed, and the cards the seat knows its partner holds because it passed them), at a
+table of any number of seats.
 
-Counting works suit by suit. With three other seats holding ``need[0..2]`` cards and ``u[s]``
-unseen cards of suit ``s``, a deal is a choice, for each suit, of how many of its cards each seat
-gets (``x0 + x1 + x2 = u[s]``, with ``lo[k, s] <= x_k <= hi[k, s]``) and then which ones. The
-number of deals of suits ``s..3`` that give seat 0 ``a`` cards and seat 1 ``b`` (seat 2 the
-rest) is::
+Counting works suit by suit. With ``K`` other seats (every seat but the observer) holding
+``need[0..K-1]`` cards and ``u[s]`` unseen cards of suit ``s``, a deal is a choice, for each
+suit, of how many of its cards each seat gets (``x_0 + ... + x_{K-1} = u[s]``, with
+``lo[k, s] <= x_k <= hi[k, s]``) and then which ones. The state after suits ``s..3`` is the
+number of cards ``a_k`` each of the first ``K - 1`` seats takes from them (the last seat takes the
+rest), and the number of deals of those suits that leave that state is::
 
-    f[s, a, b] = sum over x0, x1 of  C(u[s]; x0, x1, x2) * f[s + 1, a - x0, b - x1]
+    f[s, a] = sum over x of  C(u[s]; x_0, ..., x_{K-1}) * f[s + 1, a - x]
+
+with three seats (four players) ``f[s, a, b]``. ``a`` is stored flat, in mixed radix
+``need[k] + 1`` with seat 0 the most significant digit, so that ``f[s, -1]`` is the state
+``a = need`` and ``f[0, -1]`` the number of consistent deals (0 if none).
 
 The bounds carry every constraint of this kind: a void shown is ``hi = 0``; a spade count
 revealed by a bid (mirror, or a whiz bid other than nil: the bid is the bidder's number of
 spades) fixes ``lo = hi =`` that count minus the spades the seat has played. Suit 3 is the trump
 suit, jokers and high deuces included (they sit in the spade lane, ``engine.bits``).
 
-``count_worlds_kernel`` fills ``f`` once per decision in exact int64 arithmetic (there are at most
-39! / 13!^3 ~ 8.4e16 deals, below 2**63). ``sample_world`` then draws the counts of each suit in
-turn with probability proportional to the number of deals they leave, and splits each suit
-uniformly, so every consistent deal has exactly the same probability, with no rejection. Deal-
-and-retry is as exact but about 9x slower; giving constrained cards out first is biased as soon
-as two seats show voids.
+``count_worlds_kernel`` fills ``f`` once per decision in exact int64 arithmetic when the
+number of deals fits (``counts_fit``: always at four players, 39! / 13!^3 ~ 8.4e16 < 2**62, and
+at three; at five players, 40! / 10!^4 ~ 4.7e21 deals, not in the first tricks), and
+``count_worlds_float`` in float64 otherwise. ``sample_world`` then draws the counts of each suit
+in turn with probability proportional to the number of deals they leave (``draw_below``: an
+exact integer draw, or a float one, exact to a relative 2**-53, beyond int64), the splits in
+lexicographic order of ``x`` (seat 0's count slowest), and deals each suit uniformly: ``x_0``
+cards to seat 0 one by one, then ``x_1`` to seat 1, ..., the rest to the last seat. So every
+consistent deal has the same probability, with no rejection. Deal-and-retry is as exact but
+about 9x slower; giving constrained cards out first is biased as soon as two seats show voids.
+
+Copies (several decks) extend this as a count of physical cards: ``u[s]`` the physical unseen
+cards of the suit and the binomials over them, the cards put into copy levels after the draw
+(``docs/design/tables.md``, section 5).
 """
 
+import math
+
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.bits import SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
-from spades_ai.engine.rng import below, below64
+from spades_ai.engine.rng import below, below64, next_u64
+from spades_ai.engine.seats import cards_each, n_seats, next_seat, partner
 from spades_ai.engine.state import P_BIDS, P_BLIND_GAVE, P_DECK, P_GAVE, P_PLAYED, P_PLAYED_BY, P_VOIDS
 from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING
 
 #: The most cards of one suit: 13, or 17 in the trump suit with jokers and high deuces.
 MAX_SUIT = 17
+#: ``count_worlds_kernel`` counts in int64 while the deals are fewer than this (``counts_fit``).
+EXACT_LIMIT = 2.0**62
 
 
 def _binomials():
@@ -65,34 +86,46 @@ def revealed_spades(pub, seat, rules):
 
 
 @kernel
-def partner_holds(pub, seat):
+def partner_holds(pub, seat, rules):
     """The cards ``seat`` knows its partner still holds: those it passed it (before the bidding,
-    unless they came back in the blind pass, and in the blind pass), not played since."""
-    partner = seat ^ 2
-    gave = U64(pub[P_GAVE + seat]) & ~U64(pub[P_BLIND_GAVE + partner])
-    return (gave | U64(pub[P_BLIND_GAVE + seat])) & ~U64(pub[P_PLAYED_BY + partner])
+    unless they came back in the blind pass, and in the blind pass), not played since. None
+    without a partner (solo)."""
+    p = partner(seat, rules)
+    if p < 0:
+        return ZERO
+    gave = U64(pub[P_GAVE + seat]) & ~U64(pub[P_BLIND_GAVE + p])
+    return (gave | U64(pub[P_BLIND_GAVE + seat])) & ~U64(pub[P_PLAYED_BY + p])
 
 
 @kernel
 def world_constraints(pub, seat, hand, rules):
     """``(unseen, others, need, lo, hi, known)`` for sampling what ``seat`` cannot see.
 
-    ``others[k]`` is the seat ``k + 1`` places to the left, ``need[k]`` the unseen cards it
-    holds, ``lo[k, s] .. hi[k, s]`` how many of suit ``s`` it may hold among them, and
-    ``known[o]`` (by seat) the cards ``seat`` knows seat ``o`` holds besides (``partner_holds``).
+    The hidden seats are every seat but ``seat``: ``others[k]`` is the seat ``k + 1`` places to
+    the left (``k`` in ``0 .. n_seats - 2``), ``need[k]`` the unseen cards it holds,
+    ``lo[k, s] .. hi[k, s]`` how many of suit ``s`` it may hold among them, and ``known[o]``
+    (by seat) the cards ``seat`` knows seat ``o`` holds besides (``partner_holds``: only a
+    partner, with pairs).
     """
-    known = np.zeros(4, dtype=np.uint64)
-    known[seat ^ 2] = partner_holds(pub, seat)
-    unseen = U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand & ~known[seat ^ 2]
-    others = np.empty(3, dtype=np.int64)
-    need = np.empty(3, dtype=np.int64)
-    lo = np.zeros((3, 4), dtype=np.int64)
-    hi = np.empty((3, 4), dtype=np.int64)
-    for k in range(3):
-        o = (seat + 1 + k) & 3
+    n = n_seats(rules)
+    k_hidden = n - 1
+    known = np.zeros(n, dtype=np.uint64)
+    p = partner(seat, rules)
+    if p >= 0:
+        known[p] = partner_holds(pub, seat, rules)
+        unseen = U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand & ~known[p]
+    else:
+        unseen = U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand
+    others = np.empty(k_hidden, dtype=np.int64)
+    need = np.empty(k_hidden, dtype=np.int64)
+    lo = np.zeros((k_hidden, 4), dtype=np.int64)
+    hi = np.empty((k_hidden, 4), dtype=np.int64)
+    o = seat
+    for k in range(k_hidden):
+        o = next_seat(o, rules)
         others[k] = o
         played = U64(pub[P_PLAYED_BY + o])
-        need[k] = 13 - np.int64(popcount(played)) - np.int64(popcount(known[o]))
+        need[k] = cards_each(rules) - np.int64(popcount(played)) - np.int64(popcount(known[o]))
         for s in range(4):
             void = (pub[P_VOIDS] >> (4 * o + s)) & 1 == 1
             hi[k, s] = 0 if void else MAX_SUIT
@@ -107,44 +140,175 @@ def world_constraints(pub, seat, hand, rules):
 
 
 @kernel
-def count_worlds_kernel(unseen, need, lo, hi):
-    """The table ``f`` (see the module docstring); ``f[0, need[0], need[1]]`` is the number of
-    consistent deals (0 if none)."""
+def counts_fit(unseen, need):
+    """Whether ``count_worlds_kernel`` counts the deals of ``unseen`` into hands of ``need``
+    cards exactly: every entry of its table is at most the multinomial ``C(n; need)`` (``n``
+    unseen cards), which must stay below ``EXACT_LIMIT``."""
+    log_bound = math.lgamma(np.int64(popcount(unseen)) + 1.0)
+    for k in range(len(need)):
+        log_bound -= math.lgamma(need[k] + 1.0)
+    return log_bound < math.log(EXACT_LIMIT) - 1e-6
+
+
+@kernel
+def _strides(need):
+    """The place value of each of the first ``K - 1`` seats' digits in the flat state (seat 0
+    most significant), and the number of states."""
+    m = len(need) - 1
+    stride = np.empty(m, dtype=np.int64)
+    size = 1
+    for k in range(m - 1, -1, -1):
+        stride[k] = size
+        size *= need[k] + 1
+    return stride, size
+
+
+@kernel
+def _advance(x, j, a, us, cap, lo, hi, s):
+    """Move ``x`` (the cards of suit ``s`` given to the first ``K - 1`` seats; digits before
+    ``j`` valid) to the next split of the suit's ``us`` cards in lexicographic order, digit
+    ``j`` up by one, that keeps every seat within its bounds, ``x_k <= a[k]``, and the last
+    seat's share in ``[lo, hi]`` and at most ``cap``; whether there is one."""
+    m = len(x)
+    x[j] += 1
+    while True:
+        used = 0
+        for i in range(j):
+            used += x[i]
+        if x[j] > min(a[j], us - used, hi[j, s]):
+            if j == 0:
+                return False
+            j -= 1
+            x[j] += 1
+            continue
+        if j < m - 1:
+            j += 1
+            x[j] = lo[j, s]
+            continue
+        rest = us - used - x[j]
+        if lo[m, s] <= rest <= hi[m, s] and rest <= cap:
+            return True
+        x[j] += 1
+
+
+@kernel
+def _first_split(x, a, us, cap, lo, hi, s):
+    """Set ``x`` to the first split of ``_advance``'s order; whether there is one."""
+    x[0] = lo[0, s] - 1
+    return _advance(x, 0, a, us, cap, lo, hi, s)
+
+
+@kernel
+def _next_split(x, a, us, cap, lo, hi, s):
+    """Set ``x`` to the split after it in ``_advance``'s order; whether there is one."""
+    return _advance(x, len(x) - 1, a, us, cap, lo, hi, s)
+
+
+@kernel
+def _split_ways(x, us):
+    """``C(us; x_0, ..., x_{K-2}, rest)``: the ways to choose which cards of the suit each
+    seat gets, as the product ``C(us, x_0) C(us - x_0, x_1) ...``."""
+    ways = np.int64(1)
+    left = us
+    for k in range(len(x)):
+        ways = ways * BINOM[left, x[k]]
+        left -= x[k]
+    return ways
+
+
+@kernel
+def _suit_sizes(unseen):
+    """``(u, rem)``: the unseen cards of each suit, and of suits ``s..3`` (``rem[4] = 0``)."""
     u = np.empty(4, dtype=np.int64)
     rem = np.zeros(5, dtype=np.int64)
     for s in range(4):
         u[s] = np.int64(popcount(unseen & SUIT_MASK[s]))
     for s in range(3, -1, -1):
         rem[s] = rem[s + 1] + u[s]
-    f = np.zeros((5, 14, 14), dtype=np.int64)
-    f[4, 0, 0] = 1
+    return u, rem
+
+
+@kernel
+def _fill_counts(f, unseen, need, lo, hi):
+    """Fill ``f`` (zeros, int64 or float64, ``(5, states)``) as the module docstring says."""
+    u, rem = _suit_sizes(unseen)
+    stride, size = _strides(need)
+    m = len(need) - 1
+    a = np.empty(m, dtype=np.int64)
+    x = np.empty(m, dtype=np.int64)
+    f[4, 0] = 1
     for s in range(3, -1, -1):
-        us = u[s]
-        for a in range(min(need[0], rem[s]) + 1):
-            for b in range(min(need[1], rem[s] - a) + 1):
-                c = rem[s] - a - b
-                if c > need[2]:
-                    continue
-                total = np.int64(0)
-                for x0 in range(lo[0, s], min(a, us, hi[0, s]) + 1):
-                    for x1 in range(lo[1, s], min(b, us - x0, hi[1, s]) + 1):
-                        x2 = us - x0 - x1
-                        if x2 > c or x2 < lo[2, s] or x2 > hi[2, s]:
-                            continue
-                        rest = f[s + 1, a - x0, b - x1]
-                        if rest != 0:
-                            total += BINOM[us, x0] * BINOM[us - x0, x1] * rest
-                f[s, a, b] = total
+        for idx in range(size):
+            given = 0
+            for k in range(m):
+                a[k] = (idx // stride[k]) % (need[k] + 1)
+                given += a[k]
+            c = rem[s] - given
+            if c < 0 or c > need[m]:
+                continue
+            total = f[s, idx] * 0
+            ok = _first_split(x, a, u[s], c, lo, hi, s)
+            while ok:
+                rest_idx = idx
+                for k in range(m):
+                    rest_idx -= x[k] * stride[k]
+                rest = f[s + 1, rest_idx]
+                if rest != 0:
+                    total += _split_ways(x, u[s]) * rest
+                ok = _next_split(x, a, u[s], c, lo, hi, s)
+            f[s, idx] = total
     return f
 
 
 @kernel
+def count_worlds_kernel(unseen, need, lo, hi):
+    """The table ``f`` (see the module docstring) in exact int64: ``f[0, -1]`` is the number of
+    consistent deals (0 if none). Exact when ``counts_fit(unseen, need)``; else see
+    ``count_worlds_float``."""
+    _, size = _strides(need)
+    return _fill_counts(np.zeros((5, size), dtype=np.int64), unseen, need, lo, hi)
+
+
+@kernel
+def count_worlds_float(unseen, need, lo, hi):
+    """``count_worlds_kernel`` in float64, for the positions it cannot count in int64 (each
+    entry to a relative 2**-52 or so)."""
+    _, size = _strides(need)
+    return _fill_counts(np.zeros((5, size), dtype=np.float64), unseen, need, lo, hi)
+
+
+@kernel
+def _draw_below_float(state, weight):
+    state, x = next_u64(state)
+    return state, np.float64(x >> np.uint64(11)) * (1.0 / 2.0**53) * weight
+
+
+def draw_below(state, weight):
+    """``(state, r)``: ``r`` uniform in ``[0, weight)``; exactly (``below64``) for an integer
+    weight, with 53 random bits for a float one. Compiled once per type of ``weight``."""
+    if isinstance(weight, (float, np.floating)):
+        return _draw_below_float(state, weight)
+    return below64(state, weight)
+
+
+@overload(draw_below)
+def _draw_below_typed(state, weight):
+    if isinstance(weight, types.Float):
+        return lambda state, weight: _draw_below_float(state, weight)
+    return lambda state, weight: below64(state, weight)
+
+
+@kernel
 def sample_world(state, f, unseen, others, need, lo, hi, hands):
-    """Deal ``unseen`` to the seats ``others`` into ``hands`` (uint64[4]) uniformly among the
+    """Deal ``unseen`` to the seats ``others`` into ``hands`` (by seat) uniformly among the
     consistent deals counted in ``f``; returns the advanced random state."""
-    a = need[0]
-    b = need[1]
-    for k in range(3):
+    m = len(need) - 1
+    stride, size = _strides(need)
+    a = need[:m].copy()
+    idx = size - 1
+    x = np.empty(m, dtype=np.int64)
+    pick = np.zeros(m, dtype=np.int64)
+    for k in range(m + 1):
         hands[others[k]] = ZERO
     for s in range(4):
         suit_cards = unseen & SUIT_MASK[s]
@@ -152,57 +316,60 @@ def sample_world(state, f, unseen, others, need, lo, hi, hands):
         c = 0
         for t in range(s, 4):
             c += np.int64(popcount(unseen & SUIT_MASK[t]))
-        c -= a + b
-        state, r = below64(state, f[s, a, b])
-        pick0 = 0
-        pick1 = 0
-        done = False
-        for x0 in range(lo[0, s], min(a, us, hi[0, s]) + 1):
-            for x1 in range(lo[1, s], min(b, us - x0, hi[1, s]) + 1):
-                x2 = us - x0 - x1
-                if x2 > c or x2 < lo[2, s] or x2 > hi[2, s]:
-                    continue
-                term = BINOM[us, x0] * BINOM[us - x0, x1] * f[s + 1, a - x0, b - x1]
-                if r < term:
-                    pick0, pick1 = x0, x1
-                    done = True
-                    break
-                r -= term
-            if done:
+        for k in range(m):
+            c -= a[k]
+        state, r = draw_below(state, f[s, idx])
+        pick[:] = 0
+        ok = _first_split(x, a, us, c, lo, hi, s)
+        while ok:
+            rest_idx = idx
+            for k in range(m):
+                rest_idx -= x[k] * stride[k]
+            term = _split_ways(x, us) * f[s + 1, rest_idx]
+            if term > 0:
+                # the last split that has deals: what a float ``r`` rounded past the end takes
+                pick[:] = x
+            if r < term:
                 break
-        # Split the suit uniformly: pick0 cards to the first seat, pick1 to the second.
+            r -= term
+            ok = _next_split(x, a, us, c, lo, hi, s)
+        # Deal the suit uniformly: pick[0] cards to the first seat, pick[1] to the second, ...
         left = us
-        for _ in range(pick0):
-            state, i = below(state, left)
-            bit = select_bit(suit_cards, i)
-            hands[others[0]] |= bit
-            suit_cards ^= bit
-            left -= 1
-        for _ in range(pick1):
-            state, i = below(state, left)
-            bit = select_bit(suit_cards, i)
-            hands[others[1]] |= bit
-            suit_cards ^= bit
-            left -= 1
-        hands[others[2]] |= suit_cards
-        a -= pick0
-        b -= pick1
+        for k in range(m):
+            for _ in range(pick[k]):
+                state, i = below(state, left)
+                bit = select_bit(suit_cards, i)
+                hands[others[k]] |= bit
+                suit_cards ^= bit
+                left -= 1
+            a[k] -= pick[k]
+            idx -= pick[k] * stride[k]
+        hands[others[m]] |= suit_cards
+    return state
+
+
+@kernel
+def _draw_worlds(state, f, unseen, others, need, lo, hi, known, seat, hand, worlds):
+    hands = np.empty(worlds.shape[1], dtype=np.uint64)
+    for i in range(len(worlds)):
+        state = sample_world(state, f, unseen, others, need, lo, hi, hands)
+        for k in range(len(others)):
+            hands[others[k]] |= known[others[k]]
+        hands[seat] = hand
+        worlds[i] = hands
     return state
 
 
 @kernel
 def sample_worlds_kernel(state, pub, seat, hand, rules, n):
-    """``n`` consistent worlds as rows of four bitboards (the seat's own hand included), drawn
-    exactly uniformly among the deals that fit the observation (``sampling``)."""
+    """``n`` consistent worlds as rows of ``n_seats`` bitboards (the seat's own hand included),
+    drawn uniformly among the deals that fit the observation (``sampling``)."""
     unseen, others, need, lo, hi, known = world_constraints(pub, seat, hand, rules)
-    f = count_worlds_kernel(unseen, need, lo, hi)
-    worlds = np.empty((n, 4), dtype=np.uint64)
-    hands = np.empty(4, dtype=np.uint64)
-    for i in range(n):
-        state = sample_world(state, f, unseen, others, need, lo, hi, hands)
-        for k in range(3):
-            hands[others[k]] |= known[others[k]]
-        hands[seat] = hand
-        worlds[i] = hands
+    worlds = np.empty((n, n_seats(rules)), dtype=np.uint64)
+    if counts_fit(unseen, need):
+        f = count_worlds_kernel(unseen, need, lo, hi)
+        state = _draw_worlds(state, f, unseen, others, need, lo, hi, known, seat, hand, worlds)
+    else:
+        g = count_worlds_float(unseen, need, lo, hi)
+        state = _draw_worlds(state, g, unseen, others, need, lo, hi, known, seat, hand, worlds)
     return state, worlds
-
