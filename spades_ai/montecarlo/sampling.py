@@ -29,7 +29,8 @@ in turn with probability proportional to the number of deals they leave (``draw_
 exact integer draw, or a float one, exact to a relative 2**-53, beyond int64), the splits in
 lexicographic order of ``x`` (seat 0's count slowest), and deals each suit uniformly: ``x_0``
 cards to seat 0 one by one, then ``x_1`` to seat 1, ..., the rest to the last seat. So every
-consistent deal has the same probability, with no rejection. Deal-and-retry is as exact but
+consistent deal has the same probability, with no rejection (but for a float draw that the
+rounding leaves past the last split, drawn again). Deal-and-retry is as exact but
 about 9x slower; giving constrained cards out first is biased as soon as two seats show voids.
 
 Copies (several decks) extend this as a count of physical cards: ``u[s]`` the physical unseen
@@ -43,7 +44,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import hot_kernel, kernel
 from spades_ai.engine.bits import SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
 from spades_ai.engine.rng import below, below64, next_u64
 from spades_ai.engine.seats import cards_each, n_seats, next_seat, partner
@@ -163,13 +164,12 @@ def _strides(need):
     return stride, size
 
 
-@kernel
-def _advance(x, j, a, us, cap, lo, hi, s):
-    """Move ``x`` (the cards of suit ``s`` given to the first ``K - 1`` seats; digits before
-    ``j`` valid) to the next split of the suit's ``us`` cards in lexicographic order, digit
-    ``j`` up by one, that keeps every seat within its bounds, ``x_k <= a[k]``, and the last
-    seat's share in ``[lo, hi]`` and at most ``cap``; whether there is one."""
-    m = len(x)
+@hot_kernel
+def _advance(x, j, p, a, us, lo, hi, s):
+    """Move the first ``p`` digits of ``x`` (the cards of suit ``s`` given to seats ``0..p-1``;
+    digits before ``j`` valid) to the next prefix in lexicographic order, digit ``j`` up by
+    one, with every seat within its bounds, ``x_k <= a[k]`` and at most the suit's ``us``
+    cards in all; whether there is one."""
     x[j] += 1
     while True:
         used = 0
@@ -181,39 +181,42 @@ def _advance(x, j, a, us, cap, lo, hi, s):
             j -= 1
             x[j] += 1
             continue
-        if j < m - 1:
-            j += 1
-            x[j] = lo[j, s]
-            continue
-        rest = us - used - x[j]
-        if lo[m, s] <= rest <= hi[m, s] and rest <= cap:
+        if j == p - 1:
             return True
-        x[j] += 1
+        j += 1
+        x[j] = lo[j, s]
 
 
-@kernel
-def _first_split(x, a, us, cap, lo, hi, s):
-    """Set ``x`` to the first split of ``_advance``'s order; whether there is one."""
+@hot_kernel
+def _first_prefix(x, p, a, us, lo, hi, s):
+    """Set ``x[:p]`` to the first prefix of ``_advance``'s order (with ``p = 0``, the empty
+    one); whether there is one."""
+    if p == 0:
+        return True
     x[0] = lo[0, s] - 1
-    return _advance(x, 0, a, us, cap, lo, hi, s)
+    return _advance(x, 0, p, a, us, lo, hi, s)
 
 
-@kernel
-def _next_split(x, a, us, cap, lo, hi, s):
-    """Set ``x`` to the split after it in ``_advance``'s order; whether there is one."""
-    return _advance(x, len(x) - 1, a, us, cap, lo, hi, s)
+@hot_kernel
+def _next_prefix(x, p, a, us, lo, hi, s):
+    """Set ``x[:p]`` to the prefix after it; whether there is one."""
+    if p == 0:
+        return False
+    return _advance(x, p - 1, p, a, us, lo, hi, s)
 
 
-@kernel
-def _split_ways(x, us):
-    """``C(us; x_0, ..., x_{K-2}, rest)``: the ways to choose which cards of the suit each
-    seat gets, as the product ``C(us, x_0) C(us - x_0, x_1) ...``."""
+@hot_kernel
+def _prefix_terms(x, p, us, stride):
+    """``(cards, ways, offset)`` of the prefix ``x[:p]``: the suit's cards it gives, the ways to
+    choose them (``C(us, x_0) C(us - x_0, x_1) ...``) and its place in the flat state."""
+    used = 0
     ways = np.int64(1)
-    left = us
-    for k in range(len(x)):
-        ways = ways * BINOM[left, x[k]]
-        left -= x[k]
-    return ways
+    offset = 0
+    for k in range(p):
+        ways = ways * BINOM[us - used, x[k]]
+        used += x[k]
+        offset += x[k] * stride[k]
+    return used, ways, offset
 
 
 @kernel
@@ -234,28 +237,39 @@ def _fill_counts(f, unseen, need, lo, hi):
     u, rem = _suit_sizes(unseen)
     stride, size = _strides(need)
     m = len(need) - 1
+    p = m - 1  # the splits of a suit: an odometer over seats 0..p-1, a loop over seat p
     a = np.empty(m, dtype=np.int64)
     x = np.empty(m, dtype=np.int64)
     f[4, 0] = 1
     for s in range(3, -1, -1):
+        a[:] = 0
         for idx in range(size):
+            if idx > 0:  # the next state: count up in mixed radix, seat m - 1 fastest
+                k = m - 1
+                a[k] += 1
+                while a[k] > need[k]:
+                    a[k] = 0
+                    k -= 1
+                    a[k] += 1
             given = 0
             for k in range(m):
-                a[k] = (idx // stride[k]) % (need[k] + 1)
                 given += a[k]
             c = rem[s] - given
             if c < 0 or c > need[m]:
                 continue
             total = f[s, idx] * 0
-            ok = _first_split(x, a, u[s], c, lo, hi, s)
+            ok = _first_prefix(x, p, a, u[s], lo, hi, s)
             while ok:
-                rest_idx = idx
-                for k in range(m):
-                    rest_idx -= x[k] * stride[k]
-                rest = f[s + 1, rest_idx]
-                if rest != 0:
-                    total += _split_ways(x, u[s]) * rest
-                ok = _next_split(x, a, u[s], c, lo, hi, s)
+                used, ways, offset = _prefix_terms(x, p, u[s], stride)
+                left = u[s] - used
+                for last in range(lo[p, s], min(a[p], left, hi[p, s]) + 1):
+                    rest = left - last
+                    if rest > c or rest < lo[m, s] or rest > hi[m, s]:
+                        continue
+                    tail = f[s + 1, idx - offset - last * stride[p]]
+                    if tail != 0:
+                        total += ways * BINOM[left, last] * tail
+                ok = _next_prefix(x, p, a, u[s], lo, hi, s)
             f[s, idx] = total
     return f
 
@@ -298,16 +312,38 @@ def _draw_below_typed(state, weight):
     return lambda state, weight: below64(state, weight)
 
 
-@kernel
-def sample_world(state, f, unseen, others, need, lo, hi, hands):
-    """Deal ``unseen`` to the seats ``others`` into ``hands`` (by seat) uniformly among the
-    consistent deals counted in ``f``; returns the advanced random state."""
+@hot_kernel
+def _find_split(r, f, s, idx, x, p, a, us, c, lo, hi, stride):
+    """``(found, last)``: the split of suit ``s`` in whose share of ``f[s, idx]`` the draw ``r``
+    falls, as ``x[:p]`` and seat ``p``'s ``last`` cards."""
+    m = p + 1
+    lo_p, hi_p, lo_m, hi_m, a_p, stride_p = lo[p, s], hi[p, s], lo[m, s], hi[m, s], a[p], stride[p]
+    ok = _first_prefix(x, p, a, us, lo, hi, s)
+    while ok:
+        used, ways, offset = _prefix_terms(x, p, us, stride)
+        left = us - used
+        for last in range(lo_p, min(a_p, left, hi_p) + 1):
+            rest = left - last
+            if rest > c or rest < lo_m or rest > hi_m:
+                continue
+            term = ways * BINOM[left, last] * f[s + 1, idx - offset - last * stride_p]
+            if r < term:
+                return True, last
+            r -= term
+        ok = _next_prefix(x, p, a, us, lo, hi, s)
+    return False, 0
+
+
+@hot_kernel
+def _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, a, x, pick):
+    """``sample_world`` with its work arrays given (``stride`` from ``_strides``; ``a``, ``x``
+    and ``pick`` of ``K - 1`` slots), so that drawing many worlds allocates nothing."""
     m = len(need) - 1
-    stride, size = _strides(need)
-    a = need[:m].copy()
-    idx = size - 1
-    x = np.empty(m, dtype=np.int64)
-    pick = np.zeros(m, dtype=np.int64)
+    p = m - 1
+    idx = 0
+    for k in range(m):
+        a[k] = need[k]
+        idx += need[k] * stride[k]
     for k in range(m + 1):
         hands[others[k]] = ZERO
     for s in range(4):
@@ -318,21 +354,15 @@ def sample_world(state, f, unseen, others, need, lo, hi, hands):
             c += np.int64(popcount(unseen & SUIT_MASK[t]))
         for k in range(m):
             c -= a[k]
-        state, r = draw_below(state, f[s, idx])
-        pick[:] = 0
-        ok = _first_split(x, a, us, c, lo, hi, s)
-        while ok:
-            rest_idx = idx
-            for k in range(m):
-                rest_idx -= x[k] * stride[k]
-            term = _split_ways(x, us) * f[s + 1, rest_idx]
-            if term > 0:
-                # the last split that has deals: what a float ``r`` rounded past the end takes
-                pick[:] = x
-            if r < term:
+        while True:
+            state, r = draw_below(state, f[s, idx])
+            found, last = _find_split(r, f, s, idx, x, p, a, us, c, lo, hi, stride)
+            # a float ``r`` past the rounded sum of the splits draws again (a chance below 1e-12)
+            if found or f[s, idx] == 0:
                 break
-            r -= term
-            ok = _next_split(x, a, us, c, lo, hi, s)
+        for k in range(p):
+            pick[k] = x[k] if found else 0
+        pick[p] = last if found else 0
         # Deal the suit uniformly: pick[0] cards to the first seat, pick[1] to the second, ...
         left = us
         for k in range(m):
@@ -349,10 +379,25 @@ def sample_world(state, f, unseen, others, need, lo, hi, hands):
 
 
 @kernel
+def sample_world(state, f, unseen, others, need, lo, hi, hands):
+    """Deal ``unseen`` to the seats ``others`` into ``hands`` (by seat) uniformly among the
+    consistent deals counted in ``f``; returns the advanced random state."""
+    m = len(need) - 1
+    stride, _ = _strides(need)
+    return _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, np.empty(m, dtype=np.int64),
+                       np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
+
+
+@kernel
 def _draw_worlds(state, f, unseen, others, need, lo, hi, known, seat, hand, worlds):
+    m = len(need) - 1
+    stride, _ = _strides(need)
+    a = np.empty(m, dtype=np.int64)
+    x = np.empty(m, dtype=np.int64)
+    pick = np.empty(m, dtype=np.int64)
     hands = np.empty(worlds.shape[1], dtype=np.uint64)
     for i in range(len(worlds)):
-        state = sample_world(state, f, unseen, others, need, lo, hi, hands)
+        state = _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, a, x, pick)
         for k in range(len(others)):
             hands[others[k]] |= known[others[k]]
         hands[seat] = hand
