@@ -23,11 +23,14 @@ from spades_ai import Rules
 from spades_ai.engine import state as st
 from spades_ai.engine.rng import stream_state
 from spades_ai.montecarlo.sampling import (
+    _draw_worlds,
     count_worlds_float,
     count_worlds_kernel,
     counts_fit,
     sample_world,
     sample_worlds_kernel,
+    seat_groups,
+    table_fits,
     world_constraints,
 )
 from spades_ai.rules import R_DECK
@@ -192,6 +195,87 @@ def test_the_same_chi_square_rejects_a_constrained_first_sampler(name):
     assert chi_square(exact, constrained_first(cards, sizes, voids, spades, 40 * len(exact), seed=1)) < ALPHA
 
 
+# -- exchangeable seats counted as one (the group table) -------------------------------------------
+def test_seat_groups_merge_only_seats_bound_by_the_same_voids():
+    need = np.array([3, 2, 4, 3, 2], dtype=np.int64)
+    lo, hi = bounds([{0}, set(), {0}, set(), set()], [None, None, None, 2, None])
+    group, gneed, glo, ghi = seat_groups(need, lo, hi, True)
+    # seats 0 and 2 (no clubs), 1 and 4 (free); seat 3's two spades keep it alone
+    assert group.tolist() == [0, 1, 0, 2, 1] and gneed.tolist() == [7, 4, 3]
+    assert ghi[0, 0] == 0 and (ghi[0, 1:] >= 7).all() and (ghi[1] >= 4).all()
+    assert glo[2, 3] == ghi[2, 3] == 2 and (glo[[0, 1]] == 0).all()
+    # without merging the groups are the seats, bounds untouched
+    group, gneed, glo, ghi = seat_groups(need, lo, hi, False)
+    assert group.tolist() == [0, 1, 2, 3, 4] and gneed.tolist() == need.tolist()
+    assert (glo == lo).all() and (ghi == hi).all()
+    # all seats alike: one group, and an empty one beside it for the table
+    lo, hi = bounds([{2}] * 3, [None] * 3)
+    group, gneed, _, ghi = seat_groups(np.array([2, 2, 2], dtype=np.int64), lo, hi, True)
+    assert group.tolist() == [0, 0, 0] and gneed.tolist() == [6, 0] and (ghi[1] == 0).all()
+
+
+def grouped_count(cards, sizes, voids, spades) -> int:
+    """Deals counted on the group table, times the ways to split each group among its seats."""
+    unseen, need, lo, hi = kernel_args(cards, sizes, voids, spades)
+    group, gneed, glo, ghi = seat_groups(need, lo, hi, True)
+    total = int(count_worlds_kernel(unseen, gneed, glo, ghi)[0, -1])
+    for g, size in enumerate(gneed.tolist()):
+        total *= math.factorial(size) // math.prod(math.factorial(n) for n in need[group == g].tolist())
+    return total
+
+
+@pytest.mark.parametrize("hidden", [2, 3, 4])
+def test_group_counts_equal_the_enumeration(hidden):
+    rng = random.Random(200 + hidden)
+    merged = 0
+    for _ in range(150):
+        cards, sizes, voids, spades = random_position(rng, hidden, rng.randint(4, 9))
+        voids = [v if rng.random() < 0.5 else set() for v in voids]  # more seats alike
+        expected = sum(exact_worlds(cards, sizes, voids, spades).values())
+        assert grouped_count(cards, sizes, voids, spades) == expected, (cards, sizes, voids, spades)
+        _, need, lo, hi = kernel_args(cards, sizes, voids, spades)
+        merged += bool(expected) and len(set(seat_groups(need, lo, hi, True)[0].tolist())) < hidden
+    assert merged >= 30
+
+
+def draw_grouped(cards, sizes, voids, spades, n, seed) -> list[tuple]:
+    """``n`` worlds drawn as ``sample_worlds_kernel`` draws them with merged seats."""
+    unseen, need, lo, hi = kernel_args(cards, sizes, voids, spades)
+    group, gneed, glo, ghi = seat_groups(need, lo, hi, True)
+    f = count_worlds_kernel(unseen, gneed, glo, ghi)
+    k = len(sizes)
+    worlds = np.empty((n, k + 1), dtype=np.uint64)
+    others = np.arange(1, k + 1, dtype=np.int64)
+    _draw_worlds(U64(stream_state(U64(seed), 1, 5)), f, unseen, others, need, group, gneed, glo, ghi,
+                 np.zeros(k + 1, dtype=np.uint64), 0, U64(0), worlds)
+    return [as_world(row, others) for row in worlds]
+
+
+GROUP_CASES = {
+    "one_group": ([0, 1, 13, 39, 40, 41], [2, 2, 1, 1], [{2}] * 4, [None] * 4),
+    "two_groups": ([0, 1, 2, 13, 14, 26, 39, 40], [2, 2, 2, 2], [{0}, set(), {0}, set()], [None] * 4),
+    "count_and_group": ([0, 1, 13, 14, 26, 39, 40, 41], [2, 2, 2, 2], [set(), {1}, {1}, set()], [1, None, None, None]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GROUP_CASES))
+def test_merged_seats_draw_every_deal_with_its_exact_weight(name):
+    cards, sizes, voids, spades = GROUP_CASES[name]
+    exact = exact_worlds(cards, sizes, voids, spades)
+    assert 20 <= len(exact) <= 600
+    assert chi_square(exact, draw_grouped(cards, sizes, voids, spades, 40 * len(exact), seed=len(name))) > ALPHA
+
+
+@pytest.mark.parametrize("players, fits", [(3, True), (4, True), (5, False)])
+def test_seats_are_merged_only_where_their_table_would_not_fit(players, fits):
+    """At the start of a hand: three and four players count every seat (four players draw as
+    they always have); five deal 40! / 10!^4 ways, so exchangeable seats are merged."""
+    rules = Rules(players=players)
+    k = players - 1
+    unseen, need, _, _ = kernel_args(list(range(k * rules.cards_each)), [rules.cards_each] * k, [set()] * k, [None] * k)
+    assert table_fits(unseen, need) == fits
+
+
 # -- world_constraints and sample_worlds_kernel from a public array --------------------------------
 def public(rules, played_by=None, voids=(), bids=None, gave=None):
     """A public array of ``rules``' table written by hand: cards played by seat, voids
@@ -266,6 +350,12 @@ def test_world_constraints_at_five_players():
     unseen, others, need, lo, hi, known = world_constraints(pub, 2, U64(mine), a)
     assert others.tolist() == [3, 4, 0, 1] and need.tolist() == [9, 10, 10, 10]
     assert hi[1, 0] == 0 and len(known) == 5
+    assert not table_fits(unseen, need)  # 39! / (9! 10!^3) ways: the seats alike are merged
+    _, worlds = sample_worlds_kernel(U64(5), pub, 2, U64(mine), a, 64)
+    assert worlds.shape == (64, 5) and (worlds[:, 2] == mine).all()
+    sizes = np.bitwise_count(worlds).astype(int)
+    assert (sizes[:, [3, 4, 0, 1]] == need).all() and ((worlds[:, 4] & U64(0x1FFF)) == 0).all()
+    assert (np.bitwise_or.reduce(worlds, axis=1) == U64(int(unseen) | mine)).all()
 
 
 @pytest.mark.parametrize("rules", [Rules(players=3), Rules(teams="solo")], ids=["three", "four_solo"])

@@ -23,8 +23,11 @@ suit, jokers and high deuces included (they sit in the spade lane, ``engine.bits
 
 ``count_worlds_kernel`` fills ``f`` once per decision in exact int64 arithmetic when the
 number of deals fits (``counts_fit``: always at four players, 39! / 13!^3 ~ 8.4e16 < 2**62, and
-at three; at five players, 40! / 10!^4 ~ 4.7e21 deals, not in the first tricks), and
-``count_worlds_float`` in float64 otherwise. ``sample_world`` then draws the counts of each suit
+at three). Where it would not, or the table would be large (``table_fits``: five players deal
+40! / 10!^4 ~ 4.7e21 ways in the first tricks), the seats bound by the same voids alone are
+exchangeable and counted as one seat (``seat_groups``), their cards split among them uniformly
+after the draw; what still does not fit is counted in float64 (``count_worlds_float``).
+``sample_world`` then draws the counts of each suit
 in turn with probability proportional to the number of deals they leave (``draw_below``: an
 exact integer draw, or a float one, exact to a relative 2**-53, beyond int64), the splits in
 lexicographic order of ``x`` (seat 0's count slowest), and deals each suit uniformly: ``x_0``
@@ -55,6 +58,9 @@ from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING
 MAX_SUIT = 17
 #: ``count_worlds_kernel`` counts in int64 while the deals are fewer than this (``counts_fit``).
 EXACT_LIMIT = 2.0**62
+#: Seats are counted one by one while a suit's table has at most this many states (three hidden
+#: seats: 14 x 14; four at five players: 11**3); beyond, exchangeable seats are merged.
+MAX_STATES = 4096
 
 
 def _binomials():
@@ -389,15 +395,100 @@ def sample_world(state, f, unseen, others, need, lo, hi, hands):
 
 
 @kernel
-def _draw_worlds(state, f, unseen, others, need, lo, hi, known, seat, hand, worlds):
-    m = len(need) - 1
-    stride, _ = _strides(need)
+def seat_groups(need, lo, hi, merge):
+    """``(group, gneed, glo, ghi)``: the hidden seats as groups that the table counts as one.
+
+    With ``merge``, seats bound only by voids (no spade count revealed) and void in the same
+    suits are exchangeable: any split of the cards dealt to them among them fits. Such a group
+    is counted as one seat holding all their cards (``gneed``), and its cards are split among
+    its seats uniformly after the draw (``_split_groups``); the ways of that split,
+    ``T! / prod(need!)``, are the same for every deal of the group's ``T`` cards, so the draw stays
+    uniform. A seat with a revealed count is a group of its own, and without ``merge`` every
+    seat is (then the groups are the seats, and drawing them is drawing the seats). ``group[k]``
+    is seat ``k``'s group, numbered by their first seats.
+    """
+    k_hidden = len(need)
+    group = np.empty(k_hidden, dtype=np.int64)
+    free = np.empty(k_hidden, dtype=np.bool_)
+    for k in range(k_hidden):
+        free[k] = merge
+        for s in range(4):
+            if lo[k, s] != 0 or 0 < hi[k, s] < need[k]:
+                free[k] = False
+    n_groups = 0
+    for k in range(k_hidden):
+        group[k] = -1
+        if free[k]:
+            for j in range(k):
+                same = free[j]
+                for s in range(4):
+                    same = same and (hi[j, s] == 0) == (hi[k, s] == 0)
+                if same:
+                    group[k] = group[j]
+                    break
+        if group[k] < 0:
+            group[k] = n_groups
+            n_groups += 1
+    # the table needs two groups: a last, empty one (no cards, no room) if all seats merged
+    n_rows = max(n_groups, 2)
+    gneed = np.zeros(n_rows, dtype=np.int64)
+    glo = np.zeros((n_rows, 4), dtype=np.int64)
+    ghi = np.zeros((n_rows, 4), dtype=np.int64)
+    seats = np.zeros(n_rows, dtype=np.int64)
+    for k in range(k_hidden):
+        g = group[k]
+        gneed[g] += need[k]
+        seats[g] += 1
+        glo[g] = lo[k]
+        ghi[g] = hi[k]
+    for g in range(n_rows):
+        for s in range(4):
+            if seats[g] > 1 and ghi[g, s] > 0:
+                ghi[g, s] = max(ghi[g, s], gneed[g])  # a merged group holds any number of a suit
+    return group, gneed, glo, ghi
+
+
+@hot_kernel
+def _split_groups(state, ghands, group, need, others, hands):
+    """Split each group's cards ``ghands[g]`` among its seats uniformly: each seat but the last
+    of its group draws its ``need`` cards one by one from what is left; the last takes the rest.
+    A group of one seat draws nothing."""
+    k_hidden = len(need)
+    for k in range(k_hidden):
+        g = group[k]
+        last = True
+        for j in range(k + 1, k_hidden):
+            if group[j] == g:
+                last = False
+        if last:
+            hands[others[k]] = ghands[g]
+            continue
+        mine = ZERO
+        for _ in range(need[k]):
+            state, i = below(state, np.int64(popcount(ghands[g])))
+            bit = select_bit(ghands[g], i)
+            mine |= bit
+            ghands[g] ^= bit
+        hands[others[k]] = mine
+    return state
+
+
+@kernel
+def _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, hand, worlds):
+    """Fill ``worlds`` (a row per world, a column per seat): the groups' cards drawn from the
+    table ``f`` of ``seat_groups``, split among their seats, and the known cards added."""
+    n_groups = len(gneed)
+    m = n_groups - 1
+    stride, _ = _strides(gneed)
     a = np.empty(m, dtype=np.int64)
     x = np.empty(m, dtype=np.int64)
     pick = np.empty(m, dtype=np.int64)
+    seats = np.arange(n_groups)
+    ghands = np.empty(n_groups, dtype=np.uint64)
     hands = np.empty(worlds.shape[1], dtype=np.uint64)
     for i in range(len(worlds)):
-        state = _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, a, x, pick)
+        state = _deal_world(state, f, unseen, seats, gneed, glo, ghi, ghands, stride, a, x, pick)
+        state = _split_groups(state, ghands, group, need, others, hands)
         for k in range(len(others)):
             hands[others[k]] |= known[others[k]]
         hands[seat] = hand
@@ -406,15 +497,28 @@ def _draw_worlds(state, f, unseen, others, need, lo, hi, known, seat, hand, worl
 
 
 @kernel
+def table_fits(unseen, need):
+    """Whether the seats of ``need`` are counted one by one (``seat_groups`` without merging):
+    in exact int64 (``counts_fit``) and in at most ``MAX_STATES`` states a suit."""
+    _, size = _strides(need)
+    return size <= MAX_STATES and counts_fit(unseen, need)
+
+
+@kernel
 def sample_worlds_kernel(state, pub, seat, hand, rules, n):
     """``n`` consistent worlds as rows of ``n_seats`` bitboards (the seat's own hand included),
-    drawn uniformly among the deals that fit the observation (``sampling``)."""
+    drawn uniformly among the deals that fit the observation (``sampling``).
+
+    The seats are counted one by one where ``table_fits`` (always at three and four players),
+    else exchangeable seats are merged (``seat_groups``), and the groups counted in float64 if
+    even they do not fit in int64."""
     unseen, others, need, lo, hi, known = world_constraints(pub, seat, hand, rules)
     worlds = np.empty((n, n_seats(rules)), dtype=np.uint64)
-    if counts_fit(unseen, need):
-        f = count_worlds_kernel(unseen, need, lo, hi)
-        state = _draw_worlds(state, f, unseen, others, need, lo, hi, known, seat, hand, worlds)
+    group, gneed, glo, ghi = seat_groups(need, lo, hi, not table_fits(unseen, need))
+    if counts_fit(unseen, gneed):
+        f = count_worlds_kernel(unseen, gneed, glo, ghi)
+        state = _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, hand, worlds)
     else:
-        g = count_worlds_float(unseen, need, lo, hi)
-        state = _draw_worlds(state, g, unseen, others, need, lo, hi, known, seat, hand, worlds)
+        g = count_worlds_float(unseen, gneed, glo, ghi)
+        state = _draw_worlds(state, g, unseen, others, need, group, gneed, glo, ghi, known, seat, hand, worlds)
     return state, worlds
