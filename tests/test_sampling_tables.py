@@ -253,6 +253,7 @@ def draw_grouped(cards, sizes, voids, spades, n, seed) -> list[tuple]:
 
 GROUP_CASES = {
     "one_group": ([0, 1, 13, 39, 40, 41], [2, 2, 1, 1], [{2}] * 4, [None] * 4),
+    "two_seats_one_group": ([0, 1, 2, 13, 14, 39, 40, 41], [4, 4], [{2}, {2}], [None, None]),
     "two_groups": ([0, 1, 2, 13, 14, 26, 39, 40], [2, 2, 2, 2], [{0}, set(), {0}, set()], [None] * 4),
     "count_and_group": ([0, 1, 13, 14, 26, 39, 40, 41], [2, 2, 2, 2], [set(), {1}, {1}, set()], [1, None, None, None]),
 }

@@ -486,9 +486,15 @@ def _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, 
     seats = np.arange(n_groups)
     ghands = np.empty(n_groups, dtype=np.uint64)
     hands = np.empty(worlds.shape[1], dtype=np.uint64)
+    merged = False
+    for k in range(len(need)):
+        merged = merged or group[k] != k
     for i in range(len(worlds)):
-        state = _deal_world(state, f, unseen, seats, gneed, glo, ghi, ghands, stride, a, x, pick)
-        state = _split_groups(state, ghands, group, need, others, hands)
+        if merged:
+            state = _deal_world(state, f, unseen, seats, gneed, glo, ghi, ghands, stride, a, x, pick)
+            state = _split_groups(state, ghands, group, need, others, hands)
+        else:  # the groups are the seats
+            state = _deal_world(state, f, unseen, others, gneed, glo, ghi, hands, stride, a, x, pick)
         for k in range(len(others)):
             hands[others[k]] |= known[others[k]]
         hands[seat] = hand
