@@ -12,6 +12,7 @@ import numpy as np
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, U64
 from spades_ai.engine.jit import kernel
+from spades_ai.engine.seats import next_seat
 from spades_ai.engine.solver import position_value
 from spades_ai.engine.state import (
     P_BIDS,
@@ -95,8 +96,9 @@ def imagine_hidden_bids(sim, hands, rules):
     """Under closed bidding a bidder's view hides the bids made before it: in a simulated world,
     give each of those seats the bid the rollout policy would make with its cards there (a
     blind nil among them is not imagined)."""
-    for i in range(sim[P_N_BIDS]):
-        s = (sim[P_DEALER] + 1 + i) & 3
+    s = sim[P_DEALER]
+    for _ in range(sim[P_N_BIDS]):
+        s = next_seat(s, rules)
         if sim[P_BIDS + s] < 0:
             legal = legal_bids(s, hands[s], sim, rules) & 0x3FFF
             sim[P_BIDS + s] = rollout_bid(sim, s, hands[s], legal, rules)

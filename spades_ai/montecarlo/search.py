@@ -35,7 +35,7 @@ from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
-from spades_ai.engine.seats import side_of
+from spades_ai.engine.seats import n_seats, n_sides, side_of
 from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -168,9 +168,9 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     values = np.empty((n_worlds, n_c))
     alive = np.ones(n_c, dtype=np.bool_)
     sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(4, dtype=np.uint64)
-    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
-    nil_out = np.empty(4, dtype=np.int64)
+    hs = np.empty(n_seats(rules), dtype=np.uint64)
+    sheet = np.empty((n_sides(rules), N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(n_seats(rules), dtype=np.int64)
     team = side_of(seat, rules)
     closed = rules[R_CLOSED] != 0 and pub[P_PHASE] == PHASE_BIDDING
     # Exact finishes: the leaf table (filled once here when the bids are known), one
@@ -287,8 +287,8 @@ def mc_blind_nil(pub, seat, rules, settings, state):
     """Whether to bid blind nil, decided before looking (see the module docstring); and whether
     the bid-aware weights fell back."""
     n = worlds_for(settings.worlds, settings.rollouts, 2)
-    worlds = np.empty((n, 4), dtype=np.uint64)
-    hands = np.empty(4, dtype=np.uint64)
+    worlds = np.empty((n, n_seats(rules)), dtype=np.uint64)
+    hands = np.empty(n_seats(rules), dtype=np.uint64)
     for i in range(n):
         # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
         state = deal_for(state, hands, rules)
@@ -303,9 +303,9 @@ def mc_blind_nil(pub, seat, rules, settings, state):
         weights = np.ones(n)
     values = np.empty((n, 2))
     sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(4, dtype=np.uint64)
-    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
-    nil_out = np.empty(4, dtype=np.int64)
+    hs = np.empty(n_seats(rules), dtype=np.uint64)
+    sheet = np.empty((n_sides(rules), N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(n_seats(rules), dtype=np.int64)
     closed = rules[R_CLOSED] != 0
     for i in range(n):
         for j in range(2):
