@@ -59,7 +59,7 @@ def kernel_args(unseen: int, need, allowed, spades=(None, None, None)):
 
 def total(unseen: int, need, allowed, spades=(None, None, None)) -> int:
     u, n, lo, hi = kernel_args(unseen, need, allowed, spades)
-    return int(count_worlds_kernel(u, n, lo, hi)[0, n[0], n[1]])
+    return int(count_worlds_kernel(u, n, lo, hi)[0, -1])
 
 
 def brute_force_deals(unseen: int, need, allowed, spades=(None, None, None)) -> list[tuple[int, int, int]]:

@@ -24,6 +24,7 @@ from spades_ai.kernels import decision_stream
 from spades_ai.models.model import packed_after
 from spades_ai.montecarlo import binding
 from spades_ai.montecarlo import search as _search
+from spades_ai.montecarlo.utility import UTILITIES
 from spades_ai.observation import Observation
 
 #: Budgets: ``worlds`` sampled per decision; ``rollouts`` caps the playouts of one decision
@@ -87,6 +88,7 @@ class MonteCarloAgent(BuiltinAgent):
         params[m.MC_RACING] = options["racing"]
         params[m.MC_THRIFT] = options["thrift"]
         params[m.MC_PLAY_EPS] = round(options["play_noise"] * m.PLAY_EPS_SCALE) if options["read_play"] else 0
+        params[m.MC_UTILITY] = UTILITIES.index(options["utility"])
         if options["play_model"] is not None:
             if not options["read_play"]:
                 raise ValueError(f"{name}: play_model is the model of the reading of the play: give read_play=True with it")

@@ -8,6 +8,7 @@ import numpy as np
 
 from spades_ai.checks import check_noise, is_int  # noqa: F401 -- check_noise: the play_noise check, shared with montecarlo
 from spades_ai.models.model import load_model, shipped_models
+from spades_ai.montecarlo.utility import UTILITIES
 
 
 def check_probability(v) -> float:
@@ -50,6 +51,14 @@ def check_solver_tricks(v) -> int:
     if not is_int(v) or not 0 <= int(v) <= 13:
         raise ValueError(f"must be an int in 0..13 (tricks solved exactly at the end of each rollout; 0: none), not {v!r}")
     return int(v)
+
+
+def check_utility(v) -> str:
+    """How Hard and Crazy weigh a hand against the other sides: ``own``, ``paranoid`` or
+    ``mean`` (``montecarlo.utility``)."""
+    if v not in UTILITIES:
+        raise ValueError(f"must be one of {', '.join(map(repr, UTILITIES))}, not {v!r}")
+    return v
 
 
 def check_flag(v) -> bool:

@@ -41,6 +41,7 @@ from spades_ai.checks import check_seed
 from spades_ai.models.bidder import learned_bid
 from spades_ai.models.model import load_model
 from spades_ai.models.player import learned_play
+from spades_ai.montecarlo.utility import DEFAULT_UTILITY
 from spades_ai.policies import easy, normal
 from spades_ai.policies.kernel_agent import KernelAgent
 
@@ -85,7 +86,7 @@ BUILTINS: dict[str, _Spec] = {
          "rollout": (None, check_rollout), "solver_tricks": (HARD_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (HARD_RACING, opt.check_flag),
          "thrift": (HARD_THRIFT, opt.check_flag), "read_play": (False, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),
-         "play_model": (None, opt.check_play_model)},
+         "play_model": (None, opt.check_play_model), "utility": (DEFAULT_UTILITY, opt.check_utility)},
     ),  # fmt: skip
     "crazy": _Spec(
         "Hard with far more worlds, weighted by how well they explain the bids (and, read_play=True, the cards played)",
@@ -93,7 +94,7 @@ BUILTINS: dict[str, _Spec] = {
          "rollout": (None, check_rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (CRAZY_RACING, opt.check_flag),
          "thrift": (CRAZY_THRIFT, opt.check_flag), "read_play": (CRAZY_READ_PLAY, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),
-         "play_model": (None, opt.check_play_model)},
+         "play_model": (None, opt.check_play_model), "utility": (DEFAULT_UTILITY, opt.check_utility)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
@@ -144,7 +145,10 @@ def make_agent(name: str, **options) -> BuiltinAgent:
     ``benchmarks/RESULTS.md``). ``racing=True`` stops playing worlds with a candidate card or bid
     once it is clearly worse than the best so far (``montecarlo.search.evaluate``). The rollout
     policy plays out every world of the agent's search, its bids' included (ISMCTS with
-    ``bid_worlds=0`` bids as that policy).
+    ``bid_worlds=0`` bids as that policy). Hard's and Crazy's ``utility=`` says what a hand is
+    worth to their side when there are several others: ``"own"`` (its own points),
+    ``"paranoid"`` (its points minus the best other side's) or ``"mean"`` (minus the mean of
+    the others'); with two sides the last two are the same (``montecarlo.utility``).
 
     >>> make_agent("ismcts", iterations=500).label
     'ismcts(iterations=500)'

@@ -20,8 +20,8 @@ SOLVER_SHIFT = 64 - SOLVER_TABLE_BITS + TT_WAYS.bit_length() - 1
 SOLVER_GENERATIONS = 4095
 
 @kernel
-def fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out):
-    """``leaf[t0, t1, t2, t3]`` = ``utility`` to ``team`` of the hand of ``pub`` (bids all
+def fill_leaf(leaf, pub, rules, team, mode, scratch, sheet, nil_out):
+    """``leaf[t0, t1, t2, t3]`` = ``utility`` (read as ``mode``) to ``team`` of the hand of ``pub`` (bids all
     made) finished with seat s holding ``t_s`` tricks, for every finish reachable from the
     tricks won in ``pub``: the solver's objective. ``scratch`` is an ``N_PUBLIC`` array."""
     n = 13 - pub[P_TRICK_NO]
@@ -38,7 +38,7 @@ def fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out):
                 scratch[P_WON + 1] = w1 + x1
                 scratch[P_WON + 2] = w2 + x2
                 scratch[P_WON + 3] = w3 + x3
-                leaf[w0 + x0, w1 + x1, w2 + x2, w3 + x3] = utility(scratch, rules, team, sheet, nil_out)
+                leaf[w0 + x0, w1 + x1, w2 + x2, w3 + x3] = utility(scratch, rules, team, sheet, nil_out, mode)
 
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import ONE, U64
 from spades_ai.engine.jit import kernel
+from spades_ai.engine.seats import next_seat
 from spades_ai.engine.solver import position_value
 from spades_ai.engine.state import (
     P_BIDS,
@@ -95,8 +96,9 @@ def imagine_hidden_bids(sim, hands, rules):
     """Under closed bidding a bidder's view hides the bids made before it: in a simulated world,
     give each of those seats the bid the rollout policy would make with its cards there (a
     blind nil among them is not imagined)."""
-    for i in range(sim[P_N_BIDS]):
-        s = (sim[P_DEALER] + 1 + i) & 3
+    s = sim[P_DEALER]
+    for _ in range(sim[P_N_BIDS]):
+        s = next_seat(s, rules)
         if sim[P_BIDS + s] < 0:
             legal = legal_bids(s, hands[s], sim, rules) & 0x3FFF
             sim[P_BIDS + s] = rollout_bid(sim, s, hands[s], legal, rules)
@@ -104,18 +106,18 @@ def imagine_hidden_bids(sim, hands, rules):
 
 
 @kernel
-def finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won, scratch, sheet,
+def finish_value(sim, hs, rules, team, mode, solver_tricks, leaf, leaf_ready, tt, gen, stats, won, scratch, sheet,
                  nil_out):
-    """Value to ``team`` of the world ``(sim, hs)`` finished by the rollout policy, except that
+    """Value to ``team`` (``utility`` read as ``mode``) of the world ``(sim, hs)`` finished by the rollout policy, except that
     once ``solver_tricks`` (> 0) tricks remain the rest is solved exactly on ``utility``, both
     teams playing their best with every card visible. ``leaf_ready``: ``leaf`` already holds
     every finish reachable from here (the bids were known at the decision), else it is filled
     for this world's bids."""
     rollout_until(sim, hs, rules, solver_tricks)
     if sim[P_PHASE] != PHASE_PLAYING:
-        return utility(sim, rules, team, sheet, nil_out)
+        return utility(sim, rules, team, sheet, nil_out, mode)
     if not leaf_ready:
-        fill_leaf(leaf, sim, rules, team, scratch, sheet, nil_out)
+        fill_leaf(leaf, sim, rules, team, mode, scratch, sheet, nil_out)
     for s in range(4):
         won[s] = sim[P_WON + s]
     return position_value(hs, sim[P_TO_ACT], won, sim[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],

@@ -7,7 +7,8 @@ own card unless another is clearly better (``selection``). The same worlds serve
 candidate (common random numbers). Before bidding it does the same for each plausible bid,
 nil included (``candidate_bids``), the later bidders bidding as the rollout policy would.
 
-A finished world is worth ``utility`` to the seat's team. With ``solver_tricks`` k > 0 the
+A finished world is worth ``utility`` to the seat's side, read against the other sides as the
+``utility`` setting says. With ``solver_tricks`` k > 0 the
 rollouts stop when k tricks remain and the rest is solved exactly (``finishes``), and a card
 chosen with k tricks or fewer left gets its exact value in each world from one search. Under
 ``closed_bidding`` a bidder imagines the hidden bids before it as the rollout policy would bid
@@ -34,6 +35,7 @@ from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
+from spades_ai.engine.seats import n_seats, n_sides, side_of
 from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -62,7 +64,7 @@ from spades_ai.montecarlo.selection import (
     thrifty_choice,
     worlds_for,
 )
-from spades_ai.montecarlo.utility import utility, win_chance
+from spades_ai.montecarlo.utility import DEFAULT_UTILITY, UTILITIES, utility, win_chance
 from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.policies.normal import estimate_tricks
 from spades_ai.rules import R_CLOSED, R_FIRST_LEAD, R_SPADE_LEAD
@@ -88,6 +90,9 @@ class SearchSettings(NamedTuple):
     """The cheapest card of the same effect on the trick unless a dearer one gains."""
     play_eps: float
     """Reading the play: the play model's noise (0: the play is not read)."""
+    utility: int = UTILITIES.index(DEFAULT_UTILITY)
+    """How a world's worth to the seat's side is read against the other sides (``utility``:
+    ``UTILITY_OWN``, ``UTILITY_PARANOID`` or ``UTILITY_MEAN``)."""
     play_model: np.ndarray = np.zeros(1, np.int64)
     """The learned play model of the reading, packed (``Model.params``) from ``play_model_at``."""
     play_model_at: int = 0
@@ -121,21 +126,22 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
         weights = np.ones(n_worlds)
     k = settings.solver_tricks
     if EXACT_FINISHES and k > 0 and not is_bid and 13 - pub[P_TRICK_NO] <= k:
-        values = exact_values(pub, seat, rules, choices, worlds)
+        values = exact_values(pub, seat, rules, choices, worlds, settings.utility)
         return values, weights, fell_back, np.ones(len(choices), dtype=np.bool_), anchor
     values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor)
     return values[:n_done], weights[:n_done], fell_back, alive, anchor
 
 
 @kernel
-def exact_values(pub, seat, rules, choices, worlds):
-    """``values[world, choice]``: each card's exact value in each world, every card visible,
-    from one search of the world that values every card at once (``objective_values``)."""
+def exact_values(pub, seat, rules, choices, worlds, mode):
+    """``values[world, choice]``: each card's exact value (``utility`` read as ``mode``) in each
+    world, every card visible, from one search of the world that values every card at once
+    (``objective_values``)."""
     n_worlds, n_c = len(worlds), len(choices)
-    team = seat & 1
+    team = side_of(seat, rules)
     values = np.empty((n_worlds, n_c))
     leaf = np.empty((14, 14, 14, 14))
-    fill_leaf(leaf, pub, rules, team, np.empty(N_PUBLIC, dtype=np.int64), np.empty((2, N_FIELDS), dtype=np.int64),
+    fill_leaf(leaf, pub, rules, team, mode, np.empty(N_PUBLIC, dtype=np.int64), np.empty((2, N_FIELDS), dtype=np.int64),
               np.empty(4, dtype=np.int64))
     tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS, dtype=np.uint64)
     gen = np.zeros(1, dtype=np.int64)
@@ -162,10 +168,10 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     values = np.empty((n_worlds, n_c))
     alive = np.ones(n_c, dtype=np.bool_)
     sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(4, dtype=np.uint64)
-    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
-    nil_out = np.empty(4, dtype=np.int64)
-    team = seat & 1
+    hs = np.empty(n_seats(rules), dtype=np.uint64)
+    sheet = np.empty((n_sides(rules), N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(n_seats(rules), dtype=np.int64)
+    team = side_of(seat, rules)
     closed = rules[R_CLOSED] != 0 and pub[P_PHASE] == PHASE_BIDDING
     # Exact finishes: the leaf table (filled once here when the bids are known), one
     # transposition table for the decision, a new generation per search.
@@ -175,7 +181,7 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     scratch = np.empty(N_PUBLIC, dtype=np.int64)
     leaf_ready = not is_bid
     if EXACT_FINISHES and exact and leaf_ready:
-        fill_leaf(leaf, pub, rules, team, scratch, sheet, nil_out)
+        fill_leaf(leaf, pub, rules, team, settings.utility, scratch, sheet, nil_out)
     tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact else 0, dtype=np.uint64)
     gen = np.zeros(1, dtype=np.int64)
     stats = np.zeros(STATS, dtype=np.int64)
@@ -200,11 +206,11 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
             else:
                 apply_card(sim, hs, choices[j], rules)
             if EXACT_FINISHES and exact:
-                values[i, j] = finish_value(sim, hs, rules, team, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
+                values[i, j] = finish_value(sim, hs, rules, team, settings.utility, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
                                             scratch, sheet, nil_out)
             else:
                 rollout(sim, hs, rules)
-                values[i, j] = utility(sim, rules, team, sheet, nil_out)
+                values[i, j] = utility(sim, rules, team, sheet, nil_out, settings.utility)
     return values, alive, anchor, n_worlds
 
 
@@ -281,8 +287,8 @@ def mc_blind_nil(pub, seat, rules, settings, state):
     """Whether to bid blind nil, decided before looking (see the module docstring); and whether
     the bid-aware weights fell back."""
     n = worlds_for(settings.worlds, settings.rollouts, 2)
-    worlds = np.empty((n, 4), dtype=np.uint64)
-    hands = np.empty(4, dtype=np.uint64)
+    worlds = np.empty((n, n_seats(rules)), dtype=np.uint64)
+    hands = np.empty(n_seats(rules), dtype=np.uint64)
     for i in range(n):
         # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
         state = deal_for(state, hands, rules)
@@ -297,9 +303,9 @@ def mc_blind_nil(pub, seat, rules, settings, state):
         weights = np.ones(n)
     values = np.empty((n, 2))
     sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(4, dtype=np.uint64)
-    sheet = np.empty((2, N_FIELDS), dtype=np.int64)
-    nil_out = np.empty(4, dtype=np.int64)
+    hs = np.empty(n_seats(rules), dtype=np.uint64)
+    sheet = np.empty((n_sides(rules), N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(n_seats(rules), dtype=np.int64)
     closed = rules[R_CLOSED] != 0
     for i in range(n):
         for j in range(2):
@@ -313,16 +319,19 @@ def mc_blind_nil(pub, seat, rules, settings, state):
             else:
                 apply_bid(sim, hs, 0, True, rules)
             rollout(sim, hs, rules)
-            values[i, j] = win_chance(sim, rules, seat & 1, sheet, nil_out)
+            values[i, j] = win_chance(sim, rules, side_of(seat, rules), sheet, nil_out)
     return anchored_choice(values, weights, 0, ANCHOR_Z) == 1, fell_back
 
 
 # -- the search as a kernel agent (spades_ai.kernels): params = MC_PARAMS ----------------------
 #: The params slots of Hard and Crazy. ``play_eps``: the play model's noise in millionths, 0
 #: when the agent does not read the play; ``play_model``: where the learned play model's packed
-#: params (``Model.params``) start, after these slots (0: none, Normal's play).
-MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift", "play_eps", "play_model")
-MC_SEED, MC_WORLDS, MC_ROLLOUTS, MC_BID_AWARE, MC_SOLVER_TRICKS, MC_BLIND_NIL, MC_RACING, MC_THRIFT, MC_PLAY_EPS, MC_PLAY_MODEL = range(10)
+#: params (``Model.params``) start, after these slots (0: none, Normal's play); ``utility``: the
+#: utility's mode (``UTILITY_*``).
+MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift", "play_eps", "play_model",
+             "utility")
+(MC_SEED, MC_WORLDS, MC_ROLLOUTS, MC_BID_AWARE, MC_SOLVER_TRICKS, MC_BLIND_NIL, MC_RACING, MC_THRIFT, MC_PLAY_EPS, MC_PLAY_MODEL,
+ MC_UTILITY) = range(11)
 PLAY_EPS_SCALE = 1_000_000
 
 
@@ -331,7 +340,7 @@ def settings_of(params):
     """The ``SearchSettings`` a kernel agent's ``params`` (``MC_PARAMS``) ask for."""
     return SearchSettings(params[MC_WORLDS], params[MC_ROLLOUTS], params[MC_BID_AWARE] != 0, params[MC_SOLVER_TRICKS],
                           RACE_Z if params[MC_RACING] != 0 else 0.0, params[MC_THRIFT] != 0,
-                          params[MC_PLAY_EPS] / PLAY_EPS_SCALE, params, params[MC_PLAY_MODEL])
+                          params[MC_PLAY_EPS] / PLAY_EPS_SCALE, params[MC_UTILITY], params, params[MC_PLAY_MODEL])
 
 
 @kernel

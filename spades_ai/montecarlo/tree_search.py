@@ -60,7 +60,7 @@ from spades_ai.montecarlo.tree import (
     NODE_VISITS,
     most_visited,
 )
-from spades_ai.montecarlo.utility import utility
+from spades_ai.montecarlo.utility import UTILITY_PARANOID, utility
 from spades_ai.montecarlo.weights import world_order, world_weights_kernel
 
 from ._binding import rollout_bid
@@ -140,7 +140,8 @@ def tree_search(pub, seat, hand, rules, worlds, order, exploration, state):
             depth += 1
             apply_card(sim, hs, tree[node, NODE_CARD], rules)
         rollout(sim, hs, rules)
-        reward = utility(sim, rules, team, sheet, nil_out)
+        # the tree scores the searching side against every other as one (``sign``): paranoid
+        reward = utility(sim, rules, team, sheet, nil_out, UTILITY_PARANOID)
         for d in range(depth):
             tree[path[d], NODE_VISITS] += 1
             reward_sum[path[d]] += reward
@@ -177,7 +178,8 @@ def ismcts_agent_bid(pub, seat, hand, legal, rules, params):
     if params[IS_BID_WORLDS] == 0:
         return rollout_bid(pub, seat, hand, legal, rules)
     state = decision_stream(params[IS_SEED], pub, seat, hand)
-    settings = SearchSettings(params[IS_BID_WORLDS], 0, params[IS_BID_AWARE] != 0, 0, 0.0, False, 0.0, params, 0)
+    settings = SearchSettings(params[IS_BID_WORLDS], 0, params[IS_BID_AWARE] != 0, 0, 0.0, False, 0.0, UTILITY_PARANOID,
+                              params, 0)
     return mc_bid(pub, seat, hand, rules, legal, settings, state, np.empty(0))[0]
 
 

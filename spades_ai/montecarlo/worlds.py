@@ -23,6 +23,7 @@ perfect-information Monte Carlo agent in a few lines:
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
@@ -32,7 +33,8 @@ from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.state import legal_now
 from spades_ai.kernels import decision_stream
 from spades_ai.models.model import packed_after
-from spades_ai.montecarlo.sampling import count_worlds_kernel, sample_worlds_kernel, world_constraints
+from spades_ai.montecarlo.sampling import (count_worlds_float, count_worlds_kernel, counts_fit, sample_worlds_kernel,
+                                           seat_groups, table_fits, world_constraints)
 from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.observation import Observation
 
@@ -57,14 +59,24 @@ def check_observation(obs) -> Observation:
 
 def count_worlds(obs: Observation) -> int:
     """The number of deals of the unseen cards consistent with ``obs`` (each seat's card count,
-    the cards played, every void shown): what ``sample_worlds`` draws from uniformly."""
+    the cards played, every void shown): what ``sample_worlds`` draws from uniformly. Exact
+    unless the seats that are not exchangeable (``sampling.seat_groups``) deal more than
+    ``sampling.EXACT_LIMIT`` (2**62) ways, then to float64 precision."""
     obs = check_observation(obs)
     unseen, _, need, lo, hi, _ = world_constraints(obs.public, obs.seat, obs.engine_cards, obs.rules_array)
-    return int(count_worlds_kernel(unseen, need, lo, hi)[0, need[0], need[1]])
+    if table_fits(unseen, need):
+        return int(count_worlds_kernel(unseen, need, lo, hi)[0, -1])
+    # exchangeable seats counted as one, times the ways to split each group's cards among them
+    group, gneed, glo, ghi = seat_groups(need, lo, hi, True)
+    table = count_worlds_kernel if counts_fit(unseen, gneed) else count_worlds_float
+    total = int(table(unseen, gneed, glo, ghi)[0, -1])
+    for g, size in enumerate(gneed.tolist()):
+        total *= math.factorial(size) // math.prod(math.factorial(int(n)) for n in need[group == g])
+    return total
 
 
 def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = False) -> np.ndarray:
-    """``n`` deals consistent with ``obs``, as an ``(n, 4)`` uint64 array of the cards each seat
+    """``n`` deals consistent with ``obs``, as an ``(n, players)`` uint64 array of the cards each seat
     still holds (the seat's own row is its hand), as card ids (``Rules.cardset`` names them).
 
     Exactly uniform among the consistent deals (the kernel Hard uses); reproducible from
