@@ -267,13 +267,13 @@ def test_merged_seats_draw_every_deal_with_its_exact_weight(name):
     assert chi_square(exact, draw_grouped(cards, sizes, voids, spades, 40 * len(exact), seed=len(name))) > ALPHA
 
 
-@pytest.mark.parametrize("players, fits", [(3, True), (4, True), (5, False)])
-def test_seats_are_merged_only_where_their_table_would_not_fit(players, fits):
-    """At the start of a hand: three and four players count every seat (four players draw as
-    they always have); five deal 40! / 10!^4 ways, so exchangeable seats are merged."""
-    rules = Rules(players=players)
+@pytest.mark.parametrize("players, each, fits", [(3, 17, True), (4, 13, True), (5, 10, False), (5, 7, False), (5, 4, True)])
+def test_seats_are_merged_only_where_their_table_would_not_fit(players, each, fits):
+    """Every seat counted at three and four players (four players draw as they always have);
+    at five, 40! / 10!^4 ways at the start and 8**3 states after three tricks merge the seats
+    alike, and the endgame counts them one by one again."""
     k = players - 1
-    unseen, need, _, _ = kernel_args(list(range(k * rules.cards_each)), [rules.cards_each] * k, [set()] * k, [None] * k)
+    unseen, need, _, _ = kernel_args(list(range(k * each)), [each] * k, [set()] * k, [None] * k)
     assert table_fits(unseen, need) == fits
 
 

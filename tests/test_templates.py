@@ -204,4 +204,4 @@ def test_functions_that_cannot_be_imported_are_bound_in_memory():
         assert list(pub[st.P_WON : st.P_WON + 4]) == list(rec.tricks_won[i])
     assert type(copy.rollouts.rollout._cache).__name__ == "NullCache"  # no file: compiled without the disk cache
     assert search.SearchSettings._fields == ("worlds", "rollouts", "bid_aware", "solver_tricks", "race_z", "thrift",
-                                             "play_eps", "play_model", "play_model_at")
+                                             "play_eps", "utility", "play_model", "play_model_at")

@@ -23,10 +23,11 @@ suit, jokers and high deuces included (they sit in the spade lane, ``engine.bits
 
 ``count_worlds_kernel`` fills ``f`` once per decision in exact int64 arithmetic when the
 number of deals fits (``counts_fit``: always at four players, 39! / 13!^3 ~ 8.4e16 < 2**62, and
-at three). Where it would not, or the table would be large (``table_fits``: five players deal
-40! / 10!^4 ~ 4.7e21 ways in the first tricks), the seats bound by the same voids alone are
-exchangeable and counted as one seat (``seat_groups``), their cards split among them uniformly
-after the draw; what still does not fit is counted in float64 (``count_worlds_float``).
+at three). Where it would not, or the table would be larger than four players' (``table_fits``:
+five players deal 40! / 10!^4 ~ 4.7e21 ways at the start, in 11**3 states), the seats bound by
+the same voids alone are exchangeable and counted as one seat (``seat_groups``), their cards
+split among them uniformly after the draw; what still does not fit is counted in float64
+(``count_worlds_float``).
 ``sample_world`` then draws the counts of each suit
 in turn with probability proportional to the number of deals they leave (``draw_below``: an
 exact integer draw, or a float one, exact to a relative 2**-53, beyond int64), the splits in
@@ -58,9 +59,10 @@ from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING
 MAX_SUIT = 17
 #: ``count_worlds_kernel`` counts in int64 while the deals are fewer than this (``counts_fit``).
 EXACT_LIMIT = 2.0**62
-#: Seats are counted one by one while a suit's table has at most this many states (three hidden
-#: seats: 14 x 14; four at five players: 11**3); beyond, exchangeable seats are merged.
-MAX_STATES = 4096
+#: Seats are counted one by one while a suit's table has at most this many states, the most that
+#: four players need (three hidden seats of 13 cards: 14 x 14); beyond (five players: up to
+#: 11**3), exchangeable seats are merged, which costs far less where there are any.
+MAX_STATES = 14 * 14
 
 
 def _binomials():
