@@ -341,7 +341,6 @@ def test_partner_cards_are_known_only_with_pairs(teams):
         assert int(unseen) >> 50 == 3
 
 
-@pytest.mark.skipif(st.P_BLIND - st.P_BIDS < 5, reason="the public array holds four seats until the N-seat engine")
 def test_world_constraints_at_five_players():
     rules = Rules(players=5)
     deck = deck_of(rules)
