@@ -368,3 +368,29 @@ def test_observation_and_result_at_three_players():
     for side in range(3):
         set_big = not result.made[side] and result.contract[side] >= 5
         assert result.failed_bid_points[side] == (-10 if set_big else 0)
+
+
+def test_a_python_agent_plays_at_five_players():
+    """A Python agent in the loop's questions: it sees the table's seats, and its cards stand."""
+
+    class Lowest:
+        name = "lowest"
+        seen: set = set()
+
+        def bid(self, obs):
+            self.seen.add((len(obs.bids), len(obs.tricks_won), len(obs.scores)))
+            return 1
+
+        def play(self, obs):
+            return obs.legal_cards()[0]
+
+    rules = sa.Rules(players=5, must_win=True)
+    rec = sa.play_hands([Lowest(), "normal", "easy", "random", "normal"], 30, seed=3, rules=rules, keep_plays=True)
+    assert Lowest.seen == {(5, 5, 5)}
+    assert (rec.bids[:, 0] == 1).all() and (rec.tricks_won.sum(axis=1) == 10).all()
+    hand = sa.Hand(sa.deal(3, 7, rules), rules=rules)
+    for s in range(5):
+        hand.bid(int(rec.bids[7, (1 + s) % 5]), blind=bool(rec.blind[7, (1 + s) % 5]))
+    for c in rec.plays[7]:
+        hand.play(int(c))
+    assert list(hand.result().points) == rec.points[7].tolist()
