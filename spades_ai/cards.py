@@ -314,7 +314,8 @@ def parse_hands(hands, size: int | None = None, players: int = 4) -> tuple[CardS
     try:
         hands = list(hands)
     except TypeError:
-        raise ValueError(f"hands must be {players} card collections, not {type(hands).__name__}") from None
+        many = "four" if players == 4 else players  # (the words of every earlier version at four)
+        raise ValueError(f"hands must be {many} card collections, not {type(hands).__name__}") from None
     if len(hands) != players:
         raise ValueError(f"a deal has {players} hands, not {len(hands)}")
     sets = []
@@ -404,7 +405,10 @@ class TrumpCardSet(CardSet):
 
 
 class Seat(int):
-    """A seat 0..3, clockwise. ``Seat(0).partner == 2``, ``.left`` is the next seat to play.
+    """A seat 0..3 of the four-player table in pairs, clockwise. ``Seat(0).partner == 2``,
+    ``.left`` is the next seat to play. Other tables name their seats and sides with
+    ``spades_ai.seats`` (``partner``, ``left_of``, ``side_of`` take the rules), which this class
+    agrees with at four.
 
     >>> s = Seat(1); (s.partner, s.left, s.right, s.team)
     (Seat(3), Seat(2), Seat(0), 1)

@@ -54,6 +54,7 @@ from spades_ai.cards import RANK_CHARS, SUIT_CHARS
 from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
+from spades_ai.seats import table_name
 
 #: The compass letter of each seat: seat 0 South, 1 West, 2 North, 3 East (clockwise).
 SEAT_LETTERS = "SWNE"
@@ -115,7 +116,10 @@ def _teams(pair) -> str:
 
 
 def to_pbn(hand: Hand, event: str | None = None) -> str:
-    """The PBN record of a hand, in play or over (see the module docstring)."""
+    """The PBN record of a hand, in play or over (see the module docstring); four seats in
+    pairs only (S W N E), any other table is refused by name."""
+    if (hand.rules.players, hand.rules.teams) != (4, "pairs"):
+        raise ValueError(f"a PBN record holds 4 players in pairs (S W N E), not {table_name(hand.rules)}")
     rules_text = _rules_text(hand.rules)
     deal = " ".join(_holding(hand.deal[(2 + k) % 4]) for k in range(4))  # N E S W = seats 2 3 0 1
     first = (hand.dealer + 1) % 4

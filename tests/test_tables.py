@@ -343,3 +343,54 @@ def test_check_agent_at_every_table(name):
     rules = sa.Rules(**TABLES[name])
     report = check_agent(sa.make_agent("normal"), hands=2 * rules.players, rules=rules, opponents="easy")
     assert report.startswith(f"normal: {2 * rules.players} hands")
+
+
+def test_pbn_refuses_other_tables_by_name():
+    five = sa.Rules(players=5)
+    with pytest.raises(ValueError, match="a PBN record holds 4 players in pairs .*, not 5 players solo"):
+        sa.Hand(sa.deal(1, 0, five), rules=five).to_pbn()
+
+
+def test_observation_and_result_at_three_players():
+    three = sa.Rules(players=3, failed_bid=10)
+    hand = sa.Hand(sa.deal(4, 0, three), dealer=1, rules=three, scores=(10, 20, 30), bag_count=(1, 2, 3))
+    obs = hand.observation()
+    assert (obs.seat, obs.scores, obs.bag_count, obs.bids) == (2, (10, 20, 30), (1, 2, 3), [None] * 3)
+    assert obs.received == sa.CardSet() and obs.partner_holds == sa.CardSet()  # solo: no partner
+    for b in (6, 5, 4):
+        hand.bid(b)
+    while hand.phase == "playing":
+        hand.play(hand.legal_cards()[0])
+    result = hand.result()
+    assert len(result.points) == len(result.failed_bid_points) == 3 and len(result.nil_made) == 3
+    assert sum(result.team_tricks) == 17 and len(hand.tricks) == 17 and all(len(t) == 3 for t in hand.tricks)
+    assert "seat 0" in str(result) and "seat 2" in str(result)
+    for side in range(3):
+        set_big = not result.made[side] and result.contract[side] >= 5
+        assert result.failed_bid_points[side] == (-10 if set_big else 0)
+
+
+def test_a_python_agent_plays_at_five_players():
+    """A Python agent in the loop's questions: it sees the table's seats, and its cards stand."""
+
+    class Lowest:
+        name = "lowest"
+        seen: set = set()
+
+        def bid(self, obs):
+            self.seen.add((len(obs.bids), len(obs.tricks_won), len(obs.scores)))
+            return 1
+
+        def play(self, obs):
+            return obs.legal_cards()[0]
+
+    rules = sa.Rules(players=5, must_win=True)
+    rec = sa.play_hands([Lowest(), "normal", "easy", "random", "normal"], 30, seed=3, rules=rules, keep_plays=True)
+    assert Lowest.seen == {(5, 5, 5)}
+    assert (rec.bids[:, 0] == 1).all() and (rec.tricks_won.sum(axis=1) == 10).all()
+    hand = sa.Hand(sa.deal(3, 7, rules), rules=rules)
+    for s in range(5):
+        hand.bid(int(rec.bids[7, (1 + s) % 5]), blind=bool(rec.blind[7, (1 + s) % 5]))
+    for c in rec.plays[7]:
+        hand.play(int(c))
+    assert list(hand.result().points) == rec.points[7].tolist()

@@ -33,18 +33,21 @@ BID_BITS = np.int64((1 << BLIND_NIL_BIT) - 1)  # bids 0..17: the most tricks of 
 
 
 @kernel
-def _from(lowest, rules):
-    """Bids ``lowest .. cards_each`` as a mask."""
-    top = (np.int64(2) << cards_each(rules)) - 1
-    return top & ~((np.int64(1) << max(lowest, 1)) - 1)
+def _from(lowest, top):
+    """Bids ``lowest .. top`` as a mask (scalars only: an array passed to a kernel costs its
+    reference counting)."""
+    return ((np.int64(2) << top) - 1) & ~((np.int64(1) << max(lowest, 1)) - 1)
 
 
 @kernel
 def legal_bids(seat, hand, pub, rules):
     """The bid mask of ``seat`` holding ``hand`` in the hand whose public state is ``pub``."""
     preset = rules[R_BIDDING]
+    # the arrays read before any branch (a read under a branch costs reference counting)
     mate = partner(seat, rules)
-    partner_bid = pub[P_BIDS + mate] if mate >= 0 else -1
+    mate_bid = pub[P_BIDS + max(mate, 0)]
+    partner_bid = mate_bid if mate >= 0 else -1
+    each = cards_each(rules)
     min_bid = rules[R_MIN_BID]
     nil_on = rules[R_NIL] != 0
     if preset == BID_MIRROR or preset == BID_WHIZ:
@@ -58,17 +61,17 @@ def legal_bids(seat, hand, pub, rules):
     if preset == BID_SUICIDE:
         # Each team ends with at least one nil: the first partner bids nil or a number >= 4,
         # the second must bid nil after a number and may bid either after a nil (double nil).
-        numbers = _from(max(4, min_bid), rules)
+        numbers = _from(max(4, min_bid), each)
         if partner_bid > 0:
             mask = np.int64(NIL_BIT)
         else:
             mask = numbers | NIL_BIT
     else:
-        mask = _from(min_bid, rules) | (NIL_BIT if nil_on else 0)
+        mask = _from(min_bid, each) | (NIL_BIT if nil_on else 0)
         if partner_bid >= 0 and rules[R_MIN_TEAM_BID] > 0:
             need = rules[R_MIN_TEAM_BID] - partner_bid  # partner's nil counts 0
             if need > 0:
-                mask &= _from(max(need, min_bid), rules)
+                mask &= _from(max(need, min_bid), each)
     if preset == BID_CLASSIC or preset == BID_SUICIDE:
         if (mask & NIL_BIT) and rules[R_BLIND_NIL] != 0:
             deficit = best_other_score(pub, side_of(seat, rules), rules) - pub[P_SCORES + side_of(seat, rules)]
