@@ -100,6 +100,11 @@ class TableMatch:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
+        if (self.rules.players, self.rules.teams) != (4, "pairs"):
+            raise RulesError(
+                f"the table seats four players in two partnerships, not rules players={self.rules.players}, "
+                f"teams={self.rules.teams!r} (other tables play through Python and tournaments)"
+            )
         if not self.shows_hidden_rules and (self.rules.pass_cards or self.rules.blind_pass or self.rules.closed_bidding):
             raise RulesError(
                 "the table has no prompt for card passing and announces every bid as it is made: "
