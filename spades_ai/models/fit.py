@@ -2,19 +2,23 @@
 network and optimiser of ``models.optim``.
 
 >>> # see experiments/train_models.py, which makes the shipped ``weights/default.npz``
->>> # model = train_model(dataset_hands("runs/bids"), dataset_hands("runs/hard"), ...)
+>>> # model = train_model(dataset_hands("runs/bids"), dataset_vector_rows(iter_dataset("runs/hardv")), ...)
 
 ``fit_bidder`` fits the bidding network (the distribution of D, the partner's bid, the nil
 chance and the partner's value beside a nil, each on the rows that show it);
 ``fit_value_bidder`` the value bidder's network (each candidate's margin) on
 ``rows.value_bidding_rows``; ``blind_scalars`` the blind-nil numbers, ``fit_player`` the card
-network (the softmax over the legal cards of the imitated agent's choice), ``train_model`` a
-whole model, ``train_play_model`` a play model for reading the play (the same network, fitted on
-every seat of the table's hands). Every draw comes from ``numpy.random.default_rng(seed)``: the
+network of the ``"cards"`` kind (the softmax over the legal cards of the imitated agent's
+choice, or its values), ``fit_vector_player`` the ``"vector"`` kind's (a labeller's value of
+every card from the observation vector; ``vector_regret`` scores it), ``train_model`` a whole
+model (or a model's bidder beside a new vector card network), ``train_play_model`` a play model
+for reading the play (the ``"cards"`` network, fitted on every seat of the table's hands). Every draw comes from ``numpy.random.default_rng(seed)``: the
 same rows and seed give the same weights.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -187,6 +191,79 @@ def fit_player(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 25
     return net, fit_network(net, batches, _value_loss if on_values else _card_loss, epochs)
 
 
+# -- the card player over the observation vector ---------------------------------------------------
+#: the losses of ``fit_vector_player``: squared error of the centred values, or the cross-entropy
+#: against the softmax of the values (a trick, 10 points, a unit of its logits)
+VECTOR_LOSSES = ("values", "softmax")
+
+
+def _centred_value_loss(out, values):
+    """Squared error of each decision's outputs, centred over the cards the labeller weighed,
+    against its values of those cards, centred (only the differences between cards play), summed
+    over the cards, over the decisions. ``values``: ``(n, 52)``, NaN where not weighed."""
+    weighed = ~np.isnan(values)
+    n_w = weighed.sum(1, keepdims=True)
+    s = np.where(weighed, out, 0.0)
+    t = np.where(weighed, values, 0.0)
+    e = np.where(weighed, (s - s.sum(1, keepdims=True) / n_w) - (t - t.sum(1, keepdims=True) / n_w), 0.0)
+    return float((e**2).sum() / len(out)), 2 * e / len(out)
+
+
+def _soft_value_loss(out, values):
+    """Cross-entropy of the softmax of the outputs over the weighed cards against the softmax of
+    the labeller's values over them, over the decisions."""
+    weighed = ~np.isnan(values)
+    s = np.where(weighed, out, -np.inf)
+    p = np.exp(s - s.max(1, keepdims=True))
+    p /= p.sum(1, keepdims=True)
+    t = np.where(weighed, values, -np.inf)
+    q = np.exp(t - t.max(1, keepdims=True))
+    q /= q.sum(1, keepdims=True)
+    loss = -(q * np.log(np.where(weighed, p, 1.0) + 1e-12)).sum()
+    return float(loss / len(out)), (p - q) / len(out)
+
+
+def fit_vector_player(rows: dict, *, hidden: int = 256, epochs: int = 4, batch: int = 512, loss: str = "values", lr: float = 1e-3,
+                      seed: int = 0) -> tuple[dict, list]:  # fmt: skip
+    """The ``"vector"`` card network (observation vector -> a score a card id) fitted on
+    ``rows.vector_card_rows`` by ``loss`` (one of ``VECTOR_LOSSES``), in float32 minibatches of
+    ``batch`` decisions drawn by ``seed``: ``(net, losses)`` (the net in float64)."""
+    if loss not in VECTOR_LOSSES:
+        raise ValueError(f"the vector player's loss is one of {', '.join(VECTOR_LOSSES)}, not {loss!r}")
+    x, values = rows["x"], rows["values"]
+    if len(x) == 0:
+        raise ValueError("no card decisions to fit the vector player on")
+    rng = np.random.default_rng(seed)
+    net = {k: v.astype(np.float32) for k, v in init_network(x.shape[1], hidden, 52, rng).items()}
+    loss_grad = _centred_value_loss if loss == "values" else _soft_value_loss
+
+    def batches(epoch):
+        for i in shuffled(rng, len(x), batch):
+            i = np.sort(i)  # reads the rows in order: the same draws, faster
+            yield x[i], values[i]
+
+    losses = fit_network(net, batches, loss_grad, epochs, lr=lr)
+    return {k: v.astype(np.float64) for k, v in net.items()}, losses
+
+
+def vector_regret(net: dict, rows: dict, scale: float = 10.0, batch: int = 65536) -> dict:
+    """How the vector card network's top card among the weighed cards of ``rows`` compares with
+    the labeller's best: ``regret``, the points it gives up a decision by the labeller's own
+    values (``scale`` back to points), and ``agreement``, the share of decisions where it is the
+    labeller's best card."""
+    lost, same = 0.0, 0
+    for s in range(0, len(rows["x"]), batch):
+        values = rows["values"][s : s + batch]
+        out = forward(net, rows["x"][s : s + batch])[0]
+        top = np.argmax(np.where(np.isnan(values), -np.inf, out), axis=1)
+        best = np.nanmax(values, axis=1)
+        got = values[np.arange(len(values)), top]
+        lost += float((best - got).sum())
+        same += int((got == best).sum())
+    n = len(rows["x"])
+    return {"regret": lost * scale / n, "agreement": same / n}
+
+
 def card_accuracy(net: dict, rows: dict) -> float:
     """The share of decisions where the network's top card is the one played."""
     s = forward(net, rows["x"])[0][:, 0]
@@ -195,17 +272,28 @@ def card_accuracy(net: dict, rows: dict) -> float:
     return float(np.mean(hits))
 
 
-def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | None = None, *, player_agent: int | None = None,
-                bid_hidden: int = 32, play_hidden: int = 32, epochs: int = 8, bid_epochs: int | None = None, seed: int = 0,
-                rules: Rules | None = None, info: dict | None = None, bid_rows: dict | None = None) -> Model:  # fmt: skip
-    """A ``Model``: the bidder fitted on ``bid_hands``, the player on the cards of agent
-    ``player_agent`` in ``play_hands``, the blind-nil numbers from ``blind_hands`` (rules with
-    blind nil; without them the model never bids blind nil), each network for ``epochs`` epochs
-    (the bidder for ``bid_epochs`` when given). ``info`` is kept with it. For a dataset too
-    large to hold as hands, pass its ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands``
-    None; ``bid_rows`` of ``rows.value_bidding_rows`` fit the value bidder (``fit_value_bidder``)."""
-    if (bid_hands is None) == (bid_rows is None):
+def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | None = None, *, bid_rows: dict | None = None,
+                bidder_from=None, bid_hidden: int = 32, play_hidden: int = 256, epochs: int = 4, bid_epochs: int | None = None,
+                play_loss: str = "values", seed: int = 0, rules: Rules | None = None, info: dict | None = None) -> Model:  # fmt: skip
+    """A ``Model``: the ``"vector"`` card network fitted on ``play_rows`` (``rows.vector_card_rows``:
+    a labeller's value of every card; ``fit_vector_player`` with ``play_hidden``, ``epochs`` and
+    ``play_loss``), the bidder fitted on ``bid_hands`` (for ``bid_epochs``, by default
+    ``epochs``) and the blind-nil numbers from ``blind_hands`` (rules with blind nil; without
+    them the model never bids blind nil). For a dataset too large to hold as hands, pass its
+    ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands`` None; ``bid_rows`` of
+    ``rows.value_bidding_rows`` fit the value bidder (``fit_value_bidder``). With
+    ``bidder_from`` (a ``Model`` or what ``load_model`` takes) that model's bidding network and
+    blind-nil numbers are kept as they are, and no bidding data is given. ``info`` is kept with it."""
+    if bidder_from is not None and (bid_hands, bid_rows, blind_hands) != (None, None, None):
+        raise ValueError("train_model: with bidder_from the bidder is that model's: give no bidding hands, rows or blind-nil hands")
+    if bidder_from is None and (bid_hands is None) == (bid_rows is None):
         raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
+    play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, seed=seed + 1)
+    fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["x"])}
+    if bidder_from is not None:
+        base = load_model(bidder_from)
+        info = {**(info or {}), "seed": seed, "fit": fit, "bidder_from": base.info}
+        return replace(base, play=play_net, play_kind="vector", scalars=base.scalars.copy(), info=info)
     bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
     bid_epochs = epochs if bid_epochs is None else bid_epochs
     bid_kind = "tricks" if "cols" in bid_rows else "value"
@@ -215,15 +303,12 @@ def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | No
     else:
         bid_net, bid_loss = fit_value_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
         bid_count = {"bid_rows": len(bid_rows["x"])}
-    cards = card_rows(play_hands, player_agent, rules)
-    play_net, play_loss = fit_player(cards, hidden=play_hidden, epochs=epochs, seed=seed + 1)
     if blind_hands is not None:
         scalars = blind_scalars(bidding_rows(blind_hands, Rules(blind_nil=True) if rules is None else rules))
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
-    fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards), **bid_count,
-           "card_decisions": len(cards["count"])}  # fmt: skip
-    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind)
+    fit = {"bid_loss": bid_loss, **fit, **bid_count}
+    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind, play_kind="vector")
 
 
 def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 8, epochs: int = 4,
@@ -240,4 +325,4 @@ def train_play_model(hands: dict, *, base="default", agent: int | None = None, h
     fit = {"play_loss": loss, "play_accuracy": card_accuracy(net, cards), "card_decisions": len(cards["count"]),
            "hands": len(hands["deals"]), "bidder_from": base.info.get("made_by", "a model")}  # fmt: skip
     return Model(base.bid, net, base.scalars, {**(info or {}), "seed": seed, "fit": fit, "role": "play model"},
-                 bid_kind=base.bid_kind)  # fmt: skip
+                 bid_kind=base.bid_kind, play_kind="cards")  # fmt: skip

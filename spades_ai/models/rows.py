@@ -4,8 +4,11 @@ feature kernels the agent plays by (``replay``), every recorded card checked as 
 ``bidding_rows`` (``dataset_bidding_rows`` for a whole dataset folder, chunk by chunk) and
 ``card_rows`` replay hands (``learn.hands.dataset_hands`` of a dataset folder, dealt from its
 own seed, or the hands of a ``--keep-plays`` results folder); ``card_value_targets`` gives a
-labelled dataset's values of the card rows; ``value_bidding_rows`` plays every candidate bid out
-on dealt cards, no dataset needed.
+labelled dataset's values of the card rows; ``vector_card_rows`` (``dataset_vector_rows`` for a
+whole folder, chunk by chunk) takes a labelled dataset's card decisions as they are stored (the
+observation vector and the labeller's value of every card: the ``"vector"`` card network's
+rows, no replay needed); ``value_bidding_rows`` plays every candidate bid out on dealt cards, no
+dataset needed.
 
 >>> # from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
 >>> # bids = dataset_bidding_rows(iter_dataset_hands("runs/bids"), hands=100_000)
@@ -122,6 +125,44 @@ def card_value_targets(data: dict, cards: dict, rules: Rules | None = None, scal
         start = cards["start"][d]
         out[start : start + len(order)] = values[d, order] / scale
     return out
+
+
+def vector_card_rows(data: dict, scale: float = 10.0) -> dict:
+    """The card decisions of ``data`` (a dataset written with ``labels="hard"`` or ``"crazy"``,
+    as ``learn.load_dataset`` reads it with the columns ``obs``, ``phase``, ``mask`` and
+    ``label_values``) where the labeller weighed two cards or more: ``x``, the observation
+    vectors (float32, ``(n, 567)``), and ``values``, its value of each card id in points /
+    ``scale`` (a trick is 1; float32 ``(n, 52)``, NaN where it weighed the card not). A value
+    of a card the seat could not play is refused."""
+    for k in ("obs", "phase", "mask", "label_values"):
+        if k not in data:
+            raise ValueError(f"the rows lack the column {k!r}: a dataset written with labels='hard' (or 'crazy') has it")
+    card = np.asarray(data["phase"]) == PH_PLAYING
+    values = np.asarray(data["label_values"])[card, :52]
+    weighed = ~np.isnan(values)
+    illegal = weighed & (np.asarray(data["mask"])[card, :52] == 0)
+    if illegal.any():
+        d, c = np.argwhere(illegal)[0]
+        raise ValueError(f"card decision {d}: the labeller valued {DECK[c]}, which the seat could not play")
+    choice = weighed.sum(1) > 1
+    return {"x": np.asarray(data["obs"], np.float32)[card][choice], "values": (values[choice] / scale).astype(np.float32)}
+
+
+def dataset_vector_rows(chunks, decisions: int | None = None, scale: float = 10.0) -> dict:
+    """``vector_card_rows`` of each chunk of a labelled dataset (``learn.iter_dataset``, with the
+    columns ``vector_card_rows`` reads), in order, the first ``decisions`` of them (all when
+    None); chunk by chunk, so that only the card decisions kept are held at once."""
+    parts, n = [], 0
+    for chunk in chunks:
+        if decisions is not None and n >= decisions:
+            break
+        part = vector_card_rows(chunk, scale)
+        keep = len(part["x"]) if decisions is None else min(len(part["x"]), decisions - n)
+        parts.append({k: v[:keep] for k, v in part.items()})
+        n += keep
+    if not parts:
+        raise ValueError("the dataset has no chunk to take card decisions from")
+    return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "values")}
 
 
 def value_bidding_rows(seed: int, start: int, n: int, rules: Rules | None = None) -> dict:
