@@ -63,9 +63,9 @@ HERE = Path(__file__).parent
 SEED = 21
 #: the value bidder's deals, the deals of each dataset, the networks' sizes, the card network's
 #: epochs and loss (``models.fit.VECTOR_LOSSES``), the bidder's epochs
-FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 24_000, "bid_hidden": 128, "hidden": 512, "epochs": 8,
-        "loss": "values", "bid_epochs": 6}  # fmt: skip
-TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "values", "bid_epochs": 1}
+FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 24_000, "bid_hidden": 128, "hidden": 128, "epochs": 8,
+        "loss": "softmax", "bid_epochs": 6}  # fmt: skip
+TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "softmax", "bid_epochs": 1}
 #: the tiny run's Hard: 8 worlds a decision (seconds, not minutes)
 TINY_HARD = {"worlds": 8}
 #: deals a task of the value bidder's rows
@@ -75,7 +75,7 @@ COLUMNS = HAND_COLUMNS
 #: the Hard self-play folder (with Hard's values, ``labels="hard"``), the columns of its card rows
 #: (``dataset_vector_rows``), and what ``card_value_targets`` reads besides the hands
 HARD_FOLDER = "hardv"
-VECTOR_COLUMNS = ["obs", "phase", "mask", "label_values"]
+VECTOR_COLUMNS = ["obs", "phase", "mask", "action", "label_values"]
 LABEL_COLUMNS = ["mask", "label_values"]
 
 
@@ -101,6 +101,11 @@ def value_rows(deals: int, seed: int, n_jobs: int = 2) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def hard_chunks(folder: Path):
+    """A labelled dataset's chunks as ``dataset_vector_rows`` reads them: each chunk's rows and hands."""
+    return zip(iter_dataset(folder, columns=VECTOR_COLUMNS), iter_dataset_hands(folder))
+
+
 def hard_rows(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> dict:
     """The card network's rows (``dataset_vector_rows``) of the ``hard`` dataset: ``deals`` deals
     of Hard (with options ``hard``) at every seat, with its values, in ``data/hardv-s{seed}``
@@ -110,8 +115,8 @@ def hard_rows(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | N
     labels = "hard" + "".join(f":{k}={v}" for k, v in (hard or {}).items())
     out = write_dataset(data / f"{HARD_FOLDER}-s{seed}", [agent, agent], deals, seed=seed, chunk_size=CHUNK["hard"], n_jobs=n_jobs,
                         labels=labels)  # fmt: skip
-    rows = dataset_vector_rows(iter_dataset(out, columns=VECTOR_COLUMNS))
-    print(f"hard: {deals:,} deals, {len(rows['x']):,} card decisions in {time.perf_counter() - t0:.0f} s", flush=True)
+    rows = dataset_vector_rows(hard_chunks(out))
+    print(f"hard: {deals:,} deals, {len(rows['obs']):,} card decisions in {time.perf_counter() - t0:.0f} s", flush=True)
     return rows
 
 

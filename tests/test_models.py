@@ -76,11 +76,13 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
 
 
 def _random_vector_rows(n: int = 20) -> dict:
-    """Rows of the vector card network (``rows.vector_card_rows``'s layout) drawn at random."""
+    """Rows of the vector card network (``rows.vector_card_rows``'s layout) drawn at random: ``n``
+    decisions of three cards, two of them weighed."""
     rng = np.random.default_rng(0)
-    values = np.where(rng.random((n, 52)) < 0.2, rng.normal(size=(n, 52)), np.nan).astype(np.float32)
-    values[:, :2] = 1.0  # two cards weighed at least
-    return {"x": (rng.random((n, OBSERVATION_SIZE)) < 0.1).astype(np.float32), "values": values}
+    values = rng.normal(size=3 * n).astype(np.float32)
+    values[2::3] = np.nan
+    return {"obs": (rng.random((n, OBSERVATION_SIZE)) < 0.1).astype(np.float32), "x": rng.random((3 * n, features.N_CARD_FEATURES), np.float32),
+            "start": np.arange(0, 3 * n, 3), "count": np.full(n, 3), "values": values}  # fmt: skip
 
 
 def test_a_model_keeps_another_models_bidder_beside_a_new_card_network():

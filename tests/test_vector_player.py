@@ -12,12 +12,14 @@ import spades_ai as sa
 from spades_ai.agents.registry import make_agent
 from spades_ai.encoding import OBSERVATION_SIZE, PH_PLAYING
 from spades_ai.learn import iter_dataset, load_dataset, write_dataset
+from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
 from spades_ai.models import fit, network, optim
+from spades_ai.models.features import N_CARD_FEATURES
 from spades_ai.models import rows as training_rows
 from spades_ai.models.model import H_PLAY_KIND, VECTOR_PLAYER, Model, load_model
 from experiment_scripts import experiment_script
 
-COLUMNS = ["obs", "phase", "mask", "label_values", "action"]
+COLUMNS = ["obs", "phase", "mask", "action", "label_values"]
 
 
 @pytest.fixture(scope="module")
@@ -30,99 +32,107 @@ def labelled(tmp_path_factory):
 def _vector_model(hidden: int = 6, seed: int = 0) -> Model:
     """The shipped bidder beside a random vector card network."""
     base = load_model("default")
-    net = optim.init_network(OBSERVATION_SIZE, hidden, 52, np.random.default_rng(seed))
+    net = optim.init_network(OBSERVATION_SIZE + N_CARD_FEATURES, hidden, 1, np.random.default_rng(seed))
     return Model(base.bid, net, base.scalars, bid_kind=base.bid_kind, play_kind="vector")
 
 
-def test_the_rows_are_the_card_decisions_with_a_choice_and_their_values(labelled):
-    data = load_dataset(labelled, columns=COLUMNS)
-    rows = training_rows.vector_card_rows(data)
-    card = data["phase"] == PH_PLAYING
-    values = data["label_values"][card, :52]
-    kept = (~np.isnan(values)).sum(1) > 1
-    assert 0 < len(rows["x"]) == kept.sum() < card.sum()  # a last card (one legal) teaches nothing
-    assert rows["x"].dtype == np.float32 and rows["x"].shape[1] == OBSERVATION_SIZE
-    np.testing.assert_array_equal(rows["x"], data["obs"][card][kept])
-    np.testing.assert_allclose(rows["values"], values[kept] / 10.0, rtol=1e-6)
-    legal = data["mask"][card][kept][:, :52] == 1
-    assert (np.isnan(rows["values"]) | legal).all()
-    # chunk by chunk, cut at a number of decisions: the first rows of the whole
-    first = training_rows.dataset_vector_rows(iter_dataset(labelled, columns=COLUMNS), decisions=50)
-    np.testing.assert_array_equal(first["x"], rows["x"][:50])
-    np.testing.assert_array_equal(first["values"], rows["values"][:50])
+def test_the_rows_are_each_decisions_vector_and_its_cards_features_and_values(labelled):
+    data, hands = load_dataset(labelled, columns=COLUMNS), dataset_hands(labelled)
+    rows = training_rows.vector_card_rows(data, hands)
+    cards = training_rows.card_rows(hands)
+    choice = (data["phase"] == PH_PLAYING) & (data["mask"][:, :52].sum(1) > 1)
+    assert rows["obs"].dtype == np.float32 and rows["obs"].shape == (choice.sum(), OBSERVATION_SIZE)
+    np.testing.assert_array_equal(rows["obs"], data["obs"][choice])
+    np.testing.assert_array_equal(rows["x"], cards["x"].astype(np.float32))
+    np.testing.assert_array_equal(rows["count"], data["mask"][choice][:, :52].sum(1))
+    np.testing.assert_allclose(rows["values"], training_rows.card_value_targets(data, cards), rtol=1e-6)
+    # chunk by chunk, cut at a number of decisions: the first decisions of the whole
+    first = training_rows.dataset_vector_rows(zip(iter_dataset(labelled, columns=COLUMNS), iter_dataset_hands(labelled)), decisions=50)
+    used = first["start"][-1] + first["count"][-1]
+    for k, n in (("obs", 50), ("start", 50), ("count", 50), ("x", used), ("values", used)):
+        np.testing.assert_array_equal(first[k], rows[k][:n], err_msg=k)
+    with pytest.raises(ValueError, match="card decisions"):  # rows and hands that do not belong together
+        training_rows.vector_card_rows({k: v[:-56] for k, v in data.items()}, hands)
 
 
-def test_a_value_of_a_card_the_seat_could_not_play_is_refused(labelled):
-    data = load_dataset(labelled, columns=COLUMNS)
-    card = np.flatnonzero(data["phase"] == PH_PLAYING)[0]
-    illegal = np.flatnonzero(data["mask"][card, :52] == 0)[0]
-    data["label_values"] = data["label_values"].copy()
-    data["label_values"][card, illegal] = 1.0
-    with pytest.raises(ValueError, match="card decision 0: the labeller valued .*, which the seat could not play"):
-        training_rows.vector_card_rows(data)
-    with pytest.raises(ValueError, match="'label_values'"):
-        training_rows.vector_card_rows({k: v for k, v in data.items() if k != "label_values"})
+def _soft_batch(rng):
+    count = np.array([3, 2, 4, 2])
+    values = rng.normal(size=count.sum())
+    values[[1, 8, 9]] = np.nan  # weighed not; the last decision has one weighed card: it teaches nothing
+    return (count, None, values)
 
 
-@pytest.mark.parametrize("loss", [fit._centred_value_loss, fit._soft_value_loss])
-def test_the_vector_losses_gradients_are_their_derivatives(loss):
+def test_the_soft_value_loss_gradient_is_its_derivative():
     rng = np.random.default_rng(4)
-    values = np.full((3, 52), np.nan)
-    for d, cards in enumerate(([0, 5, 9], [12, 13], [1, 2, 40, 51])):
-        values[d, cards] = rng.normal(size=len(cards))
-    out = rng.normal(size=(3, 52))
-    value, grad = loss(out, values)
-    for d, c in [(0, 5), (1, 13), (2, 51), (0, 7)]:
+    batch = _soft_batch(rng)
+    out = rng.normal(size=(11, 1))
+    value, grad = fit._soft_value_loss(out, batch)
+    for i in range(11):
         bumped = out.copy()
-        bumped[d, c] += 1e-6
-        np.testing.assert_allclose((loss(bumped, values)[0] - value) / 1e-6, grad[d, c], atol=1e-5)
-    assert (grad[np.isnan(values)] == 0).all()  # a card not weighed is not pushed
-    same = np.where(np.isnan(values), 0.0, values)
-    assert fit._centred_value_loss(same + 3.0, values)[0] == pytest.approx(0.0)  # only the differences count
+        bumped[i, 0] += 1e-6
+        np.testing.assert_allclose((fit._soft_value_loss(bumped, batch)[0] - value) / 1e-6, grad[i, 0], atol=1e-5)
+    assert (grad[[1, 8, 9, 10], 0] == 0).all()  # cards not weighed, and a decision of one weighed card
+    assert fit._soft_value_loss(out.astype(np.float32), batch)[0] == pytest.approx(value, rel=1e-5)
 
 
 def test_the_vector_player_fits_the_values_and_scores_its_regret(labelled):
-    rows = training_rows.vector_card_rows(load_dataset(labelled, columns=COLUMNS))
-    for loss in fit.VECTOR_LOSSES:
-        net, losses = fit.fit_vector_player(rows, hidden=16, epochs=30, batch=64, loss=loss, seed=2)
-        assert losses[-1] < losses[0] and net["W1"].dtype == np.float64
-    again, _ = fit.fit_vector_player(rows, hidden=16, epochs=30, batch=64, loss=loss, seed=2)
+    rows = training_rows.vector_card_rows(load_dataset(labelled, columns=COLUMNS), dataset_hands(labelled))
+    decisions = np.arange(len(rows["count"]))
+    for loss, loss_grad in zip(fit.VECTOR_LOSSES, (fit._value_loss, fit._soft_value_loss)):
+        def on_all(net):
+            return loss_grad(fit.vector_scores(net, rows, decisions)[0], (rows["count"], None, rows["values"]))[0]
+
+        start, _ = fit.fit_vector_player(rows, hidden=16, epochs=0, loss=loss, seed=2)  # the drawn network
+        net, losses = fit.fit_vector_player(rows, hidden=16, epochs=20, batch=32, loss=loss, seed=2)
+        assert on_all(net) < on_all(start) and len(losses) == 20 and net["W1"].dtype == np.float64
+    again, _ = fit.fit_vector_player(rows, hidden=16, epochs=20, batch=32, loss=loss, seed=2)
     np.testing.assert_array_equal(net["W1"], again["W1"])
-    score = fit.vector_regret(net, rows)
-    assert 0.0 <= score["regret"] and 0.0 <= score["agreement"] <= 1.0
-    perfect = {"W1": np.zeros((1, OBSERVATION_SIZE)), "b1": np.zeros(1), "W2": np.zeros((52, 1)), "b2": np.zeros(52)}
-    one = {"x": rows["x"][:1], "values": rows["values"][:1]}
-    perfect["b2"][np.nanargmax(one["values"][0])] = 1.0  # its top card is the labeller's best
-    assert fit.vector_regret(perfect, one) == {"regret": 0.0, "agreement": 1.0}
+    # the scores are the numpy network's on each card's whole input, the vector then the features
+    scores, _, seg = fit.vector_scores(net, rows, decisions)
+    whole = np.hstack([rows["obs"][seg], rows["x"]]).astype(np.float64)
+    np.testing.assert_allclose(scores, optim.forward(net, whole)[0], rtol=1e-9, atol=1e-9)
+    # the regret, one decision at a time
+    lost, same, n = 0.0, 0, 0
+    for d in decisions:
+        s, c = rows["start"][d], rows["count"][d]
+        v, sc = rows["values"][s : s + c], scores[s : s + c, 0]
+        if (~np.isnan(v)).sum() > 1:
+            got = v[np.argmax(np.where(np.isnan(v), -np.inf, sc))]
+            lost, same, n = lost + np.nanmax(v) - got, same + (got == np.nanmax(v)), n + 1
+    got = fit.vector_regret(net, rows, batch=7)
+    assert got["regret"] == pytest.approx(lost * 10 / n) and got["agreement"] == pytest.approx(same / n)
     with pytest.raises(ValueError, match="loss is one of values, softmax, not 'mse'"):
         fit.fit_vector_player(rows, loss="mse")
 
 
 def test_the_sparse_pass_is_the_numpy_network():
     rng = np.random.default_rng(1)
-    net = optim.init_network(9, 5, 4, rng)
-    w = np.concatenate([net["W1"].T.reshape(-1), net["b1"], net["W2"].reshape(-1), net["b2"]])  # W1 transposed
+    net = optim.init_network(9, 5, 1, rng)
+    w = np.concatenate([np.zeros(2), net["W1"].T.reshape(-1), net["b1"], net["W2"].reshape(-1), net["b2"]])  # W1 transposed
     x = rng.normal(size=(3, 9)) * (rng.random((3, 9)) < 0.4)  # mostly zeros, as the observation vector
     want = optim.forward(net, x)[0]
-    h = np.empty(5)
     for i in range(3):
-        network.sparse_hidden(np.concatenate([np.zeros(2), w]), 2, 9, 5, x[i], h)
-        got = [network.output_of(np.concatenate([np.zeros(2), w]), 2, 9, 5, 4, k, h) for k in range(4)]
-        np.testing.assert_allclose(got, want[i], rtol=1e-12, atol=1e-12)
+        h = net["b1"].copy()
+        network.add_rows(w, 2, 5, x[i, :6], 0, h)  # the shared part, then the rest
+        network.add_rows(w, 2, 5, x[i, 6:], 6, h)
+        assert network.relu_output(w, 2, 9, 5, 1, 0, h) == pytest.approx(want[i, 0], rel=1e-12, abs=1e-12)
 
 
-def test_the_agent_plays_the_networks_top_card_on_its_observation_vector(tmp_path):
+def test_the_agent_plays_the_networks_top_card_on_its_vector_and_features(tmp_path):
     """In the self-play loop, the agent's every card is the legal card of the highest score of
-    the numpy network on the observation vector the dataset records."""
+    the numpy network on the observation vector the dataset records and the card's features."""
     model = _vector_model()
     agent = make_agent("learned", model=str(model.save(tmp_path / "v.npz")))
     assert agent.params[H_PLAY_KIND] == VECTOR_PLAYER
-    data = load_dataset(write_dataset(tmp_path / "d", [agent, "normal"], deals=12, seed=4))
-    play = (data["phase"] == PH_PLAYING) & (data["agent"] == 0) & (data["mask"][:, :52].sum(1) > 1)
-    scores = optim.forward(model.play, data["obs"][play].astype(np.float64))[0]
-    top = np.argmax(np.where(data["mask"][play][:, :52] == 1, scores, -np.inf), axis=1)
-    assert play.sum() > 100
-    np.testing.assert_array_equal(top, data["action"][play])
+    out = write_dataset(tmp_path / "d", [agent, "normal"], deals=12, seed=4)
+    data = load_dataset(out)
+    cards = training_rows.card_rows(dataset_hands(out), agent=0)
+    mine = (data["phase"] == PH_PLAYING) & (data["agent"] == 0) & (data["mask"][:, :52].sum(1) > 1)
+    rows = {"obs": data["obs"][mine], "x": cards["x"], "start": cards["start"], "count": cards["count"]}
+    scores = fit.vector_scores(model.play, rows, np.arange(len(cards["count"])))[0][:, 0]
+    top = [np.argmax(scores[s : s + c]) for s, c in zip(cards["start"], cards["count"])]  # the first of equal scores
+    assert len(top) > 100
+    np.testing.assert_array_equal(top, cards["chosen"])
 
 
 def test_a_model_file_holds_its_card_networks_kind(tmp_path):
@@ -131,7 +141,7 @@ def test_a_model_file_holds_its_card_networks_kind(tmp_path):
     m = _vector_model()
     assert load_model(m.save(tmp_path / "v.npz")).play_kind == "vector"
     cards = load_model("reading")
-    with pytest.raises(ValueError, match=r"play network.s W1 is \(8, 567\) \(567 inputs, 52 outputs\), not \(8, 32\)"):
+    with pytest.raises(ValueError, match=r"play network.s W1 is \(8, 599\) \(599 inputs, 1 outputs\), not \(8, 32\)"):
         Model(m.bid, cards.play, m.scalars, bid_kind=m.bid_kind, play_kind="vector")
     with pytest.raises(ValueError, match="play_kind is one of cards, vector, not 'vectors'"):
         Model(m.bid, m.play, m.scalars, bid_kind=m.bid_kind, play_kind="vectors")
@@ -159,5 +169,5 @@ def test_the_curve_prints_a_row_a_network(labelled, capsys):
     curve = experiment_script("vector_player_curve")
     curve.main(["--data", str(labelled), "--decisions", "40", "0", "--hidden", "4", "--epochs", "1", "--inputs", "all", "no-history",
                 "--deals", "4"])  # fmt: skip
-    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| ") and " | values | " in ln]
-    assert len(lines) == 4 and lines[0].startswith("| 40 | 4 | values | all |") and all(ln.count("|") == 9 for ln in lines)
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| ") and " | softmax | " in ln]
+    assert len(lines) == 4 and lines[0].startswith("| 40 | 4 | softmax | 1 | all |") and all(ln.count("|") == 10 for ln in lines)

@@ -38,7 +38,7 @@ from spades_ai.models.model import (
     Model,
     load_model,
 )
-from spades_ai.models.optim import fit_network, forward, init_network, shuffled, softmax
+from spades_ai.models.optim import adam, fit_network, forward, init_network, shuffled, softmax
 from spades_ai.models.rows import bidding_rows, card_rows
 from spades_ai.rules import Rules
 
@@ -192,76 +192,104 @@ def fit_player(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 25
 
 
 # -- the card player over the observation vector ---------------------------------------------------
-#: the losses of ``fit_vector_player``: squared error of the centred values, or the cross-entropy
-#: against the softmax of the values (a trick, 10 points, a unit of its logits)
+#: the losses of ``fit_vector_player``: squared error of the centred values (``_value_loss``), or
+#: the cross-entropy against the softmax of the values (``_soft_value_loss``; a trick, 10
+#: points, a unit of its logits)
 VECTOR_LOSSES = ("values", "softmax")
 
 
-def _centred_value_loss(out, values):
-    """Squared error of each decision's outputs, centred over the cards the labeller weighed,
-    against its values of those cards, centred (only the differences between cards play), summed
-    over the cards, over the decisions. ``values``: ``(n, 52)``, NaN where not weighed."""
+def _soft_value_loss(out, batch):
+    """Cross-entropy of the softmax of each decision's scores over the cards the labeller
+    weighed against the softmax of its values of them (decisions with two weighed cards or
+    more), over the decisions."""
+    count, _, values = batch
+    seg = np.repeat(np.arange(len(count)), count)
+    starts = np.cumsum(count) - count
     weighed = ~np.isnan(values)
-    n_w = weighed.sum(1, keepdims=True)
-    s = np.where(weighed, out, 0.0)
-    t = np.where(weighed, values, 0.0)
-    e = np.where(weighed, (s - s.sum(1, keepdims=True) / n_w) - (t - t.sum(1, keepdims=True) / n_w), 0.0)
-    return float((e**2).sum() / len(out)), 2 * e / len(out)
+    use = weighed & (np.bincount(seg, weights=weighed, minlength=len(count))[seg] > 1)
+
+    def softmax(z):
+        z = np.where(use, z, -np.inf)
+        top = np.maximum.reduceat(z, starts)
+        e = np.where(use, np.exp(z - np.where(np.isfinite(top), top, 0.0)[seg]), 0.0)
+        return e / np.maximum(np.add.reduceat(e, starts), 1e-300)[seg]
+
+    p, q = softmax(out[:, 0].astype(np.float64)), softmax(np.where(use, values, 0.0).astype(np.float64))
+    loss = -(q * np.log(np.where(use, p, 1.0) + 1e-12)).sum()
+    return loss / len(count), ((p - q) / len(count))[:, None]
 
 
-def _soft_value_loss(out, values):
-    """Cross-entropy of the softmax of the outputs over the weighed cards against the softmax of
-    the labeller's values over them, over the decisions."""
-    weighed = ~np.isnan(values)
-    s = np.where(weighed, out, -np.inf)
-    p = np.exp(s - s.max(1, keepdims=True))
-    p /= p.sum(1, keepdims=True)
-    t = np.where(weighed, values, -np.inf)
-    q = np.exp(t - t.max(1, keepdims=True))
-    q /= q.sum(1, keepdims=True)
-    loss = -(q * np.log(np.where(weighed, p, 1.0) + 1e-12)).sum()
-    return float(loss / len(out)), (p - q) / len(out)
+def vector_scores(net: dict, rows: dict, decisions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``"vector"`` card network's score of every card row of ``decisions`` (indices of
+    ``rows``, ``vector_card_rows``; as ``player.vector_scores``), with its hidden layer and each
+    row's decision (an index into ``decisions``): ``(scores (rows, 1), hidden, seg)``."""
+    idx, count = _decision_batch(rows, decisions)
+    seg = np.repeat(np.arange(len(decisions)), count)
+    n_obs = rows["obs"].shape[1]
+    shared = rows["obs"][decisions] @ net["W1"][:, :n_obs].T  # once a decision, as the kernel
+    h = np.maximum(shared[seg] + rows["x"][idx] @ net["W1"][:, n_obs:].T + net["b1"], 0.0)
+    return h @ net["W2"].T + net["b2"], h, seg
 
 
-def fit_vector_player(rows: dict, *, hidden: int = 256, epochs: int = 4, batch: int = 512, loss: str = "values", lr: float = 1e-3,
+def fit_vector_player(rows: dict, *, hidden: int = 256, epochs: int = 4, batch: int = 256, loss: str = "softmax", lr: float = 1e-3,
                       seed: int = 0) -> tuple[dict, list]:  # fmt: skip
-    """The ``"vector"`` card network (observation vector -> a score a card id) fitted on
-    ``rows.vector_card_rows`` by ``loss`` (one of ``VECTOR_LOSSES``), in float32 minibatches of
-    ``batch`` decisions drawn by ``seed``: ``(net, losses)`` (the net in float64)."""
+    """The ``"vector"`` card network (a decision's observation vector and a card's features ->
+    the card's score) fitted on ``rows.vector_card_rows`` by ``loss`` (one of ``VECTOR_LOSSES``),
+    Adam in float32 minibatches of ``batch`` decisions drawn by ``seed``: ``(net, losses)``
+    (the net in float64)."""
     if loss not in VECTOR_LOSSES:
         raise ValueError(f"the vector player's loss is one of {', '.join(VECTOR_LOSSES)}, not {loss!r}")
-    x, values = rows["x"], rows["values"]
-    if len(x) == 0:
+    n = len(rows["count"])
+    if n == 0:
         raise ValueError("no card decisions to fit the vector player on")
     rng = np.random.default_rng(seed)
-    net = {k: v.astype(np.float32) for k, v in init_network(x.shape[1], hidden, 52, rng).items()}
-    loss_grad = _centred_value_loss if loss == "values" else _soft_value_loss
+    n_obs = rows["obs"].shape[1]
+    net = {k: v.astype(np.float32) for k, v in init_network(n_obs + rows["x"].shape[1], hidden, 1, rng).items()}
+    loss_grad = _value_loss if loss == "values" else _soft_value_loss
+    step = adam(net, lr)
+    history = []
+    for epoch in range(epochs):
+        losses = []
+        for dec in shuffled(rng, n, batch):
+            dec = np.sort(dec)  # reads the rows in order: the same draws, faster
+            out, h, seg = vector_scores(net, rows, dec)
+            idx, count = _decision_batch(rows, dec)
+            value, d_out = loss_grad(out, (count, None, rows["values"][idx]))
+            d_out = d_out.astype(np.float32)
+            dz = (d_out @ net["W2"]) * (h > 0)
+            d_shared = np.add.reduceat(dz, np.cumsum(count) - count)  # a decision's rows share its vector's part
+            grads = {"W1": np.hstack([d_shared.T @ rows["obs"][dec], dz.T @ rows["x"][idx]]), "b1": dz.sum(0), "W2": d_out.T @ h,
+                     "b2": d_out.sum(0)}  # fmt: skip
+            step(grads)
+            losses.append(value)
+        history.append(float(np.mean(losses)))
+    return {k: v.astype(np.float64) for k, v in net.items()}, history
 
-    def batches(epoch):
-        for i in shuffled(rng, len(x), batch):
-            i = np.sort(i)  # reads the rows in order: the same draws, faster
-            yield x[i], values[i]
 
-    losses = fit_network(net, batches, loss_grad, epochs, lr=lr)
-    return {k: v.astype(np.float64) for k, v in net.items()}, losses
-
-
-def vector_regret(net: dict, rows: dict, scale: float = 10.0, batch: int = 65536) -> dict:
-    """How the vector card network's top card among the weighed cards of ``rows`` compares with
-    the labeller's best: ``regret``, the points it gives up a decision by the labeller's own
-    values (``scale`` back to points), and ``agreement``, the share of decisions where it is the
-    labeller's best card."""
-    lost, same = 0.0, 0
-    for s in range(0, len(rows["x"]), batch):
-        values = rows["values"][s : s + batch]
-        out = forward(net, rows["x"][s : s + batch])[0]
-        top = np.argmax(np.where(np.isnan(values), -np.inf, out), axis=1)
-        best = np.nanmax(values, axis=1)
-        got = values[np.arange(len(values)), top]
-        lost += float((best - got).sum())
-        same += int((got == best).sum())
-    n = len(rows["x"])
-    return {"regret": lost * scale / n, "agreement": same / n}
+def vector_regret(net: dict, rows: dict, scale: float = 10.0, batch: int = 8192) -> dict:
+    """How the ``"vector"`` card network's top card among the cards the labeller weighed compares
+    with the labeller's best, over the decisions of ``rows`` where it weighed two or more:
+    ``regret``, the points it gives up a decision by the labeller's own values (``scale`` back
+    to points), and ``agreement``, the share of decisions where it is the labeller's best card."""
+    lost, same, n = 0.0, 0, 0
+    for s in range(0, len(rows["count"]), batch):
+        dec = np.arange(s, min(s + batch, len(rows["count"])))
+        out, _, seg = vector_scores(net, rows, dec)
+        idx, count = _decision_batch(rows, dec)
+        values = rows["values"][idx]
+        starts = np.cumsum(count) - count
+        weighed = ~np.isnan(values)
+        use = np.add.reduceat(weighed.astype(np.int64), starts) > 1
+        score = np.where(weighed, out[:, 0], -np.inf)
+        top = np.maximum.reduceat(score, starts)
+        best = np.maximum.reduceat(np.where(weighed, values, -np.inf), starts)
+        # the value of the top-scored card (the first of equal scores, as the kernel)
+        first = np.minimum.reduceat(np.where(score == top[seg], np.arange(len(seg)), len(seg)), starts)
+        got = values[first]
+        lost += float((best - got)[use].sum())
+        same += int((got == best)[use].sum())
+        n += int(use.sum())
+    return {"regret": lost * scale / max(n, 1), "agreement": same / max(n, 1)}
 
 
 def card_accuracy(net: dict, rows: dict) -> float:

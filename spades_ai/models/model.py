@@ -8,10 +8,10 @@
 The bidding network is of the kind ``bid_kind`` names (``BID_KINDS``, stored in the file):
 ``"tricks"``, the distribution of the tricks (``N_BID_OUTPUTS`` outputs), or ``"value"``, each
 candidate bid's margin (``N_VALUE_OUTPUTS``; see ``bidder``). The card network is of the kind
-``play_kind`` names (``PLAY_KINDS``, stored in the file too): ``"cards"``, one score a legal card
-from its ``N_CARD_FEATURES`` hand-made features, or ``"vector"``, a score for each of the 52 card
-ids from the seat's observation vector (``spades_ai.encoding``, ``OBSERVATION_SIZE`` floats;
-see ``player``). Each network is ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars`` are the
+``play_kind`` names (``PLAY_KINDS``, stored in the file too), one score a legal card: from its
+``N_CARD_FEATURES`` hand-made features (``"cards"``), or from the seat's observation vector
+(``spades_ai.encoding``, ``OBSERVATION_SIZE`` floats) followed by those features
+(``"vector"``; see ``player``). Each network is ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars`` are the
 blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``, read by the
 ``"cards"`` kind alone). ``info`` says how the file was made (seed, data, fit). A file written
 before the bidder's kind was stored is read as its bidding network's outputs show
@@ -53,7 +53,7 @@ BID_OUTPUTS = {"tricks": N_BID_OUTPUTS, "value": N_VALUE_OUTPUTS}
 TRICKS_BIDDER, VALUE_BIDDER = range(2)
 #: the kinds of card network, the (inputs, outputs) of each; the packed params hold the kind's index
 PLAY_KINDS = ("cards", "vector")
-PLAY_SHAPES = {"cards": (N_CARD_FEATURES, 1), "vector": (OBSERVATION_SIZE, 52)}
+PLAY_SHAPES = {"cards": (N_CARD_FEATURES, 1), "vector": (OBSERVATION_SIZE + N_CARD_FEATURES, 1)}
 CARDS_PLAYER, VECTOR_PLAYER = range(2)
 #: int64 slots of the packed params before the floats
 H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_KIND, H_PLAY_KIND = range(7)
@@ -122,7 +122,7 @@ class Model:
             for k in LAYERS:
                 a = np.asarray(layers[k], np.float64)
                 if net == "play" and k == "W1" and self.play_kind == "vector":
-                    a = a.T  # the sparse pass's packing (``network.sparse_hidden``)
+                    a = a.T  # the sparse pass's packing (``network.add_rows``)
                 a = a.reshape(-1)
                 flat.append(a)
                 at += a.size

@@ -1,13 +1,15 @@
 """The learned card player. A network of the model's ``play_kind`` scores every legal card:
 
 - ``"vector"``: from the seat's observation vector (``spades_ai.encoding.write_observation``, the
-  567 floats every learner reads), one output a card id, fitted on a labeller's value of every
-  legal card (``fit.fit_vector_player``: Hard's, in points / 10); the player plays its top card
-  (the lowest engine id on a tie).
-- ``"cards"``: each card from its ``card_features`` (Normal's own choice among them), fitted to
-  imitate a stronger agent's cards (``fit.fit_player``); the player plays the card of the highest
-  score unless it beats Normal's card by less than the model's ``PLAY_MARGIN``: then Normal's
-  (the margin is chosen by playing, ``experiments/train_models.py``).
+  567 floats every learner reads: its cards, every card played and by whom, the trick, bids,
+  tricks won, voids, scores) followed by the card's ``card_features`` (among them whether it is
+  Normal's card), fitted on a labeller's value of every legal card (``fit.fit_vector_player``:
+  Hard's, in points / 10); the player plays its top card (the lowest engine id on a tie). The
+  vector's part of the hidden layer is summed once a decision (``network.add_rows``).
+- ``"cards"``: from its ``card_features`` alone, fitted to imitate a stronger agent's cards
+  (``fit.fit_player``); the player plays the card of the highest score unless it beats Normal's
+  card by less than the model's ``PLAY_MARGIN``: then Normal's (the margin was chosen by
+  playing, ``experiments/learned_player_curve.py``).
 
 The same scores, as a softmax over the legal cards, are a play model: how likely each card is
 (``card_probabilities``), which Crazy's reading of the play weighs its worlds by
@@ -17,11 +19,10 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.encoding import OBSERVATION_SIZE, write_observation
-from spades_ai.engine.deal import public_id
 from spades_ai.engine.jit import kernel
 from spades_ai.models.features import N_CARD_FEATURES, card_features, check_table, play_context
 from spades_ai.models.model import H_PLAY_AT, H_PLAY_HIDDEN, H_PLAY_KIND, H_SCALARS_AT, PLAY_MARGIN, VECTOR_PLAYER
-from spades_ai.models.network import forward, output_of, sparse_hidden
+from spades_ai.models.network import add_rows, forward, relu_output
 
 
 @kernel
@@ -48,20 +49,28 @@ def card_scores(pub, seat, hand, legal, rules, params, at, scores):
 @kernel
 def vector_scores(pub, seat, hand, legal, rules, params, at, scores):
     """The ``"vector"`` card network's score of every legal card into ``scores[card]`` (engine
-    ids): its output for the card's id from ``seat``'s observation vector (the model's packed
-    params start at ``params[at]``)."""
+    ids), from ``seat``'s observation vector and the card's features (the model's packed params
+    start at ``params[at]``)."""
     w = params.view(np.float64)
     hidden = params[at + H_PLAY_HIDDEN]
     offset = at + params[at + H_PLAY_AT]
-    x = np.empty(OBSERVATION_SIZE, np.float32)
-    write_observation(pub, seat, hand, False, rules, x)
+    inputs = OBSERVATION_SIZE + N_CARD_FEATURES
+    obs = np.empty(OBSERVATION_SIZE, np.float32)
+    write_observation(pub, seat, hand, False, rules, obs)
+    shared = w[offset + inputs * hidden : offset + inputs * hidden + hidden].copy()  # b1
+    add_rows(w, offset, hidden, obs, 0, shared)
+    ctx = np.empty(N_CARD_FEATURES)
+    x = np.empty(N_CARD_FEATURES)
     h = np.empty(hidden)
-    sparse_hidden(w, offset, OBSERVATION_SIZE, hidden, x, h)
+    normal = play_context(pub, seat, hand, legal, rules, ctx)
     m = legal
     while m:
         card = K.lowest_card(m)
         m &= m - K.ONE
-        scores[card] = output_of(w, offset, OBSERVATION_SIZE, hidden, 52, public_id(card, rules), h)
+        card_features(pub, seat, hand, legal, rules, card, normal, ctx, x)
+        h[:] = shared
+        add_rows(w, offset, hidden, x, OBSERVATION_SIZE, h)
+        scores[card] = relu_output(w, offset, inputs, hidden, 1, 0, h)
 
 
 @kernel

@@ -5,10 +5,9 @@ feature kernels the agent plays by (``replay``), every recorded card checked as 
 ``card_rows`` replay hands (``learn.hands.dataset_hands`` of a dataset folder, dealt from its
 own seed, or the hands of a ``--keep-plays`` results folder); ``card_value_targets`` gives a
 labelled dataset's values of the card rows; ``vector_card_rows`` (``dataset_vector_rows`` for a
-whole folder, chunk by chunk) takes a labelled dataset's card decisions as they are stored (the
-observation vector and the labeller's value of every card: the ``"vector"`` card network's
-rows, no replay needed); ``value_bidding_rows`` plays every candidate bid out on dealt cards, no
-dataset needed.
+whole folder, chunk by chunk) adds each decision's observation vector as the dataset stores it
+(the ``"vector"`` card network's rows); ``value_bidding_rows`` plays every candidate bid out on
+dealt cards, no dataset needed.
 
 >>> # from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
 >>> # bids = dataset_bidding_rows(iter_dataset_hands("runs/bids"), hands=100_000)
@@ -127,42 +126,40 @@ def card_value_targets(data: dict, cards: dict, rules: Rules | None = None, scal
     return out
 
 
-def vector_card_rows(data: dict, scale: float = 10.0) -> dict:
-    """The card decisions of ``data`` (a dataset written with ``labels="hard"`` or ``"crazy"``,
-    as ``learn.load_dataset`` reads it with the columns ``obs``, ``phase``, ``mask`` and
-    ``label_values``) where the labeller weighed two cards or more: ``x``, the observation
-    vectors (float32, ``(n, 567)``), and ``values``, its value of each card id in points /
-    ``scale`` (a trick is 1; float32 ``(n, 52)``, NaN where it weighed the card not). A value
-    of a card the seat could not play is refused."""
-    for k in ("obs", "phase", "mask", "label_values"):
-        if k not in data:
-            raise ValueError(f"the rows lack the column {k!r}: a dataset written with labels='hard' (or 'crazy') has it")
-    card = np.asarray(data["phase"]) == PH_PLAYING
-    values = np.asarray(data["label_values"])[card, :52]
-    weighed = ~np.isnan(values)
-    illegal = weighed & (np.asarray(data["mask"])[card, :52] == 0)
-    if illegal.any():
-        d, c = np.argwhere(illegal)[0]
-        raise ValueError(f"card decision {d}: the labeller valued {DECK[c]}, which the seat could not play")
-    choice = weighed.sum(1) > 1
-    return {"x": np.asarray(data["obs"], np.float32)[card][choice], "values": (values[choice] / scale).astype(np.float32)}
+def vector_card_rows(data: dict, hands: dict, rules: Rules | None = None, scale: float = 10.0) -> dict:
+    """The ``"vector"`` card network's rows of the hands of a labelled dataset: ``data`` its rows
+    (``learn.load_dataset`` with the columns ``obs``, ``phase``, ``mask``, ``action`` and
+    ``label_values``; ``labels="hard"`` or ``"crazy"``), ``hands`` the same hands
+    (``learn.hands.dataset_hands``). For each card decision with a choice, ``obs`` (its
+    observation vector, float32 ``(decisions, 567)``) and ``start``, ``count``: its legal cards'
+    rows of ``x`` (``card_rows``: the card's features, float32) and ``values`` (the labeller's
+    value of each, ``card_value_targets``: points / ``scale``, NaN where it weighed the card
+    not). The decisions and cards are checked to be the dataset's."""
+    cards = card_rows(hands, None, rules)
+    values = card_value_targets(data, cards, rules, scale)
+    card = (np.asarray(data["phase"]) == PH_PLAYING) & (np.asarray(data["mask"])[:, :52].sum(1) > 1)
+    return {"obs": np.asarray(data["obs"], np.float32)[card], "x": cards["x"].astype(np.float32), "start": cards["start"],
+            "count": cards["count"], "values": values.astype(np.float32)}  # fmt: skip
 
 
-def dataset_vector_rows(chunks, decisions: int | None = None, scale: float = 10.0) -> dict:
-    """``vector_card_rows`` of each chunk of a labelled dataset (``learn.iter_dataset``, with the
-    columns ``vector_card_rows`` reads), in order, the first ``decisions`` of them (all when
-    None); chunk by chunk, so that only the card decisions kept are held at once."""
-    parts, n = [], 0
-    for chunk in chunks:
+def dataset_vector_rows(chunks, decisions: int | None = None, rules: Rules | None = None, scale: float = 10.0) -> dict:
+    """``vector_card_rows`` of a labelled dataset chunk by chunk (``chunks``: pairs of a chunk's
+    rows and hands, ``zip(learn.iter_dataset(path, columns), learn.hands.iter_dataset_hands(path))``),
+    in order, the first ``decisions`` decisions (all when None), so that only what is kept is
+    held at once."""
+    parts, n, rows = [], 0, 0
+    for data, hands in chunks:
         if decisions is not None and n >= decisions:
             break
-        part = vector_card_rows(chunk, scale)
-        keep = len(part["x"]) if decisions is None else min(len(part["x"]), decisions - n)
-        parts.append({k: v[:keep] for k, v in part.items()})
-        n += keep
+        part = vector_card_rows(data, hands, rules, scale)
+        keep = len(part["obs"]) if decisions is None else min(len(part["obs"]), decisions - n)
+        used = int(part["start"][keep - 1] + part["count"][keep - 1]) if keep else 0
+        parts.append({"obs": part["obs"][:keep], "x": part["x"][:used], "start": part["start"][:keep] + rows,
+                      "count": part["count"][:keep], "values": part["values"][:used]})  # fmt: skip
+        n, rows = n + keep, rows + used
     if not parts:
         raise ValueError("the dataset has no chunk to take card decisions from")
-    return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "values")}
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def value_bidding_rows(seed: int, start: int, n: int, rules: Rules | None = None) -> dict:
