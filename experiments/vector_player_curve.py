@@ -48,16 +48,15 @@ FIELD_SETS = {"all": (), "no-history": ("played_by",), "no-cards-seen": ("played
               "no-vector": tuple(SLICES)}  # fmt: skip
 
 
-def card_player_gain(model, deals: int, seed: int = TUNE_SEED) -> tuple[float, float]:
-    """Points a duplicate deal over Normal of ``model``'s card player (Normal's bids at every
-    seat) on ``deals`` deals of ``seed``, and the half-width of its 95% interval."""
+def card_player_gains(model, deals: int, seed: int = TUNE_SEED) -> np.ndarray:
+    """Points over Normal of ``model``'s card player (Normal's bids at every seat) on each of
+    ``deals`` duplicate deals of ``seed`` (the mean of its two tables)."""
     with tempfile.TemporaryDirectory() as tmp:
         path = model.save(Path(tmp) / "player.npz")
         player = Mixed("player", make_agent("normal"), make_agent("learned", model=str(path)))
     a = play_hands([player, "normal"], deals, seed=seed).points
     b = play_hands(["normal", player], deals, seed=seed).points
-    gain = (a[:, 0] - a[:, 1] + b[:, 1] - b[:, 0]) / 2
-    return float(gain.mean()), float(1.96 * gain.std(ddof=1) / np.sqrt(len(gain)))
+    return (a[:, 0] - a[:, 1] + b[:, 1] - b[:, 0]) / 2
 
 
 def decisions_of(rows: dict, first: int, last: int) -> dict:
@@ -110,7 +109,8 @@ def main(argv=None) -> None:
                     net["W1"][:, COLUMNS[field]] = 0.0  # plays without the field, as it learned
                 score = vector_regret(net, held)
                 model = type(base)(base.bid, net, base.scalars, bid_kind=base.bid_kind, play_kind="vector")
-                gain, half = card_player_gain(model, args.deals)
+                gains = card_player_gains(model, args.deals)
+                gain, half = gains.mean(), 1.96 * gains.std(ddof=1) / np.sqrt(len(gains))
                 print(f"| {size:,} | {hidden} | {loss} | {epochs} | {inputs} | {score['regret']:.2f} | {score['agreement']:.1%} | "
                       f"{gain:+.2f} ± {half:.2f} | {fit_s:.0f} |", flush=True)  # fmt: skip
 

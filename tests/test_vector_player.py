@@ -171,3 +171,15 @@ def test_the_curve_prints_a_row_a_network(labelled, capsys):
                 "--deals", "4"])  # fmt: skip
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| ") and " | softmax | " in ln]
     assert len(lines) == 4 and lines[0].startswith("| 40 | 4 | softmax | 1 | all |") and all(ln.count("|") == 10 for ln in lines)
+
+
+def test_the_card_player_script_pairs_two_models_on_the_same_deals(tmp_path, capsys):
+    script = experiment_script("card_player_vs_normal")
+    a, b = _vector_model(seed=1).save(tmp_path / "a.npz"), _vector_model(seed=2).save(tmp_path / "b.npz")
+    script.main([str(a), str(b), "--deals", "6", "--seed", "5"])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3 and "card network vs Normal" in lines[0] and "(6 deals of seed 5)" in lines[0] and "paired" in lines[2]
+    gains = experiment_script("vector_player_curve").card_player_gains(load_model(a), 6, 5)
+    assert lines[0].split("Normal ")[1].startswith(f"{gains.mean():+.2f}")
+    with pytest.raises(SystemExit):
+        script.main([str(a), str(b), str(a)])
