@@ -62,10 +62,11 @@ from spades_ai.rules import Rules  # noqa: E402
 HERE = Path(__file__).parent
 SEED = 21
 #: the value bidder's deals, the deals of each dataset, the networks' sizes, the card network's
-#: epochs and loss (``models.fit.VECTOR_LOSSES``), the bidder's epochs
+#: epochs, loss (``models.fit.VECTOR_LOSSES``) and weight decay, the bidder's epochs
 FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 24_000, "bid_hidden": 128, "hidden": 128, "epochs": 8,
-        "loss": "softmax", "bid_epochs": 6}  # fmt: skip
-TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "softmax", "bid_epochs": 1}
+        "loss": "softmax", "decay": 1.0, "bid_epochs": 6}  # fmt: skip
+TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "softmax", "decay": 1.0,
+        "bid_epochs": 1}  # fmt: skip
 #: the tiny run's Hard: 8 worlds a decision (seconds, not minutes)
 TINY_HARD = {"worlds": 8}
 #: deals a task of the value bidder's rows
@@ -141,7 +142,7 @@ def main(argv=None) -> Path:
     jobs = 1 if args.tiny else 2
     play = hard_rows(size["hard"], seed, args.data, jobs, TINY_HARD if args.tiny else None)
     made_by = "experiments/train_models.py" + (" --tiny" if args.tiny else "")
-    card = {"play_hidden": size["hidden"], "epochs": size["epochs"], "play_loss": size["loss"], "seed": seed}
+    card = {"play_hidden": size["hidden"], "epochs": size["epochs"], "play_loss": size["loss"], "play_decay": size["decay"], "seed": seed}
     t0 = time.perf_counter()
     if args.bidder_from:
         info = {"datasets": {"hard": size["hard"]}, "imitates": "hard's values", "made_by": f"{made_by} --bidder-from {args.bidder_from}"}

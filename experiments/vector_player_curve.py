@@ -1,13 +1,14 @@
 """The vector card network's strength against its data, size, loss and inputs (issue 36).
 
-    python experiments/vector_player_curve.py [--decisions 125000 250000 500000 0] [--hidden 256]
-        [--loss values] [--epochs 8] [--inputs all] [--deals 2000]
+    python experiments/vector_player_curve.py [--decisions 125000 250000 500000 0] [--hidden 128]
+        [--loss softmax] [--epochs 8] [--decay 1] [--inputs all] [--deals 2000]
 
 Reads ``train_models.py``'s ``hard`` dataset (Hard self-play with Hard's value of every card,
 ``experiments/data/hardv-s21``; run that script first, or read the chunks written so far) as
 the card network's rows (``models.rows.dataset_vector_rows``: each card decision with a choice,
 its observation vector, each legal card's features and Hard's value), holds out the last 10% of
-the decisions, and for every combination of the arguments fits the card network
+the decisions, and for every combination of the arguments (the defaults: ``train_models.py``'s)
+fits the card network
 (``models.fit.fit_vector_player``, the seed of ``train_models.py``) on the first ``decisions``
 (0: all but the held-out ones). ``--inputs`` leaves columns out (zero in training and when it
 plays, ``FIELD_SETS``): the cards played (``no-history``), those and the trick's
@@ -83,6 +84,7 @@ def main(argv=None) -> None:
     ap.add_argument("--hidden", type=int, nargs="+", default=[tm.FULL["hidden"]])
     ap.add_argument("--loss", nargs="+", choices=VECTOR_LOSSES, default=[tm.FULL["loss"]])
     ap.add_argument("--epochs", type=int, nargs="+", default=[tm.FULL["epochs"]])
+    ap.add_argument("--decay", type=float, nargs="+", default=[tm.FULL["decay"]], help="the vector's weight decay (fit_vector_player)")
     ap.add_argument("--inputs", nargs="+", choices=list(FIELD_SETS), default=["all"])
     ap.add_argument("--deals", type=int, default=2000, help="duplicate deals of each network against Normal")
     ap.add_argument("--data", type=Path, default=tm.HERE / "data" / f"{tm.HARD_FOLDER}-s{tm.SEED}")
@@ -95,15 +97,15 @@ def main(argv=None) -> None:
     held = decisions_of(rows, cut, n)
     base = load_model("default")
     print(f"{n:,} card decisions with a choice; {n - cut:,} held out\n")
-    print("| decisions | hidden | loss | epochs | inputs | regret held out (points) | Hard's best card | card network vs Normal | fit s |\n"
-          "|---|---|---|---|---|---|---|---|---|")  # fmt: skip
+    print("| decisions | hidden | loss | epochs | decay | inputs | regret held out (points) | Hard's best card | card network vs Normal | fit s |\n"
+          "|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
     for size in args.decisions:
         size = cut if size <= 0 else min(size, cut)
         for inputs in args.inputs:
             train = without(decisions_of(rows, 0, size), FIELD_SETS[inputs])
-            for hidden, loss, epochs in itertools.product(args.hidden, args.loss, args.epochs):
+            for hidden, loss, epochs, decay in itertools.product(args.hidden, args.loss, args.epochs, args.decay):
                 t0 = time.perf_counter()
-                net, _ = fit_vector_player(train, hidden=hidden, epochs=epochs, loss=loss, seed=tm.SEED + 1)
+                net, _ = fit_vector_player(train, hidden=hidden, epochs=epochs, loss=loss, decay=decay, seed=tm.SEED + 1)
                 fit_s = time.perf_counter() - t0
                 for field in FIELD_SETS[inputs]:
                     net["W1"][:, COLUMNS[field]] = 0.0  # plays without the field, as it learned
@@ -111,7 +113,7 @@ def main(argv=None) -> None:
                 model = type(base)(base.bid, net, base.scalars, bid_kind=base.bid_kind, play_kind="vector")
                 gains = card_player_gains(model, args.deals)
                 gain, half = gains.mean(), 1.96 * gains.std(ddof=1) / np.sqrt(len(gains))
-                print(f"| {size:,} | {hidden} | {loss} | {epochs} | {inputs} | {score['regret']:.2f} | {score['agreement']:.1%} | "
+                print(f"| {size:,} | {hidden} | {loss} | {epochs} | {decay:g} | {inputs} | {score['regret']:.2f} | {score['agreement']:.1%} | "
                       f"{gain:+.2f} ± {half:.2f} | {fit_s:.0f} |", flush=True)  # fmt: skip
 
 

@@ -103,6 +103,11 @@ def test_the_vector_player_fits_the_values_and_scores_its_regret(labelled):
     assert got["regret"] == pytest.approx(lost * 10 / n) and got["agreement"] == pytest.approx(same / n)
     with pytest.raises(ValueError, match="loss is one of values, softmax, not 'mse'"):
         fit.fit_vector_player(rows, loss="mse")
+    # the weight decay shrinks the vector's weights, not the card features'
+    shrunk, _ = fit.fit_vector_player(rows, hidden=16, epochs=2, batch=32, decay=999.0, seed=2)
+    assert np.abs(shrunk["W1"][:, :OBSERVATION_SIZE]).max() < 0.01 < 0.05 < np.abs(shrunk["W1"][:, OBSERVATION_SIZE:]).max()
+    with pytest.raises(ValueError, match=r"decay shrinks its weights by lr \* decay a step, in \[0, 1\): not 0.001 \* 1000.0"):
+        fit.fit_vector_player(rows, decay=1000.0)
 
 
 def test_the_sparse_pass_is_the_numpy_network():
@@ -170,7 +175,7 @@ def test_the_curve_prints_a_row_a_network(labelled, capsys):
     curve.main(["--data", str(labelled), "--decisions", "40", "0", "--hidden", "4", "--epochs", "1", "--inputs", "all", "no-history",
                 "--deals", "4"])  # fmt: skip
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| ") and " | softmax | " in ln]
-    assert len(lines) == 4 and lines[0].startswith("| 40 | 4 | softmax | 1 | all |") and all(ln.count("|") == 10 for ln in lines)
+    assert len(lines) == 4 and lines[0].startswith("| 40 | 4 | softmax | 1 | 1 | all |") and all(ln.count("|") == 11 for ln in lines)
 
 
 def test_the_card_player_script_pairs_two_models_on_the_same_deals(tmp_path, capsys):

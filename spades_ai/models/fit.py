@@ -232,13 +232,17 @@ def vector_scores(net: dict, rows: dict, decisions) -> tuple[np.ndarray, np.ndar
 
 
 def fit_vector_player(rows: dict, *, hidden: int = 256, epochs: int = 4, batch: int = 256, loss: str = "softmax", lr: float = 1e-3,
-                      seed: int = 0) -> tuple[dict, list]:  # fmt: skip
+                      decay: float = 1.0, seed: int = 0) -> tuple[dict, list]:  # fmt: skip
     """The ``"vector"`` card network (a decision's observation vector and a card's features ->
     the card's score) fitted on ``rows.vector_card_rows`` by ``loss`` (one of ``VECTOR_LOSSES``),
-    Adam in float32 minibatches of ``batch`` decisions drawn by ``seed``: ``(net, losses)``
-    (the net in float64)."""
+    Adam in float32 minibatches of ``batch`` decisions drawn by ``seed``, the vector's weights
+    shrunk by ``lr * decay`` a step (decoupled weight decay: the vector's hundreds of sparse
+    inputs otherwise fit the noise of Hard's values, ``experiments/RESULTS.md``): ``(net,
+    losses)`` (the net in float64)."""
     if loss not in VECTOR_LOSSES:
         raise ValueError(f"the vector player's loss is one of {', '.join(VECTOR_LOSSES)}, not {loss!r}")
+    if not 0.0 <= lr * decay < 1.0:
+        raise ValueError(f"the vector player's decay shrinks its weights by lr * decay a step, in [0, 1): not {lr} * {decay}")
     n = len(rows["count"])
     if n == 0:
         raise ValueError("no card decisions to fit the vector player on")
@@ -261,6 +265,7 @@ def fit_vector_player(rows: dict, *, hidden: int = 256, epochs: int = 4, batch: 
             grads = {"W1": np.hstack([d_shared.T @ rows["obs"][dec], dz.T @ rows["x"][idx]]), "b1": dz.sum(0), "W2": d_out.T @ h,
                      "b2": d_out.sum(0)}  # fmt: skip
             step(grads)
+            net["W1"][:, :n_obs] *= np.float32(1.0 - lr * decay)
             losses.append(value)
         history.append(float(np.mean(losses)))
     return {k: v.astype(np.float64) for k, v in net.items()}, history
@@ -302,10 +307,11 @@ def card_accuracy(net: dict, rows: dict) -> float:
 
 def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | None = None, *, bid_rows: dict | None = None,
                 bidder_from=None, bid_hidden: int = 32, play_hidden: int = 256, epochs: int = 4, bid_epochs: int | None = None,
-                play_loss: str = "values", seed: int = 0, rules: Rules | None = None, info: dict | None = None) -> Model:  # fmt: skip
+                play_loss: str = "softmax", play_decay: float = 1.0, seed: int = 0, rules: Rules | None = None,
+                info: dict | None = None) -> Model:  # fmt: skip
     """A ``Model``: the ``"vector"`` card network fitted on ``play_rows`` (``rows.vector_card_rows``:
-    a labeller's value of every card; ``fit_vector_player`` with ``play_hidden``, ``epochs`` and
-    ``play_loss``), the bidder fitted on ``bid_hands`` (for ``bid_epochs``, by default
+    a labeller's value of every card; ``fit_vector_player`` with ``play_hidden``, ``epochs``,
+    ``play_loss`` and ``play_decay``), the bidder fitted on ``bid_hands`` (for ``bid_epochs``, by default
     ``epochs``) and the blind-nil numbers from ``blind_hands`` (rules with blind nil; without
     them the model never bids blind nil). For a dataset too large to hold as hands, pass its
     ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands`` None; ``bid_rows`` of
@@ -316,7 +322,7 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
         raise ValueError("train_model: with bidder_from the bidder is that model's: give no bidding hands, rows or blind-nil hands")
     if bidder_from is None and (bid_hands is None) == (bid_rows is None):
         raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
-    play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, seed=seed + 1)
+    play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, decay=play_decay, seed=seed + 1)
     fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["x"])}
     if bidder_from is not None:
         base = load_model(bidder_from)
