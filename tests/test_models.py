@@ -92,6 +92,8 @@ def test_a_model_keeps_another_models_bidder_beside_a_new_card_network():
     for k in base.bid:
         np.testing.assert_array_equal(model.bid[k], base.bid[k])
     np.testing.assert_array_equal(model.scalars, base.scalars)
+    again = fit.train_model(None, _random_vector_rows(), bidder_from=model, play_hidden=4, epochs=1, info={"made_by": "test"})
+    assert again.info == model.info  # the bidder's own model is named, however many models kept it
     with pytest.raises(ValueError, match="with bidder_from the bidder is that model's"):
         fit.train_model(None, _random_vector_rows(), bidder_from=base, bid_rows={"cols": None})
 

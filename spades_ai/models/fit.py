@@ -326,7 +326,8 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
     fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["x"])}
     if bidder_from is not None:
         base = load_model(bidder_from)
-        info = {**(info or {}), "seed": seed, "fit": fit, "bidder_from": base.info}
+        # the info of the model that fitted the bidder, however many models kept it since
+        info = {**(info or {}), "seed": seed, "fit": fit, "bidder_from": base.info.get("bidder_from", base.info)}
         return replace(base, play=play_net, play_kind="vector", scalars=base.scalars.copy(), info=info)
     bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
     bid_epochs = epochs if bid_epochs is None else bid_epochs
