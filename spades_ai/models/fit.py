@@ -323,7 +323,7 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
     if bidder_from is None and (bid_hands is None) == (bid_rows is None):
         raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
     play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, decay=play_decay, seed=seed + 1)
-    fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["x"])}
+    fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["count"])}
     if bidder_from is not None:
         base = load_model(bidder_from)
         # the info of the model that fitted the bidder, however many models kept it since
