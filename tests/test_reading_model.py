@@ -28,22 +28,20 @@ U64 = np.uint64
 
 
 def _probabilities(obs, model) -> dict[int, float]:
-    """The model's chance of each legal card at ``obs``, its card network's scores in numpy,
-    softmaxed: of the seat's observation vector (the Python reference, ``interop.encoding``) for
-    the ``"vector"`` kind, of the features of every legal card (the numba kernels, tested in
-    test_models) for the ``"cards"`` kind."""
-    legal = [int(c) for c in obs.legal_cards()]
-    if model.play_kind == "vector":
-        s = optim.forward(model.play, observation_vector(obs)[None, :].astype(np.float64))[0][0, legal]
-        p = np.exp(s - s.max())
-        return dict(zip(legal, p / p.sum()))
+    """The model's chance of each legal card at ``obs``: the features of every legal card (the
+    numba kernels, tested in test_models), after the seat's observation vector for the
+    ``"vector"`` kind (the Python reference, ``interop.encoding``), scored by the network in
+    numpy, softmaxed."""
     pub, seat, hand, rules = np.array(obs.public), obs.seat, U64(obs.engine_cards), obs.rules_array
+    legal = [int(c) for c in obs.legal_cards()]
     mask = U64(sum(1 << c for c in legal))
     ctx = np.empty(features.N_CARD_FEATURES)
     normal = features.play_context(pub, seat, hand, mask, rules, ctx)
     x = np.empty((len(legal), features.N_CARD_FEATURES))
     for i, c in enumerate(legal):
         features.card_features(pub, seat, hand, mask, rules, c, normal, ctx, x[i])
+    if model.play_kind == "vector":
+        x = np.hstack([np.repeat(observation_vector(obs)[None, :].astype(np.float64), len(legal), axis=0), x])
     s = optim.forward(model.play, x)[0][:, 0]
     p = np.exp(s - s.max())
     return dict(zip(legal, p / p.sum()))
