@@ -61,7 +61,7 @@ def main(argv=None) -> None:
             t0 = time.perf_counter()
             net, _ = fit_bidder(rows, hidden=hidden, epochs=args.epochs, seed=tm.SEED)
             fit = time.perf_counter() - t0
-            model = Model(net, base.play, base.scalars, {"bid_hands": n, "bid_hidden": hidden, "bid_epochs": args.epochs}, bid_kind="tricks")
+            model = Model(net, base.play, base.scalars, {"bid_hands": n, "bid_hidden": hidden, "bid_epochs": args.epochs}, bid_kind="tricks", play_kind=base.play_kind)
             with tempfile.TemporaryDirectory() as tmp:
                 keep = args.keep or Path(tmp)
                 keep.mkdir(parents=True, exist_ok=True)

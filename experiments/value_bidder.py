@@ -65,7 +65,7 @@ def main(argv=None) -> Path | None:
             fit = time.perf_counter() - t0
             info = {"bidder": "values", "bid_deals": n, "bid_hidden": hidden, "bid_epochs": args.epochs, "seed": args.seed,
                     "bid_loss": losses, "made_by": "experiments/value_bidder.py", "play_from": base.info.get("made_by", "a model")}  # fmt: skip
-            model = Model(net, base.play, base.scalars, info, bid_kind="value")
+            model = Model(net, base.play, base.scalars, info, bid_kind="value", play_kind=base.play_kind)
             path = model.save(keep / f"values_{n}_{hidden}.npz")
             records = bidding_records({"values": make_agent("learned", model=str(path)), "normal": "normal"}, deals=args.bench_deals,
                                       seed=args.bench_seed)  # fmt: skip

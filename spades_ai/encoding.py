@@ -13,8 +13,10 @@ The vector (``OBSERVATION_SIZE`` = 567 float32) is ``FIELDS`` in order (``SLICES
 field's slice); seats in it are relative to the observer: 0 = itself, 1 = its left (plays
 next), 2 = its partner, 3 = its right. Under ``jokers`` / ``deuces_high`` a joker or high deuce
 keeps the card id of the card it replaces (``Rules``), so the 52 card ids still name every card.
-The Python reference is ``spades_ai.interop.encoding.observation_vector(obs)``; the batched
-environment computes the same vector in numba (``spades_ai.learn.vector_loop``). A decision's
+The Python reference is ``spades_ai.interop.encoding.observation_vector(obs)``; the kernel
+``write_observation`` computes the same vector in numba from what a kernel agent is given (the
+batched environment, ``spades_ai.learn.vector_loop``, the datasets and the learned card network
+read it). A decision's
 phase is its ``PHASES`` index (``PH_*``: a dataset's ``phase`` column). The 68 actions express
 every rule but card passing (``check_rules``).
 
@@ -27,8 +29,29 @@ from __future__ import annotations
 import numpy as np
 
 from spades_ai.cards import DECK
+from spades_ai.engine.bits import ONE, U64, lowest_index
+from spades_ai.engine.deal import public_id
+from spades_ai.engine.jit import hot_kernel, inline_kernel
+from spades_ai.engine.state import (
+    P_BAGS,
+    P_BIDS,
+    P_BLIND,
+    P_BROKEN,
+    P_DEALER,
+    P_LEADER,
+    P_PHASE,
+    P_PLAYED_BY,
+    P_SCORES,
+    P_TRICK,
+    P_TRICK_LEN,
+    P_TRICK_NO,
+    P_VOIDS,
+    P_WON,
+    PHASE_BIDDING,
+    PHASE_PLAYING,
+)
 from spades_ai.errors import RulesError
-from spades_ai.rules import Rules
+from spades_ai.rules import R_BAG_LIMIT, R_EXTRA, R_N_EXTRA, Rules
 
 N_ACTIONS = 68
 BID_OFFSET = 52
@@ -141,3 +164,68 @@ O_VOIDS = SLICES["voids"].start
 O_SCORES = SLICES["scores"].start
 O_BAGS = SLICES["bag_counts"].start
 O_TRICK_NO = SLICES["trick_no"].start
+
+
+# -- cards in the engine's layout and as card ids ----------------------------------------------
+@inline_kernel
+def id_mask(mask, rules):
+    """An engine bitboard as card ids (each joker or high deuce back on its card's id)."""
+    for i in range(rules[R_N_EXTRA]):
+        lane = ONE << U64(52 + i)
+        if mask & lane:
+            mask = (mask & ~lane) | (ONE << U64(rules[R_EXTRA + i]))
+    return mask
+
+
+@inline_kernel
+def set_bits(out, base, mask):
+    """``out[base + c] = 1`` for every bit ``c`` of ``mask``."""
+    while mask:
+        out[base + lowest_index(mask)] = 1
+        mask &= mask - ONE
+
+
+# -- the vector in numba ---------------------------------------------------------------------------
+@hot_kernel
+def write_observation(pub, seat, hand, blind_decision, rules, out):
+    """``out`` (float32, ``OBSERVATION_SIZE``) = the observation vector of ``seat`` holding
+    ``hand`` (engine layout) in ``pub`` (its view), as ``interop.encoding.observation_vector``."""
+    for k in range(OBSERVATION_SIZE):
+        out[k] = 0.0
+    if not blind_decision:
+        set_bits(out, O_OWN, id_mask(hand, rules))
+    for s in range(4):
+        r = (s - seat) & 3
+        set_bits(out, O_PLAYED + 52 * r, id_mask(U64(pub[P_PLAYED_BY + s]), rules))
+        b = pub[P_BIDS + s]
+        if b >= 0:
+            out[O_BIDS + 14 * r + b] = 1.0
+        out[O_BLIND + r] = 1.0 if pub[P_BLIND + s] != 0 else 0.0
+        out[O_WON + r] = pub[P_WON + s] / 13.0
+        for suit in range(4):
+            if (pub[P_VOIDS] >> (4 * s + suit)) & 1:
+                out[O_VOIDS + 4 * r + suit] = 1.0
+    n = pub[P_TRICK_LEN]
+    leader = pub[P_LEADER]
+    for i in range(n):
+        r = (leader + i - seat) & 3
+        out[O_TRICK + 52 * r + public_id(pub[P_TRICK + i], rules)] = 1.0
+    if n > 0:
+        out[O_LEADER + ((leader - seat) & 3)] = 1.0
+    phase = pub[P_PHASE]
+    if blind_decision:
+        out[O_PHASE + PH_BLIND] = 1.0
+    elif phase == PHASE_BIDDING:
+        out[O_PHASE + PH_BIDDING] = 1.0
+    elif phase == PHASE_PLAYING:
+        out[O_PHASE + PH_PLAYING] = 1.0
+    else:
+        out[O_PHASE + PH_OVER] = 1.0
+    out[O_DEALER + ((pub[P_DEALER] - seat) & 3)] = 1.0
+    out[O_BROKEN] = 1.0 if pub[P_BROKEN] != 0 else 0.0
+    us = seat & 1
+    for j in range(2):
+        team = us ^ j
+        out[O_SCORES + j] = min(1.0, max(-1.0, pub[P_SCORES + team] / 1000.0))
+        out[O_BAGS + j] = pub[P_BAGS + team] / rules[R_BAG_LIMIT]
+    out[O_TRICK_NO] = pub[P_TRICK_NO] / 13.0

@@ -9,6 +9,7 @@ import pytest
 
 import spades_ai as sa
 from spades_ai.agents.registry import check_rollout, list_agents, make_agent
+from spades_ai.encoding import OBSERVATION_SIZE
 from spades_ai.game import Hand
 from spades_ai.models import bidder, features, fit, network, optim
 from spades_ai.models import rows as training_rows
@@ -29,7 +30,7 @@ def tiny_model(tmp_path_factory):
 def test_the_tiny_run_trains_a_model_that_plays(tiny_model):
     model = load_model(tiny_model)
     assert model.info["made_by"].endswith("--tiny") and model.info["fit"]["card_decisions"] > 0
-    assert not model.values_bids and model.info["fit"]["bid_hands"] == 300
+    assert not model.values_bids and model.info["fit"]["bid_hands"] == 300 and model.play_kind == "vector"
     agent = make_agent("learned", model=str(tiny_model))
     records = sa.play_hands([agent, "normal"], 40, seed=5)
     assert (records.tricks_won.sum(axis=1) == 13).all()
@@ -67,10 +68,34 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
             np.testing.assert_array_equal(chunked[k], whole[k], err_msg=k)
         assert chunked["x"].dtype == np.float32 and chunked["cols"][:, replay.B_HAND].max() == (n or 10) - 1
     bid_rows = training_rows.dataset_bidding_rows(iter_dataset_hands(out))
+    play = _random_vector_rows()
     with pytest.raises(ValueError, match="one of the two"):
-        fit.train_model(hands, hands, bid_rows=bid_rows)
-    model = fit.train_model(None, hands, bid_rows=bid_rows, bid_hidden=4, play_hidden=4, epochs=1)
-    assert model.info["fit"]["bid_hands"] == 10
+        fit.train_model(hands, play, bid_rows=bid_rows)
+    model = fit.train_model(None, play, bid_rows=bid_rows, bid_hidden=4, play_hidden=4, epochs=1)
+    assert model.info["fit"]["bid_hands"] == 10 and model.play_kind == "vector"
+
+
+def _random_vector_rows(n: int = 20) -> dict:
+    """Rows of the vector card network (``rows.vector_card_rows``'s layout) drawn at random: ``n``
+    decisions of three cards, two of them weighed."""
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=3 * n).astype(np.float32)
+    values[2::3] = np.nan
+    return {"obs": (rng.random((n, OBSERVATION_SIZE)) < 0.1).astype(np.float32), "x": rng.random((3 * n, features.N_CARD_FEATURES), np.float32),
+            "start": np.arange(0, 3 * n, 3), "count": np.full(n, 3), "values": values}  # fmt: skip
+
+
+def test_a_model_keeps_another_models_bidder_beside_a_new_card_network():
+    base = load_model("reading")
+    model = fit.train_model(None, _random_vector_rows(), bidder_from=base, play_hidden=4, epochs=1, info={"made_by": "test"})
+    assert model.play_kind == "vector" and model.info["bidder_from"] == base.info and model.info["made_by"] == "test"
+    for k in base.bid:
+        np.testing.assert_array_equal(model.bid[k], base.bid[k])
+    np.testing.assert_array_equal(model.scalars, base.scalars)
+    again = fit.train_model(None, _random_vector_rows(), bidder_from=model, play_hidden=4, epochs=1, info={"made_by": "test"})
+    assert again.info == model.info  # the bidder's own model is named, however many models kept it
+    with pytest.raises(ValueError, match="with bidder_from the bidder is that model's"):
+        fit.train_model(None, _random_vector_rows(), bidder_from=base, bid_rows={"cols": None})
 
 
 def test_training_hands_are_dealt_from_the_datasets_own_seed_and_every_card_is_checked(tmp_path):
@@ -169,7 +194,7 @@ def test_a_bad_model_is_refused_by_name(bad):
 def test_a_model_of_the_wrong_shape_is_refused(tmp_path):
     m = load_model("default")
     with pytest.raises(ValueError, match="bid network's W2"):
-        Model({**m.bid, "W2": m.bid["W2"][:3]}, m.play, m.scalars, bid_kind=m.bid_kind)
+        Model({**m.bid, "W2": m.bid["W2"][:3]}, m.play, m.scalars, bid_kind=m.bid_kind, play_kind=m.play_kind)
     np.savez(tmp_path / "junk.npz", a=np.zeros(2))
     with pytest.raises(ValueError, match="not a model file"):
         load_model(tmp_path / "junk.npz")
@@ -186,13 +211,14 @@ def test_a_model_file_holds_its_bidders_kind(tmp_path):
     m = load_model("default")
     value_net = optim.init_network(features.N_BID_FEATURES, 4, N_VALUE_OUTPUTS, np.random.default_rng(0))
     with pytest.raises(ValueError, match="bid network's W2"):
-        Model(value_net, m.play, m.scalars, bid_kind="tricks")  # a value network said to be a tricks network
+        Model(value_net, m.play, m.scalars, bid_kind="tricks", play_kind=m.play_kind)  # a value network said to be a tricks network
     with pytest.raises(ValueError, match="bid_kind is one of tricks, value, not 'values'"):
-        Model(value_net, m.play, m.scalars, bid_kind="values")
-    path = Model(value_net, m.play, m.scalars, bid_kind="value").save(tmp_path / "v.npz")
+        Model(value_net, m.play, m.scalars, bid_kind="values", play_kind=m.play_kind)
+    path = Model(value_net, m.play, m.scalars, bid_kind="value", play_kind=m.play_kind).save(tmp_path / "v.npz")
     assert load_model(path).bid_kind == "value" and load_model(path).params()[5] == 1  # H_BID_KIND: VALUE_BIDDER
+    cards = load_model("reading").play  # a card network of the one kind there was then
     for kind, bid in (("tricks", m.bid), ("value", value_net)):  # a file of before: no bid_kind entry
-        arrays = {f"{net}_{k}": layers[k] for net, layers in (("bid", bid), ("play", m.play)) for k in bid}
+        arrays = {f"{net}_{k}": layers[k] for net, layers in (("bid", bid), ("play", cards)) for k in bid}
         np.savez(tmp_path / "old.npz", **arrays, scalars=m.scalars, info=np.array("{}"))
         assert load_model(tmp_path / "old.npz").bid_kind == legacy_bid_kind(bid) == kind
 
@@ -248,7 +274,7 @@ def test_blind_nil_is_bid_when_the_model_says_it_pays(tmp_path):
     for made, sighted, want in ((0.9, 50.0, True), (0.5, 50.0, False)):
         scalars = np.array(m.scalars)
         scalars[[BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE]] = made, 20.0, sighted
-        path = Model(m.bid, m.play, scalars, bid_kind=m.bid_kind).save(tmp_path / f"blind{made}.npz")
+        path = Model(m.bid, m.play, scalars, bid_kind=m.bid_kind, play_kind=m.play_kind).save(tmp_path / f"blind{made}.npz")
         assert make_agent("learned", model=str(path)).blind_nil(obs) is want
     assert make_agent("learned").blind_nil(obs) is (bidder.blind_nil_value(obs.rules_array, make_agent("learned").params) > 0)
 
@@ -364,7 +390,7 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
     base = load_model("default")
     net = optim.init_network(features.N_BID_FEATURES, 8, N_VALUE_OUTPUTS, np.random.default_rng(4))
     net["b2"] = np.array([0.1, 0.3, 0.5, 0.4, 0.2, 0.0, 0.45])  # values near each other: the network decides
-    model = Model(net, base.play, base.scalars, bid_kind="value")
+    model = Model(net, base.play, base.scalars, bid_kind="value", play_kind=base.play_kind)
     assert model.values_bids and not base.values_bids
     agent = make_agent("learned", model=str(model.save(tmp_path / "values.npz")))
     rules = sa.Rules(min_bid=2)
@@ -392,7 +418,7 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
             hand.bid(b)
     assert len(chosen) > 1
     with pytest.raises(ValueError, match="bid network's b2"):  # its kind says 7 outputs: the short b2 is named
-        Model({**net, "b2": net["b2"][:-1]}, base.play, base.scalars, bid_kind="value")
+        Model({**net, "b2": net["b2"][:-1]}, base.play, base.scalars, bid_kind="value", play_kind=base.play_kind)
 
 
 def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):

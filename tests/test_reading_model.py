@@ -15,6 +15,7 @@ import spades_ai as sa
 from spades_ai import Hand, make_agent
 from spades_ai.agents.spec import parse_agent
 from spades_ai.engine import state as st
+from spades_ai.interop.encoding import observation_vector
 from spades_ai.models import features, fit, optim
 from spades_ai.models import rows as training_rows
 from spades_ai.models.model import load_model, packed_after
@@ -26,9 +27,11 @@ from test_inference import _choice, _position, check_against_replay  # the repla
 U64 = np.uint64
 
 
-def _probabilities(obs, net: dict) -> dict[int, float]:
+def _probabilities(obs, model) -> dict[int, float]:
     """The model's chance of each legal card at ``obs``: the features of every legal card (the
-    numba kernels, tested in test_models), scored by the network in numpy, softmaxed."""
+    numba kernels, tested in test_models), after the seat's observation vector for the
+    ``"vector"`` kind (the Python reference, ``interop.encoding``), scored by the network in
+    numpy, softmaxed."""
     pub, seat, hand, rules = np.array(obs.public), obs.seat, U64(obs.engine_cards), obs.rules_array
     legal = [int(c) for c in obs.legal_cards()]
     mask = U64(sum(1 << c for c in legal))
@@ -37,12 +40,14 @@ def _probabilities(obs, net: dict) -> dict[int, float]:
     x = np.empty((len(legal), features.N_CARD_FEATURES))
     for i, c in enumerate(legal):
         features.card_features(pub, seat, hand, mask, rules, c, normal, ctx, x[i])
-    s = optim.forward(net, x)[0][:, 0]
+    if model.play_kind == "vector":
+        x = np.hstack([np.repeat(observation_vector(obs)[None, :].astype(np.float64), len(legal), axis=0), x])
+    s = optim.forward(model.play, x)[0][:, 0]
     p = np.exp(s - s.max())
     return dict(zip(legal, p / p.sum()))
 
 
-def _reference(hand: Hand, seat: int, world, eps: float, net: dict) -> float:
+def _reference(hand: Hand, seat: int, world, eps: float, model) -> float:
     """log P(the other seats' cards | world) under the learned model: the hand replayed with
     the world's cards through ``Hand``; at each other seat's card with more than one choice,
     ``(1 - eps) P(its choice) + eps / choices``, P summed over the choice's cards."""
@@ -61,7 +66,7 @@ def _reference(hand: Hand, seat: int, world, eps: float, net: dict) -> float:
             gone = int(obs.public[st.P_PLAYED]) & ~sum(1 << int(x) for x in obs.public[st.P_TRICK : st.P_TRICK + 4] if x >= 0)
             choices = {_choice(x, legal, cards, gone) for x in legal}
             if len(choices) > 1:
-                p = _probabilities(obs, net)
+                p = _probabilities(obs, model)
                 mine = _choice(c, legal, cards, gone)
                 chance = sum(q for x, q in p.items() if _choice(x, legal, cards, gone) == mine)
                 ll += math.log((1 - eps) * chance + eps / len(choices))
@@ -69,12 +74,12 @@ def _reference(hand: Hand, seat: int, world, eps: float, net: dict) -> float:
     return ll
 
 
-@pytest.mark.parametrize("eps", [0.02, 0.3])
-def test_learned_play_likelihood_matches_the_python_replay(eps):
-    model = load_model("default")
+@pytest.mark.parametrize("eps,name", [(0.02, "default"), (0.3, "default"), (0.3, "reading")])
+def test_learned_play_likelihood_matches_the_python_replay(eps, name):
+    model = load_model(name)
     packed, at = packed_after(np.zeros(3, np.int64), model)  # the model after other params, as in an agent's
     players = [make_agent("normal"), make_agent("easy", careless=0.4), make_agent("random", seed=3), make_agent("learned")]
-    reference = lambda hand, seat, world: _reference(hand, seat, world, eps, model.play)  # noqa: E731
+    reference = lambda hand, seat, world: _reference(hand, seat, world, eps, model)  # noqa: E731
     checked, informative = check_against_replay(random.Random(int(eps * 100) + 1), players, (13, 0, 12), 6, 8, eps, packed, at, reference, 1e-7)
     assert checked == 96 and informative > 50
 

@@ -21,7 +21,7 @@ from spades_ai.engine.bits import ONE, lowest_index
 from spades_ai.engine.deal import public_id
 from spades_ai.engine.jit import kernel
 from spades_ai.encoding import OBSERVATION_SIZE
-from spades_ai.learn.vectors import write_observation
+from spades_ai.encoding import write_observation
 
 SCALE = 1 << 20
 N_PARAMS = 52 * OBSERVATION_SIZE + 52

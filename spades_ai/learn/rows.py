@@ -32,7 +32,8 @@ from spades_ai.engine.state import (
     reset_public,
 )
 from spades_ai.encoding import BID_OFFSET, BLIND_NIL, LOOK, PH_BIDDING, PH_BLIND, PH_PLAYING
-from spades_ai.learn.vectors import engine_id, write_mask, write_observation
+from spades_ai.encoding import write_observation
+from spades_ai.learn.vectors import engine_id, write_mask
 
 C_HAND, C_SEAT, C_PHASE, C_ACTION, C_OUTCOME = 0, 1, 2, 3, 4
 N_COLS = 5

@@ -53,7 +53,8 @@ from spades_ai.engine.state import (
     reset_public,
 )
 from spades_ai.learn.encoding import BID_OFFSET, BLIND_NIL, LOOK, N_ACTIONS
-from spades_ai.learn.vectors import engine_id, write_mask, write_observation
+from spades_ai.encoding import write_observation
+from spades_ai.learn.vectors import engine_id, write_mask
 
 # the seat dispatch: a bound copy of this template has its own _binding (spades_ai.templates)
 from ._binding import seat_bid, seat_pass, seat_play  # noqa: F401 -- seat_pass: the binding's contract

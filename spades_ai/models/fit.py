@@ -2,19 +2,23 @@
 network and optimiser of ``models.optim``.
 
 >>> # see experiments/train_models.py, which makes the shipped ``weights/default.npz``
->>> # model = train_model(dataset_hands("runs/bids"), dataset_hands("runs/hard"), ...)
+>>> # model = train_model(dataset_hands("runs/bids"), dataset_vector_rows(iter_dataset("runs/hardv")), ...)
 
 ``fit_bidder`` fits the bidding network (the distribution of D, the partner's bid, the nil
 chance and the partner's value beside a nil, each on the rows that show it);
 ``fit_value_bidder`` the value bidder's network (each candidate's margin) on
 ``rows.value_bidding_rows``; ``blind_scalars`` the blind-nil numbers, ``fit_player`` the card
-network (the softmax over the legal cards of the imitated agent's choice), ``train_model`` a
-whole model, ``train_play_model`` a play model for reading the play (the same network, fitted on
-every seat of the table's hands). Every draw comes from ``numpy.random.default_rng(seed)``: the
+network of the ``"cards"`` kind (the softmax over the legal cards of the imitated agent's
+choice, or its values), ``fit_vector_player`` the ``"vector"`` kind's (a labeller's value of
+every card from the observation vector; ``vector_regret`` scores it), ``train_model`` a whole
+model (or a model's bidder beside a new vector card network), ``train_play_model`` a play model
+for reading the play (the ``"cards"`` network, fitted on every seat of the table's hands). Every draw comes from ``numpy.random.default_rng(seed)``: the
 same rows and seed give the same weights.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -34,7 +38,7 @@ from spades_ai.models.model import (
     Model,
     load_model,
 )
-from spades_ai.models.optim import fit_network, forward, init_network, shuffled, softmax
+from spades_ai.models.optim import adam, fit_network, forward, init_network, shuffled, softmax
 from spades_ai.models.rows import bidding_rows, card_rows
 from spades_ai.rules import Rules
 
@@ -187,6 +191,112 @@ def fit_player(rows: dict, *, hidden: int = 32, epochs: int = 8, batch: int = 25
     return net, fit_network(net, batches, _value_loss if on_values else _card_loss, epochs)
 
 
+# -- the card player over the observation vector ---------------------------------------------------
+#: the losses of ``fit_vector_player``: squared error of the centred values (``_value_loss``), or
+#: the cross-entropy against the softmax of the values (``_soft_value_loss``; a trick, 10
+#: points, a unit of its logits)
+VECTOR_LOSSES = ("values", "softmax")
+
+
+def _soft_value_loss(out, batch):
+    """Cross-entropy of the softmax of each decision's scores over the cards the labeller
+    weighed against the softmax of its values of them (decisions with two weighed cards or
+    more), over the decisions."""
+    count, _, values = batch
+    seg = np.repeat(np.arange(len(count)), count)
+    starts = np.cumsum(count) - count
+    weighed = ~np.isnan(values)
+    use = weighed & (np.bincount(seg, weights=weighed, minlength=len(count))[seg] > 1)
+
+    def softmax(z):
+        z = np.where(use, z, -np.inf)
+        top = np.maximum.reduceat(z, starts)
+        e = np.where(use, np.exp(z - np.where(np.isfinite(top), top, 0.0)[seg]), 0.0)
+        return e / np.maximum(np.add.reduceat(e, starts), 1e-300)[seg]
+
+    p, q = softmax(out[:, 0].astype(np.float64)), softmax(np.where(use, values, 0.0).astype(np.float64))
+    loss = -(q * np.log(np.where(use, p, 1.0) + 1e-12)).sum()
+    return loss / len(count), ((p - q) / len(count))[:, None]
+
+
+def vector_scores(net: dict, rows: dict, decisions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``"vector"`` card network's score of every card row of ``decisions`` (indices of
+    ``rows``, ``vector_card_rows``; as ``player.vector_scores``), with its hidden layer and each
+    row's decision (an index into ``decisions``): ``(scores (rows, 1), hidden, seg)``."""
+    idx, count = _decision_batch(rows, decisions)
+    seg = np.repeat(np.arange(len(decisions)), count)
+    n_obs = rows["obs"].shape[1]
+    shared = rows["obs"][decisions] @ net["W1"][:, :n_obs].T  # once a decision, as the kernel
+    h = np.maximum(shared[seg] + rows["x"][idx] @ net["W1"][:, n_obs:].T + net["b1"], 0.0)
+    return h @ net["W2"].T + net["b2"], h, seg
+
+
+def fit_vector_player(rows: dict, *, hidden: int = 256, epochs: int = 4, batch: int = 256, loss: str = "softmax", lr: float = 1e-3,
+                      decay: float = 1.0, seed: int = 0) -> tuple[dict, list]:  # fmt: skip
+    """The ``"vector"`` card network (a decision's observation vector and a card's features ->
+    the card's score) fitted on ``rows.vector_card_rows`` by ``loss`` (one of ``VECTOR_LOSSES``),
+    Adam in float32 minibatches of ``batch`` decisions drawn by ``seed``, the vector's weights
+    shrunk by ``lr * decay`` a step (decoupled weight decay: the vector's hundreds of sparse
+    inputs otherwise fit the noise of Hard's values, ``experiments/RESULTS.md``): ``(net,
+    losses)`` (the net in float64)."""
+    if loss not in VECTOR_LOSSES:
+        raise ValueError(f"the vector player's loss is one of {', '.join(VECTOR_LOSSES)}, not {loss!r}")
+    if not 0.0 <= lr * decay < 1.0:
+        raise ValueError(f"the vector player's decay shrinks its weights by lr * decay a step, in [0, 1): not {lr} * {decay}")
+    n = len(rows["count"])
+    if n == 0:
+        raise ValueError("no card decisions to fit the vector player on")
+    rng = np.random.default_rng(seed)
+    n_obs = rows["obs"].shape[1]
+    net = {k: v.astype(np.float32) for k, v in init_network(n_obs + rows["x"].shape[1], hidden, 1, rng).items()}
+    loss_grad = _value_loss if loss == "values" else _soft_value_loss
+    step = adam(net, lr)
+    history = []
+    for epoch in range(epochs):
+        losses = []
+        for dec in shuffled(rng, n, batch):
+            dec = np.sort(dec)  # reads the rows in order: the same draws, faster
+            out, h, seg = vector_scores(net, rows, dec)
+            idx, count = _decision_batch(rows, dec)
+            value, d_out = loss_grad(out, (count, None, rows["values"][idx]))
+            d_out = d_out.astype(np.float32)
+            dz = (d_out @ net["W2"]) * (h > 0)
+            d_shared = np.add.reduceat(dz, np.cumsum(count) - count)  # a decision's rows share its vector's part
+            grads = {"W1": np.hstack([d_shared.T @ rows["obs"][dec], dz.T @ rows["x"][idx]]), "b1": dz.sum(0), "W2": d_out.T @ h,
+                     "b2": d_out.sum(0)}  # fmt: skip
+            step(grads)
+            net["W1"][:, :n_obs] *= np.float32(1.0 - lr * decay)
+            losses.append(value)
+        history.append(float(np.mean(losses)))
+    return {k: v.astype(np.float64) for k, v in net.items()}, history
+
+
+def vector_regret(net: dict, rows: dict, scale: float = 10.0, batch: int = 8192) -> dict:
+    """How the ``"vector"`` card network's top card among the cards the labeller weighed compares
+    with the labeller's best, over the decisions of ``rows`` where it weighed two or more:
+    ``regret``, the points it gives up a decision by the labeller's own values (``scale`` back
+    to points), and ``agreement``, the share of decisions where it is the labeller's best card."""
+    lost, same, n = 0.0, 0, 0
+    for s in range(0, len(rows["count"]), batch):
+        dec = np.arange(s, min(s + batch, len(rows["count"])))
+        out, _, seg = vector_scores(net, rows, dec)
+        idx, count = _decision_batch(rows, dec)
+        values = rows["values"][idx]
+        starts = np.cumsum(count) - count
+        weighed = ~np.isnan(values)
+        use = np.add.reduceat(weighed.astype(np.int64), starts) > 1
+        score = np.where(weighed, out[:, 0], -np.inf)
+        top = np.maximum.reduceat(score, starts)
+        best = np.maximum.reduceat(np.where(weighed, values, -np.inf), starts)
+        # the value of the top-scored card (the first of equal scores, as the kernel)
+        first = np.minimum.reduceat(np.where(score == top[seg], np.arange(len(seg)), len(seg)), starts)
+        got = values[first]
+        lost += float((best - got)[use].sum())
+        same += int((got == best)[use].sum())
+        n += int(use.sum())
+    return {"regret": lost * scale / max(n, 1), "agreement": same / max(n, 1)}
+
+
 def card_accuracy(net: dict, rows: dict) -> float:
     """The share of decisions where the network's top card is the one played."""
     s = forward(net, rows["x"])[0][:, 0]
@@ -195,17 +305,30 @@ def card_accuracy(net: dict, rows: dict) -> float:
     return float(np.mean(hits))
 
 
-def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | None = None, *, player_agent: int | None = None,
-                bid_hidden: int = 32, play_hidden: int = 32, epochs: int = 8, bid_epochs: int | None = None, seed: int = 0,
-                rules: Rules | None = None, info: dict | None = None, bid_rows: dict | None = None) -> Model:  # fmt: skip
-    """A ``Model``: the bidder fitted on ``bid_hands``, the player on the cards of agent
-    ``player_agent`` in ``play_hands``, the blind-nil numbers from ``blind_hands`` (rules with
-    blind nil; without them the model never bids blind nil), each network for ``epochs`` epochs
-    (the bidder for ``bid_epochs`` when given). ``info`` is kept with it. For a dataset too
-    large to hold as hands, pass its ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands``
-    None; ``bid_rows`` of ``rows.value_bidding_rows`` fit the value bidder (``fit_value_bidder``)."""
-    if (bid_hands is None) == (bid_rows is None):
+def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | None = None, *, bid_rows: dict | None = None,
+                bidder_from=None, bid_hidden: int = 32, play_hidden: int = 256, epochs: int = 4, bid_epochs: int | None = None,
+                play_loss: str = "softmax", play_decay: float = 1.0, seed: int = 0, rules: Rules | None = None,
+                info: dict | None = None) -> Model:  # fmt: skip
+    """A ``Model``: the ``"vector"`` card network fitted on ``play_rows`` (``rows.vector_card_rows``:
+    a labeller's value of every card; ``fit_vector_player`` with ``play_hidden``, ``epochs``,
+    ``play_loss`` and ``play_decay``), the bidder fitted on ``bid_hands`` (for ``bid_epochs``, by default
+    ``epochs``) and the blind-nil numbers from ``blind_hands`` (rules with blind nil; without
+    them the model never bids blind nil). For a dataset too large to hold as hands, pass its
+    ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands`` None; ``bid_rows`` of
+    ``rows.value_bidding_rows`` fit the value bidder (``fit_value_bidder``). With
+    ``bidder_from`` (a ``Model`` or what ``load_model`` takes) that model's bidding network and
+    blind-nil numbers are kept as they are, and no bidding data is given. ``info`` is kept with it."""
+    if bidder_from is not None and (bid_hands, bid_rows, blind_hands) != (None, None, None):
+        raise ValueError("train_model: with bidder_from the bidder is that model's: give no bidding hands, rows or blind-nil hands")
+    if bidder_from is None and (bid_hands is None) == (bid_rows is None):
         raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
+    play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, decay=play_decay, seed=seed + 1)
+    fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["count"])}
+    if bidder_from is not None:
+        base = load_model(bidder_from)
+        # the info of the model that fitted the bidder, however many models kept it since
+        info = {**(info or {}), "seed": seed, "fit": fit, "bidder_from": base.info.get("bidder_from", base.info)}
+        return replace(base, play=play_net, play_kind="vector", scalars=base.scalars.copy(), info=info)
     bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
     bid_epochs = epochs if bid_epochs is None else bid_epochs
     bid_kind = "tricks" if "cols" in bid_rows else "value"
@@ -215,15 +338,12 @@ def train_model(bid_hands: dict | None, play_hands: dict, blind_hands: dict | No
     else:
         bid_net, bid_loss = fit_value_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
         bid_count = {"bid_rows": len(bid_rows["x"])}
-    cards = card_rows(play_hands, player_agent, rules)
-    play_net, play_loss = fit_player(cards, hidden=play_hidden, epochs=epochs, seed=seed + 1)
     if blind_hands is not None:
         scalars = blind_scalars(bidding_rows(blind_hands, Rules(blind_nil=True) if rules is None else rules))
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
-    fit = {"bid_loss": bid_loss, "play_loss": play_loss, "play_accuracy": card_accuracy(play_net, cards), **bid_count,
-           "card_decisions": len(cards["count"])}  # fmt: skip
-    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind)
+    fit = {"bid_loss": bid_loss, **fit, **bid_count}
+    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind, play_kind="vector")
 
 
 def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 8, epochs: int = 4,
@@ -240,4 +360,4 @@ def train_play_model(hands: dict, *, base="default", agent: int | None = None, h
     fit = {"play_loss": loss, "play_accuracy": card_accuracy(net, cards), "card_decisions": len(cards["count"]),
            "hands": len(hands["deals"]), "bidder_from": base.info.get("made_by", "a model")}  # fmt: skip
     return Model(base.bid, net, base.scalars, {**(info or {}), "seed": seed, "fit": fit, "role": "play model"},
-                 bid_kind=base.bid_kind)  # fmt: skip
+                 bid_kind=base.bid_kind, play_kind="cards")  # fmt: skip

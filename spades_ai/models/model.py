@@ -2,26 +2,32 @@
 ``.npz`` file (numpy alone reads it), and packed into a kernel agent's ``params``.
 
 >>> m = load_model("default")
->>> m.bid["W1"].shape[1] == N_BID_FEATURES, m.play["W1"].shape[1] == N_CARD_FEATURES
+>>> m.bid["W1"].shape[1] == N_BID_FEATURES, m.play["W1"].shape[1] == PLAY_SHAPES[m.play_kind][0]
 (True, True)
 
 The bidding network is of the kind ``bid_kind`` names (``BID_KINDS``, stored in the file):
 ``"tricks"``, the distribution of the tricks (``N_BID_OUTPUTS`` outputs), or ``"value"``, each
-candidate bid's margin (``N_VALUE_OUTPUTS``; see ``bidder``). It and the card network (one
-score a card, see ``player``) are each ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars``
-are the blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``). ``info``
-says how the file was made (seed, data, fit). A file written before the kind was stored is read
-as its bidding network's outputs show (``legacy_bid_kind``).
+candidate bid's margin (``N_VALUE_OUTPUTS``; see ``bidder``). The card network is of the kind
+``play_kind`` names (``PLAY_KINDS``, stored in the file too), one score a legal card: from its
+``N_CARD_FEATURES`` hand-made features (``"cards"``), or from the seat's observation vector
+(``spades_ai.encoding``, ``OBSERVATION_SIZE`` floats) followed by those features
+(``"vector"``; see ``player``). Each network is ``{"W1", "b1", "W2", "b2"}`` (``network``). ``scalars`` are the
+blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``, read by the
+``"cards"`` kind alone). ``info`` says how the file was made (seed, data, fit). A file written
+before the bidder's kind was stored is read as its bidding network's outputs show
+(``legacy_bid_kind``); one written before the card network's kind was stored has the
+``"cards"`` kind, the only one there was then.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from spades_ai.encoding import OBSERVATION_SIZE
 from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -45,16 +51,20 @@ N_SCALARS = 4
 BID_KINDS = ("tricks", "value")
 BID_OUTPUTS = {"tricks": N_BID_OUTPUTS, "value": N_VALUE_OUTPUTS}
 TRICKS_BIDDER, VALUE_BIDDER = range(2)
+#: the kinds of card network, the (inputs, outputs) of each; the packed params hold the kind's index
+PLAY_KINDS = ("cards", "vector")
+PLAY_SHAPES = {"cards": (N_CARD_FEATURES, 1), "vector": (OBSERVATION_SIZE + N_CARD_FEATURES, 1)}
+CARDS_PLAYER, VECTOR_PLAYER = range(2)
 #: int64 slots of the packed params before the floats
-H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_KIND = range(6)
-N_HEADER = 6
+H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_KIND, H_PLAY_KIND = range(7)
+N_HEADER = 7
 LAYERS = ("W1", "b1", "W2", "b2")
 
 
 @dataclass(frozen=True)
 class Model:
-    """A bidding network of the kind ``bid_kind``, a card network and the blind-nil numbers
-    (see the module docstring)."""
+    """A bidding network of the kind ``bid_kind``, a card network of the kind ``play_kind`` and
+    the blind-nil numbers (see the module docstring)."""
 
     bid: dict
     play: dict
@@ -63,12 +73,16 @@ class Model:
     info: dict = field(default_factory=dict)
     #: the bidding network's kind, one of ``BID_KINDS``
     bid_kind: str = field(kw_only=True)
+    #: the card network's kind, one of ``PLAY_KINDS``
+    play_kind: str = field(kw_only=True)
 
     def __post_init__(self):
         if self.bid_kind not in BID_KINDS:
             raise ValueError(f"a model's bid_kind is one of {', '.join(BID_KINDS)}, not {self.bid_kind!r}")
+        if self.play_kind not in PLAY_KINDS:
+            raise ValueError(f"a model's play_kind is one of {', '.join(PLAY_KINDS)}, not {self.play_kind!r}")
         _check_net("bid", self.bid, N_BID_FEATURES, BID_OUTPUTS[self.bid_kind])
-        _check_net("play", self.play, N_CARD_FEATURES, 1)
+        _check_net("play", self.play, *PLAY_SHAPES[self.play_kind])
         if np.shape(self.scalars) != (N_SCALARS,):
             raise ValueError(f"a model's scalars are {N_SCALARS} floats, not shape {np.shape(self.scalars)}")
 
@@ -82,21 +96,23 @@ class Model:
         """The same model with the card network's margin ``margin`` (``player``)."""
         scalars = np.array(self.scalars, np.float64)
         scalars[PLAY_MARGIN] = margin
-        return Model(self.bid, self.play, scalars, {**self.info, "play_margin": float(margin)}, bid_kind=self.bid_kind)
+        return replace(self, scalars=scalars, info={**self.info, "play_margin": float(margin)})
 
     def save(self, path) -> Path:
         """Write the model as ``path`` (an ``.npz``)."""
         path = Path(path)
         arrays = {f"{net}_{k}": np.asarray(getattr(self, net)[k], np.float64) for net in ("bid", "play") for k in LAYERS}
         np.savez_compressed(path, **arrays, scalars=np.asarray(self.scalars, np.float64), info=np.array(json.dumps(self.info)),
-                            bid_kind=np.array(self.bid_kind))  # fmt: skip
+                            bid_kind=np.array(self.bid_kind), play_kind=np.array(self.play_kind))  # fmt: skip
         return path
 
     def params(self) -> np.ndarray:
         """The int64 params of a kernel agent playing this model: ``N_HEADER`` ints (``H_*``:
         each network's hidden size and where it starts, where the scalars start, the bidding
-        network's kind: ``TRICKS_BIDDER`` or ``VALUE_BIDDER``), then the
-        floats (their bits), read by the kernels through ``params.view(np.float64)``."""
+        network's kind: ``TRICKS_BIDDER`` or ``VALUE_BIDDER``, the card network's:
+        ``CARDS_PLAYER`` or ``VECTOR_PLAYER``), then the floats (their bits), read by the kernels
+        through ``params.view(np.float64)``; a ``"vector"`` card network's ``W1`` is packed
+        transposed (``network``)."""
         flat = [np.zeros(N_HEADER)]
         at = N_HEADER
         header = np.zeros(N_HEADER, np.int64)
@@ -104,11 +120,15 @@ class Model:
             layers = getattr(self, net)
             header[hidden_slot], header[at_slot] = layers["W1"].shape[0], at
             for k in LAYERS:
-                a = np.asarray(layers[k], np.float64).reshape(-1)
+                a = np.asarray(layers[k], np.float64)
+                if net == "play" and k == "W1" and self.play_kind == "vector":
+                    a = a.T  # the sparse pass's packing (``network.add_rows``)
+                a = a.reshape(-1)
                 flat.append(a)
                 at += a.size
         header[H_SCALARS_AT] = at
         header[H_BID_KIND] = BID_KINDS.index(self.bid_kind)
+        header[H_PLAY_KIND] = PLAY_KINDS.index(self.play_kind)
         flat.append(np.asarray(self.scalars, np.float64))
         out = np.concatenate(flat).view(np.int64)
         out[:N_HEADER] = header
@@ -157,7 +177,8 @@ def load_model(model) -> Model:
         try:
             nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} for net in ("bid", "play")}
             bid_kind = str(f["bid_kind"]) if "bid_kind" in f else legacy_bid_kind(nets["bid"])
-            return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])), bid_kind=bid_kind)
+            play_kind = str(f["play_kind"]) if "play_kind" in f else "cards"  # written before the vector kind
+            return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])), bid_kind=bid_kind, play_kind=play_kind)
         except KeyError as exc:
             raise ValueError(f"{path} is not a model file: it lacks {exc}") from None
 

@@ -3,8 +3,8 @@ trains with.
 
 A network is one hidden layer of ReLUs, ``{"W1", "b1", "W2", "b2"}`` (``network``'s layout):
 ``init_network`` draws it, ``forward`` evaluates it on rows (as ``network.forward`` does in
-numba), ``fit_network`` runs Adam on it over the minibatches a fitter gives, with the loss and
-its gradient the fitter gives. Every draw comes from the caller's ``numpy.random`` generator.
+numba), ``fit_network`` runs Adam (``adam``) on it over the minibatches a fitter gives, with the
+loss and its gradient the fitter gives. Every draw comes from the caller's ``numpy.random`` generator.
 """
 
 from __future__ import annotations
@@ -29,23 +29,35 @@ def _backward(net: dict, x, h, d_out) -> dict:
     return {"W1": dh.T @ x, "b1": dh.sum(0), "W2": d_out.T @ h, "b2": d_out.sum(0)}
 
 
+def adam(net: dict, lr: float = 3e-3):
+    """Adam over ``net`` in place: a function that takes one step along a dict of gradients
+    (``net``'s keys and shapes)."""
+    m = {k: np.zeros_like(v) for k, v in net.items()}
+    v = {k: np.zeros_like(w) for k, w in net.items()}
+    t = 0
+
+    def step(grads: dict) -> None:
+        nonlocal t
+        t += 1
+        for k in net:
+            m[k] = 0.9 * m[k] + 0.1 * grads[k]
+            v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
+            net[k] -= lr * (m[k] / (1 - 0.9**t)) / (np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8)
+
+    return step
+
+
 def fit_network(net: dict, batches, loss_grad, epochs: int, lr: float = 3e-3) -> list[float]:
     """Adam on ``net`` in place: each epoch, for each ``(x, batch)`` of ``batches(epoch)``,
     ``loss_grad(outputs, batch) -> (loss, d_outputs)``. Returns each epoch's mean loss."""
-    m = {k: np.zeros_like(v) for k, v in net.items()}
-    v = {k: np.zeros_like(w) for k, w in net.items()}
-    t, history = 0, []
+    step = adam(net, lr)
+    history = []
     for epoch in range(epochs):
         losses = []
         for x, batch in batches(epoch):
             out, h = forward(net, x)
             loss, d_out = loss_grad(out, batch)
-            grads = _backward(net, x, h, d_out)
-            t += 1
-            for k in net:
-                m[k] = 0.9 * m[k] + 0.1 * grads[k]
-                v[k] = 0.999 * v[k] + 0.001 * grads[k] ** 2
-                net[k] -= lr * (m[k] / (1 - 0.9**t)) / (np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8)
+            step(_backward(net, x, h, d_out))
             losses.append(loss)
         history.append(float(np.mean(losses)))
     return history

@@ -1,9 +1,15 @@
-"""The learned card player: a network scores every legal card from its ``card_features`` (Normal's
-own choice among them) and plays the card of the highest score (the lowest id on a tie), unless
-it beats Normal's card by less than the model's ``PLAY_MARGIN``: then Normal's. The network is
-fitted to imitate a stronger agent's cards (``fit.fit_player``: Hard's); the margin is chosen
-by playing (``experiments/train_models.py``), so the network overrides Normal only as far as
-that gains.
+"""The learned card player. A network of the model's ``play_kind`` scores every legal card:
+
+- ``"vector"``: from the seat's observation vector (``spades_ai.encoding.write_observation``, the
+  567 floats every learner reads: its cards, every card played and by whom, the trick, bids,
+  tricks won, voids, scores) followed by the card's ``card_features`` (among them whether it is
+  Normal's card), fitted on a labeller's value of every legal card (``fit.fit_vector_player``:
+  Hard's, in points / 10); the player plays its top card (the lowest engine id on a tie). The
+  vector's part of the hidden layer is summed once a decision (``network.add_rows``).
+- ``"cards"``: from its ``card_features`` alone, fitted to imitate a stronger agent's cards
+  (``fit.fit_player``); the player plays the card of the highest score unless it beats Normal's
+  card by less than the model's ``PLAY_MARGIN``: then Normal's (the margin was chosen by
+  playing, ``experiments/learned_player_curve.py``).
 
 The same scores, as a softmax over the legal cards, are a play model: how likely each card is
 (``card_probabilities``), which Crazy's reading of the play weighs its worlds by
@@ -12,15 +18,16 @@ The same scores, as a softmax over the legal cards, are a play model: how likely
 import numpy as np
 
 from spades_ai import kernels as K
+from spades_ai.encoding import OBSERVATION_SIZE, write_observation
 from spades_ai.engine.jit import kernel
-from spades_ai.models.features import N_CARD_FEATURES, card_features, play_context
-from spades_ai.models.model import H_PLAY_AT, H_PLAY_HIDDEN, H_SCALARS_AT, PLAY_MARGIN
-from spades_ai.models.network import forward
+from spades_ai.models.features import N_CARD_FEATURES, card_features, check_table, play_context
+from spades_ai.models.model import H_PLAY_AT, H_PLAY_HIDDEN, H_PLAY_KIND, H_SCALARS_AT, PLAY_MARGIN, VECTOR_PLAYER
+from spades_ai.models.network import add_rows, forward, relu_output
 
 
 @kernel
 def card_scores(pub, seat, hand, legal, rules, params, at, scores):
-    """The card network's score of every legal card into ``scores[card]`` (engine ids; the
+    """The ``"cards"`` network's score of every legal card into ``scores[card]`` (engine ids; the
     model's packed params start at ``params[at]``, ``Model.params``). Returns Normal's card."""
     w = params.view(np.float64)
     hidden = params[at + H_PLAY_HIDDEN]
@@ -40,12 +47,35 @@ def card_scores(pub, seat, hand, legal, rules, params, at, scores):
 
 
 @kernel
-def learned_play(pub, seat, hand, legal, rules, params):
-    """The card to play (a kernel agent's ``play``; an engine card id): see the module docstring."""
-    if K.count(legal) == 1:
-        return K.lowest_card(legal)
-    scores = np.empty(56)
-    normal = card_scores(pub, seat, hand, legal, rules, params, 0, scores)
+def vector_scores(pub, seat, hand, legal, rules, params, at, scores):
+    """The ``"vector"`` card network's score of every legal card into ``scores[card]`` (engine
+    ids), from ``seat``'s observation vector and the card's features (the model's packed params
+    start at ``params[at]``)."""
+    w = params.view(np.float64)
+    hidden = params[at + H_PLAY_HIDDEN]
+    offset = at + params[at + H_PLAY_AT]
+    inputs = OBSERVATION_SIZE + N_CARD_FEATURES
+    obs = np.empty(OBSERVATION_SIZE, np.float32)
+    write_observation(pub, seat, hand, False, rules, obs)
+    shared = w[offset + inputs * hidden : offset + inputs * hidden + hidden].copy()  # b1
+    add_rows(w, offset, hidden, obs, 0, shared)
+    ctx = np.empty(N_CARD_FEATURES)
+    x = np.empty(N_CARD_FEATURES)
+    h = np.empty(hidden)
+    normal = play_context(pub, seat, hand, legal, rules, ctx)
+    m = legal
+    while m:
+        card = K.lowest_card(m)
+        m &= m - K.ONE
+        card_features(pub, seat, hand, legal, rules, card, normal, ctx, x)
+        h[:] = shared
+        add_rows(w, offset, hidden, x, OBSERVATION_SIZE, h)
+        scores[card] = relu_output(w, offset, inputs, hidden, 1, 0, h)
+
+
+@kernel
+def top_card(legal, scores):
+    """The legal card of the highest score (the lowest engine id on a tie)."""
     best, best_score = -1, -np.inf
     m = legal
     while m:
@@ -53,16 +83,35 @@ def learned_play(pub, seat, hand, legal, rules, params):
         m &= m - K.ONE
         if scores[card] > best_score:
             best, best_score = card, scores[card]
+    return best
+
+
+@kernel
+def learned_play(pub, seat, hand, legal, rules, params):
+    """The card to play (a kernel agent's ``play``; an engine card id): see the module docstring."""
+    check_table(rules)
+    if K.count(legal) == 1:
+        return K.lowest_card(legal)
+    scores = np.empty(56)
+    if params[H_PLAY_KIND] == VECTOR_PLAYER:
+        vector_scores(pub, seat, hand, legal, rules, params, 0, scores)
+        return top_card(legal, scores)
+    normal = card_scores(pub, seat, hand, legal, rules, params, 0, scores)
+    best = top_card(legal, scores)
     margin = params.view(np.float64)[params[H_SCALARS_AT] + PLAY_MARGIN]
-    return best if best_score > scores[normal] + margin else normal
+    return best if scores[best] > scores[normal] + margin else normal
 
 
 @kernel
 def card_probabilities(pub, seat, hand, legal, rules, params, at, probs):
-    """The play model: the softmax of ``card_scores`` over the legal cards, into ``probs[card]``
-    (0 elsewhere; the model at ``params[at]``)."""
+    """The play model: the softmax of the card network's scores (``vector_scores`` or
+    ``card_scores``, by the model's kind) over the legal cards, into ``probs[card]`` (0
+    elsewhere; the model at ``params[at]``)."""
     probs[:] = 0.0
-    card_scores(pub, seat, hand, legal, rules, params, at, probs)
+    if params[at + H_PLAY_KIND] == VECTOR_PLAYER:
+        vector_scores(pub, seat, hand, legal, rules, params, at, probs)
+    else:
+        card_scores(pub, seat, hand, legal, rules, params, at, probs)
     top = -np.inf
     m = legal
     while m:

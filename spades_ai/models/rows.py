@@ -4,8 +4,10 @@ feature kernels the agent plays by (``replay``), every recorded card checked as 
 ``bidding_rows`` (``dataset_bidding_rows`` for a whole dataset folder, chunk by chunk) and
 ``card_rows`` replay hands (``learn.hands.dataset_hands`` of a dataset folder, dealt from its
 own seed, or the hands of a ``--keep-plays`` results folder); ``card_value_targets`` gives a
-labelled dataset's values of the card rows; ``value_bidding_rows`` plays every candidate bid out
-on dealt cards, no dataset needed.
+labelled dataset's values of the card rows; ``vector_card_rows`` (``dataset_vector_rows`` for a
+whole folder, chunk by chunk) adds each decision's observation vector as the dataset stores it
+(the ``"vector"`` card network's rows); ``value_bidding_rows`` plays every candidate bid out on
+dealt cards, no dataset needed.
 
 >>> # from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
 >>> # bids = dataset_bidding_rows(iter_dataset_hands("runs/bids"), hands=100_000)
@@ -122,6 +124,42 @@ def card_value_targets(data: dict, cards: dict, rules: Rules | None = None, scal
         start = cards["start"][d]
         out[start : start + len(order)] = values[d, order] / scale
     return out
+
+
+def vector_card_rows(data: dict, hands: dict, rules: Rules | None = None, scale: float = 10.0) -> dict:
+    """The ``"vector"`` card network's rows of the hands of a labelled dataset: ``data`` its rows
+    (``learn.load_dataset`` with the columns ``obs``, ``phase``, ``mask``, ``action`` and
+    ``label_values``; ``labels="hard"`` or ``"crazy"``), ``hands`` the same hands
+    (``learn.hands.dataset_hands``). For each card decision with a choice, ``obs`` (its
+    observation vector, float32 ``(decisions, 567)``) and ``start``, ``count``: its legal cards'
+    rows of ``x`` (``card_rows``: the card's features, float32) and ``values`` (the labeller's
+    value of each, ``card_value_targets``: points / ``scale``, NaN where it weighed the card
+    not). The decisions and cards are checked to be the dataset's."""
+    cards = card_rows(hands, None, rules)
+    values = card_value_targets(data, cards, rules, scale)
+    card = (np.asarray(data["phase"]) == PH_PLAYING) & (np.asarray(data["mask"])[:, :52].sum(1) > 1)
+    return {"obs": np.asarray(data["obs"], np.float32)[card], "x": cards["x"].astype(np.float32), "start": cards["start"],
+            "count": cards["count"], "values": values.astype(np.float32)}  # fmt: skip
+
+
+def dataset_vector_rows(chunks, decisions: int | None = None, rules: Rules | None = None, scale: float = 10.0) -> dict:
+    """``vector_card_rows`` of a labelled dataset chunk by chunk (``chunks``: pairs of a chunk's
+    rows and hands, ``zip(learn.iter_dataset(path, columns), learn.hands.iter_dataset_hands(path))``),
+    in order, the first ``decisions`` decisions (all when None), so that only what is kept is
+    held at once."""
+    parts, n, rows = [], 0, 0
+    for data, hands in chunks:
+        if decisions is not None and n >= decisions:
+            break
+        part = vector_card_rows(data, hands, rules, scale)
+        keep = len(part["obs"]) if decisions is None else min(len(part["obs"]), decisions - n)
+        used = int(part["start"][keep - 1] + part["count"][keep - 1]) if keep else 0
+        parts.append({"obs": part["obs"][:keep], "x": part["x"][:used], "start": part["start"][:keep] + rows,
+                      "count": part["count"][:keep], "values": part["values"][:used]})  # fmt: skip
+        n, rows = n + keep, rows + used
+    if not parts:
+        raise ValueError("the dataset has no chunk to take card decisions from")
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def value_bidding_rows(seed: int, start: int, n: int, rules: Rules | None = None) -> dict:
