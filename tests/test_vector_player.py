@@ -158,8 +158,9 @@ def test_a_model_file_holds_its_card_networks_kind(tmp_path):
 @pytest.mark.parametrize("rules", [sa.Rules(players=3), sa.Rules(players=4, teams="solo")])
 def test_the_learned_agent_refuses_a_table_but_four_in_pairs(rules):
     card_player = sa.Mixed("cards", make_agent("normal"), make_agent("learned"))
-    for lineup in (["learned", "normal"], [card_player, "normal"]):
-        with pytest.raises(ValueError, match="the learned agent plays 4 players in two pairs"):
+    others = ["normal"] * (rules.players - 1)
+    for lineup in (["learned", *others], [card_player, *others]):
+        with pytest.raises(ValueError, match=f"agent 'learned' plays only 4 players in pairs, not {rules.players} players solo"):
             sa.play_hands(lineup, 2, seed=1, rules=rules)
 
 

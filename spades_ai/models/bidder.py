@@ -27,7 +27,7 @@ from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.score import bag_cost, nil_bid_points
 from spades_ai.models.explore import NIL_TRIAL_BELOW
-from spades_ai.models.features import N_BID_FEATURES, bid_features, check_table
+from spades_ai.models.features import N_BID_FEATURES, bid_features
 from spades_ai.models.model import (
     BLIND_MADE,
     BLIND_PARTNER,
@@ -116,7 +116,6 @@ def blind_nil_value(rules, params):
 @kernel
 def learned_bid(pub, seat, hand, legal, rules, params):
     """The legal bid of the highest expected points (a kernel agent's ``bid``)."""
-    check_table(rules)
     if hand == K.ZERO:  # asked about a blind nil, before looking
         return K.BLIND_NIL if blind_nil_value(rules, params) > 0.0 else 0
     values = np.empty(14)

@@ -34,20 +34,11 @@
 from spades_ai import kernels as K
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.policies.normal import estimate_tricks, nil_safe, normal_agent_play
-from spades_ai.rules import R_SEATS, R_SIDES
 
 N_BID_FEATURES = 62
 N_CARD_FEATURES = 32
 #: ranks 12 (ace) down to 8 (ten): the honours ``bid_features`` flags per suit
 HONOURS = (12, 11, 10, 9, 8)
-
-
-@inline_kernel
-def check_table(rules):
-    """Refuse any table but four players in two pairs: the models are fitted there, and their
-    inputs name a partner and two opponents."""
-    if rules[R_SEATS] != 4 or rules[R_SIDES] != 2:
-        raise ValueError("the learned agent plays 4 players in two pairs (Rules.players 4, teams 'pairs') and no other table")
 
 
 @kernel

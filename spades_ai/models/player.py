@@ -20,7 +20,7 @@ import numpy as np
 from spades_ai import kernels as K
 from spades_ai.encoding import OBSERVATION_SIZE, write_observation
 from spades_ai.engine.jit import kernel
-from spades_ai.models.features import N_CARD_FEATURES, card_features, check_table, play_context
+from spades_ai.models.features import N_CARD_FEATURES, card_features, play_context
 from spades_ai.models.model import H_PLAY_AT, H_PLAY_HIDDEN, H_PLAY_KIND, H_SCALARS_AT, PLAY_MARGIN, VECTOR_PLAYER
 from spades_ai.models.network import add_rows, forward, relu_output
 
@@ -89,7 +89,6 @@ def top_card(legal, scores):
 @kernel
 def learned_play(pub, seat, hand, legal, rules, params):
     """The card to play (a kernel agent's ``play``; an engine card id): see the module docstring."""
-    check_table(rules)
     if K.count(legal) == 1:
         return K.lowest_card(legal)
     scores = np.empty(56)
