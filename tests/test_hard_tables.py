@@ -94,3 +94,14 @@ def _positions(agent, rules, seeds):
             obs = hand.observation()
             yield obs
             hand.bid(agent.bid(obs)) if hand.phase == "bidding" else hand.play(agent.play(obs))
+
+
+def test_bids_above_thirteen_are_weighed_at_three_players():
+    """At 3 players the bids run to 17 (``cards_each``): ``decision_values`` gives a value for
+    every legal bid, those above 13 included, and the bid chosen is one of them."""
+    from spades_ai.montecarlo import decision_values
+
+    rules = sa.Rules(players=3)
+    hand = sa.Hand(sa.deal(2, 0, rules), rules=rules)
+    bid, values = decision_values(sa.make_agent("hard", worlds=16), hand.observation())
+    assert sorted(values) == list(range(rules.cards_each + 1)) and bid in values
