@@ -2,6 +2,7 @@
 
     python benchmarks/bench_agents.py [--hands 200000] [--positions 20] [--keep-plays] [--stat best]
     python benchmarks/bench_agents.py --players 3,4,5 [--hands 100000] [--repeats 7]
+    python benchmarks/bench_agents.py --hard-players 3,4,5 [--positions 20]
 
 - Self-play: ``play_hands`` with four copies of an agent (bid + play + score all in numba), one
   core, median of ``--repeats`` runs after a warm-up (``--stat best``: the fastest run, which on a
@@ -10,6 +11,8 @@
 - Hard and Crazy: every decision point (4 bids, 52 cards) of ``--positions`` hands of Normal
   self-play is put to the agent through its Python face; median and 90th percentile.
 - Sampling: one consistent world of 39 unseen cards, after the per-decision counting table.
+- ``--hard-players``: only Hard's decision times (as above) at each table size, solo except
+  four in pairs, and each size's median against four players'.
 - ``--players``: only random playouts and Normal self-play at each table size (``Rules(players=
   ...)``, solo except four in pairs), in cards played a second of CPU time, the sizes timed in
   turn round after round so that a change of load hits all of them; each size's median over
@@ -46,16 +49,17 @@ def selfplay_rate(name: str, n: int, repeats: int, keep_plays: bool = False, sta
     return n / pick(wall), n / pick(cpu)
 
 
-def decision_times(agent, positions: int, seed: int = 5, cards_only: bool = False) -> np.ndarray:
+def decision_times(agent, positions: int, seed: int = 5, cards_only: bool = False, rules: Rules | None = None) -> np.ndarray:
     """Seconds per decision of ``agent`` at every decision point (every card one with
-    ``cards_only``) of Normal self-play hands."""
+    ``cards_only``) of Normal self-play hands at the table of ``rules`` (4 in pairs by default)."""
     normal = make_agent("normal")
-    masks = deal_masks(seed, 0, positions)
-    warm = Hand(masks[0].tolist())
+    rules = rules or Rules()
+    masks = deal_masks(seed, 0, positions, rules)
+    warm = Hand(masks[0].tolist(), rules=rules)
     agent.bid(warm.observation())
     out = []
     for i in range(positions):
-        hand = Hand(masks[i].tolist(), dealer=i % 4)
+        hand = Hand(masks[i].tolist(), dealer=i % rules.players, rules=rules)
         while hand.phase != "over":
             obs = hand.observation()
             if not (cards_only and hand.phase == "bidding"):
@@ -126,6 +130,21 @@ def table_rates(sizes: list[int], n: int, repeats: int) -> None:
         print(f"| {p} players {rules.teams} | {' | '.join(cells)} |")
 
 
+def hard_table_times(sizes: list[int], positions: int, budget: dict) -> None:
+    """Hard's median decision time at each table size (``--hard-players``) and its ratio to four
+    players' (which is timed first, whether asked or not)."""
+    agent = make_agent("hard", **budget)
+    four = None
+    print("| table | Hard's median decision | p90 | decisions | median / four players' |")
+    print("|---|---|---|---|---|")
+    for p in [4] + sorted(set(sizes) - {4}):
+        rules = Rules(players=p) if p != 4 else Rules()
+        t = decision_times(agent, positions, rules=rules)
+        median = np.median(t)
+        four = four or median
+        print(f"| {p} players {rules.teams} | {median * 1e3:.2f} ms | {np.percentile(t, 90) * 1e3:.2f} ms | {len(t)} | {median / four:.2f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=200_000)
@@ -135,11 +154,15 @@ def main() -> None:
     ap.add_argument("--keep-plays", action="store_true", help="self-play records the cards in play order")
     ap.add_argument("--stat", choices=("median", "best"), default="median", help="which run's speed to report")
     ap.add_argument("--players", help="comma-separated table sizes (3,4,5): playouts and Normal self-play only")
+    ap.add_argument("--hard-players", help="comma-separated table sizes (3,4,5): Hard's decision times only")
     ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
     budget = {"worlds": 8} if args.smoke else {}  # Hard's and Crazy's
     if args.smoke:
         args.hands, args.repeats, args.positions = 200, 1, 1
+    if args.hard_players:
+        hard_table_times([int(p) for p in args.hard_players.split(",")], args.positions, budget)
+        return
     if args.players:
         table_rates([int(p) for p in args.players.split(",")], args.hands, args.repeats)
         return

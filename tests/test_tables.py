@@ -328,7 +328,7 @@ def test_lineups_take_the_table():
         sa.play_hands(["random"] * 5, 1, rules=sa.Rules(players=5), dealer=5)
 
 
-@pytest.mark.parametrize("name", ["hard", "crazy", "ismcts", "learned"])
+@pytest.mark.parametrize("name", ["ismcts", "learned"])
 def test_search_and_learned_agents_refuse_other_tables_by_name(name):
     agent = sa.make_agent(name)
     with pytest.raises(ValueError, match=rf"agent '{name}' plays only 4 players in pairs, not 3 players solo"):

@@ -142,7 +142,7 @@ def test_hards_trick_effect_matches_the_definition(rules):
         unseen = int(obs.public[P_DECK]) & ~int(hand) & ~int(obs.public[P_PLAYED])
         nil = frozenset(s for s, b in enumerate(obs.bids) if b == 0)
         fx = {c: W.effect(trick, obs.seat, c, unseen, nil) for c in legal}
-        nx = {c: trick_effect(obs.public, obs.seat, hand, c) for c in legal}
+        nx = {c: trick_effect(obs.public, obs.seat, hand, c, obs.rules_array) for c in legal}
         lane += any(c >= 52 for c in legal)
         for a in legal:
             for b in legal:
@@ -178,7 +178,7 @@ def test_thrift_with_equal_values_plays_the_cheapest_card_of_the_same_effect(rul
         for chosen in range(len(ids)):
             same = [j for j in range(len(ids)) if j != chosen and fx[j] == fx[chosen] and W.cheaper(int(ids[j]), int(ids[chosen]))]
             want = min(same, key=lambda j: (W.suit(int(ids[j])) == W.SPADES, W.rank(int(ids[j])))) if same else chosen
-            got = thrifty_choice(values, w, alive, ids, chosen, obs.public, obs.seat, hand, 2.0)
+            got = thrifty_choice(values, w, alive, ids, chosen, obs.public, obs.seat, hand, obs.rules_array, 2.0)
             assert got == want, (obs, ids, chosen, got, want)
             checked += 1
             moved += got != chosen
@@ -197,7 +197,7 @@ def test_thrift_plays_the_cheapest_card_of_the_same_effect_unless_the_dearer_gai
     for obs, hand, _, _ in playing_positions(seed=79, n_hands=30):
         legal = np.uint64(legal_now(obs.public, hand, obs.rules_array))
         ids = np.array([c for c in range(52) if int(play_candidates(obs.public, hand, legal)) >> c & 1], dtype=np.int64)
-        fx = [trick_effect(obs.public, obs.seat, hand, c) for c in ids]
+        fx = [trick_effect(obs.public, obs.seat, hand, c, obs.rules_array) for c in ids]
         # a dearer candidate (same suit, higher) with the same effect as a cheaper one
         found = [(i, j) for i in range(len(ids)) for j in range(len(ids))
                  if fx[i] == fx[j] and ids[j] // 13 == ids[i] // 13 and ids[j] < ids[i]]
@@ -211,13 +211,13 @@ def test_thrift_plays_the_cheapest_card_of_the_same_effect_unless_the_dearer_gai
         values = np.repeat(rnd.standard_normal((60, 1)) * 30.0, len(ids), axis=1)
         x = rnd.standard_normal(60)
         values[:, dear] += 0.5 * (x - x.mean())  # the same on average: the cheapest is played
-        assert thrifty_choice(values, w, alive, ids, dear, obs.public, obs.seat, hand, 2.0) == cheapest
+        assert thrifty_choice(values, w, alive, ids, dear, obs.public, obs.seat, hand, obs.rules_array, 2.0) == cheapest
         values[:, dear] += 5.0  # clearly better in the rollouts: a gain, kept
-        assert thrifty_choice(values, w, alive, ids, dear, obs.public, obs.seat, hand, 2.0) == dear
+        assert thrifty_choice(values, w, alive, ids, dear, obs.public, obs.seat, hand, obs.rules_array, 2.0) == dear
         values[:, dear] -= 5.0
         alive[:] = True
         alive[cheapest] = False  # a candidate dropped by racing is not taken back
-        got = thrifty_choice(values, w, alive, ids, dear, obs.public, obs.seat, hand, 2.0)
+        got = thrifty_choice(values, w, alive, ids, dear, obs.public, obs.seat, hand, obs.rules_array, 2.0)
         assert got != cheapest and fx[got] == fx[dear]
         seen += 1
     assert seen >= 20

@@ -18,7 +18,7 @@ import numpy as np
 
 from spades_ai.agents.builtin import BuiltinAgent, seed_param
 from spades_ai.cards import Card
-from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.state import legal_now
 from spades_ai.kernels import decision_stream
 from spades_ai.models.model import packed_after
@@ -26,6 +26,7 @@ from spades_ai.montecarlo import binding
 from spades_ai.montecarlo import search as _search
 from spades_ai.montecarlo.utility import UTILITIES
 from spades_ai.observation import Observation
+from spades_ai.seats import table_name
 
 #: Budgets: ``worlds`` sampled per decision; ``rollouts`` caps the playouts of one decision
 #: (a playout per world and candidate card or bid; 0: no cap), which bounds the time of the
@@ -62,15 +63,18 @@ CRAZY_THRIFT = True
 #: model whose card network is the play model instead of Normal (``models.player``; issue 21).
 CRAZY_READ_PLAY = False
 CRAZY_PLAY_NOISE = 0.3
+#: The options whose code plays 4 players in pairs only (``engine.solver``,
+#: ``montecarlo.finishes``, ``weights``, ``reading``), each with the value that keeps it off.
+FOUR_PAIRS_OPTIONS = {"solver_tricks": 0, "bid_aware": False, "read_play": False}
 
 
 class MonteCarloAgent(BuiltinAgent):
     """Hard or Crazy. ``module`` is the search bound to its rollout policy (``montecarlo.search``
     itself for Normal). From Python it also counts its decisions and how many bid-aware ones
-    tempered collapsing world weights toward uniform (``stats``). Its search samples worlds of
-    four hands and values them for two partnerships: it plays 4 players in pairs only."""
-
-    four_pairs_only = True
+    tempered collapsing world weights toward uniform (``stats``). Its default search (uniform
+    worlds, every rollout played out) plays every table; the options whose code reads four
+    seats in pairs (``FOUR_PAIRS_OPTIONS``: exact finishes, worlds weighted by the bids or the
+    play) play only that table, and ``check_table`` refuses any other by their names."""
 
     def __init__(self, name: str, options: dict, defaults: dict):
         # the search without the parts these options never use (exact finishes, weighted
@@ -96,12 +100,21 @@ class MonteCarloAgent(BuiltinAgent):
         super().__init__(name, self.module.mc_agent_bid, self.module.mc_agent_play, params, options, defaults,
                          self.module.mc_agent_pass)
         #: The same decisions, also writing the value of every legal card (``out[card id]``, 56)
-        #: or bid (``out[bid]``, 14): ``(pub, seat, hand, legal, rules, params, out) -> action``.
+        #: or bid (``out[bid]``, 18): ``(pub, seat, hand, legal, rules, params, out) -> action``.
         self.play_values_kernel = self.module.mc_agent_play_values
         self.bid_values_kernel = self.module.mc_agent_bid_values
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
+
+    def check_table(self, rules) -> None:
+        """Refuse, naming the agent, its four-seat options and the table, a table other than
+        4 players in pairs for an agent with any of ``FOUR_PAIRS_OPTIONS`` on."""
+        on = [f"{k}={self.options[k]}" for k, off in FOUR_PAIRS_OPTIONS.items() if self.options[k] != off]
+        if on and (rules.players, rules.teams) != (4, "pairs"):
+            offs = ", ".join(f"{k}={off}" for k, off in FOUR_PAIRS_OPTIONS.items())
+            raise ValueError(f"agent {self.label!r} with {', '.join(on)} plays only 4 players in pairs, "
+                             f"not {table_name(rules)} (those options read four seats in pairs; {offs} play any table)")
 
     def search_args(self, obs: Observation) -> tuple:
         """``(pub, seat, hand, rules, settings, state)``: what the search kernels (``module``'s
@@ -113,7 +126,7 @@ class MonteCarloAgent(BuiltinAgent):
 
     def bid(self, obs: Observation) -> int:
         pub, seat, hand, rules, settings, state = self.search_args(obs)
-        legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
+        legal = np.int64(legal_bids(seat, hand, pub, rules) & BID_BITS)
         b, fell_back = self.module.mc_bid(pub, seat, hand, rules, legal, settings, state, np.empty(0))
         self._tally(fell_back)
         return int(b)

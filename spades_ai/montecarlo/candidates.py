@@ -56,10 +56,11 @@ def play_candidates(pub, hand, legal):
 @kernel
 def candidate_bids(bid_mask, guess, expected_tricks):
     """The bids Hard weighs: the legal numbers from ``guess - 2`` to ``guess + 3`` (at most
-    seven), then nil when it is legal and the hand expects fewer than three tricks."""
+    seven), then nil when it is legal and the hand expects fewer than three tricks. ``bid_mask``
+    holds bids only (``BID_BITS``): its top is the table's ``cards_each``."""
     cands = np.empty(8, dtype=np.int64)
     n_c = 0
-    for b in range(max(1, guess - 2), min(13, guess + 3) + 1):
+    for b in range(max(1, guess - 2), guess + 4):
         if (bid_mask >> b) & 1 and n_c < 7:
             cands[n_c] = b
             n_c += 1

@@ -9,10 +9,10 @@ so a binding compiles only those again; the rest of the library is shared.
 
 import numpy as np
 
-from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import ONE, U64
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.seats import next_seat
+from spades_ai.engine.seats import cards_each, next_seat
 from spades_ai.engine.solver import position_value
 from spades_ai.engine.state import (
     P_BIDS,
@@ -72,15 +72,15 @@ def rollout_until(pub, hands, rules, tricks_left):
         rollout_passes(pub, hands, rules)
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
-        legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
+        legal = legal_bids(seat, hands[seat], pub, rules) & BID_BITS
         b = rollout_bid(pub, seat, hands[seat], legal, rules)
-        if b < 0 or b > 13 or not (legal >> b) & 1:
+        if b < 0 or b > cards_each(rules) or not (legal >> b) & 1:
             raise ValueError("the rollout policy made an illegal bid")
         apply_bid(pub, hands, b, False, rules)
     if pub[P_PHASE] == PHASE_PASSING:
         rollout_passes(pub, hands, rules)
     while pub[P_PHASE] == PHASE_PLAYING:
-        if pub[P_TRICK_LEN] == 0 and 13 - pub[P_TRICK_NO] <= tricks_left:
+        if pub[P_TRICK_LEN] == 0 and cards_each(rules) - pub[P_TRICK_NO] <= tricks_left:
             return
         seat = pub[P_TO_ACT]
         legal = legal_now(pub, hands[seat], rules)
@@ -100,7 +100,7 @@ def imagine_hidden_bids(sim, hands, rules):
     for _ in range(sim[P_N_BIDS]):
         s = next_seat(s, rules)
         if sim[P_BIDS + s] < 0:
-            legal = legal_bids(s, hands[s], sim, rules) & 0x3FFF
+            legal = legal_bids(s, hands[s], sim, rules) & BID_BITS
             sim[P_BIDS + s] = rollout_bid(sim, s, hands[s], legal, rules)
 
 

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import inline_kernel, kernel
@@ -246,7 +246,7 @@ def mc_play(pub, seat, hand, rules, legal, settings, state, out):
                                                          anchor)
     j = raced_choice(values, weights, alive, anchor, ANCHOR_Z)
     if settings.thrift:
-        j = thrifty_choice(values, weights, alive, ids, j, pub, seat, hand, ANCHOR_Z)
+        j = thrifty_choice(values, weights, alive, ids, j, pub, seat, hand, rules, ANCHOR_Z)
     if len(out):
         choice_means(values, weights, ids, out)
         m = legal & ~cands
@@ -260,11 +260,11 @@ def mc_play(pub, seat, hand, rules, legal, settings, state, out):
 @inline_kernel
 def mc_bid(pub, seat, hand, rules, bid_mask, settings, state, out):
     """The bid chosen over sampled deals, anchored on the rollout policy's bid (racing as
-    ``mc_play``), and the fallback flag. A non-empty ``out`` (14 values by bid) receives the
+    ``mc_play``), and the fallback flag. A non-empty ``out`` (18 values by bid) receives the
     mean value of each candidate bid (NaN for the others)."""
-    bid_mask = bid_mask & 0x3FFF
+    bid_mask = bid_mask & BID_BITS
     guess = rollout_bid(pub, seat, hand, bid_mask, rules)
-    if bid_mask & 0x3FFE == 0 or popcount(U64(bid_mask)) == 1:
+    if bid_mask & BID_BITS & ~1 == 0 or popcount(U64(bid_mask)) == 1:
         return guess, False
     cands = candidate_bids(bid_mask, guess, estimate_tricks(hand, rules))
     n_c = len(cands)
@@ -314,7 +314,7 @@ def mc_blind_nil(pub, seat, rules, settings, state):
             if closed:
                 imagine_hidden_bids(sim, hs, rules)
             if j == 0:  # look, then bid as the rollout policy would with these cards
-                legal = legal_bids(seat, hs[seat], sim, rules) & 0x3FFF
+                legal = legal_bids(seat, hs[seat], sim, rules) & BID_BITS
                 apply_bid(sim, hs, rollout_bid(sim, seat, hs[seat], legal, rules), False, rules)
             else:
                 apply_bid(sim, hs, 0, True, rules)

@@ -12,6 +12,7 @@ import numpy as np
 
 from spades_ai.engine.bits import ONE, RANK_OF, SUIT_MASK, U64, ZERO, popcount, suit_of
 from spades_ai.engine.jit import kernel
+from spades_ai.engine.seats import n_seats, partner, side_of
 from spades_ai.engine.state import P_BIDS, P_DECK, P_PLAYED, P_TRICK_LEN
 from spades_ai.policies.tactics import trick_status, winners_over
 
@@ -80,19 +81,21 @@ def anchored_choice(values, weights, anchor, z):
 
 
 @kernel
-def trick_effect(pub, seat, hand, card):
+def trick_effect(pub, seat, hand, card, rules):
     """The effect of ``card`` on the current trick, as a number (equal numbers: the same
     effect; ``experiments/waste.py`` states the definition and tests it):
-    last to play, the team that wins the trick, or the seat when that team has a nil bidder;
+    last to play, the side that wins the trick, or the seat when that side has a nil bidder;
     earlier, 0 if the card does not beat the trick so far, otherwise its suit and how many
     cards a later seat may hold above it in that suit."""
     n = pub[P_TRICK_LEN]
+    last = n_seats(rules) - 1
     win, win_seat, led = trick_status(pub)
     beats = n == 0 or winners_over(ONE << U64(card), win, led) != ZERO
-    if n == 3:
+    if n == last:
         w = seat if beats else win_seat
-        t = w & 1
-        if pub[P_BIDS + t] == 0 or pub[P_BIDS + t + 2] == 0:
+        t = side_of(w, rules)
+        p = partner(w, rules)
+        if pub[P_BIDS + w] == 0 or (p >= 0 and pub[P_BIDS + p] == 0):
             return 100 + w
         return 200 + t
     if not beats:
@@ -113,7 +116,7 @@ def thrift_cost(card):
 
 
 @kernel
-def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
+def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, rules, z):
     """Keep the gains, drop the noise: the cheapest candidate with the same effect on the
     current trick as ``chosen`` (``trick_effect``; cheaper: lower in the same suit, or a side
     card for a spade) whose value is not clearly below the chosen one's (the chosen card's mean
@@ -121,7 +124,7 @@ def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
     A dearer card is played only where the rollouts show it gains."""
     n = values.shape[0]
     c = ids[chosen]
-    eff = trick_effect(pub, seat, hand, c)
+    eff = trick_effect(pub, seat, hand, c, rules)
     w_sum, w2_sum = weight_sums(weights, n)
     n_eff = w_sum * w_sum / w2_sum
     best = chosen
@@ -133,7 +136,7 @@ def thrifty_choice(values, weights, alive, ids, chosen, pub, seat, hand, z):
         if not ((suit_of(a) == suit_of(c) and a < c) or (suit_of(c) == 3 and suit_of(a) != 3)):
             continue
         cost = thrift_cost(a)
-        if cost >= best_cost or trick_effect(pub, seat, hand, a) != eff:
+        if cost >= best_cost or trick_effect(pub, seat, hand, a, rules) != eff:
             continue
         mean, se = paired_advantage(values, weights, n, chosen, j, w_sum, n_eff)
         if mean <= z * se:

@@ -29,7 +29,7 @@ import numpy as np
 
 from spades_ai.cards import Card
 from spades_ai.checks import check_count, check_noise, check_seed
-from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.state import legal_now
 from spades_ai.kernels import decision_stream
 from spades_ai.models.model import packed_after
@@ -154,10 +154,10 @@ def decision_values(agent, obs: Observation) -> tuple[Card | int, dict]:
                          + (" (blind nil question)" if obs.blind_decision else ""))
     hand, args = obs.engine_cards, (obs.public, obs.seat)
     if obs.phase == "bidding":
-        legal = int(legal_bids(obs.seat, hand, obs.public, obs.rules_array)) & 0x3FFF
-        out = np.full(14, np.nan)
+        legal = int(legal_bids(obs.seat, hand, obs.public, obs.rules_array)) & BID_BITS
+        out = np.full(BLIND_NIL_BIT, np.nan)
         b = int(kernels[1](*args, hand, np.int64(legal), obs.rules_array, agent.params, out))
-        return b, {k: float(out[k]) for k in range(14) if legal >> k & 1}
+        return b, {k: float(out[k]) for k in range(BLIND_NIL_BIT) if legal >> k & 1}
     legal = np.uint64(legal_now(obs.public, hand, obs.rules_array))
     out = np.full(56, np.nan)
     c = int(kernels[0](*args, hand, legal, obs.rules_array, agent.params, out))
