@@ -394,3 +394,21 @@ def test_a_python_agent_plays_at_five_players():
     for c in rec.plays[7]:
         hand.play(int(c))
     assert list(hand.result().points) == rec.points[7].tolist()
+
+
+def test_normal_maps_its_trick_count_onto_the_four_player_line():
+    """Normal's estimate is its own at four players and moves along TABLE_TRICKS elsewhere; the
+    constants are what experiments/normal_table_calibration.py fits (its lines, at a tiny size)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from spades_ai.policies.normal import TABLE_TRICKS, table_estimate
+
+    assert table_estimate(2.5, 4) == 2.5
+    a3, b3 = TABLE_TRICKS[3]
+    assert table_estimate(2.5, 3) == pytest.approx((a3 + b3 * 2.5 - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1])
+    assert table_estimate(3.0, 3) > 3.0 and table_estimate(3.0, 5) < 3.0  # 17 cards among 3 win more, 10 among 5 fewer
+    script = Path(__file__).resolve().parent.parent / "experiments" / "normal_table_calibration.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "40"], capture_output=True, text=True, check=True).stdout
+    assert [line.split(":")[0].strip() for line in out.splitlines()] == ["3", "4", "5"]

@@ -52,6 +52,15 @@ from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 _Q, _K, _A = 10, 11, 12
 #: Normal bids blind nil only trailing by this much ...
 BLIND_TRAIL = 150
+#: ``tricks = a + b * estimate_tricks`` in Normal self-play at each table size (rows by players;
+#: ``experiments/normal_table_calibration.py`` prints them). ``table_estimate`` maps another
+#: table's estimate onto the four-player line, so the bid keeps its four-player margin.
+TABLE_TRICKS = np.array([
+    (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
+    (1.52, 1.22),
+    (0.74, 0.96),
+    (0.02, 0.84),
+])  # fmt: skip
 #: ... with the opponents this close to the target.
 BLIND_LATE = 150
 
@@ -133,6 +142,16 @@ def nil_safe(hand):
     return True
 
 
+@inline_kernel
+def table_estimate(est, seats):
+    """``est`` on the four-player scale at a table of ``seats`` (``TABLE_TRICKS``); at four
+    players ``est`` itself."""
+    if seats == 4:
+        return est
+    a, b = TABLE_TRICKS[seats, 0], TABLE_TRICKS[seats, 1]
+    return (a + b * est - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1]
+
+
 @kernel
 def normal_bid(pub, seat, hand, rules, bid_mask):
     """Normal's bid (0 = nil) from the legal-bid mask. Under closed bidding it reads no other
@@ -144,7 +163,7 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     mate = K.partner(seat, rules)
     mate_bid = K.bid_of(pub, max(mate, 0))
     partner = -1 if closed or mate < 0 else mate_bid
-    est = estimate_tricks(hand, rules)
+    est = table_estimate(estimate_tricks(hand, rules), seats)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
         return 0
     if (bid_mask & K.BID_BITS & ~NIL_BIT) == 0:
