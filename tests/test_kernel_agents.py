@@ -194,7 +194,7 @@ def test_kernel_agent_in_a_tournament_by_spec(tmp_path):
     df = sa.load_results(run)
     assert set(df["agent"].astype(str)) == {spec, "normal"}
     fast = sa.play_hands([GREEDY, "normal"], 40, seed=0)
-    rows = df[(df.table == 0) & (df.team == 0)].sort_values("deal_no")
+    rows = df[(df.rotation == 0) & (df.side == 0)].sort_values("deal_no")
     assert (rows["points"].to_numpy() == fast.points[:, 0]).all()
 
 

@@ -73,7 +73,7 @@ def test_the_example_bot_is_legal_in_a_tournament_and_starts_once_per_process(tm
     assert len(starts.read_text().split()) == 1  # three chunks, one process
     example = load_results(run_tournament(f"normal+cmd:{EXAMPLE},normal", deals=20, n_jobs=1, progress=False,
                                           out=tmp_path / "example"))  # fmt: skip
-    assert len(example) == 20 * 4 and (example["team_tricks"].groupby([example.deal_no, example.table]).sum() == 13).all()
+    assert len(example) == 20 * 4 and (example["team_tricks"].groupby([example.deal_no, example.rotation]).sum() == 13).all()
 
 
 def test_the_bidding_benchmark_takes_a_program_bidder():

@@ -49,7 +49,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 #: The files kernels are compiled from, relative to the package. A kernel module elsewhere in
 #: the package must be added here, or an edit to it would not start a fresh cache.
-KERNEL_SOURCES = ("engine/*.py", "policies/*.py", "models/*.py", "montecarlo/*.py", "selfplay/*.py", "learn/*.py", "rules.py", "kernels.py")
+KERNEL_SOURCES = ("engine/*.py", "policies/*.py", "models/*.py", "montecarlo/*.py", "selfplay/*.py", "learn/*.py", "rules.py", "kernels.py",
+                  "encoding.py")
 
 CACHE_ENV = "SPADES_AI_CACHE_DIR"
 
