@@ -88,7 +88,7 @@ PH_BLIND, PH_BIDDING, PH_PLAYING, PH_OVER = 1, 2, 3, 4
 def check_four_in_pairs(rules: Rules, what: str) -> None:
     """Refuse (``RulesError``) any table but four players in two partnerships for ``what``,
     whose vector or networks have one block per seat of that table."""
-    if (rules.players, rules.teams) != (4, "pairs"):
+    if not rules.four_in_pairs:
         raise RulesError(
             f"{what} plays four players in two partnerships (its observation has a block for each of those "
             f"seats), not rules players={rules.players}, teams={rules.teams!r}"

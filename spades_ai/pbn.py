@@ -118,7 +118,7 @@ def _teams(pair) -> str:
 def to_pbn(hand: Hand, event: str | None = None) -> str:
     """The PBN record of a hand, in play or over (see the module docstring); four seats in
     pairs only (S W N E), any other table is refused by name."""
-    if (hand.rules.players, hand.rules.teams) != (4, "pairs"):
+    if not hand.rules.four_in_pairs:
         raise ValueError(f"a PBN record holds 4 players in pairs (S W N E), not {table_name(hand.rules)}")
     rules_text = _rules_text(hand.rules)
     deal = " ".join(_holding(hand.deal[(2 + k) % 4]) for k in range(4))  # N E S W = seats 2 3 0 1

@@ -220,6 +220,13 @@ class Rules:
 
     # -- the table ------------------------------------------------------------------------
     @property
+    def four_in_pairs(self) -> bool:
+        """Whether this is the default table, four players in two partnerships: the one that
+        the parts written for it alone (the learned models, the adapters, the people's tables,
+        PBN records) accept."""
+        return self.players == 4 and self.teams == "pairs"
+
+    @property
     def n_sides(self) -> int:
         """Sides that score: ``players // 2`` with pairs, ``players`` solo."""
         return self.players // 2 if self.teams == "pairs" else self.players

@@ -750,6 +750,7 @@ def test_table_presets():
     assert (cut.players, cut.teams, cut.must_win, cut.cards_each) == (3, "solo", False, 17)
     assert Rules.preset("cutthroat", bidding="mirror").bidding == "mirror"  # mirror and whiz combine with solo
     assert Rules(players=4, teams="solo") != Rules()
+    assert Rules().four_in_pairs and not solo.four_in_pairs and not cut.four_in_pairs
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,7 @@ class MonteCarloAgent(BuiltinAgent):
         """Refuse, naming the agent, its four-seat options and the table, a table other than
         4 players in pairs for an agent with any of ``FOUR_PAIRS_OPTIONS`` on."""
         on = [f"{k}={self.options[k]}" for k, off in FOUR_PAIRS_OPTIONS.items() if self.options[k] != off]
-        if on and (rules.players, rules.teams) != (4, "pairs"):
+        if on and not rules.four_in_pairs:
             offs = ", ".join(f"{k}={off}" for k, off in FOUR_PAIRS_OPTIONS.items())
             raise ValueError(f"agent {self.label!r} with {', '.join(on)} plays only 4 players in pairs, "
                              f"not {table_name(rules)} (those options read four seats in pairs; {offs} play any table)")

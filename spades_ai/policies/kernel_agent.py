@@ -89,7 +89,7 @@ class KernelAgent:
 
     def check_table(self, rules) -> None:
         """Refuse, naming the agent and the table, a table the agent does not play."""
-        if self.four_pairs_only and (rules.players, rules.teams) != (4, "pairs"):
+        if self.four_pairs_only and not rules.four_in_pairs:
             raise ValueError(f"agent {self.label!r} plays only 4 players in pairs, not {table_name(rules)}")
 
     # -- from Python: the same kernels, checked --------------------------------------------

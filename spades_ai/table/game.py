@@ -100,7 +100,7 @@ class TableMatch:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
-        if (self.rules.players, self.rules.teams) != (4, "pairs"):
+        if not self.rules.four_in_pairs:
             raise RulesError(
                 f"the table seats four players in two partnerships, not rules players={self.rules.players}, "
                 f"teams={self.rules.teams!r} (other tables play through Python and tournaments)"

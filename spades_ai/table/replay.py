@@ -288,7 +288,7 @@ def _keep_plays_run(path: Path):
         raise ReplayError(f"{path}: cannot read the run configuration ({exc})") from None
     if not t.keep_plays:
         raise ReplayError(f"{path} was played without --keep-plays: its rows hold no cards to replay")
-    if t.rules.players != 4 or t.rules.teams != "pairs":
+    if not t.rules.four_in_pairs:
         raise ReplayError(f"{path} was played by {t.rules.players} players {t.rules.teams}: replay reads 4-player "
                           "partnership runs only")
     return t

@@ -22,7 +22,7 @@ def recorded_hands(run_dir) -> tuple[dict, list[str], Rules]:
     that ``seat_agents`` index (a partnership's partners each its own) and the rules."""
     run_dir = Path(run_dir)
     t = Tournament.from_dict(read_config(run_dir))
-    if t.rules.players != 4 or t.rules.teams != "pairs":
+    if not t.rules.four_in_pairs:
         raise ValueError(f"{run_dir}: datasets hold 4-player partnership hands (the learned models' table), "
                          f"not {t.rules.players} players {t.rules.teams}")
     if not t.keep_plays:

@@ -561,7 +561,7 @@ def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, l
     True
     >>> server.server_close()
     """
-    if rules is not None and (rules.players, rules.teams) != (4, "pairs"):
+    if rules is not None and not rules.four_in_pairs:
         raise RulesError(f"the browser table seats four players in pairs, not {rules.players} {rules.teams}")
     store = MatchStore(folder, max_live=max_live, max_matches=max_matches, seeds=seeds)
     return TableServer((host, port), store, level, rules, max_threads=max_threads, warm_up=warm_up)

@@ -96,7 +96,7 @@ def rules_from_form(base: Rules, given) -> Rules:
             raise RulesError(f"rules field {name!r} is one of {', '.join(CHOICES[name])}, not {value!r}")
         values[name] = value
     rules = Rules.from_dict(values)
-    if (rules.players, rules.teams) != (4, "pairs"):
+    if not rules.four_in_pairs:
         raise RulesError("the browser table seats four players in pairs")
     if rules.target_score is not None and rules.target_score > MAX_TARGET:
         raise RulesError(f"the browser table plays to at most {MAX_TARGET} points, not {rules.target_score}")
