@@ -68,7 +68,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import spades_ai as sa  # noqa: E402
-from spades_ai.analysis import plots, ratings  # noqa: E402
+from spades_ai.analysis import plots, ratings, unit_differences  # noqa: E402
 from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, paired_margin  # noqa: E402
 from spades_ai.analysis.partners import partner_difference, partner_values  # noqa: E402
 from spades_ai.tournament.schedule import read_experiment  # noqa: E402
@@ -219,28 +219,18 @@ def partners_table(df) -> str:
     return "\n".join(lines)
 
 
-def per_deal(df, agent: str):
-    """The duplicate difference per deal (mean over its two tables) of ``agent`` against its
-    opponent in the pairing it plays, as a Series indexed by ``deal_no``."""
-    import numpy as np
-
-    mine = df[(df["agent"].astype(str) == agent) | (df["opponent"].astype(str) == agent)]
-    sign = np.where(mine["agent"].astype(str).to_numpy() == agent, 1.0, -1.0)
-    return (mine.assign(s=sign * mine["points"].to_numpy(float)).groupby("deal_no")["s"].sum() / 2).sort_index()
-
-
 def leaves_table(df) -> str:
     """Each variant of a gauntlet against the first (e.g. ``solver_tricks=0``), paired deal by
     deal: every variant met the head of the gauntlet on the same deals."""
     from spades_ai.analysis.summary import mean_interval
 
     agents = [a["label"] for a in df.attrs["config"]["agents"]]
-    base = agents[1]
-    b = per_deal(df, base)
+    head, base = agents[:2]
+    b = unit_differences(df, base, head)
     lines = [f"Paired against {base} on the same deals:", "",
              "| agent | deals | points per deal vs " + base + " | 95% interval |", "|---|---|---|---|"]
     for a in agents[2:]:
-        d = per_deal(df, a)
+        d = unit_differences(df, a, head)
         common = d.index.intersection(b.index)
         m, lo, hi = mean_interval((d[common] - b[common]).to_numpy())
         lines.append(f"| {a} | {len(common):,} | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")
@@ -257,12 +247,12 @@ def paired_with_run(other: str, df) -> str:
     if not (run_dir / "config.json").exists():
         return f"(run `python experiments/run.py {other}` first for the pairing with its agents)\n"
     odf = sa.load_results(str(run_dir))
-    base = odf.attrs["config"]["agents"][1]["label"]
-    b = per_deal(odf, base)
+    head, base = (a["label"] for a in odf.attrs["config"]["agents"][:2])
+    b = unit_differences(odf, base, head)
     lines = [f"Paired against {base} of `{other}` on the same deals:", "",
              f"| agent | deals | points per deal vs {base} | 95% interval |", "|---|---|---|---|"]
     for a in [x["label"] for x in df.attrs["config"]["agents"]][1:]:
-        d = per_deal(df, a)
+        d = unit_differences(df, a, head)
         common = d.index.intersection(b.index)
         m, lo, hi = mean_interval((d[common] - b[common]).to_numpy())
         lines.append(f"| {a} | {len(common):,} | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")
@@ -284,12 +274,8 @@ def run_pool(name: str, jobs: int | None) -> str:
         first, second = (a.label for a in settings["agents"][:2])
         run = sa.run_tournament(settings["agents"], n_jobs=jobs, deals=settings["deals"], seed=settings["seed"],
                                 schedule=settings.get("schedule"), mode=settings.get("mode", "hands"),
-                                out=str(HERE / "runs" / part), progress=False)
-        df = sa.load_results(run)
-        df = df[df["pairing"] == 0]  # the first two agents (a gauntlet file holds more pairings)
-        sign = np.where(df["agent"].astype(str).to_numpy() == first, 1.0, -1.0)
-        per_deal = (sign * df["points"].to_numpy(float)).reshape(-1)
-        d = df.assign(s=per_deal).groupby("deal_no")["s"].sum().to_numpy() / 2  # two tables a deal
+                                rules=settings.get("rules"), out=str(HERE / "runs" / part), progress=False)
+        d = unit_differences(sa.load_results(run), first, second).to_numpy()
         diffs.append(d)
         parts.append(f"{part} (seed {settings['seed']}, {len(d):,} deals): {d.mean():+.1f}")
     d = np.concatenate(diffs)
@@ -319,8 +305,8 @@ def run_paired(name: str) -> str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # an unfinished run: said below
             df = sa.load_results(HERE / "runs" / part)
-        agent = df.attrs["config"]["agents"][0]["label"]
-        diffs[part] = d = per_deal(df, agent)
+        agent, opponent = (x["label"] for x in df.attrs["config"]["agents"][:2])
+        diffs[part] = d = unit_differences(df, agent, opponent)
         m, lo, hi = mean_interval(d.to_numpy())
         state = "complete" if df.attrs["complete"] else "unfinished"
         lines.append(f"| {part} | {agent} | {len(d):,} ({state}) | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] |")

@@ -254,10 +254,12 @@ def test_the_difference_is_against_the_mean_of_the_other_sides():
             rows.append({"pairing": 0, "deal_no": 0, "rotation": r, "side": side, "agent": agent, "points": p})
     df = pd.DataFrame(rows)
     a = [30 - 6, 60 - (6 - 9) / 2, 21 - (-3 + 9) / 2]  # A at side 0, 2, 1
-    from spades_ai.analysis.summary import _unit_outcomes
+    from spades_ai.analysis import unit_differences
 
-    s, hands = _unit_outcomes(df, "A", "hands")
-    assert hands.tolist() == [3.0] and s[0] / hands[0] == pytest.approx(np.mean(a))
+    assert unit_differences(df, "A", "B").tolist() == pytest.approx([np.mean(a)])
+    assert unit_differences(df, "B", "A").tolist() == pytest.approx([-np.mean(a)])
+    with pytest.raises(ValueError, match="no pairing of 'A' and 'C'"):
+        unit_differences(df, "A", "C")
 
 
 def test_solo_rates_count_one_player_a_side():

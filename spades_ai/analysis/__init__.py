@@ -7,6 +7,7 @@ from spades_ai.analysis.summary import (
     outcomes,
     ratings,
     summarize,
+    unit_differences,
     wilson_interval,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "outcomes",
     "ratings",
     "summarize",
+    "unit_differences",
     "wilson_interval",
 ]

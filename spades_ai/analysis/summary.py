@@ -177,6 +177,28 @@ def _unit_outcomes(g: pd.DataFrame, a: str, mode: str) -> tuple[np.ndarray, np.n
     return sums["s"].to_numpy(), sums["hands"].to_numpy()
 
 
+def unit_differences(df: pd.DataFrame, agent: str, opponent: str) -> pd.Series:
+    """``agent``'s duplicate difference against ``opponent`` in each unit of their pairing (a
+    deal, or a match in matches mode), as a Series indexed by ``deal_no`` (``match_no``): the
+    numbers ``summarize``'s ``diff`` is the mean of, at any table size. Two runs of the same seed
+    and table hold the same units, so two such Series are paired by their index.
+
+    >>> from spades_ai import run_tournament, load_results
+    >>> df = load_results(run_tournament("normal,easy", deals=20, n_jobs=1, progress=False))
+    >>> d = unit_differences(df, "normal", "easy")
+    >>> len(d), bool(abs(d.mean() - summarize(df)["diff"].iloc[0]) < 1e-9)
+    (20, True)
+    """
+    mode = _mode(df)
+    for _, a, b, g in _pairings(df):
+        if {a, b} == {agent, opponent}:
+            s, hands = _unit_outcomes(g, a, mode)
+            sign = 1.0 if a == agent else -1.0
+            unit = g["match_no"] if mode == "matches" else g["deal_no"]
+            return pd.Series(sign * s / hands, index=np.sort(unit.unique()), name=agent)
+    raise ValueError(f"no pairing of {agent!r} and {opponent!r} in these results")
+
+
 def _match_results(g: pd.DataFrame, agent: str) -> tuple[int, int]:
     """(matches won by ``agent``, finished matches it played), per side it held."""
     mine = g[_is(g["agent"], agent) & (g["winner"] >= 0).to_numpy()]
