@@ -398,7 +398,7 @@ def test_a_python_agent_plays_at_five_players():
 
 def test_normal_maps_its_trick_count_onto_the_four_player_line():
     """Normal's estimate is its own at four players and moves along TABLE_TRICKS elsewhere; the
-    constants are what experiments/normal_table_calibration.py fits (its lines, at a tiny size)."""
+    constants are what experiments/table_calibration.py fits (its lines, at a tiny size)."""
     import subprocess
     import sys
     from pathlib import Path
@@ -409,6 +409,25 @@ def test_normal_maps_its_trick_count_onto_the_four_player_line():
     a3, b3 = TABLE_TRICKS[3]
     assert table_estimate(2.5, 3) == pytest.approx((a3 + b3 * 2.5 - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1])
     assert table_estimate(3.0, 3) > 3.0 and table_estimate(3.0, 5) < 3.0  # 17 cards among 3 win more, 10 among 5 fewer
-    script = Path(__file__).resolve().parent.parent / "experiments" / "normal_table_calibration.py"
+    script = Path(__file__).resolve().parent.parent / "experiments" / "table_calibration.py"
     out = subprocess.run([sys.executable, str(script), "--hands", "40"], capture_output=True, text=True, check=True).stdout
-    assert [line.split(":")[0].strip() for line in out.splitlines()] == ["3", "4", "5"]
+    assert [line.split(":")[0].strip() for line in out.splitlines()] == [f"{a} {p}" for a in ("easy", "normal") for p in (3, 4, 5)]
+
+
+def test_easy_moves_its_count_by_the_tricks_it_takes_at_the_table():
+    """Easy's count is its own at four players; elsewhere it moves by the tricks the count takes
+    there beyond four players (EASY_TABLE_TRICKS), so its bids keep their four-player margin:
+    at 3 players the same count bids more, at 5 fewer."""
+    from spades_ai.policies.easy import EASY_TABLE_TRICKS, easy_bid, easy_count, table_count
+
+    t = EASY_TABLE_TRICKS
+    for count in range(9):
+        assert table_count(count, 4) == count
+        assert table_count(count, 3) == pytest.approx(count + t[3, 0] + t[3, 1] * count - t[4, 0] - t[4, 1] * count)
+        assert table_count(count, 3) > count > table_count(count, 5) or count == 0 and table_count(0, 5) < 0
+    hand = np.uint64(sum(1 << b for b in (12, 25, 38, 51, 50, 49, 48, 47, 46)))  # four aces, AKQJT9 of spades
+    all_bids = np.int64((1 << 18) - 1)
+    assert easy_count(hand) == 4 + 1 + 3  # four aces, the king of spades, 6 spades: 3 beyond three
+    assert easy_bid(hand, all_bids, 4) == 8
+    assert easy_bid(hand, all_bids, 3) == np.floor(table_count(8, 3) + 0.5) > 8
+    assert easy_bid(hand, all_bids, 5) == np.floor(table_count(8, 5) + 0.5) < 8

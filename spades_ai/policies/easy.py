@@ -1,6 +1,7 @@
 """Easy and random: the weak built-ins (the Easy level of docs/agents.md), and the uniform random baseline.
 
-Easy bids a rough count (aces, kings, spades beyond three), never bids nil unless the rules
+Easy bids a rough count (aces, kings, spades beyond three; at another table than four moved
+by the tricks it takes there beyond four players, ``table_count``), never bids nil unless the rules
 leave no other bid, and plays a careless card (uniform among the legal ones) with probability
 ``careless``; otherwise it plays high when it can win and low when it cannot, with no thought
 for its partner or the bags. When cards are passed it gives its highest cards, whoever gets
@@ -10,7 +11,7 @@ them; random passes uniformly random cards. Neither ever bids blind nil.
 import numpy as np
 
 from spades_ai.policies.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.kernels import (
     BID_BITS,
     ONE,
@@ -22,6 +23,7 @@ from spades_ai.kernels import (
     draw_below,
     highest_bit,
     lowest_index,
+    n_seats,
     nearest_legal_bid,
     popcount,
     select_bit,
@@ -68,15 +70,47 @@ def easy_pass(hand, n):
     return out
 
 
+#: ``tricks = a + b * easy_count`` in Easy self-play at each table size (rows by players;
+#: ``experiments/table_calibration.py`` prints them). Easy's play never reads its bid, so the
+#: lines hold whatever it bids.
+EASY_TABLE_TRICKS = np.array([
+    (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
+    (2.26, 0.83),
+    (1.20, 0.77),
+    (0.74, 0.66),
+])  # fmt: skip
+
+
 @kernel
-def easy_bid(hand, bid_mask):
+def easy_count(hand):
+    """Easy's rough count of its tricks: aces and kings, and spades beyond three."""
     count = 0
     for s in range(4):
         m = hand & SUIT_MASK[s]
         count += (m >> U64(13 * s + 12)) & ONE
         count += (m >> U64(13 * s + 11)) & ONE
     n_sp = np.int64(popcount(hand & SPADES))
-    return nearest_legal_bid(bid_mask, np.int64(count) + max(0, n_sp - 3))
+    return np.int64(count) + max(0, n_sp - 3)
+
+
+@inline_kernel
+def table_count(count, seats):
+    """Easy's ``count`` at a table of ``seats``: moved by the tricks that count takes there
+    beyond what it takes at four players (``EASY_TABLE_TRICKS``), so that Easy's bid keeps the
+    margin over its tricks it has at four players (Easy's line at four players is flat, slope
+    0.77: Normal's way, ``normal.table_estimate``, would divide the shift by it and overbid).
+    At four players ``count`` itself."""
+    if seats == 4:
+        return np.float64(count)
+    t = EASY_TABLE_TRICKS
+    return count + (t[seats, 0] + t[seats, 1] * count) - (t[4, 0] + t[4, 1] * count)
+
+
+@kernel
+def easy_bid(hand, bid_mask, seats):
+    """Easy's bid: its count (``table_count`` at another table than four), the nearest legal
+    bid to it."""
+    return nearest_legal_bid(bid_mask, np.int64(np.floor(table_count(easy_count(hand), seats) + 0.5)))
 
 
 @kernel
@@ -110,7 +144,7 @@ def random_agent_play(pub, seat, hand, legal, rules, params):
 
 @kernel
 def easy_agent_bid(pub, seat, hand, legal, rules, params):
-    return easy_bid(hand, legal)
+    return easy_bid(hand, legal, n_seats(rules))
 
 
 @kernel

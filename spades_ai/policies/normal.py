@@ -53,7 +53,7 @@ _Q, _K, _A = 10, 11, 12
 #: Normal bids blind nil only trailing by this much ...
 BLIND_TRAIL = 150
 #: ``tricks = a + b * estimate_tricks`` in Normal self-play at each table size (rows by players;
-#: ``experiments/normal_table_calibration.py`` prints them). ``table_estimate`` maps another
+#: ``experiments/table_calibration.py`` prints them). ``table_estimate`` maps another
 #: table's estimate onto the four-player line, so the bid keeps its four-player margin.
 TABLE_TRICKS = np.array([
     (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
