@@ -35,3 +35,15 @@ def write_mask(pub, hand, blind_pending, rules, out):
             set_bits(out, BID_OFFSET, U64(legal_bids(pub[P_TO_ACT], hand, pub, rules) & 0x3FFF))
     else:
         set_bits(out, 0, id_mask(legal_now(pub, hand, rules), rules))
+
+
+def __getattr__(name: str):
+    # deprecated: the observation vector's kernel and size moved to spades_ai.encoding (issue 36)
+    if name in ("write_observation", "OBSERVATION_SIZE"):
+        import warnings
+
+        import spades_ai.encoding as encoding
+
+        warnings.warn(f"spades_ai.learn.vectors.{name} is spades_ai.encoding.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(encoding, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -625,7 +625,9 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
 
     ``df.attrs["config"]`` holds the run's configuration, ``df.attrs["complete"]`` whether every
     chunk is there (an unfinished run loads with a warning). A file that cannot be read raises
-    ``ResultsError`` naming it; nothing on disk is changed.
+    ``ResultsError`` naming it; nothing on disk is changed. ``columns`` reads only those
+    columns; schema 3's names ``table`` and ``team`` (deprecated) read ``rotation`` and ``side``
+    under the names asked for, with a ``DeprecationWarning``.
 
     >>> from spades_ai import run_tournament
     >>> df = load_results(run_tournament("normal,easy", deals=100, n_jobs=1, progress=False))
@@ -633,6 +635,8 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     (400, ['pairing', 'deal_no', 'rotation', 'side', 'players', 'dealer', 'agent'])
     """
     path = Path(path)
+    asked = None if columns is None else list(columns)
+    columns = None if asked is None else _schema_4_names(asked)
     if path.is_file():
         meta = _read_metadata(path).metadata or {}
         config = json.loads(meta.get(META_KEY, b"{}"))
@@ -666,6 +670,8 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     if version < SCHEMA:
         table = _as_this_schema(table, version, path, columns)
     df = table.replace_schema_metadata(None).to_pandas()
+    if asked is not None:
+        df = df.rename(columns={new: name for name, new in zip(asked, columns) if name != new})
     df.attrs["config"] = config
     df.attrs["complete"] = missing == 0
     if not path.is_file() and config.get("sprt") is not None:
@@ -673,6 +679,18 @@ def load_results(path: str | Path, *, columns: Iterable[str] | None = None) -> p
     if missing:
         warnings.warn(f"{path}: the run is unfinished, {missing:,} of its units are not played yet", stacklevel=2)
     return df
+
+
+def _schema_4_names(columns: list[str]) -> list[str]:
+    """``columns`` in this schema's names: schema 3's ``table`` and ``team``, deprecated since
+    schema 4 (issue 34: tables of 3 to 5 players), read as ``rotation`` and ``side`` with a
+    ``DeprecationWarning``."""
+    old = [c for c in columns if c in SCHEMA_3_RENAMES]
+    if old:
+        renamed = ", ".join(f"{c!r} is {SCHEMA_3_RENAMES[c]!r}" for c in old)
+        warnings.warn(f"load_results(columns=...): since results schema 4 {renamed}; the old names are deprecated",
+                      DeprecationWarning, stacklevel=3)  # fmt: skip
+    return [SCHEMA_3_RENAMES.get(c, c) for c in columns]
 
 
 def _stored_names(columns, version: int) -> list[str] | None:
