@@ -63,3 +63,10 @@ def test_learn_vectors_names_are_encodings(name):
 def test_learn_vectors_has_no_other_new_attribute():
     with pytest.raises(AttributeError, match="'spades_ai.learn.vectors' has no attribute 'observation'"):
         vectors.observation  # noqa: B018
+
+
+def test_an_unknown_column_is_named_not_called_damage(cutthroat_run):
+    from spades_ai.tournament.results import ResultsError
+
+    with pytest.raises(ResultsError, match="no column 'foo' in these results; the columns are pairing, deal_no"):
+        load_results(cutthroat_run, columns=["side", "foo"])

@@ -1,11 +1,11 @@
 """Tournaments and results at every table size (issue 34): the duplicate rotations, results
 schema 4 (one row per hand per side) and the summaries per agent over sides.
 
-The engine plays only 4 players in pairs yet, so the 3- and 5-player paths are driven here by
-``HandRecords`` built in the test with the shapes of the engine's contract (per seat
-``(n, players)``, per side ``(n, n_sides, F)``, ``plays`` ``(n, deck size)``), and by a stand-in
-for ``play_hands`` whose points are a seat's luck plus its agent's skill: a duplicate schedule
-that puts every entrant in every seat cancels the luck exactly.
+Besides real runs at 3 and 5 players, some tests drive the paths with ``HandRecords`` built in
+the test with the shapes of the engine's contract (per seat ``(n, players)``, per side
+``(n, n_sides, F)``, ``plays`` ``(n, deck size)``), and with a stand-in for ``play_hands`` whose
+points are a seat's luck plus its agent's skill: a duplicate schedule that puts every entrant in
+every seat cancels the luck exactly.
 """
 
 import json

@@ -835,7 +835,16 @@ def _read(path: Path, columns) -> pa.Table:
     try:
         return pq.read_table(path, columns=columns)
     except Exception as exc:  # noqa: BLE001 -- damaged files raise ArrowInvalid, OSError, ...
-        raise ResultsError(f"{path}: cannot read this chunk file ({type(exc).__name__}: {exc}){_DAMAGED}") from None
+        error = exc
+    try:  # a column asked for that the file lacks is the caller's mistake, not damage
+        names = pq.read_schema(path).names
+    except Exception:  # noqa: BLE001
+        names = None
+    unknown = [c for c in columns or () if names is not None and c not in names]
+    if unknown:
+        raise ResultsError(f"{path}: no column {', '.join(map(repr, unknown))} in these results; "
+                           f"the columns are {', '.join(names)}")
+    raise ResultsError(f"{path}: cannot read this chunk file ({type(error).__name__}: {error}){_DAMAGED}") from None
 
 
 def _check_overlaps(files: list[tuple[Chunk, Path]]) -> None:
