@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from spades_ai.cards import RANK_CHARS, CardSet
 from spades_ai.engine.state import P_TO_ACT
 from spades_ai.pbn import SEAT_LETTERS
-from spades_ai.render.text import bid_text, sheet_rows, trick_winners
+from spades_ai.render.text import bid_text, result_side_seats, seat_names, sheet_rows, trick_winners
 
 #: The suit symbols by suit id (clubs, diamonds, hearts, spades).
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -142,12 +142,23 @@ def tricks_html(view, names: Sequence[str] | None = None, marks: Mapping | None 
 
 
 def sheet_html(result, names: Sequence[str] | None = None, teams: Sequence[str] | None = None) -> str:
-    """A finished hand's score sheet (the rows of ``render.text.sheet_rows``) as a table."""
-    names = default_names() if names is None else names
-    teams = teams or ("NS (seats 0, 2)", "EW (seats 1, 3)")
-    head = f"<tr><th></th><th>{html.escape(teams[0])}</th><th>{html.escape(teams[1])}</th></tr>"
-    body = "".join(f"<tr><td>{label}</td><td>{html.escape(a)}</td><td>{html.escape(b)}</td></tr>" for label, (a, b) in sheet_rows(result, names))
+    """A finished hand's score sheet (the rows of ``render.text.sheet_rows``) as a table, a
+    column a side."""
+    if names is None:
+        names = default_names() if len(result.bids) == 4 else seat_names(players=len(result.bids))
+    teams = teams or _side_names(result)
+    head = "<tr><th></th>" + "".join(f"<th>{html.escape(t)}</th>" for t in teams) + "</tr>"
+    body = "".join(f"<tr><td>{label}</td>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
+                   for label, cells in sheet_rows(result, names))
     return f'<table class="sa-sheet">{head}{body}</table>'
+
+
+def _side_names(result) -> tuple[str, ...]:
+    """The sides of a sheet by their seats: ``NS (seats 0, 2)`` and ``EW (seats 1, 3)`` at four
+    in pairs, ``seat 2`` solo."""
+    if len(result.bids) == 4 and len(result.contract) == 2:
+        return ("NS (seats 0, 2)", "EW (seats 1, 3)")
+    return tuple("seat " + ", ".join(map(str, result_side_seats(result, k))) for k in range(len(result.contract)))
 
 
 def result_html(result, names: Sequence[str] | None = None) -> str:

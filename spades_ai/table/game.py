@@ -79,6 +79,11 @@ def table_agents(level: str, seed: int, rules: Rules | None = None) -> list:
     return [None if s == HUMAN else make_agent(PARTNER_LEVEL[level] if s == mate else level, seed=seed) for s in seats(rules)]
 
 
+def agent_pass(agent, obs) -> list:
+    """The cards ``agent`` passes from ``obs``: its own ``pass_cards``, or the default pass."""
+    return agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
+
+
 def parse_bid(line: str) -> tuple[int, bool] | None:
     """``(bid, blind)`` from ``3``, ``nil``, ``0``, ``blind nil`` or ``blind``; None if the line
     is no bid at all (the engine decides whether a bid is allowed)."""
@@ -244,7 +249,7 @@ class TableMatch:
         if h.phase == "passing":
             obs = h.observation()
             n, blind = h.pass_count, None not in h.bids
-            h.pass_cards(seat, agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs))
+            h.pass_cards(seat, agent_pass(agent, obs))
             mate = partner(seat, self.rules)  # passing is played in pairs only
             to = "you" if mate == HUMAN else self.names[mate]
             return lines + [f"{self.names[seat]} passes {n} card{'s' * (n != 1)} to {to}."] + self._received(blind)
@@ -408,6 +413,12 @@ class TableMatch:
             agent.play(trial.observation())
 
     # -- saving ----------------------------------------------------------------------------
+    @classmethod
+    def _settings_of(cls, line: dict) -> dict:
+        """The settings beyond the seed, level and rules that a save file's first line gives the
+        constructor (a subclass's own; the terminal has none)."""
+        return {}
+
     def _line(self, hand: Hand, hand_no: int, finished: bool) -> dict:
         line = {
             "seed": self.seed,
@@ -441,7 +452,7 @@ class TableMatch:
             raise SaveFileError(f"{path} holds no hand")
         first = lines[0]
         try:
-            match = cls(first["seed"], first["level"], Rules.from_dict(first["rules"]))
+            match = cls(first["seed"], first["level"], Rules.from_dict(first["rules"]), **cls._settings_of(first))
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveFileError(f"{path}: line 1 is not a saved match ({exc})") from None
         match.hands, match.results, match.hand = [], [], None
