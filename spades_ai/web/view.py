@@ -20,7 +20,7 @@ from spades_ai.agents import make_agent
 from spades_ai.render.html import card_html, sheet_html
 from spades_ai.render.text import trick_winners
 from spades_ai.rules import Rules
-from spades_ai.seats import seats, side_seats, sides
+from spades_ai.seats import seats, side_of, side_seats, sides
 from spades_ai.table.game import HUMAN, PARTNER_LEVEL, TableMatch, agent_pass
 from spades_ai.web.settings import check_timer
 
@@ -206,6 +206,9 @@ def match_view(match: BrowserMatch, lines: list[str] | None = None, start_clock:
         "rules": match.rules.to_dict(),
         "names": list(match.names),
         "teams": list(match.teams),
+        "side_of": [side_of(seat, match.rules) for seat in seats(match.rules)],
+        # the replay pictures (spades_ai.render.html) draw four seats in pairs
+        "replays": match.rules.four_in_pairs,
         "scores": list(match.scores),
         "bag_count": list(match.bag_count),
         "over": match.over,
