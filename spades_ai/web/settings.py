@@ -81,7 +81,8 @@ def rules_form(base: Rules) -> list[dict]:
 
 def rules_from_form(base: Rules, given) -> Rules:
     """``base`` with the fields of ``given`` (a JSON object from the page) changed; a wrong
-    field, type or value raises ``RulesError`` naming it."""
+    field, type or value raises ``RulesError`` naming it. ``players`` without ``teams`` takes
+    that table's sides (pairs at four, solo otherwise)."""
     if given is None:
         given = {}
     if not isinstance(given, dict):
@@ -102,8 +103,10 @@ def rules_from_form(base: Rules, given) -> Rules:
         elif kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesError(f"rules field {name!r} is a whole number, not {value!r}")
         elif kind == "choice" and value not in CHOICES[name]:
-            raise RulesError(f"rules field {name!r} is one of {', '.join(CHOICES[name])}, not {value!r}")
+            raise RulesError(f"rules field {name!r} is one of {', '.join(map(str, CHOICES[name]))}, not {value!r}")
         values[name] = value
+    if "players" in given and "teams" not in given:
+        values["teams"] = None  # the sides follow the players: pairs at four, solo otherwise
     rules = Rules.from_dict(values)
     if rules.target_score is not None and rules.target_score > MAX_TARGET:
         raise RulesError(f"the browser table plays to at most {MAX_TARGET} points, not {rules.target_score}")
