@@ -18,6 +18,7 @@ from itertools import count
 import pytest
 
 from spades_ai import Card, Rules, RulesError
+from spades_ai.cli import main
 from spades_ai.table.replay import replay_lines, replay_source
 from spades_ai.web import make_server
 from spades_ai.web.client import HTTPRefusal, TableClient, first_choice, play_match
@@ -454,17 +455,18 @@ def test_the_server_offers_its_own_table_first(tmp_path):
     ({"players": 5}, ["You", "West", "North-west", "North-east", "East"], 10),
     ({"players": 4, "teams": "solo", "must_win": True}, ["You", "West", "North", "East"], 13),
 ])  # fmt: skip
-def test_a_whole_match_at_three_four_solo_and_five_players_over_http(table, rules, names, held):
+def test_a_whole_match_at_three_four_solo_and_five_players_over_http(table, rules, names, held, capsys):
     """Every seat its own side: the seats named around the table, the cards each, every
     opponent at the level and no partner, the sheets and the results a column a side; the save
-    file replays in the terminal; the replay pictures (four in pairs) are refused by name."""
+    file replays in the terminal and the page, whose review (four in pairs only) says so by name,
+    as ``spades-ai review`` does."""
     server, client = table
     state = client.new_match("easy", {**rules, "target_score": None, "max_hands": 2})
     mid, n = state["id"], len(names)
     assert state["names"] == state["teams"] == names and state["side_of"] == list(range(n))
     assert state["partner"] is None and state["partner_level"] is None and state["seat_levels"] == [None] + ["easy"] * (n - 1)
     assert state["hand"]["held"] == [held] * n and len(state["hand"]["contracts"]) == n
-    assert len(state["hand"]["cards"]) == held and not state["replays"]
+    assert len(state["hand"]["cards"]) == held
     final = play_match(client, state).state
     assert final["over"] and final["stats"]["hands"] >= 2 and len(final["scores"]) == n
     assert all(len(final["stats"][k]) == n for k in ("contracts_made", "contracts_bid", "bags"))
@@ -472,11 +474,15 @@ def test_a_whole_match_at_three_four_solo_and_five_players_over_http(table, rule
     assert final["result_line"].startswith(f"{winner} {'win' if winner == 'You' else 'wins'} the match, {max(final['scores'])} to ")
     sheet = final["sheets"][0]["html"]
     assert sheet.count("<th>") == n + 1 and all(f"<th>{name}</th>" in sheet for name in names)
-    refused(409, client.request, "GET", f"/matches/{mid}/replay/0", match=f"4 players in pairs, not {n} players solo")
+    page = client.request("GET", f"/matches/{mid}/replay/0?review=1").decode()
+    assert page.count('class="sa-step"') == held + 1 and page.count('data-where="dealt"') == n * held
+    assert f"The review judges 4 players in pairs, not {n} players solo: no marks." in page
     out = server.store.folder / f"downloaded-{n}.jsonl"
     out.write_bytes(client.save_file(mid))
     text = "\n".join(replay_lines(replay_source(out)[0]))
-    assert "Score sheet" in text and f"  {names[-1]}" in text
+    assert "Score sheet" in text and f"  {names[-1]}" in text and f"Trick {held}: " in text
+    assert main(["review", str(out), "--hand", "0"]) == 2
+    assert f"review judges 4 players in pairs, not {n} players solo" in capsys.readouterr().err
 
 
 def test_the_turn_timer_plays_normals_choice_for_you_and_says_so(tmp_path):

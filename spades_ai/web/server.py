@@ -19,7 +19,8 @@ POST    ``/api/matches/ID/step``               one agent acts (the page paces th
 GET     ``/api/matches/ID/save``               the save file (JSON lines), once the match is
                                                over (it holds the seed, which tells every deal)
 GET     ``/matches/ID/replay/K[?review=1]``    finished hand K trick by trick (HTML; with
-                                               ``review=1`` the review's marks, solver judge)
+                                               ``review=1`` the review's marks, solver judge,
+                                               at four players in pairs)
 ======  ====================================  ===============================================
 
 ``HEAD`` answers as ``GET`` without the body. The server listens at once; its ``warm_up`` (the
@@ -515,16 +516,15 @@ class Handler(BaseHTTPRequestHandler):
         want_review = query.get("review", ["0"])[0] == "1"
 
         def record(match):
-            if not match.rules.four_in_pairs:
-                raise Refused(409, f"the replay pictures show 4 players in pairs, not {table_name(match.rules)}: "
-                                   "download the match and replay it with spades-ai replay")
             if k >= len(match.hands):
                 raise Refused(404, f"hand {k} is not finished: the match has {len(match.hands)} finished hands (0..)")
             return match.hands[k].clone()
 
         hand = self.server.store.use(match_id, record)
         marks, note = None, ""
-        if want_review:
+        if want_review and not hand.rules.four_in_pairs:
+            note = f"<p>The review judges 4 players in pairs, not {html.escape(table_name(hand.rules))}: no marks.</p>"
+        elif want_review:
             marks = self._review_marks(hand)
             note = f"<p>Marked: the decisions of the last 6 tricks that lose over 0.5 points (solver judge): {len(marks)}.</p>"
         title = f"Hand {k + 1}"

@@ -207,8 +207,6 @@ def match_view(match: BrowserMatch, lines: list[str] | None = None, start_clock:
         "names": list(match.names),
         "teams": list(match.teams),
         "side_of": [side_of(seat, match.rules) for seat in seats(match.rules)],
-        # the replay pictures (spades_ai.render.html) draw four seats in pairs
-        "replays": match.rules.four_in_pairs,
         "scores": list(match.scores),
         "bag_count": list(match.bag_count),
         "over": match.over,

@@ -304,8 +304,7 @@ function drawLog() {
 
 function drawReplays() {
   const box = $("replays");
-  box.textContent = S.hand.hand_no && S.replays ? "Replay a finished hand: " : "";
-  if (!S.replays) return;
+  box.textContent = S.hand.hand_no ? "Replay a finished hand: " : "";
   for (let k = 0; k < S.hand.hand_no; k++) {
     const a = document.createElement("a");
     a.href = `/matches/${S.id}/replay/${k}?review=1`;
@@ -385,7 +384,6 @@ function showSheet(sheet) {
   $("sheet-title").textContent = `Score sheet, hand ${sheet.hand_no + 1}`;
   $("sheet-body").innerHTML = sheet.html;
   $("sheet-replay").href = `/matches/${S.id}/replay/${sheet.hand_no}?review=1`;
-  $("sheet-replay").hidden = !S.replays;
   show("sheet");
 }
 
@@ -433,13 +431,11 @@ function showResults() {
   for (const sh of S.sheets) {
     const h3 = document.createElement("h3");
     h3.textContent = `Hand ${sh.hand_no + 1}: ${sh.points.join(" to ")} `;
-    if (S.replays) {
-      const a = document.createElement("a");
-      a.href = `/matches/${S.id}/replay/${sh.hand_no}?review=1`;
-      a.target = "_blank";
-      a.textContent = "replay";
-      h3.append(a);
-    }
+    const a = document.createElement("a");
+    a.href = `/matches/${S.id}/replay/${sh.hand_no}?review=1`;
+    a.target = "_blank";
+    a.textContent = "replay";
+    h3.append(a);
     all.append(h3);
     all.insertAdjacentHTML("beforeend", sh.html);
   }
