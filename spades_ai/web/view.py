@@ -38,8 +38,8 @@ class BrowserMatch(TableMatch):
     15.0
     >>> m.clock = lambda: 116.0; m.time_left(), m.timed_out()
     (0.0, True)
-    >>> m.play_for_you()[0]
-    "Time ran out (15 s): the table bids 4 for you (Normal's choice)."
+    >>> m.play_for_you()[0]  # doctest: +ELLIPSIS
+    "Time ran out (15 s): the table bids ... for you (Normal's choice)."
     """
 
     shows_hidden_rules = True
