@@ -516,3 +516,26 @@ def test_the_turn_timer_plays_normals_choice_for_you_and_says_so(tmp_path):
         now[0] += 10**6
         assert off["timer"] is None and off["hand"]["time_left"] is None
         refused(409, client.step, off["id"], match="it is your turn")
+
+
+def test_a_new_hands_first_turn_starts_its_clock_after_the_score_sheet():
+    """When you open a hand, the view that ends the hand before (the page shows its score
+    sheet) does not start your clock; the next state asked for (after NEXT HAND) does."""
+    from spades_ai.web.view import match_view
+
+    rules = Rules.preset("cutthroat", target_score=None, max_hands=2)
+    seed = next(s for s in count() if BrowserMatch(s, "easy", rules).dealer_of(1) == 2)  # you bid first in hand 2
+    match = BrowserMatch(seed, "easy", rules, timer=30)
+    match.clock = lambda: 0.0
+    view = match_view(match)
+    while match.hand_no == 0:
+        if match.agent_to_act:
+            lines = match.step()
+        else:
+            ok, lines = match.answer(first_choice(view["hand"]))
+            assert ok, lines
+        view = match_view(match, lines, start_clock=not match.fresh)
+    assert match.fresh and view["hand"]["your_turn"] and view["hand"]["time_left"] is None
+    assert "Score sheet, hand 1" in "\n".join(view["lines"]) and len(view["sheets"]) == 1
+    match.clock = lambda: 500.0  # the score sheet read for a while: no time lost
+    assert match_view(match)["hand"]["time_left"] == 30.0
