@@ -470,8 +470,8 @@ def _warm_up_tournament(t) -> None:
 
 
 def _cmd_play(args) -> None:
+    from spades_ai.seats import table_name
     from spades_ai.table import SaveFileError, TableMatch, play_session
-
 
     if args.resume is not None:
         given = [f"--{k}" for k in ("level", "target", "rules", "seed") if getattr(args, k) is not None]
@@ -493,11 +493,10 @@ def _cmd_play(args) -> None:
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
         match = TableMatch(seed, args.level or "normal", rules)
         save = args.save
-    level = match.level
-    partner = "crazy" if level == "crazy" else "hard"
+    table = "" if match.rules.four_in_pairs else f", {table_name(match.rules)}"
     print(
-        f"Spades to {match.rules.target_score}: you (South) and North ({partner}) against West and East ({level}); "
-        f"seed {match.seed}." + (f" Saved in {save}." if save is not None else ""),
+        f"Spades to {match.rules.target_score}{table}: {match.seating()}; seed {match.seed}."
+        + (f" Saved in {save}." if save is not None else ""),
     )
     if match.over:
         print(match.result_line())

@@ -36,8 +36,11 @@ seat 3 East (``SEAT_LETTERS``); team 0 is NS (seats 0 and 2), team 1 is EW (seat
 
 Reading replays every bid and card through ``Hand``: a malformed record raises ``PBNError``
 naming the line, the tag and the problem, a refused bid or card names it, and nothing is
-corrected. Every ``Rules`` can be written (the ``Rules`` tag holds any field, the ``Pass``
-and ``BlindPass`` sections the passes).
+corrected. Every ``Rules`` of the four-player partnership table can be written (the ``Rules``
+tag holds any field, the ``Pass`` and ``BlindPass`` sections the passes). The format's four
+compass seats and two pairs fix that table: a hand of 3 or 5 players, or of four solo, is
+refused by name, written (``ValueError``) or read (``PBNError`` on the ``Rules`` tag); save
+such a hand as a ``Hand`` record (``Hand.to_json()``) or a saved match instead.
 
 >>> from spades_ai import Hand, deal
 >>> h = Hand(deal(seed=1)); [h.bid(3) for _ in range(4)] and None
@@ -260,9 +263,12 @@ def _read_rules(tag: _Tag | None) -> Rules:
         low = value.lower()
         fields[key] = None if low == "none" else {"true": True, "false": False}.get(low, int(value) if re.fullmatch(r"-?\d+", value) else value)
     try:
-        return Rules.from_dict(fields)
+        rules = Rules.from_dict(fields)
     except (RulesError, ValueError, TypeError) as exc:
         raise PBNError(tag.line, tag.name, str(exc)) from None
+    if not rules.four_in_pairs:  # the format's four compass seats (S W N E) and two pairs (NS, EW)
+        raise PBNError(tag.line, tag.name, f"a PBN record holds 4 players in pairs (S W N E), not {table_name(rules)}")
+    return rules
 
 
 def _read_deal(tag: _Tag) -> list[list[str]]:

@@ -45,7 +45,7 @@ def cards_of(picture: str):
 
 def random_hand(seed: int, rules: Rules, n_plays: int) -> Hand:
     rnd = random.Random(seed)
-    hand = Hand(deal(seed, 0), rules=rules, dealer=seed % 4)
+    hand = Hand(deal(seed, 0, rules), rules=rules, dealer=seed % rules.players)
     while hand.phase == "bidding" or (hand.phase == "playing" and len(hand.plays) < n_plays):
         if hand.phase == "bidding":
             hand.bid(rnd.choice(hand.legal_bids()))
@@ -55,25 +55,27 @@ def random_hand(seed: int, rules: Rules, n_plays: int) -> Hand:
 
 
 RULES = [Rules(), Rules(jokers=2, deuces_high=1), Rules(jokers=1, deuces_high=3)]
+#: The tables of 3 to 5 players: the HTML pictures draw them all.
+TABLES = [Rules.preset("cutthroat"), Rules.preset("solo"), Rules(players=5, jokers=1)]
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["default", "jokers2_deuce1", "joker1_deuces3"])
+@pytest.mark.parametrize("rules", RULES + TABLES, ids=["default", "jokers2_deuce1", "joker1_deuces3", "three", "four_solo", "five"])
 @pytest.mark.parametrize("n_plays", [0, 22, 52])
 def test_html_picture_holds_every_card_once_where_the_hand_has_it(rules, n_plays):
     hand = random_hand(7 + n_plays, rules, n_plays)
     found = cards_of(hand._repr_html_())
-    names = {str(c) for c in rules.deck}
+    names = {str(c) for c in rules.deck} - {str(c) for c in rules.removed_cards}  # 2D out at 3, 2D and 2C at 5
     if hand.phase == "over":
         dealt = [(c, s) for c, w, s in found if w == "dealt"]
         assert sorted(c for c, _ in dealt) == sorted(names)
-        for seat in range(4):
+        for seat in range(rules.players):
             assert sorted(c for c, s in dealt if s == seat) == sorted(map(str, hand.deal[seat]))
         played = [c for c, w, _ in found if w == "played"]
         assert played == [str(c) for _, c in hand.plays]  # the tricks in order
         assert {w for _, w, _ in found} == {"dealt", "played"}
         return
     assert sorted(c for c, _, _ in found) == sorted(names)  # every card exactly once
-    for seat in range(4):
+    for seat in range(rules.players):
         assert sorted(c for c, w, s in found if w == "hand" and s == seat) == sorted(map(str, hand.cards(seat)))
     assert [c for c, w, _ in found if w == "trick"] == [str(c) for _, c in hand.current_trick]
     done = len(hand.plays) - len(hand.current_trick)
@@ -92,6 +94,17 @@ def test_svg_picture_holds_every_card_once(rules):
         assert set(held) == want
         assert [c for c, w, _ in found if w == "trick"] == [str(c) for _, c in hand.current_trick]
         assert len([c for c, w, _ in found if w == "played"]) == len(hand.plays) // 4 * 4
+
+
+def test_svg_picture_refuses_other_tables_by_name():
+    with pytest.raises(ValueError, match="the SVG picture draws 4 players in pairs, not 3 players solo: save it as .html"):
+        render.hand_svg(random_hand(3, TABLES[0], 0))
+
+
+def test_replay_steps_at_five_players_are_tricks_of_five():
+    hand = random_hand(4, TABLES[2], 50)
+    assert hand.phase == "over" and render.replay_html(hand).count('class="sa-step"') == 11  # before, then 10 tricks
+    assert render.hand_html(hand).count("<tr><td>") == 10 + 9  # ten tricks, nine sheet rows
 
 
 def test_observation_picture_shows_its_own_cards_and_the_played_ones_only():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from spades_ai import CardSet, Hand, Rules, make_agent
 from spades_ai.cards import DECK
 from spades_ai.cli import compiling_notice, main
+from spades_ai.simulate import match_deal
 from spades_ai.table import SaveFileError, TableMatch, play_session
 from spades_ai.table import render
 
@@ -32,11 +34,12 @@ def pick(match: TableMatch, normal) -> str:
     return ("10" if text[0] == "T" else text[0]) + text[1].lower()
 
 
-def scripted(seed=SEED, level=LEVEL, target=TARGET, bad=None):
+def scripted(seed=SEED, level=LEVEL, target=TARGET, bad=None, rules=None):
     """Play a match in-process with Normal's answers: (answers, where, final match), ``where[i]``
     being (hand_no, cards played) when answer ``i`` was given. ``bad(match)`` may return
-    refused lines to put before an answer; each is checked to change nothing."""
-    match = TableMatch(seed, level, Rules(target_score=target))
+    refused lines to put before an answer; each is checked to change nothing. ``rules``: the
+    table (default: four in pairs), its target set to ``target``."""
+    match = TableMatch(seed, level, (rules or Rules()).replace(target_score=target))
     normal = make_agent("normal")
     answers, where = [], []
     match.advance()
@@ -322,3 +325,78 @@ def test_step_lets_one_agent_act_and_answer_waits_for_your_turn():
         assert len(match.hand.plays) + sum(b is not None for b in match.hand.bids) == n + 1
     with pytest.raises(ValueError, match="it is your turn"):
         match.step()
+
+
+def must_win_refusals(match: TableMatch):
+    """At a must-win table: a card of the suit led that would not win the trick, refused."""
+    hand = match.hand
+    if hand.phase != "playing" or not hand.current_trick:
+        return []
+    led = hand.current_trick[0][1].suit
+    losing = [c for c in hand.cards(0) if c.suit == led and c not in hand.legal_cards()]
+    return [(str(losing[0]), "You must win the trick if you can: ")] if losing else []
+
+
+SOLO_TABLES = {
+    "cutthroat": ("3 players solo", ["You", "West", "East"], 17),
+    "solo": ("4 players solo", ["You", "West", "North", "East"], 13),
+    "five.toml": ("5 players solo", ["You", "West", "North-west", "North-east", "East"], 10),
+}
+
+
+@pytest.mark.parametrize("preset", list(SOLO_TABLES))
+def test_a_solo_match_at_three_four_and_five_players_through_the_command_line(preset, monkeypatch, capsys, tmp_path):
+    """``spades-ai play --rules cutthroat`` (and ``solo``, and a rules file of five players):
+    every other seat an opponent at the level, named around the table, the cards each, bids to
+    the cards each, a score sheet a column a seat, the match won by one seat; saved and resumed.
+    At the solo preset a card that does not win the trick is refused in the table's words."""
+    table, names, each = SOLO_TABLES[preset]
+    (tmp_path / "five.toml").write_text("players = 5\n")
+    rules_arg = str(tmp_path / preset) if preset.endswith(".toml") else preset
+    rules = Rules.load(rules_arg)
+    bad = must_win_refusals if rules.must_win else None
+    answers, where, match = scripted(target=150, rules=rules, bad=bad)
+    assert match.names == tuple(names) and match.teams == tuple(names) and match.partner is None
+    assert [a.name for a in match.agents[1:]] == [make_agent(LEVEL).name] * (len(names) - 1)
+    save = tmp_path / "m.jsonl"
+    code, out, err = run_cli(monkeypatch, capsys, answers, "--level", LEVEL, "--rules", rules_arg, "--target", "150",
+                             "--seed", str(SEED), "--save", str(save))  # fmt: skip
+    assert code == 0, err
+    against = " and ".join(filter(None, [", ".join(names[1:-1]), names[-1]]))
+    assert f"Spades to 150, {table}: you (South) against {against} ({LEVEL}); seed {SEED}." in out
+    assert out.rstrip().endswith(match.result_line())
+    assert "Your cards: S: " in out and re.search(rf"Your bid \(1-{each}(, or nil)?\)\?", out)
+    assert "teams " not in out  # solo: a side's tricks are its seat's
+    header = next(line for line in out.splitlines() if line.startswith("  " + " " * 16 + "You"))
+    assert header.split() == [w for name in names for w in name.split()]
+    winner = names[match.winner]
+    assert match.result_line().startswith(f"{winner} {'win' if winner == 'You' else 'wins'} the match, {max(match.scores)} to ")
+    assert sum(sum(r.tricks_won) for r in match.results) == each * len(match.results)
+    if rules.must_win:
+        assert "You must win the trick if you can: " in out
+    assert TableMatch.load(save).to_lines() == match.to_lines()
+
+
+def test_the_text_of_a_three_player_table():
+    """Seats, sides and the sheet at three players solo: a column a seat, tricks without a sum."""
+    rules = Rules.preset("cutthroat")
+    names = render.table_names(rules)
+    assert names == ("You", "West", "East") and render.team_names(names, rules) == names
+    assert render.team_names(render.TABLE_NAMES) == render.TABLE_TEAMS  # four in pairs, as before
+    assert render.format_match_score((120, -40, 7), (3, 1, 0), names, 300) == (
+        "Match: You 120 (3 bags), West -40 (1 bag), East 7 (0 bags); 300 to win")
+    hand = Hand(match_deal(2, 0, 0, rules), dealer=2, rules=rules)
+    for b in (5, 0, 6):
+        hand.bid(b)
+    assert render.format_bids(hand, names) == "Bids: You 5, West nil, East 6"
+    while hand.phase == "playing":
+        hand.play(hand.legal_cards()[0])
+    r = hand.result()
+    sheet = render.format_sheet(r, names, names, "Score sheet, hand 1").splitlines()
+    assert sheet[1].split() == ["You", "West", "East"]
+    assert sheet[2].split() == ["bids", "5", "nil", "6"]
+    assert sheet[3].split() == ["tricks", *map(str, r.tricks_won)]
+    assert sheet[-1].split() == ["match", *map(str, r.scores)]
+    winners = render.trick_winners(hand)
+    assert len(winners) == 17 and [winners.count(seat) for seat in range(3)] == list(r.tricks_won)
+    assert winners[:-1] == [t[0][0] for t in hand.tricks[1:]]  # each trick's winner leads the next

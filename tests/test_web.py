@@ -17,7 +17,8 @@ from itertools import count
 
 import pytest
 
-from spades_ai import Rules, RulesError
+from spades_ai import Card, Rules, RulesError
+from spades_ai.cli import main
 from spades_ai.table.replay import replay_lines, replay_source
 from spades_ai.web import make_server
 from spades_ai.web.client import HTTPRefusal, TableClient, first_choice, play_match
@@ -116,7 +117,13 @@ def test_settings_offer_every_level_and_every_rules_field(table, tmp_path):
     fields = {f["name"]: f for f in form["rules"]}
     from spades_ai.web.settings import NOT_OFFERED
 
-    assert set(fields) == set(Rules().to_dict()) - set(NOT_OFFERED)  # the table fields: four players in pairs
+    assert set(fields) == set(Rules().to_dict()) - set(NOT_OFFERED) and NOT_OFFERED == ("equal_cards",)  # one deck
+    assert fields["players"]["choices"] == [3, 4, 5] and fields["teams"]["choices"] == ["pairs", "solo"]
+    assert fields["must_win"]["kind"] == "bool" and fields["failed_bid"]["choices"] == [0, 10, 50]
+    assert form["tables"] == [{"players": 3, "teams": ["solo"], "default": "solo"},
+                              {"players": 4, "teams": ["pairs", "solo"], "default": "pairs"},
+                              {"players": 5, "teams": ["solo"], "default": "solo"}]
+    assert form["timers"] == [None, 7, 15, 30, 60] and form["timer"] is None  # the seeds' timers, off by default
     assert fields["pass_cards"]["kind"] == "int" and fields["closed_bidding"]["kind"] == "bool"
     assert fields["spade_lead"]["choices"][0] == "broken" and fields["loss_threshold"]["optional"]
     assert all(f["doc"].endswith(".") for f in fields.values())
@@ -150,6 +157,16 @@ def test_a_new_match_is_yours_only_and_shows_only_your_cards(table):
     ({"rules": {"pass_cards": 2, "blind_nil": True}}, 422, "blind_nil"),
     ({"rules": {"nil": None}}, 422, "cannot be off"),
     ({"rules": [1, 2]}, 422, "rules must be an object"),
+    ({"rules": {"players": 6}}, 422, "'players' is one of 3, 4, 5"),
+    ({"rules": {"players": "3"}}, 422, "'players' is one of 3, 4, 5"),
+    ({"rules": {"players": 3, "teams": "pairs"}}, 422, "'teams' = 'pairs' needs an even number of players"),
+    ({"rules": {"must_win": True}}, 422, "must_win"),  # pairs at four: must win is solo only
+    ({"rules": {"players": 5, "failed_bid": 20}}, 422, "'failed_bid' is one of 0, 10, 50"),
+    ({"rules": {"equal_cards": "last"}}, 422, "'equal_cards' is not offered"),
+    ({"timer": 5}, 422, "'timer' is one of off, 7, 15, 30, 60"),
+    ({"timer": 7.0}, 422, "'timer' is one of"),
+    ({"timer": True}, 422, "'timer' is one of"),
+    ({"timer": "15"}, 422, "'timer' is one of"),
 ])  # fmt: skip
 def test_bad_settings_are_refused_with_the_reason_and_make_no_match(table, body, status, message):
     server, client = table
@@ -421,13 +438,104 @@ def test_an_action_whose_save_fails_is_not_kept(tmp_path, monkeypatch):
         assert client.state(state["id"])["hand"] == state["hand"]
 
 
-def test_the_browser_table_refuses_other_tables_by_name(tmp_path):
-    """The browser table seats four players in pairs; the table fields are not in its form."""
-    from spades_ai.web.server import make_server
-    from spades_ai.web.settings import rules_form, rules_from_form
+def test_the_server_offers_its_own_table_first(tmp_path):
+    """``spades-ai serve --rules cutthroat``: the form starts at three players solo."""
+    from spades_ai.web.settings import rules_from_form
 
-    with pytest.raises(RulesError, match="four players in pairs"):
-        make_server(tmp_path, port=0, rules=Rules.preset("cutthroat"))
-    assert not {"players", "teams", "must_win"} & {f["name"] for f in rules_form(Rules())}
-    with pytest.raises(RulesError, match="'players' is not offered"):
-        rules_from_form(Rules(), {"players": 3})
+    with running(tmp_path, rules=Rules.preset("cutthroat")) as (_, client):
+        fields = {f["name"]: f["value"] for f in client.settings()["rules"]}
+        assert (fields["players"], fields["teams"]) == (3, "solo")
+        assert client.new_match("easy")["names"] == ["You", "West", "East"]
+    with pytest.raises(RulesError, match="'must_win' needs teams='solo'|must_win"):
+        rules_from_form(Rules(), {"must_win": True})
+
+
+@pytest.mark.parametrize("rules, names, held", [
+    ({"players": 3}, ["You", "West", "East"], 17),
+    ({"players": 5}, ["You", "West", "North-west", "North-east", "East"], 10),
+    ({"players": 4, "teams": "solo", "must_win": True}, ["You", "West", "North", "East"], 13),
+])  # fmt: skip
+def test_a_whole_match_at_three_four_solo_and_five_players_over_http(table, rules, names, held, capsys):
+    """Every seat its own side: the seats named around the table, the cards each, every
+    opponent at the level and no partner, the sheets and the results a column a side; the save
+    file replays in the terminal and the page, whose review (four in pairs only) says so by name,
+    as ``spades-ai review`` does."""
+    server, client = table
+    state = client.new_match("easy", {**rules, "target_score": None, "max_hands": 2})
+    mid, n = state["id"], len(names)
+    assert state["names"] == state["teams"] == names and state["side_of"] == list(range(n))
+    assert state["partner"] is None and state["partner_level"] is None and state["seat_levels"] == [None] + ["easy"] * (n - 1)
+    assert state["hand"]["held"] == [held] * n and len(state["hand"]["contracts"]) == n
+    assert len(state["hand"]["cards"]) == held
+    final = play_match(client, state).state
+    assert final["over"] and final["stats"]["hands"] >= 2 and len(final["scores"]) == n
+    assert all(len(final["stats"][k]) == n for k in ("contracts_made", "contracts_bid", "bags"))
+    winner = names[final["winner"]]
+    assert final["result_line"].startswith(f"{winner} {'win' if winner == 'You' else 'wins'} the match, {max(final['scores'])} to ")
+    sheet = final["sheets"][0]["html"]
+    assert sheet.count("<th>") == n + 1 and all(f"<th>{name}</th>" in sheet for name in names)
+    page = client.request("GET", f"/matches/{mid}/replay/0?review=1").decode()
+    assert page.count('class="sa-step"') == held + 1 and page.count('data-where="dealt"') == n * held
+    assert f"The review judges 4 players in pairs, not {n} players solo: no marks." in page
+    out = server.store.folder / f"downloaded-{n}.jsonl"
+    out.write_bytes(client.save_file(mid))
+    text = "\n".join(replay_lines(replay_source(out)[0]))
+    assert "Score sheet" in text and f"  {names[-1]}" in text and f"Trick {held}: " in text
+    assert main(["review", str(out), "--hand", "0"]) == 2
+    assert f"review judges 4 players in pairs, not {n} players solo" in capsys.readouterr().err
+
+
+def test_the_turn_timer_plays_normals_choice_for_you_and_says_so(tmp_path):
+    """A 15 s timer on a fake clock: your turn's clock starts when it is shown; an action in
+    time is yours; once the time ran out your action is refused and step plays the card or bid
+    Normal chooses for you, with a line that says so; the timer is saved with the match. Off by
+    default: no time left is sent and the clock never plays for you."""
+    from spades_ai import make_agent
+
+    now = [1000.0]
+    with running(tmp_path, clock=lambda: now[0]) as (server, client):
+        state = until_your_turn(client, client.new_match("easy", {"players": 3, **SHORT}, timer=15))
+        mid = state["id"]
+        assert state["timer"] == 15 and state["hand"]["time_left"] == 15.0
+        now[0] += 10
+        assert client.state(mid)["hand"]["time_left"] == 5.0
+        refused(409, client.step, mid, match="it is your turn")  # time is left: no one plays for you
+        state = until_your_turn(client, client.act(mid, first_choice(state["hand"])))  # your bid, in time
+        assert state["hand"]["phase"] == "playing" and state["hand"]["time_left"] == 15.0  # a new turn, a new clock
+        now[0] += 15
+        assert client.state(mid)["hand"]["time_left"] == 0.0
+        refused(409, client.act, mid, first_choice(state["hand"]), match="your 15 s ran out")
+        match = BrowserMatch.load(server.store.path(mid))
+        assert match.timer == 15
+        normal = str(make_agent("normal", seed=match.seed).play(match.hand.observation()))
+        after = client.step(mid)
+        assert after["lines"][:2] == [f"Time ran out (15 s): the table plays {normal} for you (Normal's choice).",
+                                      f"You play {normal}."]  # fmt: skip
+        assert BrowserMatch.load(server.store.path(mid)).hand.plays[-1] == (0, Card.parse(normal))  # saved
+        off = until_your_turn(client, client.new_match("easy", {"players": 3, **SHORT}))
+        now[0] += 10**6
+        assert off["timer"] is None and off["hand"]["time_left"] is None
+        refused(409, client.step, off["id"], match="it is your turn")
+
+
+def test_a_new_hands_first_turn_starts_its_clock_after_the_score_sheet():
+    """When you open a hand, the view that ends the hand before (the page shows its score
+    sheet) does not start your clock; the next state asked for (after NEXT HAND) does."""
+    from spades_ai.web.view import match_view
+
+    rules = Rules.preset("cutthroat", target_score=None, max_hands=2)
+    seed = next(s for s in count() if BrowserMatch(s, "easy", rules).dealer_of(1) == 2)  # you bid first in hand 2
+    match = BrowserMatch(seed, "easy", rules, timer=30)
+    match.clock = lambda: 0.0
+    view = match_view(match)
+    while match.hand_no == 0:
+        if match.agent_to_act:
+            lines = match.step()
+        else:
+            ok, lines = match.answer(first_choice(view["hand"]))
+            assert ok, lines
+        view = match_view(match, lines, start_clock=not match.fresh)
+    assert match.fresh and view["hand"]["your_turn"] and view["hand"]["time_left"] is None
+    assert "Score sheet, hand 1" in "\n".join(view["lines"]) and len(view["sheets"]) == 1
+    match.clock = lambda: 500.0  # the score sheet read for a while: no time lost
+    assert match_view(match)["hand"]["time_left"] == 30.0

@@ -195,3 +195,28 @@ def test_cards_are_passed_by_clicking_them(browser, server):
     status = wait_for(d, "document.getElementById('status').textContent.includes('North passed you') && "
                          "document.getElementById('status').textContent")
     assert re.search(r"North passed you \w\w \w\w", status), status
+
+
+def test_a_three_player_table_is_chosen_in_the_settings_and_seats_three(browser, server, tmp_path):
+    """Players 3 in the settings (the sides follow: solo), a turn timer: the table draws three
+    seats around the trick, one score column a seat, and counts your time down."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    d.set_window_size(*DESKTOP)
+    d.get(server.url + "?pace=20")
+    wait_for(d, "!document.getElementById('setup').hidden && document.querySelectorAll('#players option').length == 3")
+    assert [o.text for o in Select(d.find_element(By.ID, "teams")).options] == ["in pairs", "solo"]
+    Select(d.find_element(By.ID, "players")).select_by_value("3")
+    assert [o.get_attribute("value") for o in Select(d.find_element(By.ID, "teams")).options] == ["solo"]
+    Select(d.find_element(By.ID, "level")).select_by_value("easy")
+    Select(d.find_element(By.ID, "timer")).select_by_value("60")
+    d.find_element(By.ID, "play").click()
+    wait_for(d, YOUR_TURN)
+    names = d.execute_script("return [...document.querySelectorAll('#felt .seat .who')].map((w) => w.firstChild.textContent)")
+    assert names == ["You", "West (Easy)", "East (Easy)"]
+    assert "team tricks" not in d.find_element(By.ID, "felt").text  # solo: no partnership line
+    assert len(d.find_elements(By.CSS_SELECTOR, "#hand button.card")) == 17
+    assert re.fullmatch(r"Timer: \d+ s left", d.find_element(By.ID, "clock").text)
+    d.save_screenshot(str(shots_folder(tmp_path) / "web_three.png"))

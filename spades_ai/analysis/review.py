@@ -45,6 +45,7 @@ import pandas as pd
 from spades_ai.game import Hand
 from spades_ai.pbn import as_hand
 from spades_ai.scoring import HandResult
+from spades_ai.seats import table_name
 from spades_ai.solver import LEAF_SHAPE, card_values, double_dummy
 
 JUDGES = ("solver", "hard", "crazy")
@@ -138,6 +139,8 @@ def review(record, judge: str = "solver", *, from_trick: int = 8, agent=None, wh
     if isinstance(from_trick, bool) or not isinstance(from_trick, int) or not 1 <= from_trick <= 13:
         raise ValueError(f"from_trick is a trick 1..13, not {from_trick!r}")
     hand = as_hand(record)
+    if not hand.rules.four_in_pairs:  # the judges (the solver's two sides, the agents' values) are 4-player pairs
+        raise ValueError(f"review judges 4 players in pairs, not {table_name(hand.rules)}")
     if hand.phase in ("passing", "bidding"):
         raise ValueError(f"the hand is still {hand.phase}: review needs the bids made")
     rows = _solver_rows(hand, from_trick) if judge == "solver" else _agent_rows(hand, judge, agent)

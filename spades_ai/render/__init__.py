@@ -49,10 +49,11 @@ def replay_html(record, names=None, marks=None) -> Picture:
     1
     """
     hand = as_hand(record)
-    steps = [hand_at(hand, 4 * k) for k in range(len(hand.plays) // 4 + 1)]
-    if len(hand.plays) % 4:
+    n = hand.rules.players  # cards a trick
+    steps = [hand_at(hand, n * k) for k in range(len(hand.plays) // n + 1)]
+    if len(hand.plays) % n:
         steps.append(hand)
-    pictures = [hand_html(h, names, marks, title=f"step {i}: {len(h.plays) // 4} tricks played") for i, h in enumerate(steps)]
+    pictures = [hand_html(h, names, marks, title=f"step {i}: {len(h.plays) // n} tricks played") for i, h in enumerate(steps)]
     key = "sa" + hashlib.sha1("".join(pictures).encode()).hexdigest()[:10]
     divs = "".join(f'<div class="sa-step" id="{key}-{i}">{p}</div>' for i, p in enumerate(pictures))
     last = len(steps) - 1

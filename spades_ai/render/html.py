@@ -3,7 +3,8 @@
 
 The table is drawn as players see it: seat 0 South at the bottom, seat 1 West on the left,
 seat 2 North at the top, seat 3 East on the right (``SEAT_LETTERS``, as at ``spades-ai play``'s
-table and in the PBN records of ``spades_ai.pbn``). Each seat shows its cards by suit (spades
+table and in the PBN records of ``spades_ai.pbn``); at 3 and 5 players the seats go clockwise
+from the bottom the same way (``PLACES``: West, East; West, North-west, North-east, East). Each seat shows its cards by suit (spades
 first, high cards first, hearts and diamonds in red), its bid and its tricks against the bid;
 the middle shows the trick in progress. A finished hand shows the deal, its tricks in order
 (who led, every card, who won) and its score sheet.
@@ -25,12 +26,18 @@ from collections.abc import Mapping, Sequence
 from spades_ai.cards import RANK_CHARS, CardSet
 from spades_ai.engine.state import P_TO_ACT
 from spades_ai.pbn import SEAT_LETTERS
-from spades_ai.render.text import bid_text, sheet_rows, trick_winners
+from spades_ai.seats import seats
+from spades_ai.render.text import bid_text, result_side_seats, seat_names, sheet_rows, trick_winners
 
 #: The suit symbols by suit id (clubs, diamonds, hearts, spades).
 SUIT_SYMBOLS = "♣♦♥♠"
-#: Where each seat sits in the picture's 3 x 3 grid: (row, column), seat 0 at the bottom.
-_GRID = {0: (3, 2), 1: (2, 1), 2: (1, 2), 3: (2, 3)}
+#: Where each seat sits in the picture's 3 x 3 grid, by the number of players: (row, column),
+#: seat 0 at the bottom and the others clockwise; the trick is in the middle (2, 2).
+PLACES = {
+    3: ((3, 2), (2, 1), (2, 3)),
+    4: ((3, 2), (2, 1), (1, 2), (2, 3)),
+    5: ((3, 2), (2, 1), (1, 1), (1, 3), (2, 3)),
+}
 
 STYLE = """<style>
 .sa-hand{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;font-size:14px;color:#111;
@@ -93,9 +100,17 @@ def cards_html(cards: CardSet) -> str:
     return f'<div class="sa-hand">{STYLE}<div class="sa-seat">{_holding(cards, "hand")}</div></div>'
 
 
-def default_names() -> tuple[str, str, str, str]:
-    """``S · seat 0`` .. ``E · seat 3``: the compass letter of the picture and the seat."""
+def default_names(players: int = 4) -> tuple[str, ...]:
+    """``S · seat 0`` .. ``E · seat 3``: the compass letter of the picture and the seat; at
+    another number of players ``seat 0`` .. (``render.text.seat_names``)."""
+    if players != 4:
+        return seat_names(players=players)
     return tuple(f"{SEAT_LETTERS[s]} · seat {s}" for s in range(4))
+
+
+def _seat_letter(seat: int, players: int) -> str:
+    """A seat's short name in a list of cards: its compass letter at four, else its number."""
+    return SEAT_LETTERS[seat] if players == 4 else str(seat)
 
 
 def _seat_box(view, seat: int, names: Sequence[str], body: str, bid_loss: float | None) -> str:
@@ -103,7 +118,7 @@ def _seat_box(view, seat: int, names: Sequence[str], body: str, bid_loss: float 
     badge = f' <span class="sa-costly sa-loss" title="the bid loses {bid_loss:.1f} points">&minus;{bid_loss:.1f}</span>' if bid_loss is not None else ""
     meta = f"bid {bid_text(bid, view.blind[seat])}{badge} &middot; tricks {won}/{'-' if bid is None else bid_text(bid)}"
     dealer = " &middot; dealer" if view.dealer == seat else ""
-    row, col = _GRID[seat]
+    row, col = PLACES[view.rules.players][seat]
     act = " sa-act" if int(view.public[P_TO_ACT]) == seat else ""
     return (f'<div class="sa-seat{act}" data-seat="{seat}" style="grid-row:{row};grid-column:{col}">'
             f'<div class="sa-name">{html.escape(names[seat])}{dealer}</div><div class="sa-meta">{meta}</div>{body}</div>')
@@ -114,7 +129,7 @@ def _center(view, names: Sequence[str], marks: Mapping) -> str:
     first = len(view.plays) - len(trick)
     slots = []
     for i, (seat, card) in enumerate(trick):
-        row, col = _GRID[seat]
+        row, col = PLACES[view.rules.players][seat]
         slots.append(f'<div class="sa-slot" style="grid-row:{row};grid-column:{col}">{card_html(card, "trick", marks.get(("play", first + i)))}</div>')
     if view.phase == "over":
         note = "the hand is over"
@@ -126,28 +141,39 @@ def _center(view, names: Sequence[str], marks: Mapping) -> str:
 
 
 def tricks_html(view, names: Sequence[str] | None = None, marks: Mapping | None = None) -> str:
-    """The finished tricks in order: who led, the four cards in play order (the winning card
+    """The finished tricks in order: who led, the cards in play order (the winning card
     underlined), who won; ``marks`` as in ``hand_html``."""
-    names = default_names() if names is None else names
+    n = view.rules.players
+    names = default_names(n) if names is None else names
     marks = marks or {}
     plays, winners = list(view.plays), trick_winners(view)
-    rows = ["<tr><th>trick</th><th>led by</th><th colspan=4>cards in play order</th><th>won by</th></tr>"]
+    rows = [f"<tr><th>trick</th><th>led by</th><th colspan={n}>cards in play order</th><th>won by</th></tr>"]
     for k, winner in enumerate(winners):
         cells = []
-        for i, (seat, card) in enumerate(plays[4 * k : 4 * k + 4]):
+        for i, (seat, card) in enumerate(plays[n * k : n * k + n]):
             won = ' class="sa-won"' if seat == winner else ""
-            cells.append(f"<td><span{won}>{card_html(card, 'played', marks.get(('play', 4 * k + i)))}</span> <small>{SEAT_LETTERS[seat]}</small></td>")
-        rows.append(f"<tr><td>{k + 1}</td><td>{html.escape(names[plays[4 * k][0]])}</td>{''.join(cells)}<td>{html.escape(names[winner])}</td></tr>")
+            cells.append(f"<td><span{won}>{card_html(card, 'played', marks.get(('play', n * k + i)))}</span> <small>{_seat_letter(seat, n)}</small></td>")
+        rows.append(f"<tr><td>{k + 1}</td><td>{html.escape(names[plays[n * k][0]])}</td>{''.join(cells)}<td>{html.escape(names[winner])}</td></tr>")
     return f'<table class="sa-tricks">{"".join(rows)}</table>'
 
 
 def sheet_html(result, names: Sequence[str] | None = None, teams: Sequence[str] | None = None) -> str:
-    """A finished hand's score sheet (the rows of ``render.text.sheet_rows``) as a table."""
-    names = default_names() if names is None else names
-    teams = teams or ("NS (seats 0, 2)", "EW (seats 1, 3)")
-    head = f"<tr><th></th><th>{html.escape(teams[0])}</th><th>{html.escape(teams[1])}</th></tr>"
-    body = "".join(f"<tr><td>{label}</td><td>{html.escape(a)}</td><td>{html.escape(b)}</td></tr>" for label, (a, b) in sheet_rows(result, names))
+    """A finished hand's score sheet (the rows of ``render.text.sheet_rows``) as a table, a
+    column a side."""
+    names = default_names(len(result.bids)) if names is None else names
+    teams = teams or _side_names(result)
+    head = "<tr><th></th>" + "".join(f"<th>{html.escape(t)}</th>" for t in teams) + "</tr>"
+    body = "".join(f"<tr><td>{label}</td>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
+                   for label, cells in sheet_rows(result, names))
     return f'<table class="sa-sheet">{head}{body}</table>'
+
+
+def _side_names(result) -> tuple[str, ...]:
+    """The sides of a sheet by their seats: ``NS (seats 0, 2)`` and ``EW (seats 1, 3)`` at four
+    in pairs, ``seat 2`` solo."""
+    if len(result.bids) == 4 and len(result.contract) == 2:
+        return ("NS (seats 0, 2)", "EW (seats 1, 3)")
+    return tuple("seat " + ", ".join(map(str, result_side_seats(result, k))) for k in range(len(result.contract)))
 
 
 def result_html(result, names: Sequence[str] | None = None) -> str:
@@ -166,12 +192,12 @@ def hand_html(hand, names: Sequence[str] | None = None, marks: Mapping | None = 
     >>> picture.count('data-where="hand"')
     52
     """
-    names = default_names() if names is None else names
+    names = default_names(hand.rules.players) if names is None else names
     marks = marks or {}
-    boxes = [_seat_box(hand, s, names, _seat_cards(hand, s), marks.get(("bid", s))) for s in range(4)]
+    boxes = [_seat_box(hand, s, names, _seat_cards(hand, s), marks.get(("bid", s))) for s in seats(hand.rules)]
     parts = [STYLE, f"<div><b>{html.escape(title)}</b></div>" if title else ""]
     parts.append(f'<div class="sa-table">{"".join(boxes)}{_center(hand, names, marks)}</div>')
-    if len(hand.plays) >= 4:
+    if len(hand.plays) >= hand.rules.players:
         parts.append(tricks_html(hand, names, marks))
     if hand.phase == "over" and hasattr(hand, "result"):
         parts.append(sheet_html(hand.result(), names))
@@ -185,7 +211,7 @@ def _seat_cards(view, seat: int) -> str:
         return _holding(view.cards(seat), "hand")
     if seat == view.seat:
         return _holding(view.cards, "hand")
-    left = 13 - len(view.played_by[seat])
+    left = view.rules.cards_each - len(view.played_by[seat])
     return f'<div class="sa-meta">{left} hidden card{"s" if left != 1 else ""}</div>'
 
 

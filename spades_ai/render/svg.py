@@ -20,6 +20,7 @@ from spades_ai.cards import RANK_CHARS
 from spades_ai.pbn import SEAT_LETTERS
 from spades_ai.render.html import SUIT_SYMBOLS, default_names
 from spades_ai.render.text import bid_text, trick_winners
+from spades_ai.seats import table_name
 
 _RED, _BLACK = "#c8102e", "#111111"
 #: the top-left corner of each seat's block, seat 0 at the bottom
@@ -71,7 +72,10 @@ def _tricks_column(hand, x: int) -> list[str]:
 
 
 def hand_svg(hand, names: Sequence[str] | None = None, title: str | None = None) -> str:
-    """The SVG picture of a ``Hand`` (see the module docstring), as a standalone document."""
+    """The SVG picture of a ``Hand`` (see the module docstring), as a standalone document; four
+    players in pairs only (``hand_html`` draws every table)."""
+    if not hand.rules.four_in_pairs:
+        raise ValueError(f"the SVG picture draws 4 players in pairs, not {table_name(hand.rules)}: save it as .html")
     names = default_names() if names is None else names
     finished = len(hand.plays) >= 4
     width = 1010 if finished else 700

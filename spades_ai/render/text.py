@@ -3,8 +3,9 @@
 (Old import path: ``spades_ai.table.render``, which re-exports everything here.)
 
 Nothing here reads input or decides a rule; the same functions draw the human's table
-(``spades-ai play``) and the replay of a recorded hand (``spades-ai replay``). Seats are
-named by the caller (``names``, four strings by seat); the teams by ``teams`` (two strings).
+(``spades-ai play``) and the replay of a recorded hand (``spades-ai replay``), at every table
+of 3 to 5 players. Seats are named by the caller (``names``, a string by seat); the sides
+(partnerships, or each seat solo) by ``teams`` (a string by side).
 
 >>> from spades_ai import Card
 >>> format_cards("AS 7S QH 4H 9C", legal=["AS", "7S"])
@@ -18,24 +19,44 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from spades_ai.cards import SUIT_CHARS, SUIT_NAMES, Card, CardSet
+from spades_ai.errors import RulesError
+from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult
+from spades_ai.seats import left_of, seat_order, side_seats, sides, table_name
 
-#: The table's seats as ``spades-ai play`` names them: you sit South (seat 0), your partner
-#: North (seat 2) across; West (seat 1) plays after you, East (seat 3) before you.
-TABLE_NAMES = ("You", "West", "North", "East")
+#: The table's seats as ``spades-ai play`` names them, by the number of players: you sit South
+#: (seat 0) and the seats go clockwise, so seat 1 (West) plays after you and the last seat
+#: (East) before you; at four, North (seat 2) sits across, your partner in pairs.
+TABLE_SEATS = {
+    3: ("You", "West", "East"),
+    4: ("You", "West", "North", "East"),
+    5: ("You", "West", "North-west", "North-east", "East"),
+}
+TABLE_NAMES = TABLE_SEATS[4]
 TABLE_TEAMS = ("You & North", "West & East")
 
 
-def seat_names(labels: Sequence[str] | None = None) -> tuple[str, str, str, str]:
-    """``seat 0`` .. ``seat 3``, each followed by its label if given (``seat 1 (easy)``)."""
+def table_names(rules: Rules) -> tuple[str, ...]:
+    """The seats' names at the table of ``rules`` (``TABLE_SEATS``); ``RulesError`` for a
+    table the people's tables do not seat."""
+    if rules.players not in TABLE_SEATS:
+        raise RulesError(f"the table seats {min(TABLE_SEATS)} to {max(TABLE_SEATS)} players, not {table_name(rules)}")
+    return TABLE_SEATS[rules.players]
+
+
+def seat_names(labels: Sequence[str] | None = None, players: int = 4) -> tuple[str, ...]:
+    """``seat 0`` .. ``seat N-1`` (N: ``players``, or one a label), each followed by its label if
+    given (``seat 1 (easy)``)."""
     if labels is None:
-        return tuple(f"seat {s}" for s in range(4))
-    return tuple(f"seat {s} ({labels[s]})" for s in range(4))
+        return tuple(f"seat {s}" for s in range(players))
+    return tuple(f"seat {s} ({label})" for s, label in enumerate(labels))
 
 
-def team_names(names: Sequence[str]) -> tuple[str, str]:
-    """``"seat 0 & seat 2"`` and ``"seat 1 & seat 3"`` from the seats' names."""
-    return (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
+def team_names(names: Sequence[str], rules: Rules | None = None) -> tuple[str, ...]:
+    """Each side's name from its seats' names: ``"seat 0 & seat 2"`` and ``"seat 1 & seat 3"``
+    at four in pairs (the default), the seat's own name solo."""
+    rules = Rules() if rules is None else rules
+    return tuple(" & ".join(names[s] for s in side_seats(k, rules)) for k in sides(rules))
 
 
 def format_cards(cards: CardSet | str | Iterable, legal: CardSet | Iterable | None = None) -> str:
@@ -62,22 +83,23 @@ def bid_text(bid: int | None, blind: bool = False) -> str:
 
 def tricks_against_bids(bids: Sequence[int | None], tricks_won: Sequence[int], names: Sequence[str]) -> str:
     """Each seat's tricks against its bid, as on the table's badges: ``You 1/3  West 0/nil``."""
-    return "  ".join(f"{names[s]} {tricks_won[s]}/{'-' if bids[s] is None else bid_text(bids[s])}" for s in range(4))
+    return "  ".join(f"{names[s]} {tricks_won[s]}/{'-' if bids[s] is None else bid_text(bids[s])}" for s in range(len(bids)))
 
 
-def team_tricks_against_contracts(bids: Sequence[int | None], tricks_won: Sequence[int]) -> str:
-    """Each team's tricks against its contract (the non-nil bids): ``4/7, 3/5``."""
+def team_tricks_against_contracts(bids: Sequence[int | None], tricks_won: Sequence[int], rules: Rules | None = None) -> str:
+    """Each side's tricks against its contract (the non-nil bids): ``4/7, 3/5`` (``rules``:
+    the table, four in pairs by default)."""
+    rules = Rules() if rules is None else rules
     parts = []
-    for team in (0, 1):
-        seats = (team, team + 2)
-        contract = sum(bids[s] or 0 for s in seats)
-        parts.append(f"{sum(tricks_won[s] for s in seats)}/{contract}")
+    for side in sides(rules):
+        mine = side_seats(side, rules)
+        parts.append(f"{sum(tricks_won[s] for s in mine)}/{sum(bids[s] or 0 for s in mine)}")
     return ", ".join(parts)
 
 
 def format_bids(hand, names: Sequence[str]) -> str:
     """The bids made so far, in bidding order: ``Bids: North 3, East 4, You -``."""
-    order = [(hand.dealer + 1 + i) % 4 for i in range(4)]
+    order = seat_order(left_of(hand.dealer, hand.rules), hand.rules)
     made = [f"{names[s]} {bid_text(hand.bids[s], hand.blind[s])}" for s in order if hand.bids[s] is not None]
     return "Bids: " + (", ".join(made) if made else "none yet")
 
@@ -88,11 +110,12 @@ def format_trick(cards: Sequence[tuple[int, Card]], names: Sequence[str]) -> str
 
 
 def format_match_score(scores: Sequence[int], bag_count: Sequence[int], teams: Sequence[str], target: int | None = None) -> str:
-    """``Match: You & North 120 (3 bags), West & East 98 (7 bags); 250 to win``."""
+    """``Match: You & North 120 (3 bags), West & East 98 (7 bags); 250 to win``: each side's
+    score and bags."""
     def bags(n):
         return f"{n} bag" if n == 1 else f"{n} bags"
 
-    text = f"Match: {teams[0]} {scores[0]} ({bags(bag_count[0])}), {teams[1]} {scores[1]} ({bags(bag_count[1])})"
+    text = "Match: " + ", ".join(f"{t} {s} ({bags(b)})" for t, s, b in zip(teams, scores, bag_count))
     return text + (f"; {target} to win" if target is not None else "")
 
 
@@ -100,20 +123,32 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def sheet_rows(result: HandResult, names: Sequence[str]) -> list[tuple[str, tuple[str, str]]]:
-    """The rows of a finished hand's score sheet, ``(label, (team 0, team 1))``: bids, tricks,
-    contract, contract points, bags, nil bonus or penalty, bag penalty, the hand's points and
-    the match totals (the text sheet and the HTML picture both print these)."""
+def result_side_seats(result: HandResult, side: int) -> tuple[int, ...]:
+    """The seats of ``side`` on a score sheet, read from its shape (a seat by bid, a side by
+    contract): ``seats.side_seats`` of the sheet's table, ``(k, k + n_sides)`` in pairs, ``(k,)``
+    solo."""
+    return tuple(range(side, len(result.bids), len(result.contract)))
 
-    def per_team(fn) -> tuple[str, str]:
-        return fn(0), fn(1)
+
+def sheet_rows(result: HandResult, names: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of a finished hand's score sheet, ``(label, (side 0, side 1, ...))``: bids,
+    tricks, contract, contract points, bags, nil bonus or penalty, bag penalty, the hand's
+    points and the match totals (the text sheet and the HTML picture both print these)."""
+
+    def per_team(fn) -> tuple[str, ...]:
+        return tuple(fn(side) for side in range(len(result.contract)))
 
     def seats_of(team, value) -> str:
-        return " + ".join(value(s) for s in (team, team + 2))
+        return " + ".join(value(s) for s in result_side_seats(result, team))
+
+    def tricks_of(team) -> str:
+        mine = result_side_seats(result, team)
+        total = f" = {result.team_tricks[team]}" if len(mine) > 1 else ""
+        return seats_of(team, lambda s: str(result.tricks_won[s])) + total
 
     def nil_of(team) -> str:
         parts = []
-        for s in (team, team + 2):
+        for s in result_side_seats(result, team):
             if result.nil_made[s] is not None:
                 kind = "blind nil" if result.blind[s] else "nil"
                 parts.append(f"{names[s]} {kind} {'made' if result.nil_made[s] else 'lost'}")
@@ -126,7 +161,7 @@ def sheet_rows(result: HandResult, names: Sequence[str]) -> list[tuple[str, tupl
 
     return [
         ("bids", per_team(lambda t: seats_of(t, lambda s: bid_text(result.bids[s], result.blind[s])))),
-        ("tricks", per_team(lambda t: seats_of(t, lambda s: str(result.tricks_won[s])) + f" = {result.team_tricks[t]}")),
+        ("tricks", per_team(tricks_of)),
         (
             "contract",
             per_team(
@@ -143,12 +178,15 @@ def sheet_rows(result: HandResult, names: Sequence[str]) -> list[tuple[str, tupl
 
 
 def format_sheet(result: HandResult, names: Sequence[str], teams: Sequence[str], title: str = "Score sheet") -> str:
-    """The score sheet of a finished hand, one column per team (the rows of ``sheet_rows``)."""
-    rows = sheet_rows(result, names)
-    w0 = max(len(teams[0]), *(len(r[1][0]) for r in rows)) + 3
-    lines = [f"{title}", f"  {'':16}{teams[0]:{w0}}{teams[1]}"]
-    lines += [f"  {label:16}{a:{w0}}{b}" for label, (a, b) in rows]
-    return "\n".join(lines)
+    """The score sheet of a finished hand, one column per side (the rows of ``sheet_rows``)."""
+    rows = [("", tuple(teams))] + sheet_rows(result, names)
+    widths = [max(len(r[1][k]) for r in rows) + 3 for k in range(len(teams))]
+    widths[-1] = 0  # the last column unpadded: no trailing spaces
+
+    def line(label: str, cells) -> str:
+        return f"  {label:16}" + "".join(f"{c:{w}}" for c, w in zip(cells, widths))
+
+    return "\n".join([title] + [line(label, cells) for label, cells in rows])
 
 
 def follow_suit_name(hand) -> str:
@@ -166,12 +204,12 @@ def trick_winners(hand) -> list[int]:
     >>> trick_winners(h)
     []
     """
-    plays = list(hand.plays)
-    done = len(plays) // 4
-    winners = [plays[4 * (k + 1)][0] for k in range(done - 1)]
+    plays, n = list(hand.plays), len(hand.tricks_won)
+    done = len(plays) // n
+    winners = [plays[n * (k + 1)][0] for k in range(done - 1)]
     if done:
-        won = [0, 0, 0, 0]
+        won = [0] * n
         for w in winners:
             won[w] += 1
-        winners.append(next(s for s in range(4) if hand.tricks_won[s] > won[s]))
+        winners.append(next(s for s in range(n) if hand.tricks_won[s] > won[s]))
     return winners

@@ -1,4 +1,9 @@
-"""A match at the table: you at seat 0 (South) with a partner at seat 2 against two agents.
+"""A match at the table: you at seat 0 (South) against agents, at any table of 3 to 5 players.
+
+At four in pairs (the default) you have a partner at seat 2 (North) against two agents; solo
+(``Rules.preset("cutthroat")``: three players, ``"solo"``: four, or five players) every other
+seat is an opponent and every seat scores for itself. The seats are named clockwise from you
+(``render.text.TABLE_SEATS``: You, West, ..., East).
 
 The online tables we imitate set the opponents by a level, Easy to Crazy, and give you a
 partner that plays at least Hard (Crazy at Crazy). A ``TableMatch`` holds the match: the
@@ -44,12 +49,12 @@ from spades_ai.game import Hand
 from spades_ai.policies.agent import default_pass
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner
+from spades_ai.seats import cards_dealt, partner, seats, sides
 from spades_ai.simulate import first_dealer, match_deal
 from spades_ai.table import render
 
 LEVELS = ("easy", "normal", "hard", "crazy")
 HUMAN = 0
-PARTNER = 2
 #: The partner plays at least Hard, and Crazy at Crazy.
 PARTNER_LEVEL = {"easy": "hard", "normal": "hard", "hard": "hard", "crazy": "crazy"}
 MATCH_NO = 0  # the match's cards: match 0 of the seed's match streams
@@ -59,16 +64,24 @@ class SaveFileError(ValueError):
     """A saved match that cannot be resumed (unreadable, or not following from its seed)."""
 
 
-def table_agents(level: str, seed: int) -> list:
-    """The agents by seat (None at your seat): the level's agent at seats 1 and 3, the
-    partner's at seat 2, each with the match's seed; a level ``cmd:COMMAND`` seats that bot
-    program (``agents.program``) as the opponents, with Hard as your partner."""
+def table_agents(level: str, seed: int, rules: Rules | None = None) -> list:
+    """The agents by seat (None at your seat): the level's agent at every opponent's seat and,
+    in pairs, the partner's level at your partner's, each with the match's seed; a level
+    ``cmd:COMMAND`` seats that bot program (``agents.program``) as the opponents, with Hard as
+    your partner. ``rules``: the table (four in pairs by default)."""
+    rules = Rules() if rules is None else rules
+    mate = partner(HUMAN, rules)
     if level.startswith(f"{PROGRAM_PREFIX}:"):  # a bot program (docs/PROTOCOL.md) as the opponents, Hard as partner
         bot = parse_agent(level).build()
-        return [None, bot, make_agent("hard", seed=seed), bot]
+        return [None if s == HUMAN else make_agent("hard", seed=seed) if s == mate else bot for s in seats(rules)]
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}, or a bot program cmd:COMMAND")
-    return [None, make_agent(level, seed=seed), make_agent(PARTNER_LEVEL[level], seed=seed), make_agent(level, seed=seed)]
+    return [None if s == HUMAN else make_agent(PARTNER_LEVEL[level] if s == mate else level, seed=seed) for s in seats(rules)]
+
+
+def agent_pass(agent, obs) -> list:
+    """The cards ``agent`` passes from ``obs``: its own ``pass_cards``, or the default pass."""
+    return agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs)
 
 
 def parse_bid(line: str) -> tuple[int, bool] | None:
@@ -87,11 +100,10 @@ def parse_bid(line: str) -> tuple[int, bool] | None:
 class TableMatch:
     """One match at the table; see the module docstring.
 
-    ``names`` and ``teams`` are what the text calls the seats and the teams.
+    ``names`` and ``teams`` are what the text calls the seats and the sides (``"You & North"``
+    in pairs, a seat's name solo); ``partner`` is your partner's seat, None solo.
     """
 
-    names = render.TABLE_NAMES
-    teams = render.TABLE_TEAMS
     #: Whether this table can show card passing and closed bidding (the terminal cannot).
     shows_hidden_rules = False
 
@@ -100,25 +112,23 @@ class TableMatch:
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
-        if not self.rules.four_in_pairs:
-            raise RulesError(
-                f"the table seats four players in two partnerships, not rules players={self.rules.players}, "
-                f"teams={self.rules.teams!r} (other tables play through Python and tournaments)"
-            )
+        self.names = render.table_names(self.rules)
+        self.teams = render.team_names(self.names, self.rules)
+        self.partner = partner(HUMAN, self.rules)
         if not self.shows_hidden_rules and (self.rules.pass_cards or self.rules.blind_pass or self.rules.closed_bidding):
             raise RulesError(
                 "the table has no prompt for card passing and announces every bid as it is made: "
                 "rules fields 'pass_cards', 'blind_pass' and 'closed_bidding' must be off"
             )
         self.level = level
-        self.agents = table_agents(level, self.seed)
-        self.first_dealer = first_dealer(self.seed, MATCH_NO)
+        self.agents = table_agents(level, self.seed, self.rules)
+        self.first_dealer = first_dealer(self.seed, MATCH_NO, self.rules)
         #: the finished hands, as ``Hand`` objects, and their score sheets
         self.hands: list[Hand] = []
         self.results: list[HandResult] = []
         #: the hand in progress (None once the match is over)
         self.hand: Hand | None = None
-        #: the winning team once the match is over
+        #: the winning side once the match is over
         self.winner: int | None = None
         #: whether you have seen your cards in this hand (a blind nil is bid before looking)
         self.looked = False
@@ -135,19 +145,22 @@ class TableMatch:
         return self.hand is None
 
     @property
-    def scores(self) -> tuple[int, int]:
-        return self.results[-1].scores if self.results else (0, 0)
+    def scores(self) -> tuple[int, ...]:
+        """Each side's match score."""
+        return self.results[-1].scores if self.results else (0,) * self.rules.n_sides
 
     @property
-    def bag_count(self) -> tuple[int, int]:
-        return self.results[-1].bag_count if self.results else (0, 0)
+    def bag_count(self) -> tuple[int, ...]:
+        """Each side's bag count."""
+        return self.results[-1].bag_count if self.results else (0,) * self.rules.n_sides
 
     def deal_of(self, hand_no: int) -> list[int]:
-        """The four seats' bitboards (card ids) of hand ``hand_no`` of this match."""
+        """The seats' bitboards (card ids) of hand ``hand_no`` of this match."""
         return match_deal(self.seed, MATCH_NO, hand_no, self.rules)
 
     def dealer_of(self, hand_no: int) -> int:
-        return (self.first_dealer + hand_no) % 4
+        """The dealer of hand ``hand_no``: the deal passes to the left each hand."""
+        return (self.first_dealer + hand_no) % self.rules.players
 
     def _start_hand(self) -> None:
         k = self.hand_no
@@ -170,12 +183,25 @@ class TableMatch:
         return lines
 
     def result_line(self) -> str:
-        """Who won the match, and the score."""
+        """Who won the match, and the score (the winner's first, then the others' from the
+        highest)."""
         if self.winner is None:
-            return f"The match goes on: {self.scores[0]} to {self.scores[1]}."
-        us, them = self.scores
-        who = "You and North win" if self.winner == 0 else "West and East win"
-        return f"{who} the match, {max(us, them)} to {min(us, them)}, after {len(self.hands)} hands."
+            return f"The match goes on: {' to '.join(map(str, self.scores))}."
+        who = self.teams[self.winner].replace(" & ", " and ")
+        verb = "win" if who == "You" or " and " in who else "wins"
+        order = sorted(sides(self.rules), key=lambda k: (k != self.winner, -self.scores[k]))
+        score = " to ".join(str(self.scores[k]) for k in order)
+        return f"{who} {verb} the match, {score}, after {len(self.hands)} hands."
+
+    def seating(self) -> str:
+        """Who sits where, in words: ``you (South) and North (hard) against West and East (easy)``,
+        ``you (South) against West and East (easy)``."""
+        level = self.level
+        opponents = [self.names[s] for s in seats(self.rules) if s not in (HUMAN, self.partner)]
+        you = "you (South)"
+        if self.partner is not None:
+            you += f" and {self.names[self.partner]} ({PARTNER_LEVEL.get(level, 'hard')})"
+        return f"{you} against {_and(opponents)} ({level})"
 
     # -- the agents ------------------------------------------------------------------------
     def advance(self) -> list[str]:
@@ -205,7 +231,7 @@ class TableMatch:
     def fresh(self) -> bool:
         """True before anyone has passed, bid or played in the hand in progress."""
         h = self.hand
-        return h is not None and h.bids == [None] * 4 and all(p is None for p in h.passes[0])
+        return h is not None and all(b is None for b in h.bids) and all(p is None for p in h.passes[0])
 
     def _hand_header(self) -> list[str]:
         h = self.hand
@@ -223,8 +249,9 @@ class TableMatch:
         if h.phase == "passing":
             obs = h.observation()
             n, blind = h.pass_count, None not in h.bids
-            h.pass_cards(seat, agent.pass_cards(obs) if hasattr(agent, "pass_cards") else default_pass(obs))
-            to = "you" if seat == PARTNER else self.names[(seat + 2) % 4]
+            h.pass_cards(seat, agent_pass(agent, obs))
+            mate = partner(seat, self.rules)  # passing is played in pairs only
+            to = "you" if mate == HUMAN else self.names[mate]
             return lines + [f"{self.names[seat]} passes {n} card{'s' * (n != 1)} to {to}."] + self._received(blind)
         if h.phase == "bidding":
             if h.legal_bids(blind=True) and hasattr(agent, "blind_nil") and agent.blind_nil(h.observation(blind_decision=True)):
@@ -248,9 +275,9 @@ class TableMatch:
         """After a pass: the cards your partner passed you, if it ended the round (``blind``: the
         round after the bidding)."""
         h = self.hand
-        if h.phase == "passing" or h.passes[blind][PARTNER] is None:
+        if h.phase == "passing" or h.passes[blind][self.partner] is None:
             return []
-        return [f"North passed you {' '.join(map(str, h.passes[blind][PARTNER]))}."]
+        return [f"{self.names[self.partner]} passed you {' '.join(map(str, h.passes[blind][self.partner]))}."]
 
     def _play(self, card) -> list[str]:
         """Play ``card`` for the seat to act (checked by the engine); the lines it gives."""
@@ -261,7 +288,7 @@ class TableMatch:
         lines = [f"{self.names[seat]} {'play' if seat == HUMAN else 'plays'} {card}."]
         after = h.tricks_won
         if after != before:
-            winner = next(s for s in range(4) if after[s] > before[s])
+            winner = next(s for s in seats(self.rules) if after[s] > before[s])
             won = dict(h.tricks[-1])[winner]
             lines.append(
                 f"  {self.names[winner]} {'win' if winner == HUMAN else 'wins'} trick {h.trick_no} with {won}. "
@@ -282,13 +309,14 @@ class TableMatch:
         if self.asks_blind_nil():
             return "Bid blind nil before you look at your cards? ('blind nil', or 'look')"
         if self.hand.phase == "passing":
-            return f"Pass {self.hand.pass_count} cards to North (e.g. AS KH)?"
+            return f"Pass {self.hand.pass_count} cards to {self.names[self.partner]} (e.g. AS KH)?"
         if self.hand.phase == "bidding":
             legal = self.hand.legal_bids()
             numbers = [b for b in legal if b > 0]
             nil = "nil" if 0 in legal else ""
-            if numbers and numbers == list(range(numbers[0], 14)):
-                span = f"{numbers[0]}-13" if numbers[0] < 13 else "13"
+            most = self.rules.cards_each
+            if numbers and numbers == list(range(numbers[0], most + 1)):
+                span = f"{numbers[0]}-{most}" if numbers[0] < most else str(most)
                 return f"Your bid ({span}{', or ' + nil if nil else ''})?"
             return f"Your bid ({', '.join([nil] * bool(nil) + [str(b) for b in numbers])})?"
         return "Your card?"
@@ -300,7 +328,7 @@ class TableMatch:
             return []
         h = self.hand
         lines = []
-        if h.phase == "bidding" and h.bids == [None] * 4:
+        if h.phase == "bidding" and all(b is None for b in h.bids):
             lines += self._hand_header()
         if self.asks_blind_nil():
             return lines + [render.format_bids(h, self.names)]
@@ -310,10 +338,10 @@ class TableMatch:
                 f"Hand {self.hand_no + 1}, trick {h.trick_no + 1}. "
                 + render.format_match_score(h.scores, h.bag_count, self.teams, self.rules.target_score)
             )
-            lines.append(
-                f"Tricks: {render.tricks_against_bids(h.bids, h.tricks_won, self.names)}   "
-                f"teams {render.team_tricks_against_contracts(h.bids, h.tricks_won)}"
-            )
+            tricks = f"Tricks: {render.tricks_against_bids(h.bids, h.tricks_won, self.names)}"
+            if self.partner is not None:  # solo, a side's tricks are its seat's
+                tricks += f"   teams {render.team_tricks_against_contracts(h.bids, h.tricks_won, self.rules)}"
+            lines.append(tricks)
             trick = h.current_trick
             lines.append(f"On the table: {render.format_trick(trick, self.names) if trick else 'nothing yet, you lead'}")
             lines.append(f"Your cards: {render.format_cards(h.cards(HUMAN), h.legal_cards())}   (* = you may play it)")
@@ -338,7 +366,7 @@ class TableMatch:
             except IllegalPassError as exc:
                 return False, [pass_refusal(exc, n, text)]
             self.looked = True
-            return True, [f"You pass {text.upper()} to North."] + self._received(blind)
+            return True, [f"You pass {text.upper()} to {self.names[self.partner]}."] + self._received(blind)
         if self.asks_blind_nil():
             words = text.lower().split()
             if words == ["look"]:
@@ -352,7 +380,7 @@ class TableMatch:
         if h.phase == "bidding":
             bid = parse_bid(text)
             if bid is None:
-                return False, [f"Not a bid: {text!r} (bid a number of tricks, 1 to 13, or nil)."]
+                return False, [f"Not a bid: {text!r} (bid a number of tricks, 1 to {self.rules.cards_each}, or nil)."]
             n, blind = bid
             if blind and self.looked:
                 return False, ["A blind nil is bid before looking at your cards: bid a number or nil."]
@@ -374,17 +402,23 @@ class TableMatch:
         compiles (or loads) the kernels the match needs before the first question."""
         hand = Hand(self.deal_of(0), self.dealer_of(0), self.rules)
         done = set()
-        for seat in (1, 2):  # the opponents' level, then the partner's
-            if self.agents[seat].name in done:
+        for agent in self.agents:  # the opponents' level, and the partner's
+            if agent is None or agent.name in done:
                 continue
-            done.add(self.agents[seat].name)
+            done.add(agent.name)
             trial = hand.clone()
-            trial.bid(self.agents[seat].bid(trial.observation()))
+            trial.bid(agent.bid(trial.observation()))
             while trial.phase == "bidding":
                 trial.bid(trial.legal_bids()[-1])
-            self.agents[seat].play(trial.observation())
+            agent.play(trial.observation())
 
     # -- saving ----------------------------------------------------------------------------
+    @classmethod
+    def _settings_of(cls, line: dict) -> dict:
+        """The settings beyond the seed, level and rules that a save file's first line gives the
+        constructor (a subclass's own; the terminal has none)."""
+        return {}
+
     def _line(self, hand: Hand, hand_no: int, finished: bool) -> dict:
         line = {
             "seed": self.seed,
@@ -418,7 +452,7 @@ class TableMatch:
             raise SaveFileError(f"{path} holds no hand")
         first = lines[0]
         try:
-            match = cls(first["seed"], first["level"], Rules.from_dict(first["rules"]))
+            match = cls(first["seed"], first["level"], Rules.from_dict(first["rules"]), **cls._settings_of(first))
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveFileError(f"{path}: line 1 is not a saved match ({exc})") from None
         match.hands, match.results, match.hand = [], [], None
@@ -436,7 +470,7 @@ class TableMatch:
                 raise SaveFileError(f"{where}: the match was already over")
             if line["finished"]:
                 if hand.phase != "over":
-                    raise SaveFileError(f"{where}: marked finished, but only {len(hand.plays)} of 52 cards are played")
+                    raise SaveFileError(f"{where}: marked finished, but only {len(hand.plays)} of {cards_dealt(match.rules)} cards are played")
                 match.hand = hand
                 match._finish_hand()
             else:
@@ -445,6 +479,11 @@ class TableMatch:
         if match.hand is None and match.winner is None:
             match._start_hand()
         return match
+
+
+def _and(words: list[str]) -> str:
+    """``West``, ``West and East``, ``West, North and East``."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), words[-1]]))
 
 
 def pass_refusal(exc: IllegalPassError, n: int, text: str) -> str:
@@ -460,7 +499,7 @@ def pass_refusal(exc: IllegalPassError, n: int, text: str) -> str:
 
 def bid_refusal(exc: IllegalBidError, n: int, blind: bool) -> str:
     """One line for a refused bid, in the table's words, from the engine's reason."""
-    return f"You may not bid {render.bid_text(n, blind) if 0 <= n <= 13 else n}: {exc.detail}."
+    return f"You may not bid {render.bid_text(n, blind)}: {exc.detail}."
 
 
 _SPADE_LEAD_WORDS = {
@@ -482,6 +521,8 @@ def play_refusal(exc: IllegalPlayError, hand: Hand, text: str) -> str:
         return f"You must follow suit: play {render.follow_suit_name(hand)}."
     if exc.reason == "spade_lead":
         return _SPADE_LEAD_WORDS.get(hand.rules.spade_lead, "Spades may not be led yet") + ": lead another suit."
+    if exc.reason == "must_win":  # "seat 0 must win the trick (must_win): QH is winning and it holds AH KH"
+        return f"You must win the trick if you can: {exc.detail.split(': ', 1)[1].replace('it holds', 'you hold')}."
     if exc.reason == "first_lead":
         return f"The first trick is led with the lowest club: {exc.detail.rsplit(', ', 1)[-1]}."
     return exc.detail[:1].upper() + exc.detail[1:] + "."

@@ -1,5 +1,7 @@
 """Replay a recorded hand trick by trick: who led, each card, who won, the running tricks
-against the bids, and the score sheet at the end.
+against the bids, and the score sheet at the end, at any table of 3 to 5 players (a saved
+match or a ``Hand`` record; PBN records and tournament runs hold four players in pairs and
+refuse other tables by name).
 
 A hand comes from one of three sources, and is always played again through ``Hand``, so that
 every bid and card is checked by the engine once more:
@@ -27,6 +29,7 @@ from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.render import text as render
 from spades_ai.rules import Rules
+from spades_ai.seats import cards_dealt, seats
 
 
 class ReplayError(ValueError):
@@ -35,12 +38,12 @@ class ReplayError(ValueError):
 
 @dataclass(frozen=True)
 class Recorded:
-    """A hand to replay: its record (``Hand.to_record()`` keys), the seats' and teams' names,
+    """A hand to replay: its record (``Hand.to_record()`` keys), the seats' and sides' names,
     a title line, and (from a results folder) the agent of each team and where the hand is."""
 
     record: dict
-    names: tuple[str, str, str, str]
-    teams: tuple[str, str]
+    names: tuple[str, ...]
+    teams: tuple[str, ...]
     title: str
     agents: tuple[str, str] | None = None
     where: dict | None = None
@@ -52,14 +55,14 @@ def replay_hand(record: dict, where: str = "the hand") -> Hand:
     try:
         hand = Hand(
             record["deal"], record["dealer"], Rules.from_dict(record["rules"]) if isinstance(record["rules"], dict) else record["rules"],
-            record.get("scores", (0, 0)), record.get("bag_count", (0, 0)), hands_played=record.get("hands_played", 0),
+            record.get("scores"), record.get("bag_count"), hands_played=record.get("hands_played", 0),
         )  # fmt: skip
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"{where}: not a hand record ({exc})") from None
     bids, blind, plays = record.get("bids", []), record.get("blind", []), record.get("plays", [])
     if len(blind) != len(bids):
         raise ReplayError(f"{where}: {len(bids)} bids but {len(blind)} blind flags")
-    passes = record.get("passes", [[None] * 4, [None] * 4])
+    passes = record.get("passes", [[], []])
     _replay_passes(hand, passes[0], where, "the pass")
     for i, (b, bl) in enumerate(zip(bids, blind)):
         try:
@@ -94,17 +97,18 @@ def replay_lines(recorded: Recorded) -> list[str]:
         f"Dealer {names[hand.dealer]}. Before the hand: "
         + render.format_match_score(hand.scores, hand.bag_count, teams)[len("Match: "):]
     )
-    for s in range(4):
+    n = hand.rules.players
+    for s in seats(hand.rules):
         lines.append(f"  {names[s]:{width}}  {render.format_cards(hand.deal[s])}")
     lines.append(render.format_bids(hand, names))
-    won = [0, 0, 0, 0]
+    won = [0] * n
     winners = render.trick_winners(hand)
-    for trick_no, k in enumerate(range(0, len(hand.plays), 4)):
-        trick = hand.plays[k : k + 4]
+    for trick_no, k in enumerate(range(0, len(hand.plays), n)):
+        trick = hand.plays[k : k + n]
         leader = trick[0][0]
         cards = ", ".join(f"{names[s]} {c}" for s, c in trick[1:])
         text = f"Trick {trick_no + 1:2d}: {names[leader]} leads {trick[0][1]}" + (f"; {cards}" if cards else "")
-        if len(trick) == 4:
+        if len(trick) == n:
             winner = winners[trick_no]
             won[winner] += 1
             text += f". {names[winner]} wins.  {render.tricks_against_bids(hand.bids, won, names)}"
@@ -114,7 +118,7 @@ def replay_lines(recorded: Recorded) -> list[str]:
     if hand.phase == "over":
         lines.append(render.format_sheet(hand.result(), names, teams, "Score sheet"))
     else:
-        lines.append(f"The hand stops here: {len(hand.plays)} of 52 cards played.")
+        lines.append(f"The hand stops here: {len(hand.plays)} of {cards_dealt(hand.rules)} cards played.")
     return lines
 
 
@@ -136,8 +140,19 @@ def from_match_file(path: str | os.PathLike, hand_no: int | None = None) -> list
     for line in lines:
         k = line.get("hand_no")
         title = f"{path}: hand_no {k} (hand {k + 1 if isinstance(k, int) else '?'} of the match), seed {line.get('seed')}, level {line.get('level')}"
-        out.append(Recorded(line["hand"], render.TABLE_NAMES, render.TABLE_TEAMS, title))
+        rules = _record_rules(line["hand"], title)
+        names = render.table_names(rules)
+        out.append(Recorded(line["hand"], names, render.team_names(names, rules), title))
     return out
+
+
+def _record_rules(record: dict, where: str) -> Rules:
+    """The rules of a ``Hand`` record (a table of fields), or ``ReplayError``."""
+    try:
+        rules = record["rules"]
+        return Rules.from_dict(rules) if isinstance(rules, dict) else rules
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"{where}: not a hand record ({exc})") from None
 
 
 def from_record_file(path: str | os.PathLike) -> list[Recorded]:
@@ -150,8 +165,9 @@ def from_record_file(path: str | os.PathLike) -> list[Recorded]:
         raise ReplayError(f"{path} is neither a Hand record nor a saved match: {exc}") from None
     if not isinstance(record, dict) or "deal" not in record:
         raise ReplayError(f"{path} is neither a Hand record nor a saved match")
-    names = render.seat_names()
-    return [Recorded(record, names, render.team_names(names), f"{path}: a recorded hand")]
+    rules = _record_rules(record, str(path))
+    names = render.seat_names(players=rules.players)
+    return [Recorded(record, names, render.team_names(names, rules), f"{path}: a recorded hand")]
 
 
 def replay_source(

@@ -78,8 +78,9 @@ class TableClient:
     def settings(self) -> dict:
         return self.request("GET", "/api/settings")
 
-    def new_match(self, level: str = "normal", rules: dict | None = None) -> dict:
-        return self.request("POST", "/api/matches", {"level": level, "rules": rules or {}})
+    def new_match(self, level: str = "normal", rules: dict | None = None, timer: int | None = None) -> dict:
+        """A new match; ``timer``: your turn's seconds (None: off)."""
+        return self.request("POST", "/api/matches", {"level": level, "rules": rules or {}, "timer": timer})
 
     def state(self, match_id: str) -> dict:
         return self.request("GET", f"/api/matches/{match_id}")

@@ -6,17 +6,21 @@ Endpoints (JSON in and out unless said otherwise; a match only by its id):
 GET     ``/``, ``/static/app.js|style.css``   the page (package files; nothing from elsewhere)
 GET     ``/api/status``                        ``{"warm": ...}``: whether the engine is compiled
 GET     ``/api/settings``                      the levels and every rules field (the form)
-POST    ``/api/matches``                       ``{"level", "rules"}``: a new match; 201 + state
+POST    ``/api/matches``                       ``{"level", "rules", "timer"}``: a new match;
+                                               201 + state
 GET     ``/api/matches/ID``                    the match as you see it (``view.match_view``)
 POST    ``/api/matches/ID/action``             ``{"action": "3" | "nil" | "blind nil" | "look"
                                                | "AS" | "AS KH"}``: your bid, card or pass,
                                                checked by the engine (``TableMatch.answer``)
-POST    ``/api/matches/ID/step``               one agent acts (the page paces the agents);
-                                               ``step_ms``: how long it took on the server
+POST    ``/api/matches/ID/step``               one agent acts (the page paces the agents),
+                                               or, your turn's time run out, the table
+                                               plays Normal's choice for you; ``step_ms``:
+                                               how long it took on the server
 GET     ``/api/matches/ID/save``               the save file (JSON lines), once the match is
                                                over (it holds the seed, which tells every deal)
 GET     ``/matches/ID/replay/K[?review=1]``    finished hand K trick by trick (HTML; with
-                                               ``review=1`` the review's marks, solver judge)
+                                               ``review=1`` the review's marks, solver judge,
+                                               at four players in pairs)
 ======  ====================================  ===============================================
 
 ``HEAD`` answers as ``GET`` without the body. The server listens at once; its ``warm_up`` (the
@@ -29,12 +33,18 @@ Refusals change nothing and say why in ``{"error": ...}``: 400 a malformed reque
 ``Content-Length`` that is not ASCII digits, a body that is not UTF-8 JSON or nested deeper
 than ``MAX_DEPTH``, a wrong field), 404 an unknown path or match, 405 a method the path does
 not take (with ``Allow``), 408 a request not all sent within ``Handler.timeout`` seconds, 409
-not your turn (or no agent's, or the match not over), 411 a body without its length, 413 a
+not your turn (or no agent's, or the match not over, or your time run out), 411 a body without its length, 413 a
 body over ``MAX_BODY`` bytes, 415 a body that is not ``application/json`` (so that a form on
 another site cannot post here), 421 a ``Host`` that is not this server's when it listens on a
 loopback address (DNS rebinding), 422 an action or settings the engine refuses, 503 the
 server full (``MatchStore``), warming up or busy with reviews. A refused body is not read on:
 the connection is closed.
+
+The turn timer (``timer``: off, 7, 15, 30 or 60 seconds) is kept here, not in the page: the
+clock of your turn starts when a state showing it is first sent (a new hand's first turn: when
+the page asks for the state after the score sheet), the state says ``time_left``, and once it
+is 0 an action is refused (409) and ``step`` plays Normal's choice for you, saying so in its
+lines. The server reads the time from ``make_server``'s ``clock``, so a test need not wait.
 
 Slow or silent clients cannot starve the others: each connection has ``Handler.timeout``
 seconds to send its whole request (line, headers and body; a ``Deadlines`` thread shuts a late
@@ -62,9 +72,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from spades_ai.errors import RulesError
 from spades_ai.render import page, replay_html
-from spades_ai.render.text import TABLE_NAMES
+from spades_ai.render.text import table_names
 from spades_ai.rules import Rules
-from spades_ai.web.settings import check_level, rules_from_form, settings_form
+from spades_ai.seats import table_name
+from spades_ai.web.settings import check_level, check_timer, rules_from_form, settings_form
 from spades_ai.web.store import ID_PATTERN, MatchStore, StoreFull, UnknownMatch
 from spades_ai.web.view import match_view
 
@@ -433,16 +444,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def _create(self, query) -> None:
         body = self._body()
-        unknown = sorted(set(body) - {"level", "rules"})
+        unknown = sorted(set(body) - {"level", "rules", "timer"})
         if unknown:
-            raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))}; a new match takes 'level' and 'rules'")
+            raise Refused(400, f"unknown field(s) {', '.join(map(repr, unknown))}; a new match takes 'level', 'rules' and 'timer'")
         try:
             level = check_level(body.get("level", self.server.level))
+            timer = check_timer(body.get("timer"))
             rules = rules_from_form(self.server.rules, body.get("rules"))
         except (RulesError, ValueError, OverflowError) as exc:  # whatever the rules' own checks raise
             raise Refused(422, str(exc)) from None
         store = self.server.store
-        match_id = store.create(level, rules)
+        match_id = store.create(level, rules, timer)
         state = store.use(match_id, match_view)
         self._json(201, {"id": match_id, **state})
 
@@ -462,10 +474,12 @@ class Handler(BaseHTTPRequestHandler):
                 raise Refused(409, "the match is over")
             if match.agent_to_act:
                 raise Refused(409, f"it is {match.names[match.hand.to_act]}'s turn, not yours")
+            if match.timed_out():
+                raise Refused(409, f"your {match.timer} s ran out: the table plays Normal's choice for you")
             ok, lines = match.answer(text)
             if not ok:
                 raise Refused(422, " ".join(lines))
-            return match_view(match, lines)
+            return match_view(match, lines, start_clock=not match.fresh)
 
         self._json(200, {"id": match_id, **self.server.store.use(match_id, act, save=True)})
 
@@ -476,11 +490,12 @@ class Handler(BaseHTTPRequestHandler):
         def step(match):
             if match.over:
                 raise Refused(409, "the match is over")
-            if not match.agent_to_act:
+            if not match.agent_to_act and not match.timed_out():
                 raise Refused(409, "it is your turn: no agent is to act")
             began = time.perf_counter()
-            lines = match.step()
-            return {**match_view(match, lines), "step_ms": round(1000 * (time.perf_counter() - began), 3)}
+            lines = match.step() if match.agent_to_act else match.play_for_you()
+            view = match_view(match, lines, start_clock=not match.fresh)
+            return {**view, "step_ms": round(1000 * (time.perf_counter() - began), 3)}
 
         self._json(200, {"id": match_id, **self.server.store.use(match_id, step, save=True)})
 
@@ -507,12 +522,14 @@ class Handler(BaseHTTPRequestHandler):
 
         hand = self.server.store.use(match_id, record)
         marks, note = None, ""
-        if want_review:
+        if want_review and not hand.rules.four_in_pairs:
+            note = f"<p>The review judges 4 players in pairs, not {html.escape(table_name(hand.rules))}: no marks.</p>"
+        elif want_review:
             marks = self._review_marks(hand)
             note = f"<p>Marked: the decisions of the last 6 tricks that lose over 0.5 points (solver judge): {len(marks)}.</p>"
         title = f"Hand {k + 1}"
         body = (f'<meta name="viewport" content="width=device-width,initial-scale=1"><h2>{html.escape(title)}</h2>{note}'
-                f"{replay_html(hand, TABLE_NAMES, marks)}")
+                f"{replay_html(hand, table_names(hand.rules), marks)}")
         self._send(200, page(body, f"spades_ai: {title}").encode(), "text/html; charset=utf-8", REPLAY_POLICY)
 
     def _review_marks(self, hand) -> dict:
@@ -549,11 +566,13 @@ class Handler(BaseHTTPRequestHandler):
 
 def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, level: str = "normal",
                 rules: Rules | None = None, max_live: int = 200, max_matches: int = 10_000,
-                max_threads: int = 256, seeds=None, warm_up: Callable[[], None] | None = None) -> TableServer:
+                max_threads: int = 256, seeds=None, warm_up: Callable[[], None] | None = None,
+                clock: Callable[[], float] = time.monotonic) -> TableServer:
     """A server for the browser table, its matches saved in ``folder`` (``port=0``: any free
     port; ``server.url`` says which). Run it with ``serve_forever()``. ``seeds``: a function
     giving each new match's seed (default: random; tests fix them). ``warm_up``: compiles the
     engine, run in a thread while the server already answers (None: the server is warm).
+    ``clock``: where the turn timers read the time, in seconds (tests move it on at will).
 
     >>> import tempfile
     >>> server = make_server(tempfile.mkdtemp(), port=0)
@@ -561,7 +580,7 @@ def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, l
     True
     >>> server.server_close()
     """
-    if rules is not None and not rules.four_in_pairs:
-        raise RulesError(f"the browser table seats four players in pairs, not {rules.players} {rules.teams}")
-    store = MatchStore(folder, max_live=max_live, max_matches=max_matches, seeds=seeds)
+    if rules is not None:
+        table_names(rules)  # a table the page can seat, or RulesError naming it
+    store = MatchStore(folder, max_live=max_live, max_matches=max_matches, seeds=seeds, clock=clock)
     return TableServer((host, port), store, level, rules, max_threads=max_threads, warm_up=warm_up)

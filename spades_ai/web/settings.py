@@ -1,9 +1,12 @@
-"""The settings before PLAY: the level, and every house rule the engine offers, as a form.
+"""The settings before PLAY: the level, the turn timer, the table (3 to 5 players, solo or in
+pairs) and every house rule the engine offers, as a form.
 
 ``rules_form(base)`` describes each field of ``Rules`` for the page (its kind, its choices, its
 value in ``base`` and the first sentence of its docstring); ``rules_from_form(base, given)``
 checks what the page sent, field by field (a number must fit the engine's 64 bits), and builds
-the ``Rules`` (whose own checks say which combinations are refused). The browser table bounds a match's length, and so its memory:
+the ``Rules`` (whose own checks say which combinations are refused: pairs need an even number
+of players, must win needs solo). ``TIMERS`` are the seeds' turn timers (off, 7, 15, 30 or 60
+seconds; ``check_timer``). The browser table bounds a match's length, and so its memory:
 ``target_score`` at most ``MAX_TARGET``, ``max_hands`` at most ``MAX_HANDS``.
 """
 
@@ -17,15 +20,21 @@ import typing
 
 
 from spades_ai.errors import RulesError
-from spades_ai.rules import BIDDINGS, FIRST_LEADS, SPADE_LEADS, Rules
+from spades_ai.render.text import TABLE_SEATS
+from spades_ai.rules import BIDDINGS, FAILED_BIDS, FIRST_LEADS, SPADE_LEADS, TEAMS, Rules
 from spades_ai.table.game import LEVELS
 
 MAX_TARGET = 2000
 MAX_HANDS = 100
-CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS}
-#: Rules fields the browser table does not offer: it seats four players in two partnerships
-#: (tables of other sizes, solo play and their options are played from Python and the terminal).
-NOT_OFFERED = ("players", "teams", "must_win", "failed_bid", "equal_cards")
+#: The tables the browser table seats: 3 to 5 players (one deck).
+PLAYERS = tuple(TABLE_SEATS)
+CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS, "players": PLAYERS,
+           "teams": TEAMS, "failed_bid": FAILED_BIDS}
+#: Rules fields the browser table does not offer: identical cards meet only with several decks.
+NOT_OFFERED = ("equal_cards",)
+#: The turn timers of the seeds' tables, in seconds (None: off, the default): Fast 7, Standard
+#: 15, Slow 30, Very Slow 60. When yours runs out the table plays Normal's choice for you.
+TIMERS = (None, 7, 15, 30, 60)
 #: The lengths of a match the settings offer first (the online tables players know: 500 or 250 points).
 TARGETS = (500, 250)
 
@@ -50,7 +59,7 @@ def _kind(field: dataclasses.Field) -> tuple[str, bool]:
     optional = type(None) in args
     base = next(a for a in args if a is not type(None)) if optional else hint
     if field.name in CHOICES:
-        return "choice", optional
+        return "choice", False  # teams: None (the table's default) is resolved before the form
     return ("bool" if base is bool else "int"), optional
 
 
@@ -72,7 +81,8 @@ def rules_form(base: Rules) -> list[dict]:
 
 def rules_from_form(base: Rules, given) -> Rules:
     """``base`` with the fields of ``given`` (a JSON object from the page) changed; a wrong
-    field, type or value raises ``RulesError`` naming it."""
+    field, type or value raises ``RulesError`` naming it. ``players`` without ``teams`` takes
+    that table's sides (pairs at four, solo otherwise)."""
     if given is None:
         given = {}
     if not isinstance(given, dict):
@@ -81,7 +91,7 @@ def rules_from_form(base: Rules, given) -> Rules:
     values = base.to_dict()
     for name, value in given.items():
         if name in NOT_OFFERED:
-            raise RulesError(f"rules field {name!r} is not offered by the browser table, which seats four players in pairs")
+            raise RulesError(f"rules field {name!r} is not offered by the browser table, which plays with one deck")
         if name not in fields:
             raise RulesError(f"unknown rules field {name!r}; valid fields: {', '.join(sorted(fields))}")
         kind, optional = _kind(fields[name])
@@ -93,11 +103,11 @@ def rules_from_form(base: Rules, given) -> Rules:
         elif kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesError(f"rules field {name!r} is a whole number, not {value!r}")
         elif kind == "choice" and value not in CHOICES[name]:
-            raise RulesError(f"rules field {name!r} is one of {', '.join(CHOICES[name])}, not {value!r}")
+            raise RulesError(f"rules field {name!r} is one of {', '.join(map(str, CHOICES[name]))}, not {value!r}")
         values[name] = value
+    if "players" in given and "teams" not in given:
+        values["teams"] = None  # the sides follow the players: pairs at four, solo otherwise
     rules = Rules.from_dict(values)
-    if not rules.four_in_pairs:
-        raise RulesError("the browser table seats four players in pairs")
     if rules.target_score is not None and rules.target_score > MAX_TARGET:
         raise RulesError(f"the browser table plays to at most {MAX_TARGET} points, not {rules.target_score}")
     if rules.max_hands is not None and rules.max_hands > MAX_HANDS:
@@ -115,8 +125,34 @@ def check_level(level) -> str:
     return level
 
 
+def check_timer(timer) -> int | None:
+    """A turn timer in seconds (``TIMERS``; None: off), or ``ValueError`` naming the field."""
+    if timer is not None and (isinstance(timer, bool) or not isinstance(timer, int) or timer not in TIMERS):
+        raise ValueError(f"field 'timer' is one of {', '.join('off' if t is None else str(t) for t in TIMERS)} "
+                         f"(seconds; null: off), not {timer!r}")
+    return timer
+
+
+def table_choices() -> list[dict]:
+    """The tables a match may be played at: each number of players with the sides it may be
+    played in, as the rules allow them (pairs only at an even number)."""
+    out = []
+    for n in PLAYERS:
+        allowed = []
+        for teams in TEAMS:
+            try:
+                Rules(players=n, teams=teams)
+            except RulesError:
+                continue
+            allowed.append(teams)
+        out.append({"players": n, "teams": allowed, "default": Rules(players=n).teams})
+    return out
+
+
 def settings_form(base: Rules, level: str) -> dict:
-    """What the settings screen offers: the levels, the usual targets (and the server's own, if
-    another; None: no target, a number of hands), every rules field."""
+    """What the settings screen offers: the levels, the turn timers, the usual targets (and the
+    server's own, if another; None: no target, a number of hands), the tables (``table_choices``)
+    and every rules field."""
     targets = list(TARGETS) + ([base.target_score] if base.target_score not in TARGETS else [])
-    return {"levels": list(LEVELS), "level": level, "targets": targets, "rules": rules_form(base)}
+    return {"levels": list(LEVELS), "level": level, "timers": list(TIMERS), "timer": None, "targets": targets,
+            "tables": table_choices(), "rules": rules_form(base)}

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -58,7 +59,7 @@ class MatchStore:
     """
 
     def __init__(self, folder: str | Path, max_live: int = 200, max_matches: int = 10_000,
-                 seeds: Callable[[], int] | None = None):
+                 seeds: Callable[[], int] | None = None, clock: Callable[[], float] = time.monotonic):
         if max_live < 1 or max_matches < 1:
             raise ValueError(f"max_live and max_matches are at least 1, not {max_live} and {max_matches}")
         self.folder = Path(folder)
@@ -67,6 +68,8 @@ class MatchStore:
         self.max_matches = max_matches
         #: where a new match's seed comes from (default 64 random bits; a test may fix them)
         self.seeds = seeds or (lambda: secrets.randbits(64))
+        #: where the matches' turn timers read the time, in seconds (a test may fake it)
+        self.clock = clock
         self._live: OrderedDict[str, BrowserMatch] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()  # guards _live, _locks and the count of files
@@ -94,9 +97,10 @@ class MatchStore:
         """How many matches are in memory now."""
         return len(self._live)
 
-    def create(self, level: str, rules: Rules) -> str:
-        """A new match (a random seed) at ``level`` under ``rules``, saved; its id."""
-        match = BrowserMatch(self.seeds(), level, rules)  # checks the level and the rules
+    def create(self, level: str, rules: Rules, timer: int | None = None) -> str:
+        """A new match (a random seed) at ``level`` under ``rules`` with your turn ``timer``
+        (seconds, None: off), saved; its id."""
+        match = BrowserMatch(self.seeds(), level, rules, timer)  # checks the level, the rules and the timer
         with self._guard:
             if self._count >= self.max_matches:
                 raise StoreFull(f"the server holds {self._count} matches, its limit (--max-matches)")
@@ -152,6 +156,7 @@ class MatchStore:
         return match
 
     def _keep(self, match_id: str, match: BrowserMatch) -> None:
+        match.clock = self.clock
         with self._guard:
             self._live[match_id] = match
             self._live.move_to_end(match_id)

@@ -1,15 +1,26 @@
 // The browser table of spades_ai. It holds no rule of the game: the server says what you may
 // do (the legal bids, the cards raised, how many cards to pass), every click is sent to it, and
 // a refusal comes back with the engine's reason. The page only draws and paces the agents: it
-// asks for one agent action at a time (POST .../step) and waits PACE ms between them.
+// asks for one agent action at a time (POST .../step) and waits PACE ms between them. The turn
+// timer is the server's too: the page counts down the time_left it is sent and then asks the
+// server (POST .../step) to play Normal's choice for you.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const PACE = Math.max(0, Number(new URLSearchParams(location.search).get("pace") ?? 700));
 const LEVEL_NAMES = { easy: "Easy", normal: "Normal", hard: "Hard", crazy: "Crazy" };
+const TIMER_NAMES = { 7: "Fast", 15: "Standard", 30: "Slow", 60: "Very slow" };
+// where each seat sits on the felt (grid row, column), by the number of players: you at the bottom, clockwise
+const PLACES = {
+  3: [[3, 2], [2, 1], [2, 3]],
+  4: [[3, 2], [2, 1], [1, 2], [2, 3]],
+  5: [[3, 2], [2, 1], [1, 1], [1, 3], [2, 3]],
+};
+const TABLE_FIELDS = new Set(["players", "teams", "must_win"]); // in the Table fieldset, not the house rules
 let S = null;          // the match as the server last sent it
 let settings = null;   // the settings form (GET /api/settings)
 let shownHand = null;  // the hand number on the table (a new one shows the last score sheet first)
 let timer = null;
+let countdown = null;  // the turn timer's ticking (setInterval)
 let chosen = new Set(); // the cards chosen to pass
 let log = [];
 
@@ -48,10 +59,22 @@ function buildSettings() {
     label.querySelector("input").checked = t === target || (t === settings.targets[0] && !settings.targets.includes(target));
     targets.append(label);
   }
+  const timers = $("timer");
+  timers.textContent = "";
+  for (const t of settings.timers) {
+    timers.add(new Option(t === null ? "off" : `${t} s (${TIMER_NAMES[t] || t})`, t === null ? "off" : String(t), false, t === settings.timer));
+  }
+  const field = (name) => settings.rules.find((f) => f.name === name);
+  const players = $("players");
+  players.textContent = "";
+  for (const t of settings.tables) players.add(new Option(String(t.players), String(t.players), false, t.players === field("players").value));
+  players.onchange = () => buildTeams(null);
+  buildTeams(field("teams").value);
+  $("must-win").checked = field("must_win").value;
   const box = $("rules");
   box.textContent = "";
   for (const f of settings.rules) {
-    if (f.name === "target_score") continue;
+    if (f.name === "target_score" || TABLE_FIELDS.has(f.name)) continue;
     const label = document.createElement("label");
     label.title = f.doc;
     let input;
@@ -81,13 +104,23 @@ function buildSettings() {
   }
 }
 
+// the sides the chosen number of players may play in (the server's list); a new number takes its default
+function buildTeams(value) {
+  const table = settings.tables.find((t) => String(t.players) === $("players").value);
+  const teams = $("teams");
+  teams.textContent = "";
+  const chosen = table.teams.includes(value) ? value : table.default;
+  for (const t of table.teams) teams.add(new Option(t === "pairs" ? "in pairs" : "solo", t, false, t === chosen));
+}
+
 function formRules() {
   const target = document.querySelector("input[name=target]:checked").value;
-  const rules = { target_score: target === "off" ? null : Number(target) };
+  const rules = { target_score: target === "off" ? null : Number(target), players: Number($("players").value),
+                  teams: $("teams").value, must_win: $("must-win").checked };
   for (const input of $("rules").querySelectorAll("[data-field]")) {
     const name = input.dataset.field, kind = input.dataset.kind;
     if (kind === "bool") rules[name] = input.checked;
-    else if (kind === "choice") rules[name] = input.value;
+    else if (kind === "choice") rules[name] = settings.rules.find((f) => f.name === name).choices.find((c) => String(c) === input.value);
     else {
       const text = input.value.trim().toLowerCase();
       rules[name] = text === "off" || text === "none" ? null : /^-?\d+$/.test(text) ? Number(text) : text;
@@ -100,7 +133,8 @@ async function startMatch(event) {
   event.preventDefault();
   $("setup-error").textContent = "";
   try {
-    S = await api("POST", "/api/matches", { level: $("level").value, rules: formRules() });
+    const t = $("timer").value;
+    S = await api("POST", "/api/matches", { level: $("level").value, rules: formRules(), timer: t === "off" ? null : Number(t) });
   } catch (e) {
     $("setup-error").textContent = e.message;
     return;
@@ -120,8 +154,8 @@ function bidText(bid, blind) {
 }
 
 function seatName(s) {
-  const lvl = s === 0 ? "" : ` (${LEVEL_NAMES[s === 2 ? S.partner_level : S.level]})`;
-  return S.names[s] + lvl;
+  const level = S.seat_levels[s];
+  return S.names[s] + (level === null ? "" : ` (${LEVEL_NAMES[level] || level})`);
 }
 
 function drawScore() {
@@ -130,14 +164,29 @@ function drawScore() {
   $("scoreboard").textContent = `${sb}${target}`;
 }
 
+// one box a seat, placed around the trick by PLACES (made again when the number of seats changes)
+function seatBoxes() {
+  const felt = $("felt");
+  const boxes = [...felt.querySelectorAll(".seat")];
+  if (boxes.length === S.names.length) return boxes;
+  boxes.forEach((b) => b.remove());
+  return S.names.map((_, s) => {
+    const box = document.createElement("div");
+    box.className = "seat" + (s === 0 ? " you" : "");
+    box.id = `seat-${s}`;
+    box.dataset.seat = s;
+    [box.style.gridRow, box.style.gridColumn] = PLACES[S.names.length][s];
+    felt.append(box);
+    return box;
+  });
+}
+
 function drawSeats() {
   const h = S.hand;
-  for (let s = 0; s < 4; s++) {
-    const box = $(`seat-${s}`);
+  seatBoxes().forEach((box, s) => {
     box.classList.toggle("act", h.to_act === s);
     const bid = bidText(h.bids[s], h.blind[s]);
-    const team = s % 2;
-    const [tt, contract] = h.contracts[team];
+    const [tt, contract] = h.contracts[S.side_of[s]];
     box.innerHTML = "";
     const who = document.createElement("div");
     who.className = "who";
@@ -149,8 +198,9 @@ function drawSeats() {
     const teamLine = document.createElement("div");
     teamLine.className = "note";
     teamLine.textContent = `team tricks ${tt}/${contract}`;
-    box.append(who, meta, teamLine);
-  }
+    box.append(who, meta);
+    if (S.partner !== null) box.append(teamLine); // solo, a side's tricks are the seat's own
+  });
 }
 
 function drawTrick() {
@@ -164,8 +214,10 @@ function drawTrick() {
     note = `trick ${h.trick_no + 1}` + (h.spades_broken ? " · spades broken" : "");
   } else note = h.phase;
   box.classList.toggle("done", done);
+  const places = PLACES[S.names.length];
   box.innerHTML = cards
-    .map((c) => `<span class="slot s${c.seat}${done && c.seat === h.last_trick.winner ? " won" : ""}" data-seat="${c.seat}">${c.html}</span>`)
+    .map((c) => `<span class="slot s${c.seat}${done && c.seat === h.last_trick.winner ? " won" : ""}" data-seat="${c.seat}" `
+      + `style="grid-row:${places[c.seat][0]};grid-column:${places[c.seat][1]}">${c.html}</span>`)
     .join("");
   const n = document.createElement("span");
   n.className = "note";
@@ -179,8 +231,29 @@ function drawStatus() {
   if (h.your_turn) text = `Your turn: ${h.question}`;
   else if (h.phase === "passing") text = `${S.names[h.to_act]} is choosing cards to pass…`;
   else text = `${S.names[h.to_act]} is ${h.phase === "bidding" ? "bidding" : "playing"}…`;
-  if (h.received.length) text += `  (North passed you ${h.received.join(" ")})`;
+  if (h.received.length) text += `  (${S.names[S.partner]} passed you ${h.received.join(" ")})`;
+  const ranOut = S.lines.find((l) => l.startsWith("Time ran out"));
+  if (ranOut) text = `${ranOut}  ${text}`;
   $("status").textContent = text;
+}
+
+// the turn timer: count down the server's time_left, then ask the server to play for you
+function startClock() {
+  clearInterval(countdown);
+  const left = S.hand.your_turn ? S.hand.time_left : null;
+  $("clock").hidden = left === null || left === undefined;
+  if ($("clock").hidden) return;
+  const end = performance.now() + 1000 * left;
+  const tick = () => {
+    const secs = Math.max(0, Math.ceil((end - performance.now()) / 1000));
+    $("clock").textContent = `Timer: ${secs} s left`;
+    if (performance.now() >= end) {
+      clearInterval(countdown);
+      step();
+    }
+  };
+  tick();
+  countdown = setInterval(tick, 250);
 }
 
 function drawPanel() {
@@ -201,7 +274,7 @@ function drawPanel() {
   } else if (h.phase === "bidding") {
     for (const b of h.legal_bids) button(b === 0 ? "Nil" : String(b), b === 0 ? "nil" : String(b), `bid-${b}`);
   } else if (h.phase === "passing") {
-    button(`Pass ${h.pass_count} card${h.pass_count === 1 ? "" : "s"} to North`, () => [...chosen].join(" "), "pass");
+    button(`Pass ${h.pass_count} card${h.pass_count === 1 ? "" : "s"} to ${S.names[S.partner]}`, () => [...chosen].join(" "), "pass");
   }
 }
 
@@ -252,6 +325,7 @@ function draw() {
   drawHand();
   drawLog();
   drawReplays();
+  startClock();
 }
 
 function clickCard(card, button) {
@@ -266,6 +340,7 @@ function clickCard(card, button) {
 
 async function send(action) {
   $("message").textContent = "";
+  clearInterval(countdown);
   let next;
   try {
     next = await api("POST", `/api/matches/${S.id}/action`, { action });
@@ -295,7 +370,7 @@ async function step() {
     S = await api("POST", `/api/matches/${S.id}/step`);
   } catch (e) {
     $("message").textContent = e.message;
-    if (e.status === 409) return load(S.id); // another tab moved on: show where the match is
+    if (e.status === 409) return setTimeout(() => load(S.id), S.hand.time_left === null ? 0 : 500); // another tab moved on, or the clocks differ
     return;
   }
   after(PACE);
@@ -303,6 +378,7 @@ async function step() {
 
 function showSheet(sheet) {
   clearTimeout(timer);
+  clearInterval(countdown);
   drawScore();
   drawLog();
   $("sheet-title").textContent = `Score sheet, hand ${sheet.hand_no + 1}`;
@@ -311,30 +387,41 @@ function showSheet(sheet) {
   show("sheet");
 }
 
-function nextHand() {
+async function nextHand() {
   shownHand = S.hand.hand_no;
   log = [];
+  try {
+    S = await api("GET", `/api/matches/${S.id}`); // your first turn's clock starts now, not behind the sheet
+  } catch (e) {
+    $("message").textContent = e.message;
+  }
   S.lines = [];
   show("table");
   after(PACE);
 }
 
 function showResults() {
+  clearInterval(countdown);
   drawScore();
   $("result-line").textContent = S.result_line;
   const st = S.stats;
+  const blank = S.teams.slice(1).map(() => "");
   const rows = [
-    ["hands played", st.hands, ""],
-    ["contracts made", `${st.contracts_made[0]} of ${st.contracts_bid[0]}`, `${st.contracts_made[1]} of ${st.contracts_bid[1]}`],
-    ["bags taken", st.bags[0], st.bags[1]],
-    ["your number bids made", `${st.your_bids_made} of ${st.your_number_bids}`, ""],
-    ["your nils made", `${st.your_nils_made} of ${st.your_nils}`, ""],
-    ["tricks you took", st.your_tricks, ""],
+    ["hands played", st.hands, ...blank],
+    ["contracts made", ...S.teams.map((_, k) => `${st.contracts_made[k]} of ${st.contracts_bid[k]}`)],
+    ["bags taken", ...st.bags],
+    ["your number bids made", `${st.your_bids_made} of ${st.your_number_bids}`, ...blank],
+    ["your nils made", `${st.your_nils_made} of ${st.your_nils}`, ...blank],
+    ["tricks you took", st.your_tricks, ...blank],
   ];
-  $("stats").innerHTML = `<tr><th></th><th></th><th></th></tr>`;
-  const head = $("stats").rows[0].cells;
-  head[1].textContent = S.teams[0];
-  head[2].textContent = S.teams[1];
+  $("stats").innerHTML = "";
+  const head = $("stats").insertRow();
+  head.append(document.createElement("th"));
+  for (const t of S.teams) {
+    const th = document.createElement("th");
+    th.textContent = t;
+    head.append(th);
+  }
   for (const r of rows) {
     const tr = $("stats").insertRow();
     for (const v of r) tr.insertCell().textContent = String(v);
@@ -343,7 +430,7 @@ function showResults() {
   all.innerHTML = "";
   for (const sh of S.sheets) {
     const h3 = document.createElement("h3");
-    h3.textContent = `Hand ${sh.hand_no + 1}: ${sh.points[0]} to ${sh.points[1]} `;
+    h3.textContent = `Hand ${sh.hand_no + 1}: ${sh.points.join(" to ")} `;
     const a = document.createElement("a");
     a.href = `/matches/${S.id}/replay/${sh.hand_no}?review=1`;
     a.target = "_blank";
