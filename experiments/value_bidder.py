@@ -1,19 +1,20 @@
 """The value bidder: a network of each candidate bid's margin, fitted on bids played out (issue 21).
 
-    python experiments/value_bidder.py [--deals 250000 1000000] [--hidden 128] [--epochs 6] [--bench-deals 20000] [--bench-seed 12]
-    python experiments/value_bidder.py --deals 2000000 --out values.npz   # the best of experiments/RESULTS.md (not shipped)
+    python experiments/value_bidder.py [--deals 250000 1000000] [--worlds 1 4 16] [--hidden 128] [--epochs 6] [--bench-deals 20000] [--bench-seed 12]
+    python experiments/value_bidder.py --deals 2000000 --out values.npz   # issue 21's best (not shipped)
 
 The shipped bidder (``train_models.py``) learns the distribution of a hand's tricks from one
 outcome a hand, under Normal's own bid. Crazy's bidding instead plays every candidate bid out in
 worlds it samples, Normal finishing. Here each candidate bid of every seat (Normal's number bid
 moved by -2..+3, and nil on the hands the explorer tries nils on) is played out on the deal's
-own cards, Normal finishing (``models.rows.value_bidding_rows``; the deal is one world drawn
-from exactly what Crazy samples from), and a network is fitted to each candidate's margin
+own cards and, with ``--worlds K``, on K - 1 more deals of the cards the seat does not see that
+agree with the bids before it, Normal finishing (``montecarlo.bid_values``: the label is the
+mean over the worlds), and a network is fitted to each candidate's margin
 (``fit_value_bidder``): across millions of deals it learns the expectation Crazy estimates
 from a few hundred worlds a bid, at a network's cost a bid.
 
-For each size the rows of deals ``0 .. N-1`` of seed 21 are made (on two cores), the network
-fitted and played in the bidding benchmark (``--bench-deals`` deals of ``--bench-seed``, Normal
+For each size and each K the rows of deals ``0 .. N-1`` of seed 21 are made (on two cores,
+with the mean worlds a row kept), the network fitted and played in the bidding benchmark (``--bench-deals`` deals of ``--bench-seed``, Normal
 playing every card, the opponents bidding as Normal; seed 12 chose nothing), with its margin
 minus the shipped bidder's, paired deal by deal. The model file carries the default model's card
 network and blind-nil numbers (as ``learned_bidder_curve.py``'s do), so ``make_agent("learned",
@@ -23,6 +24,7 @@ model=PATH)`` plays it. ``--out`` writes the last one there. A table goes to std
 from __future__ import annotations
 
 import argparse
+import itertools
 import tempfile
 import time
 from pathlib import Path
@@ -39,6 +41,7 @@ from spades_ai.models.model import Model, load_model
 def main(argv=None) -> Path | None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, nargs="+", default=[250_000, 1_000_000], help="training deals (each a curve point)")
+    ap.add_argument("--worlds", type=int, nargs="+", default=[1], help="worlds a row (each a curve point): the deal's own and K - 1 sampled")
     ap.add_argument("--hidden", type=int, nargs="+", default=[128])
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--seed", type=int, default=tm.SEED, help="the training deals' seed and the fit's")
@@ -50,28 +53,28 @@ def main(argv=None) -> Path | None:
     args = ap.parse_args(argv)
     base = load_model("default")
     shipped = bidding_records({"shipped": make_agent("learned")}, deals=args.bench_deals, seed=args.bench_seed)
-    print("| deals | rows s | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success | minus shipped, paired | 95% interval |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
+    print("| deals | worlds | worlds kept | rows s | hidden | fit s | margin vs normal | 95% interval | set rate | nil rate | nil success | minus shipped, paired | 95% interval |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|")  # fmt: skip
     tmp = tempfile.TemporaryDirectory()
     keep = args.keep or Path(tmp.name)
     keep.mkdir(parents=True, exist_ok=True)
-    for n in args.deals:
+    for n, worlds in itertools.product(args.deals, args.worlds):
         t0 = time.perf_counter()
-        rows = tm.value_rows(n, args.seed, args.jobs)
+        rows = tm.value_rows(n, args.seed, args.jobs, worlds)
         made = time.perf_counter() - t0
         for hidden in args.hidden:
             t0 = time.perf_counter()
             net, losses = fit_value_bidder(rows, hidden=hidden, epochs=args.epochs, seed=args.seed)
             fit = time.perf_counter() - t0
-            info = {"bidder": "values", "bid_deals": n, "bid_hidden": hidden, "bid_epochs": args.epochs, "seed": args.seed,
+            info = {"bidder": "values", "bid_deals": n, "bid_worlds": worlds, "bid_hidden": hidden, "bid_epochs": args.epochs, "seed": args.seed,
                     "bid_loss": losses, "made_by": "experiments/value_bidder.py", "play_from": base.info.get("made_by", "a model")}  # fmt: skip
             model = Model(net, base.play, base.scalars, info, bid_kind="value", play_kind=base.play_kind)
-            path = model.save(keep / f"values_{n}_{hidden}.npz")
+            path = model.save(keep / f"values_{n}_w{worlds}_{hidden}.npz")
             records = bidding_records({"values": make_agent("learned", model=str(path)), "normal": "normal"}, deals=args.bench_deals,
                                       seed=args.bench_seed)  # fmt: skip
             r = bidding_leaderboard(records).loc["values"]
             m, lo, hi = paired_margin(pd.concat([records, shipped], ignore_index=True), "values", "shipped")
-            print(f"| {n:,} | {made:.0f} | {hidden} | {fit:.0f} | {r.margin:+.2f} | [{r.margin_low:+.2f}, {r.margin_high:+.2f}] | {r.set_rate:.1%} | "
+            print(f"| {n:,} | {worlds} | {rows['worlds'].mean():.2f} | {made:.0f} | {hidden} | {fit:.0f} | {r.margin:+.2f} | [{r.margin_low:+.2f}, {r.margin_high:+.2f}] | {r.set_rate:.1%} | "
                   f"{r.nil_rate:.1%} | {r.nil_success:.0%} | {m:+.2f} | [{lo:+.2f}, {hi:+.2f}] |", flush=True)  # fmt: skip
     if args.out:
         args.out.write_bytes(path.read_bytes())

@@ -15,10 +15,10 @@ model's scalars, beats the value of a sighted bid.
 
 A *value* bidding network (``model.N_VALUE_OUTPUTS`` outputs) gives each candidate bid's
 expected margin directly: Normal's number bid moved by each of ``model.VALUE_SHIFTS``, and nil
-where its rows tried one. It is fitted on ``replay.bid_value_rows``, where every candidate is
-played out on the deal's own cards with Normal finishing, as Crazy's bidding plays each one out
-in its sampled worlds (``fit.fit_value_bidder``); the bid is the legal candidate of the
-highest value.
+where its rows tried one. It is fitted on the rows of ``montecarlo.bid_values``, where every
+candidate is played out on the deal's own cards, and in sampled worlds, with Normal finishing, as
+Crazy's bidding plays each one out in its worlds (``fit.fit_value_bidder``); the bid is the
+legal candidate of the highest value.
 """
 
 import numpy as np
