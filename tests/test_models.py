@@ -384,10 +384,13 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
 
 
 def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):
-    out = experiment_script("value_bidder").main(["--deals", "300", "--hidden", "4", "--epochs", "1", "--bench-deals", "20", "--jobs", "1",
-                                                  "--out", str(tmp_path / "values.npz")])  # fmt: skip
+    out = experiment_script("value_bidder").main(["--deals", "300", "--worlds", "1", "2", "--hidden", "4", "--epochs", "1", "--bench-deals", "20",
+                                                  "--jobs", "1", "--out", str(tmp_path / "values.npz")])  # fmt: skip
     model = load_model(out)
-    assert model.values_bids and model.info["bid_deals"] == 300
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
-    assert len(rows) == 1 and len(rows[0].strip("|").split("|")) == 11
+    assert model.values_bids and model.info["bid_deals"] == 300 and model.info["bid_worlds"] == 2
+    rows = [line.strip("|").split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
+    assert [r[1].strip() for r in rows] == ["1", "2"] and all(len(r) == 13 for r in rows)
+    experiment_script("value_bidder").main(["--models", str(out), "--bench-deals", "20", "--bench-seed", "13"])
+    again = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
+    assert len(again) == 1 and [c.strip() for c in again[0][2:5]] == ["2", f"{model.info['bid_worlds_kept']:.2f}", "-"]
     check_agent(make_agent("learned", model=str(out)))
