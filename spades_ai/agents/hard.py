@@ -8,8 +8,8 @@ unless another is clearly better; candidates clearly worse stop playing worlds (
 of the cards of the same effect on the trick the cheapest is played unless a dearer one gains
 (``thrift``). Crazy is Hard with 8x the worlds, weighted by how well they explain the bids
 (``bid_aware``; with ``read_play=True`` also the cards played), and the last 3 tricks of every
-world solved exactly (``solver_tricks=3``). With ``bidder="learned"`` either bids like the
-learned agent (``models.bidder``) and searches only its cards. ``spades_ai.montecarlo.decision_values(agent, obs)``
+world solved exactly (``solver_tricks=3``). With ``bidder="learned"`` either makes its sighted
+bids at the table of four in pairs like the learned agent (``models.bidder``). ``spades_ai.montecarlo.decision_values(agent, obs)``
 gives the value of every legal card or bid, the very numbers a decision is made from.
 """
 
@@ -65,15 +65,15 @@ CRAZY_THRIFT = True
 CRAZY_READ_PLAY = False
 CRAZY_PLAY_NOISE = 0.3
 #: ``bidder``: how Hard and Crazy bid. ``"search"``: their Monte Carlo over the candidate bids
-#: (``montecarlo.search.mc_bid``); ``"learned"``: the learned agent's bidder (the shipped model,
-#: ``models.bidder``; its blind nils too), a network's cost a bid (issue 36, item 4).
+#: (``montecarlo.search.mc_bid``); ``"learned"``: a sighted bid at the table of four in pairs by
+#: the learned agent's bidder (the shipped model, ``models.bidder``), a network's cost a bid; a
+#: blind nil and every bid at another table stay the search's (``search.learned_bids_here``).
 BIDDERS = ("search", "learned")
 HARD_BIDDER = "search"
 CRAZY_BIDDER = "search"
 #: The options whose code plays 4 players in pairs only (``engine.solver``,
-#: ``montecarlo.finishes``, ``weights``, ``reading``, the learned model), each with the value
-#: that keeps it off.
-FOUR_PAIRS_OPTIONS = {"solver_tricks": 0, "bid_aware": False, "read_play": False, "bidder": "search"}
+#: ``montecarlo.finishes``, ``weights``, ``reading``), each with the value that keeps it off.
+FOUR_PAIRS_OPTIONS = {"solver_tricks": 0, "bid_aware": False, "read_play": False}
 
 
 class MonteCarloAgent(BuiltinAgent):
@@ -138,7 +138,7 @@ class MonteCarloAgent(BuiltinAgent):
         return obs.public, obs.seat, hand, obs.rules_array, self.module.settings_of(self.params), state
 
     def bid(self, obs: Observation) -> int:
-        if self.learned_bids:  # the learned bidder's kernel, as the self-play loop runs it
+        if self.learned_bids:  # its bid kernel, as the self-play loop runs it (the search's where it decides)
             return super().bid(obs)
         pub, seat, hand, rules, settings, state = self.search_args(obs)
         legal = np.int64(legal_bids(seat, hand, pub, rules) & BID_BITS)

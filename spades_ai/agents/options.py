@@ -64,7 +64,7 @@ def check_utility(v) -> str:
 
 def check_bidder(v) -> str:
     """How Hard and Crazy bid: ``"search"`` (their Monte Carlo) or ``"learned"`` (the learned
-    agent's bidder, ``agents.hard.BIDDERS``)."""
+    agent's bidder for the sighted bids at four in pairs, ``agents.hard.BIDDERS``)."""
     if v not in BIDDERS:
         raise ValueError(f"must be one of {', '.join(map(repr, BIDDERS))}, not {v!r}")
     return v

@@ -154,8 +154,8 @@ def make_agent(name: str, **options) -> BuiltinAgent:
     ``"paranoid"`` (its points minus the best other side's) or ``"mean"`` (minus the mean of
     the others'); with two sides the last two are the same (``montecarlo.utility``).
     ``bidder="learned"`` makes Hard or Crazy bid like the learned agent (its shipped model's
-    bidder, at a network's cost a bid) and search only its cards; ``"search"`` (the default)
-    bids by their Monte Carlo.
+    bidder, at a network's cost a bid) at the table of four in pairs, a blind nil still decided
+    by the search; ``"search"`` bids by their Monte Carlo.
 
     >>> make_agent("hard", bidder="learned").label
     'hard(bidder=learned)'

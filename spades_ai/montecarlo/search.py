@@ -364,18 +364,30 @@ def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
     return mc_bid(pub, seat, hand, rules, legal, settings_of(params), state, out)[0]
 
 
+@inline_kernel
+def learned_bids_here(hand, rules):
+    """Whether a search with ``bidder="learned"`` bids by the learned bidder here: a sighted bid
+    at the table of four in pairs, the only one its model knows. A blind nil (asked before
+    looking, where the match's score decides) and every bid at another table are the search's."""
+    return hand != ZERO and n_seats(rules) == 4 and n_sides(rules) == 2
+
+
 @kernel
 def mc_agent_learned_bid(pub, seat, hand, legal, rules, params):
-    """The bid (and the blind nil) of a search that bids like the learned agent
-    (``bidder="learned"``): the learned bidder of the model packed from ``params[MC_BID_MODEL]``."""
+    """The bid of a search that bids like the learned agent (``bidder="learned"``): the learned
+    bidder of the model packed from ``params[MC_BID_MODEL]`` where ``learned_bids_here``, else
+    the search's own (``mc_agent_bid``)."""
+    if not learned_bids_here(hand, rules):
+        return mc_agent_bid(pub, seat, hand, legal, rules, params)
     return learned_bid_values(pub, seat, hand, legal, rules, params, params[MC_BID_MODEL], np.empty(14))
 
 
 @kernel
 def mc_agent_learned_bid_values(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_learned_bid``, also writing each bid's value (the learned bidder's expected
-    points) into ``out`` (18 values by bid; NaN for a bid it does not weigh and for a blind-nil
-    question)."""
+    """``mc_agent_learned_bid``, also writing each bid's value into ``out`` (18 values by bid):
+    the learned bidder's expected points (NaN for a bid it does not weigh), or the search's."""
+    if not learned_bids_here(hand, rules):
+        return mc_agent_bid_values(pub, seat, hand, legal, rules, params, out)
     out[:] = np.nan
     values = np.full(14, -np.inf)
     b = learned_bid_values(pub, seat, hand, legal, rules, params, params[MC_BID_MODEL], values)
