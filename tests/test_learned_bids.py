@@ -21,12 +21,12 @@ def test_it_bids_as_the_learned_agent_and_plays_as_hard_in_the_self_play_loop():
     """In the numba loop, Hard with the learned bidder plays the same hands, bid for bid and card
     for card, as ``Mixed(learned, hard)``; its bids differ from Hard's own on some deals."""
     searching = make_agent("hard", bidder="learned", **HARD)
-    mixed = sa.Mixed("mixed", LEARNED, make_agent("hard", **HARD))
+    mixed = sa.Mixed("mixed", LEARNED, make_agent("hard", bidder="search", **HARD))
     a = sa.play_hands([searching, "normal"], 6, seed=3, keep_plays=True)
     b = sa.play_hands([mixed, "normal"], 6, seed=3, keep_plays=True)
     np.testing.assert_array_equal(a.bids, b.bids)
     np.testing.assert_array_equal(a.plays, b.plays)
-    own = sa.play_hands([make_agent("hard", **HARD), "normal"], 6, seed=3)
+    own = sa.play_hands([make_agent("hard", bidder="search", **HARD), "normal"], 6, seed=3)
     assert (own.bids[:, 0::2] != a.bids[:, 0::2]).any()
 
 
@@ -53,9 +53,9 @@ def test_a_blind_nil_and_the_bids_at_other_tables_stay_the_searchs():
     deal = sa.simulate.deal_masks(60, 1, 1)[0].tolist()
     desperate = Hand(deal, 1, sa.Rules(blind_nil=True), (100, 420), hands_played=5).observation(blind_decision=True)
     wide = {"worlds": 300, "seed": 1}
-    assert make_agent("hard", bidder="learned", **wide).blind_nil(desperate) is make_agent("hard", **wide).blind_nil(desperate) is True
+    assert make_agent("hard", bidder="learned", **wide).blind_nil(desperate) is make_agent("hard", bidder="search", **wide).blind_nil(desperate) is True
     assert not LEARNED.blind_nil(desperate)
-    learned_bids, own = make_agent("hard", bidder="learned", **HARD), make_agent("hard", **HARD)
+    learned_bids, own = make_agent("hard", bidder="learned", **HARD), make_agent("hard", bidder="search", **HARD)
     three = sa.Rules(players=3)
     for i in range(3):
         obs = Hand(sa.deal(1, i, three), rules=three).observation()
@@ -69,5 +69,5 @@ def test_the_option_is_checked_and_written_in_the_grammar():
     with pytest.raises(ValueError, match="option 'bidder': must be one of 'search', 'learned', not 'normal'"):
         make_agent("hard", bidder="normal")
     assert make_agent("crazy").options["bidder"] == "search"
-    built = parse_agent("hard:bidder=learned,worlds=8").build()
-    assert built.label == "hard(worlds=8, bidder=learned)" and built.learned_bids
+    built = parse_agent("crazy:bidder=learned,worlds=8").build()
+    assert built.label == "crazy(worlds=8, bidder=learned)" and built.learned_bids

@@ -157,8 +157,8 @@ def make_agent(name: str, **options) -> BuiltinAgent:
     bidder, at a network's cost a bid) at the table of four in pairs, a blind nil still decided
     by the search; ``"search"`` bids by their Monte Carlo.
 
-    >>> make_agent("hard", bidder="learned").label
-    'hard(bidder=learned)'
+    >>> make_agent("crazy", bidder="learned").label
+    'crazy(bidder=learned)'
     >>> make_agent("ismcts", iterations=500).label
     'ismcts(iterations=500)'
     """
