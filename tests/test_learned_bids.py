@@ -53,7 +53,11 @@ def test_a_blind_nil_and_the_bids_at_other_tables_stay_the_searchs():
     deal = sa.simulate.deal_masks(60, 1, 1)[0].tolist()
     desperate = Hand(deal, 1, sa.Rules(blind_nil=True), (100, 420), hands_played=5).observation(blind_decision=True)
     wide = {"worlds": 300, "seed": 1}
-    assert make_agent("hard", bidder="learned", **wide).blind_nil(desperate) is make_agent("hard", bidder="search", **wide).blind_nil(desperate) is True
+    assert (
+        make_agent("hard", bidder="learned", **wide).blind_nil(desperate)
+        is make_agent("hard", bidder="search", **wide).blind_nil(desperate)
+        is True
+    )
     assert not LEARNED.blind_nil(desperate)
     learned_bids, own = make_agent("hard", bidder="learned", **HARD), make_agent("hard", bidder="search", **HARD)
     three = sa.Rules(players=3)

@@ -95,7 +95,16 @@ def team_margin(pub, rules, team, sheet, nil_out):
     """A finished hand's worth to ``team``: its points minus the other team's, each team's bags
     at their real cost (``1 - bag_penalty / bag_limit`` a bag, as ``models.replay.V_TEAM``)."""
     zeros = np.zeros(2, dtype=np.int64)
-    score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4], zeros, zeros, rules, sheet, nil_out)
+    score_hand_kernel(
+        pub[P_BIDS : P_BIDS + 4],
+        pub[P_BLIND : P_BLIND + 4],
+        pub[P_WON : P_WON + 4],
+        zeros,
+        zeros,
+        rules,
+        sheet,
+        nil_out,
+    )
     bag = 1.0 - bag_cost(rules)
     v = np.zeros(2)
     for t in range(2):
@@ -129,7 +138,9 @@ def bids_agree(pub, seat, world, rules):
     every bid made before ``seat``'s as it was made."""
     sim = np.empty(N_PUBLIC, dtype=np.int64)
     hands = world.copy()
-    reset_public(sim, hands, pub[P_DEALER], pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], pub[P_HANDS_PLAYED], rules)
+    reset_public(
+        sim, hands, pub[P_DEALER], pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], pub[P_HANDS_PLAYED], rules
+    )
     while sim[P_TO_ACT] != seat:
         o = sim[P_TO_ACT]
         legal = legal_bids(o, hands[o], sim, rules) & 0x3FFF
@@ -189,10 +200,14 @@ def value_bidding_rows(seed: int, start: int, n: int, rules: Rules | None = None
     average: fewer than asked where the earlier bids are rare). The same rows for any chunking."""
     rules = check_rules(rules)
     if rules.blind_nil:
-        raise RulesError("the value bidder's rows are dealt without blind nil (its numbers come from the blind-nil dataset)")
+        raise RulesError(
+            "the value bidder's rows are dealt without blind nil (its numbers come from the blind-nil dataset)"
+        )
     worlds = check_count(worlds, "worlds")
     if not 1 <= worlds <= MAX_WORLDS:
-        raise ValueError(f"worlds must be in 1..{MAX_WORLDS} (the deal's own cards and worlds - 1 sampled), not {worlds}")
+        raise ValueError(
+            f"worlds must be in 1..{MAX_WORLDS} (the deal's own cards and worlds - 1 sampled), not {worlds}"
+        )
     deals = deal_masks(seed, start, n)
     x = np.zeros((4 * n, N_BID_FEATURES))
     vals = np.zeros((4 * n, N_VALUE_OUTPUTS))
