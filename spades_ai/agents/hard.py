@@ -143,7 +143,9 @@ class MonteCarloAgent(BuiltinAgent):
 
     def bid(self, obs: Observation) -> int:
         if self.learned_bids:  # its bid kernel, as the self-play loop runs it (the search's where it decides)
-            return super().bid(obs)
+            b = super().bid(obs)
+            self._tally(False)
+            return b
         pub, seat, hand, rules, settings, state = self.search_args(obs)
         legal = np.int64(legal_bids(seat, hand, pub, rules) & BID_BITS)
         b, fell_back = self.module.mc_bid(pub, seat, hand, rules, legal, settings, state, np.empty(0))
