@@ -9,7 +9,7 @@ The bidding network is the distribution of the tricks (``--bidder tricks``, the 
 shipped one), fitted on the ``bids`` dataset below (``learned_bidder_curve.py`` reads it too).
 With ``--bidder values`` it is the value bidder: each candidate bid of every seat of
 ``value_deals`` deals of the seed played out on the deal's own cards, Normal finishing
-(``models.rows.value_bidding_rows``, made on two cores, no dataset kept), and the network
+(``montecarlo.bid_values``, made on two cores, no dataset kept), and the network
 fitted to each candidate's margin (``value_bidder.py`` draws its curve). With ``--bidder-from
 MODEL`` the bidding network and blind-nil numbers are that model's, kept as they are (no
 bidding dataset is made): how the shipped file's card network was last fitted (issue 36), beside
@@ -56,7 +56,8 @@ from spades_ai.learn.hands import HAND_COLUMNS, dataset_hands, iter_dataset_hand
 from spades_ai.models.explore import explorer  # noqa: E402
 from spades_ai.models.fit import train_model  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
-from spades_ai.models.rows import dataset_bidding_rows, dataset_vector_rows, value_bidding_rows  # noqa: E402
+from spades_ai.models.rows import dataset_bidding_rows, dataset_vector_rows  # noqa: E402
+from spades_ai.montecarlo.bid_values import value_bidding_rows  # noqa: E402
 from spades_ai.rules import Rules  # noqa: E402
 
 HERE = Path(__file__).parent
@@ -91,13 +92,14 @@ def dataset(name: str, agents, deals: int, seed: int, data: Path, rules=None, n_
     return got
 
 
-def value_rows(deals: int, seed: int, n_jobs: int = 2) -> dict:
-    """The value bidder's rows (``models.rows.value_bidding_rows``) of deals ``0 .. deals-1`` of
-    ``seed``, ``VALUE_CHUNK`` deals a task on ``n_jobs`` processes (the same rows for any)."""
+def value_rows(deals: int, seed: int, n_jobs: int = 2, worlds: int = 1) -> dict:
+    """The value bidder's rows (``montecarlo.bid_values.value_bidding_rows``, ``worlds`` worlds a
+    row) of deals ``0 .. deals-1`` of ``seed``, ``VALUE_CHUNK`` deals a task on ``n_jobs``
+    processes (the same rows for any)."""
     from joblib import Parallel, delayed
     import numpy as np
 
-    tasks = (delayed(value_bidding_rows)(seed, s, min(VALUE_CHUNK, deals - s)) for s in range(0, deals, VALUE_CHUNK))
+    tasks = (delayed(value_bidding_rows)(seed, s, min(VALUE_CHUNK, deals - s), worlds=worlds) for s in range(0, deals, VALUE_CHUNK))
     parts = Parallel(n_jobs=n_jobs)(tasks)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 

@@ -221,7 +221,7 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
         "seed": 0, "worlds": hard.options["worlds"], "rollouts": hard.options["rollouts"], "bid_aware": False, "rollout": None,
         "solver_tricks": hard.options["solver_tricks"],
         "blind_nil": True, "racing": True, "thrift": True, "read_play": False, "play_noise": hard.options["play_noise"],
-        "play_model": None, "utility": hard.options["utility"],
+        "play_model": None, "utility": hard.options["utility"], "bidder": hard.options["bidder"],
     }
     assert crazy.options["bid_aware"] is True
     # Crazy solves the last 3 tricks of every world exactly (registry.CRAZY_SOLVER_TRICKS, measured)

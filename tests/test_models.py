@@ -331,44 +331,6 @@ def test_the_inputs_probe_scores_both_networks_on_held_out_hands(tiny_bids, caps
 
 
 # -- the value bidder ------------------------------------------------------------------------------
-def test_the_value_rows_are_each_candidate_played_out_by_normal():
-    """``replay.bid_value_rows`` against the Python face: each candidate bid played on a clone
-    of the hand, Normal finishing, scored by ``HandResult`` with bags at their real cost."""
-    from spades_ai.models import replay
-    from spades_ai.models.model import OUT_VALUE_NIL, VALUE_SCALE, VALUE_SHIFTS
-    from spades_ai.policies.normal import estimate_tricks, normal_bid
-
-    normal = make_agent("normal")
-    rows = training_rows.value_bidding_rows(5, 0, 6)
-    r, tried = 0, 0
-    for i in range(6):
-        hand = Hand(sa.deal(5, i), dealer=0)
-        while hand.phase == "bidding":
-            obs = hand.observation()
-            x = np.empty(features.N_BID_FEATURES)
-            features.bid_features(obs.public, obs.seat, obs.engine_cards, obs.rules_array, x)
-            np.testing.assert_allclose(rows["x"][r], x, rtol=1e-6)
-            guess = normal_bid(obs.public, obs.seat, obs.engine_cards, obs.rules_array, replay.NUMBER_BIDS)
-            nil_tried = estimate_tricks(obs.engine_cards, obs.rules_array) < 4.0
-            for k in range(OUT_VALUE_NIL + 1):
-                b = 0 if k == OUT_VALUE_NIL else guess + VALUE_SHIFTS[k]
-                if b not in obs.legal_bids() or (k < OUT_VALUE_NIL and b < 1) or (k == OUT_VALUE_NIL and not nil_tried):
-                    assert np.isnan(rows["vals"][r, k])
-                    continue
-                sim = hand.clone()
-                sim.bid(b)
-                while sim.phase != "over":
-                    o = sim.observation()
-                    sim.bid(normal.bid(o)) if sim.phase == "bidding" else sim.play(normal.play(o))
-                res = sim.result()
-                value = [res.contract_points[t] - 9 * res.new_bags[t] + res.nil_points[t] for t in (0, 1)]
-                assert rows["vals"][r, k] == pytest.approx((value[obs.seat % 2] - value[1 - obs.seat % 2]) / VALUE_SCALE)
-                tried += 1
-            hand.bid(normal.bid(obs))
-            r += 1
-    assert r == len(rows["x"]) == 24 and tried > 4 * 24
-
-
 def test_the_value_bidder_loss_gradient_is_its_derivative():
     rng = np.random.default_rng(5)
     vals = rng.normal(size=(4, 7))
@@ -422,10 +384,13 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
 
 
 def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):
-    out = experiment_script("value_bidder").main(["--deals", "300", "--hidden", "4", "--epochs", "1", "--bench-deals", "20", "--jobs", "1",
-                                                  "--out", str(tmp_path / "values.npz")])  # fmt: skip
+    out = experiment_script("value_bidder").main(["--deals", "300", "--worlds", "1", "2", "--hidden", "4", "--epochs", "1", "--bench-deals", "20",
+                                                  "--jobs", "1", "--out", str(tmp_path / "values.npz")])  # fmt: skip
     model = load_model(out)
-    assert model.values_bids and model.info["bid_deals"] == 300
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
-    assert len(rows) == 1 and len(rows[0].strip("|").split("|")) == 11
+    assert model.values_bids and model.info["bid_deals"] == 300 and model.info["bid_worlds"] == 2
+    rows = [line.strip("|").split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
+    assert [r[1].strip() for r in rows] == ["1", "2"] and all(len(r) == 13 for r in rows)
+    experiment_script("value_bidder").main(["--models", str(out), "--bench-deals", "20", "--bench-seed", "13"])
+    again = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
+    assert len(again) == 1 and [c.strip() for c in again[0][2:5]] == ["2", f"{model.info['bid_worlds_kept']:.2f}", "-"]
     check_agent(make_agent("learned", model=str(out)))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spades_ai.agents.hard import BIDDERS
 from spades_ai.checks import check_noise, is_int  # noqa: F401 -- check_noise: the play_noise check, shared with montecarlo
 from spades_ai.models.model import load_model, shipped_models
 from spades_ai.montecarlo.utility import UTILITIES
@@ -58,6 +59,14 @@ def check_utility(v) -> str:
     ``mean`` (``montecarlo.utility``)."""
     if v not in UTILITIES:
         raise ValueError(f"must be one of {', '.join(map(repr, UTILITIES))}, not {v!r}")
+    return v
+
+
+def check_bidder(v) -> str:
+    """How Hard and Crazy bid: ``"search"`` (their Monte Carlo) or ``"learned"`` (the learned
+    agent's bidder for the sighted bids at four in pairs, ``agents.hard.BIDDERS``)."""
+    if v not in BIDDERS:
+        raise ValueError(f"must be one of {', '.join(map(repr, BIDDERS))}, not {v!r}")
     return v
 
 

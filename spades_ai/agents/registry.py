@@ -22,6 +22,7 @@ from spades_ai.agents import options as opt
 from spades_ai.agents.builtin import BuiltinAgent, seed_param
 from spades_ai.agents.grammar import check_target, load_target, parse_options, split_spec
 from spades_ai.agents.hard import (
+    CRAZY_BIDDER,
     CRAZY_PLAY_NOISE,
     CRAZY_READ_PLAY,
     CRAZY_ROLLOUTS,
@@ -29,6 +30,7 @@ from spades_ai.agents.hard import (
     CRAZY_RACING,
     CRAZY_THRIFT,
     CRAZY_WORLDS,
+    HARD_BIDDER,
     HARD_RACING,
     HARD_ROLLOUTS,
     HARD_SOLVER_TRICKS,
@@ -86,7 +88,8 @@ BUILTINS: dict[str, _Spec] = {
          "rollout": (None, check_rollout), "solver_tricks": (HARD_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (HARD_RACING, opt.check_flag),
          "thrift": (HARD_THRIFT, opt.check_flag), "read_play": (False, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),
-         "play_model": (None, opt.check_play_model), "utility": (DEFAULT_UTILITY, opt.check_utility)},
+         "play_model": (None, opt.check_play_model), "utility": (DEFAULT_UTILITY, opt.check_utility),
+         "bidder": (HARD_BIDDER, opt.check_bidder)},
     ),  # fmt: skip
     "crazy": _Spec(
         "Hard with far more worlds, weighted by how well they explain the bids (and, read_play=True, the cards played)",
@@ -94,7 +97,8 @@ BUILTINS: dict[str, _Spec] = {
          "rollout": (None, check_rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (CRAZY_RACING, opt.check_flag),
          "thrift": (CRAZY_THRIFT, opt.check_flag), "read_play": (CRAZY_READ_PLAY, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),
-         "play_model": (None, opt.check_play_model), "utility": (DEFAULT_UTILITY, opt.check_utility)},
+         "play_model": (None, opt.check_play_model), "utility": (DEFAULT_UTILITY, opt.check_utility),
+         "bidder": (CRAZY_BIDDER, opt.check_bidder)},
     ),  # fmt: skip
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
@@ -149,7 +153,12 @@ def make_agent(name: str, **options) -> BuiltinAgent:
     worth to their side when there are several others: ``"own"`` (its own points),
     ``"paranoid"`` (its points minus the best other side's) or ``"mean"`` (minus the mean of
     the others'); with two sides the last two are the same (``montecarlo.utility``).
+    ``bidder="learned"`` makes Hard or Crazy bid like the learned agent (its shipped model's
+    bidder, at a network's cost a bid) at the table of four in pairs, a blind nil still decided
+    by the search; ``"search"`` bids by their Monte Carlo.
 
+    >>> make_agent("crazy", bidder="learned").label
+    'crazy(bidder=learned)'
     >>> make_agent("ismcts", iterations=500).label
     'ismcts(iterations=500)'
     """

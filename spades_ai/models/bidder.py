@@ -15,10 +15,10 @@ model's scalars, beats the value of a sighted bid.
 
 A *value* bidding network (``model.N_VALUE_OUTPUTS`` outputs) gives each candidate bid's
 expected margin directly: Normal's number bid moved by each of ``model.VALUE_SHIFTS``, and nil
-where its rows tried one. It is fitted on ``replay.bid_value_rows``, where every candidate is
-played out on the deal's own cards with Normal finishing, as Crazy's bidding plays each one out
-in its sampled worlds (``fit.fit_value_bidder``); the bid is the legal candidate of the
-highest value.
+where its rows tried one. It is fitted on the rows of ``montecarlo.bid_values``, where every
+candidate is played out on the deal's own cards, and in sampled worlds, with Normal finishing, as
+Crazy's bidding plays each one out in its worlds (``fit.fit_value_bidder``); the bid is the
+legal candidate of the highest value.
 """
 
 import numpy as np
@@ -70,17 +70,18 @@ def number_value(probs, b, p, rules):
 
 
 @kernel
-def bid_values(pub, seat, hand, rules, params, values):
+def bid_values(pub, seat, hand, rules, params, values, at=0):
     """``values[b]`` for b = 0 (nil) .. 13: each bid's expected points (legal or not); from a
-    value network (``model.VALUE_BIDDER``), each candidate's expected margin."""
+    value network (``model.VALUE_BIDDER``), each candidate's expected margin. The model's packed
+    params start at ``params[at]`` (``Model.params``, ``model.packed_after``)."""
     w = params.view(np.float64)
     x = np.empty(N_BID_FEATURES)
     bid_features(pub, seat, hand, rules, x)
-    values_bids = params[H_BID_KIND] == VALUE_BIDDER
+    values_bids = params[at + H_BID_KIND] == VALUE_BIDDER
     outputs = N_VALUE_OUTPUTS if values_bids else N_BID_OUTPUTS
-    h = np.empty(params[H_BID_HIDDEN])
+    h = np.empty(params[at + H_BID_HIDDEN])
     out = np.empty(outputs)
-    forward(w, params[H_BID_AT], N_BID_FEATURES, params[H_BID_HIDDEN], outputs, x, h, out)
+    forward(w, at + params[at + H_BID_AT], N_BID_FEATURES, params[at + H_BID_HIDDEN], outputs, x, h, out)
     if values_bids:  # each candidate's margin, -inf for every other bid
         values[:] = -np.inf
         guess = normal_bid(pub, seat, hand, rules, NUMBER_BIDS)
@@ -104,24 +105,32 @@ def bid_values(pub, seat, hand, rules, params, values):
 
 
 @kernel
-def blind_nil_value(rules, params):
-    """A blind nil's expected points (the model's scalars) minus a sighted bid's."""
+def blind_nil_value(rules, params, at=0):
+    """A blind nil's expected points (the model's scalars) minus a sighted bid's (the model
+    packed from ``params[at]``)."""
     w = params.view(np.float64)
-    s = params[H_SCALARS_AT]
+    s = at + params[at + H_SCALARS_AT]
     q = w[s + BLIND_MADE]
     made, failed = nil_bid_points(True, 0, rules), nil_bid_points(True, 1, rules)
     return made * q + failed * (1.0 - q) + w[s + BLIND_PARTNER] - w[s + SIGHTED_VALUE]
 
 
 @kernel
-def learned_bid(pub, seat, hand, legal, rules, params):
-    """The legal bid of the highest expected points (a kernel agent's ``bid``)."""
+def learned_bid_values(pub, seat, hand, legal, rules, params, at, values):
+    """The legal bid of the highest expected points of the model packed from ``params[at]``,
+    each bid's value into ``values`` (14: ``bid_values``; untouched for a blind-nil question).
+    Hard and Crazy with ``bidder="learned"`` bid by it, the model packed after their params."""
     if hand == K.ZERO:  # asked about a blind nil, before looking
-        return K.BLIND_NIL if blind_nil_value(rules, params) > 0.0 else 0
-    values = np.empty(14)
-    bid_values(pub, seat, hand, rules, params, values)
+        return K.BLIND_NIL if blind_nil_value(rules, params, at) > 0.0 else 0
+    bid_values(pub, seat, hand, rules, params, values, at)
     best, best_value = -1, -np.inf
     for b in range(14):  # the first legal bid even if every value is -inf (a nil it must bid)
         if (legal >> b) & 1 and (best < 0 or values[b] > best_value):
             best, best_value = b, values[b]
     return best
+
+
+@kernel
+def learned_bid(pub, seat, hand, legal, rules, params):
+    """The legal bid of the highest expected points (a kernel agent's ``bid``)."""
+    return learned_bid_values(pub, seat, hand, legal, rules, params, 0, np.empty(14))

@@ -7,7 +7,7 @@ network and optimiser of ``models.optim``.
 ``fit_bidder`` fits the bidding network (the distribution of D, the partner's bid, the nil
 chance and the partner's value beside a nil, each on the rows that show it);
 ``fit_value_bidder`` the value bidder's network (each candidate's margin) on
-``rows.value_bidding_rows``; ``blind_scalars`` the blind-nil numbers, ``fit_player`` the card
+``montecarlo.bid_values.value_bidding_rows``; ``blind_scalars`` the blind-nil numbers, ``fit_player`` the card
 network of the ``"cards"`` kind (the softmax over the legal cards of the imitated agent's
 choice, or its values), ``fit_vector_player`` the ``"vector"`` kind's (a labeller's value of
 every card from the observation vector; ``vector_regret`` scores it), ``train_model`` a whole
@@ -89,7 +89,7 @@ def _bid_value_loss(out, vals):
 
 
 def fit_value_bidder(rows: dict, *, hidden: int = 128, epochs: int = 6, batch: int = 1024, seed: int = 0) -> tuple[dict, list]:
-    """The value bidder's network fitted on ``rows.value_bidding_rows``: each output the margin of
+    """The value bidder's network fitted on ``montecarlo.bid_values.value_bidding_rows``: each output the margin of
     one candidate bid (``model.VALUE_SHIFTS``, nil), regressed on the rows that tried it.
     ``(net, losses)``."""
     x, vals = rows["x"], rows["vals"]
@@ -315,7 +315,7 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
     ``epochs``) and the blind-nil numbers from ``blind_hands`` (rules with blind nil; without
     them the model never bids blind nil). For a dataset too large to hold as hands, pass its
     ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands`` None; ``bid_rows`` of
-    ``rows.value_bidding_rows`` fit the value bidder (``fit_value_bidder``). With
+    ``montecarlo.bid_values.value_bidding_rows`` fit the value bidder (``fit_value_bidder``). With
     ``bidder_from`` (a ``Model`` or what ``load_model`` takes) that model's bidding network and
     blind-nil numbers are kept as they are, and no bidding data is given. ``info`` is kept with it."""
     if bidder_from is not None and (bid_hands, bid_rows, blind_hands) != (None, None, None):

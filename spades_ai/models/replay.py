@@ -14,8 +14,8 @@ the float columns ``V_*`` of how the hand went. ``play_rows`` gives a row of ``c
 per legal card of every card decision of the chosen seats that had a choice, and per decision
 its first row, its number of cards and the index among them of the card played.
 
-``bid_value_rows`` needs no recorded hand, only deals: at every bid it plays each candidate bid
-out on the deal's own cards with Normal finishing, the rows of the value bidder (``bidder``).
+``value_candidate`` says which bids the value bidder weighs; its rows, each candidate bid played
+out in sampled worlds, are ``montecarlo.bid_values``'s (they sample worlds, a layer below).
 """
 
 import numpy as np
@@ -28,7 +28,6 @@ from spades_ai.engine.score import (
     F_CONTRACT_POINTS,
     F_COUNTED,
     F_NEW_BAGS,
-    F_NIL_POINTS,
     N_FIELDS,
     bag_cost,
     nil_bid_points,
@@ -37,12 +36,10 @@ from spades_ai.engine.score import (
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BIDS,
-    P_BLIND,
     P_PHASE,
     P_TO_ACT,
     P_WON,
     PHASE_BIDDING,
-    PHASE_PLAYING,
     apply_bid,
     apply_card,
     legal_now,
@@ -50,8 +47,8 @@ from spades_ai.engine.state import (
 )
 from spades_ai.models.explore import NIL_TRIAL_BELOW
 from spades_ai.models.features import N_CARD_FEATURES, bid_features, card_features, play_context
-from spades_ai.models.model import N_VALUE_OUTPUTS, OUT_VALUE_NIL, VALUE_SCALE, VALUE_SHIFTS
-from spades_ai.policies.normal import estimate_tricks, normal_agent_bid, normal_agent_play, normal_bid
+from spades_ai.models.model import OUT_VALUE_NIL, VALUE_SHIFTS
+from spades_ai.policies.normal import estimate_tricks
 
 KIND_BID, KIND_BLIND = 0, 1
 #: the bid mask of every number bid, 1..13: Normal's number bid, whatever is legal (the value
@@ -69,7 +66,8 @@ N_V = 2
 
 
 @kernel
-def _start(deal, dealer, rules, hands, pub):
+def start_deal(deal, dealer, rules, hands, pub):
+    """Seat ``deal`` (four bitboards of card ids) into ``hands`` and a new hand of ``dealer`` into ``pub``."""
     for s in range(4):
         hands[s] = deal[s]
     engine_hands(hands, rules)
@@ -110,7 +108,7 @@ def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals, err):
     bag = 1.0 - bag_cost(rules)
     m = 0
     for i in range(deals.shape[0]):
-        _start(deals[i], dealers[i], rules, hands, pub)
+        start_deal(deals[i], dealers[i], rules, hands, pub)
         first = m
         while pub[P_PHASE] == PHASE_BIDDING:
             seat = pub[P_TO_ACT]
@@ -161,7 +159,7 @@ def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decision
     m = 0
     d = 0
     for i in range(deals.shape[0]):
-        _start(deals[i], dealers[i], rules, hands, pub)
+        start_deal(deals[i], dealers[i], rules, hands, pub)
         for s in range(4):
             apply_bid(pub, hands, np.int64(0 if blind[i, pub[P_TO_ACT]] else bids[i, pub[P_TO_ACT]]),
                       blind[i, pub[P_TO_ACT]], rules)  # fmt: skip
@@ -200,68 +198,3 @@ def value_candidate(k, guess, hand, rules):
         return 0 if estimate_tricks(hand, rules) < NIL_TRIAL_BELOW else -1
     b = guess + VALUE_SHIFTS[k]
     return b if 1 <= b <= 13 else -1
-
-
-@kernel
-def _normal_finish(pub, hands, rules):
-    """Finish the hand with Normal at every seat: the bids still to come, then every card."""
-    while pub[P_PHASE] == PHASE_BIDDING:
-        seat = pub[P_TO_ACT]
-        legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
-        apply_bid(pub, hands, np.int64(normal_agent_bid(pub, seat, hands[seat], legal, rules)), False, rules)
-    while pub[P_PHASE] == PHASE_PLAYING:
-        seat = pub[P_TO_ACT]
-        legal = U64(legal_now(pub, hands[seat], rules))
-        apply_card(pub, hands, normal_agent_play(pub, seat, hands[seat], legal, rules), rules)
-
-
-@kernel
-def team_margin(pub, rules, team, sheet, nil_out):
-    """A finished hand's worth to ``team``: its points minus the other team's, each team's bags
-    at their real cost (``1 - bag_penalty / bag_limit`` a bag, as ``V_TEAM``)."""
-    zeros = np.zeros(2, dtype=np.int64)
-    score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4], zeros, zeros, rules, sheet, nil_out)
-    bag = 1.0 - bag_cost(rules)
-    v = np.zeros(2)
-    for t in range(2):
-        v[t] = sheet[t, F_CONTRACT_POINTS] + bag * sheet[t, F_NEW_BAGS] + sheet[t, F_NIL_POINTS]
-    return v[team] - v[1 - team]
-
-
-@kernel
-def bid_value_rows(deals, rules, feats, vals):
-    """The value bidder's rows (``bidder``): at every seat's bid of every deal (dealer 0, Normal
-    bidding and playing), the features before the bid (``feats``) and, for each candidate bid,
-    the margin (``team_margin`` / ``VALUE_SCALE``) when the seat bids it and Normal finishes the
-    hand from there on these very cards (``vals``, ``N_VALUE_OUTPUTS`` a row: Normal's number
-    bid moved by each of ``VALUE_SHIFTS``, then nil when it is legal and Normal's estimate is
-    below ``explore.NIL_TRIAL_BELOW``; NaN for a bid not tried). The bidding then goes on with
-    Normal's own bid. Every candidate of a row is played on the same cards, so their
-    differences are far less noisy than their values. Returns the rows written (four a deal)."""
-    pub = np.empty(N_PUBLIC, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
-    sim = np.empty(N_PUBLIC, dtype=np.int64)
-    sim_hands = np.empty(4, dtype=np.uint64)
-    sheet = np.zeros((2, N_FIELDS), dtype=np.int64)
-    nil_out = np.zeros(4, dtype=np.int64)
-    m = 0
-    for i in range(deals.shape[0]):
-        _start(deals[i], 0, rules, hands, pub)
-        while pub[P_PHASE] == PHASE_BIDDING:
-            seat = pub[P_TO_ACT]
-            legal = legal_bids(seat, hands[seat], pub, rules) & 0x3FFF
-            bid_features(pub, seat, hands[seat], rules, feats[m])
-            guess = normal_bid(pub, seat, hands[seat], rules, NUMBER_BIDS)
-            for k in range(N_VALUE_OUTPUTS):
-                b = value_candidate(k, guess, hands[seat], rules)
-                vals[m, k] = np.nan
-                if b < 0 or not (legal >> b) & 1:
-                    continue
-                sim[:] = pub
-                sim_hands[:] = hands
-                apply_bid(sim, sim_hands, np.int64(b), False, rules)
-                _normal_finish(sim, sim_hands, rules)
-                vals[m, k] = team_margin(sim, rules, seat & 1, sheet, nil_out) / VALUE_SCALE
-            m += 1
-            apply_bid(pub, hands, np.int64(normal_agent_bid(pub, seat, hands[seat], legal, rules)), False, rules)
-    return m

@@ -6,8 +6,8 @@ feature kernels the agent plays by (``replay``), every recorded card checked as 
 own seed, or the hands of a ``--keep-plays`` results folder); ``card_value_targets`` gives a
 labelled dataset's values of the card rows; ``vector_card_rows`` (``dataset_vector_rows`` for a
 whole folder, chunk by chunk) adds each decision's observation vector as the dataset stores it
-(the ``"vector"`` card network's rows); ``value_bidding_rows`` plays every candidate bid out on
-dealt cards, no dataset needed.
+(the ``"vector"`` card network's rows). The value bidder's rows need no hand, only deals
+(``montecarlo.bid_values``: they play every candidate bid out in sampled worlds).
 
 >>> # from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
 >>> # bids = dataset_bidding_rows(iter_dataset_hands("runs/bids"), hands=100_000)
@@ -20,12 +20,9 @@ import numpy as np
 
 from spades_ai.cards import DECK
 from spades_ai.encoding import PH_PLAYING, check_rules
-from spades_ai.errors import RulesError
 from spades_ai.models import replay
 from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
-from spades_ai.models.model import N_VALUE_OUTPUTS
 from spades_ai.rules import Rules
-from spades_ai.simulate import deal_masks
 
 
 def _which(hands: dict, i: int) -> str:
@@ -160,17 +157,3 @@ def dataset_vector_rows(chunks, decisions: int | None = None, rules: Rules | Non
     if not parts:
         raise ValueError("the dataset has no chunk to take card decisions from")
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-
-
-def value_bidding_rows(seed: int, start: int, n: int, rules: Rules | None = None) -> dict:
-    """The value bidder's rows of deals ``start .. start+n-1`` of ``seed`` (``replay.bid_value_rows``:
-    each candidate bid's margin on the deal's own cards, Normal finishing): ``x`` (float32
-    features, four rows a deal) and ``vals`` (``N_VALUE_OUTPUTS`` a row, NaN where not tried)."""
-    rules = check_rules(rules)
-    if rules.blind_nil:
-        raise RulesError("the value bidder's rows are dealt without blind nil (its numbers come from the blind-nil dataset)")
-    deals = deal_masks(seed, start, n)
-    x = np.zeros((4 * n, N_BID_FEATURES))
-    vals = np.zeros((4 * n, N_VALUE_OUTPUTS))
-    m = replay.bid_value_rows(deals, rules.as_array(), x, vals)
-    return {"x": x[:m].astype(np.float32), "vals": vals[:m]}

@@ -50,6 +50,7 @@ from spades_ai.engine.state import (
     apply_card,
 )
 from spades_ai.kernels import BLIND_NIL, decision_stream
+from spades_ai.models.bidder import learned_bid_values
 from spades_ai.montecarlo.candidates import candidate_bids, candidate_ids, class_of, play_candidates
 from spades_ai.montecarlo.finishes import SOLVER_SHIFT, SOLVER_TABLE_BITS, fill_leaf, solver_generation
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
@@ -327,11 +328,12 @@ def mc_blind_nil(pub, seat, rules, settings, state):
 #: The params slots of Hard and Crazy. ``play_eps``: the play model's noise in millionths, 0
 #: when the agent does not read the play; ``play_model``: where the learned play model's packed
 #: params (``Model.params``) start, after these slots (0: none, Normal's play); ``utility``: the
-#: utility's mode (``UTILITY_*``).
+#: utility's mode (``UTILITY_*``); ``bid_model``: where the packed model whose learned bidder
+#: bids for the agent starts (``bidder="learned"``: ``mc_agent_learned_bid``; 0: the search bids).
 MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_nil", "racing", "thrift", "play_eps", "play_model",
-             "utility")
+             "utility", "bid_model")
 (MC_SEED, MC_WORLDS, MC_ROLLOUTS, MC_BID_AWARE, MC_SOLVER_TRICKS, MC_BLIND_NIL, MC_RACING, MC_THRIFT, MC_PLAY_EPS, MC_PLAY_MODEL,
- MC_UTILITY) = range(11)
+ MC_UTILITY, MC_BID_MODEL) = range(12)
 PLAY_EPS_SCALE = 1_000_000
 
 
@@ -360,6 +362,39 @@ def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
         b, _ = mc_blind_nil(pub, seat, rules, settings_of(params), state)
         return BLIND_NIL if b else 0
     return mc_bid(pub, seat, hand, rules, legal, settings_of(params), state, out)[0]
+
+
+@inline_kernel
+def learned_bids_here(hand, rules):
+    """Whether a search with ``bidder="learned"`` bids by the learned bidder here: a sighted bid
+    at the table of four in pairs, the only one its model knows. A blind nil (asked before
+    looking, where the match's score decides) and every bid at another table are the search's."""
+    return hand != ZERO and n_seats(rules) == 4 and n_sides(rules) == 2
+
+
+@kernel
+def mc_agent_learned_bid(pub, seat, hand, legal, rules, params):
+    """The bid of a search that bids like the learned agent (``bidder="learned"``): the learned
+    bidder of the model packed from ``params[MC_BID_MODEL]`` where ``learned_bids_here``, else
+    the search's own (``mc_agent_bid``)."""
+    if not learned_bids_here(hand, rules):
+        return mc_agent_bid(pub, seat, hand, legal, rules, params)
+    return learned_bid_values(pub, seat, hand, legal, rules, params, params[MC_BID_MODEL], np.empty(14))
+
+
+@kernel
+def mc_agent_learned_bid_values(pub, seat, hand, legal, rules, params, out):
+    """``mc_agent_learned_bid``, also writing each bid's value into ``out`` (18 values by bid):
+    the learned bidder's expected points (NaN for a bid it does not weigh), or the search's."""
+    if not learned_bids_here(hand, rules):
+        return mc_agent_bid_values(pub, seat, hand, legal, rules, params, out)
+    out[:] = np.nan
+    values = np.full(14, -np.inf)
+    b = learned_bid_values(pub, seat, hand, legal, rules, params, params[MC_BID_MODEL], values)
+    for k in range(14):
+        if np.isfinite(values[k]):
+            out[k] = values[k]
+    return b
 
 
 @kernel
