@@ -63,7 +63,7 @@ HERE = Path(__file__).parent
 SEED = 21
 #: the value bidder's deals, the deals of each dataset, the networks' sizes, the card network's
 #: epochs, loss (``models.fit.VECTOR_LOSSES``) and weight decay, the bidder's epochs
-FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 11_800, "bid_hidden": 128, "hidden": 128, "epochs": 8,
+FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 24_600, "bid_hidden": 128, "hidden": 128, "epochs": 8,
         "loss": "softmax", "decay": 1.0, "bid_epochs": 6}  # fmt: skip
 TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "softmax", "decay": 1.0,
         "bid_epochs": 1}  # fmt: skip
@@ -107,16 +107,21 @@ def hard_chunks(folder: Path):
     return zip(iter_dataset(folder, columns=VECTOR_COLUMNS), iter_dataset_hands(folder))
 
 
-def hard_rows(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> dict:
-    """The card network's rows (``dataset_vector_rows``) of the ``hard`` dataset: ``deals`` deals
-    of Hard (with options ``hard``) at every seat, with its values, in ``data/hardv-s{seed}``
-    (written first if any chunk is missing)."""
-    t0 = time.perf_counter()
+def hard_dataset(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> Path:
+    """The folder of the ``hard`` dataset, ``data/hardv-s{seed}``: ``deals`` deals of Hard (with
+    options ``hard``) at every seat, with its values (the chunks missing written first, ``n_jobs``
+    at once)."""
     agent = make_agent("hard", **(hard or {}))
     labels = "hard" + "".join(f":{k}={v}" for k, v in (hard or {}).items())
-    out = write_dataset(data / f"{HARD_FOLDER}-s{seed}", [agent, agent], deals, seed=seed, chunk_size=CHUNK["hard"], n_jobs=n_jobs,
-                        labels=labels)  # fmt: skip
-    rows = dataset_vector_rows(hard_chunks(out))
+    return write_dataset(data / f"{HARD_FOLDER}-s{seed}", [agent, agent], deals, seed=seed, chunk_size=CHUNK["hard"], n_jobs=n_jobs,
+                         labels=labels)  # fmt: skip
+
+
+def hard_rows(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> dict:
+    """The card network's rows (``dataset_vector_rows``) of the ``hard`` dataset
+    (``hard_dataset``: written first if any chunk is missing)."""
+    t0 = time.perf_counter()
+    rows = dataset_vector_rows(hard_chunks(hard_dataset(deals, seed, data, n_jobs, hard)))
     print(f"hard: {deals:,} deals, {len(rows['obs']):,} card decisions in {time.perf_counter() - t0:.0f} s", flush=True)
     return rows
 
