@@ -63,7 +63,7 @@ HERE = Path(__file__).parent
 SEED = 21
 #: the value bidder's deals, the deals of each dataset, the networks' sizes, the card network's
 #: epochs, loss (``models.fit.VECTOR_LOSSES``) and weight decay, the bidder's epochs
-FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 24_600, "bid_hidden": 128, "hidden": 128, "epochs": 8,
+FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 20_400, "bid_hidden": 128, "hidden": 128, "epochs": 8,
         "loss": "softmax", "decay": 1.0, "bid_epochs": 6}  # fmt: skip
 TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "softmax", "decay": 1.0,
         "bid_epochs": 1}  # fmt: skip
