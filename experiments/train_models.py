@@ -2,6 +2,7 @@
 
     python experiments/train_models.py            # the whole model (datasets in experiments/data/)
     python experiments/train_models.py --bidder-from default   # the shipped file: its bidder kept, the card network fitted
+    python experiments/train_models.py --bidder-from default --hard-deals 20400 --out /tmp/m.npz   # on more Hard deals
     python experiments/train_models.py --tiny --out /tmp/tiny.npz   # a small end-to-end run (CI)
     python experiments/train_models.py --bidder values   # the value bidder (not shipped: experiments/RESULTS.md)
 
@@ -63,7 +64,7 @@ HERE = Path(__file__).parent
 SEED = 21
 #: the value bidder's deals, the deals of each dataset, the networks' sizes, the card network's
 #: epochs, loss (``models.fit.VECTOR_LOSSES``) and weight decay, the bidder's epochs
-FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 20_400, "bid_hidden": 128, "hidden": 128, "epochs": 8,
+FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 11_800, "bid_hidden": 128, "hidden": 128, "epochs": 8,
         "loss": "softmax", "decay": 1.0, "bid_epochs": 6}  # fmt: skip
 TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "softmax", "decay": 1.0,
         "bid_epochs": 1}  # fmt: skip
@@ -141,12 +142,17 @@ def main(argv=None) -> Path:
     ap = script_parser(__doc__, SEED, WEIGHTS_DIR / "default.npz", "small datasets and networks (the CI run)")
     ap.add_argument("--bidder", choices=("tricks", "values"), default="tricks", help="the bidding network (see above)")
     ap.add_argument("--bidder-from", metavar="MODEL", help="keep this model's bidder and blind-nil numbers (a shipped name or an .npz path)")
+    ap.add_argument("--hard-deals", type=int, metavar="N", help="deals of the hard dataset (default: the shipped model's, FULL's)")
     args = ap.parse_args(argv)
-    size = TINY if args.tiny else FULL
+    size = dict(TINY if args.tiny else FULL)
+    if args.hard_deals is not None:
+        if args.hard_deals < 1:
+            ap.error(f"--hard-deals must be at least 1, not {args.hard_deals}")
+        size["hard"] = args.hard_deals
     seed = args.seed
     jobs = 1 if args.tiny else 2
     play = hard_rows(size["hard"], seed, args.data, jobs, TINY_HARD if args.tiny else None)
-    made_by = "experiments/train_models.py" + (" --tiny" if args.tiny else "")
+    made_by = "experiments/train_models.py" + (" --tiny" if args.tiny else "") + (f" --hard-deals {args.hard_deals}" if args.hard_deals else "")
     card = {"play_hidden": size["hidden"], "epochs": size["epochs"], "play_loss": size["loss"], "play_decay": size["decay"], "seed": seed}
     t0 = time.perf_counter()
     if args.bidder_from:
