@@ -142,7 +142,7 @@ def main(argv=None) -> Path:
     ap = script_parser(__doc__, SEED, WEIGHTS_DIR / "default.npz", "small datasets and networks (the CI run)")
     ap.add_argument("--bidder", choices=("tricks", "values"), default="tricks", help="the bidding network (see above)")
     ap.add_argument("--bidder-from", metavar="MODEL", help="keep this model's bidder and blind-nil numbers (a shipped name or an .npz path)")
-    ap.add_argument("--hard-deals", type=int, metavar="N", help="deals of the hard dataset (default: the shipped model's, FULL's)")
+    ap.add_argument("--hard-deals", type=int, metavar="N", help="deals of the hard dataset (default: FULL's)")
     args = ap.parse_args(argv)
     size = dict(TINY if args.tiny else FULL)
     if args.hard_deals is not None:
@@ -152,7 +152,8 @@ def main(argv=None) -> Path:
     seed = args.seed
     jobs = 1 if args.tiny else 2
     play = hard_rows(size["hard"], seed, args.data, jobs, TINY_HARD if args.tiny else None)
-    made_by = "experiments/train_models.py" + (" --tiny" if args.tiny else "") + (f" --hard-deals {args.hard_deals}" if args.hard_deals else "")
+    made_by = "experiments/train_models.py" + (" --tiny" if args.tiny else "")
+    made_by += f" --hard-deals {args.hard_deals}" if args.hard_deals else ""
     card = {"play_hidden": size["hidden"], "epochs": size["epochs"], "play_loss": size["loss"], "play_decay": size["decay"], "seed": seed}
     t0 = time.perf_counter()
     if args.bidder_from:

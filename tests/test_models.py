@@ -58,7 +58,8 @@ def test_the_card_network_is_fitted_on_as_many_hard_deals_as_asked(tiny_model, t
     train_models = experiment_script("train_models")
     common = ["--tiny", "--seed", "3", "--bidder-from", str(tiny_model), "--data", str(tmp_path / "data")]
     model = load_model(train_models.main([*common, "--hard-deals", "4", "--out", str(tmp_path / "four.npz")]))
-    assert model.info["datasets"] == {"hard": 4} and model.info["made_by"].endswith("--tiny --hard-deals 4 --bidder-from " + str(tiny_model))
+    assert model.info["datasets"] == {"hard": 4}
+    assert model.info["made_by"].endswith(f"--tiny --hard-deals 4 --bidder-from {tiny_model}")
     assert read_config(tmp_path / "data" / "hardv-s3")["deals"] == 4
     with pytest.raises(SystemExit):
         train_models.main([*common, "--hard-deals", "0"])
