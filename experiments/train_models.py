@@ -2,6 +2,7 @@
 
     python experiments/train_models.py            # the whole model (datasets in experiments/data/)
     python experiments/train_models.py --bidder-from default   # the shipped file: its bidder kept, the card network fitted
+    python experiments/train_models.py --bidder-from default --hard-deals 20400 --out /tmp/m.npz   # on more Hard deals
     python experiments/train_models.py --tiny --out /tmp/tiny.npz   # a small end-to-end run (CI)
     python experiments/train_models.py --bidder values   # the value bidder (not shipped: experiments/RESULTS.md)
 
@@ -109,16 +110,21 @@ def hard_chunks(folder: Path):
     return zip(iter_dataset(folder, columns=VECTOR_COLUMNS), iter_dataset_hands(folder))
 
 
-def hard_rows(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> dict:
-    """The card network's rows (``dataset_vector_rows``) of the ``hard`` dataset: ``deals`` deals
-    of Hard (with options ``hard``) at every seat, with its values, in ``data/hardv-s{seed}``
-    (written first if any chunk is missing)."""
-    t0 = time.perf_counter()
+def hard_dataset(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> Path:
+    """The folder of the ``hard`` dataset, ``data/hardv-s{seed}``: ``deals`` deals of Hard (with
+    options ``hard``) at every seat, with its values (the chunks missing written first, ``n_jobs``
+    at once)."""
     agent = make_agent("hard", **(hard or {}))
     labels = "hard" + "".join(f":{k}={v}" for k, v in (hard or {}).items())
-    out = write_dataset(data / f"{HARD_FOLDER}-s{seed}", [agent, agent], deals, seed=seed, chunk_size=CHUNK["hard"], n_jobs=n_jobs,
-                        labels=labels)  # fmt: skip
-    rows = dataset_vector_rows(hard_chunks(out))
+    return write_dataset(data / f"{HARD_FOLDER}-s{seed}", [agent, agent], deals, seed=seed, chunk_size=CHUNK["hard"], n_jobs=n_jobs,
+                         labels=labels)  # fmt: skip
+
+
+def hard_rows(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> dict:
+    """The card network's rows (``dataset_vector_rows``) of the ``hard`` dataset
+    (``hard_dataset``: written first if any chunk is missing)."""
+    t0 = time.perf_counter()
+    rows = dataset_vector_rows(hard_chunks(hard_dataset(deals, seed, data, n_jobs, hard)))
     print(f"hard: {deals:,} deals, {len(rows['obs']):,} card decisions in {time.perf_counter() - t0:.0f} s", flush=True)
     return rows
 
@@ -138,12 +144,18 @@ def main(argv=None) -> Path:
     ap = script_parser(__doc__, SEED, WEIGHTS_DIR / "default.npz", "small datasets and networks (the CI run)")
     ap.add_argument("--bidder", choices=("tricks", "values"), default="tricks", help="the bidding network (see above)")
     ap.add_argument("--bidder-from", metavar="MODEL", help="keep this model's bidder and blind-nil numbers (a shipped name or an .npz path)")
+    ap.add_argument("--hard-deals", type=int, metavar="N", help="deals of the hard dataset (default: FULL's)")
     args = ap.parse_args(argv)
-    size = TINY if args.tiny else FULL
+    size = dict(TINY if args.tiny else FULL)
+    if args.hard_deals is not None:
+        if args.hard_deals < 1:
+            ap.error(f"--hard-deals must be at least 1, not {args.hard_deals}")
+        size["hard"] = args.hard_deals
     seed = args.seed
     jobs = 1 if args.tiny else 2
     play = hard_rows(size["hard"], seed, args.data, jobs, TINY_HARD if args.tiny else None)
     made_by = "experiments/train_models.py" + (" --tiny" if args.tiny else "")
+    made_by += f" --hard-deals {args.hard_deals}" if args.hard_deals else ""
     card = {"play_hidden": size["hidden"], "epochs": size["epochs"], "play_loss": size["loss"], "play_decay": size["decay"], "seed": seed}
     t0 = time.perf_counter()
     if args.bidder_from:

@@ -49,12 +49,13 @@ FIELD_SETS = {"all": (), "no-history": ("played_by",), "no-cards-seen": ("played
               "no-vector": tuple(SLICES)}  # fmt: skip
 
 
-def card_player_gains(model, deals: int, seed: int = TUNE_SEED) -> np.ndarray:
-    """Points over Normal of ``model``'s card player (Normal's bids at every seat) on each of
-    ``deals`` duplicate deals of ``seed`` (the mean of its two tables)."""
+def card_player_gains(model, deals: int, seed: int = TUNE_SEED, whole: bool = False) -> np.ndarray:
+    """Points over Normal of ``model``'s card player (Normal's bids at every seat), or with
+    ``whole`` of the learned agent itself (its bids too), on each of ``deals`` duplicate deals of
+    ``seed`` (the mean of its two tables)."""
     with tempfile.TemporaryDirectory() as tmp:
-        path = model.save(Path(tmp) / "player.npz")
-        player = Mixed("player", make_agent("normal"), make_agent("learned", model=str(path)))
+        learned = make_agent("learned", model=str(model.save(Path(tmp) / "player.npz")))
+    player = learned if whole else Mixed("player", make_agent("normal"), learned)
     a = play_hands([player, "normal"], deals, seed=seed).points
     b = play_hands(["normal", player], deals, seed=seed).points
     return (a[:, 0] - a[:, 1] + b[:, 1] - b[:, 0]) / 2

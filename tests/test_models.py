@@ -11,6 +11,7 @@ import spades_ai as sa
 from spades_ai.agents.registry import check_rollout, list_agents, make_agent
 from spades_ai.encoding import OBSERVATION_SIZE
 from spades_ai.game import Hand
+from spades_ai.learn.dataset import read_config
 from spades_ai.models import bidder, features, fit, network, optim
 from spades_ai.models import rows as training_rows
 from spades_ai.models.model import N_BID_OUTPUTS, Model, load_model, shipped_models
@@ -51,6 +52,17 @@ def test_the_tiny_run_fits_the_value_bidder_when_asked(tiny_model, tmp_path):
     model = load_model(out)
     assert model.values_bids and model.info["datasets"]["bidder"] == "values" and model.info["fit"]["bid_rows"] == 4 * 300
     assert (sa.play_hands([make_agent("learned", model=str(out)), "normal"], 20, seed=5).tricks_won.sum(axis=1) == 13).all()
+
+
+def test_the_card_network_is_fitted_on_as_many_hard_deals_as_asked(tiny_model, tmp_path):
+    train_models = experiment_script("train_models")
+    common = ["--tiny", "--seed", "3", "--bidder-from", str(tiny_model), "--data", str(tmp_path / "data")]
+    model = load_model(train_models.main([*common, "--hard-deals", "4", "--out", str(tmp_path / "four.npz")]))
+    assert model.info["datasets"] == {"hard": 4}
+    assert model.info["made_by"].endswith(f"--tiny --hard-deals 4 --bidder-from {tiny_model}")
+    assert read_config(tmp_path / "data" / "hardv-s3")["deals"] == 4
+    with pytest.raises(SystemExit):
+        train_models.main([*common, "--hard-deals", "0"])
 
 
 def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path):

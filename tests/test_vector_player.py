@@ -189,3 +189,17 @@ def test_the_card_player_script_pairs_two_models_on_the_same_deals(tmp_path, cap
     assert lines[0].split("Normal ")[1].startswith(f"{gains.mean():+.2f}")
     with pytest.raises(SystemExit):
         script.main([str(a), str(b), str(a)])
+
+
+def test_the_card_player_script_plays_the_whole_agent_with_its_bids(tmp_path, capsys):
+    script = experiment_script("card_player_vs_normal")
+    a = _vector_model(seed=1).save(tmp_path / "a.npz")
+    script.main([str(a), "--deals", "6", "--seed", "5", "--whole"])
+    line = capsys.readouterr().out.strip()
+    learned = make_agent("learned", model=str(a))
+    x, y = sa.play_hands([learned, "normal"], 6, seed=5).points, sa.play_hands(["normal", learned], 6, seed=5).points
+    gains = (x[:, 0] - x[:, 1] + y[:, 1] - y[:, 0]) / 2
+    assert line.startswith(f"{a}: learned agent vs Normal {gains.mean():+.2f} ± ")
+    assert line.endswith("(6 deals of seed 5)")
+    cards = experiment_script("vector_player_curve").card_player_gains(load_model(a), 6, 5)
+    assert not np.array_equal(cards, gains)  # the learned bids, not Normal's
