@@ -69,8 +69,12 @@ FULL = {"value_deals": 4_000_000, "bids": 3_200_000, "blind": 20_000, "hard": 11
         "loss": "softmax", "decay": 1.0, "bid_epochs": 6}  # fmt: skip
 TINY = {"value_deals": 300, "bids": 300, "blind": 200, "hard": 6, "bid_hidden": 4, "hidden": 4, "epochs": 1, "loss": "softmax", "decay": 1.0,
         "bid_epochs": 1}  # fmt: skip
+#: the Hard of the ``hard`` dataset: bidding by its own search, its default when the shipped
+#: data was written (Hard has bid like the learned bidder by default since issue 36, item 4),
+#: so that the same seed still writes the same data
+HARD = {"bidder": "search"}
 #: the tiny run's Hard: 8 worlds a decision (seconds, not minutes)
-TINY_HARD = {"worlds": 8}
+TINY_HARD = {**HARD, "worlds": 8}
 #: deals a task of the value bidder's rows
 VALUE_CHUNK = 50_000
 CHUNK = {"bids": 10_000, "blind": 10_000, "hard": 200, "normal": 200, "crazy": 50}
@@ -112,10 +116,11 @@ def hard_chunks(folder: Path):
 
 def hard_dataset(deals: int, seed: int, data: Path, n_jobs: int = 1, hard: dict | None = None) -> Path:
     """The folder of the ``hard`` dataset, ``data/hardv-s{seed}``: ``deals`` deals of Hard (with
-    options ``hard``) at every seat, with its values (the chunks missing written first, ``n_jobs``
+    options ``hard``, by default ``HARD``) at every seat, with its values (the chunks missing written first, ``n_jobs``
     at once)."""
-    agent = make_agent("hard", **(hard or {}))
-    labels = "hard" + "".join(f":{k}={v}" for k, v in (hard or {}).items())
+    hard = HARD if hard is None else hard
+    agent = make_agent("hard", **hard)
+    labels = "hard" + "".join(f":{k}={v}" for k, v in hard.items())
     return write_dataset(data / f"{HARD_FOLDER}-s{seed}", [agent, agent], deals, seed=seed, chunk_size=CHUNK["hard"], n_jobs=n_jobs,
                          labels=labels)  # fmt: skip
 

@@ -25,8 +25,9 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # see train_models.py
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from train_models import dataset, script_parser  # noqa: E402
+from train_models import HARD, dataset, script_parser  # noqa: E402
 
+from spades_ai import make_agent  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
 from spades_ai.models.fit import train_play_model  # noqa: E402
 
@@ -45,7 +46,9 @@ def main(argv=None) -> Path:
     for key in ("hidden", "players", "deals"):
         if getattr(args, key) is not None:
             size[key] = getattr(args, key)
-    hands = dataset(size["players"], [size["players"]] * 2, size["deals"], args.seed, args.data, n_jobs=size["jobs"])
+    # Hard as it was when the shipped model was fitted: bidding by its search (train_models.HARD)
+    players = make_agent("hard", **HARD) if size["players"] == "hard" else size["players"]
+    hands = dataset(size["players"], [players] * 2, size["deals"], args.seed, args.data, n_jobs=size["jobs"])
     t0 = time.perf_counter()
     info = {"made_by": "experiments/train_play_model.py" + (" --tiny" if args.tiny else ""), "imitates": f"{size['players']}, every seat",
             "datasets": {size["players"]: size["deals"]}, "hidden": size["hidden"], "epochs": size["epochs"]}  # fmt: skip
