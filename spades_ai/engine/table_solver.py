@@ -93,22 +93,26 @@ def next_split(x, n):
 
 
 @kernel
-def reachable_range(leaf, won, n, rules):
-    """The least and greatest leaf a hand can reach from ``won`` (``int64[N]``) with ``n``
-    tricks left: every value of the position lies between them."""
+def reachable_range(leaf, code, n, rules, split):
+    """The least and greatest leaf a hand can reach from the tricks won ``code`` (a finish code)
+    with ``n`` tricks left: every value of the position lies between them. ``split`` is
+    scratch (``int64[N]``)."""
     seats = n_seats(rules)
-    x = np.zeros(seats, dtype=np.int64)
-    x[seats - 1] = n
-    at = np.empty(seats, dtype=np.int64)
+    radix = finish_radix(rules)
+    for s in range(seats):
+        split[s] = 0
+    split[seats - 1] = n
     lo = INF
     hi = -INF
     while True:
+        at = code
+        step = 1
         for s in range(seats):
-            at[s] = won[s] + x[s]
-        v = leaf[finish_code(at, rules)]
-        lo = min(lo, v)
-        hi = max(hi, v)
-        if not next_split(x, n):
+            at += split[s] * step
+            step *= radix
+        lo = min(lo, leaf[at])
+        hi = max(hi, leaf[at])
+        if not next_split(split, n):
             return lo, hi
 
 
@@ -154,7 +158,7 @@ def _last_trick_winner(hands, leader, rules):
 
 @kernel
 def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n, code, alpha, beta, only, max_side,
-               leaf, rules, stats):
+               leaf, rules, split, stats):
     """The value to ``max_side`` of the position, within the window ``alpha < value < beta``
     (fail-soft: a result at or below ``alpha`` is an upper bound, one at or above ``beta`` a
     lower bound), ``max_side`` maximising and every other seat minimising.
@@ -173,6 +177,15 @@ def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n,
             return leaf[code]
         if n == 1:
             return leaf[code + radix ** _last_trick_winner(hands, seat, rules)]
+        # A side that reaches its bound looks no further: the value lies between the leaves
+        # the tricks left can reach.
+        lo, hi = reachable_range(leaf, code, n, rules, split)
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
     own = hands[seat]
     held = ZERO
     for s in range(n_seats(rules)):
@@ -203,17 +216,17 @@ def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n,
             hands[seat] = own ^ c
             if pos == 0:
                 v = table_node(hands, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, trick_no, n, code, alpha, beta,
-                               ZERO, max_side, leaf, rules, stats)
+                               ZERO, max_side, leaf, rules, split, stats)
             else:
                 takes = (c & beating(win)) != ZERO
                 w = c if takes else win
                 ws = seat if takes else win_seat
                 if ends_trick:
                     v = table_node(hands, ws, np.int64(0), ZERO, ZERO, ws, ZERO, broken or ((trick | c) & SPADES) != ZERO,
-                                   trick_no + 1, n - 1, code + radix ** ws, alpha, beta, ZERO, max_side, leaf, rules, stats)
+                                   trick_no + 1, n - 1, code + radix ** ws, alpha, beta, ZERO, max_side, leaf, rules, split, stats)
                 else:
                     v = table_node(hands, nxt, pos + 1, led, w, ws, trick | c, broken, trick_no, n, code, alpha, beta,
-                                   ZERO, max_side, leaf, rules, stats)
+                                   ZERO, max_side, leaf, rules, split, stats)
             hands[seat] = own
             if maximize:
                 value = max(value, v)
@@ -237,8 +250,9 @@ def table_value(pub, hands, card, max_side, leaf, rules, stats):
     pos = np.int64(pub[P_TRICK_LEN])
     trick_no = np.int64(pub[P_TRICK_NO])
     n = np.int64(cards_each(rules) - trick_no)
-    won = pub[P_WON : P_WON + n_seats(rules)]
-    lo, hi = reachable_range(leaf, won, n, rules)
+    code = np.int64(finish_code(pub[P_WON : P_WON + n_seats(rules)], rules))
+    split = np.empty(n_seats(rules), dtype=np.int64)
+    lo, hi = reachable_range(leaf, code, n, rules, split)
     only = ZERO
     if card >= 0:
         only = ONE << U64(card)
@@ -258,5 +272,4 @@ def table_value(pub, hands, card, max_side, leaf, rules, stats):
             trick |= ONE << U64(pub[P_TRICK + i])
     # one fixed type per argument of the recursive kernel (numba issue 6061, see engine.solver)
     return table_node(hands, seat, pos, led, win, np.int64(pub[P_WIN_SEAT]), trick, pub[P_BROKEN] != 0, trick_no, n,
-                      np.int64(finish_code(won, rules)), np.float64(lo), np.float64(hi), only, np.int64(max_side), leaf,
-                      rules, stats)
+                      code, np.float64(lo), np.float64(hi), only, np.int64(max_side), leaf, rules, split, stats)
