@@ -36,8 +36,9 @@ HARD_ROLLOUTS = 0
 CRAZY_WORLDS = 4096
 CRAZY_ROLLOUTS = 24_576
 #: ``solver_tricks``: the last tricks of every rollout are solved exactly (with every card of
-#: the world visible, both teams playing their best on Hard's utility) instead of played by the
-#: rollout policy; a card chosen that late gets its exact value in each world. 0: none.
+#: the world visible, both teams playing their best on Hard's utility; at a table other than
+#: four in pairs the seat's side against every other seat, ``montecarlo.finishes``) instead of
+#: played by the rollout policy; a card chosen that late gets its exact value in each world. 0: none.
 #: Hard keeps 0: its best strength per millisecond within its 5 ms budget. Crazy finishes the
 #: last 3 tricks of every world exactly: on the same 2,000 deals of seed 61 against Hard it
 #: gained over Crazy without them (``crazy_leaves_paired``, experiments/RESULTS.md, issue 11), at a
