@@ -23,15 +23,18 @@ from the other party first, or its lowest cards first when its party already win
 (the parties: the maximising side and everyone else).
 
 Card bits in the engine's layout (``bits``); seats and sides from the rules array
-(``engine.seats``); legal cards as the engine's (``play``: spade leads, first lead, must win).
+(``engine.seats``), read once per search into the scalars of ``Table``; legal cards as the
+engine's (``play``: spade leads, first lead, must win).
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
 from spades_ai.engine.bits import ALL_CARDS, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, suit_mask_of
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.play import beating, beating_cards, follow_mask, lead_mask, winning_bit
-from spades_ai.engine.seats import cards_each, n_seats, next_seat, side_of
+from spades_ai.engine.seats import cards_each, n_seats, n_sides
 from spades_ai.engine.solver import distinct_moves
 from spades_ai.engine.state import (
     P_BROKEN,
@@ -47,7 +50,6 @@ from spades_ai.engine.state import (
 from spades_ai.rules import R_FIRST_LEAD, R_MUST_WIN, R_SPADE_LEAD
 
 INF = np.inf
-STATS = 1  # stats[0]: nodes searched
 
 
 @kernel
@@ -93,14 +95,12 @@ def next_split(x, n):
 
 
 @kernel
-def reachable_range(leaf, code, n, rules, split):
+def reachable_range(leaf, code, n, rules):
     """The least and greatest leaf a hand can reach from the tricks won ``code`` (a finish code)
-    with ``n`` tricks left: every value of the position lies between them. ``split`` is
-    scratch (``int64[N]``)."""
+    with ``n`` tricks left: every value of the position lies between them."""
     seats = n_seats(rules)
     radix = finish_radix(rules)
-    for s in range(seats):
-        split[s] = 0
+    split = np.zeros(seats, dtype=np.int64)
     split[seats - 1] = n
     lo = INF
     hi = -INF
@@ -144,67 +144,93 @@ def _follow_order(moves, win, party_wins):
 
 
 @kernel
-def _last_trick_winner(hands, leader, rules):
+def _last_trick_winner(hands, leader, seats):
     """The seat that wins the last trick, every seat holding one card, ``leader`` to lead."""
     trick = ZERO
-    for s in range(n_seats(rules)):
+    for s in range(seats):
         trick |= hands[s]
     w = winning_bit(trick, suit_mask_of(hands[leader]))
-    for s in range(n_seats(rules)):
+    for s in range(seats):
         if hands[s] == w:
             return s
     return -1
 
 
+class Table(NamedTuple):
+    """The rules a search reads, as scalars: an array passed down the recursion would cost its
+    reference counting at every node."""
+
+    seats: int
+    sides: int
+    radix: int
+    """``finish_radix``: a seat's tricks are a digit of the finish code in this base."""
+    spade_lead: int
+    first_lead: int
+    must_win: bool
+    max_side: int
+    """The side that maximises; every other seat minimises."""
+
+
 @kernel
-def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n, code, alpha, beta, only, max_side,
-               leaf, rules, split, stats):
-    """The value to ``max_side`` of the position, within the window ``alpha < value < beta``
-    (fail-soft: a result at or below ``alpha`` is an upper bound, one at or above ``beta`` a
-    lower bound), ``max_side`` maximising and every other seat minimising.
+def table_of(rules, max_side):
+    """The ``Table`` of ``rules`` for a search that ``max_side`` maximises."""
+    return Table(np.int64(n_seats(rules)), np.int64(n_sides(rules)), np.int64(finish_radix(rules)),
+                 np.int64(rules[R_SPADE_LEAD]), np.int64(rules[R_FIRST_LEAD]), rules[R_MUST_WIN] != 0, np.int64(max_side))
+
+
+@kernel
+def _maximizes(seat, t):
+    """Whether ``seat`` plays for the maximising side (``seat % sides``, without a division)."""
+    return (seat - t.sides if seat >= t.sides else seat) == t.max_side
+
+
+@kernel
+def _digit(seat, t):
+    """What a trick won by ``seat`` adds to the finish code: ``radix ** seat``."""
+    d = np.int64(1)
+    for _ in range(seat):
+        d *= t.radix
+    return d
+
+
+@kernel
+def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n, code, alpha, beta, only, t, leaf):
+    """The value to the maximising side (``t.max_side``) of the position, within the window
+    ``alpha < value < beta`` (fail-soft: a result at or below ``alpha`` is an upper bound, one
+    at or above ``beta`` a lower bound), every other seat minimising.
 
     ``hands`` (``uint64[N]``, restored on return) are the cards held; ``seat`` plays the
     ``pos``-th card of the trick (0: it leads); ``led`` is the led suit's mask, ``win`` and
     ``win_seat`` the card winning so far and its seat, ``trick`` the cards on the trick;
     ``broken`` whether a spade fell in an earlier trick, ``trick_no`` the trick's number, ``n``
     the tricks not yet finished, ``code`` the finish code of the tricks won so far (a finished
-    hand is worth ``leaf[code]``). ``only`` (a card, or 0) restricts the seat to that card.
+    hand is worth ``leaf[code]``); ``t`` the table (``Table``). ``only`` (a card, or 0)
+    restricts the seat to that card.
     """
-    stats[0] += 1
-    radix = finish_radix(rules)
     if pos == 0:
         if n == 0:
             return leaf[code]
         if n == 1:
-            return leaf[code + radix ** _last_trick_winner(hands, seat, rules)]
-        # A side that reaches its bound looks no further: the value lies between the leaves
-        # the tricks left can reach.
-        lo, hi = reachable_range(leaf, code, n, rules, split)
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
-        alpha = max(alpha, lo)
-        beta = min(beta, hi)
+            return leaf[code + _digit(_last_trick_winner(hands, seat, t.seats), t)]
     own = hands[seat]
     held = ZERO
-    for s in range(n_seats(rules)):
+    for s in range(t.seats):
         held |= hands[s]
-    maximize = side_of(seat, rules) == max_side
+    maximize = _maximizes(seat, t)
     if pos == 0:
-        legal = lead_mask(own, broken, trick_no, rules[R_SPADE_LEAD], rules[R_FIRST_LEAD])
+        legal = lead_mask(own, broken, trick_no, t.spade_lead, t.first_lead)
         moves = distinct_moves(legal, own, ~held & ALL_CARDS)
         first, second = _lead_order(moves, own, held)
     else:
         legal = follow_mask(own, led)
-        if rules[R_MUST_WIN] != 0:
+        if t.must_win:
             legal = beating_cards(legal, win)
         moves = distinct_moves(legal, own, ~(held | trick) & ALL_CARDS)
-        first, second = _follow_order(moves, win, (side_of(win_seat, rules) == max_side) == maximize)
+        first, second = _follow_order(moves, win, _maximizes(win_seat, t) == maximize)
     if only != ZERO:
         moves = legal & only
-    nxt = next_seat(seat, rules)
-    ends_trick = pos + 1 == n_seats(rules)
+    nxt = np.int64(0) if seat + 1 >= t.seats else seat + 1
+    ends_trick = pos + 1 == t.seats
     value = -INF if maximize else INF
     rest = moves
     for cls in range(3):
@@ -216,17 +242,17 @@ def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n,
             hands[seat] = own ^ c
             if pos == 0:
                 v = table_node(hands, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, trick_no, n, code, alpha, beta,
-                               ZERO, max_side, leaf, rules, split, stats)
+                               ZERO, t, leaf)
             else:
                 takes = (c & beating(win)) != ZERO
                 w = c if takes else win
                 ws = seat if takes else win_seat
                 if ends_trick:
                     v = table_node(hands, ws, np.int64(0), ZERO, ZERO, ws, ZERO, broken or ((trick | c) & SPADES) != ZERO,
-                                   trick_no + 1, n - 1, code + radix ** ws, alpha, beta, ZERO, max_side, leaf, rules, split, stats)
+                                   trick_no + 1, n - 1, code + _digit(ws, t), alpha, beta, ZERO, t, leaf)
                 else:
                     v = table_node(hands, nxt, pos + 1, led, w, ws, trick | c, broken, trick_no, n, code, alpha, beta,
-                                   ZERO, max_side, leaf, rules, split, stats)
+                                   ZERO, t, leaf)
             hands[seat] = own
             if maximize:
                 value = max(value, v)
@@ -240,19 +266,17 @@ def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n,
 
 
 @kernel
-def table_value(pub, hands, card, max_side, leaf, rules, stats):
+def table_value(pub, hands, card, max_side, leaf, rules):
     """The value to ``max_side`` of the hand in ``pub`` (in play) with every card of ``hands``
     (``uint64[N]``) visible and best play on both parties (the module docstring), after the
     seat to act plays ``card`` (an engine id; -1: between tricks, the value of the position).
-    ``leaf`` holds every finish the hand can reach (``montecarlo.finishes``); ``stats``
-    (``int64[STATS]``) gains the nodes searched."""
+    ``leaf`` holds every finish the hand can reach (``montecarlo.finishes``)."""
     seat = np.int64(pub[P_TO_ACT])
     pos = np.int64(pub[P_TRICK_LEN])
     trick_no = np.int64(pub[P_TRICK_NO])
     n = np.int64(cards_each(rules) - trick_no)
     code = np.int64(finish_code(pub[P_WON : P_WON + n_seats(rules)], rules))
-    split = np.empty(n_seats(rules), dtype=np.int64)
-    lo, hi = reachable_range(leaf, code, n, rules, split)
+    lo, hi = reachable_range(leaf, code, n, rules)
     only = ZERO
     if card >= 0:
         only = ONE << U64(card)
@@ -272,4 +296,4 @@ def table_value(pub, hands, card, max_side, leaf, rules, stats):
             trick |= ONE << U64(pub[P_TRICK + i])
     # one fixed type per argument of the recursive kernel (numba issue 6061, see engine.solver)
     return table_node(hands, seat, pos, led, win, np.int64(pub[P_WIN_SEAT]), trick, pub[P_BROKEN] != 0, trick_no, n,
-                      code, np.float64(lo), np.float64(hi), only, np.int64(max_side), leaf, rules, split, stats)
+                      code, np.float64(lo), np.float64(hi), only, table_of(rules, max_side), leaf)

@@ -19,7 +19,7 @@ from spades_ai.engine.solver import TT_WAYS
 from spades_ai.engine.bits import U64
 from spades_ai.engine.score import N_FIELDS
 from spades_ai.engine.state import N_PUBLIC, P_TRICK_NO, P_WON
-from spades_ai.engine.table_solver import STATS, finish_code, leaf_size, next_split, table_value
+from spades_ai.engine.table_solver import finish_code, leaf_size, next_split, table_value
 from spades_ai.montecarlo.utility import utility
 
 #: The exact finishes' transposition table: 2**SOLVER_TABLE_BITS rows (the Python solver's
@@ -106,22 +106,20 @@ def table_exact_values(pub, seat, rules, choices, worlds, mode):
     leaf = table_leaf(rules, True)
     fill_table_leaf(leaf, pub, rules, side, mode, np.empty(N_PUBLIC, dtype=np.int64),
                     np.empty((n_sides(rules), N_FIELDS), dtype=np.int64), np.empty(n_seats(rules), dtype=np.int64))
-    stats = np.zeros(STATS, dtype=np.int64)
     values = np.empty((n_worlds, n_c))
     hands = np.empty(n_seats(rules), dtype=np.uint64)
     for i in range(n_worlds):
         for j in range(n_c):
             hands[:] = worlds[i]
-            values[i, j] = table_value(pub, hands, choices[j], side, leaf, rules, stats)
+            values[i, j] = table_value(pub, hands, choices[j], side, leaf, rules)
     return values
 
 
 @kernel
-def table_finish(sim, hands, rules, side, mode, leaf, leaf_ready, stats, scratch, sheet, nil_out):
+def table_finish(sim, hands, rules, side, mode, leaf, leaf_ready, scratch, sheet, nil_out):
     """The exact value to ``side`` (``utility`` read as ``mode``) of the world ``(sim, hands)``
-    between tricks at a table other than four in pairs (``engine.table_solver``; ``stats`` gains
-    its nodes in ``stats[0]``). ``leaf_ready``:
+    between tricks at a table other than four in pairs (``engine.table_solver``). ``leaf_ready``:
     ``leaf`` already holds every finish reachable from here, else it is filled for this world."""
     if not leaf_ready:
         fill_table_leaf(leaf, sim, rules, side, mode, scratch, sheet, nil_out)
-    return table_value(sim, hands, -1, side, leaf, rules, stats)
+    return table_value(sim, hands, -1, side, leaf, rules)

@@ -118,7 +118,7 @@ def finish_value(sim, hs, rules, team, mode, solver_tricks, leaf, leaf_n, leaf_r
     if sim[P_PHASE] != PHASE_PLAYING:
         return utility(sim, rules, team, sheet, nil_out, mode)
     if not solver_fits(rules):
-        return table_finish(sim, hs, rules, team, mode, leaf_n, leaf_ready, stats, scratch, sheet, nil_out)
+        return table_finish(sim, hs, rules, team, mode, leaf_n, leaf_ready, scratch, sheet, nil_out)
     if not leaf_ready:
         fill_leaf(leaf, sim, rules, team, mode, scratch, sheet, nil_out)
     for s in range(4):
