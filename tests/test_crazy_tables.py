@@ -97,14 +97,14 @@ def decision(obs, seed: int = 5):
 
 # -- exact finishes -----------------------------------------------------------------------------
 def test_next_split_visits_every_split_once():
-    for seats, n in ((3, 4), (5, 3), (4, 0)):
-        x = np.zeros(seats, dtype=np.int64)
+    for players, n in ((3, 4), (5, 3), (4, 0)):
+        x = np.zeros(players, dtype=np.int64)
         x[-1] = n
         seen = [tuple(x)]
         while next_split(x, n):
             seen.append(tuple(x))
-        assert len(set(seen)) == len(seen) == math.comb(n + seats - 1, seats - 1) and all(sum(s) == n for s in seen)
-        assert tuple(x) == (0,) * (seats - 1) + (n,)
+        assert len(set(seen)) == len(seen) == math.comb(n + players - 1, players - 1) and all(sum(s) == n for s in seen)
+        assert tuple(x) == (0,) * (players - 1) + (n,)
     rules = sa.Rules(players=5).as_array()
     assert finish_code(np.array([1, 0, 2, 0, 3]), rules) == 1 + 2 * 11**2 + 3 * 11**4
 
