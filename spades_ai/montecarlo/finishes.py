@@ -7,7 +7,7 @@ transposition table): ``fill_leaf`` tabulates ``utility`` over every finish (the
 objective), and one transposition table serves a whole decision, each search taking a new
 generation. At every other table it is ``engine.table_solver``'s paranoid search (the side
 against all the other seats, the standard reduction of a multi-player game to two parties),
-on the leaf table of ``fill_table_leaf``; ``solver_fits`` chooses, once per decision.
+on the leaf table of ``fill_table_leaf``; ``solver_fits`` chooses between the two.
 """
 
 
