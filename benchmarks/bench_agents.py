@@ -2,7 +2,7 @@
 
     python benchmarks/bench_agents.py [--hands 200000] [--positions 20] [--keep-plays] [--stat best]
     python benchmarks/bench_agents.py --players 3,4,5 [--hands 100000] [--repeats 7]
-    python benchmarks/bench_agents.py --hard-players 3,4,5 [--positions 20]
+    python benchmarks/bench_agents.py --hard-players 3,4,5 [--positions 20] [--agents hard,crazy]
 
 - Self-play: ``play_hands`` with four copies of an agent (bid + play + score all in numba), one
   core, median of ``--repeats`` runs after a warm-up (``--stat best``: the fastest run, which on a
@@ -12,7 +12,8 @@
   self-play is put to the agent through its Python face; median and 90th percentile.
 - Sampling: one consistent world of 39 unseen cards, after the per-decision counting table.
 - ``--hard-players``: only Hard's decision times (as above) at each table size, solo except
-  four in pairs, and each size's median against four players'.
+  four in pairs, and each size's median against four players'; ``--agents hard,crazy`` times
+  Crazy too (a table each).
 - ``--players``: only random playouts and Normal self-play at each table size (``Rules(players=
   ...)``, solo except four in pairs), in cards played a second of CPU time, the sizes timed in
   turn round after round so that a change of load hits all of them; each size's median over
@@ -130,12 +131,13 @@ def table_rates(sizes: list[int], n: int, repeats: int) -> None:
         print(f"| {p} players {rules.teams} | {' | '.join(cells)} |")
 
 
-def hard_table_times(sizes: list[int], positions: int, budget: dict) -> None:
-    """Hard's median decision time at each table size (``--hard-players``) and its ratio to four
-    players' (which is timed first, whether asked or not)."""
-    agent = make_agent("hard", **budget)
+def search_table_times(name: str, sizes: list[int], positions: int, budget: dict) -> None:
+    """The median decision time of ``name`` (Hard or Crazy, its defaults) at each table size
+    (``--hard-players``) and its ratio to four players' (which is timed first, whether asked or
+    not)."""
+    agent = make_agent(name, **budget)
     four = None
-    print("| table | Hard's median decision | p90 | decisions | median / four players' |")
+    print(f"| table | {name.capitalize()}'s median decision | p90 | decisions | median / four players' |")
     print("|---|---|---|---|---|")
     for p in [4] + sorted(set(sizes) - {4}):
         rules = Rules(players=p) if p != 4 else Rules()
@@ -155,13 +157,15 @@ def main() -> None:
     ap.add_argument("--stat", choices=("median", "best"), default="median", help="which run's speed to report")
     ap.add_argument("--players", help="comma-separated table sizes (3,4,5): playouts and Normal self-play only")
     ap.add_argument("--hard-players", help="comma-separated table sizes (3,4,5): Hard's decision times only")
+    ap.add_argument("--agents", default="hard", help="with --hard-players: the agents timed, one table each (hard,crazy)")
     ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
     budget = {"worlds": 8} if args.smoke else {}  # Hard's and Crazy's
     if args.smoke:
         args.hands, args.repeats, args.positions = 200, 1, 1
     if args.hard_players:
-        hard_table_times([int(p) for p in args.hard_players.split(",")], args.positions, budget)
+        for name in args.agents.split(","):
+            search_table_times(name, [int(p) for p in args.hard_players.split(",")], args.positions, budget)
         return
     if args.players:
         table_rates([int(p) for p in args.players.split(",")], args.hands, args.repeats)

@@ -436,6 +436,53 @@ def naive_table_hand(rules, rnd, dealer: int = 0) -> dict:
     return out
 
 
+# -- exact play ----------------------------------------------------------------------------------
+
+
+def naive_table_minimax(hands, leader: int, trick, spades_broken: bool, trick_no: int, tricks_won, rules, leaf,
+                        max_side: int):
+    """The paranoid value of a position to side ``max_side``, every card seen: that side's seats
+    maximise, every other seat minimises (one party against it, whatever their sides).
+
+    ``hands`` lists each seat's cards still held; ``trick`` the ``(seat, card)`` pairs played to
+    the current trick, led by ``leader``; ``tricks_won`` each seat's tricks so far; ``leaf(won)``
+    the value of a finished hand (``won`` a tuple of tricks per seat). Plain recursion over
+    every legal card (must win included), with a memo of positions seen.
+    """
+    n = rules.players
+    memo = {}
+
+    def value(hands, leader, trick, broken, trick_no, won):
+        if not trick and not any(hands):
+            return leaf(won)
+        key = (hands, leader, trick, broken, trick_no, won)
+        if key in memo:
+            return memo[key]
+        seat = (leader + len(trick)) % n
+        options = []
+        for card in naive_table_legal_cards(hands[seat], [c for _, c in trick], broken, trick_no, rules):
+            after = list(hands)
+            held = list(hands[seat])
+            held.remove(card)
+            after[seat] = tuple(held)
+            after = tuple(after)
+            played = trick + ((seat, card),)
+            if len(played) < n:
+                options.append(value(after, leader, played, broken, trick_no, won))
+                continue
+            winner = naive_table_trick_winner(list(played), rules)
+            now_broken = broken or any(_suit(c) == SPADES for _, c in played)
+            new_won = tuple(w + (s == winner) for s, w in enumerate(won))
+            options.append(value(after, winner, (), now_broken, trick_no + 1, new_won))
+        best = max(options) if side_of(seat, rules) == max_side else min(options)
+        memo[key] = best
+        return best
+
+    start = tuple(tuple(sorted(int(c) for c in h)) for h in hands)
+    trick = tuple((int(s), int(c)) for s, c in trick)
+    return value(start, leader, trick, bool(spades_broken), trick_no, tuple(int(t) for t in tricks_won))
+
+
 __all__ = [
     "DECKS",
     "SIDE_FIELDS",
@@ -452,6 +499,7 @@ __all__ = [
     "naive_table_hand",
     "naive_table_legal_cards",
     "naive_table_match_winner",
+    "naive_table_minimax",
     "naive_table_score",
     "naive_table_trick_winner",
     "naive_worlds",

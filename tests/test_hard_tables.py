@@ -2,8 +2,8 @@
 
 * Hard with its default options plays whole hands through ``play_hands`` (the numba loop) and
   through ``Hand`` (``check_agent``: legal at every decision).
-* Its options whose code reads four seats in pairs (``FOUR_PAIRS_OPTIONS``), and Crazy's
-  defaults with them, are refused by name at any other table; Crazy without them plays.
+* Its options (exact finishes, bid-aware worlds, reading the play) at those tables: Crazy's
+  tests, ``test_crazy_tables.py``.
 * Thrift's ``trick_effect`` knows the last seat to play at any table.
 """
 
@@ -35,33 +35,6 @@ def test_hard_plays_whole_hands_at_every_table(name):
     assert rec.tricks_won.shape == (2, n) and (rec.tricks_won.sum(axis=1) == rules.cards_each).all()
     report = check_agent(sa.make_agent("hard", worlds=32), hands=n, rules=rules)
     assert report.startswith(f"hard: {n} hands") and "all legal" in report
-
-
-@pytest.mark.parametrize(
-    "options, named",
-    [
-        (dict(solver_tricks=2), "solver_tricks=2"),
-        (dict(bid_aware=True), "bid_aware=True"),
-        (dict(read_play=True), "read_play=True"),
-    ],
-)
-def test_hards_four_seat_options_are_refused_by_name_at_other_tables(options, named):
-    agent = sa.make_agent("hard", **options)
-    three = sa.Rules(players=3)
-    with pytest.raises(ValueError, match=rf"agent 'hard\(.*\)' with {named} plays only 4 players in pairs, not 3 players solo"):
-        sa.play_hands([agent, "normal", "normal"], 1, rules=three)
-    solo = sa.Rules(players=4, teams="solo")
-    hand = sa.Hand(sa.deal(1, 0, solo), rules=solo)
-    with pytest.raises(ValueError, match=rf"with {named} plays only 4 players in pairs, not 4 players solo"):
-        agent.bid(hand.observation())
-
-
-def test_crazy_is_refused_by_its_four_seat_defaults_and_plays_without_them():
-    five = sa.Rules(players=5)
-    with pytest.raises(ValueError, match=r"agent 'crazy' with solver_tricks=3, bid_aware=True plays only 4 players in pairs, not 5 players solo"):
-        sa.play_hands(["crazy"] + ["normal"] * 4, 1, rules=five)
-    crazy = sa.make_agent("crazy", worlds=32, rollouts=0, solver_tricks=0, bid_aware=False)
-    assert len(sa.play_hands([crazy] + ["normal"] * 4, 1, rules=five)) == 1
 
 
 def test_trick_effect_knows_the_last_seat_at_three_players():

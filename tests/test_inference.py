@@ -94,7 +94,7 @@ def test_trick_history_orders_every_card_played():
     easy = make_agent("easy", careless=0.5)
     for i, masks in enumerate(deal_masks(11, 0, 30)):
         hand = _position(rng, masks, [easy] * 4)
-        seats, cards, n = plays_in_order(np.array(hand.public))
+        seats, cards, n = plays_in_order(np.array(hand.public), hand.rules.as_array())
         assert [(int(s), int(c)) for s, c in zip(seats[:n], cards[:n])] == [(s, int(c)) for s, c in hand.plays]
         for t in range(int(hand.public[st.P_TRICK_NO]), 13):
             assert hand.public[st.P_HISTORY + st.HISTORY_WORDS * t] == 0

@@ -37,8 +37,9 @@ HARD_ROLLOUTS = 0
 CRAZY_WORLDS = 4096
 CRAZY_ROLLOUTS = 24_576
 #: ``solver_tricks``: the last tricks of every rollout are solved exactly (with every card of
-#: the world visible, both teams playing their best on Hard's utility) instead of played by the
-#: rollout policy; a card chosen that late gets its exact value in each world. 0: none.
+#: the world visible, both teams playing their best on Hard's utility; at a table other than
+#: four in pairs the seat's side against every other seat, ``montecarlo.finishes``) instead of
+#: played by the rollout policy; a card chosen that late gets its exact value in each world. 0: none.
 #: Hard keeps 0: its best strength per millisecond within its 5 ms budget. Crazy finishes the
 #: last 3 tricks of every world exactly: on the same 2,000 deals of seed 61 against Hard it
 #: gained over Crazy without them (``crazy_leaves_paired``, experiments/RESULTS.md, issue 11), at a
@@ -75,18 +76,15 @@ CRAZY_PLAY_NOISE = 0.3
 BIDDERS = ("search", "learned")
 HARD_BIDDER = "learned"
 CRAZY_BIDDER = "search"
-#: The options whose code plays 4 players in pairs only (``engine.solver``,
-#: ``montecarlo.finishes``, ``weights``, ``reading``), each with the value that keeps it off.
-FOUR_PAIRS_OPTIONS = {"solver_tricks": 0, "bid_aware": False, "read_play": False}
 
 
 class MonteCarloAgent(BuiltinAgent):
     """Hard or Crazy. ``module`` is the search bound to its rollout policy (``montecarlo.search``
     itself for Normal). From Python it also counts its decisions and how many bid-aware ones
-    tempered collapsing world weights toward uniform (``stats``). Its default search (uniform
-    worlds, every rollout played out) plays every table; the options whose code reads four
-    seats in pairs (``FOUR_PAIRS_OPTIONS``: exact finishes, worlds weighted by the bids or the
-    play) play only that table, and ``check_table`` refuses any other by their names."""
+    tempered collapsing world weights toward uniform (``stats``). Every option plays every
+    table (exact finishes off four in pairs: the side against every other seat,
+    ``montecarlo.finishes``) except a learned ``play_model`` and a rollout policy of four in
+    pairs only, which ``check_table`` refuses at another table by name."""
 
     def __init__(self, name: str, options: dict, defaults: dict):
         # the search without the parts these options never use (exact finishes, weighted
@@ -125,13 +123,13 @@ class MonteCarloAgent(BuiltinAgent):
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
 
     def check_table(self, rules) -> None:
-        """Refuse, naming the agent, its four-seat options and the table, a table other than
-        4 players in pairs for an agent with any of ``FOUR_PAIRS_OPTIONS`` on."""
-        on = [f"{k}={self.options[k]}" for k, off in FOUR_PAIRS_OPTIONS.items() if self.options[k] != off]
-        if on and not rules.four_in_pairs:
-            offs = ", ".join(f"{k}={off}" for k, off in FOUR_PAIRS_OPTIONS.items())
-            raise ValueError(f"agent {self.label!r} with {', '.join(on)} plays only 4 players in pairs, "
-                             f"not {table_name(rules)} (those options read four seats in pairs; {offs} play any table)")
+        """Refuse, naming the agent and the table, a table other than 4 players in pairs with a
+        learned ``play_model`` (a model of that table), and any table its rollout policy refuses."""
+        if self.options["play_model"] is not None and not rules.four_in_pairs:
+            raise ValueError(f"agent {self.label!r} with play_model={self.options['play_model']!r} plays only 4 players in pairs, "
+                             f"not {table_name(rules)} (the learned model is a model of that table; read_play without it plays any)")
+        if self.options["rollout"] is not None:
+            self.options["rollout"].check_table(rules)
 
     def search_args(self, obs: Observation) -> tuple:
         """``(pub, seat, hand, rules, settings, state)``: what the search kernels (``module``'s

@@ -271,13 +271,6 @@ def history_card(pub, t, i):
 
 
 @inline_kernel
-def trick_record(pub, t):
-    """``(leader, card 0, card 1, card 2, card 3)`` of finished trick ``t`` at a table of four
-    (cards in the order played, the leader's first)."""
-    return history_leader(pub, t), history_card(pub, t, 0), history_card(pub, t, 1), history_card(pub, t, 2), history_card(pub, t, 3)
-
-
-@inline_kernel
 def clear_history(pub):
     """Forget every finished trick's record (the tricks are to be played again)."""
     for k in range(HISTORY_WORDS * MAX_TRICKS):

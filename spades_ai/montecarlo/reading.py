@@ -28,6 +28,7 @@ from spades_ai.montecarlo.candidates import play_candidates
 from spades_ai.policies.normal import normal_agent_play
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, highest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.jit import kernel
+from spades_ai.engine.seats import cards_each, n_seats, next_seat
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BROKEN,
@@ -46,8 +47,9 @@ from spades_ai.engine.state import (
     PHASE_PLAYING,
     apply_card,
     clear_history,
+    history_card,
+    history_leader,
     legal_now,
-    trick_record,
 )
 
 #: A world this many nats below the best one stops its replay.
@@ -55,22 +57,20 @@ PLAY_CUTOFF = 30.0
 
 
 @kernel
-def plays_in_order(pub):
+def plays_in_order(pub, rules):
     """``(seats, cards, n)``: the ``n`` cards played so far in the order played, and who played
     each (finished tricks from ``P_HISTORY``, then the current trick)."""
-    seats = np.empty(52, dtype=np.int64)
-    cards = np.empty(52, dtype=np.int64)
+    seats = np.empty(n_seats(rules) * cards_each(rules), dtype=np.int64)
+    cards = np.empty(len(seats), dtype=np.int64)
     n = 0
-    for t in range(pub[P_TRICK_NO]):
-        leader, c0, c1, c2, c3 = trick_record(pub, t)
-        for i, c in enumerate((c0, c1, c2, c3)):
-            seats[n] = (leader + i) & 3
-            cards[n] = c
+    for t in range(pub[P_TRICK_NO] + 1):
+        done = t < pub[P_TRICK_NO]
+        s = history_leader(pub, t) if done else pub[P_LEADER]
+        for i in range(n_seats(rules) if done else pub[P_TRICK_LEN]):
+            seats[n] = s
+            cards[n] = history_card(pub, t, i) if done else pub[P_TRICK + i]
+            s = next_seat(s, rules)
             n += 1
-    for i in range(pub[P_TRICK_LEN]):
-        seats[n] = (pub[P_LEADER] + i) & 3
-        cards[n] = pub[P_TRICK + i]
-        n += 1
     return seats, cards, n
 
 
@@ -78,11 +78,11 @@ def plays_in_order(pub):
 def replay_states(pub, rules):
     """``(states, seats, cards, n)``: ``states[k]`` is the public array just before the
     ``k``-th card of the hand (``seats[k]`` played ``cards[k]``), rebuilt from ``pub``."""
-    seats, cards, n = plays_in_order(pub)
+    seats, cards, n = plays_in_order(pub, rules)
     states = np.empty((max(n, 1), N_PUBLIC), dtype=np.int64)
     sim = pub.copy()
     sim[P_PLAYED] = 0
-    for s in range(4):
+    for s in range(n_seats(rules)):
         sim[P_PLAYED_BY + s] = 0
         sim[P_TRICK + s] = -1
         sim[P_WON + s] = 0
@@ -97,7 +97,7 @@ def replay_states(pub, rules):
     if n > 0:
         sim[P_LEADER] = seats[0]
         sim[P_TO_ACT] = seats[0]
-    hands = np.zeros(4, dtype=np.uint64)  # apply_card only takes the card out of its hand
+    hands = np.zeros(n_seats(rules), dtype=np.uint64)  # apply_card only takes the card out of its hand
     for k in range(n):
         states[k] = sim
         apply_card(sim, hands, cards[k], rules)
@@ -152,11 +152,11 @@ def play_log_likelihood(pub, seat, worlds, n, eps, rules, logw, model, at):
     states, seats, cards, m = replay_states(pub, rules)
     log_keep = np.log(1.0 - eps)
     log_eps = np.log(eps)
-    hs = np.empty(4, dtype=np.uint64)
+    hs = np.empty(n_seats(rules), dtype=np.uint64)
     probs = np.empty(56)
     best = -np.inf
     for i in range(n):
-        for s in range(4):
+        for s in range(n_seats(rules)):
             hs[s] = worlds[i, s] | U64(pub[P_PLAYED_BY + s])
         ll = logw[i]
         for k in range(m):

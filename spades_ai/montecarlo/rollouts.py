@@ -34,7 +34,7 @@ from spades_ai.engine.state import (
     pass_count,
     pass_ok,
 )
-from spades_ai.montecarlo.finishes import SOLVER_SHIFT, fill_leaf, solver_generation
+from spades_ai.montecarlo.finishes import SOLVER_SHIFT, fill_leaf, solver_fits, solver_generation, table_finish
 from spades_ai.montecarlo.utility import utility
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD
 
@@ -106,16 +106,19 @@ def imagine_hidden_bids(sim, hands, rules):
 
 
 @kernel
-def finish_value(sim, hs, rules, team, mode, solver_tricks, leaf, leaf_ready, tt, gen, stats, won, scratch, sheet,
-                 nil_out):
+def finish_value(sim, hs, rules, team, mode, solver_tricks, leaf, leaf_n, leaf_ready, tt, gen, stats, won, scratch,
+                 sheet, nil_out):
     """Value to ``team`` (``utility`` read as ``mode``) of the world ``(sim, hs)`` finished by the rollout policy, except that
     once ``solver_tricks`` (> 0) tricks remain the rest is solved exactly on ``utility``, both
-    teams playing their best with every card visible. ``leaf_ready``: ``leaf`` already holds
-    every finish reachable from here (the bids were known at the decision), else it is filled
-    for this world's bids."""
+    teams playing their best with every card visible (at a table other than four in pairs, the
+    side against every other seat: ``finishes.table_finish`` on the leaf table ``leaf_n``).
+    ``leaf_ready``: ``leaf`` already holds every finish reachable from here (the bids were known
+    at the decision), else it is filled for this world's bids."""
     rollout_until(sim, hs, rules, solver_tricks)
     if sim[P_PHASE] != PHASE_PLAYING:
         return utility(sim, rules, team, sheet, nil_out, mode)
+    if not solver_fits(rules):
+        return table_finish(sim, hs, rules, team, mode, leaf_n, leaf_ready, scratch, sheet, nil_out)
     if not leaf_ready:
         fill_leaf(leaf, sim, rules, team, mode, scratch, sheet, nil_out)
     for s in range(4):

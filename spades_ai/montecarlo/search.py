@@ -35,7 +35,7 @@ from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
-from spades_ai.engine.seats import n_seats, n_sides, side_of
+from spades_ai.engine.seats import cards_each, n_seats, n_sides, side_of
 from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -52,7 +52,16 @@ from spades_ai.engine.state import (
 from spades_ai.kernels import BLIND_NIL, decision_stream
 from spades_ai.models.bidder import learned_bid_values
 from spades_ai.montecarlo.candidates import candidate_bids, candidate_ids, class_of, play_candidates
-from spades_ai.montecarlo.finishes import SOLVER_SHIFT, SOLVER_TABLE_BITS, fill_leaf, solver_generation
+from spades_ai.montecarlo.finishes import (
+    SOLVER_SHIFT,
+    SOLVER_TABLE_BITS,
+    fill_leaf,
+    fill_table_leaf,
+    solver_fits,
+    solver_generation,
+    table_exact_values,
+    table_leaf,
+)
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.montecarlo.selection import (
     ANCHOR_Z,
@@ -126,7 +135,7 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
     else:
         weights = np.ones(n_worlds)
     k = settings.solver_tricks
-    if EXACT_FINISHES and k > 0 and not is_bid and 13 - pub[P_TRICK_NO] <= k:
+    if EXACT_FINISHES and k > 0 and not is_bid and cards_each(rules) - pub[P_TRICK_NO] <= k:
         values = exact_values(pub, seat, rules, choices, worlds, settings.utility)
         return values, weights, fell_back, np.ones(len(choices), dtype=np.bool_), anchor
     values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor)
@@ -137,9 +146,11 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
 def exact_values(pub, seat, rules, choices, worlds, mode):
     """``values[world, choice]``: each card's exact value (``utility`` read as ``mode``) in each
     world, every card visible, from one search of the world that values every card at once
-    (``objective_values``)."""
+    (``objective_values``); at a table other than four in pairs, ``table_exact_values``."""
     n_worlds, n_c = len(worlds), len(choices)
     team = side_of(seat, rules)
+    if not solver_fits(rules):
+        return table_exact_values(pub, seat, rules, choices, worlds, mode)
     values = np.empty((n_worlds, n_c))
     leaf = np.empty((14, 14, 14, 14))
     fill_leaf(leaf, pub, rules, team, mode, np.empty(N_PUBLIC, dtype=np.int64), np.empty((2, N_FIELDS), dtype=np.int64),
@@ -175,15 +186,21 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     team = side_of(seat, rules)
     closed = rules[R_CLOSED] != 0 and pub[P_PHASE] == PHASE_BIDDING
     # Exact finishes: the leaf table (filled once here when the bids are known), one
-    # transposition table for the decision, a new generation per search.
+    # transposition table for the decision, a new generation per search (at four in pairs;
+    # ``table_leaf`` at the other tables).
     solver_tricks = settings.solver_tricks
     exact = solver_tricks > 0
-    leaf = np.empty((14, 14, 14, 14) if exact else (1, 1, 1, 1))
+    four = solver_fits(rules)
+    leaf = np.empty((14, 14, 14, 14) if exact and four else (1, 1, 1, 1))
+    leaf_n = table_leaf(rules, exact)
     scratch = np.empty(N_PUBLIC, dtype=np.int64)
     leaf_ready = not is_bid
     if EXACT_FINISHES and exact and leaf_ready:
-        fill_leaf(leaf, pub, rules, team, settings.utility, scratch, sheet, nil_out)
-    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact else 0, dtype=np.uint64)
+        if four:
+            fill_leaf(leaf, pub, rules, team, settings.utility, scratch, sheet, nil_out)
+        else:
+            fill_table_leaf(leaf_n, pub, rules, team, settings.utility, scratch, sheet, nil_out)
+    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact and four else 0, dtype=np.uint64)
     gen = np.zeros(1, dtype=np.int64)
     stats = np.zeros(STATS, dtype=np.int64)
     won = np.empty(4, dtype=np.int64)
@@ -207,8 +224,8 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
             else:
                 apply_card(sim, hs, choices[j], rules)
             if EXACT_FINISHES and exact:
-                values[i, j] = finish_value(sim, hs, rules, team, settings.utility, solver_tricks, leaf, leaf_ready, tt, gen, stats, won,
-                                            scratch, sheet, nil_out)
+                values[i, j] = finish_value(sim, hs, rules, team, settings.utility, solver_tricks, leaf, leaf_n, leaf_ready, tt, gen,
+                                            stats, won, scratch, sheet, nil_out)
             else:
                 rollout(sim, hs, rules)
                 values[i, j] = utility(sim, rules, team, sheet, nil_out, settings.utility)

@@ -13,6 +13,7 @@ import numpy as np
 from spades_ai.engine.bits import U64
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import next_u64
+from spades_ai.engine.seats import n_seats, next_seat
 from spades_ai.engine.state import P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, PHASE_PLAYING
 from spades_ai.montecarlo.reading import play_log_likelihood
 from spades_ai.montecarlo.sampling import revealed_spades
@@ -60,8 +61,9 @@ def world_weights_kernel(pub, seat, worlds, n, rules, bids=True, play_eps=0.0, p
     worlds (``t = 0`` is uniform sampling), and the decision counts as a fallback.
     """
     logw = np.zeros(n)
-    for k in range(1, 4):
-        o = (seat + k) & 3
+    o = seat
+    for _ in range(n_seats(rules) - 1):
+        o = next_seat(o, rules)
         b = pub[P_BIDS + o]
         if not bids or b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
             continue
