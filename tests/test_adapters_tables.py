@@ -1,4 +1,4 @@
-"""The learning environments, the adapters and the terminal table play four players in two partnerships and refuse
+"""The learning environments and the adapters play four players in two partnerships and refuse
 every other table by name (issue 34, item 7): their observation vector and action ids have one
 block per seat of that table."""
 
@@ -38,18 +38,3 @@ def test_the_openspiel_game_refuses_other_tables():
     with pytest.raises(RulesError, match="players=4, teams='solo'"):
         rules_from_params(params_from_rules(Rules.preset("solo")))
     assert rules_from_params({})[0] == Rules()
-
-
-@pytest.mark.parametrize("rules", OTHER_TABLES, ids=lambda r: f"{r.players}-{r.teams}")
-def test_the_terminal_table_refuses_other_tables(rules):
-    from spades_ai.table.game import TableMatch
-
-    with pytest.raises(RulesError, match=f"the table seats four players in two partnerships, not rules players={rules.players}"):
-        TableMatch(seed=1, level="easy", rules=rules)
-
-
-def test_play_on_the_command_line_names_the_table(capsys):
-    from spades_ai.cli import main
-
-    assert main(["play", "--rules", "cutthroat"]) != 0
-    assert "four players in two partnerships" in capsys.readouterr().err

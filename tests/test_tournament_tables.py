@@ -356,6 +356,7 @@ def test_the_command_line_takes_a_preset_for_the_rules():
 def test_the_cutthroat_experiment_plays_the_ladder_at_three_players():
     settings = read_experiment(EXPERIMENTS / "cutthroat.toml")
     assert settings["rules"] == Rules.preset("cutthroat") and settings["rules"].players == 3
-    assert [a.label for a in settings["agents"]] == ["easy", "normal"]
+    assert [a.label for a in settings["agents"]] == ["easy", "normal", "hard"]
     t = Tournament.make(settings["agents"], settings["deals"], rules=settings["rules"])
+    assert len(t.pairings) == 3  # every pair of the three: the round robin a ladder rates
     assert [t.lineup(0, r) for r in t.rotations] == [(0, 1, 1), (1, 1, 0), (1, 0, 1)]
