@@ -75,7 +75,9 @@ FAILED_BIDS = (0, 10, 50)
     R_MUST_WIN,  # 1: a player who can beat the winning card must
     R_FAILED_BID,  # points a side loses beyond -10 x contract when a contract of 5 or more is set
     R_EQUAL_LAST,  # 1: of two identical cards on a trick the later one wins (several decks)
-) = range(30, 37)
+    R_DECK2,  # the deck's cards held at least twice (several decks; engine.copies)
+    R_DECK3,  # and three times
+) = range(30, 39)
 N_RULE_SLOTS = 40
 #: Seed 003's tables (RULES.md, "Tables of 3 to 12 players"): players -> (decks, the cards
 #: taken out of the decks, one name per copy, and the cards each player is dealt = tricks).
@@ -91,9 +93,10 @@ TABLES = {
     11: (3, ("2D",) * 2, 14),
     12: (3, (), 13),
 }
-#: The table sizes this version plays: one deck. Several decks (6 to 12 players) are refused by
-#: name until cards that repeat are built (docs/design/tables.md, section 3).
-PLAYABLE_PLAYERS = (3, 4, 5)
+#: The options refused with several decks (6 to 12 players), by name: where two copies of a
+#: card would go is not written in the seed (jokers, high deuces), or the exchange of cards
+#: that repeat is not built (passing).
+ONE_DECK_OPTIONS = ("jokers", "deuces_high", "pass_cards", "blind_pass")
 #: The card ids of the deuces in the order they become high (deuces_high = k: the first k).
 HIGH_DEUCES = (39, 13, 0, 26)  # 2S 2D 2C 2H
 BIG_JOKER_ID, LITTLE_JOKER_ID = 26, 0  # the big joker replaces 2H, the little one 2C
@@ -198,8 +201,9 @@ class Rules:
     """0..4 deuces made trumps just below the jokers, in the order 2S, 2D, 2C, 2H (the first
     ``deuces_high`` of them), each counting as a spade. ``jokers + deuces_high <= 4``."""
     players: int = 4
-    """Players at the table, seats 0..players-1 clockwise: 3, 4 or 5 (one deck; ``TABLES``
-    gives the cards taken out and the cards each). 6 to 12 need several decks, not yet played."""
+    """Players at the table, seats 0..players-1 clockwise: 3 to 12. ``TABLES`` gives the decks
+    (one for 3 to 5, two for 6 to 8, three for 9 to 12), the cards taken out and the cards
+    each; with several decks a hand may hold two or three copies of a card."""
     teams: str | None = None
     """``pairs`` (seat s and seat s + players/2 are partners, an even number of players) or
     ``solo`` (every player is its own side). None: pairs at 4 players, solo otherwise."""
@@ -474,13 +478,16 @@ class Rules:
         a[R_JOKERS] = self.jokers
         a[R_DEUCES_HIGH] = self.deuces_high
         a[R_N_EXTRA] = len(self.extra_trumps)
-        deck = (1 << 52) - 1
+        copies = {c: self.decks for c in range(52)}
+        for card in self.removed_cards:
+            copies[int(card)] -= 1
+        deck = sum(1 << c for c, k in copies.items() if k >= 1)
         for i, c in enumerate(self.extra_trumps):
             a[R_EXTRA + i] = c
             deck ^= (1 << c) | (1 << (52 + i))
-        for card in self.removed_cards:
-            deck &= ~(1 << int(card))
         a[R_DECK] = deck
+        a[R_DECK2] = sum(1 << c for c, k in copies.items() if k >= 2)
+        a[R_DECK3] = sum(1 << c for c, k in copies.items() if k >= 3)
         a[R_SEATS] = self.players
         a[R_SIDES] = self.n_sides
         a[R_DECKS] = self.decks
@@ -524,12 +531,6 @@ def _validate_table(r: Rules) -> None:
     """The table fields, checked first: the card counts of every other check follow from them."""
     if not _in_range(r.players, min(TABLES), max(TABLES)):
         _fail("players", r.players, f"an int in {min(TABLES)}..{max(TABLES)}")
-    if r.players not in PLAYABLE_PLAYERS:
-        decks = TABLES[r.players][0]
-        raise RulesError(
-            f"rules field 'players' = {r.players} needs {decks} decks, and cards that repeat are not "
-            f"played yet: this version plays {', '.join(map(str, PLAYABLE_PLAYERS))} players"
-        )
     if r.teams not in TEAMS:
         _fail("teams", r.teams, "one of " + ", ".join(map(repr, TEAMS)) + " (or None: pairs at 4 players, solo otherwise)")
     if r.teams == "pairs" and r.players % 2:
@@ -552,6 +553,13 @@ def _validate_partners(r: Rules) -> None:
             if used:
                 raise RulesError(
                     f"rules field {name!r} = {getattr(r, name)!r} needs partners: it is not played with teams = 'solo'"
+                )
+    if r.decks > 1:
+        for name in ONE_DECK_OPTIONS:
+            if getattr(r, name):
+                raise RulesError(
+                    f"rules field {name!r} = {getattr(r, name)} is played with one deck only: a table of "
+                    f"{r.players} players shuffles {r.decks} decks (3 to 5 players play it)"
                 )
     removed = {int(c) for c in r.removed_cards}
     for name, ids in (("deuces_high", HIGH_DEUCES[: r.deuces_high]), ("jokers", (BIG_JOKER_ID, LITTLE_JOKER_ID)[: r.jokers])):

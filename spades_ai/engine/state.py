@@ -53,6 +53,16 @@ per-side block ``MAX_SIDES``, of which a table uses its first N (or ``n_sides``)
     P_BLIND_GAVE + s    the cards seat s passed in the blind pass (mask; hidden likewise)
     P_SCORES + k        match score of side k before this hand
     P_BAGS + k          bag count of side k before this hand
+    P_PLAYED2, P_PLAYED3, P_DECK2, P_DECK3
+                        levels 2 and 3 of P_PLAYED and P_DECK with several decks: the cards
+                        played (in the deck) at least twice, three times (``copies``); 0 with
+                        one deck
+    P_OWN2, P_OWN3      in a seat's view (``observe``, and the self-play loop before it asks
+                        a seat), levels 2 and 3 of that seat's own hand: an agent's ``hand``
+                        argument is level 1, so the seat's cards are ``(hand, view[P_OWN2],
+                        view[P_OWN3])``; 0 in the public array itself and with one deck
+    P_PLAYED_BY2 + s, P_PLAYED_BY3 + s
+                        levels 2 and 3 of P_PLAYED_BY + s
     P_HISTORY + 2 t     finished trick t (t < P_TRICK_NO), packed in two words
                         (``HISTORY_WORDS``): the first holds its leader (4 bits) and the first
                         nine cards, ``leader + 16 * (c0 + 64 c1 + ... + 64**8 c8)``, the second
@@ -68,7 +78,7 @@ from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bits import ONE, SPADES, U64, popcount, suit_of
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades, must_win_cards
 from spades_ai.engine.seats import cards_each, n_seats, n_sides, next_seat, partner, side_of
-from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_DECK, R_FIRST_LEAD, R_MUST_WIN, R_PASS, R_SPADE_LEAD
+from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_DECK, R_DECK2, R_DECK3, R_DECKS, R_FIRST_LEAD, R_MUST_WIN, R_PASS, R_SPADE_LEAD
 
 MAX_SEATS = 12
 MAX_SIDES = 12
@@ -101,7 +111,16 @@ P_BLIND_GAVE = P_GAVE + MAX_SEATS
 P_SCORES = P_BLIND_GAVE + MAX_SEATS
 P_BAGS = P_SCORES + MAX_SIDES
 P_HISTORY = P_BAGS + MAX_SIDES
-N_PUBLIC = P_HISTORY + HISTORY_WORDS * MAX_TRICKS
+# The levels above the first of the masks that can hold copies (several decks, ``copies``).
+P_PLAYED2 = P_HISTORY + HISTORY_WORDS * MAX_TRICKS
+P_PLAYED3 = P_PLAYED2 + 1
+P_DECK2 = P_PLAYED3 + 1
+P_DECK3 = P_DECK2 + 1
+P_OWN2 = P_DECK3 + 1
+P_OWN3 = P_OWN2 + 1
+P_PLAYED_BY2 = P_OWN3 + 1
+P_PLAYED_BY3 = P_PLAYED_BY2 + MAX_SEATS
+N_PUBLIC = P_PLAYED_BY3 + MAX_SEATS
 
 PHASE_BIDDING, PHASE_PLAYING, PHASE_OVER, PHASE_PASSING = 0, 1, 2, 3
 
@@ -125,6 +144,8 @@ def reset_public(pub, hands, dealer, scores, bags, hands_played, rules):
     pub[P_WIN_CARD] = -1
     pub[P_WIN_SEAT] = -1
     pub[P_DECK] = rules[R_DECK]
+    pub[P_DECK2] = rules[R_DECK2]
+    pub[P_DECK3] = rules[R_DECK3]
 
 
 @inline_kernel
@@ -154,6 +175,16 @@ def observe(pub, seat, rules, view):
         if side_of(s, rules) != side:
             view[P_GAVE + s] = 0
             view[P_BLIND_GAVE + s] = 0
+
+
+@kernel
+def show_own(view, hands, seat, rules):
+    """Write levels 2 and 3 of ``seat``'s hand (``hands[k * N + seat]``, ``copies``) into its
+    view's ``P_OWN2`` / ``P_OWN3`` (0 where the table has fewer decks)."""
+    n = n_seats(rules)
+    decks = rules[R_DECKS]
+    view[P_OWN2] = np.int64(hands[n + seat]) if decks >= 2 else 0
+    view[P_OWN3] = np.int64(hands[2 * n + seat]) if decks >= 3 else 0
 
 
 @kernel

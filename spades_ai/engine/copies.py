@@ -1,0 +1,100 @@
+"""Cards that repeat: a multiset of cards as one bitboard per copy count.
+
+With several decks (6 to 12 players, ``Rules.decks``) a seat may hold two or three copies of a
+card. A multiset of cards is then up to three masks in the engine's layout (``bits``), its
+*levels*: level ``k`` (0-based) holds the cards held at least ``k + 1`` times, so
+``L2 ⊆ L1`` and ``L3 ⊆ L2``, and level 0 is the one-deck bitboard. Legal cards, following suit
+and voids read level 0 only (a seat that holds a card holds it at level 0), so they stay one
+mask operation; the copies matter where cards are counted, removed or added.
+
+Arrays of levels keep level ``k`` of item ``i`` (a seat, usually) at ``k * n + i`` for ``n``
+items: the hidden hands of a table are ``hands[k * N + s]`` (``uint64[decks * N]``), which at
+one deck is the ``uint64[N]`` of the four-player game. In the public array, the levels above
+the first of a mask live in their own slots (``state.P_PLAYED2``, ``P_PLAYED_BY2`` ...).
+
+Counts never exceed ``MAX_COPIES`` (three decks). The formulas for a sum and a difference are
+checked against ``collections.Counter`` for every pair of counts (``tests/test_copies.py``).
+"""
+
+import numpy as np
+
+from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.bits import ZERO, popcount
+
+MAX_COPIES = 3
+
+
+@inline_kernel
+def copies_of(b, l1, l2, l3):
+    """How many copies of the one-bit mask ``b`` the multiset ``(l1, l2, l3)`` holds."""
+    return np.int64((l1 & b) != ZERO) + np.int64((l2 & b) != ZERO) + np.int64((l3 & b) != ZERO)
+
+
+@inline_kernel
+def size_of(l1, l2, l3):
+    """The number of cards of the multiset ``(l1, l2, l3)``, copies counted."""
+    return np.int64(popcount(l1) + popcount(l2) + popcount(l3))
+
+
+@inline_kernel
+def take_one(b, l1, l2, l3):
+    """``(l1, l2, l3)`` less one copy of the one-bit mask ``b`` (which it holds): the copy comes
+    out of the highest level holding it."""
+    if l3 & b:
+        return l1, l2, l3 ^ b
+    if l2 & b:
+        return l1, l2 ^ b, l3
+    return l1 ^ b, l2, l3
+
+
+@inline_kernel
+def add_one(b, l1, l2, l3):
+    """``(l1, l2, l3)`` plus one copy of the one-bit mask ``b``: set in the lowest level
+    lacking it (at most ``MAX_COPIES`` copies)."""
+    if not l1 & b:
+        return l1 | b, l2, l3
+    if not l2 & b:
+        return l1, l2 | b, l3
+    return l1, l2, l3 | b
+
+
+@inline_kernel
+def levels_sum(a1, a2, a3, b1, b2, b3):
+    """The sum of two multisets whose counts add up to at most ``MAX_COPIES``."""
+    return a1 | b1, a2 | b2 | (a1 & b1), a3 | b3 | (a2 & b1) | (a1 & b2)
+
+
+@inline_kernel
+def levels_diff(a1, a2, a3, b1, b2, b3):
+    """The multiset ``A - B`` for ``B`` a sub-multiset of ``A``."""
+    return (a1 & ~b1) | (a2 & ~b2) | (a3 & ~b3), (a2 & ~b1) | (a3 & ~b2), a3 & ~b1
+
+
+@inline_kernel
+def take_from(hands, seat, n, b, decks):
+    """Remove one copy of the one-bit mask ``b`` from seat ``seat``'s levels in ``hands``
+    (``hands[k * n + seat]``; ``decks`` levels): from the highest level holding it."""
+    for k in range(decks - 1, -1, -1):
+        i = k * n + seat
+        if hands[i] & b:
+            hands[i] ^= b
+            return
+
+
+@inline_kernel
+def give_to(hands, seat, n, b, decks):
+    """Add one copy of the one-bit mask ``b`` to seat ``seat``'s levels in ``hands``."""
+    for k in range(decks):
+        i = k * n + seat
+        if not hands[i] & b:
+            hands[i] |= b
+            return
+
+
+@kernel
+def held(hands, seat, n, decks):
+    """The cards seat ``seat`` holds in ``hands``, copies counted."""
+    total = 0
+    for k in range(decks):
+        total += popcount(hands[k * n + seat])
+    return np.int64(total)
