@@ -342,7 +342,7 @@ class Hand(PublicFacts):
         seat = self.to_act
         hand = 0 if blind_decision else int(self._hands[seat])
         view = np.empty_like(self._pub)
-        _st.observe(self._pub, seat, self.rules_array, view)
+        _st.observe(self._pub, self._hands, seat, self.rules_array, view)
         return Observation(seat, hand, view, self.rules, self.plays, blind_decision)
 
     def view(self, seat: int, hide_cards: bool = False, blind_decision: bool = False) -> Observation:
@@ -354,7 +354,7 @@ class Hand(PublicFacts):
         seat = int(seat)
         hand = 0 if hide_cards else int(self._hands[seat])
         view = np.empty_like(self._pub)
-        _st.observe(self._pub, seat, self.rules_array, view)
+        _st.observe(self._pub, self._hands, seat, self.rules_array, view)
         return Observation(seat, hand, view, self.rules, self.plays, blind_decision)
 
     def bid_history(self) -> list[tuple[int, int, bool]]:

@@ -20,8 +20,9 @@ import numpy as np
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bits import FULL_DECK, ONE, U64, ZERO, popcount, select_bit
 from spades_ai.engine.rng import below, stream_state
-from spades_ai.engine.seats import cards_each, n_seats
-from spades_ai.rules import R_DECK, R_EXTRA, R_N_EXTRA
+from spades_ai.engine.copies import add_one, take_one
+from spades_ai.engine.seats import cards_each, hand_slots, n_seats
+from spades_ai.rules import R_DECK, R_DECK2, R_DECK3, R_DECKS, R_EXTRA, R_N_EXTRA
 
 DEAL_STREAM = 0
 MATCH_DEALER_STREAM = 1 << 40
@@ -38,27 +39,50 @@ def dealt_cards(rules):
 
 @kernel
 def deal_from_state(state, hands, rules):
-    """Deal the table's deck into ``hands`` (uint64[N]), in card ids; return the advanced state."""
-    remaining = dealt_cards(rules)
-    left = np.int64(popcount(remaining))
-    last = n_seats(rules) - 1
+    """Deal the table's deck into ``hands`` (uint64[decks * N], ``copies``: level k of seat s
+    at ``k * N + s``), in card ids; return the advanced state.
+
+    With several decks every physical card is equally likely at each draw: the r-th card
+    counts level 1's cards first, then level 2's, then level 3's, and the drawn card leaves the
+    deck's highest level holding it and joins the seat's lowest level lacking it. With one
+    deck levels 2 and 3 are empty and this is the one-deck draw, card for card."""
+    r1 = dealt_cards(rules)
+    r2, r3 = U64(rules[R_DECK2]), U64(rules[R_DECK3])
+    left = np.int64(popcount(r1) + popcount(r2) + popcount(r3))
+    n = n_seats(rules)
+    decks = rules[R_DECKS]
+    last = n - 1
     for seat in range(last):
-        h = ZERO
+        h1, h2, h3 = ZERO, ZERO, ZERO
         for _ in range(cards_each(rules)):
             state, r = below(state, left)
-            b = select_bit(remaining, r)
-            h |= b
-            remaining ^= b
+            p1 = np.int64(popcount(r1))
+            if r < p1:
+                b = select_bit(r1, r)
+            else:
+                p2 = np.int64(popcount(r2))
+                b = select_bit(r2, r - p1) if r < p1 + p2 else select_bit(r3, r - p1 - p2)
+            r1, r2, r3 = take_one(b, r1, r2, r3)
+            h1, h2, h3 = add_one(b, h1, h2, h3)
             left -= 1
-        hands[seat] = h
-    hands[last] = remaining
+        hands[seat] = h1
+        if decks > 1:
+            hands[n + seat] = h2
+        if decks > 2:
+            hands[2 * n + seat] = h3
+    hands[last] = r1
+    if decks > 1:
+        hands[n + last] = r2
+    if decks > 2:
+        hands[2 * n + last] = r3
     return state
 
 
 @kernel
 def deal_batch(seed, start, n, rules):
-    """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, N)`` uint64 array of card ids."""
-    out = np.empty((n, n_seats(rules)), dtype=np.uint64)
+    """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, decks * N)`` uint64 array of card
+    ids (``(n, N)`` with one deck)."""
+    out = np.empty((n, hand_slots(rules)), dtype=np.uint64)
     for i in range(n):
         deal_from_state(stream_state(seed, start + i, DEAL_STREAM), out[i], rules)
     return out

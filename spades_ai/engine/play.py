@@ -15,7 +15,8 @@ import numpy as np
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bits import CLUBS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount, select_bit, suit_mask_of
 from spades_ai.engine.deal import DEAL_STREAM, deal_from_state, engine_hands
-from spades_ai.engine.seats import cards_each, n_seats, next_seat
+from spades_ai.engine.copies import take_from
+from spades_ai.engine.seats import cards_each, hand_slots, n_seats, next_seat
 from spades_ai.engine.rng import below, stream_state
 from spades_ai.rules import (
     FIRST_LOW_CLUB,
@@ -25,6 +26,8 @@ from spades_ai.rules import (
     LEAD_ANYTIME,
     R_FIRST_LEAD,
     R_MUST_WIN,
+    R_DECKS,
+    R_EQUAL_LAST,
     R_N_EXTRA,
     R_SPADE_LEAD,
 )
@@ -96,6 +99,13 @@ def beating(win_bit):
 
 
 @inline_kernel
+def beating_copy(win_bit, equal_last):
+    """``beating(win_bit)`` with several decks: an identical copy of the winning card beats it
+    too when ``equal_last`` (``R_EQUAL_LAST``: of two identical cards the later one wins)."""
+    return beating(win_bit) | (win_bit if equal_last else ZERO)
+
+
+@inline_kernel
 def beating_cards(legal, win_bit):
     """Must win: the cards of ``legal`` that beat ``win_bit``, or all of them when none does."""
     beat = legal & beating(win_bit)
@@ -103,14 +113,16 @@ def beating_cards(legal, win_bit):
 
 
 @kernel
-def must_win_cards(legal, must_win, win_card):
+def must_win_cards(legal, must_win, win_card, equal_last):
     """``legal`` under must win (``must_win`` true) against card id ``win_card``, the card now
-    winning the trick (-1 while the trick is empty: the leader is free). Scalars only: a
-    branch in a kernel that is inlined with arrays costs their reference counting on every
-    card."""
+    winning the trick (-1 while the trick is empty: the leader is free). With several decks and
+    ``equal_last`` (``R_EQUAL_LAST``) an identical copy of the winning card beats it too.
+    Scalars only: a branch in a kernel that is inlined with arrays costs their reference
+    counting on every card."""
     if not must_win or win_card < 0:
         return legal
-    return beating_cards(legal, ONE << U64(win_card))
+    beat = legal & beating_copy(ONE << U64(win_card), equal_last)
+    return beat if beat != ZERO else legal
 
 
 @kernel
@@ -180,19 +192,55 @@ def random_playout(hands, leader, state, rules, seats, played, tricks):
 
 
 @kernel
+def random_playout_copies(hands, leader, state, rules, tricks):
+    """``random_playout`` at a table of several decks: ``hands`` are levels (``copies``), a
+    card leaves its seat's highest level holding it, and the card now winning is kept as each
+    card falls, since two identical cards can fall on one trick (``R_EQUAL_LAST``)."""
+    n, decks = n_seats(rules), rules[R_DECKS]
+    spade_lead, first_lead = rules[R_SPADE_LEAD], rules[R_FIRST_LEAD]
+    must_win, equal_last = rules[R_MUST_WIN] != 0, rules[R_EQUAL_LAST] != 0
+    broken = False
+    for trick_no in range(cards_each(rules)):
+        state, card = random_card(lead_mask(hands[leader], broken, trick_no, spade_lead, first_lead), state)
+        take_from(hands, leader, n, card, decks)
+        led = suit_mask_of(card)
+        win, win_seat, spades = card, leader, card & SPADES
+        seat = next_seat(leader, rules)
+        for _ in range(1, n):
+            legal = follow_mask(hands[seat], led)
+            if must_win:
+                beat = legal & beating_copy(win, equal_last)
+                legal = beat if beat != ZERO else legal
+            state, card = random_card(legal, state)
+            take_from(hands, seat, n, card, decks)
+            if card & beating_copy(win, equal_last):
+                win, win_seat = card, seat
+            spades |= card & SPADES
+            seat = next_seat(seat, rules)
+        if spades != ZERO:
+            broken = True
+        leader = win_seat
+        tricks[leader] += 1
+    return state
+
+
+@kernel
 def random_playouts_batch(seed, start, n, dealer, rules):
     """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, N)`` tricks."""
     seats = n_seats(rules)
     out = np.zeros((n, seats), dtype=np.int64)
-    hands = np.empty(seats, dtype=np.uint64)
+    hands = np.empty(hand_slots(rules), dtype=np.uint64)
     played = np.empty(seats, dtype=np.uint64)
     moves = rules[R_N_EXTRA] > 0
+    copies = rules[R_DECKS] > 1
     for i in range(n):
         state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands, rules)
         if moves:
             engine_hands(hands, rules)
         leader = first_leader(hands, dealer, rules)
-        if seats == 4:  # the same kernel, its seat loops unrolled by LLVM for the usual table
+        if copies:
+            random_playout_copies(hands, leader, state, rules, out[i])
+        elif seats == 4:  # the same kernel, its seat loops unrolled by LLVM for the usual table
             random_playout(hands, leader, state, rules, 4, played, out[i])
         else:
             random_playout(hands, leader, state, rules, seats, played, out[i])

@@ -9,7 +9,7 @@ where an array read under a branch costs numba's reference counting on every car
 """
 
 from spades_ai.engine.jit import inline_kernel
-from spades_ai.rules import R_CARDS_EACH, R_SEATS, R_SIDES
+from spades_ai.rules import R_CARDS_EACH, R_DECKS, R_SEATS, R_SIDES
 
 
 @inline_kernel
@@ -48,3 +48,15 @@ def next_seat(seat, rules):
     """The seat to this one's left."""
     n = rules[R_SEATS]
     return 0 if seat + 1 >= n else seat + 1
+
+
+@inline_kernel
+def n_decks(rules):
+    """Decks shuffled together: the levels of a multiset of cards (``copies``)."""
+    return rules[R_DECKS]
+
+
+@inline_kernel
+def hand_slots(rules):
+    """The length of a table's hidden hands, ``decks * N`` (level k of seat s at ``k * N + s``)."""
+    return rules[R_DECKS] * rules[R_SEATS]

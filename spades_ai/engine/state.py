@@ -76,12 +76,14 @@ import numpy as np
 
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bits import ONE, SPADES, U64, popcount, suit_of
+from spades_ai.engine.copies import add_one, take_from
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades, must_win_cards
 from spades_ai.engine.seats import cards_each, n_seats, n_sides, next_seat, partner, side_of
-from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_DECK, R_DECK2, R_DECK3, R_DECKS, R_FIRST_LEAD, R_MUST_WIN, R_PASS, R_SPADE_LEAD
+from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_DECK, R_DECK2, R_DECK3, R_DECKS, R_EQUAL_LAST, R_FIRST_LEAD, R_MUST_WIN, R_PASS, R_SPADE_LEAD
 
 MAX_SEATS = 12
 MAX_SIDES = 12
+MAX_HAND_SLOTS = 3 * MAX_SEATS  # hidden hands at most: three levels of twelve seats (``copies``)
 MAX_TRICKS = 17  # cards_each at 3, 6 and 9 players
 HISTORY_WORDS = 2  # a finished trick's record: leader and up to 12 cards of 6 bits
 HISTORY_FIRST = 9  # cards in a record's first word (4 + 9 * 6 = 58 bits)
@@ -151,14 +153,15 @@ def reset_public(pub, hands, dealer, scores, bags, hands_played, rules):
 @inline_kernel
 def hides_anything(rules):
     """Whether a seat's view can differ from the public array under these rules (closed
-    bidding, passing). The self-play loop keeps the default rules, which hide nothing, on its
-    tight path."""
-    return rules[R_CLOSED] != 0 or rules[R_PASS] != 0 or rules[R_BLIND_PASS] != 0
+    bidding, passing, and several decks, where a view carries its seat's copies: ``show_own``).
+    The self-play loop keeps the default rules, which hide nothing, on its tight path."""
+    return rules[R_CLOSED] != 0 or rules[R_PASS] != 0 or rules[R_BLIND_PASS] != 0 or rules[R_DECKS] > 1
 
 
 @kernel
-def observe(pub, seat, rules, view):
-    """Fill ``view`` with what ``seat`` has seen of the hand in ``pub`` (see the docstring).
+def observe(pub, hands, seat, rules, view):
+    """Fill ``view`` with what ``seat`` has seen of the hand in ``pub`` (see the docstring), its
+    own copies from ``hands`` included (``show_own``).
 
     Copied element by element, as the self-play loop's ``report``: a slice assignment compiles
     numba's shape-mismatch error message, and every lineup loop compiles this function."""
@@ -175,6 +178,7 @@ def observe(pub, seat, rules, view):
         if side_of(s, rules) != side:
             view[P_GAVE + s] = 0
             view[P_BLIND_GAVE + s] = 0
+    show_own(view, hands, seat, rules)
 
 
 @kernel
@@ -338,7 +342,19 @@ def legal_now(pub, hand, rules):
     """The legal cards of ``hand`` for the seat to act; under must win, those of them that
     beat the card now winning the trick, when there are any (the leader is free)."""
     legal = legal_mask(hand, led_suit(pub), pub[P_BROKEN] != 0, pub[P_TRICK_NO], rules[R_SPADE_LEAD], rules[R_FIRST_LEAD])
-    return must_win_cards(legal, rules[R_MUST_WIN] != 0, pub[P_WIN_CARD])
+    return must_win_cards(legal, rules[R_MUST_WIN] != 0, pub[P_WIN_CARD], rules[R_EQUAL_LAST] != 0)
+
+
+@kernel
+def play_copy(pub, hands, seat, b, rules):
+    """With several decks, move one copy of the card ``b`` from ``seat``'s levels in ``hands``
+    to the levels of the cards played (``P_PLAYED``, ``P_PLAYED2``, ``P_PLAYED3``) and of
+    the seat's played cards (``P_PLAYED_BY`` and its level blocks)."""
+    take_from(hands, seat, n_seats(rules), b, rules[R_DECKS])
+    p1, p2, p3 = add_one(b, U64(pub[P_PLAYED]), U64(pub[P_PLAYED2]), U64(pub[P_PLAYED3]))
+    pub[P_PLAYED], pub[P_PLAYED2], pub[P_PLAYED3] = np.int64(p1), np.int64(p2), np.int64(p3)
+    q1, q2, q3 = add_one(b, U64(pub[P_PLAYED_BY + seat]), U64(pub[P_PLAYED_BY2 + seat]), U64(pub[P_PLAYED_BY3 + seat]))
+    pub[P_PLAYED_BY + seat], pub[P_PLAYED_BY2 + seat], pub[P_PLAYED_BY3 + seat] = np.int64(q1), np.int64(q2), np.int64(q3)
 
 
 @inline_kernel
@@ -351,9 +367,12 @@ def apply_card(pub, hands, card, rules):
     """
     seat = pub[P_TO_ACT]
     b = ONE << U64(card)
-    hands[seat] &= ~b
-    pub[P_PLAYED] |= np.int64(b)
-    pub[P_PLAYED_BY + seat] |= np.int64(b)
+    if rules[R_DECKS] == 1:
+        hands[seat] &= ~b
+        pub[P_PLAYED] |= np.int64(b)
+        pub[P_PLAYED_BY + seat] |= np.int64(b)
+    else:
+        play_copy(pub, hands, seat, b, rules)
     n = pub[P_TRICK_LEN]
     if n == 0:
         pub[P_WIN_CARD] = card
@@ -366,10 +385,11 @@ def apply_card(pub, hands, card, rules):
         if suit != led:
             pub[P_VOIDS] |= 1 << (4 * seat + led)
         # A spade beats any other suit; within one suit the higher id wins (in the trump lane,
-        # jokers and high deuces above the ace); other suits lose (``play.beating``).
+        # jokers and high deuces above the ace), and an identical copy only under equal_cards =
+        # "last"; other suits lose (``play.beating``).
         win = pub[P_WIN_CARD]
         win_suit = suit_of(win)
-        if (suit == win_suit and card > win) or (suit == 3 and win_suit != 3):
+        if (suit == win_suit and (card > win or (card == win and rules[R_EQUAL_LAST] != 0))) or (suit == 3 and win_suit != 3):
             pub[P_WIN_CARD] = card
             pub[P_WIN_SEAT] = seat
     if b & SPADES:

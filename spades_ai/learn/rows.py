@@ -49,7 +49,7 @@ def emit(m, i, pub, view, hands, seat, blind_decision, action, phase, points, ru
     """Row ``m``: ``seat``'s vector and mask, and ``action``; False if the mask refuses it."""
     seen = pub
     if hides_anything(rules):
-        observe(pub, seat, rules, view)
+        observe(pub, hands, seat, rules, view)
         seen = view
     write_observation(seen, seat, hands[seat], blind_decision, rules, obs[m])
     write_mask(pub, hands[seat], blind_decision, rules, masks[m])

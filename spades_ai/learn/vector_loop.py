@@ -93,7 +93,7 @@ def play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t):
             return AT_SEAT
         seen = pub
         if hides:
-            observe(pub, seat, rules, view)
+            observe(pub, hands, seat, rules, view)
             seen = view
         if phase == PHASE_BIDDING:
             slot = slots[seat, S_BID]
@@ -160,7 +160,7 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
             pending = pub[P_PHASE] == PHASE_BIDDING and not (row[V_LOOKED] >> seat) & 1
             seen = pub
             if hides_anything(rules):
-                observe(pub, seat, rules, view)
+                observe(pub, hands, seat, rules, view)
                 seen = view
             write_observation(seen, seat, hands[seat], pending, rules, obs[t])
             write_mask(pub, hands[seat], pending, rules, mask)

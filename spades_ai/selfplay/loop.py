@@ -48,6 +48,7 @@ from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
 from spades_ai.engine.seats import cards_each, n_seats, n_sides
 from spades_ai.engine.state import (
+    MAX_HAND_SLOTS,
     MAX_SEATS,
     MAX_SIDES,
     N_PUBLIC,
@@ -87,8 +88,8 @@ T_SCORE = 8
 T_BAGS = T_SCORE + MAX_SIDES
 T_PENDING = T_BAGS + MAX_SIDES
 TABLE_WIDTH = T_PENDING + MAX_SEATS
-#: cards of a hand that ``seqs`` and the questions hold: the most a one-deck table deals
-MAX_PLAYS = 52
+#: cards of a hand that ``seqs`` and the questions hold: the most a table deals (12 x 13)
+MAX_PLAYS = MAX_SEATS * 13
 
 # the questions put to a Python agent
 Q_NONE, Q_BLIND, Q_BID, Q_CARD, Q_PASS = 0, 1, 2, 3, 4
@@ -102,7 +103,7 @@ ASKED_WIDTH = 7
 # what ``play_on`` stopped on
 DONE, WAITING, ILLEGAL = 0, 1, 2
 
-ERR_SIZE = 4 + N_PUBLIC + MAX_SEATS + MAX_PLAYS
+ERR_SIZE = 4 + N_PUBLIC + MAX_HAND_SLOTS + MAX_PLAYS
 #: ``err[0]``: typed int64, not as the literals 1, 2 and 3, so that ``report`` compiles once
 BAD_BID, BAD_CARD, BAD_PASS = np.int64(1), np.int64(2), np.int64(3)
 
@@ -119,7 +120,7 @@ def report(err, what, seat, action, slot, pub, hands, seq):
     for s in range(hands.shape[0]):
         err[4 + N_PUBLIC + s] = np.int64(hands[s])
     for j in range(MAX_PLAYS):
-        err[4 + N_PUBLIC + MAX_SEATS + j] = seq[j]
+        err[4 + N_PUBLIC + MAX_HAND_SLOTS + j] = seq[j]
 
 
 @inline_kernel
@@ -205,7 +206,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
             n = pass_count(pub, rules)
             if slots[seat, S_PY_BID]:
                 return wait_for(row, Q_PASS, slot, n)
-            observe(pub, seat, rules, view)
+            observe(pub, hands, seat, rules, view)
             cards = seat_pass(slot, view, seat, hand, n, rules, params)
             if not pass_ok(hand, cards, n):
                 report(err, BAD_PASS, seat, np.int64(cards), slot, pub, hands, seq)
@@ -218,7 +219,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
             if (full >> BLIND_NIL_BIT) & 1 and slots[seat, S_ASK_BLIND] and not row[T_NO_BLIND]:
                 if slots[seat, S_PY_BID]:
                     return wait_for(row, Q_BLIND, slot, BLIND_QUESTION)
-                observe(pub, seat, rules, view)
+                observe(pub, hands, seat, rules, view)
                 ask = np.int64(BLIND_QUESTION)
                 blind = seat_bid(slot, view, seat, np.uint64(0), ask, rules, params) == BLIND_NIL_BIT
             row[T_NO_BLIND] = 0
@@ -228,7 +229,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
             else:
                 if slots[seat, S_PY_BID]:
                     return wait_for(row, Q_BID, slot, legal)
-                observe(pub, seat, rules, view)
+                observe(pub, hands, seat, rules, view)
                 b = seat_bid(slot, view, seat, hand, legal, rules, params)
                 if b < 0 or b > cards_each(rules) or not (legal >> b) & 1:
                     report(err, BAD_BID, seat, b, slot, pub, hands, seq)
@@ -240,7 +241,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
             if slots[seat, S_PY_PLAY]:
                 row[T_N] = i
                 return wait_for(row, Q_CARD, slot, np.int64(legal))
-            observe(pub, seat, rules, view)
+            observe(pub, hands, seat, rules, view)
             card = seat_play(slot, view, seat, hand, legal, rules, params)
             if card < 0 or card > 55 or not (legal >> np.uint64(card)) & np.uint64(1):
                 report(err, BAD_CARD, seat, card, slot, pub, hands, seq)
@@ -326,7 +327,7 @@ def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq, rules):
     asked[q, A_HAND] = 0 if row[T_ASKED] == Q_BLIND else np.int64(hands[seat])
     asked[q, A_LEGAL], asked[q, A_N] = row[T_LEGAL], row[T_N]
     if hides_anything(rules):
-        observe(pub, seat, rules, seen_pub[q])
+        observe(pub, hands, seat, rules, seen_pub[q])
     else:
         for k in range(N_PUBLIC):  # element by element, as in ``report``
             seen_pub[q, k] = pub[k]

@@ -147,7 +147,7 @@ class Seating:
         n = 1 if not self.python else max(1, min(jobs, self.TABLES))
         table_rows = np.zeros((n, TABLE_WIDTH), dtype=np.int64)
         table_rows[:, T_JOB] = -1
-        return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, self.rules.players), np.uint64),
+        return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, self.rules.players * self.rules.decks), np.uint64),
                 np.zeros((n, MAX_PLAYS), np.int64), table_rows, np.zeros(2, np.int64))  # fmt: skip
 
     def run(self, kernel_name: str, rules: Rules, *args, tables: tuple, records: tuple = (), jobs: tuple | None = None) -> tuple:
@@ -217,7 +217,7 @@ def _reason(err: np.ndarray, rules: Rules) -> str:
     st = _st
     what, seat, action = (int(x) for x in err[:3])
     n, seats, sides = st.N_PUBLIC, rules.players, rules.n_sides
-    pub, hands, seq = err[4 : 4 + n], err[4 + n : 4 + n + seats].astype(np.uint64), err[4 + n + st.MAX_SEATS :]
+    pub, hands, seq = err[4 : 4 + n], err[4 + n : 4 + n + seats].astype(np.uint64), err[4 + n + st.MAX_HAND_SLOTS :]
     played = [int(pub[st.P_PLAYED_BY + s]) for s in range(seats)]
     # the cards as they stood after any passing, replayed without it
     rules = rules.replace(pass_cards=0, blind_pass=0) if rules.pass_cards or rules.blind_pass else rules
