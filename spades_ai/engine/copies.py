@@ -39,23 +39,21 @@ def size_of(l1, l2, l3):
 @inline_kernel
 def take_one(b, l1, l2, l3):
     """``(l1, l2, l3)`` less one copy of the one-bit mask ``b`` (which it holds): the copy comes
-    out of the highest level holding it."""
-    if l3 & b:
-        return l1, l2, l3 ^ b
-    if l2 & b:
-        return l1, l2 ^ b, l3
-    return l1 ^ b, l2, l3
+    out of the highest level holding it. Branch-free: the level is not predictable in a deal."""
+    hit3 = l3 & b
+    rest = b ^ hit3
+    hit2 = l2 & rest
+    return l1 ^ (rest ^ hit2), l2 ^ hit2, l3 ^ hit3
 
 
 @inline_kernel
 def add_one(b, l1, l2, l3):
     """``(l1, l2, l3)`` plus one copy of the one-bit mask ``b``: set in the lowest level
-    lacking it (at most ``MAX_COPIES`` copies)."""
-    if not l1 & b:
-        return l1 | b, l2, l3
-    if not l2 & b:
-        return l1, l2 | b, l3
-    return l1, l2, l3 | b
+    lacking it (at most ``MAX_COPIES`` copies). Branch-free, as ``take_one``."""
+    new1 = b & ~l1
+    rest = b ^ new1
+    new2 = rest & ~l2
+    return l1 | new1, l2 | new2, l3 | (rest ^ new2)
 
 
 @inline_kernel
@@ -74,11 +72,12 @@ def levels_diff(a1, a2, a3, b1, b2, b3):
 def take_from(hands, seat, n, b, decks):
     """Remove one copy of the one-bit mask ``b`` from seat ``seat``'s levels in ``hands``
     (``hands[k * n + seat]``; ``decks`` levels): from the highest level holding it."""
+    rest = b
     for k in range(decks - 1, -1, -1):
         i = k * n + seat
-        if hands[i] & b:
-            hands[i] ^= b
-            return
+        hit = hands[i] & rest
+        hands[i] ^= hit
+        rest ^= hit
 
 
 @inline_kernel

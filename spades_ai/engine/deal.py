@@ -37,6 +37,20 @@ def dealt_cards(rules):
     return deck
 
 
+@inline_kernel
+def physical_card(r, r1, r2, r3):
+    """The card (a one-bit mask) of the ``r``-th physical card of the levels ``r1, r2, r3``:
+    level 1's cards in id order, then level 2's, then level 3's. With copies the level and the
+    index in it are chosen by selects, not branches (the level of a draw is not predictable)."""
+    if r2 == ZERO:
+        return select_bit(r1, r)
+    p1 = np.int64(popcount(r1))
+    p12 = p1 + np.int64(popcount(r2))
+    first, second = r < p1, r < p12
+    level = r1 if first else (r2 if second else r3)
+    return select_bit(level, r if first else (r - p1 if second else r - p12))
+
+
 @kernel
 def deal_from_state(state, hands, rules):
     """Deal the table's deck into ``hands`` (uint64[decks * N], ``copies``: level k of seat s
@@ -56,12 +70,7 @@ def deal_from_state(state, hands, rules):
         h1, h2, h3 = ZERO, ZERO, ZERO
         for _ in range(cards_each(rules)):
             state, r = below(state, left)
-            p1 = np.int64(popcount(r1))
-            if r < p1:
-                b = select_bit(r1, r)
-            else:
-                p2 = np.int64(popcount(r2))
-                b = select_bit(r2, r - p1) if r < p1 + p2 else select_bit(r3, r - p1 - p2)
+            b = physical_card(r, r1, r2, r3)
             r1, r2, r3 = take_one(b, r1, r2, r3)
             h1, h2, h3 = add_one(b, h1, h2, h3)
             left -= 1

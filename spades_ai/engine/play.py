@@ -134,9 +134,11 @@ def first_leader(hands, dealer, rules):
         for s in range(n_seats(rules)):
             clubs |= hands[s] & CLUBS
         low = lowest_bit(clubs)
-        for s in range(n_seats(rules)):
+        s = next_seat(dealer, rules)
+        for _ in range(n_seats(rules)):  # with copies, its first holder from the dealer's left
             if hands[s] & low:
                 return s
+            s = next_seat(s, rules)
     return next_seat(dealer, rules)
 
 
