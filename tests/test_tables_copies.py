@@ -220,21 +220,17 @@ def test_two_identical_cards_on_one_trick_follow_equal_cards(equal_cards):
 
 
 def replica_deal(stream: NaiveStream, n: int) -> list[list[int]]:
-    """The engine's deal at ``n`` seats with copies: each draw is the r-th physical card left,
-    counting the distinct cards first, then the second copies, then the third (each group in
-    id order); seats 0..n-2 draw ``cards_each`` cards, the last seat keeps the rest."""
-    remaining = Counter(deck(n))
-    hands = []
-    for _ in range(n - 1):
-        hand = []
-        for _ in range(cards_each(n)):
-            order = [c for level in (1, 2, 3) for c in sorted(remaining) if remaining[c] >= level]
-            c = order[stream.below(len(order))]
-            remaining[c] -= 1
-            remaining += Counter()
-            hand.append(c)
-        hands.append(sorted(hand))
-    return hands + [sorted(remaining.elements())]
+    """The engine's deal at ``n`` seats with copies: the physical cards listed (the distinct
+    cards in id order, then the second copies, then the third), the first ``(n - 1) *
+    cards_each`` places shuffled in (place j takes the card at j + r, r below the cards left),
+    seat s takes its ``cards_each`` places, the last seat the rest."""
+    copies = Counter(deck(n))
+    cards = [c for level in (1, 2, 3) for c in sorted(copies) if copies[c] >= level]
+    each = cards_each(n)
+    for j in range((n - 1) * each):
+        k = j + stream.below(len(cards) - j)
+        cards[j], cards[k] = cards[k], cards[j]
+    return [sorted(cards[s * each : (s + 1) * each]) for s in range(n - 1)] + [sorted(cards[(n - 1) * each :])]
 
 
 def replica_playout(hands, dealer: int, stream: NaiveStream, table) -> list[int]:

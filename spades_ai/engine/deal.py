@@ -4,7 +4,9 @@
 Seats 0 .. N-2 each draw ``cards_each`` cards, one at a time, uniformly from the cards of the
 table's deck not yet dealt (a draw is ``below`` then ``select_bit``); seat N-1 keeps the rest.
 Every deal is equally likely and no 52-card array is shuffled. At four seats (13 cards each
-from the 52) this is the deal of every earlier version, card for card.
+from the 52) this is the deal of every earlier version, card for card. With several decks
+(6 to 12 players) the physical cards are shuffled instead (``deal_copies``) and each seat's
+cards are put into its levels (``copies``): ``hands[k * N + s]``.
 
 A deal is drawn in card ids whatever the rules, so deal ``i`` of a seed holds the same ids
 under every house rule; ``engine_hands`` moves the jokers and high deuces of the rules into
@@ -18,13 +20,14 @@ a match's cards do not depend on who plays it or where.
 import numpy as np
 
 from spades_ai.engine.jit import inline_kernel, kernel
-from spades_ai.engine.bits import FULL_DECK, ONE, U64, ZERO, popcount, select_bit
+from spades_ai.engine.bits import FULL_DECK, ONE, U64, ZERO, lowest_bit, popcount, select_bit
 from spades_ai.engine.rng import below, stream_state
-from spades_ai.engine.copies import add_one, take_one
+from spades_ai.engine.copies import add_one
 from spades_ai.engine.seats import cards_each, hand_slots, n_seats
 from spades_ai.rules import R_DECK, R_DECK2, R_DECK3, R_DECKS, R_EXTRA, R_N_EXTRA
 
 DEAL_STREAM = 0
+MAX_DEALT = 156  # the most physical cards a table deals: three decks at 12 players
 MATCH_DEALER_STREAM = 1 << 40
 
 
@@ -37,53 +40,62 @@ def dealt_cards(rules):
     return deck
 
 
-@inline_kernel
-def physical_card(r, r1, r2, r3):
-    """The card (a one-bit mask) of the ``r``-th physical card of the levels ``r1, r2, r3``:
-    level 1's cards in id order, then level 2's, then level 3's. With copies the level and the
-    index in it are chosen by selects, not branches (the level of a draw is not predictable)."""
-    if r2 == ZERO:
-        return select_bit(r1, r)
-    p1 = np.int64(popcount(r1))
-    p12 = p1 + np.int64(popcount(r2))
-    first, second = r < p1, r < p12
-    level = r1 if first else (r2 if second else r3)
-    return select_bit(level, r if first else (r - p1 if second else r - p12))
-
-
 @kernel
 def deal_from_state(state, hands, rules):
     """Deal the table's deck into ``hands`` (uint64[decks * N], ``copies``: level k of seat s
     at ``k * N + s``), in card ids; return the advanced state.
 
-    With several decks every physical card is equally likely at each draw: the r-th card
-    counts level 1's cards first, then level 2's, then level 3's, and the drawn card leaves the
-    deck's highest level holding it and joins the seat's lowest level lacking it. With one
-    deck levels 2 and 3 are empty and this is the one-deck draw, card for card."""
-    r1 = dealt_cards(rules)
-    r2, r3 = U64(rules[R_DECK2]), U64(rules[R_DECK3])
-    left = np.int64(popcount(r1) + popcount(r2) + popcount(r3))
-    n = n_seats(rules)
-    decks = rules[R_DECKS]
-    last = n - 1
+    One deck: seats 0 .. N-2 each draw ``cards_each`` cards, one at a time, the r-th lowest of
+    the cards left; seat N-1 keeps the rest (the deal of every earlier version). Several decks:
+    ``deal_copies``."""
+    if rules[R_DECKS] > 1:
+        return deal_copies(state, hands, rules)
+    remaining = dealt_cards(rules)
+    left = np.int64(popcount(remaining))
+    last = n_seats(rules) - 1
     for seat in range(last):
-        h1, h2, h3 = ZERO, ZERO, ZERO
+        h = ZERO
         for _ in range(cards_each(rules)):
             state, r = below(state, left)
-            b = physical_card(r, r1, r2, r3)
-            r1, r2, r3 = take_one(b, r1, r2, r3)
-            h1, h2, h3 = add_one(b, h1, h2, h3)
+            b = select_bit(remaining, r)
+            h |= b
+            remaining ^= b
             left -= 1
+        hands[seat] = h
+    hands[last] = remaining
+    return state
+
+
+@kernel
+def deal_copies(state, hands, rules):
+    """The deal with several decks: every physical card is equally likely at each draw. The
+    physical cards are listed (level 1's cards in id order, then level 2's, then level 3's),
+    the first ``(N - 1) * cards_each`` places are shuffled in (a partial Fisher-Yates: place j
+    takes the card at j + r, r drawn below the cards left), seat s takes places
+    ``s * cards_each ..`` and the last seat the rest; each seat's cards go into its levels.
+    Three times faster than drawing the r-th physical card from the levels, whose every draw
+    waited on the last (``benchmarks/RESULTS.md``)."""
+    n, each, decks = n_seats(rules), cards_each(rules), rules[R_DECKS]
+    cards = np.empty(MAX_DEALT, dtype=np.uint64)
+    total = 0
+    for level in (dealt_cards(rules), U64(rules[R_DECK2]), U64(rules[R_DECK3])):
+        while level != ZERO:
+            b = lowest_bit(level)
+            cards[total] = b
+            total += 1
+            level ^= b
+    for j in range((n - 1) * each):
+        state, r = below(state, total - j)
+        k = j + r
+        cards[j], cards[k] = cards[k], cards[j]
+    for seat in range(n):
+        h1, h2, h3 = ZERO, ZERO, ZERO
+        for j in range(seat * each, (seat + 1) * each if seat < n - 1 else total):
+            h1, h2, h3 = add_one(cards[j], h1, h2, h3)
         hands[seat] = h1
-        if decks > 1:
-            hands[n + seat] = h2
+        hands[n + seat] = h2
         if decks > 2:
             hands[2 * n + seat] = h3
-    hands[last] = r1
-    if decks > 1:
-        hands[n + last] = r2
-    if decks > 2:
-        hands[2 * n + last] = r3
     return state
 
 

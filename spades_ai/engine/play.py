@@ -193,12 +193,13 @@ def random_playout(hands, leader, state, rules, seats, played, tricks):
     return state
 
 
-@kernel
-def random_playout_copies(hands, leader, state, rules, tricks):
-    """``random_playout`` at a table of several decks: ``hands`` are levels (``copies``), a
-    card leaves its seat's highest level holding it, and the card now winning is kept as each
-    card falls, since two identical cards can fall on one trick (``R_EQUAL_LAST``)."""
-    n, decks = n_seats(rules), rules[R_DECKS]
+@hot_kernel
+def random_playout_copies(hands, leader, state, rules, decks, tricks):
+    """``random_playout`` at a table of ``decks`` decks (``rules[R_DECKS]``, given as a
+    constant so that LLVM unrolls the levels): ``hands`` are levels (``copies``), a card leaves
+    its seat's highest level holding it, and the card now winning is kept as each card falls,
+    since two identical cards can fall on one trick (``R_EQUAL_LAST``)."""
+    n = n_seats(rules)
     spade_lead, first_lead = rules[R_SPADE_LEAD], rules[R_FIRST_LEAD]
     must_win, equal_last = rules[R_MUST_WIN] != 0, rules[R_EQUAL_LAST] != 0
     broken = False
@@ -206,17 +207,18 @@ def random_playout_copies(hands, leader, state, rules, tricks):
         state, card = random_card(lead_mask(hands[leader], broken, trick_no, spade_lead, first_lead), state)
         take_from(hands, leader, n, card, decks)
         led = suit_mask_of(card)
-        win, win_seat, spades = card, leader, card & SPADES
+        win_seat, spades = leader, card & SPADES
+        beat = beating_copy(card, equal_last)  # the cards that take the trick from its winner
         seat = next_seat(leader, rules)
         for _ in range(1, n):
             legal = follow_mask(hands[seat], led)
             if must_win:
-                beat = legal & beating_copy(win, equal_last)
-                legal = beat if beat != ZERO else legal
+                over = legal & beat
+                legal = over if over != ZERO else legal
             state, card = random_card(legal, state)
             take_from(hands, seat, n, card, decks)
-            if card & beating_copy(win, equal_last):
-                win, win_seat = card, seat
+            if card & beat:
+                win_seat, beat = seat, beating_copy(card, equal_last)
             spades |= card & SPADES
             seat = next_seat(seat, rules)
         if spades != ZERO:
@@ -234,14 +236,16 @@ def random_playouts_batch(seed, start, n, dealer, rules):
     hands = np.empty(hand_slots(rules), dtype=np.uint64)
     played = np.empty(seats, dtype=np.uint64)
     moves = rules[R_N_EXTRA] > 0
-    copies = rules[R_DECKS] > 1
+    decks = rules[R_DECKS]
     for i in range(n):
         state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands, rules)
         if moves:
             engine_hands(hands, rules)
         leader = first_leader(hands, dealer, rules)
-        if copies:
-            random_playout_copies(hands, leader, state, rules, out[i])
+        if decks == 2:
+            random_playout_copies(hands, leader, state, rules, 2, out[i])
+        elif decks == 3:
+            random_playout_copies(hands, leader, state, rules, 3, out[i])
         elif seats == 4:  # the same kernel, its seat loops unrolled by LLVM for the usual table
             random_playout(hands, leader, state, rules, 4, played, out[i])
         else:

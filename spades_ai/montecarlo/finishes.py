@@ -13,8 +13,8 @@ on the leaf table of ``fill_table_leaf``; ``solver_fits`` chooses between the tw
 
 import numpy as np
 
-from spades_ai.engine.jit import kernel
-from spades_ai.engine.seats import cards_each, n_seats, n_sides, side_of
+from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides, side_of
 from spades_ai.engine.solver import TT_WAYS
 from spades_ai.engine.bits import U64
 from spades_ai.engine.score import N_FIELDS
@@ -33,6 +33,15 @@ def solver_fits(rules):
     """Whether ``engine.solver`` (four hands, two teams) plays the table: 4 players in pairs.
     Every other table is solved by ``engine.table_solver``."""
     return n_seats(rules) == 4 and n_sides(rules) == 2
+
+
+@inline_kernel
+def exact_fits(rules):
+    """Whether the last tricks of a world can be solved exactly at this table: with one deck.
+    With several decks (6 to 12 players) no solver plays cards that repeat, and its leaf table
+    of ``(cards_each + 1) ** N`` entries would not fit either, so a search with
+    ``solver_tricks`` plays every world to its end with the rollout policy."""
+    return n_decks(rules) == 1
 
 
 @kernel

@@ -28,7 +28,7 @@ from spades_ai.montecarlo.candidates import play_candidates
 from spades_ai.policies.normal import normal_agent_play
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, highest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.seats import cards_each, n_seats, next_seat
+from spades_ai.engine.seats import cards_each, hand_slots, n_seats, next_seat
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BROKEN,
@@ -152,7 +152,7 @@ def play_log_likelihood(pub, seat, worlds, n, eps, rules, logw, model, at):
     states, seats, cards, m = replay_states(pub, rules)
     log_keep = np.log(1.0 - eps)
     log_eps = np.log(eps)
-    hs = np.empty(n_seats(rules), dtype=np.uint64)
+    hs = np.empty(hand_slots(rules), dtype=np.uint64)
     probs = np.empty(56)
     best = -np.inf
     for i in range(n):

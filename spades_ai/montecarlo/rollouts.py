@@ -12,7 +12,7 @@ import numpy as np
 from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import ONE, U64
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.seats import cards_each, next_seat
+from spades_ai.engine.seats import cards_each, n_decks, next_seat
 from spades_ai.engine.solver import position_value
 from spades_ai.engine.state import (
     P_BIDS,
@@ -33,6 +33,7 @@ from spades_ai.engine.state import (
     legal_now,
     pass_count,
     pass_ok,
+    show_own,
 )
 from spades_ai.montecarlo.finishes import SOLVER_SHIFT, fill_leaf, solver_fits, solver_generation, table_finish
 from spades_ai.montecarlo.utility import utility
@@ -72,6 +73,7 @@ def rollout_until(pub, hands, rules, tricks_left):
         rollout_passes(pub, hands, rules)
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
+        show_own(pub, hands, seat, rules)
         legal = legal_bids(seat, hands[seat], pub, rules) & BID_BITS
         b = rollout_bid(pub, seat, hands[seat], legal, rules)
         if b < 0 or b > cards_each(rules) or not (legal >> b) & 1:
@@ -79,10 +81,13 @@ def rollout_until(pub, hands, rules, tricks_left):
         apply_bid(pub, hands, b, False, rules)
     if pub[P_PHASE] == PHASE_PASSING:
         rollout_passes(pub, hands, rules)
+    copies = n_decks(rules) > 1
     while pub[P_PHASE] == PHASE_PLAYING:
         if pub[P_TRICK_LEN] == 0 and cards_each(rules) - pub[P_TRICK_NO] <= tricks_left:
             return
         seat = pub[P_TO_ACT]
+        if copies:  # the policy reads the seat's copies where a view would hold them
+            show_own(pub, hands, seat, rules)
         legal = legal_now(pub, hands[seat], rules)
         card = rollout_play(pub, seat, hands[seat], legal, rules)
         if card < 0 or card > 55 or not (legal >> U64(card)) & ONE:
@@ -100,6 +105,7 @@ def imagine_hidden_bids(sim, hands, rules):
     for _ in range(sim[P_N_BIDS]):
         s = next_seat(s, rules)
         if sim[P_BIDS + s] < 0:
+            show_own(sim, hands, s, rules)
             legal = legal_bids(s, hands[s], sim, rules) & BID_BITS
             sim[P_BIDS + s] = rollout_bid(sim, s, hands[s], legal, rules)
 

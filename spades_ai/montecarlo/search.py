@@ -35,7 +35,7 @@ from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
-from spades_ai.engine.seats import cards_each, n_seats, n_sides, side_of
+from spades_ai.engine.seats import cards_each, hand_slots, n_seats, n_sides, side_of
 from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -56,6 +56,7 @@ from spades_ai.montecarlo.finishes import (
     SOLVER_SHIFT,
     SOLVER_TABLE_BITS,
     fill_leaf,
+    exact_fits,
     fill_table_leaf,
     solver_fits,
     solver_generation,
@@ -135,7 +136,7 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
     else:
         weights = np.ones(n_worlds)
     k = settings.solver_tricks
-    if EXACT_FINISHES and k > 0 and not is_bid and cards_each(rules) - pub[P_TRICK_NO] <= k:
+    if EXACT_FINISHES and k > 0 and not is_bid and exact_fits(rules) and cards_each(rules) - pub[P_TRICK_NO] <= k:
         values = exact_values(pub, seat, rules, choices, worlds, settings.utility)
         return values, weights, fell_back, np.ones(len(choices), dtype=np.bool_), anchor
     values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor)
@@ -180,7 +181,7 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     values = np.empty((n_worlds, n_c))
     alive = np.ones(n_c, dtype=np.bool_)
     sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(n_seats(rules), dtype=np.uint64)
+    hs = np.empty(hand_slots(rules), dtype=np.uint64)
     sheet = np.empty((n_sides(rules), N_FIELDS), dtype=np.int64)
     nil_out = np.empty(n_seats(rules), dtype=np.int64)
     team = side_of(seat, rules)
@@ -189,7 +190,7 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
     # transposition table for the decision, a new generation per search (at four in pairs;
     # ``table_leaf`` at the other tables).
     solver_tricks = settings.solver_tricks
-    exact = solver_tricks > 0
+    exact = solver_tricks > 0 and exact_fits(rules)
     four = solver_fits(rules)
     leaf = np.empty((14, 14, 14, 14) if exact and four else (1, 1, 1, 1))
     leaf_n = table_leaf(rules, exact)
@@ -305,8 +306,8 @@ def mc_blind_nil(pub, seat, rules, settings, state):
     """Whether to bid blind nil, decided before looking (see the module docstring); and whether
     the bid-aware weights fell back."""
     n = worlds_for(settings.worlds, settings.rollouts, 2)
-    worlds = np.empty((n, n_seats(rules)), dtype=np.uint64)
-    hands = np.empty(n_seats(rules), dtype=np.uint64)
+    worlds = np.empty((n, hand_slots(rules)), dtype=np.uint64)
+    hands = np.empty(hand_slots(rules), dtype=np.uint64)
     for i in range(n):
         # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
         state = deal_for(state, hands, rules)
@@ -321,7 +322,7 @@ def mc_blind_nil(pub, seat, rules, settings, state):
         weights = np.ones(n)
     values = np.empty((n, 2))
     sim = np.empty(N_PUBLIC, dtype=np.int64)
-    hs = np.empty(n_seats(rules), dtype=np.uint64)
+    hs = np.empty(hand_slots(rules), dtype=np.uint64)
     sheet = np.empty((n_sides(rules), N_FIELDS), dtype=np.int64)
     nil_out = np.empty(n_seats(rules), dtype=np.int64)
     closed = rules[R_CLOSED] != 0
