@@ -7,7 +7,7 @@ import numpy as np
 from spades_ai.cards import CardSet
 from spades_ai.checks import check_count, check_dealer, check_seed
 from spades_ai.engine.deal import deal_batch, deal_match_hand, match_first_dealer
-from spades_ai.engine.play import random_playouts_batch
+from spades_ai.engine.play import random_playouts_batch, random_playouts_copies_batch
 from spades_ai.rules import Rules
 
 
@@ -68,4 +68,5 @@ def random_playouts(n: int, seed: int = 0, *, rules: Rules | None = None, dealer
     """
     rules = _rules(rules)
     n, seed, dealer = check_count(n), check_seed(seed), check_dealer(dealer, rules)
-    return random_playouts_batch(np.uint64(seed), 0, n, dealer, rules.as_array())
+    batch = random_playouts_batch if rules.decks == 1 else random_playouts_copies_batch
+    return batch(np.uint64(seed), 0, n, dealer, rules.as_array())

@@ -230,24 +230,36 @@ def random_playout_copies(hands, leader, state, rules, decks, tricks):
 
 @kernel
 def random_playouts_batch(seed, start, n, dealer, rules):
-    """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, N)`` tricks."""
+    """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, N)`` tricks.
+    One deck (``random_playouts_copies_batch`` with several)."""
     seats = n_seats(rules)
     out = np.zeros((n, seats), dtype=np.int64)
-    hands = np.empty(hand_slots(rules), dtype=np.uint64)
+    hands = np.empty(seats, dtype=np.uint64)
     played = np.empty(seats, dtype=np.uint64)
     moves = rules[R_N_EXTRA] > 0
-    decks = rules[R_DECKS]
     for i in range(n):
         state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands, rules)
         if moves:
             engine_hands(hands, rules)
         leader = first_leader(hands, dealer, rules)
-        if decks == 2:
-            random_playout_copies(hands, leader, state, rules, 2, out[i])
-        elif decks == 3:
-            random_playout_copies(hands, leader, state, rules, 3, out[i])
-        elif seats == 4:  # the same kernel, its seat loops unrolled by LLVM for the usual table
+        if seats == 4:  # the same kernel, its seat loops unrolled by LLVM for the usual table
             random_playout(hands, leader, state, rules, 4, played, out[i])
         else:
             random_playout(hands, leader, state, rules, seats, played, out[i])
+    return out
+
+
+@kernel
+def random_playouts_copies_batch(seed, start, n, dealer, rules):
+    """``random_playouts_batch`` at a table of several decks (``random_playout_copies``)."""
+    out = np.zeros((n, n_seats(rules)), dtype=np.int64)
+    hands = np.empty(hand_slots(rules), dtype=np.uint64)
+    three = rules[R_DECKS] == 3
+    for i in range(n):
+        state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands, rules)
+        leader = first_leader(hands, dealer, rules)
+        if three:  # the levels unrolled by LLVM, as the seats of the one-deck kernel
+            random_playout_copies(hands, leader, state, rules, 3, out[i])
+        else:
+            random_playout_copies(hands, leader, state, rules, 2, out[i])
     return out

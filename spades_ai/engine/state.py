@@ -76,7 +76,7 @@ import numpy as np
 
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bits import ONE, SPADES, U64, popcount, suit_of
-from spades_ai.engine.copies import add_one, take_from
+from spades_ai.engine.copies import add_one
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades, must_win_cards
 from spades_ai.engine.seats import cards_each, n_seats, n_sides, next_seat, partner, side_of
 from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_DECK, R_DECK2, R_DECK3, R_DECKS, R_EQUAL_LAST, R_FIRST_LEAD, R_MUST_WIN, R_PASS, R_SPADE_LEAD
@@ -345,16 +345,12 @@ def legal_now(pub, hand, rules):
     return must_win_cards(legal, rules[R_MUST_WIN] != 0, pub[P_WIN_CARD], rules[R_EQUAL_LAST] != 0)
 
 
-@kernel
-def play_copy(pub, hands, seat, b, rules):
-    """With several decks, move one copy of the card ``b`` from ``seat``'s levels in ``hands``
-    to the levels of the cards played (``P_PLAYED``, ``P_PLAYED2``, ``P_PLAYED3``) and of
-    the seat's played cards (``P_PLAYED_BY`` and its level blocks)."""
-    take_from(hands, seat, n_seats(rules), b, rules[R_DECKS])
-    p1, p2, p3 = add_one(b, U64(pub[P_PLAYED]), U64(pub[P_PLAYED2]), U64(pub[P_PLAYED3]))
-    pub[P_PLAYED], pub[P_PLAYED2], pub[P_PLAYED3] = np.int64(p1), np.int64(p2), np.int64(p3)
-    q1, q2, q3 = add_one(b, U64(pub[P_PLAYED_BY + seat]), U64(pub[P_PLAYED_BY2 + seat]), U64(pub[P_PLAYED_BY3 + seat]))
-    pub[P_PLAYED_BY + seat], pub[P_PLAYED_BY2 + seat], pub[P_PLAYED_BY3 + seat] = np.int64(q1), np.int64(q2), np.int64(q3)
+@inline_kernel
+def add_played(pub, slot1, slot2, slot3, b):
+    """Add one copy of the card ``b`` to the multiset in the public slots ``slot1..3`` (its
+    levels: ``copies.add_one``), without a branch."""
+    p1, p2, p3 = add_one(b, U64(pub[slot1]), U64(pub[slot2]), U64(pub[slot3]))
+    pub[slot1], pub[slot2], pub[slot3] = np.int64(p1), np.int64(p2), np.int64(p3)
 
 
 @inline_kernel
@@ -367,12 +363,19 @@ def apply_card(pub, hands, card, rules):
     """
     seat = pub[P_TO_ACT]
     b = ONE << U64(card)
-    if rules[R_DECKS] == 1:
-        hands[seat] &= ~b
-        pub[P_PLAYED] |= np.int64(b)
-        pub[P_PLAYED_BY + seat] |= np.int64(b)
-    else:
-        play_copy(pub, hands, seat, b, rules)
+    # Branch-free at every table (a branch here costs the arrays' reference counting on
+    # every card): the copy leaves the seat's highest level holding it (``copies``) and joins
+    # the played levels; with one deck the levels above the first stay 0.
+    n_s = n_seats(rules)
+    rest = b
+    for k in range(rules[R_DECKS] - 1, 0, -1):
+        i = k * n_s + seat
+        hit = hands[i] & rest
+        hands[i] ^= hit
+        rest ^= hit
+    hands[seat] ^= rest
+    add_played(pub, P_PLAYED, P_PLAYED2, P_PLAYED3, b)
+    add_played(pub, P_PLAYED_BY + seat, P_PLAYED_BY2 + seat, P_PLAYED_BY3 + seat, b)
     n = pub[P_TRICK_LEN]
     if n == 0:
         pub[P_WIN_CARD] = card
