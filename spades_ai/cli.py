@@ -733,7 +733,7 @@ def _add_tournament(sub) -> None:
     )  # fmt: skip
     t.add_argument(
         "--keep-plays", dest="keep_plays", action="store_true",
-        help="also store each hand's 52 cards in play order, so that spades-ai replay can show any row",
+        help="also store each hand's cards in play order, so that spades-ai replay can show any row",
     )  # fmt: skip
     t.add_argument(
         "--decision-timeout", dest="decision_timeout", type=_seconds, metavar="SECONDS",

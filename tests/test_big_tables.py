@@ -1,0 +1,153 @@
+"""Everything above the engine at tables of 6 to 12 players (issue 35, item 4): tournaments on
+rotated duplicate deals, their results and summaries, with two and three decks.
+
+The tournaments are real ones (Random, Easy and Normal, which play every table) of a few deals:
+their rows are checked against the engine's own records of the same lineups, and their
+``plays`` against the table's deck, copies counted.
+"""
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from spades_ai.analysis import unit_differences
+from spades_ai.analysis.summary import outcomes, ratings, summarize
+from spades_ai.cli import main
+from spades_ai.rules import Rules
+from spades_ai.selfplay import play_hands
+from spades_ai.tournament import load_results, run_tournament
+from spades_ai.tournament.results import DATA_DIR, best_other, deal_differences
+from spades_ai.tournament.runner import seat_lineup
+from spades_ai.tournament.schedule import Chunk
+
+BIG = {"6 pairs": Rules(players=6, teams="pairs"), "6 solo": Rules(players=6), "8 solo": Rules(players=8),
+       "12 solo": Rules(players=12)}  # fmt: skip
+AGENTS = "normal,easy,random"
+DEALS = 2
+
+
+def deck_counts(rules: Rules) -> Counter:
+    """Card id -> copies in the table's decks (``Rules.decks`` less the removed cards)."""
+    counts = Counter({c: rules.decks for c in range(52)})
+    counts.subtract(int(c) for c in rules.removed_cards)
+    return +counts
+
+
+@pytest.fixture(scope="module", params=list(BIG), ids=list(BIG))
+def played(request, tmp_path_factory):
+    """A round robin of Normal, Easy and Random on two duplicate deals, plays kept."""
+    rules = BIG[request.param]
+    run = run_tournament(AGENTS, deals=DEALS, seed=3, rules=rules, keep_plays=True, chunk_size=1, n_jobs=1, progress=False,
+                         out=tmp_path_factory.mktemp("run"))  # fmt: skip
+    return run, load_results(run)
+
+
+def test_every_entrant_holds_every_side_of_every_rotation(played):
+    run, df = played
+    t, k = run.tournament, run.tournament.rules.n_sides
+    assert len(df) == len(t.pairings) * DEALS * k * k
+    assert df["players"].eq(t.rules.players).all() and df["opponent"].isna().all() == (k > 2)
+    key = df[["pairing", "deal_no", "rotation", "side"]].to_numpy().tolist()
+    assert key == sorted(key) and len(set(map(tuple, key))) == len(key)
+    for p, (a, b) in enumerate(t.pairings):
+        rows = df[df.pairing == p]
+        for r in t.rotations:
+            at = rows[rows.rotation == r].groupby("side")["agent"].first()
+            assert list(at) == [t.labels[i] for i in t.lineup(p, r)]
+        # the first entrant once at each side, the second everywhere else
+        first = rows[rows.agent == t.labels[a]]
+        assert sorted(first.groupby("deal_no")["side"].apply(sorted).sum()) == sorted(list(range(k)) * DEALS)
+        assert (rows.agent == t.labels[b]).sum() == DEALS * k * (k - 1)
+
+
+def test_rows_are_the_engines_hands_side_by_side(played):
+    """Every side row holds what ``play_hands`` records for that lineup: the side's points,
+    its seats' bids and tricks (seat a = the side, seat b = its partner with pairs), the plays."""
+    run, df = played
+    t = run.tournament
+    k = t.rules.n_sides
+    for p in range(len(t.pairings)):
+        for r in t.rotations:
+            rec = play_hands(seat_lineup(t, p, r), DEALS, seed=t.table_seed(r), rules=t.rules, keep_plays=True)
+            rows = df[(df.pairing == p) & (df.rotation == r)]
+            for side in range(k):
+                got = rows[rows.side == side]
+                np.testing.assert_array_equal(got["points"], rec.points[:, side])
+                np.testing.assert_array_equal(got["bid_a"], rec.bids[:, side])
+                np.testing.assert_array_equal(got["tricks_won_a"], rec.tricks_won[:, side])
+                if t.rules.teams == "pairs":
+                    np.testing.assert_array_equal(got["bid_b"], rec.bids[:, side + k])
+                    np.testing.assert_array_equal(got["team_tricks"], rec.tricks_won[:, [side, side + k]].sum(axis=1))
+                else:
+                    assert got["bid_b"].isna().all() and got["agent_b"].isna().all()
+                assert list(got["plays"]) == [row.tobytes() for row in rec.plays]
+
+
+def test_plays_hold_the_whole_deck_copies_counted(played):
+    run, df = played
+    rules = run.tournament.rules
+    dealt = rules.players * rules.cards_each  # 156 at 12 players
+    assert df["plays"].map(len).eq(dealt).all()
+    for plays in df["plays"].unique():
+        assert Counter(np.frombuffer(plays, np.int8).tolist()) == deck_counts(rules)
+
+
+def test_summaries_differences_and_ratings(played):
+    run, df = played
+    t, k = run.tournament, run.tournament.rules.n_sides
+    table = summarize(df, n_boot=50)
+    assert len(table) == 2 * len(t.pairings)
+    for p, (a, b) in enumerate(t.pairings):
+        mine = table[table.pairing == p].set_index("agent")
+        first, second = t.labels[a], t.labels[b]
+        assert mine.loc[first, "hands"] == DEALS * k and mine.loc[second, "hands"] == DEALS * k * (k - 1)
+        assert mine.loc[first, "diff"] == pytest.approx(-mine.loc[second, "diff"])
+        d = unit_differences(df, first, second)
+        assert list(d.index) == list(range(DEALS)) and d.mean() == pytest.approx(mine.loc[first, "diff"])
+        # by hand: the first entrant's points less the mean of the other sides', over the rotations
+        rows = df[df.pairing == p]
+        by_hand = [np.mean([rows[(rows.deal_no == i) & (rows.rotation == r) & (rows.agent == first)]["points"].iloc[0]
+                            - rows[(rows.deal_no == i) & (rows.rotation == r) & (rows.agent != first)]["points"].mean()
+                            for r in t.rotations]) for i in range(DEALS)]  # fmt: skip
+        assert d.tolist() == pytest.approx(by_hand)
+        # the sequential test reads the same differences from a chunk's file
+        data = pq.read_table(run.path / DATA_DIR / Chunk(p, 0, 1).filename, columns=["deal_no", "agent", "points"])
+        assert deal_differences(data, first, 0, 1, k).tolist() == pytest.approx(d.tolist()[:1])
+    board = ratings(df, n_boot=20)
+    assert sorted(board["agent"]) == sorted(t.labels) and np.isfinite(board["rating"]).all()
+    assert (board[["wins", "losses", "ties"]].sum(axis=1) == 2 * DEALS).all()  # an outcome a deal, two pairings each
+    assert len(outcomes(df)) == len(t.pairings)
+
+
+def test_a_matches_run_at_eight_players():
+    rules = Rules(players=8, target_score=None, max_hands=2)  # two hands, and more while the best score is tied
+    df = load_results(run_tournament("normal,easy", deals=2, seed=1, mode="matches", rules=rules, n_jobs=1, progress=False))
+    key = df[["match_no", "rotation", "hand_no", "side"]].to_numpy().tolist()
+    assert key == sorted(key) and len(df) % 8 == 0
+    hands = df.groupby(["match_no", "rotation"])["hand_no"]
+    assert len(hands) == 2 * 8 and (hands.max() >= 1).all() and (hands.count() == 8 * (hands.max() + 1)).all()
+    scores = df["score"].to_numpy().reshape(-1, 8)
+    np.testing.assert_array_equal(df["opp_score"].to_numpy().reshape(-1, 8), best_other(scores))
+    ends = df[df.hand_no == df.groupby(["match_no", "rotation"])["hand_no"].transform("max")]
+    for _, end in ends.groupby(["match_no", "rotation"]):  # the single highest score wins, on every side row
+        assert end["winner"].nunique() == 1 and end["winner"].iloc[0] == end["score"].to_numpy().argmax()
+        assert (end["score"] == end["score"].max()).sum() == 1
+    assert (df[df.hand_no < df.groupby(["match_no", "rotation"])["hand_no"].transform("max")]["winner"] == -1).all()
+    table = summarize(df, n_boot=20).set_index("agent")
+    assert table.loc["normal", "matches"] == 2 * 8 and table.loc["easy", "matches"] == 2 * 8 * 7
+    assert table.loc["normal", "diff"] == pytest.approx(-table.loc["easy", "diff"])
+
+
+def test_the_command_line_plays_a_table_of_twelve(tmp_path, capsys):
+    (tmp_path / "twelve.toml").write_text("players = 12\n")
+    out = tmp_path / "run"
+    assert main(["tournament", "--agents", "normal,easy", "--deals", "2", "--jobs", "1", "--rules",
+                 str(tmp_path / "twelve.toml"), "--out", str(out), "-q", "--boot", "20"]) == 0  # fmt: skip
+    text = capsys.readouterr().out
+    assert "players=12, teams=solo" in text and "normal   easy     2" in text
+    df = load_results(out)
+    assert len(df) == 2 * 12 * 12 and df["players"].eq(12).all()
+    pd.testing.assert_frame_equal(df, load_results(out))
