@@ -206,7 +206,7 @@ def test_a_three_player_table_is_chosen_in_the_settings_and_seats_three(browser,
     d = browser
     d.set_window_size(*DESKTOP)
     d.get(server.url + "?pace=20")
-    wait_for(d, "!document.getElementById('setup').hidden && document.querySelectorAll('#players option').length == 3")
+    wait_for(d, "!document.getElementById('setup').hidden && document.querySelectorAll('#players option').length == 10")
     assert [o.text for o in Select(d.find_element(By.ID, "teams")).options] == ["in pairs", "solo"]
     Select(d.find_element(By.ID, "players")).select_by_value("3")
     assert [o.get_attribute("value") for o in Select(d.find_element(By.ID, "teams")).options] == ["solo"]
