@@ -492,8 +492,10 @@ def _cmd_play(args) -> None:
         match = TableMatch(seed, args.level or "normal", rules)
         save = args.save
     table = "" if match.rules.four_in_pairs else f", {table_name(match.rules)}"
+    hands = match.rules.max_hands
+    length = f"to {match.rules.target_score}" if match.rules.target_score is not None else f"over {hands} hand{'s' * (hands != 1)}"
     print(
-        f"Spades to {match.rules.target_score}{table}: {match.seating()}; seed {match.seed}."
+        f"Spades {length}{table}: {match.seating()}; seed {match.seed}."
         + (f" Saved in {save}." if save is not None else ""),
     )
     if match.over:

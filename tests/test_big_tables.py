@@ -8,6 +8,7 @@ their rows are checked against the engine's own records of the same lineups, and
 
 import io
 import math
+import re
 import sys
 from collections import Counter
 
@@ -17,19 +18,25 @@ import pyarrow.parquet as pq
 import pytest
 
 from spades_ai.analysis import unit_differences
+from spades_ai.analysis.review import review
 from spades_ai.analysis.summary import outcomes, ratings, summarize
 from spades_ai.cli import _table_rules, build_parser, main
 from spades_ai.errors import RulesError
 from spades_ai.game import Hand
+from spades_ai.render import replay_html
+from spades_ai.render import save as save_picture
 from spades_ai.render.html import seat_places
-from spades_ai.render.text import table_names
+from spades_ai.render.text import TABLE_SEATS, table_names
 from spades_ai.rules import Rules
 from spades_ai.simulate import deal
+from spades_ai.table import TableMatch
+from spades_ai.table.replay import replay_hand, replay_lines, replay_source
 from spades_ai.selfplay import play_hands
 from spades_ai.tournament import load_results, run_tournament
 from spades_ai.tournament.results import DATA_DIR, best_other, deal_differences
 from spades_ai.tournament.runner import seat_lineup
 from spades_ai.tournament.schedule import Chunk
+from spades_ai.web.client import play_match
 from spades_ai.web.settings import rules_from_form
 from spades_ai.web.view import BrowserMatch, match_view
 
@@ -244,3 +251,97 @@ def test_a_table_the_rules_refuse_is_refused_by_name(monkeypatch, capsys):
 def test_the_page_is_told_where_the_seats_sit():
     state = match_view(BrowserMatch(3, "easy", Rules(players=5)))
     assert state["grid"] == 3 and state["places"] == [list(p) for p in seat_places(5)[1]]
+
+
+# -- a match, a replay and the pictures at 6..12 players (need a Hand of several decks) ------
+EIGHT = Rules(players=8)
+
+
+@needs_copies
+@pytest.mark.parametrize("rules", [EIGHT], ids=["8 solo"])
+def test_a_whole_match_at_eight_players_over_http(rules, tmp_path, capsys):
+    """As part 1's matches over HTTP: the seats named and placed around the table, the cards
+    each, every opponent at the level, the sheets a column a side; the save file replays in
+    the terminal and the page, whose review (four in pairs only) says so by name."""
+    from test_web import running
+
+    n, held = rules.players, rules.cards_each
+    names = list(TABLE_SEATS[n])
+    with running(tmp_path) as (server, client):
+        state = client.new_match("easy", {"players": n, "target_score": None, "max_hands": 2})
+        mid = state["id"]
+        assert state["names"] == state["teams"] == names and state["side_of"] == list(range(n))
+        grid, places = seat_places(n)
+        assert state["grid"] == grid and state["places"] == [list(p) for p in places]
+        assert state["partner"] is None and state["seat_levels"] == [None] + ["easy"] * (n - 1)
+        assert state["hand"]["held"] == [held] * n and len(state["hand"]["cards"]) == held
+        final = play_match(client, state).state
+        assert final["over"] and final["stats"]["hands"] >= 2 and len(final["scores"]) == n
+        winner = names[final["winner"]]
+        assert final["result_line"].startswith(f"{winner} {'win' if winner == 'You' else 'wins'} the match, {max(final['scores'])} to ")
+        sheet = final["sheets"][0]["html"]
+        assert sheet.count("<th>") == n + 1 and all(f"<th>{name}</th>" in sheet for name in names)
+        page = client.request("GET", f"/matches/{mid}/replay/0?review=1").decode()
+        assert page.count('class="sa-step"') == held + 1 and page.count('data-where="dealt"') == n * held
+        assert f"The review judges 4 players in pairs, not {n} players solo: no marks." in page
+        out = tmp_path / "downloaded.jsonl"
+        out.write_bytes(client.save_file(mid))
+    text = "\n".join(replay_lines(replay_source(out)[0]))
+    assert "Score sheet" in text and f"  {names[-1]}" in text and f"Trick {held}: " in text
+    assert main(["review", str(out), "--hand", "0"]) == 2
+    assert f"review judges 4 players in pairs, not {n} players solo" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rules", [pytest.param(Rules(players=5), id="5"),
+                                   pytest.param(Rules(players=12), id="12 solo", marks=needs_copies)])
+def test_a_match_of_five_or_twelve_players_through_the_terminal(rules, monkeypatch, capsys, tmp_path):
+    """``spades-ai play --players 12``: the seats named around the table, the bids to the
+    cards each, a sheet a column a seat, one winner; saved and resumed as played."""
+    from test_table import LEVEL, SEED, run_cli, scripted
+
+    n = rules.players
+    names = TABLE_SEATS[n]
+    answers, _, match = scripted(target=None, rules=rules.replace(max_hands=1))
+    (tmp_path / "one.toml").write_text('target_score = "off"\nmax_hands = 1\n')
+    save = tmp_path / "m.jsonl"
+    code, out, err = run_cli(monkeypatch, capsys, answers, "--level", LEVEL, "--rules", str(tmp_path / "one.toml"),
+                             "--players", str(n), "--seed", str(SEED), "--save", str(save))  # fmt: skip
+    assert code == 0, err
+    against = ", ".join(names[1:-1]) + f" and {names[-1]}"
+    assert f"Spades over 1 hand, {n} players solo: you (South) against {against} ({LEVEL}); seed {SEED}." in out
+    assert re.search(rf"Your bid \(1-{rules.cards_each}(, or nil)?\)\?", out) and "Your cards: S: " in out
+    assert out.rstrip().endswith(match.result_line())
+    header = next(line for line in out.splitlines() if line.startswith("  " + " " * 16 + "You"))
+    assert header.split() == list(names)
+    assert TableMatch.load(save).to_lines() == match.to_lines()
+
+
+@pytest.mark.parametrize("rules", [pytest.param(Rules(players=5), id="5"),
+                                   pytest.param(Rules(players=6, teams="pairs"), id="6 pairs", marks=needs_copies),
+                                   pytest.param(Rules(players=9), id="9 solo", marks=needs_copies)])
+def test_a_hand_record_replays_as_text_and_html_and_the_four_seat_formats_refuse_it(rules, tmp_path):
+    hand = Hand(deal(5, rules=rules), dealer=1, rules=rules)
+    while hand.phase == "bidding":
+        hand.bid(hand.legal_bids()[0])
+    while hand.phase == "playing":
+        hand.play(hand.legal_cards()[0])
+    n, each = rules.players, rules.cards_each
+    (tmp_path / "hand.json").write_text(hand.to_json())
+    recorded = replay_source(tmp_path / "hand.json")[0]
+    lines = replay_lines(recorded)
+    assert sum(line.startswith("Trick ") for line in lines) == each and f"Trick {each}: " in "\n".join(lines)
+    sheet = lines[-1].splitlines()
+    assert sheet[1].split() == " ".join(recorded.teams).split() and len(recorded.teams) == rules.n_sides  # a column a side
+    assert sheet[2].split()[0] == "bids" and sheet[-1].split() == ["match", *map(str, hand.result().scores)]
+    picture = str(replay_html(replay_hand(recorded.record)))
+    assert picture.count('class="sa-step"') == each + 1 and picture.count('data-where="dealt"') == n * each
+    last = picture.split('class="sa-step"')[-1]
+    drawn = re.findall(r'data-seat="(\d+)" style="grid-row:(\d+);grid-column:(\d+)"', last)
+    assert [(int(r), int(c)) for _, r, c in drawn] == list(seat_places(n)[1])
+    table = f"{n} players {'in pairs' if rules.teams == 'pairs' else 'solo'}"
+    with pytest.raises(ValueError, match=f"the SVG picture draws 4 players in pairs, not {table}"):
+        save_picture(hand, tmp_path / "hand.svg")
+    with pytest.raises(ValueError, match=f"a PBN record holds 4 players in pairs .*, not {table}"):
+        hand.to_pbn()
+    with pytest.raises(ValueError, match=f"review judges 4 players in pairs, not {table}"):
+        review(hand)
