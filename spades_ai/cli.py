@@ -474,7 +474,8 @@ def _cmd_play(args) -> None:
     from spades_ai.table import SaveFileError, TableMatch, play_session
 
     if args.resume is not None:
-        given = [f"--{k}" for k in ("level", "target", "rules", "players", "teams", "seed") if getattr(args, k) is not None]
+        settings = ("level", "target", "rules", "players", "teams", "seed")
+        given = [f"--{k}" for k in settings if getattr(args, k) is not None]
         if given:
             raise CLIError(f"--resume continues the saved match with its own settings: drop {', '.join(given)}")
         try:
@@ -492,8 +493,8 @@ def _cmd_play(args) -> None:
         match = TableMatch(seed, args.level or "normal", rules)
         save = args.save
     table = "" if match.rules.four_in_pairs else f", {table_name(match.rules)}"
-    hands = match.rules.max_hands
-    length = f"to {match.rules.target_score}" if match.rules.target_score is not None else f"over {hands} hand{'s' * (hands != 1)}"
+    target, hands = match.rules.target_score, match.rules.max_hands
+    length = f"to {target}" if target is not None else f"over {hands} hand{'s' * (hands != 1)}"
     print(
         f"Spades {length}{table}: {match.seating()}; seed {match.seed}."
         + (f" Saved in {save}." if save is not None else ""),

@@ -57,8 +57,8 @@ def deck_counts(rules: Rules) -> Counter:
 def played(request, tmp_path_factory):
     """A round robin of Normal, Easy and Random on two duplicate deals, plays kept."""
     rules = BIG[request.param]
-    run = run_tournament(AGENTS, deals=DEALS, seed=3, rules=rules, keep_plays=True, chunk_size=1, n_jobs=1, progress=False,
-                         out=tmp_path_factory.mktemp("run"))  # fmt: skip
+    run = run_tournament(AGENTS, deals=DEALS, seed=3, rules=rules, keep_plays=True, chunk_size=1, n_jobs=1,
+                         progress=False, out=tmp_path_factory.mktemp("run"))  # fmt: skip
     return run, load_results(run)
 
 
@@ -141,7 +141,8 @@ def test_summaries_differences_and_ratings(played):
 
 def test_a_matches_run_at_eight_players():
     rules = Rules(players=8, target_score=None, max_hands=2)  # two hands, and more while the best score is tied
-    df = load_results(run_tournament("normal,easy", deals=2, seed=1, mode="matches", rules=rules, n_jobs=1, progress=False))
+    run = run_tournament("normal,easy", deals=2, seed=1, mode="matches", rules=rules, n_jobs=1, progress=False)
+    df = load_results(run)
     key = df[["match_no", "rotation", "hand_no", "side"]].to_numpy().tolist()
     assert key == sorted(key) and len(df) % 8 == 0
     hands = df.groupby(["match_no", "rotation"])["hand_no"]
@@ -278,7 +279,8 @@ def test_a_whole_match_at_eight_players_over_http(rules, tmp_path, capsys):
         final = play_match(client, state).state
         assert final["over"] and final["stats"]["hands"] >= 2 and len(final["scores"]) == n
         winner = names[final["winner"]]
-        assert final["result_line"].startswith(f"{winner} {'win' if winner == 'You' else 'wins'} the match, {max(final['scores'])} to ")
+        verb = "win" if winner == "You" else "wins"
+        assert final["result_line"].startswith(f"{winner} {verb} the match, {max(final['scores'])} to ")
         sheet = final["sheets"][0]["html"]
         assert sheet.count("<th>") == n + 1 and all(f"<th>{name}</th>" in sheet for name in names)
         page = client.request("GET", f"/matches/{mid}/replay/0?review=1").decode()
@@ -331,7 +333,8 @@ def test_a_hand_record_replays_as_text_and_html_and_the_four_seat_formats_refuse
     lines = replay_lines(recorded)
     assert sum(line.startswith("Trick ") for line in lines) == each and f"Trick {each}: " in "\n".join(lines)
     sheet = lines[-1].splitlines()
-    assert sheet[1].split() == " ".join(recorded.teams).split() and len(recorded.teams) == rules.n_sides  # a column a side
+    assert sheet[1].split() == " ".join(recorded.teams).split()  # a column a side
+    assert len(recorded.teams) == rules.n_sides
     assert sheet[2].split()[0] == "bids" and sheet[-1].split() == ["match", *map(str, hand.result().scores)]
     picture = str(replay_html(replay_hand(recorded.record)))
     assert picture.count('class="sa-step"') == each + 1 and picture.count('data-where="dealt"') == n * each

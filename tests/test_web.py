@@ -157,7 +157,7 @@ def test_a_new_match_is_yours_only_and_shows_only_your_cards(table):
     ({"rules": [1, 2]}, 422, "rules must be an object"),
     ({"rules": {"players": 13}}, 422, "'players' is one of 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, not 13"),
     ({"rules": {"players": "3"}}, 422, "'players' is one of 3, 4, 5, .*, 12"),
-    ({"rules": {"players": 8, "teams": "pairs", "pass_cards": 1}}, 422, "'pass_cards' = 1 is played with one deck only"),
+    ({"rules": {"players": 8, "teams": "pairs", "pass_cards": 1}}, 422, "'pass_cards' = 1 is played with one deck"),
     ({"rules": {"players": 3, "teams": "pairs"}}, 422, "'teams' = 'pairs' needs an even number of players"),
     ({"rules": {"must_win": True}}, 422, "must_win"),  # pairs at four: must win is solo only
     ({"rules": {"players": 5, "failed_bid": 20}}, 422, "'failed_bid' is one of 0, 10, 50"),

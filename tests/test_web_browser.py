@@ -246,7 +246,8 @@ def test_eight_players_are_chosen_in_the_settings_and_seated_around_the_trick(br
     Select(d.find_element(By.ID, "level")).select_by_value("easy")
     d.find_element(By.ID, "play").click()
     wait_for(d, YOUR_TURN)
-    names = d.execute_script("return [...document.querySelectorAll('#felt .seat .who')].map((w) => w.firstChild.textContent)")
+    names = d.execute_script("return [...document.querySelectorAll('#felt .seat .who')]"
+                             ".map((w) => w.firstChild.textContent)")
     assert names == ["You"] + [f"{name} (Easy)" for name in TABLE_SEATS[players][1:]]
     places = d.execute_script("return [...document.querySelectorAll('#felt .seat')]"
                               ".map((b) => [Number(b.style.gridRowStart), Number(b.style.gridColumnStart)])")

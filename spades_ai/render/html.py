@@ -78,7 +78,8 @@ STYLE = """<style>
 .sa-suit{white-space:nowrap;line-height:1.35}
 .sa-card{font-weight:600;padding:0 1px}.sa-red{color:#c8102e}.sa-black{color:#111}
 .sa-gone{opacity:.35}
-.sa-center{background:#2e8b57;border-radius:8px;display:grid;min-height:120px;color:#fff;text-align:center;align-items:center}
+.sa-center{background:#2e8b57;border-radius:8px;display:grid;min-height:120px;color:#fff;text-align:center;
+ align-items:center}
 .sa-center .sa-slot{background:#fff;border-radius:4px;padding:2px 4px;margin:auto;font-size:16px}
 .sa-note{font-size:12px}
 .sa-tricks,.sa-sheet{border-collapse:collapse;margin-top:8px;font-size:13px}
