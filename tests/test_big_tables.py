@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from spades_ai.analysis import unit_differences
+from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records
 from spades_ai.analysis.review import review
 from spades_ai.analysis.summary import outcomes, ratings, summarize
 from spades_ai.cli import _table_rules, build_parser, main
@@ -28,6 +29,7 @@ from spades_ai.render import save as save_picture
 from spades_ai.render.html import seat_places
 from spades_ai.render.text import TABLE_SEATS, table_names
 from spades_ai.rules import Rules
+from spades_ai.seats import side_seats
 from spades_ai.simulate import deal
 from spades_ai.table import TableMatch
 from spades_ai.table.replay import replay_hand, replay_lines, replay_source
@@ -170,6 +172,15 @@ def test_the_command_line_plays_a_table_of_twelve(tmp_path, capsys):
     assert len(df) == 2 * 12 * 12 and df["players"].eq(12).all()
     pd.testing.assert_frame_equal(df, load_results(out))
 
+
+
+@pytest.mark.parametrize("rules", [BIG["6 pairs"], BIG["8 solo"]], ids=["6 pairs", "8 solo"])
+def test_the_bidding_benchmark_seats_the_bidder_at_every_side(rules):
+    recs = bidding_records(["normal"], deals=2, rules=rules, opponents="easy")
+    assert len(recs) == 2 * rules.players  # a row a bidding seat: every seat once a deal
+    assert recs.groupby("table")["seat"].unique().map(sorted).tolist() == [
+        list(side_seats(k, rules)) for k in range(rules.n_sides)]
+    assert bidding_leaderboard(recs).loc["normal", "deals"] == 2
 
 # -- the people's tables: seats, settings, the command line ----------------------------------
 def _hand_holds_copies() -> bool:
