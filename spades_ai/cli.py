@@ -8,10 +8,10 @@ spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|m
           [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays] [--decision-timeout SECONDS]
 spades-ai summary DIR                       the summary table of a results folder
 spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml|PRESET]
-          [--seed S] [--save FILE] [--resume FILE]
+          [--players 3..12] [--teams pairs|solo] [--seed S] [--save FILE] [--resume FILE]
                                             you play South, one action a line on stdin
 spades-ai serve [--host 127.0.0.1] [--port 8000] [--level easy|normal|hard|crazy] [--rules FILE.toml|PRESET]
-          [--dir FOLDER] [--max-matches N] [--max-live N]
+          [--players 3..12] [--teams pairs|solo] [--dir FOLDER] [--max-matches N] [--max-live N]
                                             the browser table: play the bots in a browser
 spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P] [--pbn]
                                             a hand trick by trick, from a saved match, a
@@ -44,7 +44,7 @@ import time
 import warnings
 from pathlib import Path
 
-from spades_ai.rules import PRESETS, Rules
+from spades_ai.rules import PRESETS, TABLES, Rules
 
 EXIT_USAGE = 2
 DEFAULT_AGENTS = "normal,easy"
@@ -474,7 +474,8 @@ def _cmd_play(args) -> None:
     from spades_ai.table import SaveFileError, TableMatch, play_session
 
     if args.resume is not None:
-        given = [f"--{k}" for k in ("level", "target", "rules", "seed") if getattr(args, k) is not None]
+        settings = ("level", "target", "rules", "players", "teams", "seed")
+        given = [f"--{k}" for k in settings if getattr(args, k) is not None]
         if given:
             raise CLIError(f"--resume continues the saved match with its own settings: drop {', '.join(given)}")
         try:
@@ -483,10 +484,8 @@ def _cmd_play(args) -> None:
             raise CLIError(str(exc)) from None
         save = args.save if args.save is not None else args.resume
     else:
-        rules = Rules.load(args.rules) if args.rules is not None else None
+        rules = _table_rules(args)
         if args.target is not None:
-
-
             rules = dataclasses.replace(rules or Rules(), target_score=args.target)
         if args.save is not None and Path(args.save).exists() and Path(args.save).stat().st_size:
             raise CLIError(f"{args.save} already holds a match: continue it with --resume {args.save}, or save elsewhere")
@@ -494,8 +493,10 @@ def _cmd_play(args) -> None:
         match = TableMatch(seed, args.level or "normal", rules)
         save = args.save
     table = "" if match.rules.four_in_pairs else f", {table_name(match.rules)}"
+    target, hands = match.rules.target_score, match.rules.max_hands
+    length = f"to {target}" if target is not None else f"over {hands} hand{'s' * (hands != 1)}"
     print(
-        f"Spades to {match.rules.target_score}{table}: {match.seating()}; seed {match.seed}."
+        f"Spades {length}{table}: {match.seating()}; seed {match.seed}."
         + (f" Saved in {save}." if save is not None else ""),
     )
     if match.over:
@@ -504,6 +505,17 @@ def _cmd_play(args) -> None:
     with compiling_notice(FIRST_RUN_SECONDS["play"]):
         match.warm_up()
     play_session(match, sys.stdin, sys.stdout, save=save)
+
+
+def _table_rules(args) -> Rules | None:
+    """The rules of ``play`` and ``serve``: ``--rules`` (else the defaults) at the table of
+    ``--players`` and ``--teams`` when given (``--players`` alone: that table's sides, pairs at
+    4 and solo otherwise); None when neither ``--rules`` nor the table is given."""
+    rules = Rules.load(args.rules) if args.rules is not None else None
+    if args.players is None and args.teams is None:
+        return rules
+    table = {"players": args.players, "teams": args.teams} if args.players is not None else {"teams": args.teams}
+    return Rules.from_dict({**(rules or Rules()).to_dict(), **table})
 
 
 def default_matches_folder() -> Path:
@@ -517,7 +529,7 @@ def _cmd_serve(args) -> None:
     from spades_ai.web import make_server
     from spades_ai.web.view import BrowserMatch
 
-    rules = Rules.load(args.rules) if args.rules is not None else None
+    rules = _table_rules(args)
     folder = Path(args.dir) if args.dir is not None else default_matches_folder()
 
     def warm_up():  # the default level's kernels, in a thread while the server answers
@@ -733,7 +745,7 @@ def _add_tournament(sub) -> None:
     )  # fmt: skip
     t.add_argument(
         "--keep-plays", dest="keep_plays", action="store_true",
-        help="also store each hand's 52 cards in play order, so that spades-ai replay can show any row",
+        help="also store each hand's cards in play order, so that spades-ai replay can show any row",
     )  # fmt: skip
     t.add_argument(
         "--decision-timeout", dest="decision_timeout", type=_seconds, metavar="SECONDS",
@@ -752,10 +764,20 @@ def _add_play(sub) -> None:
                          "cmd:COMMAND (docs/PROTOCOL.md); your partner plays Hard, or Crazy at crazy")  # fmt: skip
     pl.add_argument("--target", type=_positive, help="points to win (500, the default, or 250 for a shorter match)")
     pl.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}; --target overrides its target")
+    _add_table(pl)
     pl.add_argument("--seed", type=_seed, help="the deals and the first dealer come from it (default: a random seed, printed)")
     pl.add_argument("--save", metavar="FILE", help="save the match here after every action (JSON lines)")
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving it there)")
     pl.set_defaults(func=_cmd_play)
+
+
+def _add_table(parser) -> None:
+    """``--players`` and ``--teams`` of ``play`` and ``serve``: the table, over ``--rules``."""
+    parser.add_argument("--players", type=int, choices=tuple(TABLES), metavar=f"{min(TABLES)}..{max(TABLES)}",
+                        help="players at the table, you among them (over --rules; two decks from 6, three from 9)")
+    parser.add_argument("--teams", choices=("pairs", "solo"),
+                        help="in pairs (an even number of players) or every player for itself (default: pairs at 4, "
+                             "solo otherwise)")  # fmt: skip
 
 
 def _add_serve(sub) -> None:
@@ -766,6 +788,7 @@ def _add_serve(sub) -> None:
     sv.add_argument("--level", choices=("easy", "normal", "hard", "crazy"), default="normal",
                     help="the opponents' level offered first (default normal); the page can choose another")
     sv.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}, offered first; the page can change them")
+    _add_table(sv)
     sv.add_argument("--dir", metavar="FOLDER", help=f"where the matches are saved (default {default_matches_folder()})")
     sv.add_argument("--max-matches", dest="max_matches", type=_positive, default=10_000,
                     help="saved matches the folder may hold; a new one beyond is refused (default 10000)")

@@ -115,14 +115,12 @@ def test_settings_offer_every_level_and_every_rules_field(table, tmp_path):
     with running(tmp_path, rules=Rules(target_score=None, max_hands=3)) as (_, other):  # the server's own rules
         assert other.settings()["targets"] == [500, 250, None]
     fields = {f["name"]: f for f in form["rules"]}
-    from spades_ai.web.settings import NOT_OFFERED
-
-    assert set(fields) == set(Rules().to_dict()) - set(NOT_OFFERED) and NOT_OFFERED == ("equal_cards",)  # one deck
-    assert fields["players"]["choices"] == [3, 4, 5] and fields["teams"]["choices"] == ["pairs", "solo"]
+    assert set(fields) == set(Rules().to_dict())
+    assert fields["players"]["choices"] == list(range(3, 13)) and fields["teams"]["choices"] == ["pairs", "solo"]
     assert fields["must_win"]["kind"] == "bool" and fields["failed_bid"]["choices"] == [0, 10, 50]
-    assert form["tables"] == [{"players": 3, "teams": ["solo"], "default": "solo"},
-                              {"players": 4, "teams": ["pairs", "solo"], "default": "pairs"},
-                              {"players": 5, "teams": ["solo"], "default": "solo"}]
+    assert fields["equal_cards"]["choices"] == ["first", "last"]  # two and three decks: identical cards meet
+    assert form["tables"] == [{"players": n, "teams": ["pairs", "solo"] if n % 2 == 0 else ["solo"],
+                               "default": "pairs" if n == 4 else "solo"} for n in range(3, 13)]  # fmt: skip
     assert form["timers"] == [None, 7, 15, 30, 60] and form["timer"] is None  # the seeds' timers, off by default
     assert fields["pass_cards"]["kind"] == "int" and fields["closed_bidding"]["kind"] == "bool"
     assert fields["spade_lead"]["choices"][0] == "broken" and fields["loss_threshold"]["optional"]
@@ -157,12 +155,13 @@ def test_a_new_match_is_yours_only_and_shows_only_your_cards(table):
     ({"rules": {"pass_cards": 2, "blind_nil": True}}, 422, "blind_nil"),
     ({"rules": {"nil": None}}, 422, "cannot be off"),
     ({"rules": [1, 2]}, 422, "rules must be an object"),
-    ({"rules": {"players": 6}}, 422, "'players' is one of 3, 4, 5"),
-    ({"rules": {"players": "3"}}, 422, "'players' is one of 3, 4, 5"),
+    ({"rules": {"players": 13}}, 422, "'players' is one of 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, not 13"),
+    ({"rules": {"players": "3"}}, 422, "'players' is one of 3, 4, 5, .*, 12"),
+    ({"rules": {"players": 8, "teams": "pairs", "pass_cards": 1}}, 422, "'pass_cards' = 1 is played with one deck"),
     ({"rules": {"players": 3, "teams": "pairs"}}, 422, "'teams' = 'pairs' needs an even number of players"),
     ({"rules": {"must_win": True}}, 422, "must_win"),  # pairs at four: must win is solo only
     ({"rules": {"players": 5, "failed_bid": 20}}, 422, "'failed_bid' is one of 0, 10, 50"),
-    ({"rules": {"equal_cards": "last"}}, 422, "'equal_cards' is not offered"),
+    ({"rules": {"equal_cards": "third"}}, 422, "'equal_cards' is one of first, last"),
     ({"timer": 5}, 422, "'timer' is one of off, 7, 15, 30, 60"),
     ({"timer": 7.0}, 422, "'timer' is one of"),
     ({"timer": True}, 422, "'timer' is one of"),

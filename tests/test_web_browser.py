@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from spades_ai.rules import Rules
 from spades_ai.web import make_server
+from test_big_tables import needs_copies
 
 INSTALL = ("install Chromium and its driver to run the browser test: apt-get install chromium chromium-driver "
            "(Debian/Ubuntu), and selenium: pip install -e '.[test]'")  # fmt: skip
@@ -206,7 +208,7 @@ def test_a_three_player_table_is_chosen_in_the_settings_and_seats_three(browser,
     d = browser
     d.set_window_size(*DESKTOP)
     d.get(server.url + "?pace=20")
-    wait_for(d, "!document.getElementById('setup').hidden && document.querySelectorAll('#players option').length == 3")
+    wait_for(d, "!document.getElementById('setup').hidden && document.querySelectorAll('#players option').length == 10")
     assert [o.text for o in Select(d.find_element(By.ID, "teams")).options] == ["in pairs", "solo"]
     Select(d.find_element(By.ID, "players")).select_by_value("3")
     assert [o.get_attribute("value") for o in Select(d.find_element(By.ID, "teams")).options] == ["solo"]
@@ -220,3 +222,35 @@ def test_a_three_player_table_is_chosen_in_the_settings_and_seats_three(browser,
     assert len(d.find_elements(By.CSS_SELECTOR, "#hand button.card")) == 17
     assert re.fullmatch(r"Timer: \d+ s left", d.find_element(By.ID, "clock").text)
     d.save_screenshot(str(shots_folder(tmp_path) / "web_three.png"))
+
+
+@needs_copies
+@pytest.mark.parametrize("players", [8])
+def test_eight_players_are_chosen_in_the_settings_and_seated_around_the_trick(browser, server, tmp_path, players):
+    """Players 8 in the settings (solo by default, pairs offered): the table draws the eight
+    seats where the server places them, named by the compass, and deals you 13 cards."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from spades_ai.render.html import seat_places
+    from spades_ai.render.text import TABLE_SEATS
+
+    d = browser
+    d.set_window_size(*DESKTOP)
+    d.get(server.url + "?pace=20")
+    wait_for(d, "!document.getElementById('setup').hidden && document.querySelectorAll('#players option').length == 10")
+    Select(d.find_element(By.ID, "players")).select_by_value(str(players))
+    teams = Select(d.find_element(By.ID, "teams"))
+    assert [o.get_attribute("value") for o in teams.options] == (["pairs", "solo"] if players % 2 == 0 else ["solo"])
+    assert teams.first_selected_option.get_attribute("value") == "solo"
+    Select(d.find_element(By.ID, "level")).select_by_value("easy")
+    d.find_element(By.ID, "play").click()
+    wait_for(d, YOUR_TURN)
+    names = d.execute_script("return [...document.querySelectorAll('#felt .seat .who')]"
+                             ".map((w) => w.firstChild.textContent)")
+    assert names == ["You"] + [f"{name} (Easy)" for name in TABLE_SEATS[players][1:]]
+    places = d.execute_script("return [...document.querySelectorAll('#felt .seat')]"
+                              ".map((b) => [Number(b.style.gridRowStart), Number(b.style.gridColumnStart)])")
+    assert places == [list(p) for p in seat_places(players)[1]]
+    assert len(d.find_elements(By.CSS_SELECTOR, "#hand button.card")) == Rules(players=players).cards_each
+    d.save_screenshot(str(shots_folder(tmp_path) / f"web_{players}.png"))

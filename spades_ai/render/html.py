@@ -3,8 +3,10 @@
 
 The table is drawn as players see it: seat 0 South at the bottom, seat 1 West on the left,
 seat 2 North at the top, seat 3 East on the right (``SEAT_LETTERS``, as at ``spades-ai play``'s
-table and in the PBN records of ``spades_ai.pbn``); at 3 and 5 players the seats go clockwise
-from the bottom the same way (``PLACES``: West, East; West, North-west, North-east, East). Each seat shows its cards by suit (spades
+table and in the PBN records of ``spades_ai.pbn``); at other tables the seats go clockwise from
+the bottom the same way, each at the compass point ``spades-ai play`` names it by
+(``seat_places``: up to 8 players around a 3 x 3 grid, 9 to 12 around a 5 x 5 one, the trick in
+the middle). Each seat shows its cards by suit (spades
 first, high cards first, hearts and diamonds in red), its bid and its tricks against the bid;
 the middle shows the trick in progress. A finished hand shows the deal, its tricks in order
 (who led, every card, who won) and its score sheet.
@@ -27,22 +29,48 @@ from spades_ai.cards import RANK_CHARS, CardSet
 from spades_ai.engine.state import P_TO_ACT
 from spades_ai.pbn import SEAT_LETTERS
 from spades_ai.seats import seats
-from spades_ai.render.text import bid_text, result_side_seats, seat_names, sheet_rows, trick_winners
+from spades_ai.render.text import TABLE_SEATS, bid_text, result_side_seats, seat_names, sheet_rows, trick_winners
 
 #: The suit symbols by suit id (clubs, diamonds, hearts, spades).
 SUIT_SYMBOLS = "♣♦♥♠"
-#: Where each seat sits in the picture's 3 x 3 grid, by the number of players: (row, column),
-#: seat 0 at the bottom and the others clockwise; the trick is in the middle (2, 2).
-PLACES = {
-    3: ((3, 2), (2, 1), (2, 3)),
-    4: ((3, 2), (2, 1), (1, 2), (2, 3)),
-    5: ((3, 2), (2, 1), (1, 1), (1, 3), (2, 3)),
-}
+#: The 16 points of the compass clockwise from South, as ``render.text.TABLE_SEATS`` names the
+#: seats (you are South); the 8 main points are every other one.
+COMPASS = ("South", "South-south-west", "South-west", "West-south-west", "West", "West-north-west", "North-west",
+           "North-north-west", "North", "North-north-east", "North-east", "East-north-east", "East", "East-south-east",
+           "South-east", "South-south-east")  # fmt: skip
+
+
+def _ring(size: int) -> list[tuple[int, int]]:
+    """The border cells (row, column; from 1) of a ``size`` x ``size`` grid, clockwise from the
+    middle of the bottom row: 8 cells at 3, 16 at 5."""
+    mid = size // 2 + 1
+    cells = [(size, c) for c in range(mid, 0, -1)] + [(r, 1) for r in range(size - 1, 0, -1)]
+    cells += [(1, c) for c in range(2, size + 1)] + [(r, size) for r in range(2, size + 1)]
+    return cells + [(size, c) for c in range(size - 1, mid, -1)]
+
+
+def seat_places(players: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """``(size, places)``: the picture's grid is ``size`` x ``size`` (3 up to 8 players, 5 from
+    9) and ``places[s]`` is seat s's (row, column) there, on the border at the compass point of
+    its name (``TABLE_SEATS``); the trick fills the cells inside.
+
+    >>> seat_places(4)
+    (3, ((3, 2), (2, 1), (1, 2), (2, 3)))
+    >>> seat_places(12)[1][:4]
+    ((5, 3), (5, 2), (4, 1), (3, 1))
+    """
+    if players not in TABLE_SEATS:
+        raise ValueError(f"the pictures seat {min(TABLE_SEATS)} to {max(TABLE_SEATS)} players, not {players}")
+    size = 3 if players <= 8 else 5
+    step = 2 if size == 3 else 1  # the 8 main points of COMPASS on the 8 cells of a 3 x 3 border
+    ring = _ring(size)
+    points = [COMPASS.index("South" if name == "You" else name) for name in TABLE_SEATS[players]]
+    return size, tuple(ring[p // step] for p in points)
 
 STYLE = """<style>
 .sa-hand{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;font-size:14px;color:#111;
  background:#fff;display:inline-block;padding:8px}
-.sa-table{display:grid;grid-template-columns:repeat(3,minmax(150px,auto));grid-template-rows:repeat(3,auto);gap:6px;
+.sa-table{display:grid;gap:6px;
  background:#1d6b3a;padding:10px;border-radius:12px}
 .sa-seat{background:#fff;border-radius:8px;padding:6px 8px;min-width:140px}
 .sa-seat.sa-act{box-shadow:0 0 0 3px #f5c518}
@@ -50,8 +78,8 @@ STYLE = """<style>
 .sa-suit{white-space:nowrap;line-height:1.35}
 .sa-card{font-weight:600;padding:0 1px}.sa-red{color:#c8102e}.sa-black{color:#111}
 .sa-gone{opacity:.35}
-.sa-center{background:#2e8b57;border-radius:8px;display:grid;grid-template-columns:repeat(3,1fr);
- grid-template-rows:repeat(3,1fr);min-height:120px;color:#fff;text-align:center;align-items:center}
+.sa-center{background:#2e8b57;border-radius:8px;display:grid;min-height:120px;color:#fff;text-align:center;
+ align-items:center}
 .sa-center .sa-slot{background:#fff;border-radius:4px;padding:2px 4px;margin:auto;font-size:16px}
 .sa-note{font-size:12px}
 .sa-tricks,.sa-sheet{border-collapse:collapse;margin-top:8px;font-size:13px}
@@ -118,7 +146,7 @@ def _seat_box(view, seat: int, names: Sequence[str], body: str, bid_loss: float 
     badge = f' <span class="sa-costly sa-loss" title="the bid loses {bid_loss:.1f} points">&minus;{bid_loss:.1f}</span>' if bid_loss is not None else ""
     meta = f"bid {bid_text(bid, view.blind[seat])}{badge} &middot; tricks {won}/{'-' if bid is None else bid_text(bid)}"
     dealer = " &middot; dealer" if view.dealer == seat else ""
-    row, col = PLACES[view.rules.players][seat]
+    row, col = seat_places(view.rules.players)[1][seat]
     act = " sa-act" if int(view.public[P_TO_ACT]) == seat else ""
     return (f'<div class="sa-seat{act}" data-seat="{seat}" style="grid-row:{row};grid-column:{col}">'
             f'<div class="sa-name">{html.escape(names[seat])}{dealer}</div><div class="sa-meta">{meta}</div>{body}</div>')
@@ -127,9 +155,11 @@ def _seat_box(view, seat: int, names: Sequence[str], body: str, bid_loss: float 
 def _center(view, names: Sequence[str], marks: Mapping) -> str:
     trick = view.current_trick
     first = len(view.plays) - len(trick)
+    size, places = seat_places(view.rules.players)
+    mid = size // 2 + 1
     slots = []
     for i, (seat, card) in enumerate(trick):
-        row, col = PLACES[view.rules.players][seat]
+        row, col = places[seat]
         slots.append(f'<div class="sa-slot" style="grid-row:{row};grid-column:{col}">{card_html(card, "trick", marks.get(("play", first + i)))}</div>')
     if view.phase == "over":
         note = "the hand is over"
@@ -137,7 +167,9 @@ def _center(view, names: Sequence[str], marks: Mapping) -> str:
         note = f"trick {view.trick_no + 1} &middot; {'spades broken' if view.spades_broken else 'spades not broken'}"
     else:
         note = view.phase
-    return f'<div class="sa-center" style="grid-row:2;grid-column:2">{"".join(slots)}<div class="sa-note" style="grid-row:2;grid-column:2">{note}</div></div>'
+    grid = f"grid-template-columns:repeat({size},1fr);grid-template-rows:repeat({size},1fr)"
+    return (f'<div class="sa-center" style="grid-row:2/{size};grid-column:2/{size};{grid}">{"".join(slots)}'
+            f'<div class="sa-note" style="grid-row:{mid};grid-column:{mid}">{note}</div></div>')
 
 
 def tricks_html(view, names: Sequence[str] | None = None, marks: Mapping | None = None) -> str:
@@ -196,7 +228,9 @@ def hand_html(hand, names: Sequence[str] | None = None, marks: Mapping | None = 
     marks = marks or {}
     boxes = [_seat_box(hand, s, names, _seat_cards(hand, s), marks.get(("bid", s))) for s in seats(hand.rules)]
     parts = [STYLE, f"<div><b>{html.escape(title)}</b></div>" if title else ""]
-    parts.append(f'<div class="sa-table">{"".join(boxes)}{_center(hand, names, marks)}</div>')
+    size = seat_places(hand.rules.players)[0]
+    grid = f"grid-template-columns:repeat({size},minmax(150px,auto));grid-template-rows:repeat({size},auto)"
+    parts.append(f'<div class="sa-table" style="{grid}">{"".join(boxes)}{_center(hand, names, marks)}</div>')
     if len(hand.plays) >= hand.rules.players:
         parts.append(tricks_html(hand, names, marks))
     if hand.phase == "over" and hasattr(hand, "result"):

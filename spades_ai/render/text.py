@@ -4,7 +4,7 @@
 
 Nothing here reads input or decides a rule; the same functions draw the human's table
 (``spades-ai play``) and the replay of a recorded hand (``spades-ai replay``), at every table
-of 3 to 5 players. Seats are named by the caller (``names``, a string by seat); the sides
+of 3 to 12 players. Seats are named by the caller (``names``, a string by seat); the sides
 (partnerships, or each seat solo) by ``teams`` (a string by side).
 
 >>> from spades_ai import Card
@@ -25,12 +25,25 @@ from spades_ai.scoring import HandResult
 from spades_ai.seats import left_of, seat_order, side_seats, sides, table_name
 
 #: The table's seats as ``spades-ai play`` names them, by the number of players: you sit South
-#: (seat 0) and the seats go clockwise, so seat 1 (West) plays after you and the last seat
-#: (East) before you; at four, North (seat 2) sits across, your partner in pairs.
+#: (seat 0) and the seats go clockwise, so seat 1 plays after you and the last seat before you;
+#: at four, North (seat 2) sits across, your partner in pairs. Each name is the compass point
+#: nearest to the seat's place on a round table (the 8 points up to 8 players, the 16 beyond),
+#: which is where the pictures draw it (``render.html.seat_places``).
 TABLE_SEATS = {
     3: ("You", "West", "East"),
     4: ("You", "West", "North", "East"),
     5: ("You", "West", "North-west", "North-east", "East"),
+    6: ("You", "West", "North-west", "North", "North-east", "East"),
+    7: ("You", "South-west", "West", "North-west", "North-east", "East", "South-east"),
+    8: ("You", "South-west", "West", "North-west", "North", "North-east", "East", "South-east"),
+    9: ("You", "South-west", "West", "West-north-west", "North-north-west", "North-north-east", "East-north-east",
+        "East", "South-east"),
+    10: ("You", "South-west", "West-south-west", "West-north-west", "North-west", "North", "North-east",
+         "East-north-east", "East-south-east", "South-east"),
+    11: ("You", "South-south-west", "West-south-west", "West", "North-west", "North-north-west", "North-north-east",
+         "North-east", "East", "East-south-east", "South-south-east"),
+    12: ("You", "South-south-west", "West-south-west", "West", "West-north-west", "North-north-west", "North",
+         "North-north-east", "East-north-east", "East", "East-south-east", "South-south-east"),
 }
 TABLE_NAMES = TABLE_SEATS[4]
 TABLE_TEAMS = ("You & North", "West & East")

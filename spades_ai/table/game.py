@@ -1,8 +1,10 @@
-"""A match at the table: you at seat 0 (South) against agents, at any table of 3 to 5 players.
+"""A match at the table: you at seat 0 (South) against agents, at any table of 3 to 12 players.
 
-At four in pairs (the default) you have a partner at seat 2 (North) against two agents; solo
-(``Rules.preset("cutthroat")``: three players, ``"solo"``: four, or five players) every other
-seat is an opponent and every seat scores for itself. The seats are named clockwise from you
+At four in pairs (the default) you have a partner at seat 2 (North) against two agents, and at
+6 to 12 players in pairs the seat across (seat players/2); solo (``Rules.preset("cutthroat")``:
+three players, ``"solo"``: four, or ``Rules(players=8)``) every other seat is an opponent and
+every seat scores for itself. From 6 players two decks are shuffled together (three from 9), so
+a hand may hold a card twice. The seats are named clockwise from you
 (``render.text.TABLE_SEATS``: You, West, ..., East).
 
 The online tables we imitate set the opponents by a level, Easy to Crazy, and give you a

@@ -1,7 +1,7 @@
 """Replay a recorded hand trick by trick: who led, each card, who won, the running tricks
-against the bids, and the score sheet at the end, at any table of 3 to 5 players (a saved
-match or a ``Hand`` record; PBN records and tournament runs hold four players in pairs and
-refuse other tables by name).
+against the bids, and the score sheet at the end, at any table of 3 to 12 players (a saved
+match or a ``Hand`` record; PBN records and the replay of tournament runs hold four players in
+pairs and refuse other tables by name).
 
 A hand comes from one of three sources, and is always played again through ``Hand``, so that
 every bid and card is checked by the engine once more:

@@ -46,7 +46,7 @@ and ``MATCH_COLUMNS`` hold their types), in the package's one vocabulary (``ARCH
                                            row, -1 elsewhere
     plays                                  runs with keep_plays only: the hand's card ids in
                                            play order (one byte each, as many as the deck has
-                                           cards: 52 at 4 players; the same on every side row)
+                                           cards: 52 at 4 players, 156 at 12; the same on every side row)
 
 Rows are ordered by (pairing, deal_no, rotation, side) in hands mode and (pairing, match_no,
 rotation, hand_no, side) in matches mode, whatever the chunking.
@@ -161,7 +161,8 @@ MATCH_COLUMNS = {
 #: The column of runs with ``keep_plays`` (last): with the bids and the deal of the row's
 #: (seed, deal_no) or match stream, it replays the hand card by card (``spades-ai replay``).
 PLAYS_COLUMNS = {
-    "plays": (pa.binary(52), "the hand's card ids (suit * 13 + rank) in play order, one byte each (52 at 4 players)"),
+    "plays": (pa.binary(52), "the hand's card ids (suit * 13 + rank) in play order, one byte each (52 at 4 players, "
+                             "156 at 12: a card may repeat)"),
 }
 #: The seat-b columns, null solo (a side of one seat).
 SEAT_B_COLUMNS = ("agent_b", "bid_b", "nil_b", "blind_b", "nil_made_b", "tricks_won_b")

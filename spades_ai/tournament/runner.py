@@ -320,7 +320,7 @@ def run_tournament(
     folder holding a run aside to ``<out>.old-<time>`` (``RunInfo.moved_aside``; nothing is
     deleted) and plays anew. ``out=None`` writes to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
 
-    ``keep_plays`` (part of the ``Tournament``) also stores each hand's 52 cards in play order
+    ``keep_plays`` (part of the ``Tournament``) also stores each hand's cards (52 at 4 players) in play order
     in a ``plays`` column, so that any row can be replayed card by card (``spades-ai replay``);
     a folder is never resumed with the other setting.
 

@@ -1,5 +1,5 @@
-"""The settings before PLAY: the level, the turn timer, the table (3 to 5 players, solo or in
-pairs) and every house rule the engine offers, as a form.
+"""The settings before PLAY: the level, the turn timer, the table (3 to 12 players, solo or in
+pairs; two decks from 6 players, three from 9) and every house rule the engine offers, as a form.
 
 ``rules_form(base)`` describes each field of ``Rules`` for the page (its kind, its choices, its
 value in ``base`` and the first sentence of its docstring); ``rules_from_form(base, given)``
@@ -21,17 +21,15 @@ import typing
 
 from spades_ai.errors import RulesError
 from spades_ai.render.text import TABLE_SEATS
-from spades_ai.rules import BIDDINGS, FAILED_BIDS, FIRST_LEADS, SPADE_LEADS, TEAMS, Rules
+from spades_ai.rules import BIDDINGS, EQUAL_CARDS, FAILED_BIDS, FIRST_LEADS, SPADE_LEADS, TEAMS, Rules
 from spades_ai.table.game import LEVELS
 
 MAX_TARGET = 2000
 MAX_HANDS = 100
-#: The tables the browser table seats: 3 to 5 players (one deck).
+#: The tables the browser table seats: 3 to 12 players (``render.text.TABLE_SEATS``).
 PLAYERS = tuple(TABLE_SEATS)
 CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS, "players": PLAYERS,
-           "teams": TEAMS, "failed_bid": FAILED_BIDS}
-#: Rules fields the browser table does not offer: identical cards meet only with several decks.
-NOT_OFFERED = ("equal_cards",)
+           "teams": TEAMS, "failed_bid": FAILED_BIDS, "equal_cards": EQUAL_CARDS}
 #: The turn timers of the seeds' tables, in seconds (None: off, the default): Fast 7, Standard
 #: 15, Slow 30, Very Slow 60. When yours runs out the table plays Normal's choice for you.
 TIMERS = (None, 7, 15, 30, 60)
@@ -68,8 +66,6 @@ def rules_form(base: Rules) -> list[dict]:
     docs = field_docs()
     out = []
     for field in dataclasses.fields(Rules):
-        if field.name in NOT_OFFERED:
-            continue
         kind, optional = _kind(field)
         entry = {"name": field.name, "kind": kind, "optional": optional, "value": getattr(base, field.name),
                  "doc": docs.get(field.name, "")}
@@ -90,8 +86,6 @@ def rules_from_form(base: Rules, given) -> Rules:
     fields = {f.name: f for f in dataclasses.fields(Rules)}
     values = base.to_dict()
     for name, value in given.items():
-        if name in NOT_OFFERED:
-            raise RulesError(f"rules field {name!r} is not offered by the browser table, which plays with one deck")
         if name not in fields:
             raise RulesError(f"unknown rules field {name!r}; valid fields: {', '.join(sorted(fields))}")
         kind, optional = _kind(fields[name])

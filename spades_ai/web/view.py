@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 from spades_ai.agents import make_agent
-from spades_ai.render.html import card_html, sheet_html
+from spades_ai.render.html import card_html, seat_places, sheet_html
 from spades_ai.render.text import trick_winners
 from spades_ai.rules import Rules
 from spades_ai.seats import seats, side_of, side_seats, sides
@@ -194,9 +194,11 @@ def match_stats(match: TableMatch) -> dict:
 
 
 def match_view(match: BrowserMatch, lines: list[str] | None = None, start_clock: bool = True) -> dict:
-    """The whole page state: the settings, the match score, the hand (``hand_view``), every
-    score sheet of the last finished hand (of every one once over), the results, and ``lines``:
-    what just happened. ``start_clock`` as in ``hand_view``."""
+    """The whole page state: the settings, where the seats sit (``grid`` x ``grid`` cells, seat
+    s at ``places[s]``, as ``render.html.seat_places`` draws them), the match score, the hand
+    (``hand_view``), every score sheet of the last finished hand (of every one once over), the
+    results, and ``lines``: what just happened. ``start_clock`` as in ``hand_view``."""
+    grid, places = seat_places(match.rules.players)
     return {
         "level": match.level,
         "partner_level": None if match.partner is None else match.seat_levels()[match.partner],
@@ -207,6 +209,8 @@ def match_view(match: BrowserMatch, lines: list[str] | None = None, start_clock:
         "names": list(match.names),
         "teams": list(match.teams),
         "side_of": [side_of(seat, match.rules) for seat in seats(match.rules)],
+        "grid": grid,
+        "places": [list(place) for place in places],
         "scores": list(match.scores),
         "bag_count": list(match.bag_count),
         "over": match.over,

@@ -9,12 +9,6 @@ const $ = (id) => document.getElementById(id);
 const PACE = Math.max(0, Number(new URLSearchParams(location.search).get("pace") ?? 700));
 const LEVEL_NAMES = { easy: "Easy", normal: "Normal", hard: "Hard", crazy: "Crazy" };
 const TIMER_NAMES = { 7: "Fast", 15: "Standard", 30: "Slow", 60: "Very slow" };
-// where each seat sits on the felt (grid row, column), by the number of players: you at the bottom, clockwise
-const PLACES = {
-  3: [[3, 2], [2, 1], [2, 3]],
-  4: [[3, 2], [2, 1], [1, 2], [2, 3]],
-  5: [[3, 2], [2, 1], [1, 1], [1, 3], [2, 3]],
-};
 const TABLE_FIELDS = new Set(["players", "teams", "must_win"]); // in the Table fieldset, not the house rules
 let S = null;          // the match as the server last sent it
 let settings = null;   // the settings form (GET /api/settings)
@@ -164,18 +158,24 @@ function drawScore() {
   $("scoreboard").textContent = `${sb}${target}`;
 }
 
-// one box a seat, placed around the trick by PLACES (made again when the number of seats changes)
+// one box a seat, placed around the trick where the server says (S.places on an S.grid x S.grid
+// felt: you at the bottom, clockwise; made again when the number of seats changes)
 function seatBoxes() {
-  const felt = $("felt");
+  const felt = $("felt"), trick = $("trick"), n = S.grid;
   const boxes = [...felt.querySelectorAll(".seat")];
   if (boxes.length === S.names.length) return boxes;
   boxes.forEach((b) => b.remove());
+  felt.style.gridTemplateColumns = n === 3 ? "1fr 1.3fr 1fr" : `repeat(${n}, 1fr)`;
+  document.body.classList.toggle("wide", n > 3);
+  trick.style.gridRow = trick.style.gridColumn = `2 / ${n}`;
+  trick.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
+  trick.style.gridTemplateRows = `repeat(${n}, auto)`;
   return S.names.map((_, s) => {
     const box = document.createElement("div");
     box.className = "seat" + (s === 0 ? " you" : "");
     box.id = `seat-${s}`;
     box.dataset.seat = s;
-    [box.style.gridRow, box.style.gridColumn] = PLACES[S.names.length][s];
+    [box.style.gridRow, box.style.gridColumn] = S.places[s];
     felt.append(box);
     return box;
   });
@@ -214,13 +214,14 @@ function drawTrick() {
     note = `trick ${h.trick_no + 1}` + (h.spades_broken ? " · spades broken" : "");
   } else note = h.phase;
   box.classList.toggle("done", done);
-  const places = PLACES[S.names.length];
+  const places = S.places, mid = (S.grid + 1) / 2;
   box.innerHTML = cards
     .map((c) => `<span class="slot s${c.seat}${done && c.seat === h.last_trick.winner ? " won" : ""}" data-seat="${c.seat}" `
       + `style="grid-row:${places[c.seat][0]};grid-column:${places[c.seat][1]}">${c.html}</span>`)
     .join("");
   const n = document.createElement("span");
   n.className = "note";
+  n.style.gridRow = n.style.gridColumn = String(mid);
   n.textContent = note;
   box.append(n);
 }
