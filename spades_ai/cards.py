@@ -10,6 +10,11 @@ played under ``Rules(jokers=...)`` or ``deuces_high=...`` come from ``Rules.card
 prints the jokers as ``BJ`` / ``LJ`` and gives every joker and high deuce the suit spades and a
 rank above the ace (13 and up, in trump order).
 
+A ``CardSet`` may hold up to three copies of a card (the tables of 6 to 12 players shuffle two
+or three decks): it prints them (``S: A A K``, ``CardSet('KS AS AS')``) and counts them. It packs
+the levels of ``engine.copies`` (level k: the cards held at least k times) into one int,
+``L1 | L2 << 64 | L3 << 128``, so a set without copies is exactly its bitboard.
+
 Seats are 0..3 clockwise; partners sit opposite (team 0 = seats 0 and 2, team 1 = seats 1, 3).
 """
 
@@ -170,6 +175,33 @@ def cards_to_mask(cards: Iterable[Card | str | int]) -> int:
     return mask
 
 
+#: The most copies of a card a ``CardSet`` holds: three decks (tables of 9 to 12 players).
+MAX_COPIES = 3
+#: Bits per level in a ``CardSet``'s int: level k (cards held at least k times) starts at
+#: bit ``64 * (k - 1)``, as one ``uint64`` per level in the engine (``engine.copies``).
+LEVEL_BITS = 64
+_LEVEL = (1 << LEVEL_BITS) - 1
+_EVERY_LEVEL = 1 | 1 << LEVEL_BITS | 1 << 2 * LEVEL_BITS  # a mask times this: the mask at every level
+
+
+def _split(value: int) -> tuple[int, int, int]:
+    """The three levels packed in a ``CardSet``'s int."""
+    return value & _LEVEL, value >> LEVEL_BITS & _LEVEL, value >> 2 * LEVEL_BITS
+
+
+def _pack(l1: int, l2: int, l3: int) -> int:
+    return l1 | l2 << LEVEL_BITS | l3 << 2 * LEVEL_BITS
+
+
+def _copies(value: int, card: int) -> int:
+    """How many copies of ``card`` the packed levels ``value`` hold."""
+    return (value >> card & 1) + (value >> (LEVEL_BITS + card) & 1) + (value >> (2 * LEVEL_BITS + card) & 1)
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
 #: The cards of each suit's 13-bit pattern, keyed by ``suit << 13 | bits``, filled on first use.
 _SUIT_CARDS: dict[int, tuple[Card, ...]] = {}
 
@@ -181,8 +213,11 @@ def _suit_cards(key: int) -> tuple[Card, ...]:
 
 
 def mask_to_cards(mask: int) -> list[Card]:
-    """The cards of a bitboard, lowest id first."""
+    """The cards of a bitboard, lowest id first; of a ``CardSet``'s packed levels (``int(s)``),
+    each card as many times as the set holds it."""
     mask = int(mask)
+    if mask >> LEVEL_BITS:
+        return [c for c in mask_to_cards(mask & _LEVEL) for _ in range(_copies(mask, c))]
     out = []
     if mask.bit_count() < 6:
         while mask:  # one step per card held, not per card of the deck
@@ -202,13 +237,55 @@ def mask_to_cards(mask: int) -> list[Card]:
 FULL_MASK = (1 << 52) - 1
 
 
+def _check_levels(value: int) -> None:
+    """Refuse (``ValueError``) an int that is no ``CardSet``: bits off the cards, or a level
+    holding a card that the level below lacks."""
+    levels = _split(value)
+    if value < 0 or value >> MAX_COPIES * LEVEL_BITS or max(levels) > FULL_MASK:
+        where = " of its levels (bits 0..51, 64..115, 128..179)" if value > _LEVEL else ""
+        raise ValueError(f"bitboard {value:#x} has bits outside 0..51{where}")
+    for k in (1, 2):
+        loose = levels[k] & ~levels[k - 1]
+        if loose:
+            names = " ".join(map(str, mask_to_cards(loose)))
+            raise ValueError(f"bitboard {value:#x}: level {k + 1} (cards held at least {_times(k + 1)}) holds "
+                             f"{names}, which level {k} lacks")
+
+
+def _count_cards(cards) -> int:
+    """The packed levels of some cards (text or an iterable), each repeat one more copy; a card
+    more than ``MAX_COPIES`` times raises ``ValueError`` naming it."""
+    cards = parse_cards(cards)
+    l1 = l2 = l3 = 0
+    for card in cards:
+        b = 1 << card
+        if not l1 & b:
+            l1 |= b
+        elif not l2 & b:
+            l2 |= b
+        elif not l3 & b:
+            l3 |= b
+        else:
+            raise ValueError(f"card {card} appears {cards.count(card)} times: a set of cards holds at most "
+                             f"{MAX_COPIES} copies of a card (three decks)")
+    return _pack(l1, l2, l3)
+
+
+def _difference(a: int, b: int) -> int:
+    """``Counter``'s ``a - b`` on packed levels: each card's copies in ``a`` less those in ``b``,
+    none below zero (``engine.copies.levels_diff``, which holds for any ``b``)."""
+    (a1, a2, a3), (b1, b2, b3) = _split(a), _split(b)
+    return _pack((a1 & ~b1) | (a2 & ~b2) | (a3 & ~b3), (a2 & ~b1) | (a3 & ~b2), a3 & ~b1)
+
+
 class CardSet(int):
-    """A set of cards held as a bitboard (bit = card id), like python-chess's ``SquareSet``.
+    """A set of cards held as a bitboard (bit = card id), like python-chess's ``SquareSet``,
+    which may hold up to three copies of a card (tables of two and three decks).
 
     It is the int the engine uses (``int(s)``, ``np.uint64(s)``, ``s >> 51 & 1`` all work), and
     it iterates, counts, tests membership, combines and prints as a set of cards. Built from a
-    bitboard, a string of cards or any iterable of cards; a repeated card or a bit outside
-    0..51 raises ``ValueError``.
+    bitboard, a string of cards or any iterable of cards; a card more than three times or a bit
+    outside 0..51 raises ``ValueError``.
 
     >>> s = CardSet("AS KS 7H")
     >>> len(s), "KS" in s, s
@@ -217,34 +294,89 @@ class CardSet(int):
     S: A K  H: 7  D: -  C: -
     >>> list(s & CardSet("AS 2C")), s - CardSet("AS"), s == ["AS", "KS", "7H"], s[0]
     ([AS], CardSet('7H KS'), True, 7H)
+
+    Copies: the int packs the levels ``L1 | L2 << 64 | L3 << 128`` (level k: the cards held at
+    least k times, ``levels()``), so a set without copies is its bitboard and one with copies is
+    a larger int (``np.uint64`` refuses it: the engine takes ``levels()``). The operators are
+    ``collections.Counter``'s: ``+`` adds the copies (more than three of a card raises), ``-``
+    takes away what there is to take (``take`` refuses a card the set lacks), ``&`` and ``|``
+    keep the fewer and the more copies of each card (the levels' and, or), ``^`` the difference
+    in copies (``(a - b) | (b - a)``); without copies each is the set operation of the bitboards.
+
+    >>> h = CardSet("AS KH AS")
+    >>> h, len(h), h.count("AS"), str(h), h.take("AS")
+    (CardSet('KH AS AS'), 3, 2, 'S: A A  H: K  D: -  C: -', CardSet('KH AS'))
+    >>> h.levels() == (CardSet("AS KH"), CardSet("AS"), 0), h + CardSet("AS") == "AS AS AS KH"
+    (True, True)
     """
 
     __slots__ = ()
 
     def __new__(cls, cards: int | str | Iterable[Card | str | int] = 0) -> CardSet:
         if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
-            mask = int(cards)
-            if not 0 <= mask <= FULL_MASK:
-                raise ValueError(f"bitboard {mask:#x} has bits outside 0..51")
+            value = int(cards)
+            _check_levels(value)
         else:
-            mask = cards_to_mask(cards)
-        return super().__new__(cls, mask)
+            value = _count_cards(cards)
+        return super().__new__(cls, value)
 
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """A card set from a bitboard known to be valid (the engine's): no checks."""
         return int.__new__(cls, mask)
 
+    @classmethod
+    def from_levels(cls, *levels: int) -> CardSet:
+        """The set whose level k (1 to 3 masks, ints or numpy ints) holds the cards held at
+        least k times: ``levels()``'s inverse, and how the engine's ``hands[k * N + s]`` read
+        as cards. A mask with bits outside 0..51, or a level holding a card the level below
+        lacks, raises ``ValueError``.
+
+        >>> CardSet.from_levels(1 << 51 | 1, 1 << 51)
+        CardSet('2C AS AS')
+        """
+        if not 1 <= len(levels) <= MAX_COPIES:
+            raise ValueError(f"a set of cards has 1 to {MAX_COPIES} levels, not {len(levels)}")
+        for k, mask in enumerate(levels, 1):
+            if not is_int(mask) or not 0 <= int(mask) <= FULL_MASK:
+                raise ValueError(f"level {k} must be a bitboard of cards 0..51, not {mask!r}")
+        return cls(_pack(*(int(m) for m in levels), *(0,) * (MAX_COPIES - len(levels))))
+
+    @classmethod
+    def full_decks(cls, decks: int = 1) -> CardSet:
+        """Every card ``decks`` times (1 to 3): the cards of ``decks`` decks shuffled together.
+
+        >>> len(CardSet.full_decks(2)), CardSet.full_decks(2).count("AS")
+        (104, 2)
+        """
+        if not is_int(decks) or not 1 <= decks <= MAX_COPIES:
+            raise ValueError(f"decks must be an int in 1..{MAX_COPIES}, not {decks!r}")
+        return cls.from_levels(*(FULL_MASK,) * int(decks))
+
+    def levels(self) -> tuple[int, int, int]:
+        """The bitboards of the cards held at least once, twice and three times (the engine's
+        levels, ``engine.copies``); ``(int(s), 0, 0)`` for a set without copies."""
+        return _split(int(self))
+
+    def count(self, card: Card | str | int) -> int:
+        """How many copies of ``card`` (a card, a string or an id) the set holds, 0 to 3."""
+        return _copies(int(self), to_card(card))
+
+    def _same(self, value: int) -> CardSet:
+        """A set of this kind (a rules' set keeps its names) with the packed levels ``value``."""
+        return CardSet(value)
+
     def __iter__(self):
-        """The cards, lowest id first (clubs 2 .. spades A)."""
+        """The cards, lowest id first (clubs 2 .. spades A), a card held twice twice."""
         return iter(mask_to_cards(self))
 
     def __len__(self) -> int:
+        """The cards held, copies counted."""
         return self.bit_count()
 
     def __getitem__(self, i):
         """The ``i``-th card (or a list, for a slice) in id order, as in the list it replaced."""
-        return mask_to_cards(self)[i]
+        return list(self)[i]
 
     def __contains__(self, card) -> bool:
         try:
@@ -253,12 +385,13 @@ class CardSet(int):
             return False
 
     def __eq__(self, other) -> bool:
-        """Equal to the same bitboard, or to any collection of the same cards (``== []``)."""
+        """Equal to the same bitboard (packed levels), or to any collection of the same cards,
+        copies counted (``== []``, ``== "AS AS"``)."""
         if isinstance(other, (int, np.integer)) and not isinstance(other, bool):
             return int(self) == int(other)
         if isinstance(other, (list, tuple, set, frozenset, str)):
             try:
-                return int(self) == cards_to_mask(other)
+                return int(self) == _count_cards(other)
             except ValueError:
                 return False
         return NotImplemented
@@ -270,23 +403,59 @@ class CardSet(int):
     __hash__ = int.__hash__
 
     def __and__(self, other) -> CardSet:
-        return CardSet(int(self) & int(other))
+        """Each card as few times as either set holds it."""
+        return self._same(int(self) & int(other))
 
     def __or__(self, other) -> CardSet:
-        return CardSet(int(self) | int(other))
+        """Each card as many times as either set holds it."""
+        return self._same(int(self) | int(other))
 
     def __xor__(self, other) -> CardSet:
-        return CardSet(int(self) ^ int(other))
+        """Each card as many times as one set holds it more than the other."""
+        a, b = int(self), int(_as_cardset(other))
+        if not (a | b) >> LEVEL_BITS:
+            return self._same(a ^ b)
+        return self._same(_difference(a, b) | _difference(b, a))
 
     def __sub__(self, other) -> CardSet:
-        """The cards of this set that are not in ``other``."""
-        return CardSet(int(self) & ~int(other))
+        """The cards of this set less those of ``other``, copies counted (a card ``other``
+        holds more times than this set is simply gone; see ``take``)."""
+        return self._same(_difference(int(self), int(_as_cardset(other))))
 
-    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+    def __add__(self, other) -> CardSet:
+        """Both sets' cards, copies added; a card held more than three times in all raises
+        ``ValueError`` naming it."""
+        a, b = int(self), int(_as_cardset(other))
+        (a1, a2, a3), (b1, b2, b3) = _split(a), _split(b)
+        over = (a1 & b3) | (a2 & b2) | (a3 & b1)
+        if over:
+            card = mask_to_cards(over)[0]
+            raise ValueError(f"{card} would be held {_copies(a, card) + _copies(b, card)} times: a set of cards "
+                             f"holds at most {MAX_COPIES} copies of a card (three decks)")
+        return self._same(_pack(a1 | b1, a2 | b2 | (a1 & b1), a3 | b3 | (a2 & b1) | (a1 & b2)))
+
+    __rand__, __ror__, __rxor__, __radd__ = __and__, __or__, __xor__, __add__
+
+    def take(self, cards) -> CardSet:
+        """This set less ``cards`` (a set, text, cards or a bitboard), which it must hold, copies
+        counted: a card it holds fewer times raises ``ValueError`` naming it (``-`` takes what
+        there is).
+
+        >>> CardSet("AS AS 7H").take("AS 7H")
+        CardSet('AS')
+        """
+        other = int(_as_cardset(cards))
+        lacking = _difference(other, int(self))
+        if lacking:
+            card = mask_to_cards(lacking)[0]
+            have = _copies(int(self), card)
+            holds = f"holds it {_times(have)}" if have else "does not hold it"
+            raise ValueError(f"cannot take {card} {_times(_copies(other, card))} from {self!r}: it {holds}")
+        return self._same(_difference(int(self), other))
 
     def suit(self, suit: int) -> CardSet:
-        """The cards of one suit (0 clubs .. 3 spades)."""
-        return CardSet(int(self) & (0x1FFF << (13 * int(suit))))
+        """The cards of one suit (0 clubs .. 3 spades), copies kept."""
+        return self._same(int(self) & (0x1FFF << (13 * int(suit))) * _EVERY_LEVEL)
 
     def __str__(self) -> str:
         return format_hand(self)
@@ -301,14 +470,24 @@ class CardSet(int):
         return f"CardSet({' '.join(map(str, self))!r})"
 
 
-def parse_hands(hands, size: int | None = None, players: int = 4) -> tuple[CardSet, ...]:
-    """``players`` disjoint hands (four by default) from as many card collections (strings,
-    card lists or bitboards), or from one string with ``/`` between the hands; with ``size``,
-    each must hold that many.
+def _as_cardset(cards) -> CardSet:
+    """``cards`` as a ``CardSet`` (a set stays itself; an int is read as packed levels)."""
+    return cards if isinstance(cards, CardSet) else CardSet(cards)
 
-    Anything else raises ``ValueError`` naming the seat and the problem. ``parse_deal`` (13
-    cards each) and the solver (any equal sizes) both read their hands through this.
+
+def parse_hands(hands, size: int | None = None, players: int = 4, deck: CardSet | None = None) -> tuple[CardSet, ...]:
+    """``players`` hands (four by default) from as many card collections (strings, card lists
+    or bitboards), or from one string with ``/`` between the hands; with ``size``, each must
+    hold that many.
+
+    ``deck`` is the cards the hands are dealt from, copies counted: one deck of 52 by default;
+    ``Rules.parse_hands`` passes the table's (two or three decks less the cards it removes).
+    No hand may hold a card more times than the deck has it, nor all hands together (with one
+    deck: no card in two hands). Anything else raises ``ValueError`` naming the seat, the card
+    and the problem. ``parse_deal`` (13 cards each) and the solver (any equal sizes) both read
+    their hands through this.
     """
+    deck = _ONE_DECK if deck is None else _as_cardset(deck)
     if isinstance(hands, str):
         hands = hands.split("/")
     try:
@@ -324,30 +503,51 @@ def parse_hands(hands, size: int | None = None, players: int = 4) -> tuple[CardS
             cards = CardSet(h)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"seat {seat}'s hand: {exc}") from None
+        extra = cards - deck
+        if extra:
+            card = extra[0]
+            if not deck.count(card):
+                raise ValueError(f"seat {seat}'s hand holds {card}, which a table of {players} players removes from the deck")
+            raise ValueError(f"seat {seat}'s hand: card {card} appears {_times(cards.count(card))}, and a table of "
+                             f"{players} players has it {_times(deck.count(card))}")
         if size is not None and len(cards) != size:
             raise ValueError(f"seat {seat}'s hand has {len(cards)} cards, not {size}")
         sets.append(cards)
-    for a in range(players):
-        for b in range(a + 1, players):
-            both = sets[a] & sets[b]
-            if both:
-                raise ValueError(f"seats {a} and {b} both hold {' '.join(map(str, both))}")
+    left = deck
+    for seat, cards in enumerate(sets):
+        short = cards - left
+        if short:
+            raise ValueError(_held_too_often(sets[: seat + 1], short[0], deck, players))
+        left -= cards
     return tuple(sets)
+
+
+def _held_too_often(sets, card: Card, deck: CardSet, players: int) -> str:
+    """Why the hands ``sets`` cannot all be dealt from ``deck``: the last one takes a copy of
+    ``card`` that the others left none of."""
+    holders = [s for s, cards in enumerate(sets) if card in cards]
+    if not int(deck) >> LEVEL_BITS:  # one deck: the words of every earlier version
+        first, last = holders[0], len(sets) - 1
+        return f"seats {first} and {last} both hold {' '.join(map(str, sets[first] & sets[last]))}"
+    names = ", ".join(map(str, holders[:-1])) + f" and {holders[-1]}"
+    held = sum(cards.count(card) for cards in sets)
+    return f"seats {names} hold {card} {_times(held)} in all, and a table of {players} players has it {_times(deck.count(card))}"
 
 
 def format_hand(mask: int, trumps: tuple = ()) -> str:
     """A hand as players write it, spades first, high cards first: ``S: A K 7  H: Q 4  D: -  C: 2``.
 
     ``trumps`` are the jokers and high deuces of the rules (``TrumpCard``, lowest first): they
-    lead the spades, highest first (``S: BJ 2D A K  H: ...``).
+    lead the spades, highest first (``S: BJ 2D A K  H: ...``). ``mask`` may be a ``CardSet``
+    with copies (or its int): a card held twice is written twice (``S: A A K``).
     """
     mask = int(mask)
     special = {int(c): c for c in trumps}
     parts = []
     for suit in (3, 2, 1, 0):
-        ranks = [str(c) for c in reversed(trumps) if mask >> c & 1] if suit == 3 else []
+        ranks = [str(c) for c in reversed(trumps) for _ in range(_copies(mask, c))] if suit == 3 else []
         ids = [suit * 13 + r for r in range(12, -1, -1)]
-        ranks += [RANK_CHARS[c % 13] for c in ids if mask >> c & 1 and c not in special]
+        ranks += [RANK_CHARS[c % 13] for c in ids if c not in special for _ in range(_copies(mask, c))]
         parts.append(f"{SUIT_CHARS[suit]}: {' '.join(ranks) if ranks else '-'}")
     return "  ".join(parts)
 
@@ -365,29 +565,11 @@ class TrumpCardSet(CardSet):
     def __getnewargs__(self):
         return (int(self), self._deck, self._trumps)
 
-    def _same(self, mask: int) -> TrumpCardSet:
-        return TrumpCardSet(int(mask), self._deck, self._trumps)
+    def _same(self, value: int) -> TrumpCardSet:
+        return TrumpCardSet(int(value), self._deck, self._trumps)
 
     def __iter__(self):
         return (self._deck[c] for c in mask_to_cards(self))
-
-    def __getitem__(self, i):
-        cards = [self._deck[c] for c in mask_to_cards(self)]
-        return cards[i]
-
-    def __and__(self, other):
-        return self._same(int(self) & int(other))
-
-    def __or__(self, other):
-        return self._same(int(self) | int(other))
-
-    def __xor__(self, other):
-        return self._same(int(self) ^ int(other))
-
-    def __sub__(self, other):
-        return self._same(int(self) & ~int(other))
-
-    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
     def suit(self, suit: int) -> TrumpCardSet:
         """The cards that count as ``suit``: the trumps (jokers and high deuces included) for 3."""
@@ -402,6 +584,9 @@ class TrumpCardSet(CardSet):
 
     def __repr__(self) -> str:
         return f"CardSet({' '.join(map(str, self))!r})"
+
+
+_ONE_DECK = CardSet.full_decks(1)
 
 
 class Seat(int):

@@ -406,9 +406,12 @@ class Rules:
 
     def parse_hands(self, hands, size: int | None = None) -> tuple[CardSet, ...]:
         """``cards.parse_hands`` for this table (``players`` hands) under these rules: the same
-        checks, a card named in text must be one these rules have (``named``), no hand holds a
-        card the table removes, and the hands come back as ``cardset``s."""
-        sets = parse_hands(hands, size, self.players)
+        checks against the table's deck (``decks`` decks less the ``removed_cards``: no hand holds
+        a card the table removes, nor more copies of a card than its decks have, nor all hands
+        together), a card named in text must be one these rules have (``named``), and the hands
+        come back as ``cardset``s."""
+        deck = CardSet.full_decks(self.decks).take(self.removed_cards)
+        sets = parse_hands(hands, size, self.players, deck)
         parts = hands.split("/") if isinstance(hands, str) else list(hands)
         for seat, part in enumerate(parts):
             if not isinstance(part, (int, np.integer)):
@@ -416,10 +419,6 @@ class Rules:
                     self.check_names(part)
                 except ValueError as exc:
                     raise ValueError(f"seat {seat}'s hand: {exc}") from None
-        for seat, cards in enumerate(sets):
-            for card in self.removed_cards:
-                if card in cards:
-                    raise ValueError(f"seat {seat}'s hand holds {card}, which a table of {self.players} removes from the deck")
         return tuple(self.cardset(m) for m in sets)
 
     def engine_mask(self, mask: int) -> int:
