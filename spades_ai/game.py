@@ -78,7 +78,7 @@ class Hand(PublicFacts):
         #: the rules as the int64 array the kernels read
         self.rules_array = self.rules.as_array()
         # the engine's layout: jokers and high deuces in the trump lane (rules.py, engine/bits.py)
-        self._hands = np.array([self.rules.engine_mask(m) for m in self.deal], dtype=np.uint64)
+        self._hands = self.rules.engine_hands(self.deal)
         self._pub = np.zeros(_st.N_PUBLIC, dtype=np.int64)
         _st.reset_public(self._pub, self._hands, dealer, np.array(scores, np.int64), np.array(bag_count, np.int64),
                          hands_played, self.rules_array)  # fmt: skip
@@ -141,8 +141,13 @@ class Hand(PublicFacts):
         return [self.plays[i : i + n] for i in range(0, done, n)]
 
     def cards(self, seat: int) -> CardSet:
-        """The cards ``seat`` still holds."""
-        return self.rules.engine_cards(int(self._hands[seat]))
+        """The cards ``seat`` still holds (copies counted, with several decks)."""
+        return self.rules.engine_cards(*self._levels(seat))
+
+    def _levels(self, seat: int) -> list[int]:
+        """The levels of ``seat``'s cards in the engine's hands (one with one deck)."""
+        n = self.rules.players
+        return [int(self._hands[k * n + seat]) for k in range(self.rules.decks)]
 
     # -- passing -------------------------------------------------------------------------
     @property

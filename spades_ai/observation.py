@@ -104,7 +104,9 @@ class PublicFacts:
     @property
     def played_by(self) -> list[CardSet]:
         """The cards each seat has played."""
-        return [self.rules.engine_cards(int(self._facts[_st.P_PLAYED_BY + s])) for s in range(self.rules.players)]
+        f = self._facts
+        return [self.rules.engine_cards(f[_st.P_PLAYED_BY + s], f[_st.P_PLAYED_BY2 + s], f[_st.P_PLAYED_BY3 + s])
+                for s in range(self.rules.players)]  # fmt: skip
 
     @property
     def voids(self) -> list[set[int]]:
@@ -140,7 +142,7 @@ class Observation(PublicFacts):
         self._engine = int(cards)
         #: the seat's own cards (empty before a blind-nil decision); ``int(obs.cards)`` is the
         #: bitboard of their card ids
-        self.cards = rules.engine_cards(self._engine)
+        self.cards = rules.engine_cards(self._engine, int(public[_st.P_OWN2]), int(public[_st.P_OWN3]))
         public = public.copy() if isinstance(public, np.ndarray) and public.dtype == np.int64 else np.array(public, np.int64)
         public.flags.writeable = False
         self.public = public
@@ -162,7 +164,7 @@ class Observation(PublicFacts):
         obs = cls.__new__(cls)
         obs.seat = seat
         obs._engine = cards
-        obs.cards = rules.engine_cards(cards)
+        obs.cards = rules.engine_cards(cards, int(public[_st.P_OWN2]), int(public[_st.P_OWN3]))
         obs.public = public
         obs.rules = rules
         obs.rules_array = rules_array

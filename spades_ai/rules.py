@@ -372,11 +372,25 @@ class Rules:
         """The card at an engine bit (``engine.bits``), as these rules name it."""
         return self.engine_deck[int(engine_id)]
 
-    def engine_cards(self, mask: int) -> CardSet:
-        """The cards of an engine bitboard, as these rules name them (a ``CardSet`` of ids)."""
+    def engine_cards(self, mask: int, twice: int = 0, thrice: int = 0) -> CardSet:
+        """The cards of an engine bitboard, as these rules name them (a ``CardSet`` of ids);
+        with several decks ``twice`` and ``thrice`` are the multiset's levels 2 and 3 (the
+        cards held at least twice, three times: ``engine.copies``)."""
+        if twice or thrice:
+            return CardSet.from_levels(int(mask), int(twice), int(thrice))
         if not self.extra_trumps:
             return CardSet.from_mask(int(mask))
         return self.cardset(self.public_mask(mask))
+
+    def engine_hands(self, deal) -> np.ndarray:
+        """The hidden hands of the engine (``uint64[decks * players]``, level k of seat s at
+        ``k * players + s``: ``engine.copies``) of a deal given as one ``CardSet`` a seat."""
+        n = self.players
+        hands = np.zeros(self.decks * n, dtype=np.uint64)
+        for s, cards in enumerate(deal):
+            for k, level in enumerate(cards.levels()[: self.decks]):
+                hands[k * n + s] = self.engine_mask(level) if k == 0 else level
+        return hands
 
     def named(self, card: Card | str | int) -> Card:
         """The card of these rules that ``card`` names (a string, a ``Card`` or an id). A card

@@ -21,7 +21,9 @@ def _rules(rules) -> Rules:
 
 def deal_masks(seed: int, start: int, n: int, rules: Rules | None = None) -> np.ndarray:
     """Deals ``start .. start+n-1`` of ``seed`` as an ``(n, players)`` uint64 array of
-    bitboards (card ids) of the table of ``rules`` (four seats of 13 by default)."""
+    bitboards (card ids) of the table of ``rules`` (four seats of 13 by default); with several
+    decks ``(n, decks * players)``, the seats' levels (``engine.copies``: column
+    ``k * players + s`` holds the cards seat s has at least k + 1 times)."""
     seed, start, n = check_seed(seed), check_count(start, "start"), check_count(n)
     return deal_batch(np.uint64(seed), start, n, _rules(rules).as_array())
 
@@ -29,9 +31,12 @@ def deal_masks(seed: int, start: int, n: int, rules: Rules | None = None) -> np.
 def match_deal(seed: int, match_no: int, hand_no: int, rules: Rules) -> list[int]:
     """The seats' bitboards (card ids, jokers and high deuces too) of hand ``hand_no`` of
     match ``match_no`` of ``seed``: the cards ``play_matches``, ``VectorEnv(episode="match")``,
-    the tables and the adapters deal there."""
-    cards = np.empty(rules.players, np.uint64)
+    the tables and the adapters deal there. With several decks, one ``CardSet`` a seat, its
+    copies included (a bitboard cannot hold them)."""
+    cards = np.empty(rules.decks * rules.players, np.uint64)
     deal_match_hand(np.uint64(seed), match_no, hand_no, cards, rules.as_array())
+    if rules.decks > 1:
+        return list(_cardsets(cards, rules))
     return [rules.public_mask(int(c)) for c in cards]
 
 
@@ -48,9 +53,16 @@ def deal(seed: int, index: int = 0, rules: Rules | None = None) -> tuple[CardSet
     [13, 13, 13, 13]
     >>> [len(h) for h in deal(7, 3, Rules(players=5))]
     [10, 10, 10, 10, 10]
+    >>> [len(h) for h in deal(7, 3, Rules(players=8))]  # two decks: a hand may hold a card twice
+    [13, 13, 13, 13, 13, 13, 13, 13]
     """
-    masks = deal_masks(seed, index, 1, rules)[0]
-    return tuple(CardSet(int(m)) for m in masks)
+    return _cardsets(deal_masks(seed, index, 1, rules)[0], _rules(rules))
+
+
+def _cardsets(row: np.ndarray, rules: Rules) -> tuple[CardSet, ...]:
+    """Every seat's ``CardSet`` (copies included) of a row of hands in card ids."""
+    n = rules.players
+    return tuple(CardSet.from_levels(*(int(row[k * n + s]) for k in range(rules.decks))) for s in range(n))
 
 
 def random_playouts(n: int, seed: int = 0, *, rules: Rules | None = None, dealer: int = 0) -> np.ndarray:
