@@ -375,7 +375,7 @@ def test_as_array_round_trip():
     assert len(seen) > 250  # distinct rules give distinct arrays
     named = {getattr(rules_mod, n) for n in dir(rules_mod) if n.startswith("R_")}
     assert set(range(rules_mod.N_RULE_SLOTS)) - named == {rules_mod.R_EXTRA + i for i in (1, 2, 3)} | {
-        37, 38, 39  # R_EXTRA's 4 slots; three spare
+        39  # R_EXTRA's 4 slots; one spare (37, 38: the deck's copies, R_DECK2 and R_DECK3)
     }
 
 
@@ -759,8 +759,10 @@ def test_table_presets():
         ({"players": 2}, "'players'"),
         ({"players": 13}, "'players'"),
         ({"players": True}, "'players'"),
-        ({"players": 8}, "needs 2 decks"),
-        ({"players": 12}, "needs 3 decks"),
+        ({"players": 8, "jokers": 1}, "'jokers' = 1 is played with one deck only: a table of 8 players shuffles 2 decks"),
+        ({"players": 12, "deuces_high": 1}, "'deuces_high' = 1 is played with one deck only"),
+        ({"players": 6, "teams": "pairs", "pass_cards": 2}, "'pass_cards' = 2 is played with one deck only"),
+        ({"players": 8, "teams": "pairs", "blind_nil": True, "blind_pass": 1}, "'blind_pass' = 1 is played with one deck"),
         ({"teams": "trios"}, "'teams'"),
         ({"players": 3, "teams": "pairs"}, "even number"),
         ({"must_win": True}, "'must_win' is played solo only"),
@@ -777,6 +779,7 @@ def test_table_presets():
         ({"players": 5, "jokers": 2}, "'jokers' = 2 needs 2C"),
         ({"players": 5, "min_bid": 11}, r"'min_bid' must be an int in 1\.\.10"),
         ({"players": 3, "min_bid": 18}, r"1\.\.17"),
+        ({"players": 7, "min_bid": 15}, r"1\.\.14"),
     ],
 )
 def test_table_fields_are_refused_by_name(fields, named):
