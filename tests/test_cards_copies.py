@@ -4,6 +4,7 @@ the one-deck sets that stay their bitboards."""
 
 from __future__ import annotations
 
+import pickle
 import random
 import types
 from collections import Counter
@@ -94,6 +95,7 @@ def test_levels_round_trip_and_nest():
     assert (CardSet(l1), CardSet(l2), CardSet(l3)) == (CardSet("2C KH AS"), CardSet("2C AS"), CardSet("2C"))
     assert CardSet.from_levels(*map(np.uint64, h.levels())) == h == CardSet.from_levels(l1, l2, l3)
     assert int(h) == l1 | l2 << 64 | l3 << 128 and CardSet(int(h)) == h
+    assert pickle.loads(pickle.dumps(h)) == h and type(pickle.loads(pickle.dumps(h))) is CardSet  # to workers
     assert CardSet.full_decks(3) == CardSet(DECK * 3) and len(CardSet.full_decks(2)) == 104
     assert h.suit(0) == "2C 2C 2C" and h.suit(3) == "AS AS" and len(h.suit(1)) == 0
 
