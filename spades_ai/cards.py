@@ -515,8 +515,7 @@ def parse_hands(hands, size: int | None = None, players: int = 4, deck: CardSet 
         if extra:
             card = extra[0]
             if not deck.count(card):
-                raise ValueError(f"seat {seat}'s hand holds {card}, which a table of {players} players removes "
-                                 f"from the deck")
+                raise ValueError(f"seat {seat}'s hand holds {card}, which a table of {players} removes from the deck")
             raise ValueError(f"seat {seat}'s hand: card {card} appears {_times(cards.count(card))}, and a table of "
                              f"{players} players has it {_times(deck.count(card))}")
         if size is not None and len(cards) != size:
