@@ -240,6 +240,8 @@ FULL_MASK = (1 << 52) - 1
 def _check_levels(value: int) -> None:
     """Refuse (``ValueError``) an int that is no ``CardSet``: bits off the cards, or a level
     holding a card that the level below lacks."""
+    if 0 <= value <= FULL_MASK:  # one deck: no levels to nest
+        return
     levels = _split(value)
     if value < 0 or value >> MAX_COPIES * LEVEL_BITS or max(levels) > FULL_MASK:
         where = " of its levels (bits 0..51, 64..115, 128..179)" if value > _LEVEL else ""
@@ -274,6 +276,8 @@ def _count_cards(cards) -> int:
 def _difference(a: int, b: int) -> int:
     """``Counter``'s ``a - b`` on packed levels: each card's copies in ``a`` less those in ``b``,
     none below zero (``engine.copies.levels_diff``, which holds for any ``b``)."""
+    if not (a | b) >> LEVEL_BITS:
+        return a & ~b
     (a1, a2, a3), (b1, b2, b3) = _split(a), _split(b)
     return _pack((a1 & ~b1) | (a2 & ~b2) | (a3 & ~b3), (a2 & ~b1) | (a3 & ~b2), a3 & ~b1)
 
@@ -363,8 +367,9 @@ class CardSet(int):
         return _copies(int(self), to_card(card))
 
     def _same(self, value: int) -> CardSet:
-        """A set of this kind (a rules' set keeps its names) with the packed levels ``value``."""
-        return CardSet(value)
+        """A set of this kind (a rules' set keeps its names) with the packed levels ``value``,
+        which come from valid sets."""
+        return CardSet.from_mask(value)
 
     def __iter__(self):
         """The cards, lowest id first (clubs 2 .. spades A), a card held twice twice."""
@@ -402,19 +407,22 @@ class CardSet(int):
 
     __hash__ = int.__hash__
 
+    def _bitwise(self, other, value: int) -> CardSet:
+        if not isinstance(other, CardSet):  # a bare int (a mask, or its complement): check the result
+            _check_levels(value)
+        return self._same(value)
+
     def __and__(self, other) -> CardSet:
         """Each card as few times as either set holds it."""
-        return self._same(int(self) & int(other))
+        return self._bitwise(other, int(self) & int(other))
 
     def __or__(self, other) -> CardSet:
         """Each card as many times as either set holds it."""
-        return self._same(int(self) | int(other))
+        return self._bitwise(other, int(self) | int(other))
 
     def __xor__(self, other) -> CardSet:
         """Each card as many times as one set holds it more than the other."""
         a, b = int(self), int(_as_cardset(other))
-        if not (a | b) >> LEVEL_BITS:
-            return self._same(a ^ b)
         return self._same(_difference(a, b) | _difference(b, a))
 
     def __sub__(self, other) -> CardSet:
@@ -507,7 +515,7 @@ def parse_hands(hands, size: int | None = None, players: int = 4, deck: CardSet 
         if extra:
             card = extra[0]
             if not deck.count(card):
-                raise ValueError(f"seat {seat}'s hand holds {card}, which a table of {players} players removes from the deck")
+                raise ValueError(f"seat {seat}'s hand holds {card}, which a table of {players} removes from the deck")
             raise ValueError(f"seat {seat}'s hand: card {card} appears {_times(cards.count(card))}, and a table of "
                              f"{players} players has it {_times(deck.count(card))}")
         if size is not None and len(cards) != size:
@@ -531,7 +539,8 @@ def _held_too_often(sets, card: Card, deck: CardSet, players: int) -> str:
         return f"seats {first} and {last} both hold {' '.join(map(str, sets[first] & sets[last]))}"
     names = ", ".join(map(str, holders[:-1])) + f" and {holders[-1]}"
     held = sum(cards.count(card) for cards in sets)
-    return f"seats {names} hold {card} {_times(held)} in all, and a table of {players} players has it {_times(deck.count(card))}"
+    has = _times(deck.count(card))
+    return f"seats {names} hold {card} {_times(held)} in all, and a table of {players} players has it {has}"
 
 
 def format_hand(mask: int, trumps: tuple = ()) -> str:
@@ -545,9 +554,9 @@ def format_hand(mask: int, trumps: tuple = ()) -> str:
     special = {int(c): c for c in trumps}
     parts = []
     for suit in (3, 2, 1, 0):
-        ranks = [str(c) for c in reversed(trumps) for _ in range(_copies(mask, c))] if suit == 3 else []
+        ranks = [str(c) for c in reversed(trumps) if mask >> c & 1 for _ in range(_copies(mask, c))] if suit == 3 else []
         ids = [suit * 13 + r for r in range(12, -1, -1)]
-        ranks += [RANK_CHARS[c % 13] for c in ids if c not in special for _ in range(_copies(mask, c))]
+        ranks += [RANK_CHARS[c % 13] for c in ids if mask >> c & 1 and c not in special for _ in range(_copies(mask, c))]
         parts.append(f"{SUIT_CHARS[suit]}: {' '.join(ranks) if ranks else '-'}")
     return "  ".join(parts)
 

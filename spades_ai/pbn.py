@@ -38,7 +38,8 @@ Reading replays every bid and card through ``Hand``: a malformed record raises `
 naming the line, the tag and the problem, a refused bid or card names it, and nothing is
 corrected. Every ``Rules`` of the four-player partnership table can be written (the ``Rules``
 tag holds any field, the ``Pass`` and ``BlindPass`` sections the passes). The format's four
-compass seats and two pairs fix that table: a hand of 3 or 5 players, or of four solo, is
+compass seats and two pairs fix that table (and its one deck): a hand of 3 or 5 players, of
+four solo, or of 6 to 12 players (two and three decks, whose hands may hold a card twice) is
 refused by name, written (``ValueError``) or read (``PBNError`` on the ``Rules`` tag); save
 such a hand as a ``Hand`` record (``Hand.to_json()``) or a saved match instead.
 

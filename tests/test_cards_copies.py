@@ -4,6 +4,7 @@ the one-deck sets that stay their bitboards."""
 
 from __future__ import annotations
 
+import pickle
 import random
 import types
 from collections import Counter
@@ -94,6 +95,7 @@ def test_levels_round_trip_and_nest():
     assert (CardSet(l1), CardSet(l2), CardSet(l3)) == (CardSet("2C KH AS"), CardSet("2C AS"), CardSet("2C"))
     assert CardSet.from_levels(*map(np.uint64, h.levels())) == h == CardSet.from_levels(l1, l2, l3)
     assert int(h) == l1 | l2 << 64 | l3 << 128 and CardSet(int(h)) == h
+    assert pickle.loads(pickle.dumps(h)) == h and type(pickle.loads(pickle.dumps(h))) is CardSet  # to workers
     assert CardSet.full_decks(3) == CardSet(DECK * 3) and len(CardSet.full_decks(2)) == 104
     assert h.suit(0) == "2C 2C 2C" and h.suit(3) == "AS AS" and len(h.suit(1)) == 0
 
@@ -169,11 +171,11 @@ def test_deals_of_every_table_parse_and_print_back(players):
         (8, "AS AS AS", "seat 0's hand: card AS appears 3 times, and a table of 8 players has it twice"),
         (4, "AS AS", "seat 0's hand: card AS appears twice, and a table of 4 players has it once"),
         (12, "AS AS AS", None),
-        (6, "2D", "seat 0's hand holds 2D, which a table of 6 players removes from the deck"),
-        (7, "2H", "holds 2H, which a table of 7 players removes"),
+        (6, "2D", "seat 0's hand holds 2D, which a table of 6 removes from the deck"),
+        (7, "2H", "holds 2H, which a table of 7 removes"),
         (11, "2D", None),
         (11, "2D 2D", "seat 0's hand: card 2D appears twice, and a table of 11 players has it once"),
-        (10, "AS AS AS 2C", "holds 2C, which a table of 10 players removes"),
+        (10, "AS AS AS 2C", "holds 2C, which a table of 10 removes"),
         (9, [51, 51, 60], "seat 0's hand: a card id is an int in 0..51, not 60"),
         (9, "AS XS", "seat 0's hand: bad card 'XS'"),
         (9, 1 << 52, "seat 0's hand: bitboard .* has bits outside 0..51"),

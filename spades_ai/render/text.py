@@ -74,7 +74,8 @@ def team_names(names: Sequence[str], rules: Rules | None = None) -> tuple[str, .
 
 def format_cards(cards: CardSet | str | Iterable, legal: CardSet | Iterable | None = None) -> str:
     """A seat's cards by suit, spades first and high cards first, each written as it is typed
-    (``AS``); with ``legal``, the cards that may be played are marked ``*``."""
+    (``AS``), a card held twice written twice (``S: AS AS``, with several decks); with
+    ``legal``, the cards that may be played are marked ``*``."""
     cards = cards if isinstance(cards, CardSet) else CardSet(cards)  # a rules' set keeps BJ, LJ
     marked = CardSet(legal) if legal is not None else CardSet()
     parts = []
