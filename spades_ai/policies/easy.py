@@ -75,12 +75,19 @@ def easy_pass(hand, n):
 
 #: ``tricks = a + b * easy_count`` in Easy self-play at each table size (rows by players;
 #: ``experiments/table_calibration.py`` prints them). Easy's play never reads its bid, so the
-#: lines hold whatever it bids.
+#: lines hold whatever it bids; nor its partner, so they hold in pairs too.
 EASY_TABLE_TRICKS = np.array([
     (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
     (2.26, 0.83),
     (1.20, 0.77),
     (0.74, 0.66),
+    (0.38, 0.59),
+    (0.25, 0.53),
+    (0.24, 0.51),
+    (0.02, 0.45),
+    (0.03, 0.41),
+    (0.04, 0.40),
+    (0.03, 0.39),
 ])  # fmt: skip
 
 

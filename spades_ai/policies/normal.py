@@ -57,14 +57,33 @@ from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 _Q, _K, _A = 10, 11, 12
 #: Normal bids blind nil only trailing by this much ...
 BLIND_TRAIL = 150
-#: ``tricks = a + b * estimate_tricks`` in Normal self-play at each table size (rows by players;
-#: ``experiments/table_calibration.py`` prints them). ``table_estimate`` maps another
-#: table's estimate onto the four-player line, so the bid keeps its four-player margin.
+#: ``tricks = a + b * estimate_tricks`` in Normal self-play at each table size, solo (rows by
+#: players; four players: the partnership game, the reference line; ``experiments/table_calibration.py``
+#: prints them). ``table_estimate`` maps another table's estimate onto the four-player line, so
+#: the bid keeps its four-player margin.
 TABLE_TRICKS = np.array([
     (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
     (1.52, 1.22),
     (0.74, 0.96),
     (0.02, 0.84),
+    (0.02, 0.81),
+    (-0.13, 0.69),
+    (-0.04, 0.62),
+    (-0.15, 0.59),
+    (-0.08, 0.49),
+    (0.05, 0.42),
+    (0.06, 0.38),
+])  # fmt: skip
+#: The same lines in pairs (rows by players; only 6, 8, 10 and 12 are played, the other rows
+#: are never read): a partner who covers and ducks under a sure winner moves the line.
+PAIRS_TABLE_TRICKS = np.array([(0.0, 1.0)] * 6 + [
+    (0.39, 0.70),
+    (0.0, 1.0),
+    (-0.06, 0.63),
+    (0.0, 1.0),
+    (-0.07, 0.49),
+    (0.0, 1.0),
+    (-0.07, 0.43),
 ])  # fmt: skip
 #: ... with the opponents this close to the target.
 BLIND_LATE = 150
@@ -149,13 +168,13 @@ def nil_safe(hand, hand2=ZERO, hand3=ZERO):
 
 
 @inline_kernel
-def table_estimate(est, seats):
-    """``est`` on the four-player scale at a table of ``seats`` (``TABLE_TRICKS``); at four
-    players ``est`` itself."""
+def table_estimate(est, seats, pairs=False):
+    """``est`` on the four-player scale at a table of ``seats`` (``TABLE_TRICKS``, or in
+    ``pairs`` from six players ``PAIRS_TABLE_TRICKS``); at four players ``est`` itself."""
     if seats == 4:
         return est
-    a, b = TABLE_TRICKS[seats, 0], TABLE_TRICKS[seats, 1]
-    return (a + b * est - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1]
+    t = PAIRS_TABLE_TRICKS if pairs else TABLE_TRICKS
+    return (t[seats, 0] + t[seats, 1] * est - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1]
 
 
 @kernel
@@ -170,7 +189,7 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     mate_bid = K.bid_of(pub, max(mate, 0))
     partner = -1 if closed or mate < 0 else mate_bid
     _, hand2, hand3 = K.own_copies(pub, hand)
-    est = table_estimate(estimate_tricks(hand, rules, hand2, hand3), seats)
+    est = table_estimate(estimate_tricks(hand, rules, hand2, hand3), seats, mate >= 0)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand, hand2, hand3):
         return 0
     if (bid_mask & K.BID_BITS & ~NIL_BIT) == 0:
