@@ -184,8 +184,8 @@ def test_easy_and_normal_play_whole_hands(rules):
 def test_bids_stay_near_the_tricks_taken(agent, players):
     """Over 300 deals of self-play a number bid is within a trick of the tricks it takes on
     average, as at four players (Easy and Normal underbid there by about half a trick); before
-    the table's rows were fitted, every bid at these tables was 0 or 1, short by 1.8 tricks at
-    six players."""
+    the tables had rows for these sizes, Normal bid 1 at every seat, short by 1.8 tricks at six
+    players."""
     rules = sa.Rules(players=players)
     rec = sa.play_hands([agent] * players, 300, seed=8, rules=rules)
     bids, tricks = rec.bids, rec.tricks_won
