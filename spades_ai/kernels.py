@@ -10,11 +10,20 @@ A kernel agent is two ``numba.njit`` functions handed to ``spades_ai.kernel_agen
 S, ranks 2..A), ``rules`` the house rules as an array. Read them only through the kernels
 below: the array layouts are the engine's and may change, these names will not.
 
-The table is in the rules too: ``n_seats(rules)`` seats (3 to 5 today), ``n_sides(rules)``
+The table is in the rules too: ``n_seats(rules)`` seats (3 to 12), ``n_sides(rules)``
 sides that score (a side is a pair of partners, ``partner(seat, rules)``, or solo a seat
 alone, ``partner`` -1), ``side_of(seat, rules)``, ``next_seat(seat, rules)`` (to the left) and
 ``cards_each(rules)`` cards a seat, which is also the tricks of a hand (13 at four seats, 17 at
 three, 10 at five). ``score``, ``bag_count`` and ``tricks_needed`` take a side.
+
+From 6 players on the deck is ``n_decks(rules)`` decks shuffled together, and a card can
+repeat. A multiset of cards is then up to three masks, its *levels*: level 1 holds the cards
+present at least once, level 2 twice, level 3 three times (``spades_ai.engine.copies``). The
+``hand`` argument, ``legal``, ``cards_played``, ``played_by`` and ``deck`` are level 1 (which is
+all that following suit needs); ``own_copies(pub, hand)``, ``unseen_copies(pub, hand)`` give
+every level, and ``copies_of`` / ``size_of`` count a card or a multiset. Of two identical cards
+on one trick the first played stays ahead unless ``equal_cards_last(rules)``. With one deck
+levels 2 and 3 are empty and all of this is the usual game.
 
 Jokers and high deuces (``Rules(jokers=..., deuces_high=...)``) are trumps above the ace of
 spades. The engine moves them into the *trump lane*, ids 52..55 above the ace of spades (51),
@@ -64,7 +73,8 @@ import numpy as np
 
 from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, NIL_BIT, legal_bids
 from spades_ai.engine.bids import best_other_score as _best_other_score
-from spades_ai.engine.seats import cards_each, n_seats, n_sides, next_seat, partner, side_of
+from spades_ai.engine.copies import copies_of, levels_diff, levels_sum, size_of
+from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides, next_seat, partner, side_of
 from spades_ai.engine.bits import (
     CLUBS,
     DIAMONDS,
@@ -110,7 +120,13 @@ from spades_ai.engine.state import (
     P_WON,
     P_BLIND_GAVE,
     P_DECK,
+    P_DECK2,
+    P_DECK3,
     P_GAVE,
+    P_OWN2,
+    P_OWN3,
+    P_PLAYED2,
+    P_PLAYED3,
     PHASE_BIDDING,
     PHASE_OVER,
     PHASE_PASSING,
@@ -127,6 +143,7 @@ from spades_ai.rules import (
     R_BLIND_PASS,
     R_CLOSED,
     R_DEUCES_HIGH,
+    R_EQUAL_LAST,
     R_EXTRA,
     R_FIRST_LEAD,
     R_JOKERS,
@@ -156,6 +173,8 @@ __all__ = [
     "card_bit", "card_suit", "card_rank", "face_card", "lowest_card", "highest_card", "suit_cards", "count",
     # the table (``spades_ai.seats``): seats, sides, partners, cards dealt to each seat
     "n_seats", "n_sides", "side_of", "partner", "next_seat", "cards_each",
+    # several decks (``spades_ai.engine.copies``): the levels of a multiset of cards
+    "n_decks", "own_copies", "unseen_copies", "copies_of", "size_of", "equal_cards_last",
     # the public state
     "dealer", "phase", "PHASE_PASSING", "PHASE_BIDDING", "PHASE_PLAYING", "PHASE_OVER", "bid_of", "is_blind", "bids_made",
     "tricks_won", "trick_no", "cards_played", "played_by", "deck", "unseen_cards", "trick_len", "trick_card",
@@ -284,9 +303,28 @@ def deck(pub):
 
 @inline_kernel
 def unseen_cards(pub, hand):
-    """The cards in the other three hands, as far as the seat holding ``hand`` knows (the
-    cards it knows its partner holds from a pass included)."""
-    return U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand
+    """The cards in the other hands, as far as the seat holding ``hand`` knows (the cards it
+    knows its partner holds from a pass included): with several decks, the cards of which a
+    copy is still unseen (level 1 of ``unseen_copies``)."""
+    return unseen_copies(pub, hand)[0]
+
+
+@inline_kernel
+def own_copies(pub, hand):
+    """The levels ``(hand, twice, three times)`` of the cards of the seat whose view ``pub`` is
+    and whose ``hand`` argument is ``hand``: with several decks, the cards it holds at least
+    once, twice, three times (``0, 0`` above ``hand`` with one deck)."""
+    return hand, U64(pub[P_OWN2]), U64(pub[P_OWN3])
+
+
+@inline_kernel
+def unseen_copies(pub, hand):
+    """The levels of the multiset of cards in the other hands, as far as the seat holding
+    ``hand`` knows: the deck less the cards played less its own, copies counted. A card is in
+    level 1 while any copy of it is unseen, in level 2 while two are."""
+    h1, h2, h3 = own_copies(pub, hand)
+    p1, p2, p3 = levels_sum(U64(pub[P_PLAYED]), U64(pub[P_PLAYED2]), U64(pub[P_PLAYED3]), h1, h2, h3)
+    return levels_diff(U64(pub[P_DECK]), U64(pub[P_DECK2]), U64(pub[P_DECK3]), p1, p2, p3)
 
 
 @inline_kernel
@@ -537,6 +575,13 @@ def jokers(rules):
 def deuces_high(rules):
     """``Rules.deuces_high``: 0..4 deuces made trumps below the jokers."""
     return rules[R_DEUCES_HIGH]
+
+
+@inline_kernel
+def equal_cards_last(rules):
+    """``Rules.equal_cards == "last"``: of two identical cards on one trick (several decks) the
+    later one wins; otherwise the first played stays ahead."""
+    return rules[R_EQUAL_LAST] != 0
 
 
 @inline_kernel

@@ -16,17 +16,20 @@ from spades_ai.kernels import (
     BID_BITS,
     ONE,
     SPADES,
-    SUIT_MASK,
     U64,
     ZERO,
+    copies_of,
     decision_stream,
     draw_below,
+    equal_cards_last,
     highest_bit,
     lowest_index,
     n_seats,
     nearest_legal_bid,
+    own_copies,
     popcount,
     select_bit,
+    size_of,
     trick_len,
 )
 
@@ -72,24 +75,32 @@ def easy_pass(hand, n):
 
 #: ``tricks = a + b * easy_count`` in Easy self-play at each table size (rows by players;
 #: ``experiments/table_calibration.py`` prints them). Easy's play never reads its bid, so the
-#: lines hold whatever it bids.
+#: lines hold whatever it bids; nor its partner, so they hold in pairs too.
 EASY_TABLE_TRICKS = np.array([
     (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
     (2.26, 0.83),
     (1.20, 0.77),
     (0.74, 0.66),
+    (0.38, 0.59),
+    (0.25, 0.53),
+    (0.24, 0.51),
+    (0.02, 0.45),
+    (0.03, 0.41),
+    (0.04, 0.40),
+    (0.03, 0.39),
 ])  # fmt: skip
 
 
 @kernel
-def easy_count(hand):
-    """Easy's rough count of its tricks: aces and kings, and spades beyond three."""
+def easy_count(hand, hand2=ZERO, hand3=ZERO):
+    """Easy's rough count of its tricks: aces and kings, and spades beyond three. With several
+    decks the hand's levels are ``(hand, hand2, hand3)`` (``kernels.own_copies``) and every copy
+    counts: a second ace is a trick more, a second spade a spade more."""
     count = 0
     for s in range(4):
-        m = hand & SUIT_MASK[s]
-        count += (m >> U64(13 * s + 12)) & ONE
-        count += (m >> U64(13 * s + 11)) & ONE
-    n_sp = np.int64(popcount(hand & SPADES))
+        ace, king = ONE << U64(13 * s + 12), ONE << U64(13 * s + 11)
+        count += copies_of(ace, hand, hand2, hand3) + copies_of(king, hand, hand2, hand3)
+    n_sp = size_of(hand & SPADES, hand2 & SPADES, hand3 & SPADES)
     return np.int64(count) + max(0, n_sp - 3)
 
 
@@ -107,21 +118,25 @@ def table_count(count, seats):
 
 
 @kernel
-def easy_bid(hand, bid_mask, seats):
-    """Easy's bid: its count (``table_count`` at another table than four), the nearest legal
-    bid to it."""
-    return nearest_legal_bid(bid_mask, np.int64(np.floor(table_count(easy_count(hand), seats) + 0.5)))
+def easy_bid(hand, bid_mask, seats, hand2=ZERO, hand3=ZERO):
+    """Easy's bid: its count of the hand ``(hand, hand2, hand3)`` (levels, ``easy_count``;
+    ``table_count`` at another table than four), the nearest legal bid to it."""
+    count = easy_count(hand, hand2, hand3)
+    return nearest_legal_bid(bid_mask, np.int64(np.floor(table_count(count, seats) + 0.5)))
 
 
 @kernel
-def easy_play(pub, legal, careless_permille, state):
+def easy_play(pub, legal, careless_permille, state, equal_last):
+    """Easy's card and the advanced ``state``: careless, a uniform legal card; else the
+    highest when leading, the highest that beats the trick so far (a copy of the winning card
+    only when ``equal_last``), or the lowest."""
     state, r = draw_below(state, 1000)
     if r < careless_permille:
         return random_card(legal, state)
     if trick_len(pub) == 0:
         return state, highest_by_rank(legal)
     win, _, led = trick_status(pub)
-    over = winners_over(legal, win, led)
+    over = winners_over(legal, win, led, equal_last)
     if over != ZERO:
         return state, highest_bit(over)
     return state, lowest_by_rank(legal)
@@ -144,12 +159,14 @@ def random_agent_play(pub, seat, hand, legal, rules, params):
 
 @kernel
 def easy_agent_bid(pub, seat, hand, legal, rules, params):
-    return easy_bid(hand, legal, n_seats(rules))
+    _, hand2, hand3 = own_copies(pub, hand)
+    return easy_bid(hand, legal, n_seats(rules), hand2, hand3)
 
 
 @kernel
 def easy_agent_play(pub, seat, hand, legal, rules, params):
-    return lowest_index(easy_play(pub, legal, params[1], decision_stream(params[0], pub, seat, hand))[1])
+    state = decision_stream(params[0], pub, seat, hand)
+    return lowest_index(easy_play(pub, legal, params[1], state, equal_cards_last(rules))[1])
 
 
 @kernel

@@ -29,7 +29,11 @@ bidder still holds and never overtakes the nil bidder's card.
 At every table (``kernels.n_seats``): the opponents are every seat of the other sides, the
 partner's part (covering a nil, a partner's sure winner, the partner's bid) is played only
 with a partner (``kernels.partner`` >= 0), a set is tried against the other side that needs
-the most tricks, and the tricks of a hand are ``kernels.cards_each``.
+the most tricks, and the tricks of a hand are ``kernels.cards_each``. With several decks (6 to
+12 players) it counts copies: its bid counts every copy it holds (``kernels.own_copies``), its
+play tracks the unseen multiset (``kernels.unseen_copies``), and a card is a sure winner only
+if no unseen copy can beat it: under ``equal_cards = "last"`` an identical card played later
+does (``tactics.later_beaters``).
 """
 
 import numpy as np
@@ -40,6 +44,7 @@ from spades_ai.policies.tactics import (
     discard_low,
     highest_by_rank,
     is_top,
+    later_beaters,
     losers_under,
     lowest_by_rank,
     rank_of,
@@ -52,56 +57,74 @@ from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 _Q, _K, _A = 10, 11, 12
 #: Normal bids blind nil only trailing by this much ...
 BLIND_TRAIL = 150
-#: ``tricks = a + b * estimate_tricks`` in Normal self-play at each table size (rows by players;
-#: ``experiments/table_calibration.py`` prints them). ``table_estimate`` maps another
-#: table's estimate onto the four-player line, so the bid keeps its four-player margin.
+#: ``tricks = a + b * estimate_tricks`` in Normal self-play at each table size, solo (rows by
+#: players; four players: the partnership game, the reference line; ``experiments/table_calibration.py``
+#: prints them). ``table_estimate`` maps another table's estimate onto the four-player line, so
+#: the bid keeps its four-player margin.
 TABLE_TRICKS = np.array([
     (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
     (1.52, 1.22),
     (0.74, 0.96),
     (0.02, 0.84),
+    (0.02, 0.81),
+    (-0.13, 0.69),
+    (-0.04, 0.62),
+    (-0.15, 0.59),
+    (-0.08, 0.49),
+    (0.05, 0.42),
+    (0.06, 0.38),
+])  # fmt: skip
+#: The same lines in pairs (rows by players; only 6, 8, 10 and 12 are played, the other rows
+#: are never read): a partner who covers and ducks under a sure winner moves the line.
+PAIRS_TABLE_TRICKS = np.array([(0.0, 1.0)] * 6 + [
+    (0.39, 0.70),
+    (0.0, 1.0),
+    (-0.06, 0.63),
+    (0.0, 1.0),
+    (-0.07, 0.49),
+    (0.0, 1.0),
+    (-0.07, 0.43),
 ])  # fmt: skip
 #: ... with the opponents this close to the target.
 BLIND_LATE = 150
 
 
 @kernel
-def estimate_tricks(hand, rules):
+def estimate_tricks(hand, rules, hand2=ZERO, hand3=ZERO):
     """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs. The trumps
     are read from the top of the lane: with jokers or high deuces the best trump counts as the
-    ace does without them (``kernels.extra_trumps``)."""
+    ace does without them (``kernels.extra_trumps``). With several decks the hand's levels are
+    ``(hand, hand2, hand3)`` (``kernels.own_copies``) and every copy counts: each copy of an
+    honour is valued as one, and a suit's length counts its copies."""
     total = 0.0
-    n_sp = np.int64(popcount(hand & SPADES))
-    sp = ((hand & SPADES) >> U64(K.extra_trumps(rules))) & SPADES
+    n_sp = K.size_of(hand & SPADES, hand2 & SPADES, hand3 & SPADES)
+    shift = U64(K.extra_trumps(rules))
+    sp1, sp2, sp3 = ((hand & SPADES) >> shift) & SPADES, ((hand2 & SPADES) >> shift) & SPADES, ((hand3 & SPADES) >> shift) & SPADES
     # Spade honours, guarded by length; every spade beyond the fourth is a long trick.
-    honours = 0
-    if sp >> U64(39 + _A) & ONE:
-        total += 1.0
-        honours += 1
-    if sp >> U64(39 + _K) & ONE:
-        total += 1.0 if n_sp >= 2 else 0.4
-        honours += 1
-    if sp >> U64(39 + _Q) & ONE:
-        total += 0.9 if n_sp >= 3 else 0.3
-        honours += 1
-    if sp >> U64(39 + 9) & ONE and n_sp >= 4:
-        total += 0.5
+    aces = K.copies_of(ONE << U64(39 + _A), sp1, sp2, sp3)
+    kings = K.copies_of(ONE << U64(39 + _K), sp1, sp2, sp3)
+    queens = K.copies_of(ONE << U64(39 + _Q), sp1, sp2, sp3)
+    total += aces * 1.0
+    total += kings * (1.0 if n_sp >= 2 else 0.4)
+    total += queens * (0.9 if n_sp >= 3 else 0.3)
+    if n_sp >= 4:
+        total += K.copies_of(ONE << U64(39 + 9), sp1, sp2, sp3) * 0.5
     if n_sp > 4:
         total += n_sp - 4
-    spare = n_sp - honours
+    spare = n_sp - aces - kings - queens
     for s in range(3):
-        m = hand & SUIT_MASK[s]
-        n = np.int64(popcount(m))
+        m1, m2, m3 = hand & SUIT_MASK[s], hand2 & SUIT_MASK[s], hand3 & SUIT_MASK[s]
+        n = K.size_of(m1, m2, m3)
         base = 13 * s
-        if m >> U64(base + _A) & ONE:
-            total += 1.0 if n <= 5 else 0.6
-        if m >> U64(base + _K) & ONE:
-            if n >= 2 and n <= 5:
-                total += 0.8 if m >> U64(base + _A) & ONE else 0.6
-            elif n == 1:
-                total += 0.15
-        if m >> U64(base + _Q) & ONE and n >= 3 and n <= 4:
-            total += 0.3 if (m >> U64(base + _A) & ONE) or (m >> U64(base + _K) & ONE) else 0.15
+        aces = K.copies_of(ONE << U64(base + _A), m1, m2, m3)
+        kings = K.copies_of(ONE << U64(base + _K), m1, m2, m3)
+        total += aces * (1.0 if n <= 5 else 0.6)
+        if n >= 2 and n <= 5:
+            total += kings * (0.8 if aces > 0 else 0.6)
+        elif n == 1:
+            total += kings * 0.15
+        if n >= 3 and n <= 4:
+            total += K.copies_of(ONE << U64(base + _Q), m1, m2, m3) * (0.3 if aces + kings > 0 else 0.15)
         # Ruffs: short side suits with spades to spare.
         if spare > 0:
             if n == 0:
@@ -118,10 +141,11 @@ def estimate_tricks(hand, rules):
 
 
 @kernel
-def nil_safe(hand):
-    """A hand that can hope to take no trick: few low spades, no ace, no unguarded honour."""
+def nil_safe(hand, hand2=ZERO, hand3=ZERO):
+    """A hand that can hope to take no trick: few low spades, no ace, no unguarded honour. With
+    several decks the hand's levels are ``(hand, hand2, hand3)`` and lengths count copies."""
     sp = hand & SPADES
-    n_sp = np.int64(popcount(sp))
+    n_sp = K.size_of(sp, hand2 & SPADES, hand3 & SPADES)
     if n_sp > 3:
         return False
     if sp != ZERO and rank_of(highest_bit(sp)) >= 9:  # J or higher spade
@@ -134,22 +158,23 @@ def nil_safe(hand):
         if m >> U64(13 * s + _A) & ONE:
             return False
         # cards 2..7 of the suit guard an honour
-        low = np.int64(popcount(m & (U64(0x3F) << U64(13 * s))))
-        if m >> U64(13 * s + _K) & ONE and low < 3:
+        low = U64(0x3F) << U64(13 * s)
+        n_low = K.size_of(m & low, hand2 & low, hand3 & low)
+        if m >> U64(13 * s + _K) & ONE and n_low < 3:
             return False
-        if m >> U64(13 * s + _Q) & ONE and low < 2:
+        if m >> U64(13 * s + _Q) & ONE and n_low < 2:
             return False
     return True
 
 
 @inline_kernel
-def table_estimate(est, seats):
-    """``est`` on the four-player scale at a table of ``seats`` (``TABLE_TRICKS``); at four
-    players ``est`` itself."""
+def table_estimate(est, seats, pairs=False):
+    """``est`` on the four-player scale at a table of ``seats`` (``TABLE_TRICKS``, or in
+    ``pairs`` from six players ``PAIRS_TABLE_TRICKS``); at four players ``est`` itself."""
     if seats == 4:
         return est
-    a, b = TABLE_TRICKS[seats, 0], TABLE_TRICKS[seats, 1]
-    return (a + b * est - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1]
+    t = PAIRS_TABLE_TRICKS if pairs else TABLE_TRICKS
+    return (t[seats, 0] + t[seats, 1] * est - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1]
 
 
 @kernel
@@ -163,8 +188,9 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     mate = K.partner(seat, rules)
     mate_bid = K.bid_of(pub, max(mate, 0))
     partner = -1 if closed or mate < 0 else mate_bid
-    est = table_estimate(estimate_tricks(hand, rules), seats)
-    if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand):
+    _, hand2, hand3 = K.own_copies(pub, hand)
+    est = table_estimate(estimate_tricks(hand, rules, hand2, hand3), seats, mate >= 0)
+    if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand, hand2, hand3):
         return 0
     if (bid_mask & K.BID_BITS & ~NIL_BIT) == 0:
         return 0
@@ -241,13 +267,13 @@ def normal_pass(pub, seat, hand, rules, n):
 
 
 @kernel
-def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats):
+def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats, equal_last):
     """Whether the partner's winning card ``win`` will hold against the seats still to play
     (``seats``: the table's)."""
     left = seats - 1 - trick_len
     if left == 0:
         return True
-    if not is_top(win, unseen):
+    if not is_top(win, unseen, equal_last):
         return False
     if win & SPADES:
         return True
@@ -260,16 +286,18 @@ def _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats):
 
 
 @kernel
-def _low_lead(legal, unseen, above_weight, spade_penalty):
-    """Lead the lowest card of the suit where it has the most unseen cards above it (scored
-    ``above_weight * above - spade_penalty`` for spades): the lead least likely to win."""
+def _low_lead(legal, unseen, unseen2, unseen3, equal_last, above_weight, spade_penalty):
+    """Lead the lowest card of the suit where the most unseen cards (copies counted: the
+    unseen multiset's levels) beat it (scored ``above_weight * above - spade_penalty`` for
+    spades): the lead least likely to win."""
     best = ZERO
     best_score = -99
     for s in range(4):
         m = legal & SUIT_MASK[s]
         if m != ZERO:
             b = lowest_bit(m)
-            above = np.int64(popcount(unseen & SUIT_MASK[s] & ~((b << ONE) - ONE)))
+            beat = SUIT_MASK[s] & later_beaters(b, equal_last)
+            above = K.size_of(unseen & beat, unseen2 & beat, unseen3 & beat)
             score = above_weight * above - (spade_penalty if s == 3 else 0)
             if score > best_score:
                 best, best_score = b, score
@@ -277,24 +305,24 @@ def _low_lead(legal, unseen, above_weight, spade_penalty):
 
 
 @kernel
-def _lowest_top(cards, unseen):
-    """The lowest of ``cards`` (of one suit, the highest of them above every unseen card of
-    the suit) that is still above every unseen card of the suit."""
+def _lowest_top(cards, unseen, equal_last):
+    """The lowest of ``cards`` (of one suit, the highest of them ``is_top``) that is still
+    ``is_top``."""
     m = cards
     while m != ZERO:
         b = lowest_bit(m)
-        if is_top(b, unseen):
+        if is_top(b, unseen, equal_last):
             return b
         m &= ~b
     return ZERO
 
 
 @kernel
-def _play_under(legal, win, led, last, forced_high):
+def _play_under(legal, win, led, last, forced_high, equal_last):
     """Lose the trick if possible, shedding the highest card that loses. Forced to win in last
     seat, play the highest card of the led suit, or when void the highest card (a nil that is
     lost anyway: ``forced_high``) or the lowest (keep the high trumps)."""
-    under = losers_under(legal, win, led)
+    under = losers_under(legal, win, led, equal_last)
     if under != ZERO:
         if (under & led) != ZERO:
             return highest_bit(under & led)
@@ -307,8 +335,9 @@ def _play_under(legal, win, led, last, forced_high):
 
 
 @kernel
-def _lead(seat, legal, unseen, want, cover, attack_seat, voids, opponents):
-    """Choose a lead (``opponents``: bit s set for each seat of another side)."""
+def _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack_seat, voids, opponents):
+    """Choose a lead (``opponents``: bit s set for each seat of another side; ``unseen`` ..
+    ``unseen3``: the levels of the unseen cards, ``kernels.unseen_copies``)."""
     if attack_seat >= 0:
         # Lead low in a suit the nil bidder still holds.
         best = ZERO
@@ -325,7 +354,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids, opponents):
     if cover or want:
         # Draw trumps with the top spade, then cash sure side-suit winners.
         sp = legal & SPADES
-        if sp != ZERO and (unseen & SPADES) != ZERO and is_top(highest_bit(sp), unseen):
+        if sp != ZERO and (unseen & SPADES) != ZERO and is_top(highest_bit(sp), unseen, equal_last):
             return highest_bit(sp)
         trumps_out = (unseen & SPADES) != ZERO
         for s in range(3):
@@ -333,7 +362,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids, opponents):
             if m != ZERO:
                 top = highest_bit(m)
                 ruffed = trumps_out and _void_among(voids, opponents, s)
-                if not ruffed and is_top(top, unseen) and (unseen & SUIT_MASK[s]) != ZERO:
+                if not ruffed and is_top(top, unseen, equal_last) and (unseen & SUIT_MASK[s]) != ZERO:
                     return top
         if cover:
             return highest_by_rank(legal)
@@ -347,7 +376,7 @@ def _lead(seat, legal, unseen, want, cover, attack_seat, voids, opponents):
                 best, best_len = lowest_bit(m), n
         return best if best != ZERO else lowest_bit(legal)
     # Ducking: lead the low card with the most unseen cards above it.
-    return _low_lead(legal, unseen, 1, 3)
+    return _low_lead(legal, unseen, unseen2, unseen3, equal_last, 1, 3)
 
 
 @kernel
@@ -381,15 +410,16 @@ def normal_play(pub, seat, hand, rules, legal, seats, sides):
     """
     if popcount(legal) == 1:
         return legal
-    unseen = K.unseen_cards(pub, hand)
+    unseen, unseen2, unseen3 = K.unseen_copies(pub, hand)
+    equal_last = K.equal_cards_last(rules)
     team = seat - sides if seat >= sides else seat  # as kernels.side_of and partner, on the constants
     partner = -1 if sides == seats else (seat + sides - (seats if seat + sides >= seats else 0))
     trick_len = K.trick_len(pub)
     voids = K.voids_shown(pub)
     if K.bid_of(pub, seat) == 0 and K.tricks_won(pub, seat) == 0:
         if trick_len == 0:
-            return _low_lead(legal, unseen, 2, 1)
-        return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == seats - 1, True)
+            return _low_lead(legal, unseen, unseen2, unseen3, equal_last, 2, 1)
+        return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == seats - 1, True, equal_last)
     cover = partner >= 0 and K.bid_of(pub, partner) == 0 and K.tricks_won(pub, partner) == 0
     attack_seat = np.int64(-1)  # not the literal -1: numba would also compile _lead for that type
     opponents = 0
@@ -410,7 +440,7 @@ def normal_play(pub, seat, hand, rules, legal, seats, sides):
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
     want = need > 0 or set_chance
     if trick_len == 0:
-        return _lead(seat, legal, unseen, want, cover, attack_seat, voids, opponents)
+        return _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack_seat, voids, opponents)
     win = K.card_bit(K.winning_card(pub))
     win_seat = K.winning_seat(pub)
     led_suit = K.led_suit(pub)
@@ -418,25 +448,25 @@ def normal_play(pub, seat, hand, rules, legal, seats, sides):
     last = trick_len == seats - 1
     if cover:
         if win_seat == partner or not last:
-            over = winners_over(legal, win, led)
+            over = winners_over(legal, win, led, equal_last)
             if over != ZERO:
                 if win_seat == partner or (over & led) == ZERO:
                     return lowest_bit(over & led) if (over & led) != ZERO else lowest_bit(over)
                 return highest_bit(over & led)  # play high in front of the nil
         # Last to a trick the nil partner has lost: it is safe, so play for our own tricks.
         if win_seat != partner and last and not want:
-            return _play_under(legal, win, led, last, False)
+            return _play_under(legal, win, led, last, False, equal_last)
     if attack_seat >= 0 and win_seat == attack_seat:
-        under = losers_under(legal, win, led)
+        under = losers_under(legal, win, led, equal_last)
         if under != ZERO:
             if (under & led) != ZERO:
                 return highest_bit(under & led)
             return discard_high(under)
     if not want:
-        return _play_under(legal, win, led, last, False)
-    if win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats):
+        return _play_under(legal, win, led, last, False, equal_last)
+    if win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats, equal_last):
         return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
-    over = winners_over(legal, win, led)
+    over = winners_over(legal, win, led, equal_last)
     if over == ZERO:
         return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
     if last:
@@ -444,13 +474,13 @@ def normal_play(pub, seat, hand, rules, legal, seats, sides):
         return lowest_bit(over & led) if (over & led) != ZERO else lowest_bit(over)
     if (over & led) != ZERO:
         top = highest_bit(over & led)
-        if is_top(top, unseen):
-            return _lowest_top(over & led, unseen)
+        if is_top(top, unseen, equal_last):
+            return _lowest_top(over & led, unseen, equal_last)
         if trick_len == 1:
             return lowest_bit(legal & led)  # second hand low
         return top  # third hand high
     # Void in the led suit: trump with the lowest spade that wins.
-    if trick_len == 1 and win_seat != partner and not is_top(win, unseen) and (win & SPADES) == ZERO:
+    if trick_len == 1 and win_seat != partner and not is_top(win, unseen, equal_last) and (win & SPADES) == ZERO:
         # Second seat: the partner may still win a low lead; ruff only high cards.
         if rank_of(win) < 9:
             return discard_low(legal & ~SPADES) if (legal & NON_SPADES) != ZERO else lowest_bit(over)

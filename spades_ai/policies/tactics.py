@@ -3,12 +3,15 @@
 All kernels read an observation (public array, seat, own bitboard) and never a hidden hand.
 Card bits are uint64 one-bit masks; ranks compare across suits by ``rank_of`` (the bit index mod
 13, and 13 and up for the jokers and high deuces of the trump lane, ``spades_ai.kernels``).
+With several decks a card can fall twice on one trick: ``equal_last`` (``kernels.equal_cards_last``)
+says whether the later of two identical cards wins, and a card's identical copies played after
+it then beat it (``later_beaters``).
 """
 
 import numpy as np
 
 from spades_ai import kernels as K
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.kernels import NON_SPADES, ONE, SPADES, SUIT_MASK, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
 
 
@@ -28,24 +31,34 @@ def trick_status(pub):
 
 
 
+@inline_kernel
+def later_beaters(c, equal_last):
+    """The cards of ``c``'s suit (by id) that beat card bit ``c`` when played after it on the
+    same trick: those above it, and its own copies too when ``equal_last``."""
+    return ~((c << ONE) - ONE) | (c if equal_last else ZERO)
+
+
 @kernel
-def winners_over(cards, win, led):
-    """The cards of ``cards`` that beat ``win``."""
+def winners_over(cards, win, led, equal_last=False):
+    """The cards of ``cards`` that beat ``win``, the card now winning the trick (``led``: the
+    led suit's mask); a copy of ``win`` only when ``equal_last``."""
     if win & SPADES:
-        return cards & SPADES & ~((win << ONE) - ONE)
-    return (cards & SPADES) | (cards & led & ~((win << ONE) - ONE))
+        return cards & SPADES & later_beaters(win, equal_last)
+    return (cards & SPADES) | (cards & led & later_beaters(win, equal_last))
 
 
 @kernel
-def losers_under(cards, win, led):
+def losers_under(cards, win, led, equal_last=False):
     """The cards of ``cards`` that do not beat ``win``."""
-    return cards & ~winners_over(cards, win, led)
+    return cards & ~winners_over(cards, win, led, equal_last)
 
 
 @kernel
-def is_top(c, unseen):
-    """Whether card bit ``c`` outranks every unseen card of its suit."""
-    return (unseen & suit_mask_of(c) & ~((c << ONE) - ONE)) == ZERO
+def is_top(c, unseen, equal_last):
+    """Whether no ``unseen`` card of its suit (level 1 of the unseen multiset: a card of which
+    any copy is out) can beat card bit ``c`` once it is played: none above it, nor under
+    ``equal_last`` a copy of it."""
+    return (unseen & suit_mask_of(c) & later_beaters(c, equal_last)) == ZERO
 
 
 
