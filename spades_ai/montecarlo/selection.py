@@ -14,6 +14,7 @@ from spades_ai.engine.bits import ONE, RANK_OF, SUIT_MASK, U64, ZERO, popcount, 
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.seats import n_seats, partner, side_of
 from spades_ai.engine.state import P_BIDS, P_DECK, P_PLAYED, P_TRICK_LEN
+from spades_ai.kernels import equal_cards_last
 from spades_ai.policies.tactics import trick_status, winners_over
 
 #: How many standard errors a candidate must beat the anchor by (see ``anchored_choice``).
@@ -90,7 +91,7 @@ def trick_effect(pub, seat, hand, card, rules):
     n = pub[P_TRICK_LEN]
     last = n_seats(rules) - 1
     win, win_seat, led = trick_status(pub)
-    beats = n == 0 or winners_over(ONE << U64(card), win, led) != ZERO
+    beats = n == 0 or winners_over(ONE << U64(card), win, led, equal_cards_last(rules)) != ZERO
     if n == last:
         w = seat if beats else win_seat
         t = side_of(w, rules)
