@@ -28,11 +28,10 @@ import time
 
 import numpy as np
 
-from spades_ai import Hand, Rules, make_agent, play_hands, random_playouts
+from spades_ai import Hand, Rules, deal, make_agent, play_hands, random_playouts
 from spades_ai.montecarlo.sampling import count_worlds_kernel, sample_world, world_constraints
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import stream_state
-from spades_ai.simulate import deal_masks
 
 
 def selfplay_rate(name: str, n: int, repeats: int, keep_plays: bool = False, stat: str = "median") -> tuple[float, float]:
@@ -55,12 +54,11 @@ def decision_times(agent, positions: int, seed: int = 5, cards_only: bool = Fals
     ``cards_only``) of Normal self-play hands at the table of ``rules`` (4 in pairs by default)."""
     normal = make_agent("normal")
     rules = rules or Rules()
-    masks = deal_masks(seed, 0, positions, rules)
-    warm = Hand(masks[0].tolist(), rules=rules)
+    warm = Hand(deal(seed, 0, rules), rules=rules)
     agent.bid(warm.observation())
     out = []
     for i in range(positions):
-        hand = Hand(masks[i].tolist(), dealer=i % rules.players, rules=rules)
+        hand = Hand(deal(seed, i, rules), dealer=i % rules.players, rules=rules)
         while hand.phase != "over":
             obs = hand.observation()
             if not (cards_only and hand.phase == "bidding"):
@@ -86,7 +84,7 @@ def _sample_many(state, f, unseen, others, need, lo, hi, n):
 
 def sampling_time(n: int = 200_000) -> tuple[float, float]:
     """(µs per world, µs for the counting table) for a first-trick position (39 unseen cards)."""
-    hand = Hand(deal_masks(3, 0, 1)[0].tolist())
+    hand = Hand(deal(3))
     for _ in range(4):
         hand.bid(3)
     hand.play(hand.legal_cards()[0])

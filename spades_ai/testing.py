@@ -15,7 +15,7 @@ from spades_ai.selfplay.play import agent_name
 from spades_ai.game import Hand
 from spades_ai import seats
 from spades_ai.rules import Rules
-from spades_ai.simulate import deal_masks
+from spades_ai.simulate import deal
 
 
 class AgentCheckError(AssertionError):
@@ -36,13 +36,12 @@ def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = No
     partner = agent if partner is None else partner
     opp = make_agent(opponents) if isinstance(opponents, str) else opponents
     partner = make_agent(partner) if isinstance(partner, str) else partner
-    masks = deal_masks(seed, 0, hands, rules)
     n = rules.players
     decisions = 0
     for i in range(hands):
         me = i % n
         lineup = [agent if s == me else partner if s == seats.partner(me, rules) else opp for s in seats.seats(rules)]
-        hand = Hand(masks[i].tolist(), dealer=i % n, rules=rules)
+        hand = Hand(deal(seed, i, rules), dealer=i % n, rules=rules)
         while hand.phase != "over":
             seat = hand.to_act
             who = lineup[seat]

@@ -183,23 +183,6 @@ def test_the_bidding_benchmark_seats_the_bidder_at_every_side(rules):
     assert bidding_leaderboard(recs).loc["normal", "deals"] == 2
 
 # -- the people's tables: seats, settings, the command line ----------------------------------
-def _hand_holds_copies() -> bool:
-    """Whether ``Hand`` takes a deal of several decks yet: ``CardSet`` with copies (issue 35,
-    item 1) and its wiring into ``Hand`` land apart from this part."""
-    rules = Rules(players=8)
-    try:
-        Hand(deal(0, rules=rules), rules=rules)
-    except ValueError:
-        return False
-    return True
-
-
-#: The tests of a match, a replay or a picture at 6..12 players, which need a ``Hand`` of
-#: several decks: they run as soon as ``Hand`` takes one.
-needs_copies = pytest.mark.skipif(not _hand_holds_copies(), reason="Hand takes one deck until CardSet holds copies "
-                                  "(issue 35, item 1)")  # fmt: skip
-
-
 def test_every_table_names_its_seats_and_draws_them_clockwise_around_the_trick():
     for n in range(3, 13):
         names = table_names(Rules(players=n))
@@ -269,7 +252,6 @@ def test_the_page_is_told_where_the_seats_sit():
 EIGHT = Rules(players=8)
 
 
-@needs_copies
 @pytest.mark.parametrize("rules", [EIGHT], ids=["8 solo"])
 def test_a_whole_match_at_eight_players_over_http(rules, tmp_path, capsys):
     """As part 1's matches over HTTP: the seats named and placed around the table, the cards
@@ -306,7 +288,7 @@ def test_a_whole_match_at_eight_players_over_http(rules, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("rules", [pytest.param(Rules(players=5), id="5"),
-                                   pytest.param(Rules(players=12), id="12 solo", marks=needs_copies)])
+                                   pytest.param(Rules(players=12), id="12 solo")])
 def test_a_match_of_five_or_twelve_players_through_the_terminal(rules, monkeypatch, capsys, tmp_path):
     """``spades-ai play --players 12``: the seats named around the table, the bids to the
     cards each, a sheet a column a seat, one winner; saved and resumed as played."""
@@ -330,8 +312,8 @@ def test_a_match_of_five_or_twelve_players_through_the_terminal(rules, monkeypat
 
 
 @pytest.mark.parametrize("rules", [pytest.param(Rules(players=5), id="5"),
-                                   pytest.param(Rules(players=6, teams="pairs"), id="6 pairs", marks=needs_copies),
-                                   pytest.param(Rules(players=9), id="9 solo", marks=needs_copies)])
+                                   pytest.param(Rules(players=6, teams="pairs"), id="6 pairs"),
+                                   pytest.param(Rules(players=9), id="9 solo")])
 def test_a_hand_record_replays_as_text_and_html_and_the_four_seat_formats_refuse_it(rules, tmp_path):
     hand = Hand(deal(5, rules=rules), dealer=1, rules=rules)
     while hand.phase == "bidding":

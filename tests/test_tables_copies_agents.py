@@ -195,16 +195,6 @@ def test_bids_stay_near_the_tricks_taken(agent, players):
     assert -0.75 < (bids - tricks)[number].mean() < 0.5
 
 
-def _hand_takes_copies() -> bool:
-    rules = sa.Rules(players=8)
-    try:
-        sa.Hand(deal_masks(0, 0, 1, rules)[0].tolist(), rules=rules)
-    except ValueError:
-        return False
-    return True
-
-
-@pytest.mark.skipif(not _hand_takes_copies(), reason="spades_ai.Hand does not take a deal of several decks yet")
 @pytest.mark.parametrize("players, teams", [(6, "pairs"), (8, "solo"), (12, "solo")])
 @pytest.mark.parametrize("agent", ["easy", "normal"])
 def test_check_agent_at_several_decks(agent, players, teams):

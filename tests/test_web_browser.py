@@ -21,7 +21,6 @@ import pytest
 
 from spades_ai.rules import Rules
 from spades_ai.web import make_server
-from test_big_tables import needs_copies
 
 INSTALL = ("install Chromium and its driver to run the browser test: apt-get install chromium chromium-driver "
            "(Debian/Ubuntu), and selenium: pip install -e '.[test]'")  # fmt: skip
@@ -224,7 +223,6 @@ def test_a_three_player_table_is_chosen_in_the_settings_and_seats_three(browser,
     d.save_screenshot(str(shots_folder(tmp_path) / "web_three.png"))
 
 
-@needs_copies
 @pytest.mark.parametrize("players", [8])
 def test_eight_players_are_chosen_in_the_settings_and_seated_around_the_trick(browser, server, tmp_path, players):
     """Players 8 in the settings (solo by default, pairs offered): the table draws the eight
