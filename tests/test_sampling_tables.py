@@ -246,8 +246,8 @@ def draw_grouped(cards, sizes, voids, spades, n, seed) -> list[tuple]:
     k = len(sizes)
     worlds = np.empty((n, k + 1), dtype=np.uint64)
     others = np.arange(1, k + 1, dtype=np.int64)
-    _draw_worlds(U64(stream_state(U64(seed), 1, 5)), f, unseen, others, need, group, gneed, glo, ghi,
-                 np.zeros(k + 1, dtype=np.uint64), 0, U64(0), worlds)
+    _draw_worlds(U64(stream_state(U64(seed), 1, 5)), f, np.array([unseen]), others, need, group, gneed, glo, ghi,
+                 np.zeros(k + 1, dtype=np.uint64), 0, np.zeros(1, dtype=np.uint64), worlds)
     return [as_world(row, others) for row in worlds]
 
 

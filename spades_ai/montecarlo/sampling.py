@@ -37,9 +37,15 @@ consistent deal has the same probability, with no rejection (but for a float dra
 rounding leaves past the last split, drawn again). Deal-and-retry is as exact but
 about 9x slower; giving constrained cards out first is biased as soon as two seats show voids.
 
-Copies (several decks) extend this as a count of physical cards: ``u[s]`` the physical unseen
-cards of the suit and the binomials over them, the cards put into copy levels after the draw
-(``docs/design/tables.md``, section 5).
+Copies (several decks, ``engine.copies``) make ``unseen`` a multiset, ``uint64[decks]`` copy
+levels (``constraints_with_copies``), and the count one of physical cards: ``u[s]`` the physical
+unseen cards of the suit, so the binomials count physical deals and each world (a multiset
+deal) weighs the number of physical deals that give it, as ``tests/naive_tables.naive_worlds``
+(``docs/design/tables.md``, section 5). A suit is dealt physical card by physical card, the
+``i``-th counted through level 1, then 2, then 3 (as ``engine.deal``), each copy out of the
+unseen levels and into the seat's, ``hands[k * N + seat]``. With one deck that is the draw
+above, bit for bit. At 6 to 12 players the seats are merged (``seat_groups``) as at five: the
+table then has a dimension per group of seats bound by the same voids, not per seat.
 """
 
 import math
@@ -48,15 +54,18 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from spades_ai.engine.jit import hot_kernel, kernel
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bits import SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
+from spades_ai.engine.copies import give_to, levels_diff, size_of, take_from, take_one
 from spades_ai.engine.rng import below, below64, next_u64
 from spades_ai.engine.seats import cards_each, n_seats, next_seat, partner
-from spades_ai.engine.state import P_BIDS, P_BLIND_GAVE, P_DECK, P_GAVE, P_PLAYED, P_PLAYED_BY, P_VOIDS
-from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING
+from spades_ai.engine.state import (P_BIDS, P_BLIND_GAVE, P_DECK, P_DECK2, P_DECK3, P_GAVE, P_OWN2, P_OWN3, P_PLAYED,
+                                    P_PLAYED2, P_PLAYED3, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, P_VOIDS)
+from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING, R_DECKS
 
-#: The most cards of one suit: 13, or 17 in the trump suit with jokers and high deuces.
-MAX_SUIT = 17
+#: The most physical cards of one suit: three decks' 13 (one deck holds at most 17, in the trump
+#: suit with jokers and high deuces, which are one-deck options).
+MAX_SUIT = 3 * 13
 #: ``count_worlds_kernel`` counts in int64 while the deals are fewer than this (``counts_fit``).
 EXACT_LIMIT = 2.0**62
 #: Seats are counted one by one while a suit's table has at most this many states, the most that
@@ -107,24 +116,50 @@ def partner_holds(pub, seat, rules):
 
 
 @kernel
-def world_constraints(pub, seat, hand, rules):
-    """``(unseen, others, need, lo, hi, known)`` for sampling what ``seat`` cannot see.
+def own_levels(pub, hand, rules):
+    """The levels of ``seat``'s own hand in its view: ``hand`` (level 1, the agent argument),
+    then ``view[P_OWN2]``, ``view[P_OWN3]``, as many as the table has decks (``uint64[decks]``)."""
+    decks = rules[R_DECKS]
+    own = np.empty(decks, dtype=np.uint64)
+    own[0] = hand
+    if decks > 1:
+        own[1] = U64(pub[P_OWN2])
+    if decks > 2:
+        own[2] = U64(pub[P_OWN3])
+    return own
 
-    The hidden seats are every seat but ``seat``: ``others[k]`` is the seat ``k + 1`` places to
-    the left (``k`` in ``0 .. n_seats - 2``), ``need[k]`` the unseen cards it holds,
-    ``lo[k, s] .. hi[k, s]`` how many of suit ``s`` it may hold among them, and ``known[o]``
-    (by seat) the cards ``seat`` knows seat ``o`` holds besides (``partner_holds``: only a
-    partner, with pairs).
+
+@kernel
+def constraints_with_copies(pub, seat, hand, rules):
+    """``(unseen, others, need, lo, hi, known)`` for sampling what ``seat`` cannot see, from its
+    view ``pub`` (``P_OWN2`` / ``P_OWN3`` hold its copies) and its ``hand`` (level 1).
+
+    ``unseen`` is the multiset of cards nobody has seen, deck - played - own (- known), as
+    ``uint64[decks]`` copy levels (``engine.copies``; one mask with one deck). The hidden seats
+    are every seat but ``seat``: ``others[k]`` is the seat ``k + 1`` places to the left (``k``
+    in ``0 .. n_seats - 2``), ``need[k]`` the unseen cards it holds, copies counted,
+    ``lo[k, s] .. hi[k, s]`` how many of suit ``s`` it may hold among them (physical cards), and
+    ``known[o]`` (by seat) the cards ``seat`` knows seat ``o`` holds besides (``partner_holds``:
+    only a partner, with pairs, so only with one deck: passing is a one-deck option).
     """
     n = n_seats(rules)
+    decks = rules[R_DECKS]
     k_hidden = n - 1
     known = np.zeros(n, dtype=np.uint64)
     p = partner(seat, rules)
     if p >= 0:
         known[p] = partner_holds(pub, seat, rules)
-        unseen = U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand & ~known[p]
-    else:
-        unseen = U64(pub[P_DECK]) & ~U64(pub[P_PLAYED]) & ~hand
+    own = own_levels(pub, hand, rules)
+    u1, u2, u3 = levels_diff(U64(pub[P_DECK]), U64(pub[P_DECK2]), U64(pub[P_DECK3]),
+                             U64(pub[P_PLAYED]), U64(pub[P_PLAYED2]), U64(pub[P_PLAYED3]))
+    u1, u2, u3 = levels_diff(u1, u2, u3, own[0], own[1] if decks > 1 else ZERO, own[2] if decks > 2 else ZERO)
+    u1, u2, u3 = levels_diff(u1, u2, u3, known[p] if p >= 0 else ZERO, ZERO, ZERO)
+    unseen = np.empty(decks, dtype=np.uint64)
+    unseen[0] = u1
+    if decks > 1:
+        unseen[1] = u2
+    if decks > 2:
+        unseen[2] = u3
     others = np.empty(k_hidden, dtype=np.int64)
     need = np.empty(k_hidden, dtype=np.int64)
     lo = np.zeros((k_hidden, 4), dtype=np.int64)
@@ -133,14 +168,14 @@ def world_constraints(pub, seat, hand, rules):
     for k in range(k_hidden):
         o = next_seat(o, rules)
         others[k] = o
-        played = U64(pub[P_PLAYED_BY + o])
-        need[k] = cards_each(rules) - np.int64(popcount(played)) - np.int64(popcount(known[o]))
+        b1, b2, b3 = U64(pub[P_PLAYED_BY + o]), U64(pub[P_PLAYED_BY2 + o]), U64(pub[P_PLAYED_BY3 + o])
+        need[k] = cards_each(rules) - size_of(b1, b2, b3) - np.int64(popcount(known[o]))
         for s in range(4):
             void = (pub[P_VOIDS] >> (4 * o + s)) & 1 == 1
             hi[k, s] = 0 if void else MAX_SUIT
         count = revealed_spades(pub, o, rules)
         if count >= 0:
-            left = count - np.int64(popcount((played | known[o]) & SPADES))
+            left = count - size_of(b1 & SPADES, b2 & SPADES, b3 & SPADES) - np.int64(popcount(known[o] & SPADES))
             if left < 0 or (left > 0 and hi[k, 3] == 0):
                 lo[k, 3], hi[k, 3] = 1, 0  # contradicts what was seen: no world
             else:
@@ -149,11 +184,40 @@ def world_constraints(pub, seat, hand, rules):
 
 
 @kernel
+def world_constraints(pub, seat, hand, rules):
+    """``constraints_with_copies`` with ``unseen`` as one mask, its level 1: every unseen card
+    with one deck (the four-player face, which the one-deck tools and tests read as an int).
+    With several decks it leaves the second and third copies out; sample and count from
+    ``constraints_with_copies`` there."""
+    unseen, others, need, lo, hi, known = constraints_with_copies(pub, seat, hand, rules)
+    return unseen[0], others, need, lo, hi, known
+
+
+def as_levels(unseen):
+    """``unseen`` as an array of copy levels: a mask (one deck) becomes ``uint64[1]``, an array
+    of levels stays itself. The counting kernels take either (compiled once per type)."""
+    if isinstance(unseen, np.ndarray):
+        return unseen
+    return np.array([unseen], dtype=np.uint64)
+
+
+@overload(as_levels)
+def _as_levels_typed(unseen):
+    if isinstance(unseen, types.Array):
+        return lambda unseen: unseen
+    return lambda unseen: np.array([U64(unseen)], dtype=np.uint64)
+
+
+@kernel
 def counts_fit(unseen, need):
-    """Whether ``count_worlds_kernel`` counts the deals of ``unseen`` into hands of ``need``
-    cards exactly: every entry of its table is at most the multinomial ``C(n; need)`` (``n``
-    unseen cards), which must stay below ``EXACT_LIMIT``."""
-    log_bound = math.lgamma(np.int64(popcount(unseen)) + 1.0)
+    """Whether ``count_worlds_kernel`` counts the deals of ``unseen`` (a mask or copy levels)
+    into hands of ``need`` cards exactly: every entry of its table is at most the multinomial
+    ``C(n; need)`` (``n`` unseen physical cards), which must stay below ``EXACT_LIMIT``."""
+    levels = as_levels(unseen)
+    physical = 0
+    for lv in range(len(levels)):
+        physical += popcount(levels[lv])
+    log_bound = math.lgamma(physical + 1.0)
     for k in range(len(need)):
         log_bound -= math.lgamma(need[k] + 1.0)
     return log_bound < math.log(EXACT_LIMIT) - 1e-6
@@ -227,13 +291,23 @@ def _prefix_terms(x, p, us, stride):
     return used, ways, offset
 
 
+@inline_kernel
+def _in_suit(unseen, s):
+    """The physical cards of suit ``s`` among the copy levels ``unseen``."""
+    total = 0
+    for lv in range(len(unseen)):
+        total += popcount(unseen[lv] & SUIT_MASK[s])
+    return np.int64(total)
+
+
 @kernel
 def _suit_sizes(unseen):
-    """``(u, rem)``: the unseen cards of each suit, and of suits ``s..3`` (``rem[4] = 0``)."""
+    """``(u, rem)``: the unseen physical cards of each suit (``unseen`` as copy levels), and of
+    suits ``s..3`` (``rem[4] = 0``)."""
     u = np.empty(4, dtype=np.int64)
     rem = np.zeros(5, dtype=np.int64)
     for s in range(4):
-        u[s] = np.int64(popcount(unseen & SUIT_MASK[s]))
+        u[s] = _in_suit(unseen, s)
     for s in range(3, -1, -1):
         rem[s] = rem[s + 1] + u[s]
     return u, rem
@@ -241,7 +315,8 @@ def _suit_sizes(unseen):
 
 @kernel
 def _fill_counts(f, unseen, need, lo, hi):
-    """Fill ``f`` (zeros, int64 or float64, ``(5, states)``) as the module docstring says."""
+    """Fill ``f`` (zeros, int64 or float64, ``(5, states)``) as the module docstring says
+    (``unseen`` as copy levels)."""
     u, rem = _suit_sizes(unseen)
     stride, size = _strides(need)
     m = len(need) - 1
@@ -285,10 +360,10 @@ def _fill_counts(f, unseen, need, lo, hi):
 @kernel
 def count_worlds_kernel(unseen, need, lo, hi):
     """The table ``f`` (see the module docstring) in exact int64: ``f[0, -1]`` is the number of
-    consistent deals (0 if none). Exact when ``counts_fit(unseen, need)``; else see
-    ``count_worlds_float``."""
+    consistent deals (0 if none), physical deals with copies (``unseen`` a mask or copy levels).
+    Exact when ``counts_fit(unseen, need)``; else see ``count_worlds_float``."""
     _, size = _strides(need)
-    return _fill_counts(np.zeros((5, size), dtype=np.int64), unseen, need, lo, hi)
+    return _fill_counts(np.zeros((5, size), dtype=np.int64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
@@ -296,7 +371,7 @@ def count_worlds_float(unseen, need, lo, hi):
     """``count_worlds_kernel`` in float64, for the positions it cannot count in int64 (each
     entry to a relative 2**-52 or so)."""
     _, size = _strides(need)
-    return _fill_counts(np.zeros((5, size), dtype=np.float64), unseen, need, lo, hi)
+    return _fill_counts(np.zeros((5, size), dtype=np.float64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
@@ -342,10 +417,25 @@ def _find_split(r, f, s, idx, x, p, a, us, c, lo, hi, stride):
     return False, 0
 
 
+@inline_kernel
+def _select_physical(i, l1, l2, l3):
+    """The card of the ``i``-th physical card of the multiset ``(l1, l2, l3)``, counting level 1,
+    then level 2, then level 3 (as ``engine.deal`` does): a card is hit once per copy held."""
+    c1 = np.int64(popcount(l1))
+    if i < c1:
+        return select_bit(l1, i)
+    c2 = np.int64(popcount(l2))
+    if i - c1 < c2:
+        return select_bit(l2, i - c1)
+    return select_bit(l3, i - c1 - c2)
+
+
 @hot_kernel
-def _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, a, x, pick):
+def _deal_world(state, f, unseen, others, need, lo, hi, hands, n, stride, a, x, pick):
     """``sample_world`` with its work arrays given (``stride`` from ``_strides``; ``a``, ``x``
-    and ``pick`` of ``K - 1`` slots), so that drawing many worlds allocates nothing."""
+    and ``pick`` of ``K - 1`` slots), so that drawing many worlds allocates nothing. ``unseen``
+    is copy levels, and level ``k`` of item ``o`` is ``hands[k * n + o]``."""
+    decks = len(unseen)
     m = len(need) - 1
     p = m - 1
     idx = 0
@@ -353,13 +443,16 @@ def _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, a, x, pic
         a[k] = need[k]
         idx += need[k] * stride[k]
     for k in range(m + 1):
-        hands[others[k]] = ZERO
+        for lv in range(decks):
+            hands[lv * n + others[k]] = ZERO
     for s in range(4):
-        suit_cards = unseen & SUIT_MASK[s]
-        us = np.int64(popcount(suit_cards))
+        s1 = unseen[0] & SUIT_MASK[s]
+        s2 = unseen[1] & SUIT_MASK[s] if decks > 1 else ZERO
+        s3 = unseen[2] & SUIT_MASK[s] if decks > 2 else ZERO
+        us = size_of(s1, s2, s3)
         c = 0
         for t in range(s, 4):
-            c += np.int64(popcount(unseen & SUIT_MASK[t]))
+            c += _in_suit(unseen, t)
         for k in range(m):
             c -= a[k]
         while True:
@@ -371,29 +464,38 @@ def _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, a, x, pic
         for k in range(p):
             pick[k] = x[k] if found else 0
         pick[p] = last if found else 0
-        # Deal the suit uniformly: pick[0] cards to the first seat, pick[1] to the second, ...
+        # Deal the suit's physical cards uniformly: pick[0] to the first seat, pick[1] to the
+        # second, ..., each copy out of the suit's levels and into the seat's
         left = us
         for k in range(m):
             for _ in range(pick[k]):
                 state, i = below(state, left)
-                bit = select_bit(suit_cards, i)
-                hands[others[k]] |= bit
-                suit_cards ^= bit
+                bit = _select_physical(i, s1, s2, s3)
+                s1, s2, s3 = take_one(bit, s1, s2, s3)
+                give_to(hands, others[k], n, bit, decks)
                 left -= 1
             a[k] -= pick[k]
             idx -= pick[k] * stride[k]
-        hands[others[m]] |= suit_cards
+        # the last seat's levels hold none of the suit yet: the rest adds level by level
+        o = others[m]
+        hands[o] |= s1
+        if decks > 1:
+            hands[n + o] |= s2
+        if decks > 2:
+            hands[2 * n + o] |= s3
     return state
 
 
 @kernel
 def sample_world(state, f, unseen, others, need, lo, hi, hands):
-    """Deal ``unseen`` to the seats ``others`` into ``hands`` (by seat) uniformly among the
-    consistent deals counted in ``f``; returns the advanced random state."""
+    """Deal ``unseen`` (a mask, or copy levels ``uint64[decks]``) to the seats ``others`` into
+    ``hands`` (``hands[k * N + seat]``: ``uint64[decks * N]``) uniformly among the consistent
+    physical deals counted in ``f``; returns the advanced random state."""
     m = len(need) - 1
     stride, _ = _strides(need)
-    return _deal_world(state, f, unseen, others, need, lo, hi, hands, stride, np.empty(m, dtype=np.int64),
-                       np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
+    levels = as_levels(unseen)
+    return _deal_world(state, f, levels, others, need, lo, hi, hands, len(hands) // len(levels), stride,
+                       np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
 
 
 @kernel
@@ -451,34 +553,43 @@ def seat_groups(need, lo, hi, merge):
 
 
 @hot_kernel
-def _split_groups(state, ghands, group, need, others, hands):
-    """Split each group's cards ``ghands[g]`` among its seats uniformly: each seat but the last
-    of its group draws its ``need`` cards one by one from what is left; the last takes the rest.
-    A group of one seat draws nothing."""
+def _split_groups(state, ghands, group, need, others, hands, n):
+    """Split each group's cards among its seats uniformly: each seat but the last of its group
+    draws its ``need`` physical cards one by one from what is left; the last takes the rest. A
+    group of one seat draws nothing. Level ``k`` of group ``g`` is ``ghands[k * G + g]`` (``G``
+    groups), of seat ``o`` ``hands[k * n + o]``."""
     k_hidden = len(need)
+    decks = len(hands) // n
+    n_groups = len(ghands) // decks
     for k in range(k_hidden):
         g = group[k]
+        o = others[k]
         last = True
         for j in range(k + 1, k_hidden):
             if group[j] == g:
                 last = False
+        for lv in range(decks):
+            hands[lv * n + o] = ghands[lv * n_groups + g] if last else ZERO
         if last:
-            hands[others[k]] = ghands[g]
             continue
-        mine = ZERO
         for _ in range(need[k]):
-            state, i = below(state, np.int64(popcount(ghands[g])))
-            bit = select_bit(ghands[g], i)
-            mine |= bit
-            ghands[g] ^= bit
-        hands[others[k]] = mine
+            g1 = ghands[g]
+            g2 = ghands[n_groups + g] if decks > 1 else ZERO
+            g3 = ghands[2 * n_groups + g] if decks > 2 else ZERO
+            state, i = below(state, size_of(g1, g2, g3))
+            bit = _select_physical(i, g1, g2, g3)
+            take_from(ghands, g, n_groups, bit, decks)
+            give_to(hands, o, n, bit, decks)
     return state
 
 
 @kernel
-def _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, hand, worlds):
-    """Fill ``worlds`` (a row per world, a column per seat): the groups' cards drawn from the
-    table ``f`` of ``seat_groups``, split among their seats, and the known cards added."""
+def _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, own, worlds):
+    """Fill ``worlds`` (a row per world, ``hands[k * N + seat]`` in a row: ``decks * N`` columns):
+    the groups' cards (``unseen``: copy levels) drawn from the table ``f`` of ``seat_groups``,
+    split among their seats, the known cards added and ``seat``'s ``own`` levels set."""
+    decks = len(unseen)
+    n = len(known)
     n_groups = len(gneed)
     m = n_groups - 1
     stride, _ = _strides(gneed)
@@ -486,20 +597,21 @@ def _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, 
     x = np.empty(m, dtype=np.int64)
     pick = np.empty(m, dtype=np.int64)
     seats = np.arange(n_groups)
-    ghands = np.empty(n_groups, dtype=np.uint64)
-    hands = np.empty(worlds.shape[1], dtype=np.uint64)
+    ghands = np.empty(decks * n_groups, dtype=np.uint64)
+    hands = np.empty(decks * n, dtype=np.uint64)
     merged = False
     for k in range(len(need)):
         merged = merged or group[k] != k
     for i in range(len(worlds)):
         if merged:
-            state = _deal_world(state, f, unseen, seats, gneed, glo, ghi, ghands, stride, a, x, pick)
-            state = _split_groups(state, ghands, group, need, others, hands)
+            state = _deal_world(state, f, unseen, seats, gneed, glo, ghi, ghands, n_groups, stride, a, x, pick)
+            state = _split_groups(state, ghands, group, need, others, hands, n)
         else:  # the groups are the seats
-            state = _deal_world(state, f, unseen, others, gneed, glo, ghi, hands, stride, a, x, pick)
+            state = _deal_world(state, f, unseen, others, gneed, glo, ghi, hands, n, stride, a, x, pick)
         for k in range(len(others)):
-            hands[others[k]] |= known[others[k]]
-        hands[seat] = hand
+            hands[others[k]] |= known[others[k]]  # level 1: known cards come from a one-deck pass
+        for lv in range(decks):
+            hands[lv * n + seat] = own[lv]
         worlds[i] = hands
     return state
 
@@ -514,19 +626,23 @@ def table_fits(unseen, need):
 
 @kernel
 def sample_worlds_kernel(state, pub, seat, hand, rules, n):
-    """``n`` consistent worlds as rows of ``n_seats`` bitboards (the seat's own hand included),
-    drawn uniformly among the deals that fit the observation (``sampling``).
+    """``n`` consistent worlds as rows of ``decks * n_seats`` bitboards, level ``k`` of seat
+    ``o`` in column ``k * n_seats + o`` (``engine.copies``; one column per seat with one deck),
+    the seat's own hand included, drawn uniformly among the physical deals that fit the
+    observation (``sampling``). ``pub`` is the seat's view (its copies in ``P_OWN2`` /
+    ``P_OWN3``), ``hand`` its level 1.
 
     The seats are counted one by one where ``table_fits`` (always at three and four players),
     else exchangeable seats are merged (``seat_groups``), and the groups counted in float64 if
     even they do not fit in int64."""
-    unseen, others, need, lo, hi, known = world_constraints(pub, seat, hand, rules)
-    worlds = np.empty((n, n_seats(rules)), dtype=np.uint64)
+    unseen, others, need, lo, hi, known = constraints_with_copies(pub, seat, hand, rules)
+    own = own_levels(pub, hand, rules)
+    worlds = np.empty((n, len(unseen) * n_seats(rules)), dtype=np.uint64)
     group, gneed, glo, ghi = seat_groups(need, lo, hi, not table_fits(unseen, need))
     if counts_fit(unseen, gneed):
         f = count_worlds_kernel(unseen, gneed, glo, ghi)
-        state = _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, hand, worlds)
+        state = _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, own, worlds)
     else:
         g = count_worlds_float(unseen, gneed, glo, ghi)
-        state = _draw_worlds(state, g, unseen, others, need, group, gneed, glo, ghi, known, seat, hand, worlds)
+        state = _draw_worlds(state, g, unseen, others, need, group, gneed, glo, ghi, known, seat, own, worlds)
     return state, worlds

@@ -33,8 +33,8 @@ from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.state import legal_now
 from spades_ai.kernels import decision_stream
 from spades_ai.models.model import packed_after
-from spades_ai.montecarlo.sampling import (count_worlds_float, count_worlds_kernel, counts_fit, sample_worlds_kernel,
-                                           seat_groups, table_fits, world_constraints)
+from spades_ai.montecarlo.sampling import (constraints_with_copies, count_worlds_float, count_worlds_kernel, counts_fit,
+                                           sample_worlds_kernel, seat_groups, table_fits)
 from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.observation import Observation
 
@@ -59,11 +59,12 @@ def check_observation(obs) -> Observation:
 
 def count_worlds(obs: Observation) -> int:
     """The number of deals of the unseen cards consistent with ``obs`` (each seat's card count,
-    the cards played, every void shown): what ``sample_worlds`` draws from uniformly. Exact
-    unless the seats that are not exchangeable (``sampling.seat_groups``) deal more than
-    ``sampling.EXACT_LIMIT`` (2**62) ways, then to float64 precision."""
+    the cards played, every void shown): what ``sample_worlds`` draws from uniformly. With
+    copies (several decks) these are deals of the physical cards. Exact unless the seats that
+    are not exchangeable (``sampling.seat_groups``) deal more than ``sampling.EXACT_LIMIT``
+    (2**62) ways, then to float64 precision."""
     obs = check_observation(obs)
-    unseen, _, need, lo, hi, _ = world_constraints(obs.public, obs.seat, obs.engine_cards, obs.rules_array)
+    unseen, _, need, lo, hi, _ = constraints_with_copies(obs.public, obs.seat, obs.engine_cards, obs.rules_array)
     if table_fits(unseen, need):
         return int(count_worlds_kernel(unseen, need, lo, hi)[0, -1])
     # exchangeable seats counted as one, times the ways to split each group's cards among them
@@ -77,9 +78,12 @@ def count_worlds(obs: Observation) -> int:
 
 def sample_worlds(obs: Observation, n: int, seed: int = 0, bid_aware: bool = False) -> np.ndarray:
     """``n`` deals consistent with ``obs``, as an ``(n, players)`` uint64 array of the cards each seat
-    still holds (the seat's own row is its hand), as card ids (``Rules.cardset`` names them).
+    still holds (the seat's own row is its hand), as card ids (``Rules.cardset`` names them);
+    with several decks ``(n, decks * players)``, column ``k * players + seat`` the cards seat
+    holds at least ``k + 1`` times (``engine.copies``).
 
-    Exactly uniform among the consistent deals (the kernel Hard uses); reproducible from
+    Exactly uniform among the consistent deals of the physical cards (the kernel Hard uses);
+    reproducible from
     ``seed`` and the observation. With ``bid_aware``, ``n`` worlds are drawn from ``4 n`` uniform
     ones in proportion to how well they explain the other seats' bids (Crazy's weights,
     ``world_weights``), with replacement.
