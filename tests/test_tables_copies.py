@@ -17,6 +17,7 @@ from collections import Counter
 import numpy as np
 import pytest
 from naive import NaiveStream
+from test_tables import replica_playout  # the one-deck replica: its hands are lists, copies and all
 from naive_tables import (
     TableRules,
     cards_each,
@@ -231,25 +232,6 @@ def replica_deal(stream: NaiveStream, n: int) -> list[list[int]]:
         k = j + stream.below(len(cards) - j)
         cards[j], cards[k] = cards[k], cards[j]
     return [sorted(cards[s * each : (s + 1) * each]) for s in range(n - 1)] + [sorted(cards[(n - 1) * each :])]
-
-
-def replica_playout(hands, dealer: int, stream: NaiveStream, table) -> list[int]:
-    """A random playout as the engine's: the r-th lowest distinct legal card, no draw for one."""
-    n = table.players
-    left = [list(h) for h in hands]
-    leader, broken, won = first_leader(hands, dealer, table), False, [0] * n
-    for trick_no in range(cards_each(n)):
-        trick: list[tuple[int, int]] = []
-        for pos in range(n):
-            seat = (leader + pos) % n
-            legal = naive_table_legal_cards(left[seat], [c for _, c in trick], broken, trick_no, table)
-            card = legal[0] if len(legal) == 1 else legal[stream.below(len(legal))]
-            left[seat].remove(card)
-            trick.append((seat, card))
-        leader = naive_table_trick_winner(trick, table)
-        broken = broken or any(c // 13 == 3 for _, c in trick)
-        won[leader] += 1
-    return won
 
 
 @pytest.mark.parametrize("name", ["six pairs", "eight solo must win", "eleven must win", "twelve"])
