@@ -509,7 +509,10 @@ def seat_groups(need, lo, hi, merge):
     ``T! / prod(need!)``, are the same for every deal of the group's ``T`` cards, so the draw stays
     uniform. A seat with a revealed count is a group of its own, and without ``merge`` every
     seat is (then the groups are the seats, and drawing them is drawing the seats). ``group[k]``
-    is seat ``k``'s group, numbered by their first seats.
+    is seat ``k``'s group. Merged groups are numbered by their cards, fewest first (ties by first
+    seat), so that the largest is the last: the table's state leaves it out, and it takes the
+    rest of each suit without a draw, then splits it among its seats (at eight players, one
+    draw a card where a first group would take two).
     """
     k_hidden = len(need)
     group = np.empty(k_hidden, dtype=np.int64)
@@ -533,8 +536,18 @@ def seat_groups(need, lo, hi, merge):
         if group[k] < 0:
             group[k] = n_groups
             n_groups += 1
-    # the table needs two groups: a last, empty one (no cards, no room) if all seats merged
+    # the table needs two groups: an empty one (no cards, no room), first, if all seats merged
     n_rows = max(n_groups, 2)
+    if merge:
+        size = np.zeros(n_rows, dtype=np.int64)
+        for k in range(k_hidden):
+            size[group[k]] += need[k]
+        order = np.argsort(size, kind="mergesort")
+        rank = np.empty(n_rows, dtype=np.int64)
+        for r in range(n_rows):
+            rank[order[r]] = r
+        for k in range(k_hidden):
+            group[k] = rank[group[k]]
     gneed = np.zeros(n_rows, dtype=np.int64)
     glo = np.zeros((n_rows, 4), dtype=np.int64)
     ghi = np.zeros((n_rows, 4), dtype=np.int64)
