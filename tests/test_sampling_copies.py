@@ -343,6 +343,7 @@ def test_sampled_worlds_never_break_a_constraint(players):
         own = levels(hands[0], decks)
         unseen, others, need, lo, hi, _ = constraints_with_copies(pub, 0, own[0], a)
         assert cards_of(unseen) == tuple(sorted(c for h in hands[1:] for c in h))
+        assert not table_fits(unseen, need)  # drawn through the groups
         _, worlds = sample_worlds_kernel(U64(trial), pub, 0, own[0], a, 200)
         for row in worlds:
             world = world_of(row, others, players)
