@@ -467,12 +467,18 @@ def _deal_world(state, f, unseen, others, need, lo, hi, hands, n, stride, a, x, 
         # Deal the suit's physical cards uniformly: pick[0] to the first seat, pick[1] to the
         # second, ..., each copy out of the suit's levels and into the seat's
         left = us
+        single = s2 == ZERO  # one copy of each card of the suit (one deck: always)
         for k in range(m):
             for _ in range(pick[k]):
                 state, i = below(state, left)
-                bit = _select_physical(i, s1, s2, s3)
-                s1, s2, s3 = take_one(bit, s1, s2, s3)
-                give_to(hands, others[k], n, bit, decks)
+                if single:
+                    bit = select_bit(s1, i)
+                    s1 ^= bit
+                    hands[others[k]] |= bit
+                else:
+                    bit = _select_physical(i, s1, s2, s3)
+                    s1, s2, s3 = take_one(bit, s1, s2, s3)
+                    give_to(hands, others[k], n, bit, decks)
                 left -= 1
             a[k] -= pick[k]
             idx -= pick[k] * stride[k]
