@@ -72,6 +72,10 @@ EXACT_LIMIT = 2.0**62
 #: four players need (three hidden seats of 13 cards: 14 x 14); beyond (five players: up to
 #: 11**3), exchangeable seats are merged, which costs far less where there are any.
 MAX_STATES = 14 * 14
+#: The most states a suit's table may have (``(5, states)`` entries, 168 MB at this size): beyond,
+#: counting is refused. Merged seats stay far below (twelve players' midgames: tens of thousands);
+#: seats whose spades a bid revealed are never merged, which at eight players and more reaches it.
+MAX_TABLE = 1 << 22
 
 
 def _binomials():
@@ -236,6 +240,16 @@ def _strides(need):
     return stride, size
 
 
+@kernel
+def _table_size(need):
+    """The states of the table of ``need`` (``_strides``); a ``ValueError`` beyond ``MAX_TABLE``."""
+    _, size = _strides(need)
+    if size > MAX_TABLE:
+        raise ValueError("too many hidden seats that are not exchangeable to count their deals (seats whose "
+                         "spades a bid revealed are counted one by one): the table would pass MAX_TABLE states")
+    return size
+
+
 @hot_kernel
 def _advance(x, j, p, a, us, lo, hi, s):
     """Move the first ``p`` digits of ``x`` (the cards of suit ``s`` given to seats ``0..p-1``;
@@ -362,16 +376,14 @@ def count_worlds_kernel(unseen, need, lo, hi):
     """The table ``f`` (see the module docstring) in exact int64: ``f[0, -1]`` is the number of
     consistent deals (0 if none), physical deals with copies (``unseen`` a mask or copy levels).
     Exact when ``counts_fit(unseen, need)``; else see ``count_worlds_float``."""
-    _, size = _strides(need)
-    return _fill_counts(np.zeros((5, size), dtype=np.int64), as_levels(unseen), need, lo, hi)
+    return _fill_counts(np.zeros((5, _table_size(need)), dtype=np.int64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
 def count_worlds_float(unseen, need, lo, hi):
     """``count_worlds_kernel`` in float64, for the positions it cannot count in int64 (each
     entry to a relative 2**-52 or so)."""
-    _, size = _strides(need)
-    return _fill_counts(np.zeros((5, size), dtype=np.float64), as_levels(unseen), need, lo, hi)
+    return _fill_counts(np.zeros((5, _table_size(need)), dtype=np.float64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
@@ -653,7 +665,8 @@ def sample_worlds_kernel(state, pub, seat, hand, rules, n):
 
     The seats are counted one by one where ``table_fits`` (always at three and four players),
     else exchangeable seats are merged (``seat_groups``), and the groups counted in float64 if
-    even they do not fit in int64."""
+    even they do not fit in int64. A ``ValueError`` where the groups' table would pass
+    ``MAX_TABLE`` states (eight players and more with every spade count revealed)."""
     unseen, others, need, lo, hi, known = constraints_with_copies(pub, seat, hand, rules)
     own = own_levels(pub, hand, rules)
     worlds = np.empty((n, len(unseen) * n_seats(rules)), dtype=np.uint64)
