@@ -1,7 +1,7 @@
 """World sampling at every table size: the time of one decision's worlds (the counting table and
 ``--worlds`` worlds, Hard's 512 by default) and per world, at 4 players against 8 and 12 (copies).
 
-    python benchmarks/bench_sampler.py [--players 4,8,12] [--positions 40] [--worlds 512] [--repeats 5]
+    python benchmarks/bench_sampler.py [--players 4,8,12] [--positions 40] [--worlds 512] [--repeats 5] [--smoke]
 
 Positions: ``--positions`` deals per table, each cut at a random card of tricks 1 to 10 of a
 play in which every seat follows suit with a random card when it can, else plays any card and
@@ -104,7 +104,10 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=512)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.positions, args.worlds, args.repeats = 3, 8, 1
     sizes = [int(p) for p in args.players.split(",")]
     print(f"| table | decks | median decision ({args.worlds} worlds), ms | p90, ms | per world, µs "
           f"| median / four players' | merged | float64 |")

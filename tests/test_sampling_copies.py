@@ -343,6 +343,7 @@ def test_sampled_worlds_never_break_a_constraint(players):
         own = levels(hands[0], decks)
         unseen, others, need, lo, hi, _ = constraints_with_copies(pub, 0, own[0], a)
         assert cards_of(unseen) == tuple(sorted(c for h in hands[1:] for c in h))
+        assert not table_fits(unseen, need)  # drawn through the groups
         _, worlds = sample_worlds_kernel(U64(trial), pub, 0, own[0], a, 200)
         for row in worlds:
             world = world_of(row, others, players)
@@ -352,3 +353,13 @@ def test_sampled_worlds_never_break_a_constraint(players):
             for lv in range(1, decks):  # the levels nest: level k + 1 within level k
                 assert (row[lv * players:(lv + 1) * players] & ~row[(lv - 1) * players:lv * players] == 0).all()
         assert (worlds[:, [k * players for k in range(decks)]] == own).all()
+
+
+def test_a_table_too_large_to_count_is_refused():
+    """Mirror bids at eight players reveal every seat's spades, so no two seats merge, and seven
+    seats of 13 cards would make a table of 14**6 states a suit: refused with a clear error
+    rather than filling the memory."""
+    rules, hands, pub, a = dealt(8, [13] * 8, seed=3)
+    rules, pub, a = endgame(8, hands, seed=3, bidding="mirror")
+    with pytest.raises(ValueError, match="too many hidden seats"):
+        sample_worlds_kernel(U64(1), pub, 0, levels(hands[0], 2)[0], a, 4)

@@ -200,18 +200,19 @@ def test_seat_groups_merge_only_seats_bound_by_the_same_voids():
     need = np.array([3, 2, 4, 3, 2], dtype=np.int64)
     lo, hi = bounds([{0}, set(), {0}, set(), set()], [None, None, None, 2, None])
     group, gneed, glo, ghi = seat_groups(need, lo, hi, True)
-    # seats 0 and 2 (no clubs), 1 and 4 (free); seat 3's two spades keep it alone
-    assert group.tolist() == [0, 1, 0, 2, 1] and gneed.tolist() == [7, 4, 3]
-    assert ghi[0, 0] == 0 and (ghi[0, 1:] >= 7).all() and (ghi[1] >= 4).all()
-    assert glo[2, 3] == ghi[2, 3] == 2 and (glo[[0, 1]] == 0).all()
+    # seats 0 and 2 (no clubs), 1 and 4 (free); seat 3's two spades keep it alone; fewest cards
+    # first, so that the largest group is the last (the one the table's state leaves out)
+    assert group.tolist() == [2, 1, 2, 0, 1] and gneed.tolist() == [3, 4, 7]
+    assert ghi[2, 0] == 0 and (ghi[2, 1:] >= 7).all() and (ghi[1] >= 4).all()
+    assert glo[0, 3] == ghi[0, 3] == 2 and (glo[[1, 2]] == 0).all()
     # without merging the groups are the seats, bounds untouched
     group, gneed, glo, ghi = seat_groups(need, lo, hi, False)
     assert group.tolist() == [0, 1, 2, 3, 4] and gneed.tolist() == need.tolist()
     assert (glo == lo).all() and (ghi == hi).all()
-    # all seats alike: one group, and an empty one beside it for the table
+    # all seats alike: one group, last, and an empty one before it for the table
     lo, hi = bounds([{2}] * 3, [None] * 3)
     group, gneed, _, ghi = seat_groups(np.array([2, 2, 2], dtype=np.int64), lo, hi, True)
-    assert group.tolist() == [0, 0, 0] and gneed.tolist() == [6, 0] and (ghi[1] == 0).all()
+    assert group.tolist() == [1, 1, 1] and gneed.tolist() == [0, 6] and (ghi[0] == 0).all()
 
 
 def grouped_count(cards, sizes, voids, spades) -> int:

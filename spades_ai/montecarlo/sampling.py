@@ -72,6 +72,10 @@ EXACT_LIMIT = 2.0**62
 #: four players need (three hidden seats of 13 cards: 14 x 14); beyond (five players: up to
 #: 11**3), exchangeable seats are merged, which costs far less where there are any.
 MAX_STATES = 14 * 14
+#: The most states a suit's table may have (``(5, states)`` entries, 168 MB at this size): beyond,
+#: counting is refused. Merged seats stay far below (twelve players' midgames: tens of thousands);
+#: seats whose spades a bid revealed are never merged, which at eight players and more reaches it.
+MAX_TABLE = 1 << 22
 
 
 def _binomials():
@@ -236,6 +240,16 @@ def _strides(need):
     return stride, size
 
 
+@kernel
+def _table_size(need):
+    """The states of the table of ``need`` (``_strides``); a ``ValueError`` beyond ``MAX_TABLE``."""
+    _, size = _strides(need)
+    if size > MAX_TABLE:
+        raise ValueError("too many hidden seats that are not exchangeable to count their deals (seats whose "
+                         "spades a bid revealed are counted one by one): the table would pass MAX_TABLE states")
+    return size
+
+
 @hot_kernel
 def _advance(x, j, p, a, us, lo, hi, s):
     """Move the first ``p`` digits of ``x`` (the cards of suit ``s`` given to seats ``0..p-1``;
@@ -362,16 +376,14 @@ def count_worlds_kernel(unseen, need, lo, hi):
     """The table ``f`` (see the module docstring) in exact int64: ``f[0, -1]`` is the number of
     consistent deals (0 if none), physical deals with copies (``unseen`` a mask or copy levels).
     Exact when ``counts_fit(unseen, need)``; else see ``count_worlds_float``."""
-    _, size = _strides(need)
-    return _fill_counts(np.zeros((5, size), dtype=np.int64), as_levels(unseen), need, lo, hi)
+    return _fill_counts(np.zeros((5, _table_size(need)), dtype=np.int64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
 def count_worlds_float(unseen, need, lo, hi):
     """``count_worlds_kernel`` in float64, for the positions it cannot count in int64 (each
     entry to a relative 2**-52 or so)."""
-    _, size = _strides(need)
-    return _fill_counts(np.zeros((5, size), dtype=np.float64), as_levels(unseen), need, lo, hi)
+    return _fill_counts(np.zeros((5, _table_size(need)), dtype=np.float64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
@@ -467,12 +479,18 @@ def _deal_world(state, f, unseen, others, need, lo, hi, hands, n, stride, a, x, 
         # Deal the suit's physical cards uniformly: pick[0] to the first seat, pick[1] to the
         # second, ..., each copy out of the suit's levels and into the seat's
         left = us
+        single = s2 == ZERO  # one copy of each card of the suit (one deck: always)
         for k in range(m):
             for _ in range(pick[k]):
                 state, i = below(state, left)
-                bit = _select_physical(i, s1, s2, s3)
-                s1, s2, s3 = take_one(bit, s1, s2, s3)
-                give_to(hands, others[k], n, bit, decks)
+                if single:
+                    bit = select_bit(s1, i)
+                    s1 ^= bit
+                    hands[others[k]] |= bit
+                else:
+                    bit = _select_physical(i, s1, s2, s3)
+                    s1, s2, s3 = take_one(bit, s1, s2, s3)
+                    give_to(hands, others[k], n, bit, decks)
                 left -= 1
             a[k] -= pick[k]
             idx -= pick[k] * stride[k]
@@ -509,7 +527,10 @@ def seat_groups(need, lo, hi, merge):
     ``T! / prod(need!)``, are the same for every deal of the group's ``T`` cards, so the draw stays
     uniform. A seat with a revealed count is a group of its own, and without ``merge`` every
     seat is (then the groups are the seats, and drawing them is drawing the seats). ``group[k]``
-    is seat ``k``'s group, numbered by their first seats.
+    is seat ``k``'s group. Merged groups are numbered by their cards, fewest first (ties by first
+    seat), so that the largest is the last: the table's state leaves it out, and it takes the
+    rest of each suit without a draw, then splits it among its seats (at eight players, one
+    draw a card where a first group would take two).
     """
     k_hidden = len(need)
     group = np.empty(k_hidden, dtype=np.int64)
@@ -533,8 +554,18 @@ def seat_groups(need, lo, hi, merge):
         if group[k] < 0:
             group[k] = n_groups
             n_groups += 1
-    # the table needs two groups: a last, empty one (no cards, no room) if all seats merged
+    # the table needs two groups: an empty one (no cards, no room), first, if all seats merged
     n_rows = max(n_groups, 2)
+    if merge:
+        size = np.zeros(n_rows, dtype=np.int64)
+        for k in range(k_hidden):
+            size[group[k]] += need[k]
+        order = np.argsort(size, kind="mergesort")
+        rank = np.empty(n_rows, dtype=np.int64)
+        for r in range(n_rows):
+            rank[order[r]] = r
+        for k in range(k_hidden):
+            group[k] = rank[group[k]]
     gneed = np.zeros(n_rows, dtype=np.int64)
     glo = np.zeros((n_rows, 4), dtype=np.int64)
     ghi = np.zeros((n_rows, 4), dtype=np.int64)
@@ -634,7 +665,8 @@ def sample_worlds_kernel(state, pub, seat, hand, rules, n):
 
     The seats are counted one by one where ``table_fits`` (always at three and four players),
     else exchangeable seats are merged (``seat_groups``), and the groups counted in float64 if
-    even they do not fit in int64."""
+    even they do not fit in int64. A ``ValueError`` where the groups' table would pass
+    ``MAX_TABLE`` states (eight players and more with every spade count revealed)."""
     unseen, others, need, lo, hi, known = constraints_with_copies(pub, seat, hand, rules)
     own = own_levels(pub, hand, rules)
     worlds = np.empty((n, len(unseen) * n_seats(rules)), dtype=np.uint64)
