@@ -94,9 +94,12 @@ TABLES = {
     12: (3, (), 13),
 }
 #: The options refused with several decks (6 to 12 players), by name: where two copies of a
-#: card would go is not written in the seed (jokers, high deuces), or the exchange of cards
-#: that repeat is not built (passing).
-ONE_DECK_OPTIONS = ("jokers", "deuces_high", "pass_cards", "blind_pass")
+#: card would go is not written in the seed (jokers, high deuces), or what the engine would
+#: have to count with copies is not built: the exchange of cards (passing), and a bid that is
+#: the bidder's spades (mirror and whiz, ``ONE_DECK_BIDDINGS``: the bids read the distinct
+#: cards of a hand, and the samplers would count a revealed seat apart at 8 and more).
+ONE_DECK_OPTIONS = ("jokers", "deuces_high", "pass_cards", "blind_pass", "bidding")
+ONE_DECK_BIDDINGS = ("mirror", "whiz")
 #: The card ids of the deuces in the order they become high (deuces_high = k: the first k).
 HIGH_DEUCES = (39, 13, 0, 26)  # 2S 2D 2C 2H
 BIG_JOKER_ID, LITTLE_JOKER_ID = 26, 0  # the big joker replaces 2H, the little one 2C
@@ -569,9 +572,9 @@ def _validate_partners(r: Rules) -> None:
                 )
     if r.decks > 1:
         for name in ONE_DECK_OPTIONS:
-            if getattr(r, name):
+            if getattr(r, name) and (name != "bidding" or r.bidding in ONE_DECK_BIDDINGS):
                 raise RulesError(
-                    f"rules field {name!r} = {getattr(r, name)} is played with one deck only: a table of "
+                    f"rules field {name!r} = {getattr(r, name)!r} is played with one deck only: a table of "
                     f"{r.players} players shuffles {r.decks} decks (3 to 5 players play it)"
                 )
     removed = {int(c) for c in r.removed_cards}

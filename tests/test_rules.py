@@ -762,6 +762,8 @@ def test_table_presets():
         ({"players": 8, "jokers": 1}, "'jokers' = 1 is played with one deck only: a table of 8 players shuffles 2 decks"),
         ({"players": 12, "deuces_high": 1}, "'deuces_high' = 1 is played with one deck only"),
         ({"players": 6, "teams": "pairs", "pass_cards": 2}, "'pass_cards' = 2 is played with one deck only"),
+        ({"players": 6, "bidding": "mirror"}, "'bidding' = 'mirror' is played with one deck only"),
+        ({"players": 9, "bidding": "whiz"}, "'bidding' = 'whiz' is played with one deck only: a table of 9 players shuffles 3"),
         ({"players": 8, "teams": "pairs", "blind_nil": True, "blind_pass": 1}, "'blind_pass' = 1 is played with one deck"),
         ({"teams": "trios"}, "'teams'"),
         ({"players": 3, "teams": "pairs"}, "even number"),

@@ -12,7 +12,7 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import inline_kernel, kernel
-from spades_ai.kernels import NON_SPADES, ONE, SPADES, SUIT_MASK, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
+from spades_ai.kernels import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
 
 
 @kernel
@@ -41,7 +41,9 @@ def later_beaters(c, equal_last):
 @kernel
 def winners_over(cards, win, led, equal_last=False):
     """The cards of ``cards`` that beat ``win``, the card now winning the trick (``led``: the
-    led suit's mask); a copy of ``win`` only when ``equal_last``."""
+    led suit's mask); a copy of ``win`` only when ``equal_last``. Masks given as Python ints
+    (a call from Python) are read as uint64."""
+    win, led = U64(win), U64(led)
     if win & SPADES:
         return cards & SPADES & later_beaters(win, equal_last)
     return (cards & SPADES) | (cards & led & later_beaters(win, equal_last))
