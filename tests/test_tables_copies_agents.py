@@ -19,7 +19,6 @@ from spades_ai.engine import state as st
 from spades_ai.policies.easy import easy_bid, easy_count
 from spades_ai.policies.normal import estimate_tricks, nil_safe, normal_agent_play
 from spades_ai.policies.tactics import is_top, winners_over
-from spades_ai.simulate import deal_masks
 from spades_ai.testing import check_agent
 
 U = np.uint64
