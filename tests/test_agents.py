@@ -346,7 +346,7 @@ def test_observation_holds_nothing_else():
     hidden = FULL & ~obs.cards & ~int(obs.public[st.P_PLAYED])
     assert obs.cards & hidden == 0
     assert int(obs.public[st.P_DECK]) == FULL  # the deck every seat knows (the rules')
-    for slot in range(st.P_HISTORY):
+    for slot in [*range(st.P_HISTORY), *range(st.P_PLAYED2, st.N_PUBLIC)]:  # the copies' levels: 0 here
         v = int(obs.public[slot])
         if v >= 1 << 13 and slot != st.P_DECK:  # only masks are this large: they must be played cards
             assert v & hidden == 0, slot
@@ -356,7 +356,7 @@ def test_observation_holds_nothing_else():
         cards = [v >> (4 + 6 * i) & 63 for i in range(4)] if t < int(obs.public[st.P_TRICK_NO]) else []
         assert v == 0 or all(int(obs.public[st.P_PLAYED]) >> c & 1 for c in cards), t
         assert obs.public[st.P_HISTORY + st.HISTORY_WORDS * t + 1] == 0  # cards 9..11: none at four seats
-    assert st.P_HISTORY + st.HISTORY_WORDS * st.MAX_TRICKS == st.N_PUBLIC
+    assert st.P_HISTORY + st.HISTORY_WORDS * st.MAX_TRICKS == st.P_PLAYED2  # then the levels of the copies
 
 
 def test_observation_is_a_frozen_snapshot():

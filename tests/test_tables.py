@@ -273,7 +273,7 @@ def test_hand_refuses_a_deal_of_another_table():
     five = sa.Rules(players=5)
     hands = [list(h) for h in sa.deal(2, 0, five)]
     hands[0][0] = sa.Card.parse("2C")
-    with pytest.raises(ValueError, match="seat 0's hand holds 2C, which a table of 5 players removes"):
+    with pytest.raises(ValueError, match="seat 0's hand holds 2C, which a table of 5 removes"):
         sa.Hand(hands, rules=five)
     with pytest.raises(ValueError, match="scores must be 5 ints, one a side"):
         sa.Hand(sa.deal(2, 0, five), rules=five, scores=(0, 0))

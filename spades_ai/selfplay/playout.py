@@ -13,7 +13,7 @@ from spades_ai.engine.state import P_N_BIDS, P_PLAYED, apply_bid, apply_card, le
 from spades_ai.montecarlo.worlds import check_observation, relaid
 from spades_ai.observation import Observation
 from spades_ai.scoring import HandResult
-from spades_ai.selfplay.loop import T_JOB, T_N
+from spades_ai.selfplay.loop import MAX_PLAYS, T_JOB, T_N
 from spades_ai.selfplay.play import Seating, resolve_lineup
 
 
@@ -58,7 +58,7 @@ def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | i
             if not int(legal_now(pub, hands[seat], obs.rules_array)) >> rules.engine_id(card) & 1:
                 raise ValueError(f"seat {seat} may not play {card} here")
             apply_card(pub, hands, rules.engine_id(card), obs.rules_array)
-    seq = np.zeros(52, dtype=np.int64)
+    seq = np.zeros(MAX_PLAYS, dtype=np.int64)
     plays = list(obs.plays) + ([(obs.seat, rules.named(first))] if first is not None and obs.phase == "playing" else [])
     for i, (s, c) in enumerate(plays):
         seq[i] = 64 * s + rules.engine_id(c)
