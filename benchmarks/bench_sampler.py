@@ -107,7 +107,7 @@ def main() -> None:
     ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
     if args.smoke:
-        args.positions, args.worlds, args.repeats = 3, 8, 1
+        args.positions, args.worlds, args.repeats, args.players = 3, 8, 1, "4,8"
     sizes = [int(p) for p in args.players.split(",")]
     print(f"| table | decks | median decision ({args.worlds} worlds), ms | p90, ms | per world, µs "
           f"| median / four players' | merged | float64 |")

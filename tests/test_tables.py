@@ -45,7 +45,7 @@ TABLES = {
     "five must win": dict(players=5, must_win=True),
     "four pairs": dict(players=4),
 }
-HANDS = 1000  # random hands per table in the default run (about 2 s a table)
+HANDS = 500  # random hands per table in the default run (about 1 s a table; the slow test 5,000)
 SLOW_HANDS = 5000
 
 
