@@ -107,6 +107,12 @@ def play_in_lock_step(rules: sa.Rules, rnd: random.Random) -> None:
         broken = broken or any(c // 13 == 3 for _, c in trick)
     result = hand.result()
     want = naive_table_score(hand.bids, hand.blind, tricks_won, scores, bags, table)
+    assert_result_agrees(result, want, rules, table, rnd)
+
+
+def assert_result_agrees(result, want, rules: sa.Rules, table, rnd: random.Random) -> None:
+    """``result`` (a ``HandResult``) field by field against the reference's ``want``
+    (``naive_table_score``), and the match winner after a random number of hands."""
     for field, got in [
         ("contract", result.contract),
         ("side_tricks", result.team_tricks),

@@ -17,14 +17,13 @@ from collections import Counter
 import numpy as np
 import pytest
 from naive import NaiveStream
-from test_tables import replica_playout  # the one-deck replica: its hands are lists, copies and all
+from test_tables import assert_result_agrees, replica_playout  # one-deck helpers: hands are lists, copies and all
 from naive_tables import (
     TableRules,
     cards_each,
     deck,
     first_leader,
     naive_table_legal_cards,
-    naive_table_match_winner,
     naive_table_score,
     naive_table_trick_winner,
     winning_position,
@@ -152,21 +151,7 @@ def play_in_lock_step(rules: sa.Rules, rnd: random.Random) -> None:
     bids = [int(b) for b in pub[st.P_BIDS : st.P_BIDS + n]]
     result = sa.score_hand(bids, won, rules, scores=scores.tolist(), bag_count=bags.tolist())
     want = naive_table_score(bids, [False] * n, won, scores.tolist(), bags.tolist(), table)
-    for field, got in [
-        ("contract", result.contract),
-        ("side_tricks", result.team_tricks),
-        ("made", result.made),
-        ("failed_bid_points", result.failed_bid_points),
-        ("new_bags", result.new_bags),
-        ("nil_points", result.nil_points),
-        ("penalties", result.bag_penalties),
-        ("points", result.points),
-        ("scores", result.scores),
-        ("bags", result.bag_count),
-    ]:
-        assert want[field] == list(got), (field, rules)
-    hands_played = rnd.randint(1, 30)
-    assert sa.match_winner(result.scores, rules, hands_played) == naive_table_match_winner(result.scores, table, hands_played)
+    assert_result_agrees(result, want, rules, table, rnd)
 
 
 @pytest.mark.parametrize("name", TABLES)
