@@ -18,8 +18,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from naive_tables import naive_worlds
 from scipy import stats
+from test_sampling_tables import bounds, exact_worlds  # the one-deck positions' helpers, copies and all
 
 from spades_ai import Rules
 from spades_ai.engine import state as st
@@ -51,26 +51,6 @@ def levels(cards, decks: int) -> np.ndarray:
 def cards_of(levels_) -> tuple:
     """The sorted card ids, with repeats, of the copy levels ``levels_``."""
     return tuple(sorted(c for lv in levels_ for c in range(52) if int(lv) >> c & 1))
-
-
-def bounds(voids, spades):
-    """The kernels' ``(lo, hi)``: ``hi = 0`` for a void, ``lo = hi = n`` for a revealed count."""
-    k = len(voids)
-    lo = np.zeros((k, 4), dtype=np.int64)
-    hi = np.full((k, 4), 17, dtype=np.int64)
-    for i in range(k):
-        for s in voids[i]:
-            hi[i, s] = 0
-        if spades[i] is not None:
-            lo[i, SPADES], hi[i, SPADES] = (spades[i], spades[i]) if hi[i, SPADES] or spades[i] == 0 else (1, 0)
-    return lo, hi
-
-
-def exact_worlds(cards, sizes, voids, spades) -> dict:
-    """``naive_worlds`` (weights: physical deals) less the worlds a revealed count excludes."""
-    worlds = naive_worlds(cards, sizes, voids)
-    return {w: n for w, n in worlds.items()
-            if all(c is None or sum(x // 13 == SPADES for x in h) == c for h, c in zip(w, spades))}
 
 
 def world_of(row, others, n: int) -> tuple:
