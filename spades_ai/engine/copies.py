@@ -18,7 +18,7 @@ checked against ``collections.Counter`` for every pair of counts (``tests/test_c
 
 import numpy as np
 
-from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.jit import inline_kernel
 from spades_ai.engine.bits import ZERO, popcount
 
 MAX_COPIES = 3
@@ -88,12 +88,3 @@ def give_to(hands, seat, n, b, decks):
         if not hands[i] & b:
             hands[i] |= b
             return
-
-
-@kernel
-def held(hands, seat, n, decks):
-    """The cards seat ``seat`` holds in ``hands``, copies counted."""
-    total = 0
-    for k in range(decks):
-        total += popcount(hands[k * n + seat])
-    return np.int64(total)
