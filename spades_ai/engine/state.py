@@ -76,7 +76,7 @@ import numpy as np
 
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.bits import ONE, SPADES, U64, popcount, suit_of
-from spades_ai.engine.copies import add_one
+from spades_ai.engine.copies import add_one, take_from
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades, must_win_cards
 from spades_ai.engine.seats import cards_each, n_seats, n_sides, next_seat, partner, side_of
 from spades_ai.rules import R_BLIND_PASS, R_CLOSED, R_DECK, R_DECK2, R_DECK3, R_DECKS, R_EQUAL_LAST, R_FIRST_LEAD, R_MUST_WIN, R_PASS, R_SPADE_LEAD
@@ -366,14 +366,7 @@ def apply_card(pub, hands, card, rules):
     # Branch-free at every table (a branch here costs the arrays' reference counting on
     # every card): the copy leaves the seat's highest level holding it (``copies``) and joins
     # the played levels; with one deck the levels above the first stay 0.
-    n_s = n_seats(rules)
-    rest = b
-    for k in range(rules[R_DECKS] - 1, 0, -1):
-        i = k * n_s + seat
-        hit = hands[i] & rest
-        hands[i] ^= hit
-        rest ^= hit
-    hands[seat] ^= rest
+    take_from(hands, seat, n_seats(rules), b, rules[R_DECKS])
     add_played(pub, P_PLAYED, P_PLAYED2, P_PLAYED3, b)
     add_played(pub, P_PLAYED_BY + seat, P_PLAYED_BY2 + seat, P_PLAYED_BY3 + seat, b)
     n = pub[P_TRICK_LEN]
