@@ -11,7 +11,7 @@ from spades_ai.agents import Agent, KernelAgent, Mixed, kernel_agent, list_agent
 from spades_ai.montecarlo import count_worlds, decision_values, sample_worlds, world_weights
 from spades_ai.selfplay import HandRecords, play_hands, play_matches, play_out
 from spades_ai.cards import Card, CardSet, Seat, Suit, format_hand, parse_cards
-from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
+from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError, TableError
 from spades_ai.game import Hand, parse_deal
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
@@ -57,6 +57,7 @@ __all__ = [
     "IllegalPlayError",
     "Rules",
     "RulesError",
+    "TableError",
     "Seat",
     "Suit",
     "deal",

@@ -32,6 +32,20 @@ class RulesError(ValueError):
     """A ``Rules`` field or rules file holds a value the engine cannot play with."""
 
 
+class TableError(RulesError):
+    """A part of the toolkit refused the table it was given (``spades_ai.capabilities``): one
+    line naming the part, the table (``"3 players solo"``) and where the part is documented."""
+
+    def __init__(self, message: str, part: str = "", table: str = "", doc: str = ""):
+        super().__init__(message)
+        #: the part that refused (``"the SVG picture"``)
+        self.part = part
+        #: the table in words (``"6 players in pairs"``)
+        self.table = table
+        #: where the part and the tables it plays are documented
+        self.doc = doc
+
+
 class _RefusedAction(ValueError):
     def __init__(self, message: str = "", reason: str | None = None, detail: str | None = None):
         super().__init__(message)

@@ -13,7 +13,7 @@ PACKAGE = Path(spades_ai.__file__).parent
 
 #: The layers, top first: a module may import its own layer and those before it.
 LAYERS = (
-    ("cards", "rules", "seats", "errors", "checks", "version", "tomlfile", "folders", "workers"),
+    ("cards", "rules", "seats", "capabilities", "errors", "checks", "version", "tomlfile", "folders", "workers"),
     ("engine",),
     ("kernels",),
     ("game", "observation", "encoding", "scoring", "simulate", "solver", "pbn"),

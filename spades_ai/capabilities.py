@@ -1,0 +1,100 @@
+"""Which tables each public part plays, and the one check that refuses the others.
+
+A *table* is the number of players and whether they sit solo or in pairs; the decks, the cards
+removed and the cards each follow from it (``Rules.TABLES``, docs/rules.md). Every public part
+of the toolkit (a *door*: the solver, review, the SVG picture, PBN records, the bot protocol, an
+agent, ...) declares the tables it plays as a ``Part`` in ``PARTS``, and refuses any other
+through ``require_table``, which raises one error type, ``TableError`` (a ``RulesError``), whose
+one line names the part, the table and where the part is documented. No part reads four seats
+out of another table: where a part cannot play a table, it refuses.
+
+>>> from spades_ai.rules import Rules
+>>> require_table(Rules(), "pbn").players
+4
+>>> require_table(Rules(players=3), "pbn")
+Traceback (most recent call last):
+...
+spades_ai.errors.TableError: PBN records play 4 players in pairs, not 3 players solo: PBN is a four-hand bridge format (S W N E); save the JSON record instead (docs/playing.md#records)
+>>> plays(Rules(players=8), "pbn")
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from spades_ai.errors import TableError
+from spades_ai.rules import Rules
+from spades_ai.seats import table_name
+
+
+@dataclass(frozen=True)
+class Tables:
+    """A set of tables, in words and as a test of the rules."""
+
+    words: str
+    test: Callable[[Rules], bool]
+
+    def __contains__(self, rules: Rules) -> bool:
+        return bool(self.test(rules))
+
+
+#: every table of the rules: 3 to 12 players, solo or in pairs, one to three decks
+EVERY_TABLE = Tables("every table of 3 to 12 players", lambda rules: True)
+#: the default table: four players in two partnerships
+FOUR_IN_PAIRS = Tables("4 players in pairs", lambda rules: rules.players == 4 and rules.teams == "pairs")
+#: the tables of one deck, where no card repeats: 3 to 5 players
+ONE_DECK = Tables("3 to 5 players (one deck)", lambda rules: rules.decks == 1)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A public part of the toolkit and the tables it plays.
+
+    ``name`` is how an error names it (``"the SVG picture"``), ``doc`` where it is documented,
+    ``why`` why the other tables are refused (empty for a part that plays every table)."""
+
+    name: str
+    tables: Tables
+    doc: str
+    why: str = ""
+
+    def refusal(self, rules: Rules) -> TableError:
+        """The error that refuses ``rules``' table for this part."""
+        why = f": {self.why}" if self.why else ""
+        return TableError(f"{self.name} play{'s' if not self.name.endswith('s') else ''} {self.tables.words}, "
+                          f"not {table_name(rules)}{why} ({self.doc})", part=self.name, table=table_name(rules), doc=self.doc)
+
+
+#: Every public part that does not play every table, by key (``require_table(rules, key)``), and
+#: those that do, so that docs/rules.md's table of what plays where and the conformance check
+#: (``spades_ai.testing.check_table``) read one list.
+PARTS: dict[str, Part] = {
+    "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
+                "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
+}
+
+
+def part(key: str | Part) -> Part:
+    """The ``Part`` of ``key`` (a ``Part`` is returned as it is); ``KeyError`` naming the keys."""
+    if isinstance(key, Part):
+        return key
+    try:
+        return PARTS[key]
+    except KeyError:
+        raise KeyError(f"no part {key!r}; parts: {', '.join(sorted(PARTS))}") from None
+
+
+def plays(rules: Rules, key: str | Part) -> bool:
+    """Whether the part plays the table of ``rules``."""
+    return rules in part(key).tables
+
+
+def require_table(rules: Rules, key: str | Part) -> Rules:
+    """``rules`` if the part plays its table, else ``TableError`` naming the part, the table,
+    why, and where the part is documented. The one way a part refuses a table."""
+    p = part(key)
+    if rules not in p.tables:
+        raise p.refusal(rules)
+    return rules
