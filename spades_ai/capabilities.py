@@ -44,6 +44,8 @@ class Tables:
 EVERY_TABLE = Tables("every table of 3 to 12 players", lambda rules: True)
 #: the default table: four players in two partnerships
 FOUR_IN_PAIRS = Tables("4 players in pairs", lambda rules: rules.players == 4 and rules.teams == "pairs")
+#: the tables of partnerships: an even number of players, ``teams="pairs"``
+PAIRS = Tables("tables in pairs", lambda rules: rules.teams == "pairs")
 #: the tables of one deck, where no card repeats: 3 to 5 players
 ONE_DECK = Tables("3 to 5 players (one deck)", lambda rules: rules.decks == 1)
 
@@ -73,6 +75,20 @@ class Part:
 PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
+    "learned": Part("agent 'learned'", FOUR_IN_PAIRS, "docs/agents.md",
+                    "its networks read the observation of that table and were fitted there"),
+    "ismcts": Part("agent 'ismcts'", FOUR_IN_PAIRS, "docs/agents.md",
+                   "its tree backs up the values of two partnerships"),
+    "play_model": Part("Hard's and Crazy's play_model", FOUR_IN_PAIRS, "docs/agents.md",
+                       "the learned model is a model of that table; read_play without it plays any"),
+    "learning": Part("the learning environment", FOUR_IN_PAIRS, "docs/learning.md",
+                     "its observation vector has a block for each of those four seats"),
+    "partnership": Part("a partnership entrant", PAIRS, "docs/tournaments.md",
+                        "solo, every seat is its own side and has no partner"),
+    "partners": Part("the partner study", FOUR_IN_PAIRS, "docs/analysis.md",
+                     "it compares each agent's value in the two partnerships of that table"),
+    "adapters": Part("the OpenSpiel and PettingZoo adapters", FOUR_IN_PAIRS, "docs/interop.md",
+                     "they share the learning environment's observation vector, a block for each of four seats"),
 }
 
 

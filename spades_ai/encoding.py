@@ -50,6 +50,7 @@ from spades_ai.engine.state import (
     PHASE_BIDDING,
     PHASE_PLAYING,
 )
+from spades_ai.capabilities import require_table
 from spades_ai.errors import RulesError
 from spades_ai.rules import R_BAG_LIMIT, R_EXTRA, R_N_EXTRA, Rules
 
@@ -85,16 +86,6 @@ PHASES = ("dealing", "blind_decision", "bidding", "playing", "over")
 PH_BLIND, PH_BIDDING, PH_PLAYING, PH_OVER = 1, 2, 3, 4
 
 
-def check_four_in_pairs(rules: Rules, what: str) -> None:
-    """Refuse (``RulesError``) any table but four players in two partnerships for ``what``,
-    whose vector or networks have one block per seat of that table."""
-    if not rules.four_in_pairs:
-        raise RulesError(
-            f"{what} plays four players in two partnerships (its observation has a block for each of those "
-            f"seats), not rules players={rules.players}, teams={rules.teams!r}"
-        )
-
-
 def check_rules(rules: Rules | None) -> Rules:
     """The rules, refused with a ``RulesError`` if the 68 actions cannot express them.
 
@@ -102,11 +93,11 @@ def check_rules(rules: Rules | None) -> Rules:
     closed bidding (each seat's vector shows only what its view shows), jokers and high deuces
     (they keep the card id of the card they replace, so 0..51 still name every card), every
     bidding preset, blind nil (actions 66 and 67). Four players in pairs only
-    (``check_four_in_pairs``)."""
+    (``require_table(rules, "learning")``)."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a spades_ai.Rules, not {type(rules).__name__}")
-    check_four_in_pairs(rules, "the learning environment")
+    require_table(rules, "learning")
     if rules.pass_cards or rules.blind_pass:
         raise RulesError(
             "the learning environment's 68 actions (52 cards, 14 bids, blind nil, look) have none for card passing: "

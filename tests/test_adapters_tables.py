@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spades_ai import Rules, RulesError
+from spades_ai import Rules, TableError
 
 OTHER_TABLES = [Rules.preset("cutthroat"), Rules.preset("solo"), Rules(players=5), Rules(players=4, teams="solo")]
 
@@ -16,7 +16,7 @@ def test_the_learning_environments_refuse_other_tables(rules):
     from spades_ai.learn import SpadesEnv, VectorEnv
 
     for make in (lambda: VectorEnv(2, rules=rules), lambda: SpadesEnv(rules=rules)):
-        with pytest.raises(RulesError, match=f"four players in two partnerships .*players={rules.players}"):
+        with pytest.raises(TableError, match=f"the learning environment plays 4 players in pairs, not {rules.players} players"):
             make()
 
 
@@ -25,7 +25,7 @@ def test_the_pettingzoo_environment_refuses_other_tables(rules):
     pytest.importorskip("pettingzoo")
     from spades_ai.interop.pettingzoo import env
 
-    with pytest.raises(RulesError, match="the PettingZoo environment plays four players in two partnerships"):
+    with pytest.raises(TableError, match="the OpenSpiel and PettingZoo adapters play 4 players in pairs"):
         env(rules=rules)
 
 
@@ -33,8 +33,8 @@ def test_the_openspiel_game_refuses_other_tables():
     pytest.importorskip("pyspiel")
     from spades_ai.interop.openspiel import params_from_rules, rules_from_params
 
-    with pytest.raises(RulesError, match="OpenSpiel game plays four players in two partnerships"):
+    with pytest.raises(TableError, match="the OpenSpiel and PettingZoo adapters play 4 players in pairs, not 3 players solo"):
         rules_from_params({"players": 3})
-    with pytest.raises(RulesError, match="players=4, teams='solo'"):
+    with pytest.raises(TableError, match="not 4 players solo"):
         rules_from_params(params_from_rules(Rules.preset("solo")))
     assert rules_from_params({})[0] == Rules()

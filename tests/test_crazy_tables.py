@@ -274,5 +274,5 @@ def test_crazy_plays_whole_hands_at_every_table(name):
 
 def test_a_learned_play_model_is_refused_off_four_in_pairs():
     agent = sa.make_agent("crazy", read_play=True, play_model="reading")
-    with pytest.raises(ValueError, match=r"agent 'crazy\(.*\)' with play_model='reading' plays only 4 players in pairs, not 3 players solo"):
+    with pytest.raises(sa.TableError, match=r"agent 'crazy\(.*\)' with play_model='reading' plays 4 players in pairs, not 3 players solo"):
         sa.play_hands([agent, "normal", "normal"], 1, rules=sa.Rules(players=3))

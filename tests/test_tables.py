@@ -337,10 +337,10 @@ def test_lineups_take_the_table():
 @pytest.mark.parametrize("name", ["ismcts", "learned"])
 def test_search_and_learned_agents_refuse_other_tables_by_name(name):
     agent = sa.make_agent(name)
-    with pytest.raises(ValueError, match=rf"agent '{name}' plays only 4 players in pairs, not 3 players solo"):
+    with pytest.raises(sa.TableError, match=rf"agent '{name}' plays 4 players in pairs, not 3 players solo: .* \(docs/agents.md\)"):
         sa.play_hands([agent, "normal", "normal"], 1, rules=sa.Rules(players=3))
     hand = sa.Hand(sa.deal(1, 0, sa.Rules(players=4, teams="solo")), rules=sa.Rules(players=4, teams="solo"))
-    with pytest.raises(ValueError, match=rf"agent '{name}' plays only 4 players in pairs, not 4 players solo"):
+    with pytest.raises(sa.TableError, match=rf"agent '{name}' plays 4 players in pairs, not 4 players solo"):
         agent.bid(hand.observation())
 
 

@@ -160,7 +160,7 @@ def test_the_learned_agent_refuses_a_table_but_four_in_pairs(rules):
     card_player = sa.Mixed("cards", make_agent("normal"), make_agent("learned"))
     others = ["normal"] * (rules.players - 1)
     for lineup in (["learned", *others], [card_player, *others]):
-        with pytest.raises(ValueError, match=f"agent 'learned' plays only 4 players in pairs, not {rules.players} players solo"):
+        with pytest.raises(sa.TableError, match=f"agent 'learned' plays 4 players in pairs, not {rules.players} players solo"):
             sa.play_hands(lineup, 2, seed=1, rules=rules)
 
 

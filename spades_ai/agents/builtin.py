@@ -16,9 +16,9 @@ class BuiltinAgent(KernelAgent):
     """A built-in agent: a kernel agent made by ``make_agent``, shown with its options (its
     label names those that differ from ``defaults``)."""
 
-    def __init__(self, name: str, bid, play, params, options: dict, defaults: dict, pass_=None, four_pairs_only=None):
-        if four_pairs_only is not None:
-            self.four_pairs_only = four_pairs_only
+    def __init__(self, name: str, bid, play, params, options: dict, defaults: dict, pass_=None, tables_part=None):
+        if tables_part is not None:
+            self.tables_part = tables_part
         extra = {k: v for k, v in options.items() if v != defaults[k]}
         shown = {k: (v.label if isinstance(v, KernelAgent) else v) for k, v in extra.items()}
         label = name + (f"({', '.join(f'{k}={v}' for k, v in shown.items())})" if shown else "")

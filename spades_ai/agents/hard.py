@@ -15,9 +15,12 @@ gives the value of every legal card or bid, the very numbers a decision is made 
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from spades_ai.agents.builtin import BuiltinAgent, seed_param
+from spades_ai.capabilities import part, require_table
 from spades_ai.cards import Card
 from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.state import legal_now
@@ -27,7 +30,6 @@ from spades_ai.montecarlo import binding
 from spades_ai.montecarlo import search as _search
 from spades_ai.montecarlo.utility import UTILITIES
 from spades_ai.observation import Observation
-from spades_ai.seats import table_name
 
 #: Budgets: ``worlds`` sampled per decision; ``rollouts`` caps the playouts of one decision
 #: (a playout per world and candidate card or bid; 0: no cap), which bounds the time of the
@@ -127,9 +129,9 @@ class MonteCarloAgent(BuiltinAgent):
     def check_table(self, rules) -> None:
         """Refuse, naming the agent and the table, a table other than 4 players in pairs with a
         learned ``play_model`` (a model of that table), and any table its rollout policy refuses."""
-        if self.options["play_model"] is not None and not rules.four_in_pairs:
-            raise ValueError(f"agent {self.label!r} with play_model={self.options['play_model']!r} plays only 4 players in pairs, "
-                             f"not {table_name(rules)} (the learned model is a model of that table; read_play without it plays any)")
+        if self.options["play_model"] is not None:
+            require_table(rules, dataclasses.replace(part("play_model"), name=f"agent {self.label!r} with play_model="
+                                                     f"{self.options['play_model']!r}"))
         if self.options["rollout"] is not None:
             self.options["rollout"].check_table(rules)
 

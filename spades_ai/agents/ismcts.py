@@ -25,7 +25,7 @@ class IsmctsAgent(BuiltinAgent):
     (``bid_worlds`` worlds) or the rollout policy's (``bid_worlds=0``). 4 players in pairs
     only, as Hard."""
 
-    four_pairs_only = True
+    tables_part = "ismcts"
 
     def __init__(self, options: dict, defaults: dict):
         self.module = binding.bound(options["rollout"]).tree_search

@@ -119,7 +119,7 @@ def _build(name: str, values: dict) -> BuiltinAgent:
     defaults = {k: d for k, (d, _) in BUILTINS[name].options.items()}
     if name == "learned":  # deterministic: no seed
         return BuiltinAgent(name, learned_bid, learned_play, load_model(values["model"]).params(), values, defaults,
-                            normal.normal_agent_pass, four_pairs_only=True)  # fmt: skip
+                            normal.normal_agent_pass, tables_part="learned")  # fmt: skip
     seed = seed_param(values["seed"])
     if name == "random":
         return BuiltinAgent(name, easy.random_agent_bid, easy.random_agent_play, [seed], values, defaults, easy.random_agent_pass)

@@ -27,6 +27,14 @@ from spades_ai.rules import Rules
 CONTEXTS = ("near_target", "near_bag_limit", "trailing")
 
 
+def results_rules(df: pd.DataFrame) -> Rules | None:
+    """The rules a run of tournament results (``load_results``) was played by, from the
+    config its frame carries (``df.attrs["config"]``); None for a frame without one."""
+    config = df.attrs.get("config")
+    cfg = config.get("rules") if isinstance(config, dict) else None
+    return Rules.from_dict(cfg) if cfg else None
+
+
 def seat_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per player-hand: ``agent``, ``bid``, ``blind``, ``nil``, ``nil_made``,
     ``tricks_won`` (the player's own), with the hand's ``pairing``, ``deal_no`` (or
@@ -99,8 +107,7 @@ def with_context(df: pd.DataFrame, rules: Rules | None = None) -> pd.DataFrame:
     if "score" not in df.columns:
         raise ValueError("score context needs matches-mode results (running scores are kept only there)")
     if rules is None:
-        cfg = df.attrs.get("config", {}).get("rules") if isinstance(df.attrs.get("config"), dict) else None
-        rules = Rules.from_dict(cfg) if cfg else Rules()
+        rules = results_rules(df) or Rules()
     out = df.copy()
     points = df["points"].astype(np.int64)
     out["score_before"] = df["score"].astype(np.int64) - points

@@ -27,7 +27,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from spades_ai.analysis.metrics import results_rules
 from spades_ai.analysis.summary import Z95
+from spades_ai.capabilities import require_table
 
 
 def partnerships(agents: Sequence[str]) -> list[str]:
@@ -48,8 +50,11 @@ def _deal_rows(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, li
     missing = [c for c in ("pairing", "deal_no", "rotation", "side", "agent", "agent_a", "agent_b", "points") if c not in df.columns]
     if missing:
         raise ValueError(f"partner values need hands-mode tournament results (load_results); missing {', '.join(missing)}")
+    rules = results_rules(df)
+    if rules is not None:
+        require_table(rules, "partners")
     if len(df) and int(df["side"].max()) != 1:
-        raise ValueError(f"partner values need a table of two partnerships (4 players in pairs), not {int(df['side'].max()) + 1} sides")
+        raise ValueError(f"partner values need rows of sides 0 and 1, and these rows hold {int(df['side'].max()) + 1} sides")
     config = df.attrs.get("config", {})
     if config.get("duplicate") is False:
         raise ValueError("partner values need duplicate deals: this run played other cards at its second table")

@@ -46,8 +46,8 @@ from spades_ai.encoding import (  # noqa: F401 -- re-exported
     SLICES,
     action_to_string,
     bid_action,
-    check_four_in_pairs,
 )
+from spades_ai.capabilities import require_table
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 
@@ -119,7 +119,7 @@ class Table:
     """
 
     def __init__(self, rules: Rules, dealer: int = 0, scores=(0, 0), bag_count=(0, 0), hands_played: int = 0):
-        check_four_in_pairs(rules, "the OpenSpiel and PettingZoo adapters")
+        require_table(rules, "adapters")
         if rules.pass_cards or rules.blind_pass or rules.closed_bidding:
             raise RulesError(
                 "the OpenSpiel and PettingZoo adapters have no actions for card passing and no hidden bids: "

@@ -70,6 +70,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.agents.registry import make_agent
 from spades_ai.cards import Card, format_hand, mask_to_cards, to_card
+from spades_ai.capabilities import require_table
 from spades_ai.checks import is_int
 from spades_ai.errors import RulesError
 from spades_ai.kernels import decision_stream
@@ -84,7 +85,6 @@ from spades_ai.interop.encoding import (
     Table,
     action_to_string,
     bid_action,
-    check_four_in_pairs,
 )
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
@@ -128,7 +128,7 @@ def rules_from_params(params: dict) -> tuple[Rules, int, str]:
         raise RulesError(f"{GAME_NAME} parameter 'dealer' must be a seat 0..3, not {dealer!r}")
     fields = {k: (None if k in _OPTIONAL and v == _NONE[k] and not isinstance(v, bool) else v) for k, v in values.items()}
     rules = Rules(**fields)
-    check_four_in_pairs(rules, f"the {GAME_NAME} OpenSpiel game")
+    require_table(rules, "adapters")
     return rules, dealer, episode
 
 

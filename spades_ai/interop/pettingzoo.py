@@ -70,7 +70,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from spades_ai.interop.encoding import N_ACTIONS, OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, Table, check_four_in_pairs
+from spades_ai.capabilities import require_table
+from spades_ai.interop.encoding import N_ACTIONS, OBSERVATION_HIGH, OBSERVATION_LOW, OBSERVATION_SIZE, Table
 from spades_ai.interop.episode import Episode, check_episode
 from spades_ai.rules import Rules
 from spades_ai.simulate import check_dealer, check_seed, deal_masks, first_dealer, match_deal
@@ -96,7 +97,7 @@ class raw_env(AECEnv):  # noqa: N801 -- PettingZoo's name for the unwrapped envi
         self.rules = Rules() if rules is None else rules
         if not isinstance(self.rules, Rules):
             raise TypeError(f"rules must be a spades_ai.Rules, not {type(self.rules).__name__}")
-        check_four_in_pairs(self.rules, "the PettingZoo environment")
+        require_table(self.rules, "adapters")
         self.fixed_dealer = None if dealer is None else check_dealer(dealer)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, not {render_mode!r}")

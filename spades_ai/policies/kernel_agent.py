@@ -9,11 +9,13 @@ the same whichever way a hand is driven. The signatures are in ``spades_ai.kerne
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 
 import numba
 import numpy as np
 
+from spades_ai.capabilities import part, require_table
 from spades_ai.cards import Card
 from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import U64
@@ -22,7 +24,6 @@ from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.kernels import default_pass as default_pass_kernel
 from spades_ai.observation import Observation
 from spades_ai.policies.agent import default_pass
-from spades_ai.seats import table_name
 
 #: The arguments of a kernel agent's functions, without and with ``params``.
 SIGNATURE = ("pub", "seat", "hand", "legal", "rules")
@@ -83,14 +84,14 @@ class KernelAgent:
         self.options = dict(options or {})
         self._label = label
 
-    #: Whether its kernels play only the table of four in pairs (they read four seats, or two
-    #: partnerships, or a model of that table): ``check_table`` refuses every other table.
-    four_pairs_only = False
+    #: The key in ``spades_ai.capabilities.PARTS`` of the tables the agent plays, or None for
+    #: every table: ``check_table`` refuses every other table through ``require_table``.
+    tables_part: str | None = None
 
     def check_table(self, rules) -> None:
-        """Refuse, naming the agent and the table, a table the agent does not play."""
-        if self.four_pairs_only and not rules.four_in_pairs:
-            raise ValueError(f"agent {self.label!r} plays only 4 players in pairs, not {table_name(rules)}")
+        """Refuse (``TableError``), naming the agent and the table, a table the agent does not play."""
+        if self.tables_part is not None:
+            require_table(rules, dataclasses.replace(part(self.tables_part), name=f"agent {self.label!r}"))
 
     # -- from Python: the same kernels, checked --------------------------------------------
     def _args(self, obs: Observation, legal):

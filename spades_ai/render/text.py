@@ -19,10 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from spades_ai.cards import SUIT_CHARS, SUIT_NAMES, Card, CardSet
-from spades_ai.errors import RulesError
 from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult
-from spades_ai.seats import left_of, seat_order, side_seats, sides, table_name
+from spades_ai.seats import left_of, seat_order, side_seats, sides
 
 #: The table's seats as ``spades-ai play`` names them, by the number of players: you sit South
 #: (seat 0) and the seats go clockwise, so seat 1 plays after you and the last seat before you;
@@ -50,10 +49,7 @@ TABLE_TEAMS = ("You & North", "West & East")
 
 
 def table_names(rules: Rules) -> tuple[str, ...]:
-    """The seats' names at the table of ``rules`` (``TABLE_SEATS``); ``RulesError`` for a
-    table the people's tables do not seat."""
-    if rules.players not in TABLE_SEATS:
-        raise RulesError(f"the table seats {min(TABLE_SEATS)} to {max(TABLE_SEATS)} players, not {table_name(rules)}")
+    """The seats' names at the table of ``rules`` (``TABLE_SEATS``: every table, 3 to 12 players)."""
     return TABLE_SEATS[rules.players]
 
 

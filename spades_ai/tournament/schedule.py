@@ -40,11 +40,13 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from spades_ai.agents.spec import Entrant, entrant_from_dict, parse_agents
+from spades_ai.capabilities import part, require_table
 from spades_ai.checks import check_seed
 from spades_ai.errors import RulesError, TournamentError
 from spades_ai.rules import Rules
@@ -129,13 +131,9 @@ class Tournament:
         if not isinstance(keep_plays, bool):
             raise TournamentError(f"keep_plays must be true or false, not {keep_plays!r}")
         rules = Rules.load(rules)
-        if rules.teams != "pairs":
-            pairs = [a.label for a in specs if len(a.members) > 1]
-            if pairs:
-                raise TournamentError(
-                    f"partnership(s) {', '.join(map(repr, pairs))} need partners at the table: these rules play "
-                    f"{rules.players} players solo (teams = 'pairs' seats partners)"
-                )
+        for spec in specs:
+            if len(spec.members) > 1:
+                require_table(rules, dataclasses.replace(part("partnership"), name=f"the partnership {spec.label!r}"))
         return cls(tuple(specs), pairings, deals, seed, mode, duplicate, rules, schedule, keep_plays)
 
     # -- derived ------------------------------------------------------------------------
