@@ -99,3 +99,6 @@ def _ask(method, obs, checked: bool, where: str, what: str):
     if first != second:
         raise AgentCheckError(f"{where}: {what} is not reproducible: {first!r} then {second!r} on the same observation")
     return first
+
+
+from spades_ai.conformance import TableCheckError, TableReport, check_table  # noqa: E402 -- the table's conformance check
