@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from spades_ai import Rules, load_results, play_hands, run_tournament
+from spades_ai.agents import program
 from spades_ai.agents.program import ProgramAgent, ProgramError, program_agent
 from spades_ai.agents.spec import parse_agent, parse_agents, with_decision_timeout
 from spades_ai.errors import TournamentError
@@ -290,3 +291,21 @@ def test_a_lineup_names_a_program_as_cmd():
     rec = play_hands([f"cmd:{BOT} ok", "normal"], 10, seed=4)
     same = play_hands([FirstLegal(), "normal"], 10, seed=4)
     np.testing.assert_array_equal(rec.points, same.points)
+
+
+@pytest.mark.parametrize(
+    "timeout, words",
+    [
+        (0.2, "gave no answer within 0.5 s (the least a hello is given; the decision timeout, 0.2 s, is for decisions)"),
+        (0.7, "gave no answer within 0.7 s (--decision-timeout)"),
+    ],
+)
+def test_a_bot_that_never_says_hello_is_named_with_the_timeout_that_applied(timeout, words, monkeypatch):
+    """The hello is given ``DEFAULT_TIMEOUT`` (here 0.5 s) or the decision timeout if longer,
+    and the message names the one that applied (it said "(--decision-timeout)" for both)."""
+    monkeypatch.setattr(program, "DEFAULT_TIMEOUT", 0.5)
+    bot = ProgramAgent(f"{BOT} mute", timeout=timeout)
+    with pytest.raises(ProgramError) as err:
+        play_hands([bot, "normal"], 1)
+    assert words in str(err.value) and '; request: {"type": "hello"' in str(err.value)
+    assert bot._proc is None

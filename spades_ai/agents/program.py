@@ -170,9 +170,17 @@ class ProgramAgent:
         self._ender = weakref.finalize(self, _end, self._proc, self._grace)
         self._buffer, self._rules = b"", rules
         hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_dict()}
-        # starting a program is not a decision: its hello may take the default time at least
-        answer = self._exchange([hello], timeout=max(self.timeout, DEFAULT_TIMEOUT))[0]
+        timeout, which = self._hello_timeout()
+        answer = self._exchange([hello], timeout=timeout, which=which)[0]
         self._check_hello(answer, rules)
+
+    def _hello_timeout(self) -> tuple[float, str]:
+        """The seconds the hello is given and, for a bot that does not answer in time, which
+        timeout that is: starting a program is not a decision, so its hello may take the
+        default time (``DEFAULT_TIMEOUT``) at least."""
+        if self.timeout >= DEFAULT_TIMEOUT:
+            return self.timeout, "--decision-timeout"
+        return DEFAULT_TIMEOUT, f"the least a hello is given; the decision timeout, {self.timeout:g} s, is for decisions"
 
     def _check_hello(self, answer: dict, rules) -> None:
         where = f"bot {self.command!r} answered the hello with {_short(answer)}"
@@ -241,9 +249,11 @@ class ProgramAgent:
             raise self._fail(f"answered {_short(answer)}, which is not a JSON object", request, where)
         return answer
 
-    def _exchange(self, requests: Sequence[dict], seats: Sequence[str] | None = None, timeout: float | None = None) -> list[dict]:
+    def _exchange(self, requests: Sequence[dict], seats: Sequence[str] | None = None, timeout: float | None = None,
+                  which: str = "--decision-timeout") -> list[dict]:  # fmt: skip
         """Send ``requests`` (one line each), then read one JSON answer per request, in order;
-        ``seats``: where each request is asked (" at seat 2, deal 17"), for the messages."""
+        ``seats``: where each request is asked (" at seat 2, deal 17"), for the messages;
+        ``which``: the timeout that applies, as the message of a bot too slow names it."""
         seats = seats or [""] * len(requests)
         timeout = self.timeout if timeout is None else timeout
         data = ("\n".join(map(_ENCODE, requests)) + "\n").encode()
@@ -258,7 +268,7 @@ class ProgramAgent:
                                      f"{self._buffer[:60]!r}...", requests[k], seats[k])  # fmt: skip
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    what = f"{shut}gave no answer within {timeout:g} s (--decision-timeout)"
+                    what = f"{shut}gave no answer within {timeout:g} s ({which})"
                     raise self._fail(what, requests[k], seats[k])
                 ready, writable, _ = select.select([stdout], [stdin] if pending else [], [], left)
                 if writable:

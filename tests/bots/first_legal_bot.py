@@ -18,6 +18,7 @@ of its hand to pass; ``MODE N`` misbehaves at its N-th decision request (1 = the
     stubborn      plays as ok, ignores SIGTERM, and sleeps 1000 s at the end of its input
     protocol      says hello with protocol N (a JSON value; 2 if not given)
     default       accepts the default rules only (N is ignored)
+    mute          never answers the hello (sleeps 1000 s)
 
 Each start appends the bot's pid (then, under ``spawn``, its child's) to the file named by
 ``$BOT_STARTS`` (if set).
@@ -51,6 +52,8 @@ def main() -> None:
     if os.environ.get("BOT_STARTS"):
         with open(os.environ["BOT_STARTS"], "a") as f:
             f.write("".join(f"{pid}\n" for pid in pids))
+    if mode == "mute":
+        time.sleep(1000)
     seen = 0
     for line in sys.stdin:
         request = json.loads(line)
