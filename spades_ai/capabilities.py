@@ -73,6 +73,10 @@ class Part:
 PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
+    "protocol": Part("the bot protocol", EVERY_TABLE, "docs/PROTOCOL.md"),
+    "protocol 1": Part("a bot of protocol 1", FOUR_IN_PAIRS, "docs/PROTOCOL.md#versions",
+                       "version 1 speaks of four seats in two pairs; a bot answering the hello with protocol 2 "
+                       "plays every table"),
 }
 
 
