@@ -5,9 +5,12 @@ The reference client: standard library only, one JSON object a line on stdin and
 
     spades-ai tournament --agents "cmd:python examples/protocol_bot.py,normal"
 
-It bids its aces and kings and its spades beyond three (at least the smallest legal bid), never
-bids nil, and plays: lead its lowest card; follow with its lowest card that beats the trick, or
-else its lowest card. Cards are named rank then suit ("AS", "TH", "2C").
+It plays at every table (3 to 12 players, solo or in pairs: protocol 2). It bids its aces and
+kings and its spades beyond three (at least the smallest legal bid), never bids nil, and plays:
+lead its lowest card; follow with its lowest card that beats the trick, or else its lowest card.
+Cards are named rank then suit ("AS", "TH", "2C"); with two or three decks a hand names a card
+it holds twice twice, and of two identical cards on a trick the rules' ``equal_cards`` says
+which is ahead.
 """
 
 import json
@@ -15,6 +18,8 @@ import os
 import sys
 
 RANKS = "23456789TJQKA"
+#: The hello's rules (``equal_cards`` is read from them).
+RULES = {}
 
 
 def rank(card: str) -> int:
@@ -22,7 +27,10 @@ def rank(card: str) -> int:
 
 
 def beats(card: str, best: str, led: str) -> bool:
-    """Whether ``card`` beats ``best`` in a trick led in suit ``led`` (spades trump)."""
+    """Whether ``card`` beats ``best`` in a trick led in suit ``led`` (spades trump); a copy of
+    ``best`` beats it only where the later of two identical cards wins."""
+    if card == best:
+        return RULES.get("equal_cards") == "last"
     if card[1] == best[1]:
         return rank(card) > rank(best)
     return card[1] == "S" or (best[1] != "S" and card[1] == led and best[1] != led)
@@ -55,7 +63,8 @@ def play(request: dict) -> str:
 def answer(request: dict) -> dict:
     kind = request["type"]
     if kind == "hello":
-        return {"type": "hello", "name": "protocol_bot", "protocol": 1, "rules": "any"}
+        RULES.update(request["rules"])
+        return {"type": "hello", "name": "protocol_bot", "protocol": 2, "rules": "any"}
     if kind == "bid":
         action = bid(request)
     elif kind == "play":

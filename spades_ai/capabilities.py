@@ -89,6 +89,10 @@ PARTS: dict[str, Part] = {
                      "it compares each agent's value in the two partnerships of that table"),
     "adapters": Part("the OpenSpiel and PettingZoo adapters", FOUR_IN_PAIRS, "docs/interop.md",
                      "they share the learning environment's observation vector, a block for each of four seats"),
+    "protocol": Part("the bot protocol", EVERY_TABLE, "docs/PROTOCOL.md"),
+    "protocol 1": Part("a bot of protocol 1", FOUR_IN_PAIRS, "docs/PROTOCOL.md#versions",
+                       "version 1 speaks of four seats in two pairs; a bot answering the hello with protocol 2 "
+                       "plays every table"),
 }
 
 

@@ -2,11 +2,15 @@
 ``play_hands``, tournaments and the bidding benchmark, and a clear error for every way a bot can
 break the protocol: garbage, an illegal action, no answer in time, death, a bad hello. Issue 33,
 item 2: every wait bounded, every undecodable line named, the request a bot failed on named, and
-a bot ended with every process it started whenever its agent closes, error or not."""
+a bot ended with every process it started whenever its agent closes, error or not. Issue 42:
+protocol 2 (the table in the hello and every request; a protocol-1 bot plays four in pairs as
+before and is refused elsewhere), and a hello timeout named as the one that applied; every
+table is played in ``test_program_tables.py``."""
 
 from __future__ import annotations
 
 import gc
+import json
 import sys
 from pathlib import Path
 
@@ -14,9 +18,10 @@ import numpy as np
 import pytest
 
 from spades_ai import Rules, load_results, play_hands, run_tournament
-from spades_ai.agents.program import ProgramAgent, ProgramError, program_agent
+from spades_ai.agents import program
+from spades_ai.agents.program import ProgramAgent, ProgramError, observation_json, program_agent
 from spades_ai.agents.spec import parse_agent, parse_agents, with_decision_timeout
-from spades_ai.errors import TournamentError
+from spades_ai.errors import TableError, TournamentError
 from spades_ai.game import Hand
 from spades_ai.simulate import deal_masks
 from spades_ai.tournament.results import DATA_DIR
@@ -52,11 +57,14 @@ class FirstLegal:
         return obs.legal_cards()[0]
 
 
-def test_a_program_plays_exactly_like_the_same_agent_in_python():
-    bot = ProgramAgent(f"{BOT} ok")
+@pytest.mark.parametrize("mode, version", [("ok", 2), ("protocol 1", 1)], ids=["protocol 2", "protocol 1"])
+def test_a_program_plays_exactly_like_the_same_agent_in_python(mode, version):
+    """A bot of protocol 2, and one of protocol 1 (written for four players in pairs), play
+    four in pairs as the Python agent does."""
+    bot = ProgramAgent(f"{BOT} {mode}")
     try:
         rec = play_hands([bot, "normal"], 60, seed=3)
-        assert bot.name == "first_legal_ok"
+        assert bot.name == f"first_legal_{mode.split()[0]}" and bot.hello["protocol"] == version
         same = play_hands([FirstLegal(), "normal"], 60, seed=3)
         np.testing.assert_array_equal(rec.points, same.points)
         np.testing.assert_array_equal(rec.bids, same.bids)
@@ -116,9 +124,9 @@ def test_a_broken_bot_is_named_with_its_seat_deal_and_request(mode, at, words):
 @pytest.mark.parametrize(
     "command, words",
     [
-        (f"{BOT} protocol", ["speaks protocol 2, this side 1"]),
-        (f"{BOT} protocol true", ["speaks protocol true (a bool, not an int), this side 1"]),
-        (f"{BOT} protocol 1.0", ["speaks protocol 1.0 (a float, not an int), this side 1"]),
+        (f"{BOT} protocol", ["speaks protocol 3, this side 1 and 2"]),
+        (f"{BOT} protocol true", ["speaks protocol true (a bool, not an int), this side 1 and 2"]),
+        (f"{BOT} protocol 2.0", ["speaks protocol 2.0 (a float, not an int), this side 1 and 2"]),
         (f"{BOT} default", ["does not accept these rules", "default rules only", "target_score"]),
         ("no-such-program-x", ["cannot be started"]),
     ],
@@ -290,3 +298,82 @@ def test_a_lineup_names_a_program_as_cmd():
     rec = play_hands([f"cmd:{BOT} ok", "normal"], 10, seed=4)
     same = play_hands([FirstLegal(), "normal"], 10, seed=4)
     np.testing.assert_array_equal(rec.points, same.points)
+
+
+#: A request of protocol 1 (spades_ai before issue 42) at four players in pairs, byte for byte:
+#: the 7th decision of ``deal_masks(5, 0, 1)``, every seat playing its first legal action.
+VERSION_1_REQUEST = (
+    '{"type":"play","id":1,"seat":3,"dealer":0,"hand":["3C","4C","QC","AC","2D","5D","8D","3H","8H","9H","JH","4S",'
+    '"JS"],"bids":[0,0,0,0],"blind":[false,false,false,false],"tricks_won":[0,0,0,0],"plays":[[1,"7C"],[2,"2C"]],'
+    '"trick":[[1,"7C"],[2,"2C"]],"spades_broken":false,"scores":[0,0],"bags":[0,0],"hands_played":0,'
+    '"legal":["3C","4C","QC","AC"]}'
+)
+
+
+def test_a_four_player_request_is_version_1s_with_the_table_added():
+    hand = Hand(deal_masks(5, 0, 1)[0].tolist())
+    for _ in range(6):
+        obs = hand.observation()
+        hand.bid(obs.legal_bids()[0]) if hand.phase == "bidding" else hand.play(obs.legal_cards()[0])
+    line = program._ENCODE({"type": "play", "id": 1, **observation_json(hand.observation(), "play")})
+    table = '"table":{"players":4,"teams":"pairs","sides":2,"side_of":[0,1,0,1],"cards_each":13,"decks":1}'
+    assert line == VERSION_1_REQUEST[:-1] + "," + table + "}"
+
+
+def test_the_hello_says_protocol_2_and_the_table(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOT_REQUESTS", str(tmp_path / "requests.jsonl"))
+    with ProgramAgent(f"{BOT} ok") as bot:
+        bot.start(Rules(players=6, teams="pairs"))
+    hello = json.loads((tmp_path / "requests.jsonl").read_text())
+    assert hello["protocol"] == 2 and hello["rules"]["players"] == 6
+    assert hello["table"] == {"players": 6, "teams": "pairs", "sides": 3, "side_of": [0, 1, 2, 0, 1, 2], "cards_each": 17,
+                              "decks": 2}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "mode, rules, words",
+    [
+        ("protocol 1", Rules(players=3), "bot 'first_legal_protocol' ({command!r}), of protocol 1, plays 4 players in pairs, "
+         "not 3 players solo: version 1 speaks of four seats in two pairs; a bot answering the hello with protocol 2 "
+         "plays every table (docs/PROTOCOL.md#versions)"),
+        ("protocol 1", Rules(players=4, teams="solo"), "of protocol 1, plays 4 players in pairs, not 4 players solo"),
+        ("accepts '{\"players\": [4, 5]}'", Rules(players=8), "bot 'first_legal_accepts' ({command!r}) plays the tables "
+         "of players = [4, 5], not 8 players solo: what its hello's rules accept (docs/PROTOCOL.md#handshake)"),
+        ("default", Rules(players=3), "plays 4 players in pairs, not 3 players solo: its hello accepts the default rules only"),
+    ],
+)  # fmt: skip
+def test_a_table_the_bot_does_not_play_is_refused_through_require_table(mode, rules, words, tmp_path, monkeypatch):
+    monkeypatch.setenv("BOT_STARTS", str(tmp_path / "starts.txt"))
+    bot = ProgramAgent(f"{BOT} {mode}")
+    with pytest.raises(TableError) as err:
+        play_hands([bot] * rules.players, 1, rules=rules)
+    assert words.format(command=bot.command) in str(err.value)
+    assert err.value.table == f"{rules.players} players solo"
+    (pid,) = started(tmp_path / "starts.txt")
+    assert not running(pid) and bot._proc is None
+
+
+def test_a_bot_plays_the_tables_its_hello_accepts():
+    bot = ProgramAgent(f"{BOT} accepts " + "'{\"players\": [4, 5]}'")
+    try:
+        assert len(play_hands([bot] * 5, 2, rules=Rules(players=5))) == 2
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize(
+    "timeout, words",
+    [
+        (0.2, "gave no answer within 0.5 s (the least a hello is given; the decision timeout, 0.2 s, is for decisions)"),
+        (0.7, "gave no answer within 0.7 s (--decision-timeout)"),
+    ],
+)
+def test_a_bot_that_never_says_hello_is_named_with_the_timeout_that_applied(timeout, words, monkeypatch):
+    """The hello is given ``DEFAULT_TIMEOUT`` (here 0.5 s) or the decision timeout if longer,
+    and the message names the one that applied (it said "(--decision-timeout)" for both)."""
+    monkeypatch.setattr(program, "DEFAULT_TIMEOUT", 0.5)
+    bot = ProgramAgent(f"{BOT} mute", timeout=timeout)
+    with pytest.raises(ProgramError) as err:
+        play_hands([bot, "normal"], 1)
+    assert words in str(err.value) and '; request: {"type": "hello"' in str(err.value)
+    assert bot._proc is None

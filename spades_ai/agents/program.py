@@ -1,9 +1,11 @@
 """Bots as programs: an agent that is another process, spoken to in JSON lines (``docs/PROTOCOL.md``).
 
 ``ProgramAgent("python mybot.py")`` starts the command on its first question, says hello
-(protocol version and the rules), checks the bot's answer (its name, the protocol version, the
-rules it accepts), and from then on sends one request a decision, the seat's observation with
-its legal actions, and reads one answer, the action. The process is kept for every later
+(protocol version, the rules and the table), checks the bot's answer (its name, the protocol
+version, the rules it accepts), and from then on sends one request a decision, the seat's
+observation with its legal actions and the table, and reads one answer, the action. A bot of
+protocol 1 plays four players in pairs only (``capabilities.PARTS["protocol 1"]``); one of
+protocol 2 plays every table. The process is kept for every later
 question of the same rules (one per worker process: ``program_agent`` keeps them). The program
 runs in a session of its own: ``close`` (also called on every error, when the agent is garbage
 collected, at the end of a ``with`` block and when the Python process exits) ends it and every
@@ -25,6 +27,7 @@ caller knows it) and the request it failed on, and ends the program.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import select
@@ -36,11 +39,15 @@ import weakref
 from collections.abc import Sequence
 from typing import Self
 
+from spades_ai.capabilities import FOUR_IN_PAIRS, Part, Tables, part, require_table
 from spades_ai.cards import Card
-from spades_ai.errors import TournamentError
+from spades_ai.errors import TableError, TournamentError
+from spades_ai.seats import seats, side_of
 
-#: The protocol version this side speaks (``docs/PROTOCOL.md``).
-PROTOCOL_VERSION = 1
+#: The protocol version this side speaks (``docs/PROTOCOL.md``): its hello says it.
+PROTOCOL_VERSION = 2
+#: The versions a bot may answer the hello with: 1 (four players in pairs only) and 2.
+PROTOCOL_VERSIONS = (1, 2)
 #: Seconds a bot may take to answer one request (and to say hello), unless told otherwise.
 DEFAULT_TIMEOUT = 30.0
 #: The longest line a bot may write, in bytes, its newline not counted (1 MiB): an answer takes a
@@ -52,6 +59,9 @@ EXIT_GRACE = 1.0
 #: One request as one compact line (a shared encoder: no per-call set-up, no circularity check
 #: of the plain dicts and lists a request is made of).
 _ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+#: The rules fields that make the table (``Rules.TABLES``): a bot's hello refusing one of them
+#: refuses the table (``require_table``).
+TABLE_FIELDS = ("players", "teams")
 #: The request types, by the question the agent interface asks.
 REQUESTS = ("bid", "play", "pass", "blind_nil")
 
@@ -61,16 +71,31 @@ class ProgramError(TournamentError):
     death. The message names the bot, the seat, the deal (if known) and the request."""
 
 
+def table_json(rules) -> dict:
+    """The table of ``rules`` as the hello and every request say it (``docs/PROTOCOL.md``)."""
+    return {
+        "players": rules.players,
+        "teams": rules.teams,
+        "sides": rules.n_sides,
+        "side_of": [side_of(seat, rules) for seat in seats(rules)],
+        "cards_each": rules.cards_each,
+        "decks": rules.decks,
+    }
+
+
 class CardNames:
-    """The names of the rules' cards by engine id (``"AS"``, ``"BJ"`` under jokers), and the
-    card of each name: requests are written from the loop's bitboards without a ``Card`` each."""
+    """The names of the rules' cards by engine id (``"AS"``, ``"BJ"`` under jokers), the card of
+    each name, and the table: requests are written from the loop's bitboards without a ``Card``
+    each."""
 
     def __init__(self, rules):
         deck = rules.engine_deck
         self.of = [str(c) if c is not None else "" for c in deck]
         self.card = {str(c): c for c in deck if c is not None}
         #: ``[seat, name]`` of each ``64 * seat + engine id`` of the loop's rows of plays
-        self.played = [[v >> 6, self.of[v & 63] if (v & 63) < len(self.of) else ""] for v in range(256)]
+        self.played = [[v >> 6, self.of[v & 63] if (v & 63) < len(self.of) else ""] for v in range(64 * rules.players)]
+        #: the ``table`` field of every request (one dict, shared by them)
+        self.table = table_json(rules)
 
     def mask(self, mask: int) -> list[str]:
         """The names of the cards of an engine bitboard, lowest id first."""
@@ -96,6 +121,14 @@ def card_names(rules) -> CardNames:
     return kept[1]
 
 
+def hand_json(obs, names: CardNames) -> list[str]:
+    """The seat's cards by name, lowest id first, a card held twice or three times (several
+    decks) named as often, its copies side by side: ``["KH", "AS", "AS"]``."""
+    if obs.rules.decks == 1:
+        return names.mask(obs.engine_cards)
+    return [names.of[c] for c in obs.cards]  # several decks: no jokers nor high deuces, engine id = card id
+
+
 def observation_json(obs, what: str) -> dict:
     """The request body of a decision: everything ``obs`` shows the seat, in plain JSON."""
     names = card_names(obs.rules)
@@ -104,12 +137,12 @@ def observation_json(obs, what: str) -> dict:
     body = {
         "seat": obs.seat,
         "dealer": obs.dealer,
-        "hand": names.mask(obs.engine_cards),
+        "hand": hand_json(obs, names),
         "bids": obs.bids,
         "blind": obs.blind,
         "tricks_won": obs.tricks_won,
         "plays": plays,
-        "trick": plays[len(plays) - len(plays) % 4:],  # four cards a trick: the last ones unfinished
+        "trick": plays[len(plays) - len(plays) % obs.rules.players:],  # a card a seat a trick: the last ones unfinished
         "spades_broken": bool(obs.spades_broken),
         "scores": list(obs.scores),
         "bags": list(obs.bag_count),
@@ -123,6 +156,7 @@ def observation_json(obs, what: str) -> dict:
         body["count"] = obs.pass_count
     if obs.rules.pass_cards or obs.rules.blind_pass:
         body["gave"], body["received"] = [str(c) for c in obs.gave], [str(c) for c in obs.received]
+    body["table"] = names.table
     return body
 
 
@@ -158,6 +192,7 @@ class ProgramAgent:
         """Start the program (if it is not running under these rules) and shake hands."""
         if self._proc is not None and self._proc.poll() is None and self._rules == rules:
             return
+        require_table(rules, "protocol")
         self.close()
         try:
             # a session of its own: its process group holds every process it starts, ended with it
@@ -169,29 +204,56 @@ class ProgramAgent:
         # ends the program when this agent is collected or the interpreter exits, if close has not
         self._ender = weakref.finalize(self, _end, self._proc, self._grace)
         self._buffer, self._rules = b"", rules
-        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_dict()}
-        # starting a program is not a decision: its hello may take the default time at least
-        answer = self._exchange([hello], timeout=max(self.timeout, DEFAULT_TIMEOUT))[0]
+        hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_dict(), "table": table_json(rules)}
+        timeout, which = self._hello_timeout()
+        answer = self._exchange([hello], timeout=timeout, which=which)[0]
         self._check_hello(answer, rules)
+
+    def _hello_timeout(self) -> tuple[float, str]:
+        """The seconds the hello is given and, for a bot that does not answer in time, which
+        timeout that is: starting a program is not a decision, so its hello may take the
+        default time (``DEFAULT_TIMEOUT``) at least."""
+        if self.timeout >= DEFAULT_TIMEOUT:
+            return self.timeout, "--decision-timeout"
+        return DEFAULT_TIMEOUT, f"the least a hello is given; the decision timeout, {self.timeout:g} s, is for decisions"
 
     def _check_hello(self, answer: dict, rules) -> None:
         where = f"bot {self.command!r} answered the hello with {_short(answer)}"
         if answer.get("type") != "hello" or not isinstance(answer.get("name"), str) or not answer["name"]:
             self.close()
-            raise ProgramError(f"{where}: it must be {{\"type\": \"hello\", \"name\": ..., \"protocol\": 1, \"rules\": ...}}")
+            raise ProgramError(f"{where}: it must be {{\"type\": \"hello\", \"name\": ..., \"protocol\": {PROTOCOL_VERSION}, "
+                               "\"rules\": ...}")  # fmt: skip
         version = answer.get("protocol")
-        if type(version) is not int or version != PROTOCOL_VERSION:  # not True, not 1.0: an int
+        if type(version) is not int or version not in PROTOCOL_VERSIONS:  # not True, not 1.0: an int
             self.close()
             kind = "" if type(version) is int else f" (a {type(version).__name__}, not an int)"
-            raise ProgramError(f"{where}: it speaks protocol {json.dumps(version)}{kind}, this side {PROTOCOL_VERSION}")
-        accepts = answer.get("rules", "any")
-        refused = _refused_rules(accepts, rules)
+            raise ProgramError(f"{where}: it speaks protocol {json.dumps(version)}{kind}, this side "
+                               f"{' and '.join(map(str, PROTOCOL_VERSIONS))}")  # fmt: skip
+        self._refuse_table(answer, rules)
+        refused = _refused_rules(answer.get("rules", "any"), rules)
         if refused:
             self.close()
             raise ProgramError(f"bot {answer['name']!r} ({self.command!r}) does not accept these rules: {refused}")
         self.bot_name = answer["name"]
         self.name = answer["name"]
         self.hello = answer
+
+    def _refuse_table(self, answer: dict, rules) -> None:
+        """Refuse (``TableError``, through ``require_table``; the program ended first) a table
+        the bot cannot play: one its hello's rules do not accept (``players``, ``teams``), or
+        any but four in pairs for a bot of protocol 1 (``capabilities.PARTS["protocol 1"]``)."""
+        who = f"bot {answer['name']!r} ({self.command!r})"
+        version = answer["protocol"]
+        parts = [_accepted_tables(answer.get("rules", "any"), who)]
+        if version != PROTOCOL_VERSION:
+            parts.append(dataclasses.replace(part(f"protocol {version}"), name=f"{who}, of protocol {version},"))
+        try:
+            for p in parts:
+                if p is not None:
+                    require_table(rules, p)
+        except TableError:
+            self.close()
+            raise
 
     def close(self) -> None:
         """End the program and every process it started (``_end``); nothing if it is not running.
@@ -241,9 +303,11 @@ class ProgramAgent:
             raise self._fail(f"answered {_short(answer)}, which is not a JSON object", request, where)
         return answer
 
-    def _exchange(self, requests: Sequence[dict], seats: Sequence[str] | None = None, timeout: float | None = None) -> list[dict]:
+    def _exchange(self, requests: Sequence[dict], seats: Sequence[str] | None = None, timeout: float | None = None,
+                  which: str = "--decision-timeout") -> list[dict]:  # fmt: skip
         """Send ``requests`` (one line each), then read one JSON answer per request, in order;
-        ``seats``: where each request is asked (" at seat 2, deal 17"), for the messages."""
+        ``seats``: where each request is asked (" at seat 2, deal 17"), for the messages;
+        ``which``: the timeout that applies, as the message of a bot too slow names it."""
         seats = seats or [""] * len(requests)
         timeout = self.timeout if timeout is None else timeout
         data = ("\n".join(map(_ENCODE, requests)) + "\n").encode()
@@ -258,7 +322,7 @@ class ProgramAgent:
                                      f"{self._buffer[:60]!r}...", requests[k], seats[k])  # fmt: skip
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    what = f"{shut}gave no answer within {timeout:g} s (--decision-timeout)"
+                    what = f"{shut}gave no answer within {timeout:g} s ({which})"
                     raise self._fail(what, requests[k], seats[k])
                 ready, writable, _ = select.select([stdout], [stdin] if pending else [], [], left)
                 if writable:
@@ -354,6 +418,19 @@ def _short(value) -> str:
     return text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
 
 
+def _accepted_tables(accepts, who: str) -> Part | None:
+    """The tables a bot's ``rules`` answer of its hello accepts, as a ``Part`` named ``who``
+    (``require_table`` refuses the others), or None when it names no table field."""
+    if accepts == "default":
+        return Part(who, FOUR_IN_PAIRS, "docs/PROTOCOL.md#handshake", "its hello accepts the default rules only")
+    named = {k: accepts[k] for k in TABLE_FIELDS if k in accepts} if isinstance(accepts, dict) else {}
+    if not named:
+        return None
+    words = ", ".join(f"{k} = {_short(v)}" for k, v in named.items())
+    return Part(who, Tables(f"the tables of {words}", lambda rules: not _refused_rules(named, rules)),
+                "docs/PROTOCOL.md#handshake", "what its hello's rules accept")  # fmt: skip
+
+
 def _refused_rules(accepts, rules) -> str:
     """What of ``rules`` a bot's ``rules`` answer of its hello refuses ('' for nothing):
     ``"any"``, ``"default"`` (the default rules only), or a table of option -> accepted values."""
@@ -428,4 +505,5 @@ def program_agent(command: str, timeout: float = DEFAULT_TIMEOUT, cwd: str | Non
     return _AGENTS[key]
 
 
-__all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "PROTOCOL_VERSION", "ProgramAgent", "ProgramError", "observation_json", "program_agent"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_LINE", "PROTOCOL_VERSION", "PROTOCOL_VERSIONS", "ProgramAgent", "ProgramError",
+           "observation_json", "program_agent", "table_json"]

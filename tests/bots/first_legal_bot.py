@@ -1,5 +1,6 @@
-"""A protocol bot for the tests (docs/PROTOCOL.md): the first legal bid and card, the first cards
-of its hand to pass; ``MODE N`` misbehaves at its N-th decision request (1 = the first):
+"""A protocol bot for the tests (docs/PROTOCOL.md, protocol 2: it plays every table): the first
+legal bid and card, the first cards of its hand to pass; ``MODE N`` misbehaves at its N-th
+decision request (1 = the first):
 
     ok            never
     garbage       answers a line that is not JSON
@@ -16,11 +17,15 @@ of its hand to pass; ``MODE N`` misbehaves at its N-th decision request (1 = the
     close_stdin   closes its standard input and sleeps 1000 s
     spawn         plays as ok, having started a child process (``sleep 1000``) at its start
     stubborn      plays as ok, ignores SIGTERM, and sleeps 1000 s at the end of its input
-    protocol      says hello with protocol N (a JSON value; 2 if not given)
+    protocol      says hello with protocol N (a JSON value; 3 if not given), then plays as ok
+                  (``protocol 1``: a bot of the 4-player protocol)
     default       accepts the default rules only (N is ignored)
+    accepts       answers the hello with the rules N (a JSON value), then plays as ok
+    mute          never answers the hello (sleeps 1000 s)
 
 Each start appends the bot's pid (then, under ``spawn``, its child's) to the file named by
-``$BOT_STARTS`` (if set).
+``$BOT_STARTS`` (if set); each request is appended, as it came, to the file named by
+``$BOT_REQUESTS`` (if set).
 """
 
 import json
@@ -42,7 +47,7 @@ LINES = {
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
     arg = sys.argv[2] if len(sys.argv) > 2 else None
-    at = int(arg or 1) if mode != "protocol" else 0
+    at = int(arg or 1) if mode not in ("protocol", "accepts") else 0
     pids = [os.getpid()]
     if mode == "spawn":
         pids.append(subprocess.Popen(["sleep", "1000"]).pid)
@@ -51,13 +56,19 @@ def main() -> None:
     if os.environ.get("BOT_STARTS"):
         with open(os.environ["BOT_STARTS"], "a") as f:
             f.write("".join(f"{pid}\n" for pid in pids))
+    if mode == "mute":
+        time.sleep(1000)
+    log = open(os.environ["BOT_REQUESTS"], "a") if os.environ.get("BOT_REQUESTS") else None
     seen = 0
     for line in sys.stdin:
         request = json.loads(line)
+        if log is not None:
+            log.write(line)
+            log.flush()
         if request["type"] == "hello":
+            rules = {"default": "default", "accepts": json.loads(arg or '"any"')}.get(mode, "any")
             answer = {"type": "hello", "name": f"first_legal_{mode}",
-                      "protocol": json.loads(arg or "2") if mode == "protocol" else 1,
-                      "rules": "default" if mode == "default" else "any"}
+                      "protocol": json.loads(arg or "3") if mode == "protocol" else 2, "rules": rules}
         else:
             seen += 1
             kind = request["type"]
