@@ -279,7 +279,7 @@ def _door_play_out(v: Visit) -> str:
 #: A bot for the protocol door when the user gives none: the first legal bid, card and pass.
 FIRST_LEGAL_BOT = textwrap.dedent('''\
     import json, sys
-    print(json.dumps({"type": "hello", "name": "first-legal", "protocol": 1, "rules": "any"}), flush=True)
+    print(json.dumps({"type": "hello", "name": "first-legal", "protocol": 2, "rules": "any"}), flush=True)
     for line in sys.stdin:
         msg = json.loads(line)
         if msg.get("type") in ("bid", "play"):
@@ -390,7 +390,7 @@ DOORS: tuple[Door, ...] = (
     Door("solver", _door_solver),
     Door("worlds", _door_worlds),
     Door("play_out", _door_play_out),
-    Door("protocol", _door_protocol),
+    Door("protocol", _door_protocol, part="protocol"),
     Door("cli deal", _door_cli_deal),
     Door("cli tournament", _door_cli_tournament),
     Door("learning", _door_learning, part="learning"),
