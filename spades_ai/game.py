@@ -345,10 +345,7 @@ class Hand(PublicFacts):
         if self.phase == "over":
             raise ValueError("the hand is over: no seat is to act")
         seat = self.to_act
-        hand = 0 if blind_decision else int(self._hands[seat])
-        view = np.empty_like(self._pub)
-        _st.observe(self._pub, self._hands, seat, self.rules_array, view)
-        return Observation(seat, hand, view, self.rules, self.plays, blind_decision)
+        return self.view(seat, hide_cards=blind_decision, blind_decision=blind_decision)
 
     def view(self, seat: int, hide_cards: bool = False, blind_decision: bool = False) -> Observation:
         """What ``seat`` has seen so far, whether or not it is to act (``observation`` is the
@@ -360,6 +357,8 @@ class Hand(PublicFacts):
         hand = 0 if hide_cards else int(self._hands[seat])
         view = np.empty_like(self._pub)
         _st.observe(self._pub, self._hands, seat, self.rules_array, view)
+        if hide_cards:
+            _st.hide_own(view)
         return Observation(seat, hand, view, self.rules, self.plays, blind_decision)
 
     def bid_history(self) -> list[tuple[int, int, bool]]:

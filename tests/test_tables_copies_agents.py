@@ -201,3 +201,31 @@ def test_bids_stay_near_the_tricks_taken(agent, players):
 def test_check_agent_at_several_decks(agent, players, teams):
     rules = sa.Rules(players=players, teams=teams)
     assert "all legal and reproducible" in check_agent(sa.make_agent(agent), hands=players, rules=rules)
+
+
+def test_a_blind_nil_question_hides_the_copies_too():
+    """Asked about blind nil, a seat sees none of its cards: not its single copies (the ``hand``
+    argument) and not the cards it holds twice (``P_OWN2``), in ``Hand.observation`` and in the
+    self-play loop's questions to a Python agent."""
+    rules = sa.Rules(players=6, teams="pairs", blind_nil=True, blind_nil_min_deficit=0)
+    hand = sa.Hand(sa.deal(3, 0, rules), rules=rules)
+    obs = hand.observation(blind_decision=True)
+    assert len(obs.cards) == 0 and int(obs.public[st.P_OWN2]) == 0
+    assert len(hand.observation().cards) == rules.cards_each
+
+    class Asked:
+        name, blind = "asked", []
+
+        def blind_nil(self, obs):
+            self.blind.append((len(obs.cards), int(obs.public[st.P_OWN2])))
+            return False
+
+        def bid(self, obs):
+            return obs.legal_bids()[1]
+
+        def play(self, obs):
+            return obs.legal_cards()[0]
+
+    agent = Asked()
+    sa.play_hands([agent] * 6, 4, seed=1, rules=rules)
+    assert agent.blind and set(agent.blind) == {(0, 0)}

@@ -182,6 +182,14 @@ def observe(pub, hands, seat, rules, view):
 
 
 @kernel
+def hide_own(view):
+    """Clear a view's own copies (``P_OWN2`` / ``P_OWN3``): the view of a seat whose cards are
+    hidden from it, as before it decides on blind nil (its level 1, the ``hand`` argument, is 0)."""
+    view[P_OWN2] = 0
+    view[P_OWN3] = 0
+
+
+@kernel
 def show_own(view, hands, seat, rules):
     """Write levels 2 and 3 of ``seat``'s hand (``hands[k * N + seat]``, ``copies``) into its
     view's ``P_OWN2`` / ``P_OWN3`` (0 where the table has fewer decks)."""

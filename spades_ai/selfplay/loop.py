@@ -62,6 +62,7 @@ from spades_ai.engine.state import (
     choose_pass,
     hides_anything,
     legal_now,
+    hide_own,
     observe,
     pass_count,
     pass_ok,
@@ -220,6 +221,7 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
                 if slots[seat, S_PY_BID]:
                     return wait_for(row, Q_BLIND, slot, BLIND_QUESTION)
                 observe(pub, hands, seat, rules, view)
+                hide_own(view)
                 ask = np.int64(BLIND_QUESTION)
                 blind = seat_bid(slot, view, seat, np.uint64(0), ask, rules, params) == BLIND_NIL_BIT
             row[T_NO_BLIND] = 0
@@ -328,6 +330,8 @@ def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq, rules):
     asked[q, A_LEGAL], asked[q, A_N] = row[T_LEGAL], row[T_N]
     if hides_anything(rules):
         observe(pub, hands, seat, rules, seen_pub[q])
+        if row[T_ASKED] == Q_BLIND:
+            hide_own(seen_pub[q])
     else:
         for k in range(N_PUBLIC):  # element by element, as in ``report``
             seen_pub[q, k] = pub[k]
