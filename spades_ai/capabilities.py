@@ -73,6 +73,7 @@ class Part:
 PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
+    "svg": Part("the SVG picture", EVERY_TABLE, "docs/playing.md#see-a-hand"),
 }
 
 
