@@ -74,6 +74,10 @@ PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
     "svg": Part("the SVG picture", EVERY_TABLE, "docs/playing.md#see-a-hand"),
+    "records": Part("JSON hand records", EVERY_TABLE, "docs/playing.md#records"),
+    "datasets": Part("datasets of recorded hands", FOUR_IN_PAIRS, "docs/learning.md",
+                     "the learned models' rows hold four players in pairs; replay the run, or export it with --json"),
+    "replay": Part("the replay of --keep-plays runs", EVERY_TABLE, "docs/playing.md#replay-a-hand"),
 }
 
 
