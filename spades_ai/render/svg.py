@@ -22,8 +22,7 @@ from typing import NamedTuple
 
 from spades_ai.cards import RANK_CHARS
 from spades_ai.capabilities import require_table
-from spades_ai.pbn import SEAT_LETTERS
-from spades_ai.render.html import SUIT_SYMBOLS, default_names, seat_places
+from spades_ai.render.html import SUIT_SYMBOLS, default_names, seat_letter, seat_places
 from spades_ai.render.text import bid_text, trick_winners
 from spades_ai.seats import seats, side_seats, sides
 
@@ -111,11 +110,6 @@ def _seat_block(hand, seat: int, names: Sequence[str], at: Layout) -> list[str]:
         spans = " ".join(_tspan(c, "dealt" if over else "hand", rank_only=True) for c in held) or "–"
         out.append(f'<text x="{x}" y="{y + 48 + 18 * i}"><tspan fill="{colour}">{SUIT_SYMBOLS[suit]}</tspan> {spans}</text>')
     return out
-
-
-def seat_letter(seat: int, players: int) -> str:
-    """A seat's short name in the list of tricks: its compass letter at four, else its number."""
-    return SEAT_LETTERS[seat] if players == 4 else str(seat)
 
 
 def _tricks_column(hand, x: int) -> list[str]:
