@@ -93,6 +93,11 @@ PARTS: dict[str, Part] = {
     "protocol 1": Part("a bot of protocol 1", FOUR_IN_PAIRS, "docs/PROTOCOL.md#versions",
                        "version 1 speaks of four seats in two pairs; a bot answering the hello with protocol 2 "
                        "plays every table"),
+    "svg": Part("the SVG picture", EVERY_TABLE, "docs/playing.md#see-a-hand"),
+    "records": Part("JSON hand records", EVERY_TABLE, "docs/playing.md#records"),
+    "datasets": Part("datasets of recorded hands", FOUR_IN_PAIRS, "docs/learning.md",
+                     "the learned models' rows hold four players in pairs; replay the run, or export it with --json"),
+    "replay": Part("the replay of --keep-plays runs", EVERY_TABLE, "docs/playing.md#replay-a-hand"),
 }
 
 

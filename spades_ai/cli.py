@@ -13,7 +13,7 @@ spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE
 spades-ai serve [--host 127.0.0.1] [--port 8000] [--level easy|normal|hard|crazy] [--rules FILE.toml|PRESET]
           [--players 3..12] [--teams pairs|solo] [--dir FOLDER] [--max-matches N] [--max-live N]
                                             the browser table: play the bots in a browser
-spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P] [--pbn]
+spades-ai replay SOURCE [--hand K] [--deal N] [--match M] [--table T] [--pairing P] [--pbn | --json]
                                             a hand trick by trick, from a saved match, a
                                             Hand record, a PBN file or a run made with
                                             --keep-plays; --pbn prints PBN records (of a
@@ -549,12 +549,16 @@ def _cmd_serve(args) -> None:
 def _cmd_replay(args) -> None:
     from pathlib import Path
 
+    from spades_ai.records import record_line
     from spades_ai.table import replay_lines, replay_source
-    from spades_ai.table.replay import replay_hand, run_pbn
+    from spades_ai.table.replay import replay_hand, run_pbn, run_records
 
-    if args.pbn and Path(args.source).is_dir() and args.deal is None and args.hand is None:
+    if args.pbn and args.json:
+        raise ValueError("--pbn and --json are two formats of the same records: pick one")
+    if (args.pbn or args.json) and Path(args.source).is_dir() and args.deal is None and args.hand is None:
         # a whole keep-plays run, deal by deal (or every hand of one match)
-        print(run_pbn(args.source, table=args.table, pairing=args.pairing, match_no=args.match), end="")
+        export = run_pbn if args.pbn else run_records
+        print(export(args.source, table=args.table, pairing=args.pairing, match_no=args.match), end="")
         return
     hands = replay_source(
         args.source, hand_no=args.hand, deal_no=args.deal, match_no=args.match, table=args.table, pairing=args.pairing
@@ -562,6 +566,9 @@ def _cmd_replay(args) -> None:
     for i, recorded in enumerate(hands):
         if args.pbn:
             print(replay_hand(recorded.record, recorded.title).to_pbn(event=recorded.title))
+            continue
+        if args.json:
+            print(record_line(replay_hand(recorded.record, recorded.title), event=recorded.title))
             continue
         if i:
             print()
@@ -800,15 +807,17 @@ def _add_serve(sub) -> None:
 def _add_replay(sub) -> None:
     """``spades-ai replay``."""
     r = sub.add_parser("replay", help="print a recorded hand trick by trick")
-    r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON), a PBN file "
-                   "or a results folder of a run made with --keep-plays")  # fmt: skip
+    r.add_argument("source", metavar="SOURCE", help="a saved match (spades-ai play --save), a Hand record (JSON), a file of "
+                   "hand records (JSON lines), a PBN file or a results folder of a run made with --keep-plays")  # fmt: skip
     r.add_argument("--hand", type=_count, help="hand_no K (from 0): of a saved match, or of --match M in a matches-mode run")
     r.add_argument("--deal", type=_count, help="deal_no N of a hands-mode run")
     r.add_argument("--match", type=_count, help="match_no M of a matches-mode run")
-    r.add_argument("--table", type=_count, help="the table, 0 or 1 (default 0)")
+    r.add_argument("--table", type=_count, help="the table (rotation), 0 .. sides - 1: 0 or 1 at four in pairs (default 0)")
     r.add_argument("--pairing", type=_count, help="the pairing of a run with several (default 0)")
-    r.add_argument("--pbn", action="store_true", help="print PBN-style records instead of the text; of a results "
-                   "folder without --deal: every deal (with --match M: every hand of match M)")
+    r.add_argument("--pbn", action="store_true", help="print PBN-style records instead of the text (four players in "
+                   "pairs); of a results folder without --deal: every deal (with --match M: every hand of match M)")
+    r.add_argument("--json", action="store_true", help="print JSON lines of hand records instead (every table), "
+                   "as --pbn")
     r.set_defaults(func=_cmd_replay)
 
 

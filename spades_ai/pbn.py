@@ -40,8 +40,9 @@ corrected. Every ``Rules`` of the four-player partnership table can be written (
 tag holds any field, the ``Pass`` and ``BlindPass`` sections the passes). The format's four
 compass seats and two pairs fix that table (and its one deck): a hand of 3 or 5 players, of
 four solo, or of 6 to 12 players (two and three decks, whose hands may hold a card twice) is
-refused by name, written (``ValueError``) or read (``PBNError`` on the ``Rules`` tag); save
-such a hand as a ``Hand`` record (``Hand.to_json()``) or a saved match instead.
+refused by name through ``capabilities.require_table(rules, "pbn")``, written (``TableError``)
+or read (``PBNError`` on the ``Rules`` tag); save such a hand as JSON lines instead
+(``spades_ai.records``, one ``Hand.to_record()`` a line), which hold every table.
 
 >>> from spades_ai import Hand, deal
 >>> h = Hand(deal(seed=1)); [h.bid(3) for _ in range(4)] and None
@@ -55,10 +56,10 @@ import dataclasses
 import re
 
 from spades_ai.cards import RANK_CHARS, SUIT_CHARS
-from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError
+from spades_ai.capabilities import require_table
+from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError, TableError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
-from spades_ai.seats import table_name
 
 #: The compass letter of each seat: seat 0 South, 1 West, 2 North, 3 East (clockwise).
 SEAT_LETTERS = "SWNE"
@@ -122,8 +123,7 @@ def _teams(pair) -> str:
 def to_pbn(hand: Hand, event: str | None = None) -> str:
     """The PBN record of a hand, in play or over (see the module docstring); four seats in
     pairs only (S W N E), any other table is refused by name."""
-    if not hand.rules.four_in_pairs:
-        raise ValueError(f"a PBN record holds 4 players in pairs (S W N E), not {table_name(hand.rules)}")
+    require_table(hand.rules, "pbn")
     rules_text = _rules_text(hand.rules)
     deal = " ".join(_holding(hand.deal[(2 + k) % 4]) for k in range(4))  # N E S W = seats 2 3 0 1
     first = (hand.dealer + 1) % 4
@@ -267,9 +267,10 @@ def _read_rules(tag: _Tag | None) -> Rules:
         rules = Rules.from_dict(fields)
     except (RulesError, ValueError, TypeError) as exc:
         raise PBNError(tag.line, tag.name, str(exc)) from None
-    if not rules.four_in_pairs:  # the format's four compass seats (S W N E) and two pairs (NS, EW)
-        raise PBNError(tag.line, tag.name, f"a PBN record holds 4 players in pairs (S W N E), not {table_name(rules)}")
-    return rules
+    try:  # the format's four compass seats (S W N E) and two pairs (NS, EW)
+        return require_table(rules, "pbn")
+    except TableError as exc:
+        raise PBNError(tag.line, tag.name, str(exc)) from None
 
 
 def _read_deal(tag: _Tag) -> list[list[str]]:

@@ -22,7 +22,7 @@ from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records
 from spades_ai.analysis.review import review
 from spades_ai.analysis.summary import outcomes, ratings, summarize
 from spades_ai.cli import _table_rules, build_parser, main
-from spades_ai.errors import RulesError
+from spades_ai.errors import RulesError, TableError
 from spades_ai.game import Hand
 from spades_ai.render import replay_html
 from spades_ai.render import save as save_picture
@@ -314,7 +314,7 @@ def test_a_match_of_five_or_twelve_players_through_the_terminal(rules, monkeypat
 @pytest.mark.parametrize("rules", [pytest.param(Rules(players=5), id="5"),
                                    pytest.param(Rules(players=6, teams="pairs"), id="6 pairs"),
                                    pytest.param(Rules(players=9), id="9 solo")])
-def test_a_hand_record_replays_as_text_and_html_and_the_four_seat_formats_refuse_it(rules, tmp_path):
+def test_a_hand_record_replays_as_text_html_and_svg_and_the_four_seat_formats_refuse_it(rules, tmp_path):
     hand = Hand(deal(5, rules=rules), dealer=1, rules=rules)
     while hand.phase == "bidding":
         hand.bid(hand.legal_bids()[0])
@@ -335,9 +335,9 @@ def test_a_hand_record_replays_as_text_and_html_and_the_four_seat_formats_refuse
     drawn = re.findall(r'data-seat="(\d+)" style="grid-row:(\d+);grid-column:(\d+)"', last)
     assert [(int(r), int(c)) for _, r, c in drawn] == list(seat_places(n)[1])
     table = f"{n} players {'in pairs' if rules.teams == 'pairs' else 'solo'}"
-    with pytest.raises(ValueError, match=f"the SVG picture draws 4 players in pairs, not {table}"):
-        save_picture(hand, tmp_path / "hand.svg")
-    with pytest.raises(ValueError, match=f"a PBN record holds 4 players in pairs .*, not {table}"):
+    save_picture(hand, tmp_path / "hand.svg")  # the SVG picture draws every table
+    assert (tmp_path / "hand.svg").read_text().count('data-where="dealt"') == n * each
+    with pytest.raises(TableError, match=f"PBN records play 4 players in pairs, not {table}: .*docs/playing.md#records"):
         hand.to_pbn()
     with pytest.raises(ValueError, match=f"review judges 4 players in pairs, not {table}"):
         review(hand)

@@ -16,7 +16,7 @@ from spades_ai import CardSet, Rules, format_hand, parse_cards
 from spades_ai.cards import DECK, MAX_COPIES, mask_to_cards, parse_hands
 from spades_ai.engine.copies import levels_diff, levels_sum
 from spades_ai.pbn import PBNError, read_pbn, to_pbn
-from spades_ai.render import cards_html, hand_svg
+from spades_ai.render import cards_html
 from spades_ai.render.text import format_cards
 from spades_ai.seats import table_name
 
@@ -219,13 +219,11 @@ def test_parse_hands_reads_one_deck_unless_given_another():
 
 # -- the records that hold four in pairs only ---------------------------------------------------------
 @pytest.mark.parametrize("players", [6, 8, 11])
-def test_pbn_and_svg_refuse_the_tables_of_several_decks_by_name(players):
+def test_pbn_refuses_the_tables_of_several_decks_by_name(players):
     table = f"not {table_name(Rules(players=players))}"
     record = f'[Game "Spades"]\n[Rules "players={players}"]\n'
-    with pytest.raises(PBNError, match=rf"\[Rules\]: a PBN record holds 4 players in pairs \(S W N E\), {table}"):
+    with pytest.raises(PBNError, match=rf"^line 2 \[Rules\]: PBN records play 4 players in pairs, {table}: PBN is a four-hand"):
         read_pbn(record)
-    hand = types.SimpleNamespace(rules=Rules(players=players))  # what they read before anything else
+    hand = types.SimpleNamespace(rules=Rules(players=players))  # what it reads before anything else
     with pytest.raises(ValueError, match=table):
         to_pbn(hand)
-    with pytest.raises(ValueError, match=f"the SVG picture draws 4 players in pairs, {table}"):
-        hand_svg(hand)

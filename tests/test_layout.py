@@ -16,7 +16,7 @@ LAYERS = (
     ("cards", "rules", "seats", "capabilities", "errors", "checks", "version", "tomlfile", "folders", "workers"),
     ("engine",),
     ("kernels",),
-    ("game", "observation", "encoding", "scoring", "simulate", "solver", "pbn"),
+    ("game", "observation", "encoding", "scoring", "simulate", "solver", "pbn", "records"),
     ("templates",),
     ("policies",),
     ("models",),

@@ -100,7 +100,7 @@ def line_of(text: str, start: str) -> int:
         (lambda t: t.replace('[Dealer "S"]', '[Dealer S]'), "[Dealer", r'\[Dealer\]: not a tag pair \[Tag "value"\]'),
         (lambda t: t.replace('[Game "Spades"]', '[Gmae "Spades"]'), "[Gmae", r"\[Gmae\]: unknown tag"),
         (lambda t: t.replace('[Rules ""]', '[Rules "nil_bonsu=50"]'), "[Rules", r"\[Rules\]: .*nil_bonsu"),
-        (lambda t: t.replace('[Rules ""]', '[Rules "players=3"]'), "[Rules", r"\[Rules\]: a PBN record holds 4 players in pairs \(S W N E\), not 3 players solo"),
+        (lambda t: t.replace('[Rules ""]', '[Rules "players=3"]'), "[Rules", r"\[Rules\]: PBN records play 4 players in pairs, not 3 players solo: PBN is a four-hand bridge format \(S W N E\)"),
         (lambda t: t.replace('[Rules ""]', '[Rules "teams=solo"]'), "[Rules", r"\[Rules\]: .*not 4 players solo"),
         (lambda t: t.replace('[Auction', '[Pass "2"]\nS SA SK\n[Auction'), "[Pass", r"\[Pass\]: the rules pass 0 card\(s\) in this round, not '2'"),
         (lambda t: t.replace('[Rules ""]', '[Rules "target_score=250"]\n[Rules ""]'), '[Rules ""]', r"\[Rules\]: the tag appears twice"),

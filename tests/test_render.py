@@ -5,6 +5,7 @@ and a real browser's screenshot of a finished hand (where chromium is installed)
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import shutil
@@ -96,9 +97,80 @@ def test_svg_picture_holds_every_card_once(rules):
         assert len([c for c, w, _ in found if w == "played"]) == len(hand.plays) // 4 * 4
 
 
-def test_svg_picture_refuses_other_tables_by_name():
-    with pytest.raises(ValueError, match="the SVG picture draws 4 players in pairs, not 3 players solo: save it as .html"):
-        render.hand_svg(random_hand(3, TABLES[0], 0))
+def test_svg_picture_of_four_players_is_the_picture_of_old_byte_for_byte():
+    """The 4-player SVG (and PBN) of 32 hands, new, half-played and finished, hashed as they
+    were before the SVG drew every table (issue 42)."""
+    svg, pbn = hashlib.sha256(), hashlib.sha256()
+    for rules in RULES:
+        for seed in range(4):
+            for n in (0, 9, 30, 52):
+                hand = random_hand(seed, rules, n)
+                svg.update(render.hand_svg(hand, title=f"seed {seed}" if seed % 2 else None).encode())
+                pbn.update(hand.to_pbn(event=f"seed {seed}").encode())
+    assert (svg.hexdigest()[:16], pbn.hexdigest()[:16]) == ("1b2730a47683a483", "e6e0039fa8c8e914")
+
+
+#: every kind of table: one deck (3 to 5), two decks (6 to 8), three (9 to 12), solo and pairs
+SVG_TABLES = [Rules(players=3), Rules(players=4), Rules(players=5), Rules(players=6, teams="pairs"), Rules(players=7),
+              Rules(players=8), Rules(players=9), Rules(players=10, teams="pairs"), Rules(players=12),
+              Rules(players=12, teams="pairs")]  # fmt: skip
+
+
+def svg_rects(svg: str) -> list[tuple[int, int, int, int, str]]:
+    """(x, y, width, height, what follows up to the next rect) of every ``<rect>``."""
+    out = []
+    for part in svg.split("<rect ")[1:]:
+        a = dict(re.findall(r'(\w+)="([^"]*)"', part.split("/>")[0]))
+        out.append((int(a["x"]), int(a["y"]), int(a["width"]), int(a["height"]), part))
+    return out
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("rules", SVG_TABLES, ids=[render.svg.side_labels(r)[0] + f"-{r.players}" for r in SVG_TABLES])
+@pytest.mark.parametrize("tricks", [0, 2.5, 99])
+def test_svg_picture_seats_every_table_with_every_card_in_its_seats_box(rules, tricks):
+    n = rules.players
+    hand = random_hand(5, rules, int(tricks * n))
+    svg = render.hand_svg(hand)
+    table, *rects = svg_rects(svg)
+    boxes = [r for r in rects if r[3] == 118]
+    slots = [r for r in rects if r[3] == 24]
+    assert len(boxes) == n and len(slots) == len(hand.current_trick) and len(rects) == len(boxes) + len(slots)
+    at = render.svg.layout(hand)
+    assert at.places == render.html.seat_places(n)[1]  # the HTML picture's seats
+    where = "dealt" if hand.phase == "over" else "hand"
+    for seat, (x, y, _, _, inside) in enumerate(boxes):
+        assert (x + 6, y + 4) == at.cell(*at.places[seat])
+        held = [c for c, w, _ in cards_of(inside) if w == where]
+        assert sorted(held) == sorted(map(str, hand.deal[seat] if hand.phase == "over" else hand.cards(seat)))  # copies twice
+    for (x, y, _, _, inside), (seat, card) in zip(slots, hand.current_trick):
+        assert [c for c, w, _ in cards_of(inside) if w == "trick"] == [str(card)] and (x + 6, y + 16) == at.trick_slot(*at.places[seat])
+    drawn = boxes + slots
+    for i, a in enumerate(drawn):  # nothing overlaps, and all lies on the table
+        assert 0 < a[0] and a[0] + a[2] < table[2] and 0 < a[1] and a[1] + a[3] < table[3], a[:4]
+        assert not any(overlap(a, b) for b in drawn[i + 1 :]), a[:4]
+    found = cards_of(svg)
+    done = len(hand.plays) - len(hand.current_trick)
+    assert [c for c, w, _ in found if w == "played"] == [str(c) for _, c in hand.plays[:done]]
+    if hand.phase == "over":
+        labels = render.svg.side_labels(rules)
+        assert len(labels) == rules.n_sides and all(f"{label} " in svg or f"{label}: " in svg for label in labels)
+    width, height = (int(v) for v in re.match(r'<svg [^>]*width="(\d+)" height="(\d+)"', svg).groups())
+    assert width >= table[2] + (15 + 295) * (done > 0) and height >= table[3]
+
+
+def test_svg_boxes_widen_for_the_copies_of_a_long_suit():
+    rules = Rules(players=6)
+    cards = sorted((c for c in rules.deck for _ in range(rules.decks) if c not in rules.removed_cards), key=int, reverse=True)
+    each = rules.cards_each  # seat 0 holds AS AS KS KS ... 6S: seventeen spades, one line
+    wide = Hand([" ".join(map(str, cards[s * each : (s + 1) * each])) for s in range(6)], rules=rules)
+    assert wide.deal[0].count("AS") == 2 and render.svg.layout(wide).box > 300
+    x, _, width, _, inside = svg_rects(render.hand_svg(wide))[1]
+    assert inside.count('data-where="hand"') == each and width == render.svg.layout(wide).box
+    assert render.svg.layout(random_hand(1, Rules(players=3), 0)).box == 200
 
 
 def test_replay_steps_at_five_players_are_tricks_of_five():

@@ -353,7 +353,7 @@ def test_check_agent_at_every_table(name):
 
 def test_pbn_refuses_other_tables_by_name():
     five = sa.Rules(players=5)
-    with pytest.raises(ValueError, match="a PBN record holds 4 players in pairs .*, not 5 players solo"):
+    with pytest.raises(ValueError, match="PBN records play 4 players in pairs, not 5 players solo"):
         sa.Hand(sa.deal(1, 0, five), rules=five).to_pbn()
 
 

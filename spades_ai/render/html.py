@@ -136,7 +136,7 @@ def default_names(players: int = 4) -> tuple[str, ...]:
     return tuple(f"{SEAT_LETTERS[s]} · seat {s}" for s in range(4))
 
 
-def _seat_letter(seat: int, players: int) -> str:
+def seat_letter(seat: int, players: int) -> str:
     """A seat's short name in a list of cards: its compass letter at four, else its number."""
     return SEAT_LETTERS[seat] if players == 4 else str(seat)
 
@@ -184,7 +184,7 @@ def tricks_html(view, names: Sequence[str] | None = None, marks: Mapping | None 
         cells = []
         for i, (seat, card) in enumerate(plays[n * k : n * k + n]):
             won = ' class="sa-won"' if seat == winner else ""
-            cells.append(f"<td><span{won}>{card_html(card, 'played', marks.get(('play', n * k + i)))}</span> <small>{_seat_letter(seat, n)}</small></td>")
+            cells.append(f"<td><span{won}>{card_html(card, 'played', marks.get(('play', n * k + i)))}</span> <small>{seat_letter(seat, n)}</small></td>")
         rows.append(f"<tr><td>{k + 1}</td><td>{html.escape(names[plays[n * k][0]])}</td>{''.join(cells)}<td>{html.escape(names[winner])}</td></tr>")
     return f'<table class="sa-tricks">{"".join(rows)}</table>'
 

@@ -1,18 +1,20 @@
 """Replay a recorded hand trick by trick: who led, each card, who won, the running tricks
-against the bids, and the score sheet at the end, at any table of 3 to 12 players (a saved
-match or a ``Hand`` record; PBN records and the replay of tournament runs hold four players in
-pairs and refuse other tables by name).
+against the bids, and the score sheet at the end, at any table of 3 to 12 players (PBN records
+alone hold four players in pairs, and refuse other tables by name).
 
-A hand comes from one of three sources, and is always played again through ``Hand``, so that
+A hand comes from one of four sources, and is always played again through ``Hand``, so that
 every bid and card is checked by the engine once more:
 
 - a saved match of ``spades-ai play`` (JSON lines; ``hand_no`` picks one hand, else all);
-- a ``Hand`` record (``Hand.to_json()``), a JSON file, or a PBN-style text record
-  (``Hand.to_pbn()``, ``spades_ai.pbn``; a file may hold several);
-- a tournament results folder of a run made with ``keep_plays``: the row's bids and its 52
-  cards in play order, on the deal of ``(seed, deal_no)`` in hands mode or of hand
-  ``hand_no`` of match ``match_no`` in matches mode (the match streams of ``play_matches``),
-  at the table's seed. The replayed hand must give the row's tricks and points.
+- a ``Hand`` record (``Hand.to_json()``), a JSON file, or a file of JSON lines of hand records
+  (``spades_ai.records``; ``hand_no`` picks one);
+- a PBN-style text record (``Hand.to_pbn()``, ``spades_ai.pbn``; a file may hold several);
+- a tournament results folder of a run made with ``keep_plays``: the rows of a hand (one per
+  side) hold each seat's bid (seat ``a`` of side k is seat k, seat ``b`` its partner) and the
+  same ``players * cards_each`` cards in play order, on the deal of ``(seed, deal_no)`` in
+  hands mode or of hand ``hand_no`` of match ``match_no`` in matches mode (the match streams
+  of ``play_matches``), at the seed of the rotation (``table``). The replayed hand must give
+  every side's row its tricks and points. ``run_records`` writes a run as JSON lines.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from spades_ai.errors import IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.game import Hand
 from spades_ai.render import text as render
 from spades_ai.rules import Rules
-from spades_ai.seats import cards_dealt, seats
+from spades_ai.capabilities import require_table
+from spades_ai.seats import cards_dealt, seat_order, seats, side_of, side_seats
 
 
 class ReplayError(ValueError):
@@ -45,7 +48,7 @@ class Recorded:
     names: tuple[str, ...]
     teams: tuple[str, ...]
     title: str
-    agents: tuple[str, str] | None = None
+    agents: tuple[str, ...] | None = None
     where: dict | None = None
 
 
@@ -156,7 +159,7 @@ def _record_rules(record: dict, where: str) -> Rules:
 
 
 def from_record_file(path: str | os.PathLike) -> list[Recorded]:
-    """A ``Hand`` record written by ``Hand.to_json()``."""
+    """A ``Hand`` record written by ``Hand.to_json()`` (the whole file one JSON object)."""
     try:
         record = json.loads(Path(path).read_text())
     except OSError as exc:
@@ -168,6 +171,31 @@ def from_record_file(path: str | os.PathLike) -> list[Recorded]:
     rules = _record_rules(record, str(path))
     names = render.seat_names(players=rules.players)
     return [Recorded(record, names, render.team_names(names, rules), f"{path}: a recorded hand")]
+
+
+def from_records_file(path: str | os.PathLike, hand_no: int | None = None) -> list[Recorded]:
+    """The hands of a JSON lines file of hand records (``spades_ai.records``; all, or the
+    ``hand_no``-th record, from 0), at every table; a file of one record is one recorded hand."""
+    from spades_ai.records import RecordError, read_lines
+
+    path = Path(path)
+    try:
+        found = read_lines(path.read_text(encoding="utf-8"), str(path))
+    except RecordError as exc:
+        raise ReplayError(str(exc)) from None
+    out = []
+    for k, (no, hand, event) in enumerate(found):
+        names = render.seat_names(players=hand.rules.players)
+        title = f"{path}: a recorded hand" if len(found) == 1 else f"{path}: record {k} (line {no})"
+        out.append(Recorded(hand.to_record(), names, render.team_names(names, hand.rules), title + (f", {event}" if event else "")))
+    if hand_no is not None:
+        if len(out) == 1:
+            raise ReplayError(f"--hand picks a hand of a saved match, a PBN file or a file of JSON lines, and {path} "
+                              "holds one hand record")
+        if not 0 <= hand_no < len(out):
+            raise ReplayError(f"{path} holds records 0..{len(out) - 1} (--hand), not {hand_no}")
+        out = [out[hand_no]]
+    return out
 
 
 def replay_source(
@@ -199,9 +227,20 @@ def replay_source(
         return from_match_file(path, hand_no)
     if first.lstrip().startswith(("[", "%")):
         return from_pbn_file(path, hand_no)
+    if isinstance(head, dict) or (head is None and first.lstrip().startswith("{") and not _is_json(text)):
+        return from_records_file(path, hand_no)  # a JSON object a line: hand records (``spades_ai.records``)
     if hand_no is not None:
-        raise ReplayError(f"--hand picks a hand of a saved match or a PBN file, and {path} holds one hand record")
-    return from_record_file(path)
+        raise ReplayError(f"--hand picks a hand of a saved match, a PBN file or a file of JSON lines, and {path} "
+                          "holds one hand record")
+    return from_record_file(path)  # one record over several lines
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def from_pbn_file(path: str | os.PathLike, hand_no: int | None = None) -> list[Recorded]:
@@ -254,12 +293,13 @@ def from_run(
     table: int | None = None,
     pairing: int | None = None,
 ) -> Recorded:
-    """One hand of a tournament run made with ``keep_plays`` (see the module docstring)."""
+    """One hand of a tournament run made with ``keep_plays`` (see the module docstring): the
+    rows of its sides (one per side) at rotation ``table``, checked against the replayed hand."""
     t = _keep_plays_run(path)
     table = 0 if table is None else table
     pairing = 0 if pairing is None else pairing
-    if table not in (0, 1):
-        raise ReplayError(f"--table is 0 or 1, not {table}")
+    if table not in t.rotations:
+        raise ReplayError(f"--table is {_rotations_text(t)}, not {table}")
     if not 0 <= pairing < len(t.pairings):
         raise ReplayError(f"{path} has pairings 0..{len(t.pairings) - 1}, not {pairing}")
     if t.mode == "hands":
@@ -279,16 +319,27 @@ def from_run(
         if len(rows) and hand_no not in set(rows.hand_no):
             raise ReplayError(f"match {match_no} at table {table} has hands 0..{int(rows.hand_no.max())} (hand_no), not {hand_no}")
         rows = rows[rows.hand_no == hand_no]
-    if len(rows) != 2:
-        raise ReplayError(f"{what}, table {table}: expected 2 rows (one per team), found {len(rows)}")
-    rows = rows.sort_values("side")
-    team_row = [rows.iloc[0], rows.iloc[1]]
-    record = _row_record(t, team_row, t.table_seed(table), deal_no, match_no, hand_no, before, title)
-    teams = tuple(f"{team_row[k].agent} (seats {k}, {k + 2})" for k in range(2))
+    k = t.rules.n_sides
+    if len(rows) != k:
+        raise ReplayError(f"{what}, table {table}: expected {k} rows (one per {'team' if k == 2 else 'side'}), found {len(rows)}")
+    side_rows = [row for _, row in rows.sort_values("side").iterrows()]
+    record = _row_record(t, side_rows, t.table_seed(table), (deal_no, match_no, hand_no), before, title)
+    teams = tuple(f"{row.agent} ({_seats_text(side_seats(side, t.rules))})" for side, row in enumerate(side_rows))
     where = {"deal_no": deal_no, "match_no": match_no, "hand_no": hand_no, "table": table, "pairing": pairing}
-    recorded = Recorded(record, render.seat_names(), teams, title, (str(team_row[0].agent), str(team_row[1].agent)), where)
-    _check_against_rows(replay_hand(record, title), team_row, title)
+    names = render.seat_names(players=t.rules.players)
+    recorded = Recorded(record, names, teams, title, tuple(str(row.agent) for row in side_rows), where)
+    _check_against_rows(replay_hand(record, title), side_rows, title)
     return recorded
+
+
+def _rotations_text(t) -> str:
+    """The rotations ``--table`` picks from: ``0 or 1`` at two sides, ``0..k-1`` else."""
+    k = len(t.rotations)
+    return "0 or 1" if k == 2 else f"0..{k - 1}"
+
+
+def _seats_text(seat_list: Sequence[int]) -> str:
+    return f"seat{'s' if len(seat_list) > 1 else ''} {', '.join(map(str, seat_list))}"
 
 
 def _keep_plays_run(path: Path):
@@ -304,9 +355,7 @@ def _keep_plays_run(path: Path):
         raise ReplayError(f"{path}: cannot read the run configuration ({exc})") from None
     if not t.keep_plays:
         raise ReplayError(f"{path} was played without --keep-plays: its rows hold no cards to replay")
-    if not t.rules.four_in_pairs:
-        raise ReplayError(f"{path} was played by {t.rules.players} players {t.rules.teams}: replay reads 4-player "
-                          "partnership runs only")
+    require_table(t.rules, "replay")
     return t
 
 
@@ -332,54 +381,61 @@ def _unit_rows(path: Path, t, pairing: int, table: int, unit: int, what: str):
     return rows[rows.pairing == pairing].rename(columns=SCHEMA_3_RENAMES)
 
 
-def _row_record(t, team_row, seed, deal_no, match_no, hand_no, before, title: str) -> dict:
-    """The ``Hand`` record of the two team rows of a hand: its deal (from the run's seed), the
-    scores carried into it, the bids and the plays."""
-    if t.mode == "hands":
-        from spades_ai.simulate import deal_masks
+def _row_deal(t, seed: int, deal_no, match_no, hand_no) -> list:
+    """The deal of a row: of ``(seed, deal_no)`` in hands mode, of the match stream in matches
+    mode; bitboards at a table of one deck, ``CardSet``s (copies included) with several."""
+    from spades_ai.simulate import deal, deal_masks, match_deal
 
-        deal = [int(m) for m in deal_masks(seed, deal_no, 1)[0]]
-        scores, bags, played = (0, 0), (0, 0), 0
-    else:
-        from spades_ai.simulate import match_deal
+    if t.mode == "matches":
+        return match_deal(seed, match_no, hand_no, t.rules)
+    if t.rules.decks > 1:
+        return list(deal(seed, deal_no, t.rules))
+    return [int(m) for m in deal_masks(seed, deal_no, 1, t.rules)[0]]
 
-        deal = match_deal(seed, match_no, hand_no, t.rules)
-        if hand_no == 0:
-            scores, bags = (0, 0), (0, 0)
-        else:
-            scores, bags = tuple(int(x) for x in before.score), tuple(int(x) for x in before.bag_count)
+
+def _row_record(t, side_rows, seed, unit, before, title: str) -> dict:
+    """The ``Hand`` record of the side rows of a hand (one per side, side 0 first): its deal
+    (from the run's seed), the scores carried into it, the bids and the plays. ``unit`` is
+    ``(deal_no, match_no, hand_no)``."""
+    deal_no, match_no, hand_no = unit
+    rules = t.rules
+    scores, bags, played = [0] * rules.n_sides, [0] * rules.n_sides, 0
+    if t.mode == "matches":
         played = hand_no
-    dealer = int(team_row[0].dealer)
-    by_seat = [team_row[s % 2]["bid_a" if s < 2 else "bid_b"] for s in range(4)]
-    blind_by_seat = [bool(team_row[s % 2]["blind_a" if s < 2 else "blind_b"]) for s in range(4)]
-    order = [(dealer + 1 + i) % 4 for i in range(4)]
-    plays = np.frombuffer(team_row[0]["plays"], dtype=np.int8)
-    if not np.array_equal(plays, np.frombuffer(team_row[1]["plays"], dtype=np.int8)):
-        raise ReplayError(f"{title}: the two teams' rows hold different plays; the file is damaged")
+        if hand_no > 0:
+            scores, bags = [int(x) for x in before.score], [int(x) for x in before.bag_count]
+    dealer = int(side_rows[0].dealer)
+    # seat a of side k is its first seat, seat b its partner (``side_seats``)
+    column = {s: (side_of(s, rules), "ab"[side_seats(side_of(s, rules), rules).index(s)]) for s in seats(rules)}
+    order = seat_order(dealer + 1, rules)
+    plays = np.frombuffer(side_rows[0]["plays"], dtype=np.int8)
+    if any(not np.array_equal(plays, np.frombuffer(row["plays"], dtype=np.int8)) for row in side_rows[1:]):
+        raise ReplayError(f"{title}: the {'two teams' if len(side_rows) == 2 else 'sides'}' rows hold different plays; the file is damaged")
     return {
-        "deal": deal,
+        "deal": _row_deal(t, seed, deal_no, match_no, hand_no),
         "dealer": dealer,
-        "rules": t.rules.to_dict(),
-        "scores": list(scores),
-        "bag_count": list(bags),
+        "rules": rules.to_dict(),
+        "scores": scores,
+        "bag_count": bags,
         "hands_played": played,
-        "bids": [int(by_seat[s]) for s in order],
-        "blind": [blind_by_seat[s] for s in order],
+        "bids": [int(side_rows[column[s][0]][f"bid_{column[s][1]}"]) for s in order],
+        "blind": [bool(side_rows[column[s][0]][f"blind_{column[s][1]}"]) for s in order],
         "plays": [int(c) for c in plays],
     }
 
 
-def _check_against_rows(hand: Hand, team_row, title: str) -> None:
-    """The replayed hand must give each team the tricks and points its row holds."""
+def _check_against_rows(hand: Hand, side_rows, title: str) -> None:
+    """The replayed hand must give each side the tricks (by seat) and points its row holds."""
     result = hand.result()
-    for team in range(2):
-        row = team_row[team]
-        got = (result.tricks_won[team], result.tricks_won[team + 2], result.points[team])
-        want = (int(row.tricks_won_a), int(row.tricks_won_b), int(row.points))
+    for side, row in enumerate(side_rows):
+        mine = side_seats(side, hand.rules)
+        got = (*(result.tricks_won[s] for s in mine), result.points[side])
+        want = (*(int(row[f"tricks_won_{ab}"]) for ab in "ab"[: len(mine)]), int(row.points))
         if got != want:
+            what = "team" if len(side_rows) == 2 else "side"
             raise ReplayError(
-                f"{title}: the replayed hand gives team {team} tricks {got[:2]} and {got[2]} points, "
-                f"the row says {want[:2]} and {want[2]}"
+                f"{title}: the replayed hand gives {what} {side} tricks {got[:-1]} and {got[-1]} points, "
+                f"the row says {want[:-1]} and {want[-1]}"
             )
 
 
@@ -396,7 +452,19 @@ def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 def run_pbn(path: str | os.PathLike, *, table: int | None = None, pairing: int | None = None,
             match_no: int | None = None) -> str:
     """A ``keep_plays`` results folder as PBN text, deal by deal (``run_hands``), each record's
-    ``Event`` naming the run, the deal and the table: ``spades-ai replay DIR --pbn``."""
+    ``Event`` naming the run, the deal and the table: ``spades-ai replay DIR --pbn``; four
+    players in pairs only (``run_records`` writes every table)."""
     return "\n".join(replay_hand(r.record, r.title).to_pbn(event=r.title)
                      for r in run_hands(path, table=table, pairing=pairing, match_no=match_no))
+
+
+def run_records(path: str | os.PathLike, *, table: int | None = None, pairing: int | None = None,
+                match_no: int | None = None) -> str:
+    """A ``keep_plays`` results folder as JSON lines of hand records (``spades_ai.records``),
+    as ``run_pbn`` at every table, each record's ``event`` naming the run, the deal and the
+    table: ``spades-ai replay DIR --json``."""
+    from spades_ai.records import records_text
+
+    hands = run_hands(path, table=table, pairing=pairing, match_no=match_no)
+    return records_text([replay_hand(r.record, r.title) for r in hands], [r.title for r in hands])
 

@@ -1,6 +1,9 @@
 """The hands a results folder recorded, as arrays: what ``spades-ai dataset --from`` writes as
 rows and what ``models.fit`` fits a model on (``train_play_model(recorded_hands(run)[0])``:
-a play model of the players of that run)."""
+a play model of the players of that run). Datasets hold the learned models' table, four
+players in pairs (``capabilities.PARTS["datasets"]``): a run of another table is refused; its
+hands replay through ``spades-ai replay`` (``table.replay``) and export as JSON lines
+(``spades_ai.records``)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spades_ai.capabilities import require_table
 from spades_ai.learn.rows import N_STARTS, S_BAGS0, S_PLAYED, S_SCORE0
 from spades_ai.rules import Rules
 from spades_ai.simulate import deal_masks, match_deal
@@ -22,9 +26,7 @@ def recorded_hands(run_dir) -> tuple[dict, list[str], Rules]:
     that ``seat_agents`` index (a partnership's partners each its own) and the rules."""
     run_dir = Path(run_dir)
     t = Tournament.from_dict(read_config(run_dir))
-    if not t.rules.four_in_pairs:
-        raise ValueError(f"{run_dir}: datasets hold 4-player partnership hands (the learned models' table), "
-                         f"not {t.rules.players} players {t.rules.teams}")
+    require_table(t.rules, "datasets")
     if not t.keep_plays:
         raise ValueError(f"{run_dir}: a dataset is made from a run played with --keep-plays (its plays are not recorded)")
     matches = t.mode == "matches"
