@@ -195,9 +195,13 @@ def _finished(v: Visit) -> Hand:
 
 
 def _door_record(v: Visit) -> str:
+    from spades_ai.records import read_records_file, write_records
+
     hand = _finished(v)
-    again = Hand.from_record(hand.to_record())
-    v.expect(again.to_record() == hand.to_record(), "the JSON record does not round-trip")
+    path = v.folder / "hands.jsonl"
+    write_records([hand, hand], path)
+    again = read_records_file(path)
+    v.expect([h.to_record() for h in again] == [hand.to_record()] * 2, "the JSON records do not round-trip")
     return "round-trips"
 
 
@@ -380,12 +384,12 @@ DOORS: tuple[Door, ...] = (
     Door("self-play", _door_selfplay),
     Door("tournament", _door_tournament),
     Door("summary", _door_summary),
-    Door("run replay", _door_run_replay),
-    Door("json record", _door_record),
+    Door("run replay", _door_run_replay, part="replay"),
+    Door("json records", _door_record, part="records"),
     Door("pbn", _door_pbn, part="pbn"),
     Door("text", _door_text),
     Door("html", _door_html),
-    Door("svg", _door_svg),
+    Door("svg", _door_svg, part="svg"),
     Door("review", _door_review),
     Door("solver", _door_solver),
     Door("worlds", _door_worlds),
