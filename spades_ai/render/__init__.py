@@ -17,9 +17,20 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from spades_ai.cards import CardSet
+from spades_ai.game import Hand
+from spades_ai.observation import Observation
 from spades_ai.pbn import as_hand
 from spades_ai.render.html import cards_html, default_names, hand_html, page, result_html, sheet_html, tricks_html
 from spades_ai.render.svg import hand_svg
+from spades_ai.scoring import HandResult
+
+# The notebook pictures (python-chess's ``_repr_svg_``), attached from here so that the cards,
+# the game and the score never import the pictures; ``import spades_ai`` imports this module.
+CardSet._repr_html_ = cards_html
+Hand._repr_html_ = hand_html
+Observation._repr_html_ = hand_html
+HandResult._repr_html_ = result_html
 
 
 class Picture(str):
