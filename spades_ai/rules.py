@@ -79,8 +79,9 @@ FAILED_BIDS = (0, 10, 50)
     R_DECK3,  # and three times
 ) = range(30, 39)
 N_RULE_SLOTS = 40
-#: Seed 003's tables (RULES.md, "Tables of 3 to 12 players"): players -> (decks, the cards
-#: taken out of the decks, one name per copy, and the cards each player is dealt = tricks).
+#: The tables of 3 to 12 players (docs/rules.md, "Tables of 3 to 12 players"): players ->
+#: (decks, the cards taken out of the decks, one name per copy, and the cards each player is
+#: dealt = tricks).
 TABLES = {
     3: (1, ("2D",), 17),
     4: (1, (), 13),
@@ -94,10 +95,10 @@ TABLES = {
     12: (3, (), 13),
 }
 #: The options refused with several decks (6 to 12 players), by name: where two copies of a
-#: card would go is not written in the seed (jokers, high deuces), or what the engine would
-#: have to count with copies is not built: the exchange of cards (passing), and a bid that is
-#: the bidder's spades (mirror and whiz, ``ONE_DECK_BIDDINGS``: the bids read the distinct
-#: cards of a hand, and the samplers would count a revealed seat apart at 8 and more).
+#: card would go is not written in the rules (docs/rules.md: jokers, high deuces), or what the
+#: engine would have to count with copies is not built: the exchange of cards (passing), and a
+#: bid that is the bidder's spades (mirror and whiz, ``ONE_DECK_BIDDINGS``: the bids read the
+#: distinct cards of a hand, and the samplers would count a revealed seat apart at 8 and more).
 ONE_DECK_OPTIONS = ("jokers", "deuces_high", "pass_cards", "blind_pass", "bidding")
 ONE_DECK_BIDDINGS = ("mirror", "whiz")
 #: The card ids of the deuces in the order they become high (deuces_high = k: the first k).
