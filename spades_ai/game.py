@@ -31,7 +31,8 @@ from spades_ai.engine.bits import SUIT_MASK
 from spades_ai.engine.play import follow_mask
 
 def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """The four seats' cards of a deal, from four hands (strings, card lists or bitboards).
+    """The four seats' cards of a deal at the default table, from four hands (strings, card
+    lists or bitboards); another table's deal is read by ``Rules.parse_hands`` (``Hand`` does).
 
     A string with ``/`` between the hands (``"AS KS ... / ... / ... / ..."``) also works.
     Anything that is not a full, valid deal raises ``ValueError`` saying what is wrong.
