@@ -1,7 +1,8 @@
 """Pictures of hands: HTML and SVG, pure functions of a record (a ``Hand``, or its record).
 
-``hand_html`` / ``hand_svg`` draw the table (seat 0 South at the bottom); the ``_repr_html_``
-of ``Hand``, ``Observation``, ``HandResult`` and ``CardSet`` call them in notebooks.
+``hand_html`` / ``hand_svg`` draw the table (seat 0 South at the bottom); this module attaches
+``hand_html``, ``result_html`` and ``cards_html`` as the ``_repr_html_`` of ``Hand``,
+``Observation``, ``HandResult`` and ``CardSet``, the pictures of a notebook.
 ``replay_html`` steps through a hand trick by trick with a slider (plain JavaScript, no
 widgets; without JavaScript every step shows, one under the other); ``reviewed_html`` marks
 the costly decisions of a review (``spades_ai.review``). ``save`` writes a
