@@ -18,6 +18,7 @@ from spades_ai.rules import Rules
 from spades_ai.scoring import HandResult, match_winner, score_hand
 from spades_ai.simulate import deal, random_playouts
 from spades_ai.solver import double_dummy
+from spades_ai import render  # noqa: F401 -- attaches hand.to_pbn and the notebook pictures (_repr_html_)
 
 
 # The tournament and analysis layers load pandas and pyarrow: imported on first use only.

@@ -468,12 +468,6 @@ class CardSet(int):
     def __str__(self) -> str:
         return format_hand(self)
 
-    def _repr_html_(self) -> str:
-        """The cards by suit with suit symbols, in a notebook (``spades_ai.render.cards_html``)."""
-        from spades_ai.render import cards_html
-
-        return cards_html(self)
-
     def __repr__(self) -> str:
         return f"CardSet({' '.join(map(str, self))!r})"
 

@@ -31,7 +31,8 @@ from spades_ai.engine.bits import SUIT_MASK
 from spades_ai.engine.play import follow_mask
 
 def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """The four seats' cards of a deal, from four hands (strings, card lists or bitboards).
+    """The four seats' cards of a deal at the default table, from four hands (strings, card
+    lists or bitboards); another table's deal is read by ``Rules.parse_hands`` (``Hand`` does).
 
     A string with ``/`` between the hands (``"AS KS ... / ... / ... / ..."``) also works.
     Anything that is not a full, valid deal raises ``ValueError`` saying what is wrong.
@@ -50,6 +51,9 @@ class Hand(PublicFacts):
 
     Vocabulary: a *hand* is one deal played out (bids, tricks, score); a seat's *cards* are
     ``hand.cards(seat)``; the *deal* is every seat's cards as dealt (``hand.deal``).
+
+    ``hand.to_pbn()`` and ``Hand.from_pbn(text)`` (``spades_ai.pbn``) and the notebook picture
+    (``spades_ai.render``) are attached by those modules, which ``import spades_ai`` loads.
     """
 
     def __init__(
@@ -431,31 +435,6 @@ class Hand(PublicFacts):
         for c in record["plays"]:
             hand.play(c)
         return hand
-
-    def to_pbn(self, event: str | None = None) -> str:
-        """The hand as a PBN-style text record (``spades_ai.pbn``: tags, seats S W N E = 0 1 2 3).
-
-        >>> from spades_ai import deal
-        >>> Hand(deal(seed=1)).to_pbn().splitlines()[2]
-        '[Dealer "S"]'
-        """
-        from spades_ai import pbn
-
-        return pbn.to_pbn(self, event)
-
-    @classmethod
-    def from_pbn(cls, text: str) -> Hand:
-        """The hand of a PBN-style record, every bid and card checked again; a malformed
-        record raises ``spades_ai.pbn.PBNError`` naming the line, the tag and the problem."""
-        from spades_ai import pbn
-
-        return pbn.from_pbn(text)
-
-    def _repr_html_(self) -> str:
-        """The picture of the hand in a notebook (``spades_ai.render.hand_html``)."""
-        from spades_ai.render import hand_html
-
-        return hand_html(self)
 
     def __str__(self) -> str:
         lines = [f"dealer {self.dealer}, {self.phase}, bids {self.bids}, tricks {self.tricks_won}"]

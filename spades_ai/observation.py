@@ -274,11 +274,5 @@ class Observation(PublicFacts):
             return list(self.rules.engine_cards(self._legal))
         return mask_to_cards(self._legal)
 
-    def _repr_html_(self) -> str:
-        """The seat's view in a notebook: its own cards, the others' counted (``spades_ai.render``)."""
-        from spades_ai.render import hand_html
-
-        return hand_html(self)
-
     def __repr__(self) -> str:
         return f"<Observation seat={self.seat} phase={self.phase} trick={self.trick_no} cards={len(self.cards)}>"

@@ -462,3 +462,8 @@ def read_pbn_file(path) -> list[Hand]:
     """Every hand of a PBN file."""
     with open(path, encoding="utf-8") as f:
         return read_pbn(f.read())
+
+
+# ``Hand``'s PBN methods, attached from here so that ``spades_ai.game`` never imports its formats
+Hand.to_pbn = to_pbn
+Hand.from_pbn = staticmethod(from_pbn)

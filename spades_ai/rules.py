@@ -79,8 +79,9 @@ FAILED_BIDS = (0, 10, 50)
     R_DECK3,  # and three times
 ) = range(30, 39)
 N_RULE_SLOTS = 40
-#: Seed 003's tables (RULES.md, "Tables of 3 to 12 players"): players -> (decks, the cards
-#: taken out of the decks, one name per copy, and the cards each player is dealt = tricks).
+#: The tables of 3 to 12 players (docs/rules.md, "Tables of 3 to 12 players"): players ->
+#: (decks, the cards taken out of the decks, one name per copy, and the cards each player is
+#: dealt = tricks).
 TABLES = {
     3: (1, ("2D",), 17),
     4: (1, (), 13),
@@ -94,10 +95,10 @@ TABLES = {
     12: (3, (), 13),
 }
 #: The options refused with several decks (6 to 12 players), by name: where two copies of a
-#: card would go is not written in the seed (jokers, high deuces), or what the engine would
-#: have to count with copies is not built: the exchange of cards (passing), and a bid that is
-#: the bidder's spades (mirror and whiz, ``ONE_DECK_BIDDINGS``: the bids read the distinct
-#: cards of a hand, and the samplers would count a revealed seat apart at 8 and more).
+#: card would go is not written in the rules (docs/rules.md: jokers, high deuces), or what the
+#: engine would have to count with copies is not built: the exchange of cards (passing), and a
+#: bid that is the bidder's spades (mirror and whiz, ``ONE_DECK_BIDDINGS``: the bids read the
+#: distinct cards of a hand, and the samplers would count a revealed seat apart at 8 and more).
 ONE_DECK_OPTIONS = ("jokers", "deuces_high", "pass_cards", "blind_pass", "bidding")
 ONE_DECK_BIDDINGS = ("mirror", "whiz")
 #: The card ids of the deuces in the order they become high (deuces_high = k: the first k).
@@ -142,8 +143,8 @@ class Rules:
     """Score that ends the match (the higher score wins; a tie plays on). None: no target, only
     with ``max_hands``. At most ``MAX_THRESHOLD``."""
     loss_threshold: int | None = -200
-    """A team at or below this score loses at once (negative). None: off. At least
-    ``-MAX_THRESHOLD``."""
+    """A side (a team, or a player solo) at or below this score ends the match at once, and the
+    highest score wins (negative). None: off. At least ``-MAX_THRESHOLD``."""
     nil: bool = True
     """Whether a player may bid nil (0)."""
     nil_bonus: int = 100
@@ -153,8 +154,8 @@ class Rules:
     blind_nil_bonus: int = 200
     """Won or lost by a blind nil. At most ``MAX_BONUS``."""
     blind_nil_min_deficit: int = 0
-    """Blind nil only when the team trails by at least this many points; 0: always. At most
-    ``MAX_THRESHOLD``."""
+    """Blind nil only when the bidder's side trails the best other side by at least this many
+    points; 0: always. At most ``MAX_THRESHOLD``."""
     nil_tricks_count: bool = False
     """Whether a nil bidder's tricks count toward the partner's contract (else they are bags)."""
     bag_limit: int = 10
@@ -171,7 +172,7 @@ class Rules:
     min_team_bid: int = 0
     """Smallest contract a team may bid: the second partner's bid must reach it (classic only)."""
     ten_for_200: bool = False
-    """A made team contract of 10 or more scores 20 per trick bid (double)."""
+    """A side's made contract of 10 or more scores 20 per trick bid (double)."""
     bidding: str = "classic"
     """Bidding preset: ``classic``; ``suicide`` (each team ends the bidding with at least one nil:
     the first partner bids nil or at least 4, the second must bid nil after a number and may bid
@@ -181,14 +182,15 @@ class Rules:
     """Stop after this many hands (the higher score wins; a tie plays on). None: off. At most
     ``MAX_MATCH_HANDS``, the hands after which any match stops."""
     hook: bool = False
-    """The dealer, who bids last, may not make the four bids add up to exactly 13 (unless every
-    bid it could make would: the hook never leaves it without a bid). Not with mirror bidding."""
+    """The dealer, who bids last, may not make the bids add up to exactly the tricks of the hand
+    (13 at four players; unless every bid it could make would: the hook never leaves it without
+    a bid). Not with mirror bidding."""
     half_blind_penalty: bool = False
     """A failed blind nil costs half of ``blind_nil_bonus`` (rounded down); a made one still
     wins all of it. Needs ``blind_nil``."""
     closed_bidding: bool = False
     """Every player bids without seeing any other bid (the same bids, taken in the usual order);
-    all four are shown when the play starts. Not with suicide bidding, ``min_team_bid`` or
+    all are shown when the play starts. Not with suicide bidding, ``min_team_bid`` or
     ``hook``, whose limits depend on the bids before."""
     pass_cards: int = 0
     """0..3 cards each player passes to its partner after the deal, before the bidding; both

@@ -65,12 +65,6 @@ class HandResult:
             rows.append(f"{label:14}" + "".join(f"{v!s:>8}" for v in pair))
         return "\n".join(rows)
 
-    def _repr_html_(self) -> str:
-        """The score sheet in a notebook (``spades_ai.render.result_html``)."""
-        from spades_ai.render import result_html
-
-        return result_html(self)
-
     @classmethod
     def from_arrays(cls, bids, blind, tricks_won, scores, bag_count, rules_array) -> HandResult:
         """Score checked engine arrays (int64 bids and tricks and bool blind flags by seat, the

@@ -1,6 +1,7 @@
 """The documentation holds: the README's quick start runs, its two set-up commands are the ones CI
 runs, and every relative link and picture in the README, ARCHITECTURE.md and ``docs/`` points at
-a file that exists (and at a heading that exists, for a ``#anchor``)."""
+a file that exists (and at a heading that exists, for a ``#anchor``), and no page or file of the
+package cites a note a user does not have (the rules are ``docs/rules.md``)."""
 
 from __future__ import annotations
 
@@ -128,3 +129,34 @@ def test_the_readme_quick_start_runs(tmp_path):
     assert "contract" in out and "10,000 hands" in out
     assert re.search(r"normal\s+easy", out)  # the summary's row
     assert (tmp_path / "runs" / "quick" / "config.json").exists()
+
+
+#: Citations a user of the package cannot follow: notes kept outside the repository (``RULES.md``,
+#: ``../shared``, "seed 003", "every table of the seeds", "the seeds' timer"). The rules are
+#: ``docs/rules.md``.
+OUTSIDE_CITATION = re.compile(r"(?<![\w/])RULES\.md|\.\./shared|(?<![\w./-])shared/"
+                              r"|(?i:\bseed 0\d\d\b|\bseeds'|\bof the seeds\b)")
+#: The files a user has: the pages, and every text file of the package (docstrings, the page
+#: of the browser table).
+SHIPPED = [*PAGES, *sorted(p for p in (ROOT / "spades_ai").rglob("*")
+                          if p.suffix in (".py", ".md", ".html", ".js", ".css", ".toml"))]
+
+
+def outside_citations(path: Path) -> list[str]:
+    """``file:line: text`` for each line of ``path`` that cites a note outside the repository."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name}:{i}: {line.strip()}"
+            for i, line in enumerate(lines, 1) if OUTSIDE_CITATION.search(line)]
+
+
+def test_the_docs_and_the_package_cite_only_files_a_user_has():
+    found = [hit for path in SHIPPED for hit in outside_citations(path)]
+    assert not found, "cite docs/rules.md instead of:\n" + "\n".join(found)
+
+
+def test_the_citation_check_finds_each_form(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("see RULES.md\n`shared/RULES.md` explains\n[x](../shared/RULES.md)\nSeed 003's tables\n"
+                    "the seeds' timer\nEvery table of the seeds\nsee docs/rules.md and [rules](rules.md)\n"
+                    "the same seeds give the same numbers\nseed 7, `--seed 3`\n")
+    assert [hit.split(":")[1] for hit in outside_citations(page)] == ["1", "2", "3", "4", "5", "6"]

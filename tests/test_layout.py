@@ -1,9 +1,11 @@
 """The package's layers (ARCHITECTURE.md): every import, at the top of a module or inside a
-function, points to the module's own layer or one above it, and no modules import each other in
-a circle."""
+function, points to the module's own layer or one above it, no modules import each other in a
+circle (lazy imports inside functions included), and no private name (``_x``) is used outside
+its module."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import spades_ai
@@ -35,12 +37,7 @@ LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}
 #: Deprecated aliases kept for users of an old name, which import the module that now holds it:
 #: ``spades_ai.agents.play_hands`` (and ``play_matches``, ``HandRecords``) moved to ``selfplay``.
 DEPRECATED_ALIASES = {("spades_ai.agents", "spades_ai.selfplay")}
-#: Hooks of the Python face that hand the work to a later layer, imported only when called (the
-#: python-chess pattern: a board's ``_repr_svg_`` draws it with ``chess.svg``): the notebook
-#: pictures (``_repr_html_``) and ``Hand.to_pbn`` / ``from_pbn``.
-FACE_HOOKS = {(m, "spades_ai.render") for m in ("spades_ai.cards", "spades_ai.game", "spades_ai.observation",
-                                                "spades_ai.scoring")} | {("spades_ai.game", "spades_ai.pbn")}
-ALLOWED = DEPRECATED_ALIASES | FACE_HOOKS
+ALLOWED = DEPRECATED_ALIASES
 
 
 def _modules() -> dict[str, Path]:
@@ -82,9 +79,7 @@ def test_every_import_points_up_the_layers():
 
 
 def test_no_modules_import_each_other_in_a_circle():
-    graph = _graph()
-    for name, target in FACE_HOOKS:
-        graph[name] = {t for t in graph[name] if t != target and not t.startswith(target + ".")}
+    graph = _graph()  # every import, those inside functions included
     graph.pop("spades_ai")
     for deps in graph.values():
         deps.discard("spades_ai")
@@ -108,6 +103,96 @@ def test_no_modules_import_each_other_in_a_circle():
         if node not in state:
             visit(node, [node])
     assert not cycles, "import circles:\n" + "\n".join(cycles)
+
+
+def _is_private(name: str) -> bool:
+    """``_x`` is private; ``__x__`` and the protocol names ``_x_`` (``_repr_html_``) are not."""
+    return name.startswith("_") and not name.endswith("_")
+
+
+def _resolve(node: ast.ImportFrom, package: str) -> str:
+    base = node.module or ""
+    if node.level:
+        root = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+        base = f"{root}.{base}" if base else root
+    return base
+
+
+def _names_used(tree: ast.AST, package: str) -> list[tuple[int, str]]:
+    """(line, dotted name) of every name of the package the module imports or reads an
+    attribute of through an imported name (``mod._x``, ``Class._x``)."""
+    bound, used = {}, []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                bound[a.asname or a.name.partition(".")[0]] = a.name if a.asname else a.name.partition(".")[0]
+                used.append((node.lineno, a.name))
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(node, package)
+            for a in node.names:
+                if a.name != "*":
+                    bound[a.asname or a.name] = f"{base}.{a.name}"
+                    used.append((node.lineno, f"{base}.{a.name}"))
+    for node in ast.walk(tree):
+        chain = []
+        while isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+            node = node.value
+        if chain and isinstance(node, ast.Name) and node.id in bound:
+            used.append((node.lineno, ".".join([bound[node.id], *reversed(chain)])))
+    return [(line, name) for line, name in used if name.startswith("spades_ai.")]
+
+
+def private_uses(text: str, name: str, package: str, modules) -> list[str]:
+    """Every private name of another module that the source ``text`` of module ``name`` (in
+    ``package``) imports or reads: a name ``a.b._c`` belongs to the module holding ``a.b`` (a
+    package's private module to the package and the modules under it)."""
+    wrong = []
+    for line, dotted in _names_used(ast.parse(text), package):
+        parts = dotted.split(".")
+        first = next((k for k, part in enumerate(parts) if _is_private(part)), None)
+        if first is None:
+            continue
+        owner = ".".join(parts[:first])
+        while owner not in modules and "." in owner:
+            owner = owner.rpartition(".")[0]
+        if name != owner and not name.startswith(owner + "."):
+            wrong.append(f"{name}:{line} uses {dotted}")
+    return wrong
+
+
+def test_no_private_name_is_used_outside_its_module():
+    modules = _modules()
+    wrong = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        wrong += private_uses(path.read_text(), name, package, modules)
+    assert not wrong, "private names used outside their module:\n" + "\n".join(sorted(wrong))
+
+
+def test_the_private_name_check_finds_every_form():
+    modules = {"spades_ai.render.text", "spades_ai.selfplay", "spades_ai.selfplay._binding", "spades_ai.cards",
+               "spades_ai.selfplay.loop", "spades_ai.table.render"}
+    text = ("from spades_ai.render.text import _signed\nfrom spades_ai.selfplay._binding import seat_bid\n"
+            "import spades_ai.render.text as t\nfrom spades_ai.cards import CardSet\nt._signed(1)\n"
+            "CardSet._same\nCardSet._repr_html_ = None\nt.__name__\n")
+    found = private_uses(text, "spades_ai.table.render", "spades_ai.table", modules)
+    assert sorted(f.partition(" uses ")[2] for f in found) == [
+        "spades_ai.cards.CardSet._same", "spades_ai.render.text._signed", "spades_ai.render.text._signed",
+        "spades_ai.selfplay._binding.seat_bid"]
+    assert not private_uses("from ._binding import seat_bid\n", "spades_ai.selfplay.loop", "spades_ai.selfplay", modules)
+
+
+def test_a_notebook_shows_the_python_face_as_pictures():
+    """``import spades_ai`` attaches the pictures (``spades_ai.render``) and the PBN methods
+    (``spades_ai.pbn``) that the cards, the game and the score no longer import."""
+    import spades_ai as sa
+
+    hand = sa.Hand(sa.deal(seed=1))
+    assert 'class="sa-hand"' in hand._repr_html_() and 'class="sa-hand"' in hand.cards(0)._repr_html_()
+    assert 'class="sa-hand"' in hand.observation()._repr_html_()
+    assert 'class="sa-hand"' in sa.score_hand([4, 3, 0, 2], [5, 3, 1, 4])._repr_html_()
+    assert sa.Hand.from_pbn(hand.to_pbn(event="e")).to_record() == hand.to_record()
 
 
 def test_the_grammar_knows_every_builtin():

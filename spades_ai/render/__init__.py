@@ -1,7 +1,8 @@
 """Pictures of hands: HTML and SVG, pure functions of a record (a ``Hand``, or its record).
 
-``hand_html`` / ``hand_svg`` draw the table (seat 0 South at the bottom); the ``_repr_html_``
-of ``Hand``, ``Observation``, ``HandResult`` and ``CardSet`` call them in notebooks.
+``hand_html`` / ``hand_svg`` draw the table (seat 0 South at the bottom); this module attaches
+``hand_html``, ``result_html`` and ``cards_html`` as the ``_repr_html_`` of ``Hand``,
+``Observation``, ``HandResult`` and ``CardSet``, the pictures of a notebook.
 ``replay_html`` steps through a hand trick by trick with a slider (plain JavaScript, no
 widgets; without JavaScript every step shows, one under the other); ``reviewed_html`` marks
 the costly decisions of a review (``spades_ai.review``). ``save`` writes a
@@ -17,9 +18,20 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from spades_ai.cards import CardSet
+from spades_ai.game import Hand
+from spades_ai.observation import Observation
 from spades_ai.pbn import as_hand
 from spades_ai.render.html import cards_html, default_names, hand_html, page, result_html, sheet_html, tricks_html
 from spades_ai.render.svg import hand_svg
+from spades_ai.scoring import HandResult
+
+# The notebook pictures (python-chess's ``_repr_svg_``), attached from here so that the cards,
+# the game and the score never import the pictures; ``import spades_ai`` imports this module.
+CardSet._repr_html_ = cards_html
+Hand._repr_html_ = hand_html
+Observation._repr_html_ = hand_html
+HandResult._repr_html_ = result_html
 
 
 class Picture(str):

@@ -2,4 +2,3 @@
 ``spades_ai.render.text`` beside the HTML and SVG pictures of a hand."""
 
 from spades_ai.render.text import *  # noqa: F401,F403 -- the old path re-exports every public name
-from spades_ai.render.text import _signed  # noqa: F401 -- used by older callers of the sheet text

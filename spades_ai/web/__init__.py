@@ -1,6 +1,6 @@
 """The browser table: ``spades-ai serve``, a page to play the bots (you South, at a table of 3 to
-5 players: with a partner North against two agents, or solo against every other seat), with
-the seeds' optional turn timer, as the sites of the seeds do.
+12 players: in pairs with the seat across as your partner, or solo against every other seat),
+with an optional turn timer (docs/rules.md), as online card tables have.
 
 ``server`` is the HTTP server (the standard library's ``ThreadingHTTPServer``: the page's
 requests are small JSON messages, and the bots' thinking is numba code, so a framework would

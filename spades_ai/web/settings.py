@@ -5,7 +5,7 @@ pairs; two decks from 6 players, three from 9) and every house rule the engine o
 value in ``base`` and the first sentence of its docstring); ``rules_from_form(base, given)``
 checks what the page sent, field by field (a number must fit the engine's 64 bits), and builds
 the ``Rules`` (whose own checks say which combinations are refused: pairs need an even number
-of players, must win needs solo). ``TIMERS`` are the seeds' turn timers (off, 7, 15, 30 or 60
+of players, must win needs solo). ``TIMERS`` are the turn timers of docs/rules.md (off, 7, 15, 30 or 60
 seconds; ``check_timer``). The browser table bounds a match's length, and so its memory:
 ``target_score`` at most ``MAX_TARGET``, ``max_hands`` at most ``MAX_HANDS``.
 """
@@ -30,7 +30,7 @@ MAX_HANDS = 100
 PLAYERS = tuple(TABLE_SEATS)
 CHOICES = {"spade_lead": SPADE_LEADS, "first_lead": FIRST_LEADS, "bidding": BIDDINGS, "players": PLAYERS,
            "teams": TEAMS, "failed_bid": FAILED_BIDS, "equal_cards": EQUAL_CARDS}
-#: The turn timers of the seeds' tables, in seconds (None: off, the default): Fast 7, Standard
+#: The turn timers of docs/rules.md, in seconds (None: off, the default): Fast 7, Standard
 #: 15, Slow 30, Very Slow 60. When yours runs out the table plays Normal's choice for you.
 TIMERS = (None, 7, 15, 30, 60)
 #: The lengths of a match the settings offer first (the online tables players know: 500 or 250 points).
