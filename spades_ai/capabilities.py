@@ -73,6 +73,8 @@ class Part:
 PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
+    "dataset": Part("decision datasets", FOUR_IN_PAIRS, "docs/learning.md#datasets",
+                    "their observation vector holds a block for each seat of four players in pairs"),
 }
 
 
