@@ -201,6 +201,9 @@ def test_a_dataset_refuses_another_table_by_name(tmp_path, rules, lineup):
     with pytest.raises(TableError, match=f"decision datasets play 4 players in pairs, not {table_name(rules)}:") as info:
         write_dataset(tmp_path / "d", lineup, deals=2, rules=rules)
     assert "4 seats" not in str(info.value) and not (tmp_path / "d").exists()
+    records = sa.play_hands(["easy"] * rules.players, 1, rules=rules, keep_plays=True)
+    with pytest.raises(TableError, match=f"not {table_name(rules)}:"):  # not "an action these rules refuse"
+        rows_from_records(records, 0, rules)
     with pytest.raises(ValueError, match="a lineup has 4 seats .or 2 sides. at this table, not 3"):
         write_dataset(tmp_path / "d", ["easy"] * 3, deals=2)  # the default table still counts its own seats
 

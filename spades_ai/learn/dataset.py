@@ -126,7 +126,9 @@ def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, dea
     (the agent index at each seat). ``starts`` ``(n, 5)``: what a match carries into each hand
     (scores of teams 0 and 1, their bag counts, the hands already played: ``learn.rows``); None
     for hands on their own (all 0); hands of matches also give ``match_no`` and ``hand_no``
-    ``(n,)`` (columns of their own; ``deal_no`` is then -1). Returns the columns as numpy arrays."""
+    ``(n,)`` (columns of their own; ``deal_no`` is then -1). Returns the columns as numpy arrays.
+    Four players in pairs only (``dataset_rules``)."""
+    rules = dataset_rules(rules)
     n = len(deals)
     if starts is None:
         starts = np.zeros((n, _rows.N_STARTS), np.int64)
