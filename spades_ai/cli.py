@@ -195,9 +195,15 @@ def _sprt(s: dict):
 
 
 def _default_out(t, sprt=None) -> Path:
+    """``runs/A-vs-B[_TABLE]_MODE_seedS_DEALS``: the table named when it is not four in pairs
+    (``8-players-solo``), so that the same run at two tables keeps two folders."""
+    from spades_ai.seats import table_name
+
     slug = "-vs-".join(re.sub(r"[^\w.=-]+", "_", label) for label in t.labels)
     if len(slug) > 80:
         slug = f"{len(t.labels)}-agents"
+    if not t.rules.four_in_pairs:
+        slug += "_" + table_name(t.rules).replace(" ", "-")
     if sprt is None:
         return Path("runs") / f"{slug}_{t.mode}_seed{t.seed}_{t.deals}"
     # no deal count in the name: a larger --deals extends the same run

@@ -62,6 +62,18 @@ def test_a_tournament_at_the_table_and_its_summary(capsys, tmp_path, flags, rule
     assert code == 0 and "played 0 deals" in err and not NOTHING.search(err), err
 
 
+def test_without_out_each_table_has_its_own_folder(capsys, monkeypatch, tmp_path):
+    """The README's ``spades-ai tournament --players 8`` after the same run at four players:
+    a folder each (the four-player name unchanged), not a refusal of the first one's folder."""
+    monkeypatch.chdir(tmp_path)
+    for flags in ([], ["--players", "8"], ["--players", "6", "--teams", "pairs"]):
+        code, _, err = cli(capsys, "tournament", "--deals", "2", *flags, "--jobs", "1", "-q")
+        assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [
+        "normal-vs-easy_6-players-in-pairs_hands_seed0_2", "normal-vs-easy_8-players-solo_hands_seed0_2",
+        "normal-vs-easy_hands_seed0_2"]  # fmt: skip
+
+
 def test_a_matches_run_says_matches(capsys, tmp_path):
     code, out, err = cli(capsys, "tournament", "--mode", "matches", "--deals", "2", "--rules", "cutthroat",
                          "--jobs", "1", "--out", str(tmp_path / "m"), "-q")  # fmt: skip
