@@ -95,9 +95,11 @@ PARTS: dict[str, Part] = {
                        "plays every table"),
     "svg": Part("the SVG picture", EVERY_TABLE, "docs/playing.md#see-a-hand"),
     "records": Part("JSON hand records", EVERY_TABLE, "docs/playing.md#records"),
-    "datasets": Part("datasets of recorded hands", FOUR_IN_PAIRS, "docs/learning.md",
+    "recorded hands": Part("datasets of recorded hands", FOUR_IN_PAIRS, "docs/learning.md",
                      "the learned models' rows hold four players in pairs; replay the run, or export it with --json"),
     "replay": Part("the replay of --keep-plays runs", EVERY_TABLE, "docs/playing.md#replay-a-hand"),
+    "dataset": Part("decision datasets", FOUR_IN_PAIRS, "docs/learning.md#datasets",
+                    "their observation vector holds a block for each seat of four players in pairs"),
 }
 
 

@@ -4,8 +4,9 @@ spades-ai                                   a small tournament (Normal vs Easy, 
                                             duplicate deals) and its summary
 spades-ai tournament --agents normal,easy [--deals N] [--seed S] [--mode hands|matches]
           [--jobs J] [--backend loky|dask] [--scheduler ADDR] [--rules FILE.toml|PRESET]
-          [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N] [--no-duplicate]
-          [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays] [--decision-timeout SECONDS]
+          [--players 3..12] [--teams pairs|solo] [--out DIR] [--config EXPERIMENT.toml] [--chunk-size N]
+          [--no-duplicate] [--sprt D0,D1 [--sprt-alpha A] [--sprt-beta B]] [--keep-plays]
+          [--decision-timeout SECONDS]
 spades-ai summary DIR                       the summary table of a results folder
 spades-ai play [--level easy|normal|hard|crazy] [--target 500|250] [--rules FILE.toml|PRESET]
           [--players 3..12] [--teams pairs|solo] [--seed S] [--save FILE] [--resume FILE]
@@ -23,10 +24,17 @@ spades-ai review SOURCE [--judge solver|hard|crazy] [--from-trick N] [--deal N -
                                             every decision's value and loss under a judge;
                                             of a results folder: loss per agent and phase
 spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
-          [--opponents A] [--jobs J] [--rules FILE.toml|PRESET] [--config BIDDING.toml]
+          [--opponents A] [--jobs J] [--rules FILE.toml|PRESET] [--players 3..12] [--teams pairs|solo]
+          [--config BIDDING.toml]
                                             the bidding benchmark on fixed duplicate deals
 spades-ai agents                            the built-in agents
-spades-ai deal SEED [INDEX]                 print a deal
+spades-ai dataset --agents A,B --deals N --out DIR [--seed S] [--rules FILE.toml|PRESET] [--labels L] ...
+          [--from RUN_DIR]                  decision rows for learning (four players in pairs)
+spades-ai deal SEED [INDEX] [--rules FILE.toml|PRESET] [--players 3..12] [--teams pairs|solo]
+                                            print a deal
+
+--players and --teams set the table over --rules (a preset or a file); a table the rules cannot
+play is refused naming both.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ import time
 import warnings
 from pathlib import Path
 
+from spades_ai.errors import RulesError
 from spades_ai.rules import PRESETS, TABLES, Rules
 
 EXIT_USAGE = 2
@@ -156,6 +165,9 @@ def _settings(args) -> dict:
             s[key] = value
     if args.rules is not None:
         s["rules"] = Rules.load(args.rules)
+    rules = _table_rules(args, s.get("rules"), f"--rules {args.rules}" if args.rules else f"the rules of {args.config}")
+    if rules is not None:
+        s["rules"] = rules
     if args.no_duplicate:
         s["duplicate"] = False
     if args.keep_plays:
@@ -183,9 +195,15 @@ def _sprt(s: dict):
 
 
 def _default_out(t, sprt=None) -> Path:
+    """``runs/A-vs-B[_TABLE]_MODE_seedS_DEALS``: the table named when it is not four in pairs
+    (``8-players-solo``), so that the same run at two tables keeps two folders."""
+    from spades_ai.seats import table_name
+
     slug = "-vs-".join(re.sub(r"[^\w.=-]+", "_", label) for label in t.labels)
     if len(slug) > 80:
         slug = f"{len(t.labels)}-agents"
+    if not t.rules.four_in_pairs:
+        slug += "_" + table_name(t.rules).replace(" ", "-")
     if sprt is None:
         return Path("runs") / f"{slug}_{t.mode}_seed{t.seed}_{t.deals}"
     # no deal count in the name: a larger --deals extends the same run
@@ -260,6 +278,7 @@ def _sprt_lines(df, cfg: dict) -> list[str]:
 
 def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     from spades_ai.analysis.summary import format_summary, ratings, summarize
+    from spades_ai.seats import table_name
     from spades_ai.tournament.results import DEAL_COLUMN, load_results, sprt_rows
 
     out = sys.stdout if out is None else out
@@ -273,16 +292,15 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
     mode = cfg.get("mode", "hands")
     unit = "deals" if mode == "hands" else "matches"
     dup = "duplicate " if cfg.get("duplicate", True) else ""
-    rules = cfg.get("rules", {})
-
-
     # through Rules: an older folder's rules lack the fields added since (their defaults)
-    changed = {k: v for k, v in Rules.load(rules).to_dict().items() if Rules().to_dict().get(k) != v}
+    rules = Rules.load(cfg.get("rules", {}))
+    changed = {k: v for k, v in rules.to_dict().items() if Rules().to_dict().get(k) != v and k not in ("players", "teams")}
     budget = "up to " if cfg.get("sprt") is not None else ""
     title = (
         f"{' vs '.join(agents) if len(agents) <= 3 else f'{len(agents)} agents, ' + cfg.get('schedule', '')}: "
         f"{budget}{cfg.get('deals', 0):,} {dup}{unit} per pairing ({mode} mode), seed {cfg.get('seed')}, "
-        f"rules: {', '.join(f'{k}={v}' for k, v in changed.items()) or 'default'}\nresults: {path}\n"
+        f"{table_name(rules)}, rules: {', '.join(f'{k}={v}' for k, v in changed.items()) or 'default'}\n"
+        f"results: {path}\n"
     )
     if cfg.get("sprt") is not None:
         lines = _sprt_lines(df, cfg)
@@ -299,8 +317,8 @@ def _print_summary(path, n_boot: int = 1000, out=None) -> None:
         return
     table = summarize(df, n_boot=n_boot)
     rating_table = ratings(df, n_boot=n_boot) if len(agents) > 2 else None
-    print(format_summary(table, rating_table, title=title, unit="hand" if mode == "matches" else "deal", mode=mode),
-          file=out)
+    print(format_summary(table, rating_table, title=title, unit="hand" if mode == "matches" else "deal", mode=mode,
+                         solo=rules.teams == "solo"), file=out)  # fmt: skip
     _print_partner_values(df, cfg, out)
 
 
@@ -308,6 +326,7 @@ def _print_partner_values(df, cfg: dict, out) -> None:
     """A duplicate hands-mode run of partnerships: each agent's value as a partner, when its
     pairings tell the agents apart (a partner study: ``analysis.partners``)."""
     from spades_ai.analysis.partners import partner_values
+    from spades_ai.analysis.summary import number_text
 
     entrants = cfg.get("agents", [])
     if cfg.get("mode") != "hands" or not cfg.get("duplicate", True) or not any("partners" in a for a in entrants):
@@ -318,7 +337,8 @@ def _print_partner_values(df, cfg: dict, out) -> None:
         return
     print("\nvalue as a partner (points per deal added to its team, sum zero, 95% interval clustered by deal):", file=out)
     for r in values.itertuples(index=False):
-        print(f"  {r.agent:>20} {r.value:+6.1f} [{r.lo:+.1f}, {r.hi:+.1f}]", file=out)
+        print(f"  {r.agent:>20} {number_text(r.value, '+6.1f')} [{number_text(r.lo, '+.1f')}, {number_text(r.hi, '+.1f')}]",
+              file=out)  # fmt: skip
 
 
 def _worker_lost_errors() -> tuple[type[BaseException], ...]:
@@ -335,6 +355,11 @@ def _worker_lost_errors() -> tuple[type[BaseException], ...]:
     return (*errors, KilledWorker)
 
 
+def plural(unit: str) -> str:
+    """``"deals"``, ``"matches"``: the plural of a unit of play."""
+    return f"{unit}es" if unit.endswith(("ch", "s")) else f"{unit}s"
+
+
 def rate_text(units: int, seconds: float, unit: str) -> str:
     """How fast ``units`` went in ``seconds``, as the figure that is at least 1: ``"1,250
     deals/s, "`` for a fast run, ``"3.2 s/deal, "`` for a slow one; ``""`` when nothing was timed.
@@ -346,9 +371,24 @@ def rate_text(units: int, seconds: float, unit: str) -> str:
         return ""
     per_second = units / seconds
     if per_second >= 1:
-        return f"{per_second:,.0f} {unit}s/s, " if per_second >= 100 else f"{per_second:.3g} {unit}s/s, "
+        name = plural(unit)
+        return f"{per_second:,.0f} {name}/s, " if per_second >= 100 else f"{per_second:.3g} {name}/s, "
     per_unit = seconds / units
     return f"{per_unit:,.0f} s/{unit}, " if per_unit >= 100 else f"{per_unit:.3g} s/{unit}, "
+
+
+def duration_text(seconds: float) -> str:
+    """A time in words that never reads as nothing: ``"12.3 s"`` from a second on, else
+    milliseconds, ``"under 1 ms"`` below one.
+
+    >>> duration_text(12.34), duration_text(0.042), duration_text(0.0002)
+    ('12.3 s', '42 ms', 'under 1 ms')
+    """
+    if seconds >= 0.9995:  # what rounds to 1000 ms
+        return f"{seconds:,.1f} s"
+    if seconds >= 0.0005:
+        return f"{1000 * seconds:.0f} ms"
+    return "under 1 ms"
 
 
 def _cmd_tournament(args) -> None:
@@ -400,7 +440,7 @@ def _cmd_tournament(args) -> None:
         print(f"resumed: {run.chunks_skipped} finished chunks kept, {run.chunks_played} played", file=sys.stderr)
     unit = "deal" if t.mode == "hands" else "match"
     print(
-        f"played {run.units_played:,} {unit}s over {len(t.pairings)} pairing(s) in {run.seconds:.1f} s "
+        f"played {run.units_played:,} {plural(unit)} over {len(t.pairings)} pairing(s) in {duration_text(run.seconds)} "
         f"({rate_text(run.units_played, run.seconds, unit)}{run.n_jobs} job(s))",
         file=sys.stderr,
     )
@@ -456,7 +496,7 @@ def compiling_notice(seconds: float):
         if span:
             from spades_ai.engine.jit import cache_dir
 
-            print(f"spades-ai: compiled in {span[1] - span[0]:.0f} s, cached in {cache_dir()}", file=sys.stderr)
+            print(f"spades-ai: compiled in {duration_text(span[1] - span[0])}, cached in {cache_dir()}", file=sys.stderr)
 
 
 def _warm_up_tournament(t) -> None:
@@ -507,15 +547,29 @@ def _cmd_play(args) -> None:
     play_session(match, sys.stdin, sys.stdout, save=save)
 
 
-def _table_rules(args) -> Rules | None:
-    """The rules of ``play`` and ``serve``: ``--rules`` (else the defaults) at the table of
-    ``--players`` and ``--teams`` when given (``--players`` alone: that table's sides, pairs at
-    4 and solo otherwise); None when neither ``--rules`` nor the table is given."""
-    rules = Rules.load(args.rules) if args.rules is not None else None
+def _table_rules(args, rules: Rules | None = None, source: str | None = None) -> Rules | None:
+    """The rules of a command at the table of ``--players`` and ``--teams`` when given
+    (``--players`` alone: that table's sides, pairs at 4 and solo otherwise), over ``rules``
+    from ``source`` (words such as ``"the rules of exp.toml"``), else over ``--rules``, else
+    over the defaults; None when neither rules nor the table is given. A table the rules
+    refuse is a ``CLIError`` naming the options, and the rules too when the table alone is
+    fine (``--teams pairs`` with ``--rules cutthroat``: 3 players)."""
+    if rules is None and getattr(args, "rules", None) is not None:
+        rules, source = Rules.load(args.rules), f"--rules {args.rules}"
     if args.players is None and args.teams is None:
         return rules
     table = {"players": args.players, "teams": args.teams} if args.players is not None else {"teams": args.teams}
-    return Rules.from_dict({**(rules or Rules()).to_dict(), **table})
+    flags = " ".join(f"--{key} {value}" for key, value in table.items() if value is not None)
+    try:
+        Rules.from_dict(table)
+    except RulesError as exc:
+        raise CLIError(f"{flags}: {exc}") from None
+    try:
+        return Rules.from_dict({**(rules or Rules()).to_dict(), **table})
+    except RulesError as exc:
+        from spades_ai.seats import table_name
+
+        raise CLIError(f"{flags} contradicts {source} ({table_name(rules)}): {exc}") from None
 
 
 def default_matches_folder() -> Path:
@@ -618,6 +672,7 @@ BIDDING_KEYS = ("bidders", "deals", "seed", "policy", "opponents", "jobs", "rule
 def _cmd_bidding(args) -> None:
     from spades_ai.agents.spec import parse_agent, parse_agents
     from spades_ai.analysis.bidding import bidding_benchmark
+    from spades_ai.analysis.summary import rounded
     from spades_ai.tomlfile import read_toml
 
 
@@ -634,6 +689,7 @@ def _cmd_bidding(args) -> None:
             cfg[key] = value
     base = Path(args.config).parent if args.config else None
     rules = Rules.load(cfg["rules"], base) if "rules" in cfg else None
+    rules = _table_rules(args, rules, f"--rules {args.rules}" if args.rules else f"the rules of {args.config}")
     board = bidding_benchmark(
         # a user bidder beside the file, or in this folder; each named by its label
         {b.label: b for b in parse_agents(cfg.get("bidders", "normal,easy"), base)},
@@ -644,7 +700,7 @@ def _cmd_bidding(args) -> None:
         opponents=parse_agent(cfg.get("opponents", "normal"), base),
         n_jobs=cfg.get("jobs", 1),
     )
-    print(board.round(3))
+    print(rounded(board, 3))
 
 
 def _cmd_agents(args) -> None:
@@ -660,7 +716,7 @@ def _cmd_agents(args) -> None:
 def _cmd_deal(args) -> None:
     from spades_ai.simulate import deal
 
-    for seat, cards in enumerate(deal(args.seed, args.index)):
+    for seat, cards in enumerate(deal(args.seed, args.index, _table_rules(args))):
         print(f"seat {seat}: {cards}")
 
 
@@ -669,8 +725,9 @@ def _cmd_dataset(args) -> None:
     from spades_ai.agents.spec import parse_agents
 
     if args.source:
-        if args.agents or args.deals or args.rules or args.labels:
-            raise ValueError("--from takes the agents, deals and rules of the run: drop --agents, --deals, --rules, --labels")
+        given = [f"--{key}" for key in ("agents", "deals", "rules", "players", "teams", "labels") if getattr(args, key)]
+        if given:
+            raise CLIError(f"--from takes the agents, deals, rules and table of the run: drop {', '.join(given)}")
         from spades_ai.tournament.recorded import recorded_hands
 
         hands, labels, rules = recorded_hands(args.source)
@@ -680,7 +737,7 @@ def _cmd_dataset(args) -> None:
         if not args.deals:
             raise ValueError("--deals N is needed (or --from RUN_DIR)")
         agents = [a.build() for a in parse_agents(args.agents or DEFAULT_AGENTS)]
-        out = write_dataset(args.out, agents, args.deals, seed=args.seed, rules=Rules.load(args.rules),
+        out = write_dataset(args.out, agents, args.deals, seed=args.seed, rules=_table_rules(args),
                             chunk_size=args.chunk_size, n_jobs=args.jobs, labels=args.labels,
                             solver_tricks=args.solver_tricks)  # fmt: skip
     print(f"dataset in {out}")
@@ -727,6 +784,7 @@ def _add_tournament(sub) -> None:
     t.add_argument("--backend", choices=("loky", "dask"), help="joblib backend (default loky)")
     t.add_argument("--scheduler", metavar="ADDR", help="address of a running dask scheduler (implies --backend dask)")
     t.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
+    _add_table(t)
     t.add_argument("--out", metavar="DIR", help="results folder; the same folder resumes an interrupted run")
     t.add_argument(
         "--fresh", action="store_true",
@@ -771,17 +829,17 @@ def _add_play(sub) -> None:
                          "cmd:COMMAND (docs/PROTOCOL.md); your partner plays Hard, or Crazy at crazy")  # fmt: skip
     pl.add_argument("--target", type=_positive, help="points to win (500, the default, or 250 for a shorter match)")
     pl.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}; --target overrides its target")
-    _add_table(pl)
+    _add_table(pl, ", you among them")
     pl.add_argument("--seed", type=_seed, help="the deals and the first dealer come from it (default: a random seed, printed)")
     pl.add_argument("--save", metavar="FILE", help="save the match here after every action (JSON lines)")
     pl.add_argument("--resume", metavar="FILE", help="continue the match saved in FILE (and keep saving it there)")
     pl.set_defaults(func=_cmd_play)
 
 
-def _add_table(parser) -> None:
-    """``--players`` and ``--teams`` of ``play`` and ``serve``: the table, over ``--rules``."""
+def _add_table(parser, who: str = "") -> None:
+    """``--players`` and ``--teams``: the table, over the rules (``_table_rules``)."""
     parser.add_argument("--players", type=int, choices=tuple(TABLES), metavar=f"{min(TABLES)}..{max(TABLES)}",
-                        help="players at the table, you among them (over --rules; two decks from 6, three from 9)")
+                        help=f"players at the table{who} (over --rules; two decks from 6, three from 9)")
     parser.add_argument("--teams", choices=("pairs", "solo"),
                         help="in pairs (an even number of players) or every player for itself (default: pairs at 4, "
                              "solo otherwise)")  # fmt: skip
@@ -795,7 +853,7 @@ def _add_serve(sub) -> None:
     sv.add_argument("--level", choices=("easy", "normal", "hard", "crazy"), default="normal",
                     help="the opponents' level offered first (default normal); the page can choose another")
     sv.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}, offered first; the page can change them")
-    _add_table(sv)
+    _add_table(sv, ", you among them")
     sv.add_argument("--dir", metavar="FOLDER", help=f"where the matches are saved (default {default_matches_folder()})")
     sv.add_argument("--max-matches", dest="max_matches", type=_positive, default=10_000,
                     help="saved matches the folder may hold; a new one beyond is refused (default 10000)")
@@ -859,6 +917,7 @@ def _add_bidding(sub) -> None:
     b.add_argument("--opponents", help="the agent whose bids the opponents make (default normal)")
     b.add_argument("--jobs", type=_jobs, help="parallel jobs (default 1)")
     b.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
+    _add_table(b)
     b.add_argument("--config", metavar="BIDDING.toml", help="a TOML file with any of these settings; flags override it")
     b.set_defaults(func=_cmd_bidding)
 
@@ -875,7 +934,8 @@ def _add_dataset(sub) -> None:
     ds.add_argument("--agents", help=f"comma-separated lineup: two for A,B,A,B or four by seat (default {DEFAULT_AGENTS})")
     ds.add_argument("--deals", type=_positive, help="deals (seed, 0..N-1) to play, dealer 0")
     ds.add_argument("--seed", type=_seed, default=0, help="deal i comes from (seed, i) (default 0)")
-    ds.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
+    ds.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}; a dataset holds four players in pairs")
+    _add_table(ds)
     ds.add_argument(
         "--labels", metavar="SOLVER|AGENT",
         help="value labels: solver = the exact solver's card values late in the hand; hard or crazy (with options: "
@@ -894,6 +954,8 @@ def _add_deal(sub) -> None:
     d = sub.add_parser("deal", help="print deal INDEX of SEED")
     d.add_argument("seed", type=_seed)
     d.add_argument("index", type=int, nargs="?", default=0)
+    d.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
+    _add_table(d)
     d.set_defaults(func=_cmd_deal)
 
 

@@ -398,7 +398,7 @@ DOORS: tuple[Door, ...] = (
     Door("cli deal", _door_cli_deal),
     Door("cli tournament", _door_cli_tournament),
     Door("learning", _door_learning, part="learning"),
-    Door("dataset", _door_dataset, part="learning"),
+    Door("dataset", _door_dataset, part="dataset"),
     Door("openspiel", _door_openspiel, part="adapters", needs="pyspiel"),
     Door("pettingzoo", _door_pettingzoo, part="adapters", needs="pettingzoo"),
 )

@@ -20,6 +20,7 @@ plain card-id layout. ``Rules.engine_mask`` / ``public_mask`` convert between th
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import re
 from dataclasses import dataclass
@@ -309,7 +310,10 @@ class Rules:
                 return cls.from_dict(_off_as_none(rules))
             if isinstance(rules, (str, Path)):
                 path = Path(rules)
-                return cls.from_toml(base / path if base is not None and not path.is_absolute() else path)
+                full = base / path if base is not None and not path.is_absolute() else path
+                if not path.suffix and not full.exists():  # a misspelled preset, most likely
+                    raise RulesError(_unknown_rules_name(str(rules)))
+                return cls.from_toml(full)
         except RulesError:
             raise
         except (TypeError, ValueError) as exc:
@@ -531,6 +535,13 @@ PRESETS = {
     "solo": {"players": 4, "teams": "solo", "must_win": True},
     "cutthroat": {"players": 3, "teams": "solo"},
 }
+
+
+def _unknown_rules_name(name: str) -> str:
+    """Why ``name`` (no preset, no file, no suffix) names no rules, with the presets it may mean."""
+    close = difflib.get_close_matches(name, PRESETS, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"no preset or rules file {name!r}{hint}: presets are {', '.join(PRESETS)}; a rules file is FILE.toml"
 
 
 def _fail(name: str, value, expected: str) -> None:

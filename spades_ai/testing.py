@@ -48,18 +48,7 @@ def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = No
             checked = who is agent
             where = f"agent {name!r} at seat {seat}, deal {i} of seed {seed}"
             if hand.phase == "passing":
-                obs = hand.observation()
-                ask = who.pass_cards if hasattr(who, "pass_cards") else default_pass
-                chosen = _ask(ask, obs, checked, where, "pass_cards")
-                try:
-                    cards = hand.rules.named_cards(chosen)  # a card named must be in the rules' deck
-                except (ValueError, TypeError) as exc:
-                    raise AgentCheckError(f"{where}: pass_cards returned {chosen!r}, not cards ({exc})") from None
-                n = obs.pass_count
-                if len(cards) != n or len(set(cards)) != n or any(c not in obs.cards for c in cards):
-                    shown = " ".join(map(str, cards)) or "no card"
-                    raise AgentCheckError(f"{where}: illegal pass {shown}: it passes {n} of {obs.cards}")
-                hand.pass_cards(seat, cards)
+                _check_pass(hand, who, checked, where)
             elif hand.phase == "bidding":
                 if hand.legal_bids(blind=True) and hasattr(who, "blind_nil"):
                     said = _ask(who.blind_nil, hand.observation(blind_decision=True), checked, where, "blind_nil")
@@ -86,6 +75,22 @@ def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = No
                 hand.play(card)
             decisions += checked
     return f"{name}: {hands} hands, {decisions} decisions, all legal and reproducible"
+
+
+def _check_pass(hand: Hand, who, checked: bool, where: str) -> None:
+    """The cards the seat to act passes: asked of it, checked, and passed."""
+    seat, obs = hand.to_act, hand.observation()
+    ask = who.pass_cards if hasattr(who, "pass_cards") else default_pass
+    chosen = _ask(ask, obs, checked, where, "pass_cards")
+    try:
+        cards = hand.rules.named_cards(chosen)  # a card named must be in the rules' deck
+    except (ValueError, TypeError) as exc:
+        raise AgentCheckError(f"{where}: pass_cards returned {chosen!r}, not cards ({exc})") from None
+    count = obs.pass_count
+    if len(cards) != count or len(set(cards)) != count or any(c not in obs.cards for c in cards):
+        shown = " ".join(map(str, cards)) or "no card"
+        raise AgentCheckError(f"{where}: illegal pass {shown}: it passes {count} of {obs.cards}")
+    hand.pass_cards(seat, cards)
 
 
 def _ask(method, obs, checked: bool, where: str, what: str):

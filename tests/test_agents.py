@@ -210,6 +210,28 @@ def test_check_agent_passes_a_legal_deterministic_python_agent():
     assert check_agent(_Base(), hands=12) == "base: 12 hands, 336 decisions, all legal and reproducible"
 
 
+class SeatRecorder(_Base):
+    """Records the seat of every bid it is asked for."""
+
+    name = "recorder"
+
+    def __init__(self):
+        self.seats = []
+
+    def bid(self, obs):
+        self.seats.append(obs.seat)
+        return super().bid(obs)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(pass_cards=2)], ids=["no passing", "passing 2"])
+def test_check_agent_seats_the_agent_at_every_seat_in_turn(rules):
+    """Issue 42: with card passing the agent sat at 0, 1, 0, 1 (the players' count was
+    overwritten by the pass count); it sits at deal i's seat i % players, asked twice a bid."""
+    agent = SeatRecorder()
+    check_agent(agent, hands=8, rules=rules, partner="easy", opponents="easy")
+    assert agent.seats == [i % rules.players for i in range(8) for _ in range(2)]
+
+
 @pytest.mark.parametrize(
     "agent, message",
     [

@@ -72,7 +72,8 @@ def test_the_leaderboard_says_what_its_margin_is_measured_against_and_prints_who
     with pd.option_context("display.max_columns", 4, "display.width", 40):
         text = str(board)
     title = text.splitlines()[0]
-    assert title.startswith("bidding benchmark, 20 deals, seed 3: margin = the bidder's team's points per deal minus")
+    assert title.startswith("bidding benchmark, 20 deals, seed 3, 4 players in pairs: margin = the bidder's team's points "
+                            "per deal minus")
     assert "bidding as easy; normal plays every card" in title
     assert "rows x" not in text and all(c in text for c in board.columns)
     assert "minus the opponents' (with their own bidder)" in str(bidding_leaderboard(hand_made_records()))

@@ -167,7 +167,7 @@ def test_the_command_line_plays_a_table_of_twelve(tmp_path, capsys):
     assert main(["tournament", "--agents", "normal,easy", "--deals", "2", "--jobs", "1", "--rules",
                  str(tmp_path / "twelve.toml"), "--out", str(out), "-q", "--boot", "20"]) == 0  # fmt: skip
     text = capsys.readouterr().out
-    assert "players=12, teams=solo" in text and "normal   easy     2" in text
+    assert "12 players solo, rules: default" in text and "normal   easy     2" in text
     df = load_results(out)
     assert len(df) == 2 * 12 * 12 and df["players"].eq(12).all()
     pd.testing.assert_frame_equal(df, load_results(out))

@@ -282,6 +282,17 @@ def test_from_toml_bad_file(tmp_path):
 
 
 # -- presets ----------------------------------------------------------------------------------
+def test_a_misspelled_preset_lists_the_presets(tmp_path):
+    """Issue 42: ``--rules cuthroat`` said only that no such file exists."""
+    with pytest.raises(RulesError, match=r"no preset or rules file 'cuthroat' \(did you mean 'cutthroat'\?\): presets are "
+                                         "classic, blind, suicide, mirror, whiz, solo, cutthroat; a rules file is FILE.toml"):
+        Rules.load("cuthroat")
+    with pytest.raises(RulesError, match="no preset or rules file 'house': presets are classic, "):
+        Rules.load("house", tmp_path)
+    (tmp_path / "house").write_text("nil_bonus = 50\n")  # a file of that name, without a suffix, is read
+    assert Rules.load("house", tmp_path).nil_bonus == 50
+
+
 
 
 @pytest.mark.parametrize(

@@ -122,6 +122,18 @@ def test_malformed_requests_get_a_4xx_and_change_nothing(table, yours):
     assert client.state(mid)["hand"] == yours["hand"]
 
 
+@pytest.mark.parametrize("hosts", [("ours", "evil.example:8000"), ("evil.example:8000", "ours"), ("ours", "ours"), ()],
+                         ids=["ours first", "ours second", "ours twice", "none"])
+def test_a_request_without_exactly_one_host_is_a_400(table, hosts):
+    """Issue 42: two ``Host`` headers with this server's first were answered 200; HTTP/1.1
+    (RFC 9112, 3.2) wants a 400 for a request with more than one, or none."""
+    server, _ = table
+    ours = f"127.0.0.1:{server.server_address[1]}"
+    lines = "".join(f"Host: {ours if h == 'ours' else h}\r\n" for h in hosts)
+    status, _, answer = exchange(server, f"GET /api/settings HTTP/1.1\r\n{lines}\r\n".encode("latin-1"))
+    assert status == 400 and f"one Host header, not {len(hosts)}" in answer["error"], (status, answer)
+
+
 def test_any_error_from_building_the_rules_is_a_refusal(table, monkeypatch):
     """Whatever the rules' own checks raise (a range bound in ``Rules`` itself, a number the
     kernels' int64 array cannot hold) is a 422 with its reason, never a 500."""

@@ -33,7 +33,7 @@ from spades_ai.selfplay.play import play_hands
 from spades_ai.analysis.summary import mean_interval, summary_table
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
-from spades_ai.seats import seats, side_of, side_seats, sides
+from spades_ai.seats import seats, side_of, side_seats, sides, table_name
 
 class FunctionBidder:
     """A bidder from a plain function ``f(cards, seat, bids, scores) -> bid``."""
@@ -143,7 +143,9 @@ def bidding_records(
     ]
     parts = Parallel(n_jobs=n_jobs)(tasks) if n_jobs != 1 else [t[0](*t[1], **t[2]) for t in tasks]
     records = pd.concat(parts, ignore_index=True)
-    records.attrs = {"deals": deals, "seed": seed, "policy": _label_of(policy), "opponents": _label_of(opponents)}
+    played = Rules() if rules is None else rules
+    records.attrs = {"deals": deals, "seed": seed, "policy": _label_of(policy), "opponents": _label_of(opponents),
+                     "table": table_name(played), "solo": played.teams == "solo"}  # fmt: skip
     return records
 
 
@@ -154,12 +156,18 @@ def _label_of(spec) -> str:
 
 def margin_title(records: pd.DataFrame) -> str:
     """What a leaderboard's ``margin`` is measured against: the opponents' points on the same
-    deals, with who bids for them and who plays every card (``records.attrs``, when known)."""
+    deals, with who bids for them and who plays every card, at which table (``records.attrs``,
+    when known). Solo the bidder's side is its own seat: its own points, against the mean of
+    every other seat's."""
     a = records.attrs
     opponents = f"bidding as {a['opponents']}" if "opponents" in a else "with their own bidder"
     policy = f"; {a['policy']} plays every card" if "policy" in a else ""
     run = f", {a['deals']:,} deals, seed {a['seed']}" if "deals" in a else ""
-    return (f"bidding benchmark{run}: margin = the bidder's team's points per deal minus the opponents' "
+    table = f", {a['table']}" if "table" in a else ""
+    if a.get("solo"):
+        return (f"bidding benchmark{run}{table}: margin = the bidder's own points per deal minus the mean of the other "
+                f"seats' ({opponents}{policy}), over every seat it bid from, 95% interval over deals")
+    return (f"bidding benchmark{run}{table}: margin = the bidder's team's points per deal minus the opponents' "
             f"({opponents}{policy}), over every table, 95% interval over deals")
 
 

@@ -17,7 +17,8 @@ partnership, or a player solo), per agent over every side it sat at, at any tabl
     set_rate       contracts set / contracts bid (a side whose players all bid nil bids none)
     bags_per_hand  new bags per side-hand; penalties_per_100: bag penalties per 100 side-hands
     nil_rate       nil bids per player-hand; nil_success: nils made / nils bid
-    team_bid, team_tricks   mean side bid (nil counts 0) and mean side tricks per hand
+    team_bid, team_tricks   mean side bid (nil counts 0) and mean side tricks per hand (solo a
+                   side is one seat: printed as its own ``bid`` and ``tricks``)
 
 ``ratings`` fits a Bradley-Terry model to the duplicate outcomes (a unit is won by the agent
 with the higher duplicate difference, a tie counts half; in matches mode each finished match
@@ -367,6 +368,32 @@ def ratings(df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> pd.DataFr
 
 
 # -- text -------------------------------------------------------------------------------------
+def number_text(x: float, spec: str) -> str:
+    """``format(x, spec)``, except that a value rounding to zero never prints as ``-0.0``.
+
+    >>> number_text(-0.04, "+.1f"), number_text(-0.0, ".2f"), number_text(-1.26, "+.1f")
+    ('+0.0', '0.00', '-1.3')
+    """
+    text = format(x, spec)
+    if "-" in text and math.isfinite(x) and not any(c in "123456789" for c in text):
+        return format(0.0, spec)
+    return text
+
+
+def rounded(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """``frame.round(digits)`` without negative zeros (``-0.000`` where a value rounds to 0).
+
+    >>> print(rounded(pd.DataFrame({"x": [-0.0004, 1.23456]}), 3))
+           x
+    0  0.000
+    1  1.235
+    """
+    out = frame.round(digits)
+    floats = out.select_dtypes("float").columns
+    out[floats] = out[floats] + 0.0  # -0.0 + 0.0 is +0.0 (IEEE 754); NaN stays NaN
+    return out
+
+
 def _pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
 
@@ -379,20 +406,22 @@ HANDS_MODE_PENALTIES = (
 
 
 def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None, *, title: str = "",
-                   unit: str = "deal", mode: str = "hands") -> str:
+                   unit: str = "deal", mode: str = "hands", solo: bool = False) -> str:
     """The summary as aligned plain text, for the terminal; ``unit`` names what a row of the
     difference is per (``"deal"``, or ``"hand"`` for a matches-mode run). In hands ``mode`` bags
     never carry over from one hand to the next, so the bag penalties column (``pen/100``) is
-    left out, with a note saying why, unless a single hand paid one."""
+    left out, with a note saying why, unless a single hand paid one. ``solo``: every side is
+    one seat, whose own bid and tricks the last two columns are (``bid``, ``tricks``, where
+    partnerships have ``team bid`` and ``team tricks``)."""
     lines = [title] if title else []
     show = pd.DataFrame(
         {
             "agent": table["agent"],
             "vs": table["opponent"],
             "units": table["units"].map("{:,}".format),
-            "points/hand": table["points"].map("{:.1f}".format),
+            "points/hand": [number_text(x, ".1f") for x in table["points"]],
             f"diff/{unit} [95%]": [
-                f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}]"
+                f"{number_text(d, '+.1f')} [{number_text(lo, '+.1f')}, {number_text(hi, '+.1f')}]"
                 for d, lo, hi in zip(table["diff"], table["diff_lo"], table["diff_hi"])
             ],
         }
@@ -409,8 +438,9 @@ def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None
         show["pen/100"] = table["penalties_per_100"].map("{:.1f}".format)
     show["nil"] = table["nil_rate"].map(_pct)
     show["nil made"] = table["nil_success"].map(_pct)
-    show["team bid"] = table["team_bid"].map("{:.2f}".format)
-    show["team tricks"] = table["team_tricks"].map("{:.2f}".format)
+    side = "" if solo else "team "
+    show[f"{side}bid"] = table["team_bid"].map("{:.2f}".format)
+    show[f"{side}tricks"] = table["team_tricks"].map("{:.2f}".format)
     lines.append(show.to_string(index=False))
     if not penalties_shown:
         lines.append(HANDS_MODE_PENALTIES)
@@ -420,8 +450,9 @@ def format_summary(table: pd.DataFrame, rating_table: pd.DataFrame | None = None
         rt = pd.DataFrame(
             {
                 "agent": rating_table["agent"],
-                "rating": rating_table["rating"].map("{:+.0f}".format),
-                "[95%]": [f"[{lo:+.0f}, {hi:+.0f}]" for lo, hi in zip(rating_table["lo"], rating_table["hi"])],
+                "rating": [number_text(x, "+.0f") for x in rating_table["rating"]],
+                "[95%]": [f"[{number_text(lo, '+.0f')}, {number_text(hi, '+.0f')}]"
+                          for lo, hi in zip(rating_table["lo"], rating_table["hi"])],
                 "W-L-T": [
                     f"{w}-{l}-{t}"
                     for w, l, t in zip(rating_table["wins"], rating_table["losses"], rating_table["ties"])

@@ -62,6 +62,7 @@ import pyarrow.parquet as pq
 
 from spades_ai.agents.builtin import BuiltinAgent
 from spades_ai.agents.spec import AgentSpec, parse_agent
+from spades_ai.capabilities import require_table
 from spades_ai.checks import check_count, check_seed
 from spades_ai.errors import TournamentError
 from spades_ai.folders import FolderLock, damaged_advice, is_temporary, parquet_problem, set_aside, write_atomic
@@ -125,7 +126,9 @@ def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, dea
     (the agent index at each seat). ``starts`` ``(n, 5)``: what a match carries into each hand
     (scores of teams 0 and 1, their bag counts, the hands already played: ``learn.rows``); None
     for hands on their own (all 0); hands of matches also give ``match_no`` and ``hand_no``
-    ``(n,)`` (columns of their own; ``deal_no`` is then -1). Returns the columns as numpy arrays."""
+    ``(n,)`` (columns of their own; ``deal_no`` is then -1). Returns the columns as numpy arrays.
+    Four players in pairs only (``dataset_rules``)."""
+    rules = dataset_rules(rules)
     n = len(deals)
     if starts is None:
         starts = np.zeros((n, _rows.N_STARTS), np.int64)
@@ -317,6 +320,15 @@ def labeller_spec(labels) -> AgentSpec | None:
     return spec
 
 
+def dataset_rules(rules: Rules | None) -> Rules:
+    """The rules of a dataset (None: the defaults), at a table it holds (``require_table``:
+    four players in pairs, whose seats the observation vector has a block for) and with the
+    actions the vector's 68 ids express (``learn.env.check_rules``)."""
+    if isinstance(rules, Rules):
+        require_table(rules, "dataset")
+    return check_rules(rules)
+
+
 def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None = None, chunk_size: int | None = None,
                   n_jobs: int | None = 1, labels: str | None = None, solver_tricks: int = 3) -> Path:  # fmt: skip
     """Play deals ``0 .. deals-1`` of ``seed`` with the lineup ``agents`` (four, or two for A,
@@ -329,8 +341,8 @@ def write_dataset(out, agents, deals: int, *, seed: int = 0, rules: Rules | None
     allowed: ``"hard:worlds=64"``) adds that agent's ``label_values`` and ``label_action`` at
     every decision (see the module docstring)."""
     labeller = labeller_spec(labels)
-    lineup = resolve_lineup(agents)
-    rules = check_rules(rules)
+    rules = dataset_rules(rules)
+    lineup = resolve_lineup(agents, rules)
     deals, seed = check_count(deals, "deals"), check_seed(seed)
     size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
     solver_tricks = solver_tricks if labels == "solver" else None
@@ -358,7 +370,7 @@ def write_hands_dataset(out, hands: dict, rules: Rules, *, agents: list[str], so
     from matches also ``MATCH_COLUMNS``) in the folder ``out``, chunk by chunk of hands,
     resumable as ``write_dataset``. ``source`` names where they come from (a results folder:
     ``spades-ai dataset --from``)."""
-    rules = check_rules(rules)
+    rules = dataset_rules(rules)
     n = len(hands["deals"])
     size = check_count(chunk_size or DEFAULT_CHUNK, "chunk_size") or DEFAULT_CHUNK
     config = {"source": source, "agents": list(agents), "hands": n, "chunk_size": size, "rules": rules.to_dict()}

@@ -1,7 +1,7 @@
 """The hands a results folder recorded, as arrays: what ``spades-ai dataset --from`` writes as
 rows and what ``models.fit`` fits a model on (``train_play_model(recorded_hands(run)[0])``:
 a play model of the players of that run). Datasets hold the learned models' table, four
-players in pairs (``capabilities.PARTS["datasets"]``): a run of another table is refused; its
+players in pairs (``capabilities.PARTS["recorded hands"]``): a run of another table is refused; its
 hands replay through ``spades-ai replay`` (``table.replay``) and export as JSON lines
 (``spades_ai.records``)."""
 
@@ -26,7 +26,7 @@ def recorded_hands(run_dir) -> tuple[dict, list[str], Rules]:
     that ``seat_agents`` index (a partnership's partners each its own) and the rules."""
     run_dir = Path(run_dir)
     t = Tournament.from_dict(read_config(run_dir))
-    require_table(t.rules, "datasets")
+    require_table(t.rules, "recorded hands")
     if not t.keep_plays:
         raise ValueError(f"{run_dir}: a dataset is made from a run played with --keep-plays (its plays are not recorded)")
     matches = t.mode == "matches"

@@ -29,8 +29,8 @@ until it is done the page is a short one that reloads itself and the endpoints t
 engine answer 503 with ``Retry-After`` (the static files, ``/api/status`` and ``/api/settings``
 answer at once).
 
-Refusals change nothing and say why in ``{"error": ...}``: 400 a malformed request (a
-``Content-Length`` that is not ASCII digits, a body that is not UTF-8 JSON or nested deeper
+Refusals change nothing and say why in ``{"error": ...}``: 400 a malformed request (two
+``Host`` headers, or an HTTP/1.1 request without one; a ``Content-Length`` that is not ASCII digits, a body that is not UTF-8 JSON or nested deeper
 than ``MAX_DEPTH``, a wrong field), 404 an unknown path or match, 405 a method the path does
 not take (with ``Allow``), 408 a request not all sent within ``Handler.timeout`` seconds, 409
 not your turn (or no agent's, or the match not over, or your time run out), 411 a body without its length, 413 a
@@ -411,6 +411,10 @@ class Handler(BaseHTTPRequestHandler):
             self._json(500, {"error": "internal error (the server's log has the details)"})
 
     def _check_host(self) -> None:
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) > 1 or (not hosts and self.request_version == "HTTP/1.1"):  # RFC 9112, 3.2
+            self.close_connection = True
+            raise Refused(400, f"an HTTP/1.1 request holds one Host header, not {len(hosts)}")
         if self.server.loopback_only and self.headers.get("Host", "") not in self.server.hosts:
             self.close_connection = True  # its body, if any, is not read
             raise Refused(421, "this server answers only to its own address (127.0.0.1 or localhost and its port)")
