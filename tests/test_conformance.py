@@ -11,7 +11,7 @@ import pytest
 
 from spades_ai import Rules
 from spades_ai.capabilities import Part, Tables
-from spades_ai.conformance import DOOR_NAMES, DOORS, Door, TableCheckError, Visit, _visit
+from spades_ai.testing.table import DOOR_NAMES, DOORS, Door, TableCheckError, Visit, _visit
 from spades_ai.errors import TableError
 from spades_ai.testing import check_table
 

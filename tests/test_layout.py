@@ -31,7 +31,7 @@ LAYERS = (
     ("analysis",),
     ("table", "web"),
     ("interop",),
-    ("testing", "conformance", "cli", "__main__", "__init__"),
+    ("testing", "cli", "__main__", "__init__"),
 )
 LAYER_OF = {name: k for k, names in enumerate(LAYERS) for name in names}
 #: Deprecated aliases kept for users of an old name, which import the module that now holds it:

@@ -15,11 +15,11 @@ function; the suite runs it at eight tables, and users run it on their own agent
 
     >>> from spades_ai import Rules
     >>> report = check_table(Rules(players=3), doors=["deal", "hand", "pbn"])
-    >>> print(report)
+    >>> print(report)  # doctest: +ELLIPSIS
     3 players solo, agent 'normal': 2 doors play, 1 refuses
-      deal        plays    3 hands of 17 cards
-      hand        plays    3 seats, 3 sides, 17 tricks
-      pbn         refuses  PBN records play 4 players in pairs, not 3 players solo: ...
+      deal  plays    3 hands of 17 cards
+      hand  plays    3 seats, 3 sides, 17 tricks
+      pbn   refuses  PBN records play 4 players in pairs, not 3 players solo: PBN is a fou...
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def _door_hand(v: Visit) -> str:
 
 
 def _door_agent(v: Visit) -> str:
-    from spades_ai.testing import check_agent
+    from spades_ai.testing.agent import check_agent
 
     return check_agent(v.agent, hands=v.rules.players, seed=v.seed, rules=v.rules)
 

@@ -1,4 +1,4 @@
-"""Conformance checks for agents: ``check_agent(agent)``.
+"""The conformance check of an agent: ``check_agent(agent)``.
 
 >>> from spades_ai import make_agent
 >>> check_agent(make_agent("easy"), hands=20)
@@ -105,5 +105,3 @@ def _ask(method, obs, checked: bool, where: str, what: str):
         raise AgentCheckError(f"{where}: {what} is not reproducible: {first!r} then {second!r} on the same observation")
     return first
 
-
-from spades_ai.conformance import TableCheckError, TableReport, check_table  # noqa: E402 -- the table's conformance check
