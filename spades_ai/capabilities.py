@@ -73,6 +73,10 @@ class Part:
 PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
+    "play_model": Part("a learned play model (play_model=)", FOUR_IN_PAIRS, "docs/agents.md#monte-carlo-from-python",
+                       "the model is a model of that table"),
+    "play_noise": Part("reading the play (play_noise=)", ONE_DECK, "docs/agents.md#monte-carlo-from-python",
+                       "its replay holds one copy of each card, so a seat that played both copies of a card breaks it"),
 }
 
 
