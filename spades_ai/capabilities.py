@@ -79,8 +79,6 @@ PARTS: dict[str, Part] = {
                     "its networks read the observation of that table and were fitted there"),
     "ismcts": Part("agent 'ismcts'", FOUR_IN_PAIRS, "docs/agents.md",
                    "its tree backs up the values of two partnerships"),
-    "play_model": Part("Hard's and Crazy's play_model", FOUR_IN_PAIRS, "docs/agents.md",
-                       "the learned model is a model of that table; read_play without it plays any"),
     "learning": Part("the learning environment", FOUR_IN_PAIRS, "docs/learning.md",
                      "its observation vector has a block for each of those four seats"),
     "partnership": Part("a partnership entrant", PAIRS, "docs/tournaments.md",
@@ -100,6 +98,10 @@ PARTS: dict[str, Part] = {
     "replay": Part("the replay of --keep-plays runs", EVERY_TABLE, "docs/playing.md#replay-a-hand"),
     "dataset": Part("decision datasets", FOUR_IN_PAIRS, "docs/learning.md#datasets",
                     "their observation vector holds a block for each seat of four players in pairs"),
+    "play_model": Part("a learned play model (play_model=)", FOUR_IN_PAIRS, "docs/agents.md#monte-carlo-from-python",
+                       "the model is a model of that table; reading the play without it plays any table of one deck"),
+    "play_noise": Part("reading the play (play_noise=)", ONE_DECK, "docs/agents.md#monte-carlo-from-python",
+                       "its replay holds one copy of each card, so a seat that played both copies of a card breaks it"),
 }
 
 

@@ -8,9 +8,8 @@ import numpy as np
 
 from spades_ai.cards import Card
 from spades_ai.engine.bids import legal_bids
-from spades_ai.engine.bits import SUIT_MASK
-from spades_ai.engine.state import P_N_BIDS, P_PLAYED, apply_bid, apply_card, legal_now
-from spades_ai.montecarlo.worlds import check_observation, relaid
+from spades_ai.engine.state import P_N_BIDS, apply_bid, apply_card, legal_now
+from spades_ai.montecarlo.worlds import check_observation, check_world
 from spades_ai.observation import Observation
 from spades_ai.scoring import HandResult
 from spades_ai.selfplay.loop import MAX_PLAYS, T_JOB, T_N
@@ -19,33 +18,20 @@ from spades_ai.selfplay.play import Seating, resolve_lineup
 
 def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | int | None = None) -> HandResult:
     """Finish the hand seen in ``obs`` as if the hidden cards were ``world`` (a row of
-    ``sample_worlds``), with ``agents`` (four agents by seat, or two for (A, B, A, B): built-in,
-    kernel or Python), and return the score sheet. ``first`` is the action the seat to act takes
-    first (a card, or a bid during the bidding); the agents decide the rest. It runs in the
-    same numba loop as ``play_hands``.
+    ``sample_worlds``: ``decks * players`` bitboards, column ``k * players + seat`` the cards
+    ``seat`` holds at least ``k + 1`` times, ``montecarlo.worlds``), with ``agents`` (one a seat,
+    or with pairs one a side: (A, B) is (A, B, A, B) at four; built-in, kernel or Python), and
+    return the score sheet. ``first`` is the action the seat to act takes first (a card, or a
+    bid during the bidding); the agents decide the rest. It runs in the same numba loop as
+    ``play_hands``, at every table. A world that does not fit ``obs`` is refused
+    (``check_world``).
     """
     obs = check_observation(obs)
     if obs.phase == "passing":
         raise ValueError("play_out starts after a passing round: the passes chosen are hidden from the observation")
     if obs.rules.closed_bidding and obs.phase == "bidding" and int(obs.public[P_N_BIDS]) > 0:
         raise ValueError("under closed_bidding the observation hides the bids made before; play_out needs them to score")
-    hands = np.asarray(world, dtype=np.uint64).reshape(-1).copy()
-    if len(hands) != 4:
-        raise ValueError(f"a world has four hands, not {len(hands)}")
-    rules = obs.rules
-    hands = relaid(hands, rules.engine_mask) if rules.extra_trumps else hands  # card ids to the engine's layout
-    if int(hands[obs.seat]) != int(obs.engine_cards):
-        raise ValueError(f"the world gives seat {obs.seat} other cards than it holds")
-    seen = int(obs.public[P_PLAYED])
-    for s in range(4):
-        expected = 13 - len(obs.played_by[s])
-        if int(hands[s]).bit_count() != expected:
-            raise ValueError(f"the world gives seat {s} {int(hands[s]).bit_count()} cards, not {expected}")
-        if int(hands[s]) & seen or any(int(hands[s]) & int(hands[t]) for t in range(s)):
-            raise ValueError(f"the world gives seat {s} a card that is played or held by another seat")
-        for suit in obs.voids[s]:
-            if int(hands[s]) & int(SUIT_MASK[suit]):
-                raise ValueError(f"the world gives seat {s} a card of a suit it has shown it lacks")
+    rules, hands = obs.rules, check_world(obs, world)
     pub = np.array(obs.public)
     if first is not None:
         seat = obs.seat
