@@ -73,6 +73,11 @@ class Part:
 PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
+    "solver": Part("the exact solver", EVERY_TABLE, "docs/analysis.md#exact-play-double-dummy"),
+    "review": Part("review", EVERY_TABLE, "docs/playing.md#where-were-points-lost"),
+    "whole_deal": Part("review's whole-deal double dummy", FOUR_IN_PAIRS, "docs/playing.md#where-were-points-lost",
+                       "the solver of the other tables has no transposition table: a whole deal is out of its reach; "
+                       "review the last tricks instead"),
 }
 
 
