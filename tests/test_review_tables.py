@@ -11,6 +11,7 @@ import pytest
 
 from spades_ai import Hand, Rules, deal, make_agent, score_hand
 from spades_ai.analysis.review import TABLE_TRICKS, review, seat_summary
+from spades_ai.cli import main
 from spades_ai.errors import TableError
 from spades_ai.seats import seats, side_of, sides
 from spades_ai.solver import card_values
@@ -64,9 +65,14 @@ def test_review_values_equal_a_direct_call_of_the_solver(name):
     assert set(df.team) == set(sides(rules))
 
 
-def test_more_tricks_and_errors_at_three_players():
+def test_more_tricks_the_command_and_errors_at_three_players(tmp_path, capsys):
     hand = normal_hand(4, TABLES["3 solo"])
     assert len(review(hand, from_trick=12)) == 3 * 6
+    (tmp_path / "hand.json").write_text(hand.to_json())
+    assert main(["review", str(tmp_path / "hand.json")]) == 0  # the table's window, not 8..17
+    assert f"{3 * TABLE_TRICKS[3]} decisions judged by solver" in capsys.readouterr().out
+    assert main(["review", str(tmp_path / "hand.json"), "--double-dummy"]) == 2
+    assert "review's whole-deal double dummy plays 4 players in pairs, not 3 players solo" in capsys.readouterr().err
     with pytest.raises(ValueError, match="from_trick is a trick 1..17, not 18"):
         review(hand, from_trick=18)
     with pytest.raises(TableError, match="review's whole-deal double dummy plays 4 players in pairs, not 3 players "

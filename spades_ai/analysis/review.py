@@ -286,7 +286,7 @@ def seat_summary(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def review_hands(hands, judge: str = "solver", *, from_trick: int = 8, agent=None) -> pd.DataFrame:
+def review_hands(hands, judge: str = "solver", *, from_trick: int | None = None, agent=None) -> pd.DataFrame:
     """``review`` of many hands in one frame, with ``hand`` (a running number), ``deal_no``,
     ``table`` and ``agent`` (the acting seat's team's agent) columns added. ``hands``: the
     hands of a results folder as ``spades_ai.table.replay.run_hands`` reads them (each with
@@ -306,7 +306,8 @@ def review_hands(hands, judge: str = "solver", *, from_trick: int = 8, agent=Non
         df.insert(3, "agent", [agents[t] for t in df.team])
         frames.append(df)
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["hand", "deal_no", "table", "agent", *COLUMNS])
-    out.attrs.update(judge=judge, from_trick=from_trick if judge == "solver" else None)
+    window = frames[0].attrs["from_trick"] if frames else (from_trick if judge == "solver" else None)
+    out.attrs.update(judge=judge, from_trick=window)
     return out
 
 
