@@ -226,15 +226,19 @@ def card_values(
     {3C: 13.0, KS: 12.0}
     """
     rules = _rules(rules)
+    broken = _flag(spades_broken, "spades_broken")
     if not rules.four_in_pairs:
-        return _table_card_values(hands, leader, leaf, team, tricks_won, trick, rules,
-                                  _flag(spades_broken, "spades_broken"))
+        return _table_card_values(hands, leader, leaf, team, tricks_won, trick, rules, broken)
+    return _pairs_card_values(hands, leader, leaf, team, tricks_won, trick, rules, broken)
+
+
+def _pairs_card_values(hands, leader, leaf, team, tricks_won, trick, rules: Rules, spades_broken: bool) -> dict:
+    """``card_values`` at four players in pairs: ``engine.solver``'s objective search."""
     masks = [rules.engine_mask(h) for h in rules.parse_hands(hands)]
     leader = check_seat(leader, "leader")
     if not is_int(team) or int(team) not in (0, 1):
         raise ValueError(f"team must be 0 or 1, not {team!r}")
     team = int(team)
-    spades_broken = _flag(spades_broken, "spades_broken")
     trick_ids = [rules.engine_id(c) for c in rules.named_cards(trick)]
     if len(trick_ids) > 3:
         raise ValueError(f"a trick in progress holds 0..3 cards, not {len(trick_ids)}")

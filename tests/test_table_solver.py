@@ -8,6 +8,7 @@ endgames at 3, 4 solo, 5, 6 and 8 seats, in pairs and solo, with copies of cards
 from __future__ import annotations
 
 import random
+import numpy as np
 import pytest
 from naive_tables import TableRules, deck, naive_table_legal_cards, naive_table_minimax, naive_table_trick_winner
 
@@ -118,3 +119,44 @@ def test_double_dummy_matches_brute_force(name):
         values = card_values(texts, leader, tricks_leaf(side, rules), side, tricks_won=won, rules=rules,
                              spades_broken=broken)
         assert max(values.values()) == want + sum(won[s] for s in side_seats(side, rules)), (name, i)
+
+
+THREE, SIX = sa.Rules(players=3), sa.Rules(players=6, teams="pairs")
+SIX_HANDS = ["AS 3H", "AS 4H", "KS 5H", "QS 6H", "2H 7H", "JS 8H"]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: double_dummy(["AS", "KS"], 0, THREE), "a deal has 3 hands, not 2"),
+    (lambda: double_dummy(["AS KS", "QS", "2H"], 0, THREE), r"the 3 hands must be of equal size, not \[2, 1, 1\]"),
+    (lambda: double_dummy(["AS", "KS", "QS"], 3, THREE), "leader must be a seat 0..2, not 3"),
+    (lambda: double_dummy(["AS AS AS", "KS KS 2H", "QS QS 3H", "4H 5H 6H", "7H 8H 9H", "TH JH QH"], 0, SIX),
+     "card AS appears 3 times, and a table of 6 players has it twice"),
+    (lambda: double_dummy(["2D", "KS", "QS"], 0, THREE), "which a table of 3 removes from the deck"),
+    (lambda: card_values(SIX_HANDS, 0, tricks_leaf(0, SIX), 3, tricks_won=[2] * 6, rules=SIX),
+     "team must be a side 0..2 of 6 players in pairs, not 3"),
+    (lambda: card_values(SIX_HANDS, 0, tricks_leaf(0, SIX), 0, tricks_won=[3] * 4, rules=SIX),
+     "tricks_won must be 6 counts >= 0"),
+    (lambda: card_values(SIX_HANDS, 0, tricks_leaf(0, SIX), 0, tricks_won=[3] * 6, rules=SIX),
+     r"tricks_won \[3, 3, 3, 3, 3, 3\] sum to 18, but 15 trick\(s\) have been played"),
+    (lambda: card_values(["AS", "4H", "KS 5H", "QS 6H", "2H", "JS"], 4, tricks_leaf(0, SIX), 0, tricks_won=[3] * 5 + [0],
+                         trick=["7H", "8H", "3H", "AS"], rules=SIX, spades_broken=True),
+     r"seat 1 could not play AS to the trick: its legal cards were 4H"),
+    (lambda: card_values(SIX_HANDS, 0, np.zeros((18, 18)), 0, tricks_won=[3, 3, 3, 2, 2, 2], rules=SIX,
+                         spades_broken=True), r"leaf must be a function of the 6 seats' tricks or an array of shape"),
+    (lambda: card_values(SIX_HANDS, 0, lambda *w: float("nan"), 0, tricks_won=[3, 3, 3, 2, 2, 2], rules=SIX,
+                         spades_broken=True), r"every reachable entry must be finite"),
+])  # fmt: skip
+def test_bad_input_is_refused_by_name(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_a_leaf_array_equals_the_same_leaf_as_a_function():
+    rules = sa.Rules(players=3)
+    hands, won = ["AS 3H", "KS 4H", "QS 5H"], [5, 5, 5]
+    leaf = leaf_of(3)
+    table = np.zeros((18, 18, 18))
+    for t in np.ndindex(*table.shape):
+        table[t] = leaf(*t)
+    assert card_values(hands, 1, table, 2, tricks_won=won, rules=rules) == card_values(hands, 1, leaf, 2, tricks_won=won,
+                                                                                       rules=rules)
