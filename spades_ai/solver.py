@@ -19,7 +19,7 @@ two decks), two identical cards on one trick ordered by ``Rules.equal_cards``, m
 rules say; a leaf is a function of every seat's final tricks (or an array of shape
 ``(cards_each + 1,) * players``). That search has no transposition table: endgames of a few
 tricks take milliseconds, a whole deal at five or more seats is out of reach
-(``benchmarks/RESULTS.md``, "Exact solver").
+(``benchmarks/RESULTS.md``, "Exact solver at every table").
 
 Cards are card ids, as everywhere at the Python face; under ``Rules(jokers=..., deuces_high=...)``
 the ids of the jokers and high deuces name those cards (``BJ`` is id 26, ...: ``Rules.card``),
