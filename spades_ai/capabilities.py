@@ -102,6 +102,11 @@ PARTS: dict[str, Part] = {
                        "the model is a model of that table; reading the play without it plays any table of one deck"),
     "play_noise": Part("reading the play (play_noise=)", ONE_DECK, "docs/agents.md#monte-carlo-from-python",
                        "its replay holds one copy of each card, so a seat that played both copies of a card breaks it"),
+    "solver": Part("the exact solver", EVERY_TABLE, "docs/analysis.md#exact-play-double-dummy"),
+    "review": Part("review", EVERY_TABLE, "docs/playing.md#where-were-points-lost"),
+    "whole_deal": Part("review's whole-deal double dummy", FOUR_IN_PAIRS, "docs/playing.md#where-were-points-lost",
+                       "the solver of the other tables has no transposition table: a whole deal is out of its reach; "
+                       "review the last tricks instead"),
 }
 
 

@@ -887,7 +887,8 @@ def _add_review(sub) -> None:
     rv.add_argument("--judge", choices=("solver", "hard", "crazy"), default="solver",
                     help="solver: exact, every card visible, from --from-trick on (default); hard, crazy: their Monte "
                     "Carlo values from the acting seat's information")  # fmt: skip
-    rv.add_argument("--from-trick", type=_positive, default=8, help="the solver judges tricks N..13 (default 8: the last 6)")
+    rv.add_argument("--from-trick", type=_positive, default=None, help="the solver judges tricks N..the last (default: "
+                    "the table's last tricks, 8..13 at four players in pairs)")  # fmt: skip
     rv.add_argument("--hand", type=_count, help="hand_no K: of a saved match or PBN file, or of --match M")
     rv.add_argument("--deal", type=_count, help="deal_no N of a hands-mode run")
     rv.add_argument("--match", type=_count, help="match_no M of a matches-mode run")

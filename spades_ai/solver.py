@@ -1,20 +1,37 @@
 """Exact play with every card visible: double dummy and card values for any objective.
 
-``double_dummy`` answers the classic question: how many of the remaining tricks can the team of
+``double_dummy`` answers the classic question: how many of the remaining tricks can the side of
 the seat on lead take against best defence? ``card_values`` gives the value of each legal card
 of the seat to act, from any point of a hand (mid-trick too), when a finished hand is worth
 ``leaf[t0, t1, t2, t3]`` to one team (seat s ending with ``t_s`` tricks) and the other team
 plays to minimize it. A Spades objective (points, bags at their cost, nil, set) is such a table;
 ``tricks_leaf(team)`` is the plain trick count.
 
-Both are thin, validating wrappers around the numba kernels of ``spades_ai.engine.solver``; each
-thread keeps its own transposition table, reused from call to call. Cards are card ids, as
-everywhere at the Python face; under ``Rules(jokers=..., deuces_high=...)`` the ids of the
-jokers and high deuces name those cards (``BJ`` is id 26, ...: ``Rules.card``), and the search
-runs on the engine's layout, where they are trumps above the ace.
+Every table: both take the table from ``rules`` (``docs/rules.md``). At four players in pairs
+they are thin, validating wrappers around the numba kernels of ``spades_ai.engine.solver``; each
+thread keeps its own transposition table, reused from call to call. At every other table they
+search ``engine.table_solver``'s **paranoid** game: the side of the seat on lead (for
+``double_dummy``) or side ``team`` (for ``card_values``) maximises, and every other seat, of
+whatever side, minimises, as if all of them played together against it. With pairs that is the
+tricks (or value) a side can take against the rest; solo, a seat against all the others. The
+hands are the table's (3 to 12 of them), with copies of cards at 6 to 12 players (``"AS AS"``:
+two decks), two identical cards on one trick ordered by ``Rules.equal_cards``, must win as the
+rules say; a leaf is a function of every seat's final tricks (or an array of shape
+``(cards_each + 1,) * players``). That search has no transposition table: endgames of a few
+tricks take milliseconds, a whole deal at five or more seats is out of reach
+(``benchmarks/RESULTS.md``, "Exact solver at every table").
+
+Cards are card ids, as everywhere at the Python face; under ``Rules(jokers=..., deuces_high=...)``
+the ids of the jokers and high deuces name those cards (``BJ`` is id 26, ...: ``Rules.card``),
+and the search runs on the engine's layout, where they are trumps above the ace.
 
 >>> double_dummy(["AS KS", "QS JS", "2H 3H", "4H 5H"], leader=0)
 2
+>>> double_dummy(["AS KS", "QS JS", "2H 3H"], leader=0, rules=Rules(players=3))  # seat 0 against 1 and 2
+2
+>>> double_dummy(["AS 3H", "AS 4H", "KS 5H", "QS 6H", "2H 7H", "JS 8H"], leader=1,
+...              rules=Rules(players=6, teams="pairs"), spades_broken=True)  # seats 1 and 4 against the rest
+1
 """
 
 from __future__ import annotations
@@ -26,11 +43,13 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from spades_ai.cards import Card
+from spades_ai.cards import Card, CardSet
 from spades_ai.checks import check_seat, is_int
 from spades_ai.engine import solver as _sol
+from spades_ai.engine import table_solver as _ts
 from spades_ai.engine.play import legal_mask
 from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, Rules
+from spades_ai.seats import seat_order, seats, side_of, side_seats, table_name
 
 CLUB_MASK = 0x1FFF
 LEAF_SHAPE = (14, 14, 14, 14)
@@ -111,20 +130,26 @@ def _check_first_lead(masks: list[int], leader: int, rules: Rules) -> None:
 
 
 def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: bool = False) -> int:
-    """The most tricks the team of ``leader`` can take from here against best defence, with
-    every card visible.
+    """The most tricks the side of ``leader`` can take from here against best defence, with
+    every card visible: at four in pairs against the other team; at every other table against
+    all the other seats together (the paranoid reading, module docstring): with pairs the
+    leader and its partner, solo the leader alone.
 
-    ``hands`` are the four seats' cards, of equal size 1..13 (strings such as ``"AS KS 7H"``,
-    lists of cards or ids, or int bitboards; or one string with ``/`` between the hands);
-    ``leader`` (0..3) leads the next trick; ``spades_broken`` says whether a spade has been
-    played to an earlier trick (taken as given). ``rules`` supplies the spade-lead and
-    first-lead options (13 cards each is the first trick). Bad input raises ``ValueError``.
+    ``hands`` are every seat's cards (``rules.players`` hands), of equal size 1..cards_each
+    (strings such as ``"AS KS 7H"``, lists of cards or ids, or int bitboards; or one string
+    with ``/`` between the hands; copies of a card at 6 to 12 players); ``leader`` leads the
+    next trick; ``spades_broken`` says whether a spade has been played to an earlier trick
+    (taken as given). ``rules`` supplies the table and the spade-lead, first-lead, must-win and
+    equal-cards options (``cards_each`` cards each is the first trick). Bad input raises
+    ``ValueError``.
 
     >>> deal = "QS JS 7H / KS 3S JH / AS 8S 7S / 4S AH QH"
     >>> double_dummy(deal, leader=0), double_dummy(deal, leader=0, spades_broken=True)
     (2, 3)
     """
     rules = _rules(rules)
+    if not rules.four_in_pairs:
+        return _table_double_dummy(hands, leader, rules, _flag(spades_broken, "spades_broken"))
     masks = [rules.engine_mask(h) for h in rules.parse_hands(hands)]
     leader = check_seat(leader, "leader")
     spades_broken = _flag(spades_broken, "spades_broken")
@@ -143,17 +168,26 @@ def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: 
                               tt, gen, shift, stats))
 
 
-def tricks_leaf(team: int) -> np.ndarray:
-    """The leaf table worth the tricks ``team`` takes in the whole hand: with it, ``card_values``
-    gives double-dummy trick counts (plus the tricks already won).
+def tricks_leaf(team: int, rules: Rules | None = None):
+    """The leaf worth the tricks side ``team`` takes in the whole hand: with it, ``card_values``
+    gives double-dummy trick counts (plus the tricks already won). At four players in pairs the
+    ``(14, 14, 14, 14)`` table; at any other table a function of the seats' counts (a table of
+    ``(cards_each + 1) ** players`` entries would not fit at eight seats).
 
-    >>> float(tricks_leaf(0)[3, 4, 2, 4])
-    5.0
+    >>> float(tricks_leaf(0)[3, 4, 2, 4]), tricks_leaf(2, Rules(players=3))(5, 6, 6)
+    (5.0, 6)
     """
+    rules = _rules(rules)
+    if not rules.four_in_pairs:
+        return functools.partial(_side_tricks, side_seats(_side(team, rules), rules))
     if team not in (0, 1):
         raise ValueError(f"team must be 0 or 1, not {team!r}")
     idx = np.indices(LEAF_SHAPE, dtype=np.float64)
     return idx[team] + idx[team + 2]
+
+
+def _side_tricks(side: tuple[int, ...], *won: int) -> int:
+    return sum(won[s] for s in side)
 
 
 def card_values(
@@ -167,7 +201,13 @@ def card_values(
     spades_broken: bool = False,
 ) -> dict[Card, float]:
     """The value to ``team`` of each legal card of the seat to act, with every card visible,
-    ``team`` maximizing and the other team minimizing the value of the finished hand.
+    ``team`` maximizing and the other team minimizing the value of the finished hand. At every
+    table but four in pairs, ``team`` is a side (``spades_ai.seats``: a seat solo) and every
+    seat of the other sides minimizes (the paranoid reading, module docstring); the hands, the
+    trick and ``tricks_won`` are the table's (``rules.players`` of each, the trick up to
+    ``players - 1`` cards, copies at 6 to 12 players) and ``leaf`` is a function of every
+    seat's final tricks or an array of shape ``(cards_each + 1,) * players``; every legal card
+    is searched (must win included).
 
     ``hands``: the cards each seat still holds (the seats that already played to the current
     trick hold one card fewer). ``leader``: the seat that led (or is to lead) the current
@@ -186,12 +226,19 @@ def card_values(
     {3C: 13.0, KS: 12.0}
     """
     rules = _rules(rules)
+    broken = _flag(spades_broken, "spades_broken")
+    if not rules.four_in_pairs:
+        return _table_card_values(hands, leader, leaf, team, tricks_won, trick, rules, broken)
+    return _pairs_card_values(hands, leader, leaf, team, tricks_won, trick, rules, broken)
+
+
+def _pairs_card_values(hands, leader, leaf, team, tricks_won, trick, rules: Rules, spades_broken: bool) -> dict:
+    """``card_values`` at four players in pairs: ``engine.solver``'s objective search."""
     masks = [rules.engine_mask(h) for h in rules.parse_hands(hands)]
     leader = check_seat(leader, "leader")
     if not is_int(team) or int(team) not in (0, 1):
         raise ValueError(f"team must be 0 or 1, not {team!r}")
     team = int(team)
-    spades_broken = _flag(spades_broken, "spades_broken")
     trick_ids = [rules.engine_id(c) for c in rules.named_cards(trick)]
     if len(trick_ids) > 3:
         raise ValueError(f"a trick in progress holds 0..3 cards, not {len(trick_ids)}")
@@ -230,17 +277,18 @@ def card_values(
     return {rules.engine_card(c): float(out[c]) for c in np.flatnonzero(~np.isnan(out))}
 
 
-def _tricks_won(tricks_won, played: int) -> list[int]:
+def _tricks_won(tricks_won, played: int, players: int = 4) -> list[int]:
     if tricks_won is None:
         if played:
             raise ValueError(f"tricks_won is needed once tricks have been played ({played} so far)")
-        return [0, 0, 0, 0]
+        return [0] * players
+    many = "four" if players == 4 else players
     try:
         won = list(tricks_won)
     except TypeError:
-        raise ValueError(f"tricks_won must be four counts, not {tricks_won!r}") from None
-    if len(won) != 4 or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 0 for t in won):
-        raise ValueError(f"tricks_won must be four counts >= 0, not {tricks_won!r}")
+        raise ValueError(f"tricks_won must be {many} counts, not {tricks_won!r}") from None
+    if len(won) != players or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 0 for t in won):
+        raise ValueError(f"tricks_won must be {many} counts >= 0, not {tricks_won!r}")
     won = [int(t) for t in won]
     if sum(won) != played:
         raise ValueError(f"tricks_won {won} sum to {sum(won)}, but {played} trick(s) have been played")
@@ -290,3 +338,124 @@ def _leaf_table(leaf, won: list[int]) -> np.ndarray:
         first = tuple(int(i[bad][0]) for i in idx)
         raise ValueError(f"leaf{list(first)} is {table[first]}: every reachable entry must be finite")
     return table
+
+
+# -- every other table: the side against the rest (engine.table_solver) ------------------------
+def _table_hands(hands, rules: Rules, played=(), trick_ids=()) -> tuple[list[CardSet], np.ndarray]:
+    """The N hands (``CardSet``s, copies counted) and their engine levels (``uint64[decks * N]``,
+    ``engine.copies``). The cards of the trick in progress go back to the seats that played
+    them for the deck's check: no card more often than the table's decks hold it."""
+    sets = list(rules.parse_hands(hands))
+    if trick_ids:
+        rules.parse_hands(_before_trick(sets, played, trick_ids))
+    return sets, rules.engine_hands(sets)
+
+
+def _before_trick(sets: list[CardSet], played, trick_ids) -> list[CardSet]:
+    """The hands with the cards of the trick in progress (engine ids) back where they came from."""
+    before = list(sets)
+    for s, c in zip(played, trick_ids):
+        before[s] = before[s] + CardSet([c])
+    return before
+
+
+def _side(team, rules: Rules) -> int:
+    if not is_int(team) or not 0 <= int(team) < rules.n_sides:
+        raise ValueError(f"team must be a side 0..{rules.n_sides - 1} of {table_name(rules)}, not {team!r}")
+    return int(team)
+
+
+def _ranked_leaf(rules: Rules, n: int, won: list[int], leaf) -> np.ndarray:
+    """The value of every finish of the ``n`` tricks left (``won`` each seat's tricks so far),
+    in ``engine.table_solver.ranked_splits``' order: ``leaf`` a function of the N final counts
+    or an array of shape ``(cards_each + 1,) * N``, every reachable entry finite."""
+    final = _ts.ranked_splits(n, rules.as_array()).astype(np.int64) + np.array(won, np.int64)
+    if callable(leaf):
+        values = np.array([float(leaf(*map(int, row))) for row in final])
+    else:
+        table = np.asarray(leaf, dtype=np.float64)
+        shape = (rules.cards_each + 1,) * rules.players
+        if table.shape != shape:
+            raise ValueError(f"leaf must be a function of the {rules.players} seats' tricks or an array of shape "
+                             f"{shape}, not {table.shape}")
+        values = table[tuple(final.T)]
+    bad = ~np.isfinite(values)
+    if bad.any():
+        raise ValueError(f"leaf{final[bad][0].tolist()} is {values[bad][0]}: every reachable entry must be finite")
+    return np.ascontiguousarray(values)
+
+
+def _table_first_lead(sets: list[CardSet], leader: int, rules: Rules) -> None:
+    """Under ``first_lead="low_club"`` the first trick is led by a holder of the lowest club."""
+    if rules.first_lead != "low_club":
+        return
+    clubs = [c for h in sets for c in h if c.suit == 0]
+    low = min(clubs, default=None)
+    if low is None or low not in sets[leader]:
+        where = f"{low} is not held by seat {leader}" if low is not None else "no club is held"
+        raise ValueError(f"first_lead='low_club': the first trick is led by the holder of the lowest club, "
+                         f"not seat {leader} ({where})")
+
+
+def _table_double_dummy(hands, leader, rules: Rules, spades_broken: bool) -> int:
+    leader = check_seat(leader, "leader", rules.players)
+    sets, levels = _table_hands(hands, rules)
+    sizes = [len(h) for h in sets]
+    if len(set(sizes)) != 1:
+        raise ValueError(f"the {rules.players} hands must be of equal size, not {sizes}")
+    n = sizes[0]
+    if not 1 <= n <= rules.cards_each:
+        raise ValueError(f"hands must hold 1..{rules.cards_each} cards each at {table_name(rules)}, not {n}")
+    if n == rules.cards_each:
+        _table_first_lead(sets, leader, rules)
+    side = side_of(leader, rules)
+    r = rules.as_array()
+    splits = _ts.ranked_splits(n, r)
+    leaf = splits[:, list(side_seats(side, rules))].sum(axis=1).astype(np.float64)
+    t = _ts.ranked_table(r, side, n)
+    return int(round(_ts.ranked_value(levels, leader, np.zeros(0, np.int64), spades_broken, rules.cards_each - n, t,
+                                      leaf, -1)))
+
+
+def _table_card_values(hands, leader, leaf, team, tricks_won, trick, rules: Rules, spades_broken: bool) -> dict:
+    leader = check_seat(leader, "leader", rules.players)
+    side = _side(team, rules)
+    cards = rules.named_cards(trick)
+    if len(cards) >= rules.players:
+        raise ValueError(f"a trick in progress holds 0..{rules.players - 1} cards, not {len(cards)}")
+    order = seat_order(leader, rules)
+    played, seat = order[: len(cards)], order[len(cards)]
+    ids = [rules.engine_id(c) for c in cards]
+    sets, levels = _table_hands(hands, rules, played, [int(c) for c in cards])
+    n = len(sets[seat])
+    want = [n - 1 if s in played else n for s in seats(rules)]
+    if [len(h) for h in sets] != want:
+        raise ValueError(f"with {len(cards)} card(s) in the trick led by seat {leader}, the hands must hold {want} "
+                         f"cards, not {[len(h) for h in sets]}")
+    if not 1 <= n <= rules.cards_each:
+        raise ValueError(f"the seat to act must hold 1..{rules.cards_each} cards, not {n}")
+    trick_no = rules.cards_each - n
+    won = _tricks_won(tricks_won, trick_no, rules.players)
+    if trick_no == 0:
+        _table_first_lead(_before_trick(sets, played, [int(c) for c in cards]), leader, rules)
+    t = _ts.ranked_table(rules.as_array(), side, n)
+    _table_check_trick(sets, played, cards, (leader, spades_broken, trick_no, t), rules)
+    values = _ranked_leaf(rules, n, won, leaf)
+    ids = np.array(ids, np.int64)
+    legal = int(_ts.ranked_legal(levels, leader, ids, spades_broken, trick_no, t))
+    return {rules.engine_card(c): float(_ts.ranked_value(levels, leader, ids, spades_broken, trick_no, t, values, c))
+            for c in range(56) if legal >> c & 1}
+
+
+def _table_check_trick(sets, played, cards, where, rules: Rules) -> None:
+    """Each card of the trick in progress must have been legal (must win included) from the
+    hand it left; ``where`` is ``(leader, spades_broken, trick_no, table)``."""
+    leader, broken, trick_no, t = where
+    ids = [rules.engine_id(c) for c in cards]
+    for i, (s, card) in enumerate(zip(played, cards)):
+        before = list(sets)
+        for later, c in zip(played[i:], cards[i:]):
+            before[later] = before[later] + CardSet([int(c)])
+        legal = int(_ts.ranked_legal(rules.engine_hands(before), leader, np.array(ids[:i], np.int64), broken, trick_no, t))
+        if not legal >> ids[i] & 1:
+            raise ValueError(f"seat {s} could not play {card} to the trick: its legal cards were {_names(legal, rules)}")

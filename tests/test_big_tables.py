@@ -256,7 +256,7 @@ EIGHT = Rules(players=8)
 def test_a_whole_match_at_eight_players_over_http(rules, tmp_path, capsys):
     """As part 1's matches over HTTP: the seats named and placed around the table, the cards
     each, every opponent at the level, the sheets a column a side; the save file replays in
-    the terminal and the page, whose review (four in pairs only) says so by name."""
+    the terminal and the page, with the review's marks, and ``spades-ai review`` judges it."""
     from test_web import running
 
     n, held = rules.players, rules.cards_each
@@ -278,13 +278,13 @@ def test_a_whole_match_at_eight_players_over_http(rules, tmp_path, capsys):
         assert sheet.count("<th>") == n + 1 and all(f"<th>{name}</th>" in sheet for name in names)
         page = client.request("GET", f"/matches/{mid}/replay/0?review=1").decode()
         assert page.count('class="sa-step"') == held + 1 and page.count('data-where="dealt"') == n * held
-        assert f"The review judges 4 players in pairs, not {n} players solo: no marks." in page
+        assert "tricks that lose over 0.5 points (solver judge)" in page  # the review judges every table
         out = tmp_path / "downloaded.jsonl"
         out.write_bytes(client.save_file(mid))
     text = "\n".join(replay_lines(replay_source(out)[0]))
     assert "Score sheet" in text and f"  {names[-1]}" in text and f"Trick {held}: " in text
-    assert main(["review", str(out), "--hand", "0"]) == 2
-    assert f"review judges 4 players in pairs, not {n} players solo" in capsys.readouterr().err
+    assert main(["review", str(out), "--hand", "0"]) == 0
+    assert "decisions judged by solver" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("rules", [pytest.param(Rules(players=5), id="5"),
@@ -339,5 +339,7 @@ def test_a_hand_record_replays_as_text_html_and_svg_and_the_four_seat_formats_re
     assert (tmp_path / "hand.svg").read_text().count('data-where="dealt"') == n * each
     with pytest.raises(TableError, match=f"PBN records play 4 players in pairs, not {table}: .*docs/playing.md#records"):
         hand.to_pbn()
-    with pytest.raises(ValueError, match=f"review judges 4 players in pairs, not {table}"):
-        review(hand)
+    df = review(hand)  # the review judges every table: each seat's cards of the last tricks
+    assert len(df) == n * (each - df.attrs["from_trick"] + 1) and (df.loss >= 0).all()
+    with pytest.raises(ValueError, match=f"review's whole-deal double dummy plays 4 players in pairs, not {table}"):
+        review(hand, whole_deal=True)

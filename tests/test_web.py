@@ -457,8 +457,8 @@ def test_the_server_offers_its_own_table_first(tmp_path):
 def test_a_whole_match_at_three_four_solo_and_five_players_over_http(table, rules, names, held, capsys):
     """Every seat its own side: the seats named around the table, the cards each, every
     opponent at the level and no partner, the sheets and the results a column a side; the save
-    file replays in the terminal and the page, whose review (four in pairs only) says so by name,
-    as ``spades-ai review`` does."""
+    file replays in the terminal and the page, with the review's marks, and ``spades-ai review``
+    judges it."""
     server, client = table
     state = client.new_match("easy", {**rules, "target_score": None, "max_hands": 2})
     mid, n = state["id"], len(names)
@@ -475,13 +475,13 @@ def test_a_whole_match_at_three_four_solo_and_five_players_over_http(table, rule
     assert sheet.count("<th>") == n + 1 and all(f"<th>{name}</th>" in sheet for name in names)
     page = client.request("GET", f"/matches/{mid}/replay/0?review=1").decode()
     assert page.count('class="sa-step"') == held + 1 and page.count('data-where="dealt"') == n * held
-    assert f"The review judges 4 players in pairs, not {n} players solo: no marks." in page
+    assert "tricks that lose over 0.5 points (solver judge)" in page  # the review judges every table
     out = server.store.folder / f"downloaded-{n}.jsonl"
     out.write_bytes(client.save_file(mid))
     text = "\n".join(replay_lines(replay_source(out)[0]))
     assert "Score sheet" in text and f"  {names[-1]}" in text and f"Trick {held}: " in text
-    assert main(["review", str(out), "--hand", "0"]) == 2
-    assert f"review judges 4 players in pairs, not {n} players solo" in capsys.readouterr().err
+    assert main(["review", str(out), "--hand", "0"]) == 0
+    assert "decisions judged by solver" in capsys.readouterr().out
 
 
 def test_the_turn_timer_plays_normals_choice_for_you_and_says_so(tmp_path):

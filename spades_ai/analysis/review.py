@@ -8,9 +8,15 @@ gives one row per judged decision:
   is the hand's point difference for the acting seat's team (its points minus the opponents',
   bag penalties included) when both teams play on perfectly. With ``whole_deal=True``,
   ``attrs["double_dummy"]`` holds the tricks NS (team 0) take with perfect play from the
-  opening lead, for the whole deal (``double_dummy``).
+  opening lead, for the whole deal (``double_dummy``; four in pairs only).
+  At every other table (3 to 12 players, solo or in pairs, copies of cards included) a value
+  is the acting seat's side's points minus the mean of the other sides' points (``table_leaf``:
+  the agents' ``mean`` utility, bags at face value), every other seat playing to lower it (the
+  solver's paranoid reading), for the last ``TABLE_TRICKS[players]`` tricks by default; the
+  ``team`` column is the side (``spades_ai.seats``: a seat solo).
 - ``judge="hard"`` / ``"crazy"``: the values the agent chooses from, from the acting seat's
-  information only (``spades_ai.montecarlo.decision_values``), for every bid and card.
+  information only (``spades_ai.montecarlo.decision_values``), for every bid and card, at
+  every table the agent plays.
 
 Columns: ``decision`` (0.. in the hand), ``play_no`` (the card's index in the play, -1 for a
 bid), ``seat``, ``team``, ``trick`` (1..13, 0 for a bid), ``phase`` (``bid``, ``lead``,
@@ -42,16 +48,21 @@ import functools
 import numpy as np
 import pandas as pd
 
+from spades_ai.capabilities import require_table
 from spades_ai.game import Hand
 from spades_ai.pbn import as_hand
 from spades_ai.scoring import HandResult
-from spades_ai.seats import table_name
+from spades_ai.seats import seats, side_of, side_seats, sides
 from spades_ai.solver import LEAF_SHAPE, card_values, double_dummy
 
 JUDGES = ("solver", "hard", "crazy")
 COLUMNS = ["decision", "play_no", "seat", "team", "trick", "phase", "action", "best", "value", "best_value", "loss",
            "values"]
 PHASES = ("bid", "lead", "follow", "discard")
+#: The tricks the solver judges by default at each table but four in pairs (``from_trick``):
+#: the N-hand search (``engine.table_solver``) has no transposition table, so the window is
+#: the one that keeps a hand's review near a second (``benchmarks/RESULTS.md``, "Hand review").
+TABLE_TRICKS = {3: 6, 4: 6, 5: 5, 6: 4, 7: 4, 8: 3, 9: 2, 10: 2, 11: 2, 12: 2}
 
 
 @functools.lru_cache(maxsize=256)
@@ -71,6 +82,42 @@ def points_leaf(rules, bids: tuple, blind: tuple, scores: tuple, bag_count: tupl
     return leaf
 
 
+@functools.lru_cache(maxsize=256)
+def side_points(rules, bids: tuple, blind: tuple, scores: tuple, bag_count: tuple) -> tuple[np.ndarray, ...]:
+    """Per side k, ``points[k][t]``: the hand's points of side k when its seats (``side_seats``)
+    take the tricks ``t`` (one index per seat: ``[t_a, t_b]`` with pairs, ``[t_a]`` solo). A
+    side is scored on its own seats' tricks alone (docs/rules.md, "Scoring a side")."""
+    r, n = rules.as_array(), rules.cards_each
+    b, bl = np.array(bids, np.int64), np.array(blind, np.bool_)
+    s, g = np.array(scores, np.int64), np.array(bag_count, np.int64)
+    out = []
+    for side in sides(rules):
+        own = side_seats(side, rules)
+        table = np.zeros((n + 1,) * len(own))
+        for t in np.ndindex(*table.shape):
+            if sum(t) <= n:
+                tricks = np.zeros(rules.players, np.int64)
+                tricks[list(own)] = t
+                table[t] = HandResult.from_arrays(b, bl, tricks, s, g, r).points[side]
+        out.append(table)
+    return tuple(out)
+
+
+def table_leaf(hand: Hand, side: int):
+    """The solver judge's objective off four in pairs, a function of every seat's final tricks:
+    side ``side``'s points minus the mean of the other sides' (the agents' ``mean`` utility,
+    bags at their face value), which every other seat plays to lower."""
+    rules = hand.rules
+    points = side_points(rules, tuple(hand.bids), tuple(hand.blind), hand.scores, hand.bag_count)
+    own = [list(side_seats(k, rules)) for k in sides(rules)]
+
+    def leaf(*won):
+        each = [points[k][tuple(won[s] for s in own[k])] for k in sides(rules)]
+        return each[side] - (sum(each) - each[side]) / (len(each) - 1)
+
+    return leaf
+
+
 def _phase(hand: Hand, card) -> str:
     trick = hand.current_trick
     if not trick:
@@ -78,19 +125,19 @@ def _phase(hand: Hand, card) -> str:
     return "follow" if card.suit == trick[0][1].suit else "discard"
 
 
-def _row(decision, play_no, seat, trick, phase, action, values: dict) -> dict:
+def _row(decision, play_no, seat, side, trick, phase, action, values: dict) -> dict:
     """A decision's row. Actions the judge did not weigh (NaN: a bid outside a Monte Carlo
     judge's candidates) are not the best, and choosing one has no known loss (NaN); a decision
     it did not search at all (every value NaN: the cards left were all of one value) loses
     nothing."""
     weighed = {k: v for k, v in values.items() if v == v}
     if not weighed:
-        return {"decision": decision, "play_no": play_no, "seat": seat, "team": seat % 2, "trick": trick,
+        return {"decision": decision, "play_no": play_no, "seat": seat, "team": side, "trick": trick,
                 "phase": phase, "action": str(action), "best": str(action), "value": np.nan, "best_value": np.nan,
                 "loss": 0.0, "values": {str(k): v for k, v in values.items()}}
     best = max(weighed, key=weighed.get)
     value = values[action]
-    return {"decision": decision, "play_no": play_no, "seat": seat, "team": seat % 2, "trick": trick, "phase": phase,
+    return {"decision": decision, "play_no": play_no, "seat": seat, "team": side, "trick": trick, "phase": phase,
             "action": str(action), "best": str(best), "value": value, "best_value": values[best],
             "loss": values[best] - value, "values": {str(k): v for k, v in values.items()}}
 
@@ -98,10 +145,19 @@ def _row(decision, play_no, seat, trick, phase, action, values: dict) -> dict:
 def solver_values(hand: Hand, leaf_team0: np.ndarray) -> dict:
     """The solver judge at the seat to act of ``hand``: ``{card: value to its team}``."""
     seat = hand.to_act
-    team = seat % 2
-    return card_values([hand.cards(s) for s in range(4)], hand.leader, leaf_team0 if team == 0 else -leaf_team0, team,
+    team = side_of(seat, hand.rules)
+    return card_values([hand.cards(s) for s in seats(hand.rules)], hand.leader, leaf_team0 if team == 0 else -leaf_team0, team,
                        tricks_won=hand.tricks_won, trick=[c for _, c in hand.current_trick], rules=hand.rules,
                        spades_broken=hand.spades_broken)  # fmt: skip
+
+
+def table_values(hand: Hand, leaf) -> dict:
+    """The solver judge at the seat to act of ``hand`` off four in pairs: ``{card: value to its
+    side}``, ``leaf`` that side's ``table_leaf``; every other seat plays against it."""
+    rules = hand.rules
+    return card_values([hand.cards(s) for s in seats(rules)], hand.leader, leaf, side_of(hand.to_act, rules),
+                       tricks_won=hand.tricks_won, trick=[c for _, c in hand.current_trick], rules=rules,
+                       spades_broken=hand.spades_broken)
 
 
 def _replayed(hand: Hand):
@@ -111,7 +167,7 @@ def _replayed(hand: Hand):
     plays, bids = record["plays"], list(zip(record["bids"], record["blind"]))
     record.update(bids=[], blind=[], plays=[])
     if "passes" in record:
-        record["passes"][1] = [None] * 4
+        record["passes"][1] = [None] * hand.rules.players
     now = Hand.from_record(record)
     for b, blind in bids:
         yield now, ("bid", b, blind)
@@ -125,22 +181,27 @@ def _replayed(hand: Hand):
         now.play(c)
 
 
-def review(record, judge: str = "solver", *, from_trick: int = 8, agent=None, whole_deal: bool = False) -> pd.DataFrame:
+def review(record, judge: str = "solver", *, from_trick: int | None = None, agent=None,
+           whole_deal: bool = False) -> pd.DataFrame:
     """Every judged decision of a hand, one row each (see the module docstring).
 
-    ``from_trick``: the solver judges the cards of tricks ``from_trick`` .. 13 (8: the last 6).
-    ``agent``: for the ``hard`` / ``crazy`` judges, the agent whose values judge (default
-    ``make_agent(judge)``). ``whole_deal``: with the solver, also solve the whole deal double
-    dummy from the opening lead (``attrs["double_dummy"]``: a 13-card search, 0.1 s on average
-    and seconds for a few deals, where the last 6 tricks take 0.01 s).
+    ``from_trick``: the solver judges the cards of tricks ``from_trick`` .. ``cards_each``
+    (default ``default_from_trick``: 8 of 13, the last 6, at four in pairs; the last
+    ``TABLE_TRICKS[players]`` elsewhere). ``agent``: for the ``hard`` / ``crazy`` judges, the
+    agent whose values judge (default ``make_agent(judge)``). ``whole_deal``: with the solver,
+    also solve the whole deal double dummy from the opening lead (``attrs["double_dummy"]``: a
+    13-card search, 0.1 s on average and seconds for a few deals, where the last 6 tricks take
+    0.01 s; four in pairs only, ``PARTS["whole_deal"]``).
     """
     if judge not in JUDGES:
         raise ValueError(f"judge must be one of {', '.join(JUDGES)}, not {judge!r}")
-    if isinstance(from_trick, bool) or not isinstance(from_trick, int) or not 1 <= from_trick <= 13:
-        raise ValueError(f"from_trick is a trick 1..13, not {from_trick!r}")
     hand = as_hand(record)
-    if not hand.rules.four_in_pairs:  # the judges (the solver's two sides, the agents' values) are 4-player pairs
-        raise ValueError(f"review judges 4 players in pairs, not {table_name(hand.rules)}")
+    rules = hand.rules
+    from_trick = default_from_trick(rules) if from_trick is None else from_trick
+    if isinstance(from_trick, bool) or not isinstance(from_trick, int) or not 1 <= from_trick <= rules.cards_each:
+        raise ValueError(f"from_trick is a trick 1..{rules.cards_each}, not {from_trick!r}")
+    if judge == "solver" and whole_deal:
+        require_table(rules, "whole_deal")
     if hand.phase in ("passing", "bidding"):
         raise ValueError(f"the hand is still {hand.phase}: review needs the bids made")
     rows = _solver_rows(hand, from_trick) if judge == "solver" else _agent_rows(hand, judge, agent)
@@ -151,24 +212,39 @@ def review(record, judge: str = "solver", *, from_trick: int = 8, agent=None, wh
     return df
 
 
+def default_from_trick(rules) -> int:
+    """The first trick the solver judges by default: the last 6 tricks at four in pairs, the
+    last ``TABLE_TRICKS[players]`` at any other table (its search has no transposition table)."""
+    last = 6 if rules.four_in_pairs else TABLE_TRICKS[rules.players]
+    return rules.cards_each - last + 1
+
+
 def _solver_rows(hand: Hand, from_trick: int) -> list[dict]:
-    leaf = points_leaf(hand.rules, tuple(hand.bids), tuple(hand.blind), hand.scores, hand.bag_count)
+    rules = hand.rules
+    if rules.four_in_pairs:
+        leaf = points_leaf(rules, tuple(hand.bids), tuple(hand.blind), hand.scores, hand.bag_count)
+        judge = lambda now: solver_values(now, leaf)  # noqa: E731
+    else:
+        leaves = [table_leaf(hand, side) for side in sides(rules)]
+        judge = lambda now: table_values(now, leaves[side_of(now.to_act, rules)])  # noqa: E731
     rows = []
     for k, (now, (kind, action, _)) in enumerate(_replayed(hand)):
         if kind == "play" and now.trick_no + 1 >= from_trick:
-            values = solver_values(now, leaf)
-            rows.append(_row(k, len(now.plays), now.to_act, now.trick_no + 1, _phase(now, action), action, values))
+            rows.append(_row(k, len(now.plays), now.to_act, side_of(now.to_act, rules), now.trick_no + 1,
+                             _phase(now, action), action, judge(now)))
     return rows
 
 
 def _opening_double_dummy(hand: Hand) -> int:
     """Tricks NS (team 0) take from the opening lead with every card visible."""
     leader = hand.plays[0][0]
-    tricks = double_dummy(list(hand.deal), leader, hand.rules) if hand.passes == [[None] * 4, [None] * 4] else None
+    rules = hand.rules
+    unpassed = [None] * rules.players
+    tricks = double_dummy(list(hand.deal), leader, rules) if hand.passes == [unpassed, unpassed] else None
     if tricks is None:  # the cards changed hands: solve the hands held at the first lead
         start = next(now for now, (kind, _, _) in _replayed(hand) if kind == "play")
-        tricks = double_dummy([start.cards(s) for s in range(4)], leader, hand.rules)
-    return tricks if leader % 2 == 0 else 13 - tricks
+        tricks = double_dummy([start.cards(s) for s in seats(rules)], leader, rules)
+    return tricks if side_of(leader, rules) == 0 else rules.cards_each - tricks
 
 
 def _agent_rows(hand: Hand, judge: str, agent) -> list[dict]:
@@ -183,7 +259,8 @@ def _agent_rows(hand: Hand, judge: str, agent) -> list[dict]:
         _, values = decision_values(agent, now.observation())
         phase = "bid" if kind == "bid" else _phase(now, action)
         trick = 0 if kind == "bid" else now.trick_no + 1
-        rows.append(_row(k, -1 if kind == "bid" else len(now.plays), now.to_act, trick, phase, action, values))
+        rows.append(_row(k, -1 if kind == "bid" else len(now.plays), now.to_act, side_of(now.to_act, now.rules), trick,
+                         phase, action, values))
     return rows
 
 
@@ -209,7 +286,7 @@ def seat_summary(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def review_hands(hands, judge: str = "solver", *, from_trick: int = 8, agent=None) -> pd.DataFrame:
+def review_hands(hands, judge: str = "solver", *, from_trick: int | None = None, agent=None) -> pd.DataFrame:
     """``review`` of many hands in one frame, with ``hand`` (a running number), ``deal_no``,
     ``table`` and ``agent`` (the acting seat's team's agent) columns added. ``hands``: the
     hands of a results folder as ``spades_ai.table.replay.run_hands`` reads them (each with
@@ -229,7 +306,8 @@ def review_hands(hands, judge: str = "solver", *, from_trick: int = 8, agent=Non
         df.insert(3, "agent", [agents[t] for t in df.team])
         frames.append(df)
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["hand", "deal_no", "table", "agent", *COLUMNS])
-    out.attrs.update(judge=judge, from_trick=from_trick if judge == "solver" else None)
+    window = frames[0].attrs["from_trick"] if frames else (from_trick if judge == "solver" else None)
+    out.attrs.update(judge=judge, from_trick=window)
     return out
 
 

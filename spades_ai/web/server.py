@@ -20,7 +20,7 @@ GET     ``/api/matches/ID/save``               the save file (JSON lines), once 
                                                over (it holds the seed, which tells every deal)
 GET     ``/matches/ID/replay/K[?review=1]``    finished hand K trick by trick (HTML; with
                                                ``review=1`` the review's marks, solver judge,
-                                               at four players in pairs)
+                                               at every table)
 ======  ====================================  ===============================================
 
 ``HEAD`` answers as ``GET`` without the body. The server listens at once; its ``warm_up`` (the
@@ -74,7 +74,6 @@ from spades_ai.errors import RulesError
 from spades_ai.render import page, replay_html
 from spades_ai.render.text import table_names
 from spades_ai.rules import Rules
-from spades_ai.seats import table_name
 from spades_ai.web.settings import check_level, check_timer, rules_from_form, settings_form
 from spades_ai.web.store import ID_PATTERN, MatchStore, StoreFull, UnknownMatch
 from spades_ai.web.view import match_view
@@ -526,17 +525,15 @@ class Handler(BaseHTTPRequestHandler):
 
         hand = self.server.store.use(match_id, record)
         marks, note = None, ""
-        if want_review and not hand.rules.four_in_pairs:
-            note = f"<p>The review judges 4 players in pairs, not {html.escape(table_name(hand.rules))}: no marks.</p>"
-        elif want_review:
-            marks = self._review_marks(hand)
-            note = f"<p>Marked: the decisions of the last 6 tricks that lose over 0.5 points (solver judge): {len(marks)}.</p>"
+        if want_review:
+            marks, last = self._review_marks(hand)
+            note = f"<p>Marked: the decisions of the last {last} tricks that lose over 0.5 points (solver judge): {len(marks)}.</p>"
         title = f"Hand {k + 1}"
         body = (f'<meta name="viewport" content="width=device-width,initial-scale=1"><h2>{html.escape(title)}</h2>{note}'
                 f"{replay_html(hand, table_names(hand.rules), marks)}")
         self._send(200, page(body, f"spades_ai: {title}").encode(), "text/html; charset=utf-8", REPLAY_POLICY)
 
-    def _review_marks(self, hand) -> dict:
+    def _review_marks(self, hand) -> tuple[dict, int]:
         from spades_ai.analysis.review import review
 
         if not self.server._reviews.acquire(timeout=self.server.review_wait):
@@ -546,7 +543,8 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             self.server._reviews.release()
         costly = df[df.loss > 0.5]
-        return {("bid", int(r.seat)) if r.phase == "bid" else ("play", int(r.play_no)): float(r.loss) for r in costly.itertuples()}
+        marks = {("bid", int(r.seat)) if r.phase == "bid" else ("play", int(r.play_no)): float(r.loss) for r in costly.itertuples()}
+        return marks, hand.rules.cards_each - df.attrs["from_trick"] + 1
 
     # -- answers ----------------------------------------------------------------------------
     def _json(self, status: int, data, extra: dict | None = None) -> None:
