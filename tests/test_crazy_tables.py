@@ -276,3 +276,13 @@ def test_a_learned_play_model_is_refused_off_four_in_pairs():
     agent = sa.make_agent("crazy", read_play=True, play_model="reading")
     with pytest.raises(sa.TableError, match=r"agent 'crazy\(.*\)' with play_model='reading' plays 4 players in pairs, not 3 players solo"):
         sa.play_hands([agent, "normal", "normal"], 1, rules=sa.Rules(players=3))
+
+
+def test_reading_the_play_is_refused_with_several_decks():
+    """Crazy's reading of the play replays one copy of each card: at 6 to 12 players a seat that
+    played both copies of a card broke it ("a replayed card is not legal in the world"), so
+    ``read_play=True`` refuses those tables by name and plays those of one deck."""
+    crazy = sa.make_agent("crazy", read_play=True, worlds=32)
+    with pytest.raises(sa.TableError, match=r"agent 'crazy\(.*read_play=True.*\)' with read_play=True plays 3 to 5 players \(one deck\), not 6 players in pairs"):
+        sa.play_hands([crazy, "normal", "normal"], 1, rules=sa.Rules(players=6, teams="pairs"))
+    assert sa.play_hands([crazy, "normal", "normal"], 1, rules=sa.Rules(players=3)).tricks_won.sum() == 17

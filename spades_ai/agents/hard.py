@@ -127,8 +127,12 @@ class MonteCarloAgent(BuiltinAgent):
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
 
     def check_table(self, rules) -> None:
-        """Refuse, naming the agent and the table, a table other than 4 players in pairs with a
-        learned ``play_model`` (a model of that table), and any table its rollout policy refuses."""
+        """Refuse (``TableError``), naming the agent and the table, a table other than 4 players
+        in pairs with a learned ``play_model`` (a model of that table), a table of several decks
+        with ``read_play`` (its replay of the play holds one copy of a card), and any table its
+        rollout policy refuses."""
+        if self.options["read_play"]:
+            require_table(rules, dataclasses.replace(part("play_noise"), name=f"agent {self.label!r} with read_play=True"))
         if self.options["play_model"] is not None:
             require_table(rules, dataclasses.replace(part("play_model"), name=f"agent {self.label!r} with play_model="
                                                      f"{self.options['play_model']!r}"))
