@@ -335,7 +335,7 @@ def _door_cli_deal(v: Visit) -> str:
 def _door_cli_tournament(v: Visit) -> str:
     out = v.folder / "cli-run"
     text = _cli(v, ["tournament", "--agents", "random,random", "--deals", "1", "--seed", str(v.seed),
-                    "--out", str(out), "--n-jobs", "1", *_table_flags(v.rules)])
+                    "--out", str(out), "--jobs", "1", "-q", *_table_flags(v.rules)])
     v.expect(table_name(v.rules) in text, f"the summary does not name the table ({table_name(v.rules)})")
     return "the summary names the table"
 
