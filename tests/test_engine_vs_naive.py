@@ -278,6 +278,7 @@ def test_suit_masks():
     lane = sum(1 << c for c in range(39, 56))  # the spades and the four bits of extra trumps above
     for c in range(56):
         assert int(bits.suit_mask_of(np.uint64(1 << c))) == (lane if c >= 39 else 0x1FFF << (13 * (c // 13)))
+        assert int(bits.lane_of(np.uint64(1 << c))) == int(bits.suit_mask_of(np.uint64(1 << c)))
         assert int(bits.suit_of(c)) == min(c // 13, 3)
         assert int(bits.RANK_OF[c]) == (c % 13 if c < 52 else c - 39)
     assert [int(m) for m in bits.SUIT_MASK] == [0x1FFF << (13 * s) for s in range(3)] + [lane]

@@ -13,7 +13,7 @@ winner once, from the union of its cards (``winning_offset``).
 import numpy as np
 
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
-from spades_ai.engine.bits import CLUBS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, highest_index, lowest_bit, lowest_index, popcount, select_bit, suit_mask_of
+from spades_ai.engine.bits import CLUBS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, highest_index, lane_of, lowest_bit, lowest_index, popcount, select_bit, suit_mask_of
 from spades_ai.engine.deal import DEAL_STREAM, deal_one_deck, engine_hands, physical_cards, shuffle_copies
 from spades_ai.engine.copies import take_from
 from spades_ai.engine.seats import cards_each, hand_slots, n_seats, next_seat
@@ -190,17 +190,18 @@ def lead_cards(hand, may_spade, lowest_club):
 
 
 @hot_kernel
-def random_playout(hands, leader, state, rules, seats, played, tricks):
+def random_playout(hands, leader, state, rules, seats, tricks):
     """Play a hand from ``hands`` (modified) with uniformly random legal cards (must win
-    included), at a table of ``seats`` seats (``n_seats(rules)``).
+    included), at a table of one deck and ``seats`` seats (``n_seats(rules)``, 3 to 5).
 
     Adds each seat's tricks to ``tricks`` (int64[N]) and returns the advanced state. A trick's
-    cards are kept in play order in ``played`` (uint64[N]) and its winner found once, from
-    their union, at its end. Inlined by LLVM, so a caller that passes ``seats`` as a constant
-    gets the loops over the seats unrolled (``random_playouts_batch``). Nothing branches on
-    the cards: the draws come from a window of the stream (``random_card_ahead``), the seats
-    are indexed unsigned (no negative-index fix-up) and the spade lead is a flag kept by
-    arithmetic (``spade_opening``).
+    winner is found once, from the union of its cards, at its end. Inlined by LLVM, so a
+    caller that passes ``seats`` as a constant gets only its table's followers
+    (``random_playouts_batch``): they are written out, since a loop over them was not unrolled
+    at five seats and ran 1.2x slower. Nothing branches on the cards: the draws come from a
+    window of the stream (``random_card_ahead``), the seats are indexed unsigned (no
+    negative-index fix-up) and the spade lead is a flag kept by arithmetic
+    (``spade_opening``).
     """
     open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
     low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
@@ -212,26 +213,44 @@ def random_playout(hands, leader, state, rules, seats, played, tricks):
         legal = lead_cards(h, may_spade, low_club and trick_no == 0)
         state, a, b, card = random_card_ahead(legal, state, a, b)
         hands[U64(leader)] = h ^ card
-        led = suit_mask_of(card)
+        led = lane_of(card)
         trick = card
-        for pos in range(1, seats):
-            seat = leader + pos - (seats if leader + pos >= seats else 0)
-            h = hands[U64(seat)]
-            legal = follow_mask(h, led)
-            if must_win:
-                legal = beating_cards(legal, winning_bit(trick, led))
-            state, a, b, card = random_card_ahead(legal, state, a, b)
-            hands[U64(seat)] = h ^ card
-            played[pos] = card
-            trick |= card
+        state, a, b, c1 = random_follow(hands, seat_after(leader, 1, seats), led, trick, must_win, state, a, b)
+        trick |= c1
+        c2, c3, c4 = ZERO, ZERO, ZERO
+        if seats > 2:
+            state, a, b, c2 = random_follow(hands, seat_after(leader, 2, seats), led, trick, must_win, state, a, b)
+            trick |= c2
+        if seats > 3:
+            state, a, b, c3 = random_follow(hands, seat_after(leader, 3, seats), led, trick, must_win, state, a, b)
+            trick |= c3
+        if seats > 4:
+            state, a, b, c4 = random_follow(hands, seat_after(leader, 4, seats), led, trick, must_win, state, a, b)
+            trick |= c4
         w = winning_bit(trick, led)
-        off = 0
-        for pos in range(1, seats):
-            off += pos * np.int64(played[pos] == w)
-        leader = leader + off - (seats if leader + off >= seats else 0)
+        leader = seat_after(leader, np.int64(c1 == w) + 2 * np.int64(c2 == w) + 3 * np.int64(c3 == w) + 4 * np.int64(c4 == w), seats)
         tricks[U64(leader)] += 1
         may_spade = may_spade | (by_broken & ((trick & SPADES) != ZERO)) | (trick_no + 1 >= open_at)
     return state
+
+
+@inline_kernel
+def seat_after(seat, k, seats):
+    """The seat ``k`` places to the left of ``seat`` (0 <= k < seats), without a division."""
+    return seat + k - (seats if seat + k >= seats else 0)
+
+
+@inline_kernel
+def random_follow(hands, seat, led, trick, must_win, state, a, b):
+    """A random legal card of ``seat`` to the trick ``trick`` (a mask; ``led`` its suit), taken
+    from its hand: ``(state, a, b, card)`` (``random_card_ahead``)."""
+    h = hands[U64(seat)]
+    legal = follow_mask(h, led)
+    if must_win:
+        legal = beating_cards(legal, winning_bit(trick, led))
+    state, a, b, card = random_card_ahead(legal, state, a, b)
+    hands[U64(seat)] = h ^ card
+    return state, a, b, card
 
 
 @hot_kernel
@@ -252,11 +271,11 @@ def random_playout_copies(hands, leader, state, rules, decks, played, tricks):
         legal = lead_cards(h, may_spade, low_club and trick_no == 0)
         state, a, b, card = random_card_ahead(legal, state, a, b)
         take_from(hands, leader, n, card, decks)
-        led = suit_mask_of(card)
+        led = lane_of(card)
         played[0] = card
         trick = card
         for pos in range(1, n):
-            seat = leader + pos - (n if leader + pos >= n else 0)
+            seat = seat_after(leader, pos, n)
             legal = follow_mask(hands[U64(seat)], led)
             if must_win:
                 over = legal & beating_copy(winning_bit(trick, led), equal_last)
@@ -270,7 +289,7 @@ def random_playout_copies(hands, leader, state, rules, decks, played, tricks):
         for pos in range(n):
             holders |= np.int64(played[pos] == w) << pos
         off = highest_index(U64(holders)) if equal_last else lowest_index(U64(holders))
-        leader = leader + off - (n if leader + off >= n else 0)
+        leader = seat_after(leader, off, n)
         tricks[U64(leader)] += 1
         may_spade = may_spade | (by_broken & ((trick & SPADES) != ZERO)) | (trick_no + 1 >= open_at)
     return state
@@ -279,25 +298,22 @@ def random_playout_copies(hands, leader, state, rules, decks, played, tricks):
 @kernel
 def random_playouts_batch(seed, start, n, dealer, rules):
     """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, N)`` tricks.
-    One deck (``random_playouts_copies_batch`` with several)."""
+    One deck: 3 to 5 seats (``random_playouts_copies_batch`` with several decks)."""
     seats = n_seats(rules)
     out = np.zeros((n, seats), dtype=np.int64)
     hands = np.empty(seats, dtype=np.uint64)
-    played = np.empty(seats, dtype=np.uint64)
-    # The same kernel for each table of one deck, its seat loops unrolled by LLVM.
+    # The same kernel for each table of one deck, compiled with its seats as a constant.
     if seats == 4:
-        _random_playouts_into(out, hands, played, seed, start, dealer, rules, 4)
+        _random_playouts_into(out, hands, seed, start, dealer, rules, 4)
     elif seats == 3:
-        _random_playouts_into(out, hands, played, seed, start, dealer, rules, 3)
-    elif seats == 5:
-        _random_playouts_into(out, hands, played, seed, start, dealer, rules, 5)
+        _random_playouts_into(out, hands, seed, start, dealer, rules, 3)
     else:
-        _random_playouts_into(out, hands, played, seed, start, dealer, rules, seats)
+        _random_playouts_into(out, hands, seed, start, dealer, rules, 5)
     return out
 
 
 @hot_kernel
-def _random_playouts_into(out, hands, played, seed, start, dealer, rules, seats):
+def _random_playouts_into(out, hands, seed, start, dealer, rules, seats):
     """The loop of ``random_playouts_batch``, deal ``start + i`` into ``out[i]``, at a table of
     ``seats`` seats given as a constant. The first leader is the same every hand unless the
     lowest club leads."""
@@ -309,7 +325,7 @@ def _random_playouts_into(out, hands, played, seed, start, dealer, rules, seats)
         if moves:
             engine_hands(hands, rules)
         leader = first_leader(hands, dealer, rules) if low_club else left_of_dealer
-        random_playout(hands, leader, state, rules, seats, played, out[i])
+        random_playout(hands, leader, state, rules, seats, out[i])
 
 
 @kernel
