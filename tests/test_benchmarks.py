@@ -2,10 +2,13 @@
 process of its own, as a user starts it (``python benchmarks/bench_x.py``)."""
 
 import os
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
@@ -38,3 +41,29 @@ def test_hards_decision_times_at_other_tables_run_at_smoke_size():
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and " players " in line]
     assert [r.split(" | ")[0] for r in rows] == ["| 4 players pairs", "| 3 players solo", "| 5 players solo"]
     assert rows[0].endswith("| 1.00 |")
+
+
+def _limit_env(**extra):
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), **extra}
+
+
+def test_the_limit_benchmark_runs_beside_the_c_program():
+    """``bench_limit.py``: the C program built and timed beside our playouts, where it can be."""
+    folder = Path(os.environ.get("SPADES_LIMIT_DIR") or ROOT.parent / "shared" / "limit")
+    if not (folder / "spades_limit.c").is_file():
+        pytest.skip(f"no C program to compare with: {folder / 'spades_limit.c'} is absent")
+    if shutil.which("gcc") is None:
+        pytest.skip("no C compiler: gcc is not on PATH")
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_limit.py"), "--smoke"], cwd=ROOT, env=_limit_env(),
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "| tight C (`spades_limit.c`, `random_hand`) |" in proc.stdout
+    assert "| spades_ai / C |" in proc.stdout
+
+
+def test_the_limit_benchmark_says_plainly_when_the_c_program_is_absent(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_limit.py")], cwd=ROOT,
+                          env=_limit_env(SPADES_LIMIT_DIR=str(tmp_path / "nowhere")), capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=600, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "nowhere/spades_limit.c is absent" in proc.stdout and "nothing measured" in proc.stdout

@@ -278,6 +278,7 @@ def test_suit_masks():
     lane = sum(1 << c for c in range(39, 56))  # the spades and the four bits of extra trumps above
     for c in range(56):
         assert int(bits.suit_mask_of(np.uint64(1 << c))) == (lane if c >= 39 else 0x1FFF << (13 * (c // 13)))
+        assert int(bits.lane_of(np.uint64(1 << c))) == int(bits.suit_mask_of(np.uint64(1 << c)))
         assert int(bits.suit_of(c)) == min(c // 13, 3)
         assert int(bits.RANK_OF[c]) == (c % 13 if c < 52 else c - 39)
     assert [int(m) for m in bits.SUIT_MASK] == [0x1FFF << (13 * s) for s in range(3)] + [lane]
@@ -370,6 +371,33 @@ def test_below_accepts_unbiased_low_draw():
     new_state, r = rng.below(np.uint64(state), n)
     assert int(r) == 0
     assert int(new_state) == (state + 0x9E3779B97F4A7C15) & MASK64
+
+
+@pytest.mark.nojit
+def test_below_skip_draws_as_below_and_skips_a_single_choice():
+    """``rng.below_skip`` (the playouts' branch-free draw): for n > 1 the state and draw of
+    ``below``, rejection steps included; for n = 1 no draw at all, even when the next draw's
+    high word is 0; and the window it returns is ``peek`` of the state it returns."""
+    rnd = random.Random(15)
+    states = [rnd.getrandbits(64) for _ in range(1500)] + [_state_drawing(h) for h in (0, 1, 2)]
+    for state in states:
+        for n in (1, 2, 3, 13, 52, (1 << 31) + 1):
+            a, b = (np.uint64(int(x)) for x in rng.peek(np.uint64(state)))
+            new_state, a2, b2, r = rng.below_skip(np.uint64(state), a, b, np.uint64(n))
+            want = (state, 0) if n == 1 else tuple(int(x) for x in rng.below(np.uint64(state), n))
+            assert (int(new_state), int(r)) == want, (state, n)
+            assert (int(a2), int(b2)) == tuple(int(x) for x in rng.peek(np.uint64(int(new_state))))
+
+
+@pytest.mark.nojit
+def test_spade_opening_says_what_may_lead_spades_says():
+    from spades_ai.engine.play import may_lead_spades, spade_opening
+
+    for spade_lead in range(len(SPADE_LEADS)):
+        open_at, by_broken = spade_opening(spade_lead)
+        for trick_no in range(17):
+            for broken in (False, True):
+                assert (trick_no >= open_at or (by_broken and broken)) == may_lead_spades(broken, trick_no, spade_lead)
 
 
 def test_below_is_uniform():

@@ -19,7 +19,7 @@ checked against ``collections.Counter`` for every pair of counts (``tests/test_c
 import numpy as np
 
 from spades_ai.engine.jit import inline_kernel
-from spades_ai.engine.bits import ZERO, popcount
+from spades_ai.engine.bits import U64, ZERO, popcount
 
 MAX_COPIES = 3
 
@@ -74,7 +74,7 @@ def take_from(hands, seat, n, b, decks):
     (``hands[k * n + seat]``; ``decks`` levels): from the highest level holding it."""
     rest = b
     for k in range(decks - 1, -1, -1):
-        i = k * n + seat
+        i = U64(k * n + seat)  # unsigned: no negative-index fix-up on every card
         hit = hands[i] & rest
         hands[i] ^= hit
         rest ^= hit

@@ -19,7 +19,7 @@ a match's cards do not depend on who plays it or where.
 
 import numpy as np
 
-from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bits import FULL_DECK, ONE, U64, ZERO, lowest_bit, popcount, select_bit
 from spades_ai.engine.rng import below, stream_state
 from spades_ai.engine.copies import add_one
@@ -50,32 +50,46 @@ def deal_from_state(state, hands, rules):
     ``deal_copies``."""
     if rules[R_DECKS] > 1:
         return deal_copies(state, hands, rules)
+    return deal_one_deck(state, hands, rules, n_seats(rules))
+
+
+@hot_kernel
+def deal_one_deck(state, hands, rules, seats):
+    """``deal_from_state`` with one deck at a table of ``seats`` seats (``n_seats(rules)``):
+    inlined by LLVM, so that a caller passing ``seats`` as a constant gets its loops unrolled
+    (``play.random_playouts_batch``)."""
     remaining = dealt_cards(rules)
     left = np.int64(popcount(remaining))
-    last = n_seats(rules) - 1
-    for seat in range(last):
+    each = cards_each(rules)
+    for seat in range(seats - 1):
         h = ZERO
-        for _ in range(cards_each(rules)):
+        for _ in range(each):
             state, r = below(state, left)
             b = select_bit(remaining, r)
             h |= b
             remaining ^= b
             left -= 1
         hands[seat] = h
-    hands[last] = remaining
+    hands[seats - 1] = remaining
     return state
 
 
 @kernel
 def deal_copies(state, hands, rules):
     """The deal with several decks: every physical card is equally likely at each draw. The
-    physical cards are listed (level 1's cards in id order, then level 2's, then level 3's),
-    the first ``(N - 1) * cards_each`` places are shuffled in (a partial Fisher-Yates: place j
-    takes the card at j + r, r drawn below the cards left), seat s takes places
-    ``s * cards_each ..`` and the last seat the rest; each seat's cards go into its levels.
-    Three times faster than drawing the r-th physical card from the levels, whose every draw
-    waited on the last (``benchmarks/RESULTS.md``)."""
-    n, each, decks = n_seats(rules), cards_each(rules), rules[R_DECKS]
+    physical cards are listed (``physical_cards``), the first ``(N - 1) * cards_each`` places
+    are shuffled in (a partial Fisher-Yates: place j takes the card at j + r, r drawn below the
+    cards left), seat s takes places ``s * cards_each ..`` and the last seat the rest; each
+    seat's cards go into its levels (``shuffle_copies``). Three times faster than drawing the
+    r-th physical card from the levels, whose every draw waited on the last
+    (``benchmarks/RESULTS.md``)."""
+    return shuffle_copies(state, hands, rules, physical_cards(rules))
+
+
+@kernel
+def physical_cards(rules):
+    """The table's physical cards as one-bit masks in the order ``deal_copies`` shuffles them:
+    level 1's cards in id order, then level 2's, then level 3's."""
     cards = np.empty(MAX_DEALT, dtype=np.uint64)
     total = 0
     for level in (dealt_cards(rules), U64(rules[R_DECK2]), U64(rules[R_DECK3])):
@@ -84,6 +98,16 @@ def deal_copies(state, hands, rules):
             cards[total] = b
             total += 1
             level ^= b
+    return cards[:total]
+
+
+@hot_kernel
+def shuffle_copies(state, hands, rules, cards):
+    """``deal_copies`` from ``cards``, ``physical_cards(rules)`` or a copy of it, which it
+    shuffles in place; returns the advanced state. A loop that deals many hands lists the
+    cards once and copies them for each deal."""
+    n, each, decks = n_seats(rules), cards_each(rules), rules[R_DECKS]
+    total = len(cards)
     for j in range((n - 1) * each):
         state, r = below(state, total - j)
         k = j + r

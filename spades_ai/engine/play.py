@@ -13,11 +13,11 @@ winner once, from the union of its cards (``winning_offset``).
 import numpy as np
 
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
-from spades_ai.engine.bits import CLUBS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, popcount, select_bit, suit_mask_of
-from spades_ai.engine.deal import DEAL_STREAM, deal_from_state, engine_hands
+from spades_ai.engine.bits import CLUBS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, highest_index, lane_of, lowest_bit, lowest_index, popcount, select_bit, suit_mask_of
+from spades_ai.engine.deal import DEAL_STREAM, deal_one_deck, engine_hands, physical_cards, shuffle_copies
 from spades_ai.engine.copies import take_from
 from spades_ai.engine.seats import cards_each, hand_slots, n_seats, next_seat
-from spades_ai.engine.rng import below, stream_state
+from spades_ai.engine.rng import below, below_skip, peek, stream_state
 from spades_ai.rules import (
     FIRST_LOW_CLUB,
     LEAD_AFTER_FIRST,
@@ -31,6 +31,8 @@ from spades_ai.rules import (
     R_N_EXTRA,
     R_SPADE_LEAD,
 )
+
+NEVER = 1 << 30  # a trick number no hand reaches (``spade_opening``)
 
 
 @kernel
@@ -79,8 +81,7 @@ def winning_bit(trick, led):
     """The card (a one-bit mask) that wins the trick whose cards are the mask ``trick`` and
     whose led suit is the mask ``led``: its highest spade if it holds any, else its highest
     card of the led suit."""
-    spades = trick & SPADES
-    return highest_bit(spades) if spades != ZERO else highest_bit(trick & led)
+    return highest_bit(trick & (led | SPADES))  # the trump lane lies above every other suit
 
 
 @kernel
@@ -152,101 +153,179 @@ def random_card(legal, state):
     return state, select_bit(legal, r)
 
 
+@inline_kernel
+def random_card_ahead(legal, state, a, b):
+    """``random_card`` drawn from the window ``(a, b)`` of the stream (``rng.peek``): returns
+    ``(state, a, b, card)``, the same state and card, without a branch on a single legal card
+    (``rng.below_skip``)."""
+    state, a, b, r = below_skip(state, a, b, popcount(legal))
+    return state, a, b, select_bit(legal, r)
+
+
+@inline_kernel
+def spade_opening(spade_lead):
+    """``may_lead_spades`` as two numbers read once a hand: ``(open_at, by_broken)``, a spade
+    may be led from trick ``open_at`` on, and before it once spades are broken if
+    ``by_broken``."""
+    if spade_lead == LEAD_ANYTIME:
+        return 0, False
+    if spade_lead == LEAD_AFTER_FIRST:
+        return 1, False
+    if spade_lead == LEAD_AFTER_THREE:
+        return 3, False
+    if spade_lead == LEAD_AFTER_THREE_OR_BROKEN:
+        return 3, True
+    return NEVER, True
+
+
+@inline_kernel
+def lead_cards(hand, may_spade, lowest_club):
+    """``lead_mask`` for the playouts, which keep whether a spade may be led as a flag
+    (``spade_opening``); ``lowest_club``: the first trick under ``FIRST_LOW_CLUB``, whose
+    leader holds the lowest club and must lead it."""
+    if lowest_club:
+        return lowest_bit(hand & CLUBS)
+    others = hand & NON_SPADES
+    return hand if may_spade or others == ZERO else others
+
+
 @hot_kernel
-def random_playout(hands, leader, state, rules, seats, played, tricks):
+def random_playout(hands, leader, state, rules, seats, tricks):
     """Play a hand from ``hands`` (modified) with uniformly random legal cards (must win
-    included), at a table of ``seats`` seats (``n_seats(rules)``).
+    included), at a table of one deck and ``seats`` seats (``n_seats(rules)``, 3 to 5).
 
     Adds each seat's tricks to ``tricks`` (int64[N]) and returns the advanced state. A trick's
-    cards are kept in play order in ``played`` (uint64[N]) and its winner found once, from
-    their union, at its end. Inlined by LLVM, so a caller that passes ``seats`` as a constant
-    gets the loops over the seats unrolled (``random_playouts_batch`` at four seats).
+    winner is found once, from the union of its cards, at its end. Inlined by LLVM, so a
+    caller that passes ``seats`` as a constant gets only its table's followers
+    (``random_playouts_batch``): they are written out, since a loop over them was not unrolled
+    at five seats and ran 1.2x slower. Nothing branches on the cards: the draws come from a
+    window of the stream (``random_card_ahead``), the seats are indexed unsigned (no
+    negative-index fix-up) and the spade lead is a flag kept by arithmetic
+    (``spade_opening``).
     """
-    spade_lead, first_lead = rules[R_SPADE_LEAD], rules[R_FIRST_LEAD]
+    open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
+    low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
     must_win = rules[R_MUST_WIN] != 0
-    broken = False
+    a, b = peek(state)
+    may_spade = open_at <= 0
     for trick_no in range(cards_each(rules)):
-        h = hands[leader]
-        state, card = random_card(lead_mask(h, broken, trick_no, spade_lead, first_lead), state)
-        hands[leader] = h ^ card
-        led = suit_mask_of(card)
+        h = hands[U64(leader)]
+        legal = lead_cards(h, may_spade, low_club and trick_no == 0)
+        state, a, b, card = random_card_ahead(legal, state, a, b)
+        hands[U64(leader)] = h ^ card
+        led = lane_of(card)
         trick = card
-        seat = next_seat(leader, rules)
-        for pos in range(1, seats):
-            h = hands[seat]
-            legal = follow_mask(h, led)
-            if must_win:
-                legal = beating_cards(legal, winning_bit(trick, led))
-            state, card = random_card(legal, state)
-            hands[seat] = h ^ card
-            played[pos] = card
-            trick |= card
-            seat = next_seat(seat, rules)
-        if trick & SPADES:
-            broken = True
+        state, a, b, c1 = random_follow(hands, seat_after(leader, 1, seats), led, trick, must_win, state, a, b)
+        trick |= c1
+        c2, c3, c4 = ZERO, ZERO, ZERO
+        if seats > 2:
+            state, a, b, c2 = random_follow(hands, seat_after(leader, 2, seats), led, trick, must_win, state, a, b)
+            trick |= c2
+        if seats > 3:
+            state, a, b, c3 = random_follow(hands, seat_after(leader, 3, seats), led, trick, must_win, state, a, b)
+            trick |= c3
+        if seats > 4:
+            state, a, b, c4 = random_follow(hands, seat_after(leader, 4, seats), led, trick, must_win, state, a, b)
+            trick |= c4
         w = winning_bit(trick, led)
-        off = 0
-        for pos in range(1, seats):
-            off += pos * np.int64(played[pos] == w)
-        leader = leader + off - (seats if leader + off >= seats else 0)
-        tricks[leader] += 1
+        leader = seat_after(leader, np.int64(c1 == w) + 2 * np.int64(c2 == w) + 3 * np.int64(c3 == w) + 4 * np.int64(c4 == w), seats)
+        tricks[U64(leader)] += 1
+        may_spade = may_spade | (by_broken & ((trick & SPADES) != ZERO)) | (trick_no + 1 >= open_at)
     return state
 
 
+@inline_kernel
+def seat_after(seat, k, seats):
+    """The seat ``k`` places to the left of ``seat`` (0 <= k < seats), without a division."""
+    return seat + k - (seats if seat + k >= seats else 0)
+
+
+@inline_kernel
+def random_follow(hands, seat, led, trick, must_win, state, a, b):
+    """A random legal card of ``seat`` to the trick ``trick`` (a mask; ``led`` its suit), taken
+    from its hand: ``(state, a, b, card)`` (``random_card_ahead``)."""
+    h = hands[U64(seat)]
+    legal = follow_mask(h, led)
+    if must_win:
+        legal = beating_cards(legal, winning_bit(trick, led))
+    state, a, b, card = random_card_ahead(legal, state, a, b)
+    hands[U64(seat)] = h ^ card
+    return state, a, b, card
+
+
 @hot_kernel
-def random_playout_copies(hands, leader, state, rules, decks, tricks):
+def random_playout_copies(hands, leader, state, rules, decks, played, tricks):
     """``random_playout`` at a table of ``decks`` decks (``rules[R_DECKS]``, given as a
-    constant so that LLVM unrolls the levels): ``hands`` are levels (``copies``), a card leaves
-    its seat's highest level holding it, and the card now winning is kept as each card falls,
-    since two identical cards can fall on one trick (``R_EQUAL_LAST``)."""
+    constant so that LLVM unrolls the levels): ``hands`` are levels (``copies``) and a card
+    leaves its seat's highest level holding it. The winner is found at the trick's end from
+    its cards, as with one deck: the highest card, and of two identical copies of it the first
+    played, or the last under ``R_EQUAL_LAST``."""
     n = n_seats(rules)
-    spade_lead, first_lead = rules[R_SPADE_LEAD], rules[R_FIRST_LEAD]
+    open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
+    low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
     must_win, equal_last = rules[R_MUST_WIN] != 0, rules[R_EQUAL_LAST] != 0
-    broken = False
+    a, b = peek(state)
+    may_spade = open_at <= 0
     for trick_no in range(cards_each(rules)):
-        state, card = random_card(lead_mask(hands[leader], broken, trick_no, spade_lead, first_lead), state)
+        h = hands[U64(leader)]
+        legal = lead_cards(h, may_spade, low_club and trick_no == 0)
+        state, a, b, card = random_card_ahead(legal, state, a, b)
         take_from(hands, leader, n, card, decks)
-        led = suit_mask_of(card)
-        win_seat, spades = leader, card & SPADES
-        beat = beating_copy(card, equal_last)  # the cards that take the trick from its winner
-        seat = next_seat(leader, rules)
-        for _ in range(1, n):
-            legal = follow_mask(hands[seat], led)
+        led = lane_of(card)
+        played[0] = card
+        trick = card
+        for pos in range(1, n):
+            seat = seat_after(leader, pos, n)
+            legal = follow_mask(hands[U64(seat)], led)
             if must_win:
-                over = legal & beat
+                over = legal & beating_copy(winning_bit(trick, led), equal_last)
                 legal = over if over != ZERO else legal
-            state, card = random_card(legal, state)
+            state, a, b, card = random_card_ahead(legal, state, a, b)
             take_from(hands, seat, n, card, decks)
-            if card & beat:
-                win_seat, beat = seat, beating_copy(card, equal_last)
-            spades |= card & SPADES
-            seat = next_seat(seat, rules)
-        if spades != ZERO:
-            broken = True
-        leader = win_seat
-        tricks[leader] += 1
+            played[pos] = card
+            trick |= card
+        w = winning_bit(trick, led)
+        holders = 0  # bit pos: the card played pos-th is the winning card (a copy of it)
+        for pos in range(n):
+            holders |= np.int64(played[pos] == w) << pos
+        off = highest_index(U64(holders)) if equal_last else lowest_index(U64(holders))
+        leader = seat_after(leader, off, n)
+        tricks[U64(leader)] += 1
+        may_spade = may_spade | (by_broken & ((trick & SPADES) != ZERO)) | (trick_no + 1 >= open_at)
     return state
 
 
 @kernel
 def random_playouts_batch(seed, start, n, dealer, rules):
     """Deal ``start .. start+n-1`` of ``seed`` and play each out at random: ``(n, N)`` tricks.
-    One deck (``random_playouts_copies_batch`` with several)."""
+    One deck: 3 to 5 seats (``random_playouts_copies_batch`` with several decks)."""
     seats = n_seats(rules)
     out = np.zeros((n, seats), dtype=np.int64)
     hands = np.empty(seats, dtype=np.uint64)
-    played = np.empty(seats, dtype=np.uint64)
+    # The same kernel for each table of one deck, compiled with its seats as a constant.
+    if seats == 4:
+        _random_playouts_into(out, hands, seed, start, dealer, rules, 4)
+    elif seats == 3:
+        _random_playouts_into(out, hands, seed, start, dealer, rules, 3)
+    else:
+        _random_playouts_into(out, hands, seed, start, dealer, rules, 5)
+    return out
+
+
+@hot_kernel
+def _random_playouts_into(out, hands, seed, start, dealer, rules, seats):
+    """The loop of ``random_playouts_batch``, deal ``start + i`` into ``out[i]``, at a table of
+    ``seats`` seats given as a constant. The first leader is the same every hand unless the
+    lowest club leads."""
     moves = rules[R_N_EXTRA] > 0
-    for i in range(n):
-        state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands, rules)
+    low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
+    left_of_dealer = next_seat(dealer, rules)
+    for i in range(out.shape[0]):
+        state = deal_one_deck(stream_state(seed, start + i, DEAL_STREAM), hands, rules, seats)
         if moves:
             engine_hands(hands, rules)
-        leader = first_leader(hands, dealer, rules)
-        if seats == 4:  # the same kernel, its seat loops unrolled by LLVM for the usual table
-            random_playout(hands, leader, state, rules, 4, played, out[i])
-        else:
-            random_playout(hands, leader, state, rules, seats, played, out[i])
-    return out
+        leader = first_leader(hands, dealer, rules) if low_club else left_of_dealer
+        random_playout(hands, leader, state, rules, seats, out[i])
 
 
 @kernel
@@ -254,12 +333,25 @@ def random_playouts_copies_batch(seed, start, n, dealer, rules):
     """``random_playouts_batch`` at a table of several decks (``random_playout_copies``)."""
     out = np.zeros((n, n_seats(rules)), dtype=np.int64)
     hands = np.empty(hand_slots(rules), dtype=np.uint64)
-    three = rules[R_DECKS] == 3
-    for i in range(n):
-        state = deal_from_state(stream_state(seed, start + i, DEAL_STREAM), hands, rules)
-        leader = first_leader(hands, dealer, rules)
-        if three:  # the levels unrolled by LLVM, as the seats of the one-deck kernel
-            random_playout_copies(hands, leader, state, rules, 3, out[i])
-        else:
-            random_playout_copies(hands, leader, state, rules, 2, out[i])
+    played = np.empty(n_seats(rules), dtype=np.uint64)
+    listed = physical_cards(rules)
+    cards = np.empty_like(listed)
+    if rules[R_DECKS] == 3:  # the levels unrolled by LLVM, as the seats of the one-deck kernel
+        _random_playouts_copies_into(out, hands, played, listed, cards, seed, start, dealer, rules, 3)
+    else:
+        _random_playouts_copies_into(out, hands, played, listed, cards, seed, start, dealer, rules, 2)
     return out
+
+
+@hot_kernel
+def _random_playouts_copies_into(out, hands, played, listed, cards, seed, start, dealer, rules, decks):
+    """The loop of ``random_playouts_copies_batch`` at a table of ``decks`` decks; ``listed``
+    holds the table's ``physical_cards``, copied into ``cards`` for each deal."""
+    low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
+    left_of_dealer = next_seat(dealer, rules)
+    for i in range(out.shape[0]):
+        for k in range(len(listed)):
+            cards[k] = listed[k]
+        state = shuffle_copies(stream_state(seed, start + i, DEAL_STREAM), hands, rules, cards)
+        leader = first_leader(hands, dealer, rules) if low_club else left_of_dealer
+        random_playout_copies(hands, leader, state, rules, decks, played, out[i])
