@@ -633,12 +633,12 @@ def _cmd_review(args) -> None:
     import pandas as pd
 
     from spades_ai.analysis import review as rv
-    from spades_ai.table.replay import replay_hand, replay_source, run_hands
+    from spades_ai.table.replay import replay_hand, replay_source, run_hands, run_rotations
 
     pd.set_option("display.width", 200)
     judge = {"judge": args.judge, "from_trick": args.from_trick}
     if Path(args.source).is_dir() and args.deal is None and args.match is None:
-        tables = (0, 1) if args.table is None else (args.table,)
+        tables = run_rotations(args.source) if args.table is None else (args.table,)
         hands = [h for t in tables for h in run_hands(args.source, table=t, pairing=args.pairing)]
         df = rv.review_hands(hands, **judge)
         print(f"{args.source}: {df.hand.nunique() if len(df) else 0} hands, {len(df)} decisions judged by {args.judge}")

@@ -85,3 +85,16 @@ def test_hard_judge_at_three_players():
     df = review(hand, "hard", agent=make_agent("hard", worlds=8))
     assert len(df) == 3 + 3 * 17 and set(df.phase) <= {"bid", "lead", "follow", "discard"}
     assert (df.dropna(subset=["loss"]).loss >= 0).all() and list(df.team[:3]) == [side_of(s, hand.rules) for s in df.seat[:3]]
+
+
+def test_the_review_command_judges_every_rotation_of_a_run(tmp_path, capsys):
+    """``spades-ai review RUN`` reviews each deal at every rotation of the run's table (one per
+    side: three at 3 players), not the two rotations of four in pairs."""
+    from spades_ai.tournament import run_tournament
+
+    out = tmp_path / "run"
+    run_tournament("normal,easy", deals=2, rules=Rules(players=3), out=out, keep_plays=True, n_jobs=1, progress=False)
+    assert main(["review", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"{out}: 6 hands, ")
+    assert main(["review", str(out), "--table", "2"]) == 0
+    assert capsys.readouterr().out.startswith(f"{out}: 2 hands, ")

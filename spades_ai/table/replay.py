@@ -342,6 +342,11 @@ def _seats_text(seat_list: Sequence[int]) -> str:
     return f"seat{'s' if len(seat_list) > 1 else ''} {', '.join(map(str, seat_list))}"
 
 
+def run_rotations(path: str | os.PathLike) -> range:
+    """The rotations of the ``keep_plays`` results folder ``path``: one per side of its table."""
+    return _keep_plays_run(Path(path)).rotations
+
+
 def _keep_plays_run(path: Path):
     """The ``Tournament`` of the run in ``path``, which must have kept its plays."""
     from spades_ai.tournament.results import ResultsError, read_config
