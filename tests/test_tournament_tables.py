@@ -23,7 +23,7 @@ from spades_ai.analysis.metrics import agent_rates, seat_rows, with_context
 from spades_ai.analysis.summary import agent_stats, outcomes, ratings, summarize
 from spades_ai.cli import build_parser, _settings
 from spades_ai.engine import score as sc
-from spades_ai.errors import RulesError, TableError, TournamentError
+from spades_ai.errors import RulesError, TableError
 from spades_ai.folders import write_atomic
 from spades_ai.rules import Rules
 from spades_ai.selfplay.records import HandRecords

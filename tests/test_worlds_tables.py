@@ -289,5 +289,5 @@ def test_a_learned_play_model_is_refused_off_four_in_pairs():
     with pytest.raises(TableError, match="a learned play model .* plays 4 players in pairs, not 3 players solo"):
         sa.world_weights(obs, worlds, play_noise=0.3, play_model="default")
     agent = sa.make_agent("hard", worlds=8, read_play=True, play_model="reading")
-    with pytest.raises(ValueError, match="plays only 4 players in pairs, not 3 players solo"):
+    with pytest.raises(TableError, match="with play_model=.reading. plays 4 players in pairs, not 3 players solo"):
         sa.decision_values(agent, obs)

@@ -358,11 +358,9 @@ def _door_dataset(v: Visit) -> str:
 
 
 def _door_openspiel(v: Visit) -> str:
-    import pyspiel
+    from spades_ai.interop.openspiel import state_from_observation
 
-    from spades_ai.interop.openspiel import GAME_NAME, params_from_rules
-
-    game = pyspiel.load_game(GAME_NAME, params_from_rules(v.rules))
+    game = state_from_observation(Hand(deal(v.seed, 0, v.rules), rules=v.rules).observation()).get_game()
     v.expect(game.num_players() == v.rules.players, f"the game has {game.num_players()} players")
     return f"{game.num_players()} players"
 

@@ -131,9 +131,9 @@ class Tournament:
         if not isinstance(keep_plays, bool):
             raise TournamentError(f"keep_plays must be true or false, not {keep_plays!r}")
         rules = Rules.load(rules)
-        for spec in specs:
-            if len(spec.members) > 1:
-                require_table(rules, dataclasses.replace(part("partnership"), name=f"the partnership {spec.label!r}"))
+        pairs = ", ".join(repr(spec.label) for spec in specs if len(spec.members) > 1)
+        if pairs:
+            require_table(rules, dataclasses.replace(part("partnership"), name=f"each partnership entrant ({pairs})"))
         return cls(tuple(specs), pairings, deals, seed, mode, duplicate, rules, schedule, keep_plays)
 
     # -- derived ------------------------------------------------------------------------
