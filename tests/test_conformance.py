@@ -13,20 +13,10 @@ from spades_ai import Rules
 from spades_ai.capabilities import Part, Tables
 from spades_ai.testing.table import DOOR_NAMES, DOORS, Door, TableCheckError, Visit, _visit
 from spades_ai.errors import TableError
-from spades_ai.testing import check_table
+from spades_ai.testing import CHECKED_TABLES, check_table
 
 DOCS = Path(__file__).parent.parent / "docs" / "rules.md"
-#: The tables the check visits, by the column names of docs/rules.md's table.
-TABLES = {
-    "3": Rules(players=3),
-    "4 pairs": Rules(),
-    "4 solo": Rules(players=4, teams="solo"),
-    "5": Rules(players=5),
-    "6 pairs": Rules(players=6, teams="pairs"),
-    "6 solo": Rules(players=6),
-    "8": Rules(players=8),
-    "12": Rules(players=12),
-}
+TABLES = CHECKED_TABLES
 
 
 def documented() -> dict[str, dict[str, str]]:

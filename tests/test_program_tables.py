@@ -25,19 +25,12 @@ from naive_tables import (
 )
 from spades_ai import Rules, load_results, run_tournament
 from spades_ai.agents import program
+from spades_ai.testing import CHECKED_TABLES
 
 HERE = Path(__file__).resolve().parent
 BOT = f"{sys.executable} {HERE / 'bots' / 'first_legal_bot.py'} ok"
 EXAMPLE = f"{sys.executable} {HERE.parent / 'examples' / 'protocol_bot.py'}"
-TABLES = {
-    "3 solo": Rules(players=3),
-    "4 pairs": Rules(),
-    "4 solo": Rules(players=4, teams="solo"),
-    "5": Rules(players=5),
-    "6 pairs": Rules(players=6, teams="pairs"),
-    "8 solo": Rules(players=8),
-    "12": Rules(players=12),
-}
+TABLES = CHECKED_TABLES
 
 
 def expected_table(ref: TableRules) -> dict:

@@ -41,6 +41,21 @@ from spades_ai.seats import seats, sides, table_name
 from spades_ai.simulate import deal
 
 
+#: One table of each shape, by the column names of docs/rules.md's "What plays where": the tables
+#: the suite runs the check at (3 and 5 players, one deck; 4 in pairs and solo; 6 in pairs and
+#: solo, two decks; 8 and 12 players, two and three decks).
+CHECKED_TABLES = {
+    "3": Rules(players=3),
+    "4 pairs": Rules(),
+    "4 solo": Rules(players=4, teams="solo"),
+    "5": Rules(players=5),
+    "6 pairs": Rules(players=6, teams="pairs"),
+    "6 solo": Rules(players=6),
+    "8": Rules(players=8),
+    "12": Rules(players=12),
+}
+
+
 class TableCheckError(AssertionError):
     """A door answered a table with the wrong shape, crashed, or refused it other than through
     the one table check."""
