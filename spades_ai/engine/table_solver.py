@@ -318,13 +318,11 @@ def _put_back(hands, seat, own, l2, l3, t):
 
 
 @kernel
-def _node_moves(hands, seat, pos, led, win, trick, broken, trick_no, t):
-    """``(legal, moves, beat)``: the seat's legal cards, those of them worth searching (one per
-    run of equivalent cards, ``distinct_moves``), and the cards that beat ``win``. A card some
-    other seat or the trick also holds a copy of is its own run: an identical copy may beat it
-    or lose to it."""
-    own = hands[seat]
-    others = _others(hands, seat, t)
+def _node_moves(own, others, pos, led, win, trick, broken, trick_no, t):
+    """``(legal, moves, beat)``: the legal cards of the seat holding ``own`` (``others``: the
+    cards the other seats hold), those of them worth searching (one per run of equivalent cards,
+    ``distinct_moves``), and the cards that beat ``win``. A card some other seat or the trick
+    also holds a copy of is its own run: an identical copy may beat it or lose to it."""
     alone = own & ~(others | trick)
     if pos == 0:
         legal = lead_mask(own, broken, trick_no, t.spade_lead, t.first_lead)
@@ -356,9 +354,10 @@ def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n,
     own = hands[seat]
     l2, l3 = _levels_above(hands, seat, t)
     maximize = _maximizes(seat, t)
-    legal, moves, beat = _node_moves(hands, seat, pos, led, win, trick, broken, trick_no, t)
+    others = _others(hands, seat, t)
+    legal, moves, beat = _node_moves(own, others, pos, led, win, trick, broken, trick_no, t)
     if pos == 0:
-        first, second = _lead_order(moves, own, own | _others(hands, seat, t))
+        first, second = _lead_order(moves, own, own | others)
     else:
         first, second = _follow_order(moves, beat, _maximizes(win_seat, t) == maximize)
     if only != ZERO:
@@ -372,7 +371,10 @@ def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n,
             c = lowest_bit(m)
             m ^= c
             rest ^= c
-            take_from(hands, seat, t.seats, c, t.decks)
+            if t.decks == 1:
+                hands[seat] = own ^ c
+            else:
+                take_from(hands, seat, t.seats, c, t.decks)
             if pos == 0:
                 v = table_node(hands, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, trick_no, n, code, alpha, beta,
                                ZERO, t, leaf)
@@ -473,5 +475,6 @@ def ranked_value(hands, leader, trick_cards, broken, trick_no, t, leaf, card):
 def ranked_legal(hands, leader, trick_cards, broken, trick_no, t):
     """The legal cards of the seat to act (must win included) in ``ranked_value``'s position."""
     led, win, _, trick, seat = _trick_state(trick_cards, leader, t)
-    legal, _, _ = _node_moves(hands, seat, np.int64(len(trick_cards)), led, win, trick, broken != 0, trick_no, t)
+    legal, _, _ = _node_moves(hands[seat], _others(hands, seat, t), np.int64(len(trick_cards)), led, win, trick,
+                              broken != 0, trick_no, t)
     return legal
