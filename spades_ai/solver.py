@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import threading
 from collections.abc import Callable, Iterable, Sequence
 
@@ -115,14 +116,16 @@ def _names(mask: int, rules: Rules) -> str:
     return " ".join(map(str, rules.engine_cards(mask)))
 
 
-def _check_first_lead(masks: list[int], leader: int, rules: Rules) -> None:
+def _check_first_lead(masks, leader: int, rules: Rules) -> None:
     """Under ``first_lead="low_club"`` the holder of the lowest club leads the first trick
-    (``masks`` in the engine's layout, where a joker or high deuce is no club)."""
+    (``masks`` every seat's cards in the engine's layout, where a joker or high deuce is no
+    club; with copies, the level of the cards held at least once)."""
     if rules.first_lead != "low_club":
         return
-    clubs = (masks[0] | masks[1] | masks[2] | masks[3]) & CLUB_MASK
+    masks = [int(m) for m in masks]
+    clubs = functools.reduce(operator.or_, masks) & CLUB_MASK
     low = clubs & -clubs
-    holder = next((s for s in range(4) if masks[s] & low), None)
+    holder = next((s for s, m in enumerate(masks) if m & low), None)
     if holder != leader:
         where = f"{_names(low, rules)} is held by seat {holder}" if holder is not None else "no club is held"
         raise ValueError(f"first_lead='low_club': the first trick is led by the holder of the lowest club, "
@@ -352,7 +355,7 @@ def _table_hands(hands, rules: Rules, played=(), trick_ids=()) -> tuple[list[Car
 
 
 def _before_trick(sets: list[CardSet], played, trick_ids) -> list[CardSet]:
-    """The hands with the cards of the trick in progress (engine ids) back where they came from."""
+    """The hands with the cards of the trick in progress (card ids) back where they came from."""
     before = list(sets)
     for s, c in zip(played, trick_ids):
         before[s] = before[s] + CardSet([c])
@@ -385,18 +388,6 @@ def _ranked_leaf(rules: Rules, n: int, won: list[int], leaf) -> np.ndarray:
     return np.ascontiguousarray(values)
 
 
-def _table_first_lead(sets: list[CardSet], leader: int, rules: Rules) -> None:
-    """Under ``first_lead="low_club"`` the first trick is led by a holder of the lowest club."""
-    if rules.first_lead != "low_club":
-        return
-    clubs = [c for h in sets for c in h if c.suit == 0]
-    low = min(clubs, default=None)
-    if low is None or low not in sets[leader]:
-        where = f"{low} is not held by seat {leader}" if low is not None else "no club is held"
-        raise ValueError(f"first_lead='low_club': the first trick is led by the holder of the lowest club, "
-                         f"not seat {leader} ({where})")
-
-
 def _table_double_dummy(hands, leader, rules: Rules, spades_broken: bool) -> int:
     leader = check_seat(leader, "leader", rules.players)
     sets, levels = _table_hands(hands, rules)
@@ -407,7 +398,7 @@ def _table_double_dummy(hands, leader, rules: Rules, spades_broken: bool) -> int
     if not 1 <= n <= rules.cards_each:
         raise ValueError(f"hands must hold 1..{rules.cards_each} cards each at {table_name(rules)}, not {n}")
     if n == rules.cards_each:
-        _table_first_lead(sets, leader, rules)
+        _check_first_lead(levels[: rules.players], leader, rules)
     side = side_of(leader, rules)
     r = rules.as_array()
     splits = _ts.ranked_splits(n, r)
@@ -437,7 +428,8 @@ def _table_card_values(hands, leader, leaf, team, tricks_won, trick, rules: Rule
     trick_no = rules.cards_each - n
     won = _tricks_won(tricks_won, trick_no, rules.players)
     if trick_no == 0:
-        _table_first_lead(_before_trick(sets, played, [int(c) for c in cards]), leader, rules)
+        before = _before_trick(sets, played, [int(c) for c in cards])
+        _check_first_lead(rules.engine_hands(before)[: rules.players], leader, rules)
     t = _ts.ranked_table(rules.as_array(), side, n)
     _table_check_trick(sets, played, cards, (leader, spades_broken, trick_no, t), rules)
     values = _ranked_leaf(rules, n, won, leaf)
@@ -453,9 +445,7 @@ def _table_check_trick(sets, played, cards, where, rules: Rules) -> None:
     leader, broken, trick_no, t = where
     ids = [rules.engine_id(c) for c in cards]
     for i, (s, card) in enumerate(zip(played, cards)):
-        before = list(sets)
-        for later, c in zip(played[i:], cards[i:]):
-            before[later] = before[later] + CardSet([int(c)])
+        before = _before_trick(sets, played[i:], [int(c) for c in cards[i:]])
         legal = int(_ts.ranked_legal(rules.engine_hands(before), leader, np.array(ids[:i], np.int64), broken, trick_no, t))
         if not legal >> ids[i] & 1:
             raise ValueError(f"seat {s} could not play {card} to the trick: its legal cards were {_names(legal, rules)}")
