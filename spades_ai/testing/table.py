@@ -85,13 +85,15 @@ class Visit:
 @dataclasses.dataclass(frozen=True)
 class Door:
     """A public door: its name, what it runs (returns a few words on the shape it answered
-    with), the part of ``capabilities.PARTS`` whose tables it declares (None: every table), and
-    the optional framework it needs (the door is skipped without it)."""
+    with), the part of ``capabilities.PARTS`` whose tables it declares (None: every table), the
+    optional framework it needs (the door is skipped without it), and the door whose result it
+    reads (``"hand"``: the played hand; ``"tournament"``: the results folder), run first."""
 
     name: str
     run: Callable[[Visit], str]
     part: str | None = None
     needs: str | None = None
+    reads: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -396,17 +398,17 @@ DOORS: tuple[Door, ...] = (
     Door("agent", _door_agent),
     Door("self-play", _door_selfplay),
     Door("tournament", _door_tournament),
-    Door("summary", _door_summary),
-    Door("run replay", _door_run_replay, part="replay"),
-    Door("json records", _door_record, part="records"),
-    Door("pbn", _door_pbn, part="pbn"),
-    Door("text", _door_text),
-    Door("html", _door_html),
-    Door("svg", _door_svg, part="svg"),
-    Door("review", _door_review),
-    Door("solver", _door_solver),
-    Door("worlds", _door_worlds),
-    Door("play_out", _door_play_out),
+    Door("summary", _door_summary, reads="tournament"),
+    Door("run replay", _door_run_replay, part="replay", reads="tournament"),
+    Door("json records", _door_record, part="records", reads="hand"),
+    Door("pbn", _door_pbn, part="pbn", reads="hand"),
+    Door("text", _door_text, reads="hand"),
+    Door("html", _door_html, reads="hand"),
+    Door("svg", _door_svg, part="svg", reads="hand"),
+    Door("review", _door_review, part="review", reads="hand"),
+    Door("solver", _door_solver, part="solver", reads="hand"),
+    Door("worlds", _door_worlds, reads="hand"),
+    Door("play_out", _door_play_out, reads="hand"),
     Door("protocol", _door_protocol, part="protocol"),
     Door("cli deal", _door_cli_deal),
     Door("cli tournament", _door_cli_tournament),
@@ -456,9 +458,7 @@ def check_table(rules: Rules | str | dict | None = None, agent="normal", *, seed
     agent = make_agent(agent) if isinstance(agent, str) else agent
     with tempfile.TemporaryDirectory(prefix="spades-check-") as folder:
         v = Visit(rules, agent, seed, Path(folder), bot, entrant=entrant)
-        needed = {"hand"} if any(d.name not in ("deal", "hand", "agent", "self-play", "tournament") for d in chosen) else set()
-        if "run replay" in {d.name for d in chosen} or "summary" in {d.name for d in chosen}:
-            needed.add("tournament")
+        needed = {d.reads for d in chosen}
         results = []
         for door in DOORS:
             if door in chosen or door.name in needed:
