@@ -10,7 +10,9 @@ Actions (one id space for both frameworks)::
 
 Seats in the observation vector are relative to the observer: 0 = itself, 1 = its left (plays
 next), 2 = its partner, 3 = its right. The layout is ``FIELDS`` (documented in
-``spades_ai.interop.pettingzoo``), defined in ``spades_ai.encoding`` and re-exported here.
+``spades_ai.interop.pettingzoo``) at four players in pairs and ``observation_layout(rules)`` at
+any table, defined in ``spades_ai.encoding`` and re-exported here; ``observation_vector`` runs
+that module's kernel, the one every learner reads.
 
 >>> from spades_ai import Rules, deal
 >>> t = Table(Rules())
@@ -44,12 +46,16 @@ from spades_ai.encoding import (  # noqa: F401 -- re-exported
     OBSERVATION_SIZE,
     PHASES,
     SLICES,
+    Layout,
     action_to_string,
     bid_action,
+    observation_layout,
 )
 from spades_ai.capabilities import require_table
+from spades_ai.encoding import write_observation
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
+from spades_ai.seats import side_of, table_name
 
 
 def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
@@ -59,53 +65,25 @@ def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
 
 
 # -- the observation vector ------------------------------------------------------------------
-def _bits(mask: int) -> np.ndarray:
-    return (np.uint64(mask) >> np.arange(52, dtype=np.uint64) & np.uint64(1)).astype(np.float32)
-
-
-def _match_fields(v: np.ndarray, seat: int, scores, bags, bag_limit: int) -> None:
-    us, them = seat % 2, 1 - seat % 2
-    v[SLICES["scores"]] = np.clip([scores[us] / 1000, scores[them] / 1000], -1.0, 1.0)
-    v[SLICES["bag_counts"]] = [bags[us] / bag_limit, bags[them] / bag_limit]
+def _match_fields(v: np.ndarray, rules: Rules, seat: int, scores, bags) -> None:
+    """The scores and bag counts of the sides, the observer's first (as the kernel writes them)."""
+    layout = observation_layout(rules)
+    order = [(side_of(seat, rules) + j) % layout.sides for j in range(layout.sides)]
+    v[layout.slices["scores"]] = np.clip([scores[k] / 1000 for k in order], -1.0, 1.0)
+    v[layout.slices["bag_counts"]] = [bags[k] / rules.bag_limit for k in order]
 
 
 def observation_vector(obs: Observation, out: np.ndarray | None = None) -> np.ndarray:
-    """The float32 vector of ``FIELDS`` for an ``Observation`` (a policy trained on the
-    PettingZoo or OpenSpiel vector can play in our tournaments through this)."""
-    v = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
-    v[:] = 0.0
-    me = obs.seat
-
-    def rel(seat: int) -> int:
-        return (seat - me) % 4
-
-    v[SLICES["own_cards"]] = _bits(int(obs.cards))
-    played = v[SLICES["played_by"]].reshape(4, 52)
-    for seat, cards in enumerate(obs.played_by):
-        played[rel(seat), [int(c) for c in cards]] = 1.0
-    trick = v[SLICES["current_trick"]].reshape(4, 52)
-    for seat, card in obs.current_trick:
-        trick[rel(seat), int(card)] = 1.0
-    if obs.current_trick:
-        v[SLICES["trick_leader"].start + rel(obs.current_trick[0][0])] = 1.0
-    bids = v[SLICES["bids"]].reshape(4, 14)
-    blind = v[SLICES["blind_nil"]]
-    won = v[SLICES["tricks_won"]]
-    for seat in range(4):
-        if obs.bids[seat] is not None:
-            bids[rel(seat), obs.bids[seat]] = 1.0
-        blind[rel(seat)] = float(obs.blind[seat])
-        won[rel(seat)] = obs.tricks_won[seat] / 13
-    phase = "blind_decision" if obs.blind_decision else obs.phase
-    v[SLICES["phase"].start + PHASES.index(phase)] = 1.0
-    v[SLICES["dealer"].start + rel(obs.dealer)] = 1.0
-    v[SLICES["spades_broken"]] = float(obs.spades_broken)
-    voids = v[SLICES["voids"]].reshape(4, 4)
-    for seat, suits in enumerate(obs.voids):
-        voids[rel(seat), sorted(suits)] = 1.0
-    _match_fields(v, me, obs.scores, obs.bag_count, obs.rules.bag_limit)
-    v[SLICES["trick_no"]] = obs.trick_no / 13
-    return v
+    """The float32 vector of ``observation_layout(obs.rules)`` for an ``Observation``, written by
+    the kernel every learner reads (``spades_ai.encoding.write_observation``): a policy trained
+    on the PettingZoo or OpenSpiel vector can play in our tournaments through this."""
+    size = observation_layout(obs.rules).size
+    if out is None:
+        out = np.zeros(size, dtype=np.float32)
+    elif out.shape != (size,) or out.dtype != np.float32:
+        raise ValueError(f"out must be a float32 array of {size} (the vector at {table_name(obs.rules)}), not {out.dtype} {out.shape}")
+    write_observation(obs.public, obs.seat, obs.engine_cards, obs.blind_decision, obs.rules_array, out)
+    return out
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -274,11 +252,12 @@ class Table:
         """``observation_vector`` of ``seat``'s view (during the deal: the phase and match facts)."""
         if self.hand is not None:
             return observation_vector(self.view(seat), out)
-        v = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
+        layout = observation_layout(self.rules)
+        v = np.zeros(layout.size, dtype=np.float32) if out is None else out
         v[:] = 0.0
-        v[SLICES["phase"].start + PHASES.index("dealing")] = 1.0
-        v[SLICES["dealer"].start + (self.dealer - seat) % 4] = 1.0
-        _match_fields(v, seat, self.scores, self.bag_count, self.rules.bag_limit)
+        v[layout.slices["phase"].start + PHASES.index("dealing")] = 1.0
+        v[layout.slices["dealer"].start + layout.relative_seat(self.dealer, seat)] = 1.0
+        _match_fields(v, self.rules, seat, self.scores, self.bag_count)
         return v
 
     def initial_cards(self, seat: int) -> int:
