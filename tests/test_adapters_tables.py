@@ -310,3 +310,43 @@ def test_openspiel_ismcts_is_our_agent_at_cutthroat():
 
     agent = OpenSpielAgent("ismcts", simulations=2, seed=1)
     assert "all legal and reproducible" in check_agent(agent, hands=1, rules=Rules.preset("cutthroat"))
+
+
+@pytest.mark.parametrize("name", ["3", pytest.param("6 pairs", marks=pytest.mark.slow)])
+def test_a_pettingzoo_match_is_play_matches_match_off_four_players(name):
+    """Normal at every seat: match 0 of the seed is ``play_matches``'s, hand by hand (its first
+    dealer, the dealer moving left, each hand's points per side, the winner)."""
+    pytest.importorskip("pettingzoo")
+    from spades_ai.interop.pettingzoo import env
+
+    rules, seed = CHECKED_TABLES[name].replace(target_score=200), 5
+    rec = sa.play_matches(["normal"] * rules.n_sides, 1, seed=seed, rules=rules)
+    e = env(rules, dealer=None, episode="match")
+    e.reset(seed=seed)
+    normal, raw, rewards = sa.make_agent("normal"), e.unwrapped, {}
+    for agent in e.agent_iter():
+        _, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            rewards[agent] = reward
+            e.step(None)
+            continue
+        obs = raw.table.view(raw.table.to_act)
+        e.step(BID_OFFSET + normal.bid(obs) if obs.phase == "bidding" else int(normal.play(obs)))
+    played = raw.episode.played
+    assert [h.points for h in played] == [tuple(p) for p in rec.points.tolist()] and len(played) > 1
+    assert [h.dealer for h in played] == rec.dealer.tolist()
+    winner = int(rec.winner[-1])
+    assert rewards == {f"player_{s}": 1.0 if side_of(s, rules) == winner else -1.0 / (rules.n_sides - 1) for s in seats(rules)}
+
+
+@pytest.mark.parametrize("name", ["3", "6 pairs"])
+def test_openspiel_api_test_on_sampled_states_off_four_players(name):
+    """OpenSpiel's integration api_test (the partial-tree checks, on 400 sampled states)."""
+    pytest.importorskip("pyspiel")
+    import unittest
+
+    from open_spiel.integration_tests import api_test
+
+    case = type("SpadesAI", (api_test.EnforceAPIOnPartialTreeBase,), {"game_name": "spades_ai", "game": load(name)})
+    result = unittest.TextTestRunner(verbosity=0).run(unittest.defaultTestLoader.loadTestsFromTestCase(case))
+    assert result.wasSuccessful() and result.testsRun == 5, result.failures + result.errors
