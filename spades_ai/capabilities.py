@@ -85,8 +85,7 @@ PARTS: dict[str, Part] = {
                         "solo, every seat is its own side and has no partner"),
     "partners": Part("the partner study", FOUR_IN_PAIRS, "docs/analysis.md",
                      "it compares each agent's value in the two partnerships of that table"),
-    "adapters": Part("the OpenSpiel and PettingZoo adapters", FOUR_IN_PAIRS, "docs/interop.md",
-                     "they share the learning environment's observation vector, a block for each of four seats"),
+    "adapters": Part("the OpenSpiel and PettingZoo adapters", EVERY_TABLE, "docs/interop.md"),
     "protocol": Part("the bot protocol", EVERY_TABLE, "docs/PROTOCOL.md"),
     "protocol 1": Part("a bot of protocol 1", FOUR_IN_PAIRS, "docs/PROTOCOL.md#versions",
                        "version 1 speaks of four seats in two pairs; a bot answering the hello with protocol 2 "

@@ -171,7 +171,7 @@ def test_a_match_still_undecided_at_the_hand_limit_is_truncated(monkeypatch):
     monkeypatch.setattr("spades_ai.interop.episode.MAX_MATCH_HANDS", 1)
     e = spz.env(sa.Rules(target_score=10_000, loss_threshold=None), episode="match")
     _, rewards, _ = play_random(e, seed=4)
-    assert rewards == dict.fromkeys(spz.AGENTS, 0.0)
+    assert rewards == dict.fromkeys(e.possible_agents, 0.0)
     assert all(e.truncations.values()) and not any(e.terminations.values())
 
 

@@ -1,16 +1,20 @@
 """What the OpenSpiel game and the PettingZoo environment share: actions, the observation vector
 and the ``Table`` that drives our ``Hand`` one action at a time. No optional dependency here.
 
-Actions (one id space for both frameworks)::
+Actions (one id space for both frameworks; ``E`` = the table's cards each, 13 at 4, 8 and 12
+players, 17 at 3, 6 and 9, 10 at 5: ``observation_layout(rules)`` gives every id)::
 
-    0..51   play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
-    52..65  bid 0..13: 52 = nil, 53 = 1, ..., 65 = 13
-    66      blind nil: offered first, before the seat looks at its cards, when the rules allow one
-    67      look: decline the blind nil, see the cards, then bid with 52..65
+    0..51          play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
+    52..52+E       bid 0..E: 52 = nil, 53 = 1, ..., 52 + E = E (65 = 13 at four players)
+    53+E           blind nil (66 at 13 cards each): offered first, before the seat looks at its cards
+    54+E           look (67 at 13 cards each): decline the blind nil, see the cards, then bid
 
-Seats in the observation vector are relative to the observer: 0 = itself, 1 = its left (plays
-next), 2 = its partner, 3 = its right. The layout is ``FIELDS`` (documented in
-``spades_ai.interop.pettingzoo``), defined in ``spades_ai.encoding`` and re-exported here.
+With several decks (6 to 12 players) a card id names every copy of the card: playing it plays
+one. Seats in the observation vector are relative to the observer: 0 = itself, 1 = its left
+(plays next), ..., N - 1 = its right (at four players in pairs 2 is its partner). The layout is
+``FIELDS`` (documented in ``spades_ai.interop.pettingzoo``) at four players in pairs and
+``observation_layout(rules)`` at any table, defined in ``spades_ai.encoding`` and re-exported
+here; ``observation_vector`` runs that module's kernel, the one every learner reads.
 
 >>> from spades_ai import Rules, deal
 >>> t = Table(Rules())
@@ -19,15 +23,20 @@ next), 2 = its partner, 3 = its right. The layout is ``FIELDS`` (documented in
 (1, ['nil', 'bid 1', 'bid 2'])
 >>> observation_vector(t.view(1)).shape
 (567,)
+>>> three = Table(Rules.preset("cutthroat"))
+>>> three.start(deal(seed=1, rules=three.rules))
+>>> three.to_act, action_to_string(three.legal_actions()[-1], three.rules), three.vector(1).shape
+(1, 'bid 17', (455,))
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 
 import numpy as np
 
-from spades_ai.cards import Card, format_hand
+from spades_ai.cards import Card, CardSet, format_hand
 from spades_ai.errors import IllegalBidError, IllegalPlayError, RulesError
 from spades_ai.game import Hand
 
@@ -44,12 +53,16 @@ from spades_ai.encoding import (  # noqa: F401 -- re-exported
     OBSERVATION_SIZE,
     PHASES,
     SLICES,
+    Layout,
     action_to_string,
     bid_action,
+    observation_layout,
 )
 from spades_ai.capabilities import require_table
+from spades_ai.encoding import write_observation
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
+from spades_ai.seats import cards_dealt, seats, side_of, table_name
 
 
 def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
@@ -59,53 +72,25 @@ def _seat_view(hand: Hand, seat: int, hide_cards: bool) -> Observation:
 
 
 # -- the observation vector ------------------------------------------------------------------
-def _bits(mask: int) -> np.ndarray:
-    return (np.uint64(mask) >> np.arange(52, dtype=np.uint64) & np.uint64(1)).astype(np.float32)
-
-
-def _match_fields(v: np.ndarray, seat: int, scores, bags, bag_limit: int) -> None:
-    us, them = seat % 2, 1 - seat % 2
-    v[SLICES["scores"]] = np.clip([scores[us] / 1000, scores[them] / 1000], -1.0, 1.0)
-    v[SLICES["bag_counts"]] = [bags[us] / bag_limit, bags[them] / bag_limit]
+def _match_fields(v: np.ndarray, rules: Rules, seat: int, scores, bags) -> None:
+    """The scores and bag counts of the sides, the observer's first (as the kernel writes them)."""
+    layout = observation_layout(rules)
+    order = [(side_of(seat, rules) + j) % layout.sides for j in range(layout.sides)]
+    v[layout.slices["scores"]] = np.clip([scores[k] / 1000 for k in order], -1.0, 1.0)
+    v[layout.slices["bag_counts"]] = [bags[k] / rules.bag_limit for k in order]
 
 
 def observation_vector(obs: Observation, out: np.ndarray | None = None) -> np.ndarray:
-    """The float32 vector of ``FIELDS`` for an ``Observation`` (a policy trained on the
-    PettingZoo or OpenSpiel vector can play in our tournaments through this)."""
-    v = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
-    v[:] = 0.0
-    me = obs.seat
-
-    def rel(seat: int) -> int:
-        return (seat - me) % 4
-
-    v[SLICES["own_cards"]] = _bits(int(obs.cards))
-    played = v[SLICES["played_by"]].reshape(4, 52)
-    for seat, cards in enumerate(obs.played_by):
-        played[rel(seat), [int(c) for c in cards]] = 1.0
-    trick = v[SLICES["current_trick"]].reshape(4, 52)
-    for seat, card in obs.current_trick:
-        trick[rel(seat), int(card)] = 1.0
-    if obs.current_trick:
-        v[SLICES["trick_leader"].start + rel(obs.current_trick[0][0])] = 1.0
-    bids = v[SLICES["bids"]].reshape(4, 14)
-    blind = v[SLICES["blind_nil"]]
-    won = v[SLICES["tricks_won"]]
-    for seat in range(4):
-        if obs.bids[seat] is not None:
-            bids[rel(seat), obs.bids[seat]] = 1.0
-        blind[rel(seat)] = float(obs.blind[seat])
-        won[rel(seat)] = obs.tricks_won[seat] / 13
-    phase = "blind_decision" if obs.blind_decision else obs.phase
-    v[SLICES["phase"].start + PHASES.index(phase)] = 1.0
-    v[SLICES["dealer"].start + rel(obs.dealer)] = 1.0
-    v[SLICES["spades_broken"]] = float(obs.spades_broken)
-    voids = v[SLICES["voids"]].reshape(4, 4)
-    for seat, suits in enumerate(obs.voids):
-        voids[rel(seat), sorted(suits)] = 1.0
-    _match_fields(v, me, obs.scores, obs.bag_count, obs.rules.bag_limit)
-    v[SLICES["trick_no"]] = obs.trick_no / 13
-    return v
+    """The float32 vector of ``observation_layout(obs.rules)`` for an ``Observation``, written by
+    the kernel every learner reads (``spades_ai.encoding.write_observation``): a policy trained
+    on the PettingZoo or OpenSpiel vector can play in our tournaments through this."""
+    size = observation_layout(obs.rules).size
+    if out is None:
+        out = np.zeros(size, dtype=np.float32)
+    elif out.shape != (size,) or out.dtype != np.float32:
+        raise ValueError(f"out must be a float32 array of {size} (the vector at {table_name(obs.rules)}), not {out.dtype} {out.shape}")
+    write_observation(obs.public, obs.seat, obs.engine_cards, obs.blind_decision, obs.rules_array, out)
+    return out
 
 
 # -- the table ---------------------------------------------------------------------------------
@@ -113,12 +98,15 @@ class Table:
     """One hand as the adapters drive it: the deal (card by card, or all at once with ``start``),
     then our ``Hand`` for every bid and card, plus which seats have looked at their cards.
 
-    The rules are our engine's: a bid or card it refuses raises ``IllegalBidError`` or
+    Any table of the rules (``rules.players`` seats, solo or in pairs, one to three decks). The
+    rules are our engine's: a bid or card it refuses raises ``IllegalBidError`` or
     ``IllegalPlayError`` and changes nothing. When the rules offer a seat a blind nil, its turn
-    to bid starts with a choice between ``BLIND_NIL`` and ``LOOK``, taken without its cards.
+    to bid starts with a choice between blind nil and look (``layout.blind_nil``,
+    ``layout.look``), taken without its cards. ``scores`` and ``bag_count`` are the sides' match
+    totals before the hand (0 when left out).
     """
 
-    def __init__(self, rules: Rules, dealer: int = 0, scores=(0, 0), bag_count=(0, 0), hands_played: int = 0):
+    def __init__(self, rules: Rules, dealer: int = 0, scores=None, bag_count=None, hands_played: int = 0):
         require_table(rules, "adapters")
         if rules.pass_cards or rules.blind_pass or rules.closed_bidding:
             raise RulesError(
@@ -131,14 +119,16 @@ class Table:
                 f"rules fields 'jokers' ({rules.jokers}) and 'deuces_high' ({rules.deuces_high}) must be 0"
             )
         self.rules = rules
+        #: the table's action ids and observation vector
+        self.layout = observation_layout(rules)
         self.dealer = dealer
-        self.scores = tuple(scores)
-        self.bag_count = tuple(bag_count)
+        self.scores = tuple(scores) if scores is not None else (0,) * rules.n_sides
+        self.bag_count = tuple(bag_count) if bag_count is not None else (0,) * rules.n_sides
         self.hands_played = hands_played
-        self.dealt: list[int] = []  # card ids in the order dealt, seat (dealer + 1 + k) % 4 first
+        self.dealt: list[int] = []  # card ids in the order dealt, the dealer's left first
         self.hand: Hand | None = None
         self.phase = "dealing"  # the hand's phase, read once after each action (it is asked often)
-        self.looked = [False] * 4
+        self.looked = [False] * rules.players
         self.actions: list[int] = []  # every seat's action, in order (all are public)
 
     def __deepcopy__(self, memo) -> Table:
@@ -154,33 +144,46 @@ class Table:
     def dealing(self) -> bool:
         return self.hand is None
 
+    @property
+    def cards_dealt(self) -> int:
+        """The cards of a whole deal: every seat's cards each."""
+        return cards_dealt(self.rules)
+
     def deal_seat(self, k: int) -> int:
-        """The seat that receives the ``k``-th card dealt."""
-        return (self.dealer + 1 + k) % 4
+        """The seat that receives the ``k``-th card dealt (the dealer's left first)."""
+        return (self.dealer + 1 + k) % self.rules.players
+
+    def undealt_copies(self) -> list[tuple[int, int]]:
+        """``(card id, copies)`` of every card still to be dealt, ascending: the table's decks
+        less the cards it removes and those dealt so far."""
+        left = _table_deck(self.rules) - CardSet(self.dealt)
+        return [(c, left.count(c)) for c in sorted(set(map(int, left)))]
 
     def undealt(self) -> list[int]:
-        taken = set(self.dealt)
-        return [c for c in range(52) if c not in taken]
+        """The card ids still to be dealt, each once, ascending."""
+        return [c for c, _ in self.undealt_copies()]
 
     def deal_card(self, card: int) -> None:
         """Deal card id ``card`` to the next seat (a chance outcome)."""
         card = int(card)
         if not self.dealing:
             raise ValueError("the deal is complete: no card is to be dealt")
-        if not 0 <= card < 52 or card in self.dealt:
-            raise ValueError(f"card {card} cannot be dealt: {'already dealt' if 0 <= card < 52 else 'not a card id'}")
+        if card not in self.undealt():
+            why = "not a card id" if not 0 <= card < 52 else f"no copy of {Card(card)} is left to deal at {table_name(self.rules)}"
+            raise ValueError(f"card {card} cannot be dealt: {why}")
         self.dealt.append(card)
-        if len(self.dealt) == 52:
-            masks = [0] * 4
+        if len(self.dealt) == self.cards_dealt:
+            hands = [CardSet() for _ in seats(self.rules)]
             for k, c in enumerate(self.dealt):
-                masks[self.deal_seat(k)] |= 1 << c
-            self.start(masks)
+                hands[self.deal_seat(k)] += CardSet([c])
+            self.start(hands)
 
-    def start(self, masks) -> None:
-        """Start the hand on a complete deal: four 13-card bitboards, seats 0..3."""
-        self.hand = Hand(list(masks), self.dealer, self.rules, self.scores, self.bag_count, self.hands_played)
+    def start(self, hands) -> None:
+        """Start the hand on a complete deal: every seat's cards (bitboards or ``CardSet``s,
+        copies included), seats 0..N-1."""
+        self.hand = Hand(list(hands), self.dealer, self.rules, self.scores, self.bag_count, self.hands_played)
         if not self.rules.blind_nil:
-            self.looked = [True] * 4
+            self.looked = [True] * self.rules.players
         self._settle()
 
     # -- whose turn, what may be done ----------------------------------------------------
@@ -205,7 +208,7 @@ class Table:
         if self.phase == "bidding" and not self.looked[h.to_act] and not h.legal_bids(blind=True):
             self.looked[h.to_act] = True
         if self.phase != "bidding":
-            self.looked = [True] * 4
+            self.looked = [True] * self.rules.players
 
     def legal_actions(self) -> list[int]:
         """The legal action ids of the seat to act, ascending (empty while dealing or over)."""
@@ -213,20 +216,21 @@ class Table:
         if h is None or self.phase == "over":
             return []
         if self.blind_pending:
-            return [BLIND_NIL, LOOK]
+            return [self.layout.blind_nil, self.layout.look]
         if self.phase == "bidding":
             return [BID_OFFSET + b for b in h.legal_bids()]
         return [int(c) for c in h.legal_cards()]
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self.layout.n_actions, dtype=np.int8)
         mask[self.legal_actions()] = 1
         return mask
 
     def apply(self, action) -> None:
         """Apply the seat to act's action id; a refused action raises and changes nothing."""
+        n_actions, blind_nil, look = self.layout.n_actions, self.layout.blind_nil, self.layout.look
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"an action is an int in 0..{N_ACTIONS - 1}, not {action!r}")
+            raise ValueError(f"an action is an int in 0..{n_actions - 1}, not {action!r}")
         action = int(action)
         h = self.hand
         if h is None:
@@ -234,31 +238,35 @@ class Table:
         seat = h.to_act
         if self.phase == "over":
             raise ValueError(f"the hand is over: action {action} is not due")
-        if not 0 <= action < N_ACTIONS:
-            raise ValueError(f"seat {seat}: action {action} is not in 0..{N_ACTIONS - 1}")
+        if not 0 <= action < n_actions:
+            raise ValueError(f"seat {seat}: action {action} is not in 0..{n_actions - 1} (the actions at {self.layout.table})")
         if self.blind_pending:
-            if action == LOOK:
-                self.looked[seat] = True
-            elif action == BLIND_NIL:
-                h.bid(0, blind=True)
-                self.looked[seat] = True  # bid made: now it may look
-            else:
-                raise IllegalBidError(
-                    f"seat {seat} must first choose blind nil ({BLIND_NIL}) or look at its cards ({LOOK}), "
-                    f"not {action_to_string(action)}"
-                )
-        elif action in (LOOK, BLIND_NIL):
+            self._blind_choice(seat, action)
+        elif action in (look, blind_nil):
             why = "it has already looked at its cards" if self.phase == "bidding" else f"the hand is {self.phase}"
-            raise IllegalBidError(f"seat {seat} may not choose {action_to_string(action)}: {why}")
+            raise IllegalBidError(f"seat {seat} may not choose {self.layout.action_to_string(action)}: {why}")
         elif action >= BID_OFFSET:
             h.bid(action - BID_OFFSET)
         elif self.phase == "bidding":
-            bids = f"{BID_OFFSET}..{BLIND_NIL - 1}"
+            bids = f"{BID_OFFSET}..{blind_nil - 1}"
             raise IllegalPlayError(f"seat {seat} played {Card(action)}, but the hand is bidding: bids are {bids}")
         else:
             h.play(action)
         self.actions.append(action)
         self._settle()
+
+    def _blind_choice(self, seat: int, action: int) -> None:
+        """The seat to act chooses blind nil or to look at its cards (nothing else)."""
+        if action == self.layout.look:
+            self.looked[seat] = True
+        elif action == self.layout.blind_nil:
+            self.hand.bid(0, blind=True)
+            self.looked[seat] = True  # bid made: now it may look
+        else:
+            raise IllegalBidError(
+                f"seat {seat} must first choose blind nil ({self.layout.blind_nil}) or look at its cards "
+                f"({self.layout.look}), not {self.layout.action_to_string(action)}"
+            )
 
     # -- what each seat sees ---------------------------------------------------------------
     def view(self, seat: int) -> Observation:
@@ -274,26 +282,27 @@ class Table:
         """``observation_vector`` of ``seat``'s view (during the deal: the phase and match facts)."""
         if self.hand is not None:
             return observation_vector(self.view(seat), out)
-        v = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
+        layout = self.layout
+        v = np.zeros(layout.size, dtype=np.float32) if out is None else out
         v[:] = 0.0
-        v[SLICES["phase"].start + PHASES.index("dealing")] = 1.0
-        v[SLICES["dealer"].start + (self.dealer - seat) % 4] = 1.0
-        _match_fields(v, seat, self.scores, self.bag_count, self.rules.bag_limit)
+        v[layout.slices["phase"].start + PHASES.index("dealing")] = 1.0
+        v[layout.slices["dealer"].start + layout.relative_seat(self.dealer, seat)] = 1.0
+        _match_fields(v, self.rules, seat, self.scores, self.bag_count)
         return v
 
-    def initial_cards(self, seat: int) -> int:
-        """The bitboard ``seat`` was dealt, once it has looked (0 before)."""
+    def initial_cards(self, seat: int) -> CardSet:
+        """The cards ``seat`` was dealt (copies included), once it has looked (empty before)."""
         if self.hand is None or not self.looked[seat]:
-            return 0
-        return int(self.hand.deal[seat])
+            return CardSet()
+        return CardSet(int(self.hand.deal[seat]))
 
-    def points(self) -> tuple[int, int]:
-        """The hand's points per team (bag penalties included); (0, 0) until it is over."""
-        return tuple(self.hand.result().points) if self.over else (0, 0)
+    def points(self) -> tuple[int, ...]:
+        """The hand's points per side (bag penalties included); all 0 until it is over."""
+        return tuple(self.hand.result().points) if self.over else (0,) * self.rules.n_sides
 
     def __str__(self) -> str:
         if self.hand is None:
-            return f"dealer {self.dealer}, dealing: {len(self.dealt)} of 52 cards dealt"
+            return f"dealer {self.dealer}, dealing: {len(self.dealt)} of {self.cards_dealt} cards dealt"
         looked = "".join("L" if x else "-" for x in self.looked)
         return f"{self.hand}\n  looked: {looked}  actions: {' '.join(map(str, self.actions))}"
 
@@ -301,7 +310,7 @@ class Table:
         """One line of what ``seat`` sees, for observation strings (``show_cards=False``: the
         public part only)."""
         if self.hand is None:
-            return f"seat {seat}, dealer {self.dealer}, dealing ({len(self.dealt)} of 52)"
+            return f"seat {seat}, dealer {self.dealer}, dealing ({len(self.dealt)} of {self.cards_dealt})"
         obs = self.view(seat)
         phase = "blind_decision" if obs.blind_decision else obs.phase
         own = "(private)" if not show_cards else format_hand(int(obs.cards)) if self.looked[seat] else "(not looked)"
@@ -309,3 +318,9 @@ class Table:
         trick = " ".join(f"{s}:{c}" for s, c in obs.current_trick) or "-"
         won = " ".join(map(str, obs.tricks_won))
         return f"seat {seat}, dealer {obs.dealer}, {phase}; cards {own}; bids {bids}; won {won}; trick {trick}"
+
+
+@functools.lru_cache(maxsize=None)
+def _table_deck(rules: Rules) -> CardSet:
+    """Every card a deal of the table gives out: its decks less the cards it removes."""
+    return CardSet.full_decks(rules.decks).take(rules.removed_cards)

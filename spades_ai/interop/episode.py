@@ -3,13 +3,15 @@ default, ``episode="hand"``) or a whole match (``episode="match"``).
 
 A match is the engine's, as ``play_matches`` and the learning environment's ``VectorEnv`` play
 it: hand after hand, the scores and bag counts carried from each hand's result into the next,
-the dealer moving one seat to the left, until ``match_winner`` names a team (the target, the
-loss threshold or ``max_hands``; a tie plays on). A match still undecided after ``MAX_MATCH_HANDS``
+the dealer moving one seat to the left, until ``match_winner`` names a side (the target, the
+loss threshold or ``max_hands``; a tie plays on), at any table: a side is a pair of partners,
+or solo one player. A match still undecided after ``MAX_MATCH_HANDS``
 hands ends unfinished, as in ``play_matches``.
 
-Returns (both adapters): a hand episode pays each player its team's points for the hand; a match
-episode pays +1 to each player of the winning team and -1 to the losers (OpenSpiel's convention
-for a game won or lost: zero-sum), and 0 to all four for an unfinished match.
+Returns (both adapters, ``seat_returns``): a hand episode pays each player its side's points for
+the hand; a match episode pays +1 to each player of the winning side and -1 / (sides - 1) to the
+others (-1 with two sides, -0.5 with three: OpenSpiel's convention for a game won or lost,
+zero-sum, as every side has as many players), and 0 to all for an unfinished match.
 
 >>> from spades_ai import Rules
 >>> from spades_ai.simulate import match_deal
@@ -17,6 +19,8 @@ for a game won or lost: zero-sum), and 0 to all four for an unfinished match.
 >>> e.table.start(match_deal(seed=1, match_no=0, hand_no=0, rules=e.rules))
 >>> e.table.dealer, e.table.scores, e.over
 (3, (0, 0), False)
+>>> side_returns(1, Rules(players=3))
+(-0.5, 1.0, -0.5)
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from spades_ai.interop.encoding import Table
 from spades_ai.learn.env import EPISODES
 from spades_ai.rules import Rules
 from spades_ai.scoring import match_winner
+from spades_ai.seats import left_of, seats, side_of, sides
 from spades_ai.selfplay.loop_kernels import MAX_MATCH_HANDS
 
 
@@ -43,14 +48,14 @@ class PlayedHand:
     """A finished hand of a match. Every card of it has been played, so all of it is public."""
 
     dealer: int
-    #: card ids in the order dealt, seat (dealer + 1 + k) % 4 first (empty if started whole)
+    #: card ids in the order dealt, the dealer's left first (empty if started whole)
     dealt: tuple[int, ...]
     #: every seat's action in order (bids, blind-nil choices, cards)
     actions: tuple[int, ...]
-    #: the hand's points per team, and the match scores and bag counts after it
-    points: tuple[int, int]
-    scores: tuple[int, int]
-    bag_count: tuple[int, int]
+    #: the hand's points per side, and the match scores and bag counts after it
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    bag_count: tuple[int, ...]
 
 
 class Episode:
@@ -67,7 +72,7 @@ class Episode:
         self.match = check_episode(episode) == "match"
         self.table = Table(rules, dealer)
         self.played: tuple[PlayedHand, ...] = ()
-        #: the winning team once a match is decided
+        #: the winning side once a match is decided
         self.winner: int | None = None
         #: a match still undecided after MAX_MATCH_HANDS hands
         self.unfinished = False
@@ -96,25 +101,36 @@ class Episode:
         self.played += (hand,)
         self.winner = match_winner(result.scores, self.rules, hands_played=k)
         if self.winner is None and k < MAX_MATCH_HANDS:
-            self.table = Table(self.rules, (t.dealer + 1) % 4, result.scores, result.bag_count, k)
+            self.table = Table(self.rules, left_of(t.dealer, self.rules), result.scores, result.bag_count, k)
             return True
         self.unfinished = self.winner is None
         return False
 
-    def team_returns(self) -> tuple[float, float]:
-        """Each team's return once the episode is over, (0, 0) before (see the module docstring)."""
+    def seat_returns(self) -> tuple[float, ...]:
+        """Each seat's return once the episode is over, all 0.0 before (see the module docstring)."""
+        rules = self.rules
         if not self.over:
-            return (0.0, 0.0)
-        if not self.match:
-            return tuple(float(p) for p in self.table.points())
-        if self.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+            by_side = (0.0,) * rules.n_sides
+        elif not self.match:
+            by_side = tuple(float(p) for p in self.table.points())
+        elif self.winner is None:
+            by_side = (0.0,) * rules.n_sides
+        else:
+            by_side = side_returns(self.winner, rules)
+        return tuple(by_side[side_of(seat, rules)] for seat in seats(rules))
 
     def summary(self) -> str:
         """The match before the hand in progress, in one line (empty for a hand episode)."""
         if not self.match:
             return ""
         t = self.table
-        s, b = t.scores, t.bag_count
-        return f"match hand {t.hands_played}, scores {s[0]} / {s[1]}, bags {b[0]} / {b[1]}"
+        scores, bags = " / ".join(map(str, t.scores)), " / ".join(map(str, t.bag_count))
+        return f"match hand {t.hands_played}, scores {scores}, bags {bags}"
+
+
+def side_returns(winner: int, rules: Rules) -> tuple[float, ...]:
+    """Each side's return of a match won by side ``winner`` at the table of ``rules``: +1, and
+    -1 / (sides - 1) to every other side, so that the players' returns sum to 0 (every side
+    has as many players)."""
+    loss = -1.0 / (rules.n_sides - 1)
+    return tuple(1.0 if side == winner else loss for side in sides(rules))

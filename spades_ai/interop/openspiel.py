@@ -5,38 +5,49 @@ Importing this module registers the game ``"spades_ai"``::
     import pyspiel
     import spades_ai.interop.openspiel
     game = pyspiel.load_game("spades_ai", {"bag_limit": 5, "blind_nil": True})
+    cutthroat = pyspiel.load_game("spades_ai", {"players": 3})     # or params_from_rules("cutthroat")
 
-Game: Spades played by our engine (``spades_ai.Hand``) under our ``Rules``. Players 0..3 are
-our seats (clockwise; partners 0 and 2, 1 and 3). With ``episode="hand"`` (the default) an
-episode is one hand: the deal, the bidding from the dealer's left, then 13 tricks, the match
-score and bag count at 0. With ``episode="match"`` it is a whole match (``interop.episode``):
-hand after hand, each dealt by chance nodes, the scores and bags carried and the dealer moving
-left, until a team wins by the rules (``target_score``, ``loss_threshold``, ``max_hands``).
-Returns: in a hand, each player gets its team's points for the hand (``Hand.result().points``,
-bag penalties included), 1.0 per point: a made bid of 4 is 40.0 (plus 1.0 per bag), a made nil
-+100.0; general-sum, the two teams' points are independent. In a match, +1.0 to each player of
-the winning team and -1.0 to the others (zero-sum); 0.0 to all if a match is still undecided after
-``interop.episode.MAX_MATCH_HANDS`` hands (the bound ``max_game_length`` and
-``max_chance_nodes_in_history`` count). Rewards come only at the end (terminal).
-Actions (``spades_ai.interop.encoding``; the same ids in the PettingZoo environment)::
+Game: Spades played by our engine (``spades_ai.Hand``) under our ``Rules``, at every table of the
+rules: the game parameters ``players`` (3 to 12) and ``teams`` (``"pairs"``, ``"solo"``, or ""
+for that many players' default) choose it, and the decks, the cards removed and the cards each
+``E`` follow (docs/rules.md). Players 0..N-1 are our seats (clockwise; at four players in pairs
+partners 0 and 2, 1 and 3; in pairs seat s and s + N/2; solo every seat is its own side). With
+``episode="hand"`` (the default) an episode is one hand: the deal, the bidding from the dealer's
+left, then ``E`` tricks, the match score and bag count at 0. With ``episode="match"`` it is a
+whole match (``interop.episode``): hand after hand, each dealt by chance nodes, the scores and
+bags carried and the dealer moving left, until a side wins by the rules (``target_score``,
+``loss_threshold``, ``max_hands``).
+Returns: in a hand, each player gets its side's points for the hand (its team's in pairs, its
+own solo: ``Hand.result().points``, bag penalties included), 1.0 per point: a made bid of 4 is
+40.0 (plus 1.0 per bag), a made nil +100.0; general-sum, the sides' points are independent. In a
+match, +1.0 to each player of the winning side and -1.0 / (sides - 1) to the others (zero-sum);
+0.0 to all if a match is still undecided after ``interop.episode.MAX_MATCH_HANDS`` hands (the
+bound ``max_game_length`` and ``max_chance_nodes_in_history`` count). Rewards come only at the
+end (terminal).
+Actions (``spades_ai.interop.encoding``; the same ids in the PettingZoo environment; ``E`` cards
+each, 13 at 4, 8 and 12 players, so 68 actions there, 72 at 3 players)::
 
-    0..51   play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
-    52..65  bid 0..13: 52 = nil, 53 = 1, ..., 65 = 13
-    66      blind nil: offered first, before the seat looks at its cards, when the rules allow one
-    67      look: decline the blind nil, see the cards, then bid with 52..65
+    0..51          play a card: our card id, suit * 13 + rank (suits C D H S, ranks 2..A): 0 = 2C, 51 = AS
+    52..52+E       bid 0..E: 52 = nil, 53 = 1, ..., 52 + E = E
+    53+E           blind nil: offered first, before the seat looks at its cards, when the rules allow one
+    54+E           look: decline the blind nil, see the cards, then bid
 
-Chance: 52 chance nodes deal the cards one at a time, outcome = card id, uniform over the cards
-not yet dealt; the k-th card goes to seat (dealer + 1 + k) % 4.
+Chance: ``N * E`` chance nodes deal the cards one at a time, outcome = card id, with the
+probability of drawing one of its copies left among the cards not yet dealt (the table's decks
+less the cards it removes: uniform over the undealt cards with one deck); the k-th card goes to
+seat (dealer + 1 + k) % N.
 Parameters: every field of ``spades_ai.Rules`` under its own name and default, checked by
 ``Rules`` (an error names the parameter); ``target_score``, ``loss_threshold`` and ``max_hands``
-take 0 for None (off). Plus ``dealer`` (0..3, default 0: the first hand's dealer) and
-``episode`` (``"hand"`` or ``"match"``).
-Observation tensor: the 567 floats of ``encoding.FIELDS`` from the player's point of view
-(listed field by field in ``spades_ai.interop.pettingzoo``; in a match the scores and bag counts
-are the match's). Information state tensor: the same, then the cards the player was dealt (52,
-once it has looked at them), then every card played in order (52 x 52 one-hot), which makes it
-perfect recall within the hand (in a match, earlier hands enter it only through the scores and
-bags; the information state string holds all of them). Strings: readable, no hidden card.
+take 0 for None (off), ``teams`` "" for None. Plus ``dealer`` (a seat, default 0: the first
+hand's dealer) and ``episode`` (``"hand"`` or ``"match"``).
+Observation tensor: the floats of ``observation_layout(rules)`` (567 at four players in pairs,
+``encoding.FIELDS``, listed field by field in ``spades_ai.interop.pettingzoo``; 455 at three)
+from the player's point of view (in a match the scores and bag counts are the match's).
+Information state tensor: the same, then the cards the player was dealt (``decks`` planes of 52,
+once it has looked at them), then every card played in order (``N * E`` x 52 one-hot), which
+makes it perfect recall within the hand (in a match, earlier hands enter it only through the
+scores and bags; the information state string holds all of them). Strings: readable, no hidden
+card.
 
 Determinizing algorithms: ``state.resample_from_infostate(player, sampler)`` draws a state the
 player cannot tell from this one, exactly uniformly among the deals that fit everything it has
@@ -56,6 +67,9 @@ uniformly among the deals that fit it, so it can sit in our tournaments
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
 (True, 52)
+>>> six = pyspiel.load_game("spades_ai", params_from_rules(players=6, teams="pairs"))
+>>> six.num_players(), six.num_distinct_actions(), six.new_initial_state().chance_outcomes()[:2]
+(6, 72, [(0, 0.0196078431372549), (1, 0.0196078431372549)])
 """
 
 from __future__ import annotations
@@ -69,26 +83,18 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.agents.registry import make_agent
-from spades_ai.cards import Card, format_hand, mask_to_cards, to_card
+from spades_ai.cards import Card, CardSet, format_hand, mask_to_cards, to_card
 from spades_ai.capabilities import require_table
 from spades_ai.checks import is_int
+from spades_ai.encoding import table_rules
 from spades_ai.errors import RulesError
 from spades_ai.kernels import decision_stream
 from spades_ai.interop.episode import MAX_MATCH_HANDS, Episode, PlayedHand, check_episode
-from spades_ai.interop.encoding import (
-    BID_OFFSET,
-    BLIND_NIL,
-    LOOK,
-    N_ACTIONS,
-    OBSERVATION_SIZE,
-    SLICES,
-    Table,
-    action_to_string,
-    bid_action,
-)
+from spades_ai.interop.encoding import BID_OFFSET, Table, observation_layout
 from spades_ai.observation import Observation
-from spades_ai.rules import Rules
-from spades_ai.simulate import deal_masks
+from spades_ai.rules import TABLES, Rules
+from spades_ai.seats import cards_dealt, left_of, seat_order, seats
+from spades_ai.simulate import deal
 
 GAME_NAME = "spades_ai"
 #: Rules fields that may be None: the game parameter takes 0 for None ("" for a text field).
@@ -124,17 +130,20 @@ def rules_from_params(params: dict) -> tuple[Rules, int, str]:
         episode = check_episode(values.pop("episode"))
     except ValueError as e:
         raise RulesError(f"{GAME_NAME} parameter {e}") from None
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < 4:
-        raise RulesError(f"{GAME_NAME} parameter 'dealer' must be a seat 0..3, not {dealer!r}")
     fields = {k: (None if k in _OPTIONAL and v == _NONE[k] and not isinstance(v, bool) else v) for k, v in values.items()}
     rules = Rules(**fields)
     require_table(rules, "adapters")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+        raise RulesError(f"{GAME_NAME} parameter 'dealer' must be a seat 0..{rules.players - 1}, not {dealer!r}")
     return rules, dealer, episode
 
 
-def params_from_rules(rules: Rules | None = None, dealer: int = 0, episode: str = "hand") -> dict:
-    """The game parameters of ``rules`` (``pyspiel.load_game("spades_ai", params_from_rules(r))``)."""
-    rules = Rules() if rules is None else rules
+def params_from_rules(rules=None, dealer: int = 0, episode: str = "hand", *, players: int | None = None,
+                      teams: bool | str | None = None) -> dict:  # fmt: skip
+    """The game parameters of the table of ``rules`` (a ``Rules``, a preset's name or None, with
+    ``players`` and ``teams`` set on them: ``spades_ai.encoding.table_rules``), for
+    ``pyspiel.load_game("spades_ai", params_from_rules("cutthroat"))``."""
+    rules = table_rules(rules, players, teams)
     params = {k: getattr(rules, k) for k in PARAMETERS if k not in ("dealer", "episode")}
     params = {k: (_NONE[k] if v is None else v) for k, v in params.items()}
     params["dealer"] = dealer
@@ -151,8 +160,8 @@ def _game_type(zero_sum: bool) -> pyspiel.GameType:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4,
-        min_num_players=4,
+        max_num_players=max(TABLES),
+        min_num_players=min(TABLES),
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -167,11 +176,15 @@ _MATCH_TYPE = _game_type(zero_sum=True)
 
 
 def utility_bounds(rules: Rules) -> tuple[float, float]:
-    """Bounds on one team's points for one hand from a bag count below the limit (not tight)."""
+    """Bounds on one side's points for one hand from a bag count below the limit (not tight):
+    every seat of the side bids all ``E`` tricks and is set, or makes ``E`` with every bag, and
+    each of its nils is won or lost."""
     nil = max(rules.nil_bonus, rules.blind_nil_bonus if rules.blind_nil else 0) if rules.nil else 0
     per_trick = 20 if rules.ten_for_200 else 10
-    penalties = (rules.bag_limit - 1 + 13) // rules.bag_limit
-    return float(-10 * 13 - 2 * nil - penalties * rules.bag_penalty), float(per_trick * 13 + 13 + 2 * nil)
+    each, seated = rules.cards_each, rules.players // rules.n_sides  # seats a side
+    penalties = (rules.bag_limit - 1 + each) // rules.bag_limit
+    low = -10 * seated * each - rules.failed_bid - seated * nil - penalties * rules.bag_penalty
+    return float(low), float(per_trick * each + each + seated * nil)
 
 
 class SpadesGame(pyspiel.Game):
@@ -183,14 +196,16 @@ class SpadesGame(pyspiel.Game):
         match = episode == "match"
         low, high = (-1.0, 1.0) if match else utility_bounds(rules)
         hands = MAX_MATCH_HANDS if match else 1
+        self.layout = observation_layout(rules)
+        n = rules.players
         info = pyspiel.GameInfo(
-            num_distinct_actions=N_ACTIONS,
+            num_distinct_actions=self.layout.n_actions,
             max_chance_outcomes=52,
-            num_players=4,
+            num_players=n,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if match else None,
-            max_game_length=hands * (52 + 4 + (4 if rules.blind_nil else 0)),
+            max_game_length=hands * (cards_dealt(rules) + n + (n if rules.blind_nil else 0)),
         )
         super().__init__(_MATCH_TYPE if match else _GAME_TYPE, info, params_from_rules(rules, dealer, episode))
         self.rules = rules
@@ -203,10 +218,10 @@ class SpadesGame(pyspiel.Game):
         return SpadesState(self)
 
     def max_chance_nodes_in_history(self):
-        return 52 * (MAX_MATCH_HANDS if self.episode == "match" else 1)
+        return cards_dealt(self.rules) * (MAX_MATCH_HANDS if self.episode == "match" else 1)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        return SpadesObserver(iig_obs_type, params)
+        return SpadesObserver(iig_obs_type, params, self.rules)
 
 
 class SpadesState(pyspiel.State):
@@ -239,8 +254,9 @@ class SpadesState(pyspiel.State):
         return self._episode.table.legal_actions()
 
     def chance_outcomes(self):
-        cards = self._episode.table.undealt()
-        return [(c, 1.0 / len(cards)) for c in cards]
+        copies = self._episode.table.undealt_copies()
+        left = sum(n for _, n in copies)
+        return [(c, n / left) for c, n in copies]
 
     def _apply_action(self, action):
         e = self._episode
@@ -257,14 +273,13 @@ class SpadesState(pyspiel.State):
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {Card(int(action))}"
-        return action_to_string(action)
+        return self._episode.table.layout.action_to_string(action)
 
     def is_terminal(self):
         return self._episode.over
 
     def returns(self):
-        team = self._episode.team_returns()
-        return [team[p % 2] for p in range(4)]
+        return list(self._episode.seat_returns())
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` cannot tell from this one, drawn exactly uniformly among the
@@ -275,15 +290,16 @@ class SpadesState(pyspiel.State):
         The cards of earlier hands of a match are all public (every card is played), so only
         the hand in progress is redrawn: its history is replayed on the new deal.
         """
-        if not is_int(player_id) or not 0 <= player_id < 4:
-            raise ValueError(f"player_id must be a player 0..3, not {player_id!r}")
-        player = int(player_id)
         t = self._episode.table
+        n = t.rules.players
+        if not is_int(player_id) or not 0 <= player_id < n:
+            raise ValueError(f"player_id must be a player 0..{n - 1}, not {player_id!r}")
+        player = int(player_id)
         if t.dealing and not t.dealt:
             return self.clone()
         key = np.uint64(_sampler_key(probability_sampler))
         if t.dealing:  # nobody has seen a card yet: any cards will do
-            cards = dealing_order(deal_masks(int(key), 0, 1)[0], t.dealer)[: len(t.dealt)]
+            cards = dealing_order(deal(int(key), 0, t.rules), t.dealer)[: len(t.dealt)]
         else:
             obs = t.view(player)
             key = decision_stream(key, obs.public, player, np.uint64(obs.engine_cards))
@@ -324,19 +340,22 @@ def _sampler_key(sampler) -> int:
     return key
 
 
-def sampled_deal(obs: Observation, looked: bool, key) -> list[int]:
-    """The four seats' dealt bitboards in a deal drawn exactly uniformly among those that fit
-    what ``obs.seat`` has seen (``looked``: whether it has seen its cards), from the random
-    stream ``key``."""
+def sampled_deal(obs: Observation, looked: bool, key) -> list[CardSet]:
+    """Every seat's dealt cards (copies included) in a deal drawn exactly uniformly among the
+    physical deals that fit what ``obs.seat`` has seen (``looked``: whether it has seen its
+    cards), from the random stream ``key``."""
+    rules = obs.rules
     if not looked:  # no card seen nor played; blind nil never combines with bids that show spades
-        return [int(m) for m in deal_masks(int(key), 0, 1)[0]]
+        return list(deal(int(key), 0, rules))
     _, worlds = sample_worlds_kernel(np.uint64(key), obs.public, obs.seat, np.uint64(obs.engine_cards), obs.rules_array, 1)
-    return [int(worlds[0][s]) | int(obs.played_by[s]) for s in range(4)]
+    n, row = rules.players, worlds[0]
+    held = [CardSet.from_levels(*(int(row[k * n + s]) for k in range(rules.decks))) for s in seats(rules)]
+    return [held[s] + obs.played_by[s] for s in seats(rules)]
 
 
-def dealing_order(masks, dealer: int) -> list[int]:
-    """The 52 chance outcomes that deal ``masks`` (seats 0..3, bitboards or ``CardSet``s):
-    card k goes to seat (dealer + 1 + k) % 4.
+def dealing_order(hands, dealer: int) -> list[int]:
+    """The chance outcomes that deal ``hands`` (every seat's cards, seats 0..N-1: bitboards or
+    ``CardSet``s, copies included): card k goes to seat (dealer + 1 + k) % N.
 
     >>> import spades_ai as sa
     >>> state = pyspiel.load_game("spades_ai").new_initial_state()
@@ -345,19 +364,20 @@ def dealing_order(masks, dealer: int) -> list[int]:
     >>> state.current_player()
     1
     """
-    held = [mask_to_cards(int(m)) for m in masks]
-    return [int(held[(dealer + 1 + k) % 4][k // 4]) for k in range(52)]
+    held = [mask_to_cards(int(m)) for m in hands]
+    n = len(held)
+    return [int(held[(dealer + 1 + k) % n][k // n]) for k in range(sum(map(len, held)))]
 
 
 class SpadesObserver:
     """Tensors and strings for ``"spades_ai"`` (OpenSpiel's Python observer protocol).
 
-    Default: the observation vector. ``perfect_recall``: also the dealt cards and the play
-    sequence. ``private_info=NONE``: the player's own cards are left out (the public view);
-    ``public_info=False``: only the player's own cards.
+    Default: the observation vector of the table of ``rules``. ``perfect_recall``: also the
+    dealt cards and the play sequence. ``private_info=NONE``: the player's own cards are left out
+    (the public view); ``public_info=False``: only the player's own cards.
     """
 
-    def __init__(self, iig_obs_type=None, params=None):
+    def __init__(self, iig_obs_type=None, params=None, rules: Rules | None = None):
         if params:
             raise ValueError(f"the {GAME_NAME} observer takes no parameters, not {dict(params)}")
         if iig_obs_type is None:
@@ -367,15 +387,17 @@ class SpadesObserver:
         self.public = iig_obs_type.public_info
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = iig_obs_type.perfect_recall
+        self.layout = layout = observation_layout(rules)
+        planes = 52 * layout.decks  # the cards of a hand: a plane of 52 per copy level
         pieces = []
         if self.public:
-            pieces.append(("observation", (OBSERVATION_SIZE,)))
+            pieces.append(("observation", (layout.size,)))
         elif self.private:
-            pieces.append(("own_cards", (52,)))
+            pieces.append(("own_cards", (planes,)))
         if self.perfect_recall and self.private:
-            pieces.append(("dealt_cards", (52,)))
+            pieces.append(("dealt_cards", (planes,)))
         if self.perfect_recall and self.public:
-            pieces.append(("play_sequence", (52, 52)))
+            pieces.append(("play_sequence", (layout.players * layout.cards_each, 52)))
         self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
         self.dict = {}
         at = 0
@@ -383,20 +405,23 @@ class SpadesObserver:
             size = int(np.prod(shape))
             self.dict[name] = self.tensor[at : at + size].reshape(shape)
             at += size
-        self._vector = np.zeros(OBSERVATION_SIZE, np.float32)
+        self._vector = np.zeros(layout.size, np.float32)
 
     def set_from(self, state, player):
         t = _table_of(state)
+        if t.layout.table != self.layout.table:
+            raise ValueError(f"this observer is of the game at {self.layout.table}, not of a state at {t.layout.table}")
+        own = self.layout.slices["own_cards"]
         v = t.vector(player, out=self._vector)
         if not self.private:
-            v[SLICES["own_cards"]] = 0.0
+            v[own] = 0.0
         if "observation" in self.dict:
             self.dict["observation"][:] = v
         if "own_cards" in self.dict:
-            self.dict["own_cards"][:] = v[SLICES["own_cards"]]
+            self.dict["own_cards"][:] = v[own]
         if "dealt_cards" in self.dict:
-            dealt = t.initial_cards(player)
-            self.dict["dealt_cards"][:] = [dealt >> c & 1 for c in range(52)]
+            levels = t.initial_cards(player).levels()
+            self.dict["dealt_cards"][:] = [levels[c // 52] >> (c % 52) & 1 for c in range(52 * self.layout.decks)]
         if "play_sequence" in self.dict:
             seq = self.dict["play_sequence"]
             seq[:] = 0.0
@@ -413,25 +438,29 @@ class SpadesObserver:
                 return f"p{player} dealt {format_hand(t.initial_cards(player))}"
             held = int(t.view(player).cards) if t.hand is not None else 0
             return f"p{player} holds {format_hand(held)}"
+        return self._public_string(e, player)
+
+    def _public_string(self, e: Episode, player: int) -> str:
+        t = e.table
         match = f"{e.summary()}; " if e.match else ""
         if not self.perfect_recall:
             return match + t.seat_summary(player, show_cards=self.private)
         cards = mask_to_cards(t.initial_cards(player)) if self.private else []
         dealt = f"dealt {' '.join(map(str, cards))}" if cards else "cards unseen"
-        progress = f"dealing {len(t.dealt)}/52" if t.dealing else "dealt"
+        progress = f"dealing {len(t.dealt)}/{t.cards_dealt}" if t.dealing else "dealt"
         # earlier hands of a match are public: every card of them was played
-        earlier = "".join(f"hand {k} {_played_text(h)}; " for k, h in enumerate(e.played))
-        return f"{earlier}p{player} dealer {t.dealer} {progress}; {dealt}; {_actions_text(t.actions)}"
+        earlier = "".join(f"hand {k} {_played_text(h, t.layout)}; " for k, h in enumerate(e.played))
+        return f"{earlier}p{player} dealer {t.dealer} {progress}; {dealt}; {_actions_text(t.actions, t.layout)}"
 
 
-def _actions_text(actions) -> str:
-    return " ".join(action_to_string(a).replace(" ", "") for a in actions)
+def _actions_text(actions, layout) -> str:
+    return " ".join(layout.action_to_string(a).replace(" ", "") for a in actions)
 
 
 @functools.lru_cache(maxsize=4096)
-def _played_text(hand: PlayedHand) -> str:
+def _played_text(hand: PlayedHand, layout) -> str:
     """A finished hand in an information state string (asked again at every search node)."""
-    return f"dealer {hand.dealer}: {_actions_text(hand.actions)}"
+    return f"dealer {hand.dealer}: {_actions_text(hand.actions, layout)}"
 
 
 def _episode_of(state) -> Episode:
@@ -449,9 +478,10 @@ def _table_of(state) -> Table:
 # -- our agents as OpenSpiel bots ----------------------------------------------------------------
 class SpadesBot(pyspiel.Bot):
     """One of our agents (``"normal"``, a ``make_agent`` result, any object with ``bid`` and
-    ``play``) as an OpenSpiel bot for ``"spades_ai"``.
+    ``play``) as an OpenSpiel bot for ``"spades_ai"``, at any table.
 
-    >>> bots = [SpadesBot("normal") for _ in range(4)]
+    >>> game = pyspiel.load_game("spades_ai", params_from_rules("cutthroat"))
+    >>> bots = [SpadesBot("normal") for _ in range(game.num_players())]
     """
 
     def __init__(self, agent="normal", player_id: int | None = None):
@@ -479,18 +509,19 @@ class SpadesBot(pyspiel.Bot):
             raise ValueError(f"no player is to act in this state: {why}")
         obs = table.view(seat)
         name = getattr(self.agent, "name", type(self.agent).__name__)
+        layout = table.layout
         if table.blind_pending:
             wants = getattr(self.agent, "blind_nil", None)
-            action = BLIND_NIL if wants is not None and wants(obs) else LOOK
+            action = layout.blind_nil if wants is not None and wants(obs) else layout.look
         elif obs.phase == "bidding":
             b = self.agent.bid(obs)
-            if not is_int(b):
-                raise ValueError(f"agent {name!r} at seat {seat} bid {b!r}, not an int")
-            action = bid_action(b)
+            if not is_int(b) or not 0 <= b <= layout.cards_each:
+                raise ValueError(f"agent {name!r} at seat {seat} bid {b!r}, not an int in 0..{layout.cards_each}")
+            action = layout.bid_action(b)
         else:
             action = int(to_card(self.agent.play(obs)))
         if action not in table.legal_actions():
-            raise ValueError(f"agent {name!r} at seat {seat} chose an illegal {action_to_string(action)}")
+            raise ValueError(f"agent {name!r} at seat {seat} chose an illegal {layout.action_to_string(action)}")
         return action
 
 
@@ -517,17 +548,17 @@ def state_from_observation(obs: Observation, seed: int = 0):
     for card in dealing_order(sampled_deal(obs, not obs.blind_decision, key), dealer):
         state.apply_action(card)
     table = state.table
-    for i in range(4):
-        bidder = (dealer + 1 + i) % 4
+    layout = table.layout
+    for bidder in seat_order(left_of(dealer, rules), rules):
         b = obs.bids[bidder]
         if b is None:
             break
         if table.blind_pending:
-            state.apply_action(BLIND_NIL if obs.blind[bidder] else LOOK)
+            state.apply_action(layout.blind_nil if obs.blind[bidder] else layout.look)
         if not obs.blind[bidder]:
-            state.apply_action(bid_action(b))
+            state.apply_action(layout.bid_action(b))
     if table.blind_pending and not obs.blind_decision:
-        state.apply_action(LOOK)
+        state.apply_action(layout.look)
     for _, card in obs.plays:
         state.apply_action(int(card))
     if state.current_player() != seat:
@@ -619,7 +650,7 @@ class OpenSpielAgent:
         if isinstance(self.bot, pyspiel.Bot):
             bot = self.bot
         else:
-            key = decision_stream(self.seed ^ 0x5EED, obs.public, obs.seat, np.uint64(int(obs.cards)))
+            key = decision_stream(self.seed ^ 0x5EED, obs.public, obs.seat, np.uint64(obs.engine_cards))
             bot = self.bot(state.get_game(), obs.seat, int(key) % (2**31 - 1))
         action = int(bot.step(state))
         if action not in state.legal_actions():
@@ -627,7 +658,7 @@ class OpenSpielAgent:
         return action
 
     def blind_nil(self, obs: Observation) -> bool:
-        return self._action(obs) == BLIND_NIL
+        return self._action(obs) == observation_layout(obs.rules).blind_nil
 
     def bid(self, obs: Observation) -> int:
         return self._action(obs) - BID_OFFSET

@@ -5,11 +5,11 @@ for the environment, ``learn.dataset`` for the decision rows."""
 
 import numpy as np
 
-from spades_ai.engine.bids import legal_bids
+from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import U64
 from spades_ai.engine.jit import hot_kernel, inline_kernel
 from spades_ai.engine.state import P_PHASE, P_TO_ACT, PHASE_BIDDING, legal_now
-from spades_ai.encoding import BID_OFFSET, BLIND_NIL, LOOK, N_ACTIONS, id_mask, set_bits
+from spades_ai.encoding import BID_OFFSET, blind_nil_action, id_mask, look_action, n_actions, set_bits
 from spades_ai.rules import R_EXTRA, R_N_EXTRA
 
 
@@ -24,15 +24,16 @@ def engine_id(card, rules):
 
 @hot_kernel
 def write_mask(pub, hand, blind_pending, rules, out):
-    """``out`` (int8, ``N_ACTIONS``) = the legal actions of the seat to act holding ``hand``."""
-    for k in range(N_ACTIONS):
+    """``out`` (int8, at least ``n_actions(rules)``) = the legal actions of the seat to act
+    holding ``hand``."""
+    for k in range(n_actions(rules)):
         out[k] = 0
     if pub[P_PHASE] == PHASE_BIDDING:
         if blind_pending:
-            out[BLIND_NIL] = 1
-            out[LOOK] = 1
+            out[blind_nil_action(rules)] = 1
+            out[look_action(rules)] = 1
         else:
-            set_bits(out, BID_OFFSET, U64(legal_bids(pub[P_TO_ACT], hand, pub, rules) & 0x3FFF))
+            set_bits(out, BID_OFFSET, U64(legal_bids(pub[P_TO_ACT], hand, pub, rules) & BID_BITS))
     else:
         set_bits(out, 0, id_mask(legal_now(pub, hand, rules), rules))
 
