@@ -25,19 +25,26 @@ from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, Ille
 from spades_ai.observation import Observation, PublicFacts, bids_in_mask
 from spades_ai.rules import R_HOOK, Rules
 from spades_ai.scoring import HandResult
-from spades_ai.seats import cards_dealt, partner, seat_order
+from spades_ai.seats import cards_dealt, partner, seat_order, table_rules
 from spades_ai.checks import check_count, check_dealer
 from spades_ai.engine.bits import SUIT_MASK
 from spades_ai.engine.play import follow_mask
 
-def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """The four seats' cards of a deal at the default table, from four hands (strings, card
-    lists or bitboards); another table's deal is read by ``Rules.parse_hands`` (``Hand`` does).
+def parse_deal(hands, table: Rules | int | None = None) -> tuple[CardSet, ...]:
+    """Every seat's cards of a deal at ``table`` (its ``Rules``, or its number of players; four
+    in pairs by default), from one hand a seat (strings, card lists or bitboards) of the
+    table's ``cards_each`` cards, copies allowed as its decks have them.
 
     A string with ``/`` between the hands (``"AS KS ... / ... / ... / ..."``) also works.
-    Anything that is not a full, valid deal raises ``ValueError`` saying what is wrong.
+    Anything that is not a full, valid deal of the table raises ``ValueError`` saying what is
+    wrong (the seat, the card, the table).
+
+    >>> from spades_ai import deal
+    >>> [len(cards) for cards in parse_deal(deal(1, rules=Rules(players=3)), 3)]
+    [17, 17, 17]
     """
-    return parse_hands(hands, 13)
+    rules = table_rules(table)
+    return rules.parse_hands(hands, rules.cards_each)
 
 
 class Hand(PublicFacts):
