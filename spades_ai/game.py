@@ -1,10 +1,11 @@
 """``Hand``: one hand of Spades, validated and printable, driven by the engine's kernels.
 
 >>> from spades_ai import Hand, deal
+>>> from spades_ai.seats import seats
 >>> h = Hand(deal(seed=1))
 >>> h.phase, h.to_act
 ('bidding', 1)
->>> for _ in range(4):
+>>> for _ in seats(h.rules):
 ...     h.bid(3)
 >>> h.phase, h.to_act
 ('playing', 1)
@@ -18,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_hands, to_card
+from spades_ai.cards import SUIT_NAMES, Card, CardSet, to_card
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError
@@ -192,10 +193,10 @@ class Hand(PublicFacts):
             raise IllegalPassError(f"seat {seat} passed a bad card: {exc}", "bad_pass", str(exc)) from None
         names = " ".join(map(str, chosen)) or "no card"
         n = int(_st.pass_count(self._pub, self.rules_array))
-        if not int(_st.passers(self._pub, self.rules_array)) >> seat & 1:
+        if not (int(_st.passers(self._pub, self.rules_array)) >> seat) & 1:
             why = "only a team with a blind nil bidder exchanges cards after the bidding"
             raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "not_passer", why)
-        if int(self._pub[_st.P_PASS_DONE]) >> seat & 1:
+        if (int(self._pub[_st.P_PASS_DONE]) >> seat) & 1:
             why = "it has already chosen its pass"
             raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "already_chosen", why)
         if len(chosen) != n or len(set(chosen)) != n:
@@ -462,9 +463,8 @@ def _bid_name(n: int, blind: bool) -> str:
 
 
 def _side_values(values, field: str, n_sides: int) -> tuple[int, ...]:
-    """``values`` as one int a side (at four in pairs: team 0, team 1), else ``FieldError``
-    naming ``field``."""
-    want = "a pair of ints (team 0, team 1)" if n_sides == 2 else f"{n_sides} ints, one a side"
+    """``values`` as one int a side (sides 0, 1, ...), else ``FieldError`` naming ``field``."""
+    want = "a pair of ints (side 0, side 1)" if n_sides == 2 else f"{n_sides} ints, one a side"
     try:
         ints = tuple(operator.index(v) for v in values)
     except TypeError:

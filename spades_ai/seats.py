@@ -9,9 +9,9 @@ of a given table with its partner, neighbours and side as attributes. A *table* 
 ``Rules``, or a number of players (their default teams: pairs at four, solo otherwise).
 
 >>> from spades_ai.rules import Rules
->>> four, three = Rules(), Rules(players=3)
->>> side_of(3, four), partner(1, four), side_seats(1, four)
-(1, 3, (1, 3))
+>>> six, three = Rules(players=6, teams="pairs"), Rules(players=3)
+>>> side_of(4, six), partner(1, six), side_seats(1, six)
+(1, 4, (1, 4))
 >>> side_of(2, three), partner(2, three), side_seats(2, three)
 (2, None, (2,))
 >>> seat_order(2, three)
