@@ -332,8 +332,8 @@ class CardSet(int):
     @classmethod
     def from_levels(cls, *levels: int) -> CardSet:
         """The set whose level k (1 to 3 masks, ints or numpy ints) holds the cards held at
-        least k times: ``levels()``'s inverse, and how the engine's ``hands[k * N + s]`` read
-        as cards. A mask with bits outside 0..51, or a level holding a card the level below
+        least k times: ``levels()``'s inverse, and how the engine's hands (level k of seat s at
+        ``hands[(k - 1) * players + s]``) read as cards. A mask with bits outside 0..51, or a level holding a card the level below
         lacks, raises ``ValueError``.
 
         >>> CardSet.from_levels(1 << 51 | 1, 1 << 51)
@@ -486,7 +486,7 @@ def parse_hands(hands, size: int | None = None, players: int = 4, deck: CardSet 
     ``Rules.parse_hands`` passes the table's (two or three decks less the cards it removes).
     No hand may hold a card more times than the deck has it, nor all hands together (with one
     deck: no card in two hands). Anything else raises ``ValueError`` naming the seat, the card
-    and the problem. ``parse_deal`` (13 cards each) and the solver (any equal sizes) both read
+    and the problem. ``parse_deal`` (the table's cards each) and the solver (any equal sizes) both read
     their hands through this.
     """
     deck = _ONE_DECK if deck is None else _as_cardset(deck)

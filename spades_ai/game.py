@@ -157,9 +157,10 @@ class Hand(PublicFacts):
         return self.rules.engine_cards(*self._levels(seat))
 
     def _levels(self, seat: int) -> list[int]:
-        """The levels of ``seat``'s cards in the engine's hands (one with one deck)."""
+        """The copy levels 1 .. decks of ``seat``'s cards in the engine's hands (level 1 alone
+        with one deck)."""
         n = self.rules.players
-        return [int(self._hands[k * n + seat]) for k in range(self.rules.decks)]
+        return [int(self._hands[(k - 1) * n + seat]) for k in range(1, self.rules.decks + 1)]
 
     # -- passing -------------------------------------------------------------------------
     @property

@@ -393,13 +393,13 @@ class Rules:
         return self.cardset(self.public_mask(mask))
 
     def engine_hands(self, deal) -> np.ndarray:
-        """The hidden hands of the engine (``uint64[decks * players]``, level k of seat s at
-        ``k * players + s``: ``engine.copies``) of a deal given as one ``CardSet`` a seat."""
+        """The hidden hands of the engine (``uint64[decks * players]``, copy level k of seat s at
+        ``(k - 1) * players + s``: ``engine.copies``) of a deal given as one ``CardSet`` a seat."""
         n = self.players
         hands = np.zeros(self.decks * n, dtype=np.uint64)
         for s, cards in enumerate(deal):
-            for k, level in enumerate(cards.levels()[: self.decks]):
-                hands[k * n + s] = self.engine_mask(level) if k == 0 else level
+            for k, level in enumerate(cards.levels()[: self.decks], start=1):
+                hands[(k - 1) * n + s] = self.engine_mask(level) if k == 1 else level
         return hands
 
     def named(self, card: Card | str | int) -> Card:
