@@ -10,11 +10,12 @@ from spades_ai.version import __version__  # noqa: F401 -- the package version
 from spades_ai.agents import Agent, KernelAgent, Mixed, kernel_agent, list_agents, make_agent
 from spades_ai.montecarlo import count_worlds, decision_values, sample_worlds, world_weights
 from spades_ai.selfplay import HandRecords, play_hands, play_matches, play_out
-from spades_ai.cards import Card, CardSet, Seat, Suit, format_hand, parse_cards
+from spades_ai.cards import Card, CardSet, Suit, format_hand, parse_cards
 from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError, TableError
 from spades_ai.game import Hand, parse_deal
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
+from spades_ai.seats import Seat
 from spades_ai.scoring import HandResult, match_winner, score_hand
 from spades_ai.simulate import deal, random_playouts
 from spades_ai.solver import double_dummy

@@ -1,4 +1,4 @@
-"""Cards, suits and seats: the vocabulary players use.
+"""Cards and suits: the vocabulary players use.
 
 A card id is ``suit * 13 + rank`` with suits clubs, diamonds, hearts, spades (0..3) and ranks
 2..A (0..12), so the spades are ids 39..51. A card prints as two characters (``AS``, ``TD``,
@@ -15,7 +15,7 @@ or three decks): it prints them (``S: A A K``, ``CardSet('KS AS AS')``) and coun
 the levels of ``engine.copies`` (level k: the cards held at least k times) into one int,
 ``L1 | L2 << 64 | L3 << 128``, so a set without copies is exactly its bitboard.
 
-Seats are 0..3 clockwise; partners sit opposite (team 0 = seats 0 and 2, team 1 = seats 1, 3).
+Seats and sides, and ``Seat``, are ``spades_ai.seats``.
 """
 
 from __future__ import annotations
@@ -332,8 +332,8 @@ class CardSet(int):
     @classmethod
     def from_levels(cls, *levels: int) -> CardSet:
         """The set whose level k (1 to 3 masks, ints or numpy ints) holds the cards held at
-        least k times: ``levels()``'s inverse, and how the engine's ``hands[k * N + s]`` read
-        as cards. A mask with bits outside 0..51, or a level holding a card the level below
+        least k times: ``levels()``'s inverse, and how the engine's hands (level k of seat s at
+        ``hands[(k - 1) * players + s]``) read as cards. A mask with bits outside 0..51, or a level holding a card the level below
         lacks, raises ``ValueError``.
 
         >>> CardSet.from_levels(1 << 51 | 1, 1 << 51)
@@ -486,7 +486,7 @@ def parse_hands(hands, size: int | None = None, players: int = 4, deck: CardSet 
     ``Rules.parse_hands`` passes the table's (two or three decks less the cards it removes).
     No hand may hold a card more times than the deck has it, nor all hands together (with one
     deck: no card in two hands). Anything else raises ``ValueError`` naming the seat, the card
-    and the problem. ``parse_deal`` (13 cards each) and the solver (any equal sizes) both read
+    and the problem. ``parse_deal`` (the table's cards each) and the solver (any equal sizes) both read
     their hands through this.
     """
     deck = _ONE_DECK if deck is None else _as_cardset(deck)
@@ -590,41 +590,3 @@ class TrumpCardSet(CardSet):
 
 
 _ONE_DECK = CardSet.full_decks(1)
-
-
-class Seat(int):
-    """A seat 0..3 of the four-player table in pairs, clockwise. ``Seat(0).partner == 2``,
-    ``.left`` is the next seat to play. Other tables name their seats and sides with
-    ``spades_ai.seats`` (``partner``, ``left_of``, ``side_of`` take the rules), which this class
-    agrees with at four.
-
-    >>> s = Seat(1); (s.partner, s.left, s.right, s.team)
-    (Seat(3), Seat(2), Seat(0), 1)
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, value: int) -> Seat:
-        if not is_int(value) or not 0 <= value < 4:
-            raise ValueError(f"a seat is an int in 0..3, not {value!r}")
-        return super().__new__(cls, int(value))
-
-    @property
-    def partner(self) -> Seat:
-        return Seat((self + 2) % 4)
-
-    @property
-    def left(self) -> Seat:
-        """The seat to this one's left, which plays next (clockwise)."""
-        return Seat((self + 1) % 4)
-
-    @property
-    def right(self) -> Seat:
-        return Seat((self + 3) % 4)
-
-    @property
-    def team(self) -> int:
-        return self % 2
-
-    def __repr__(self) -> str:
-        return f"Seat({int(self)})"

@@ -1,10 +1,11 @@
 """``Hand``: one hand of Spades, validated and printable, driven by the engine's kernels.
 
 >>> from spades_ai import Hand, deal
+>>> from spades_ai.seats import seats
 >>> h = Hand(deal(seed=1))
 >>> h.phase, h.to_act
 ('bidding', 1)
->>> for _ in range(4):
+>>> for _ in seats(h.rules):
 ...     h.bid(3)
 >>> h.phase, h.to_act
 ('playing', 1)
@@ -18,26 +19,33 @@ from typing import Sequence
 
 import numpy as np
 
-from spades_ai.cards import SUIT_NAMES, Card, CardSet, parse_hands, to_card
+from spades_ai.cards import SUIT_NAMES, Card, CardSet, to_card
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError
 from spades_ai.observation import Observation, PublicFacts, bids_in_mask
 from spades_ai.rules import R_HOOK, Rules
 from spades_ai.scoring import HandResult
-from spades_ai.seats import cards_dealt, partner, seat_order
+from spades_ai.seats import cards_dealt, partner, seat_order, table_rules
 from spades_ai.checks import check_count, check_dealer
 from spades_ai.engine.bits import SUIT_MASK
 from spades_ai.engine.play import follow_mask
 
-def parse_deal(hands) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-    """The four seats' cards of a deal at the default table, from four hands (strings, card
-    lists or bitboards); another table's deal is read by ``Rules.parse_hands`` (``Hand`` does).
+def parse_deal(hands, table: Rules | int | None = None) -> tuple[CardSet, ...]:
+    """Every seat's cards of a deal at ``table`` (its ``Rules``, or its number of players; four
+    in pairs by default), from one hand a seat (strings, card lists or bitboards) of the
+    table's ``cards_each`` cards, copies allowed as its decks have them.
 
     A string with ``/`` between the hands (``"AS KS ... / ... / ... / ..."``) also works.
-    Anything that is not a full, valid deal raises ``ValueError`` saying what is wrong.
+    Anything that is not a full, valid deal of the table raises ``ValueError`` saying what is
+    wrong (the seat, the card, the table).
+
+    >>> from spades_ai import deal
+    >>> [len(cards) for cards in parse_deal(deal(1, rules=Rules(players=3)), 3)]
+    [17, 17, 17]
     """
-    return parse_hands(hands, 13)
+    rules = table_rules(table)
+    return rules.parse_hands(hands, rules.cards_each)
 
 
 class Hand(PublicFacts):
@@ -149,9 +157,10 @@ class Hand(PublicFacts):
         return self.rules.engine_cards(*self._levels(seat))
 
     def _levels(self, seat: int) -> list[int]:
-        """The levels of ``seat``'s cards in the engine's hands (one with one deck)."""
+        """The copy levels 1 .. decks of ``seat``'s cards in the engine's hands (level 1 alone
+        with one deck)."""
         n = self.rules.players
-        return [int(self._hands[k * n + seat]) for k in range(self.rules.decks)]
+        return [int(self._hands[(k - 1) * n + seat]) for k in range(1, self.rules.decks + 1)]
 
     # -- passing -------------------------------------------------------------------------
     @property
@@ -185,10 +194,10 @@ class Hand(PublicFacts):
             raise IllegalPassError(f"seat {seat} passed a bad card: {exc}", "bad_pass", str(exc)) from None
         names = " ".join(map(str, chosen)) or "no card"
         n = int(_st.pass_count(self._pub, self.rules_array))
-        if not int(_st.passers(self._pub, self.rules_array)) >> seat & 1:
+        if not (int(_st.passers(self._pub, self.rules_array)) >> seat) & 1:
             why = "only a team with a blind nil bidder exchanges cards after the bidding"
             raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "not_passer", why)
-        if int(self._pub[_st.P_PASS_DONE]) >> seat & 1:
+        if (int(self._pub[_st.P_PASS_DONE]) >> seat) & 1:
             why = "it has already chosen its pass"
             raise IllegalPassError(f"seat {seat} may not pass {names}: {why}", "already_chosen", why)
         if len(chosen) != n or len(set(chosen)) != n:
@@ -455,9 +464,8 @@ def _bid_name(n: int, blind: bool) -> str:
 
 
 def _side_values(values, field: str, n_sides: int) -> tuple[int, ...]:
-    """``values`` as one int a side (at four in pairs: team 0, team 1), else ``FieldError``
-    naming ``field``."""
-    want = "a pair of ints (team 0, team 1)" if n_sides == 2 else f"{n_sides} ints, one a side"
+    """``values`` as one int a side (sides 0, 1, ...), else ``FieldError`` naming ``field``."""
+    want = "a pair of ints (side 0, side 1)" if n_sides == 2 else f"{n_sides} ints, one a side"
     try:
         ints = tuple(operator.index(v) for v in values)
     except TypeError:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.cards import Card, CardSet, mask_to_cards
+from spades_ai.cards import Card, CardSet, Suit, mask_to_cards
 from spades_ai.engine import bids as _bids
 from spades_ai.engine import state as _st
 from spades_ai.rules import Rules
-from spades_ai.seats import partner as _partner
+from spades_ai.seats import partner as _partner, seats
 
 PHASES = ("bidding", "playing", "over", "passing")
 
@@ -112,11 +112,11 @@ class PublicFacts:
     def voids(self) -> list[set[int]]:
         """The suits (0..3) each seat has shown it lacks."""
         v = int(self._facts[_st.P_VOIDS])
-        return [{s for s in range(4) if v >> (4 * seat + s) & 1} for seat in range(self.rules.players)]
+        return [{int(suit) for suit in Suit if v >> (4 * seat + suit) & 1} for seat in seats(self.rules)]
 
     @property
     def scores(self) -> tuple[int, ...]:
-        """The match scores by side (at four: team 0, team 1) before this hand."""
+        """The match scores by side (sides 0 .. n_sides - 1) before this hand."""
         return tuple(self._facts[_st.P_SCORES : _st.P_SCORES + self.rules.n_sides].tolist())
 
     @property

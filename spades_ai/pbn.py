@@ -32,7 +32,7 @@ separated by a blank line. The tags, in the order they are written:
 ========================  ============================================================
 
 Seats (the same as at ``spades-ai play``'s table): seat 0 is South, seat 1 West, seat 2 North,
-seat 3 East (``SEAT_LETTERS``); team 0 is NS (seats 0 and 2), team 1 is EW (seats 1 and 3).
+seat 3 East (``SEAT_LETTERS``); side 0 is NS (seats 0 and 2), side 1 is EW (seats 1 and 3).
 
 Reading replays every bid and card through ``Hand``: a malformed record raises ``PBNError``
 naming the line, the tag and the problem, a refused bid or card names it, and nothing is
@@ -45,7 +45,7 @@ or read (``PBNError`` on the ``Rules`` tag); save such a hand as JSON lines inst
 (``spades_ai.records``, one ``Hand.to_record()`` a line), which hold every table.
 
 >>> from spades_ai import Hand, deal
->>> h = Hand(deal(seed=1)); [h.bid(3) for _ in range(4)] and None
+>>> h = Hand(deal(seed=1)); [h.bid(3) for _ in range(h.rules.players)] and None
 >>> Hand.from_pbn(h.to_pbn()).to_record() == h.to_record()
 True
 """
@@ -60,6 +60,7 @@ from spades_ai.capabilities import require_table
 from spades_ai.errors import FieldError, IllegalBidError, IllegalPassError, IllegalPlayError, RulesError, TableError
 from spades_ai.game import Hand
 from spades_ai.rules import Rules
+from spades_ai.seats import cards_dealt, left_of, seat_order, seats
 
 #: The compass letter of each seat: seat 0 South, 1 West, 2 North, 3 East (clockwise).
 SEAT_LETTERS = "SWNE"
@@ -92,7 +93,7 @@ def pbn_card(card) -> str:
 
 
 def _holding(cards) -> str:
-    by_suit = {s: "" for s in range(4)}
+    by_suit = dict.fromkeys(_HOLDING_ORDER, "")
     jokers = []
     for c in sorted(cards, key=int, reverse=True):
         if str(c) in ("BJ", "LJ"):
@@ -116,38 +117,42 @@ def _bid_token(bid: int, blind: bool) -> str:
     return "BlindNil" if blind else "Nil" if bid == 0 else str(bid)
 
 
-def _teams(pair) -> str:
+def _by_side(pair) -> str:
     return f"NS {pair[0]} EW {pair[1]}"
+
+
+def _tricks_by_seat(result, rules: Rules) -> str:
+    return " ".join(f"{SEAT_LETTERS[s]} {result.tricks_won[s]}" for s in seats(rules))
 
 
 def to_pbn(hand: Hand, event: str | None = None) -> str:
     """The PBN record of a hand, in play or over (see the module docstring); four seats in
     pairs only (S W N E), any other table is refused by name."""
-    require_table(hand.rules, "pbn")
-    rules_text = _rules_text(hand.rules)
-    deal = " ".join(_holding(hand.deal[(2 + k) % 4]) for k in range(4))  # N E S W = seats 2 3 0 1
-    first = (hand.dealer + 1) % 4
+    rules = require_table(hand.rules, "pbn")
+    rules_text = _rules_text(rules)
+    deal = " ".join(_holding(hand.deal[s]) for s in seat_order(seat_of("N"), rules))  # N E S W
+    first = left_of(hand.dealer, rules)
     lines = ["% spades_ai hand record; seats: S = 0, W = 1, N = 2, E = 3; teams NS = 0, EW = 1"]
     if event is not None:
         lines.append(f'[Event "{_quote(event)}"]')
     lines += ['[Game "Spades"]', f'[Dealer "{SEAT_LETTERS[hand.dealer]}"]', f'[Deal "N:{deal}"]',
-              f'[Rules "{rules_text}"]', f'[MatchScore "{_teams(hand.scores)}"]',
-              f'[BagCount "{_teams(hand.bag_count)}"]', f'[HandsPlayed "{hand.hands_played}"]']
+              f'[Rules "{rules_text}"]', f'[MatchScore "{_by_side(hand.scores)}"]',
+              f'[BagCount "{_by_side(hand.bag_count)}"]', f'[HandsPlayed "{hand.hands_played}"]']
     lines += _pass_section(hand, 0, "Pass", hand.rules.pass_cards)
     lines.append(f'[Auction "{SEAT_LETTERS[first]}"]')
-    lines += [" ".join(_bid_token(b, bl) for _, b, bl in hand.bid_history())] if hand.bids != [None] * 4 else []
+    lines += [" ".join(_bid_token(b, bl) for _, b, bl in hand.bid_history())] if hand.bid_history() else []
     if any(p is not None for p in hand.passes[1]):
         lines += _pass_section(hand, 1, "BlindPass", hand.rules.blind_pass)
     if hand.plays:
         opening = hand.plays[0][0]
         lines.append(f'[Play "{SEAT_LETTERS[opening]}"]')
-        for k in range(0, len(hand.plays), 4):
-            by_seat = {s: pbn_card(c) for s, c in hand.plays[k : k + 4]}
-            lines.append(" ".join(by_seat.get((opening + i) % 4, "-") for i in range(4)))
+        for k in range(0, len(hand.plays), rules.players):
+            by_seat = {s: pbn_card(c) for s, c in hand.plays[k : k + rules.players]}
+            lines.append(" ".join(by_seat.get(s, "-") for s in seat_order(opening, rules)))
     if hand.phase == "over":
         r = hand.result()
-        lines.append(f'[Result "{" ".join(f"{SEAT_LETTERS[s]} {r.tricks_won[s]}" for s in range(4))}"]')
-        lines.append(f'[Points "{_teams(r.points)}"]')
+        lines.append(f'[Result "{_tricks_by_seat(r, rules)}"]')
+        lines.append(f'[Points "{_by_side(r.points)}"]')
     return "\n".join(lines) + "\n"
 
 
@@ -273,8 +278,9 @@ def _read_rules(tag: _Tag | None) -> Rules:
         raise PBNError(tag.line, tag.name, str(exc)) from None
 
 
-def _read_deal(tag: _Tag) -> list[list[str]]:
-    """The four seats' cards (names such as ``AS``, ``BJ``) from ``N:h h h h``."""
+def _read_deal(tag: _Tag, rules: Rules) -> list[list[str]]:
+    """Every seat's cards (names such as ``AS``, ``BJ``) from ``N:h h h h``, clockwise from
+    the seat before the colon."""
     first, colon, rest = tag.value.partition(":")
     if not colon:
         raise PBNError(tag.line, tag.name, 'a deal is "N:" (or E:, S:, W:) and four hands')
@@ -283,12 +289,11 @@ def _read_deal(tag: _Tag) -> list[list[str]]:
     except ValueError as exc:
         raise PBNError(tag.line, tag.name, str(exc)) from None
     holdings = rest.split()
-    if len(holdings) != 4:
-        raise PBNError(tag.line, tag.name, f"a deal has 4 hands, not {len(holdings)}")
-    hands: list[list[str]] = [[], [], [], []]
-    order = "NESW"  # the compass, clockwise; our seats run S W N E
-    for k, text in enumerate(holdings):
-        letter = order[(order.index(SEAT_LETTERS[start]) + k) % 4]
+    if len(holdings) != rules.players:
+        raise PBNError(tag.line, tag.name, f"a deal has {rules.players} hands, not {len(holdings)}")
+    hands: list[list[str]] = [[] for _ in seats(rules)]
+    for seat, text in zip(seat_order(start, rules), holdings):  # the compass N E S W is clockwise too
+        letter = SEAT_LETTERS[seat]
         parts = text.split(".")
         if len(parts) not in (4, 5):
             raise PBNError(tag.line, tag.name, f"{letter}'s hand {text!r} is spades.hearts.diamonds.clubs (and .jokers)")
@@ -302,7 +307,7 @@ def _read_deal(tag: _Tag) -> list[list[str]]:
         if re.fullmatch(r"(BJ|LJ)*", jokers) is None:
             raise PBNError(tag.line, tag.name, f"{letter}'s jokers field {parts[4]!r} holds BJ and LJ only")
         cards += [jokers[i : i + 2] for i in range(0, len(jokers), 2)]
-        hands[seat_of(letter)] = cards
+        hands[seat] = cards
     return hands
 
 
@@ -322,7 +327,7 @@ def _read_record(tags: dict) -> Hand:
     rules = _read_rules(tags.get("Rules"))
     dealer = _seat_tag(_need(tags, "Dealer"))
     deal_tag = _need(tags, "Deal")
-    deal = _read_deal(deal_tag)
+    deal = _read_deal(deal_tag, rules)
     played = tags.get("HandsPlayed")
     try:
         hands_played = int(played.value) if played is not None else 0
@@ -348,12 +353,13 @@ def _read_record(tags: dict) -> Hand:
 
 def _read_auction(hand: Hand, tag: _Tag) -> None:
     first = _seat_tag(tag)
-    if first != (hand.dealer + 1) % 4:
-        want = SEAT_LETTERS[(hand.dealer + 1) % 4]
+    if first != left_of(hand.dealer, hand.rules):
+        want = SEAT_LETTERS[left_of(hand.dealer, hand.rules)]
         raise PBNError(tag.line, tag.name, f"the bidding starts at the dealer's left, {want}, not {tag.value}")
     tokens = [(no, tok) for no, text in tag.section for tok in text.split()]
-    if len(tokens) > 4:
-        raise PBNError(tokens[4][0], tag.name, f"four bids make the auction, and it holds {len(tokens)}")
+    n = hand.rules.players
+    if len(tokens) > n:
+        raise PBNError(tokens[n][0], tag.name, f"{n} bids make the auction, and it holds {len(tokens)}")
     for i, (no, tok) in enumerate(tokens):
         low = tok.lower()
         if low in ("nil", "blindnil"):
@@ -396,18 +402,19 @@ def _read_card(no: int, tok: str, tag: str) -> str:
 
 def _read_play(hand: Hand, tag: _Tag) -> None:
     if hand.phase != "playing":
-        raise PBNError(tag.line, tag.name, f"the play starts after four bids, and the hand is {hand.phase}")
+        raise PBNError(tag.line, tag.name, f"the play starts after {hand.rules.players} bids, and the hand is {hand.phase}")
     opening = _seat_tag(tag)
     if opening != hand.to_act:
         raise PBNError(tag.line, tag.name, f"{SEAT_LETTERS[hand.to_act]} leads the first trick under these rules, not {tag.value}")
     for k, (no, text) in enumerate(tag.section):
         tokens = text.split()
-        if len(tokens) != 4:
-            raise PBNError(no, tag.name, f"trick {k + 1} has {len(tokens)} entries, not 4 (one per seat, - for none)")
+        if len(tokens) != hand.rules.players:
+            raise PBNError(no, tag.name, f"trick {k + 1} has {len(tokens)} entries, not {hand.rules.players} (one per seat, - for none)")
         if hand.phase != "playing":
             raise PBNError(no, tag.name, f"trick {k + 1} comes after the end of the hand")
-        cards = {(opening + i) % 4: None if tok == "-" else _read_card(no, tok, tag.name) for i, tok in enumerate(tokens)}
-        for _ in range(4):
+        cards = {s: None if tok == "-" else _read_card(no, tok, tag.name)
+                 for s, tok in zip(seat_order(opening, hand.rules), tokens)}  # fmt: skip
+        for _ in seats(hand.rules):
             seat = hand.to_act
             if cards[seat] is None:
                 break
@@ -419,7 +426,7 @@ def _read_play(hand: Hand, tag: _Tag) -> None:
         if left:
             seat, card = next(iter(left.items()))
             raise PBNError(no, tag.name, f"trick {k + 1} lists {card} for {SEAT_LETTERS[seat]}, after a seat that did not play ({SEAT_LETTERS[hand.to_act]})")
-        if len(hand.plays) % 4 and k != len(tag.section) - 1:
+        if len(hand.plays) % hand.rules.players and k != len(tag.section) - 1:
             raise PBNError(no, tag.name, f"trick {k + 1} is unfinished, and only the last trick may be")
 
 
@@ -429,9 +436,9 @@ def _check_result(hand: Hand, tags: dict) -> None:
         if tag is None:
             continue
         if hand.phase != "over":
-            raise PBNError(tag.line, name, f"the hand is not over ({len(hand.plays)} of 52 cards played), so it has no {name.lower()}")
+            raise PBNError(tag.line, name, f"the hand is not over ({len(hand.plays)} of {cards_dealt(hand.rules)} cards played), so it has no {name.lower()}")
         r = hand.result()
-        want = " ".join(f"{SEAT_LETTERS[s]} {r.tricks_won[s]}" for s in range(4)) if name == "Result" else _teams(r.points)
+        want = _tricks_by_seat(r, hand.rules) if name == "Result" else _by_side(r.points)
         got = " ".join(tag.value.split())
         if name == "Result" and sorted(got.split()[::2]) == sorted(SEAT_LETTERS):  # any seat order
             parts = got.split()

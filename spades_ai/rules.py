@@ -127,7 +127,7 @@ MAX_THRESHOLD = 10**10
 
 LEAD_BROKEN, LEAD_AFTER_FIRST, LEAD_AFTER_THREE, LEAD_AFTER_THREE_OR_BROKEN, LEAD_ANYTIME = range(5)
 FIRST_DEALER_LEFT, FIRST_LOW_CLUB = range(2)
-BID_CLASSIC, BID_SUICIDE, BID_MIRROR, BID_WHIZ = range(4)
+BID_CLASSIC, BID_SUICIDE, BID_MIRROR, BID_WHIZ = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ class Rules:
     """Score that ends the match (the higher score wins; a tie plays on). None: no target, only
     with ``max_hands``. At most ``MAX_THRESHOLD``."""
     loss_threshold: int | None = -200
-    """A side (a team, or a player solo) at or below this score ends the match at once, and the
+    """A side (two partners, or a player solo) at or below this score ends the match at once, and the
     highest score wins (negative). None: off. At least ``-MAX_THRESHOLD``."""
     nil: bool = True
     """Whether a player may bid nil (0)."""
@@ -171,11 +171,12 @@ class Rules:
     min_bid: int = 1
     """Smallest non-nil bid of one player."""
     min_team_bid: int = 0
-    """Smallest contract a team may bid: the second partner's bid must reach it (classic only)."""
+    """Smallest contract a side of partners may bid: the second partner's bid must reach it (classic
+    only; the name is the partnership game's)."""
     ten_for_200: bool = False
     """A side's made contract of 10 or more scores 20 per trick bid (double)."""
     bidding: str = "classic"
-    """Bidding preset: ``classic``; ``suicide`` (each team ends the bidding with at least one nil:
+    """Bidding preset: ``classic``; ``suicide`` (each side of partners ends the bidding with at least one nil:
     the first partner bids nil or at least 4, the second must bid nil after a number and may bid
     nil or at least 4 after a nil);
     ``mirror`` (bid the number of spades held; none is nil); ``whiz`` (nil or that number)."""
@@ -198,7 +199,7 @@ class Rules:
     choose before seeing what the other passes, and only the two partners see what they
     exchanged. Not with ``blind_nil`` (a player who has passed has looked at its cards)."""
     blind_pass: int = 0
-    """0..3 cards exchanged the same way after the bidding, only by a team with a blind nil
+    """0..3 cards exchanged the same way after the bidding, only by a side with a blind nil
     bidder (the blind nil bidder and its partner). Needs ``blind_nil``."""
     jokers: int = 0
     """0, 1 or 2 jokers, the highest trumps: the big joker (``BJ``) replaces 2H, the little
@@ -392,13 +393,13 @@ class Rules:
         return self.cardset(self.public_mask(mask))
 
     def engine_hands(self, deal) -> np.ndarray:
-        """The hidden hands of the engine (``uint64[decks * players]``, level k of seat s at
-        ``k * players + s``: ``engine.copies``) of a deal given as one ``CardSet`` a seat."""
+        """The hidden hands of the engine (``uint64[decks * players]``, copy level k of seat s at
+        ``(k - 1) * players + s``: ``engine.copies``) of a deal given as one ``CardSet`` a seat."""
         n = self.players
         hands = np.zeros(self.decks * n, dtype=np.uint64)
         for s, cards in enumerate(deal):
-            for k, level in enumerate(cards.levels()[: self.decks]):
-                hands[k * n + s] = self.engine_mask(level) if k == 0 else level
+            for k, level in enumerate(cards.levels()[: self.decks], start=1):
+                hands[(k - 1) * n + s] = self.engine_mask(level) if k == 1 else level
         return hands
 
     def named(self, card: Card | str | int) -> Card:
@@ -602,6 +603,12 @@ def _validate_partners(r: Rules) -> None:
 
 def _validate(r: Rules) -> None:
     _validate_table(r)
+    _validate_values(r)
+    _validate_combinations(r)
+
+
+def _validate_values(r: Rules) -> None:
+    """Each field on its own: its type and its range."""
     for name in ("nil", "blind_nil", "nil_tricks_count", "ten_for_200", "hook", "half_blind_penalty", "closed_bidding"):
         if not isinstance(getattr(r, name), bool):
             _fail(name, getattr(r, name), "true or false")
@@ -634,6 +641,10 @@ def _validate(r: Rules) -> None:
             f"rules fields 'jokers' + 'deuces_high' must be at most 4, not {r.jokers} + {r.deuces_high}: "
             "a joker replaces a deuce (2H, then 2C), which then cannot be high"
         )
+
+
+def _validate_combinations(r: Rules) -> None:
+    """The fields that need or exclude one another (and the passes' counts, which they name)."""
     if r.blind_nil and not r.nil:
         raise RulesError("rules field 'blind_nil' needs 'nil' to be true")
     if r.bidding != "classic" and r.min_team_bid:

@@ -464,7 +464,16 @@ def test_a_tournament_refuses_arguments_it_would_ignore(tmp_path):
     t = Tournament.make("normal,easy", deals=10)
     with pytest.raises(TournamentError, match="already fixes deals, seed"):
         run_tournament(t, deals=20, seed=1, out=tmp_path, n_jobs=1, progress=False)
+    with pytest.raises(TournamentError, match="already fixes mode, keep_plays"):
+        run_tournament(t, mode="matches", keep_plays=True, out=tmp_path, n_jobs=1, progress=False)
     assert run_tournament(t, out=tmp_path, n_jobs=1, progress=False).units_played == 10
+
+
+def test_a_setting_run_tournament_does_not_know_is_refused_by_name(tmp_path):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'dupliate' .*settings: deals, seed, mode"):
+        run_tournament("normal,easy", deals=2, dupliate=False, out=tmp_path, n_jobs=1, progress=False)
+    with pytest.raises(TypeError, match="positional"):
+        run_tournament("normal,easy", 2, 0, "matches", out=tmp_path)
 
 
 # -- partnerships of two agents (issue 23, item 1) ---------------------------------------------

@@ -56,7 +56,7 @@ def replay_html(record, names=None, marks=None) -> Picture:
     finished hand), with a slider to move between the steps. ``marks`` as in ``hand_html``.
 
     >>> import spades_ai as sa
-    >>> h = sa.Hand(sa.deal(seed=1)); [h.bid(3) for _ in range(4)] and None
+    >>> h = sa.Hand(sa.deal(seed=1)); [h.bid(3) for _ in range(h.rules.players)] and None
     >>> replay_html(h).count('class="sa-step"')
     1
     """

@@ -133,7 +133,7 @@ def default_names(players: int = 4) -> tuple[str, ...]:
     another number of players ``seat 0`` .. (``render.text.seat_names``)."""
     if players != 4:
         return seat_names(players=players)
-    return tuple(f"{SEAT_LETTERS[s]} · seat {s}" for s in range(4))
+    return tuple(f"{letter} · seat {s}" for s, letter in enumerate(SEAT_LETTERS))
 
 
 def seat_letter(seat: int, players: int) -> str:

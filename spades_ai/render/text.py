@@ -145,45 +145,45 @@ def sheet_rows(result: HandResult, names: Sequence[str]) -> list[tuple[str, tupl
     tricks, contract, contract points, bags, nil bonus or penalty, bag penalty, the hand's
     points and the match totals (the text sheet and the HTML picture both print these)."""
 
-    def per_team(fn) -> tuple[str, ...]:
+    def per_side(fn) -> tuple[str, ...]:
         return tuple(fn(side) for side in range(len(result.contract)))
 
-    def seats_of(team, value) -> str:
-        return " + ".join(value(s) for s in result_side_seats(result, team))
+    def seats_of(side, value) -> str:
+        return " + ".join(value(s) for s in result_side_seats(result, side))
 
-    def tricks_of(team) -> str:
-        mine = result_side_seats(result, team)
-        total = f" = {result.team_tricks[team]}" if len(mine) > 1 else ""
-        return seats_of(team, lambda s: str(result.tricks_won[s])) + total
+    def tricks_of(side) -> str:
+        mine = result_side_seats(result, side)
+        total = f" = {result.team_tricks[side]}" if len(mine) > 1 else ""
+        return seats_of(side, lambda s: str(result.tricks_won[s])) + total
 
-    def nil_of(team) -> str:
+    def nil_of(side) -> str:
         parts = []
-        for s in result_side_seats(result, team):
+        for s in result_side_seats(result, side):
             if result.nil_made[s] is not None:
                 kind = "blind nil" if result.blind[s] else "nil"
                 parts.append(f"{names[s]} {kind} {'made' if result.nil_made[s] else 'lost'}")
-        return f"{_signed(result.nil_points[team])} ({', '.join(parts)})" if parts else "-"
+        return f"{_signed(result.nil_points[side])} ({', '.join(parts)})" if parts else "-"
 
-    def penalty_of(team) -> str:
-        k = result.bag_penalties[team]
-        amount = result.points[team] - result.contract_points[team] - result.new_bags[team] - result.nil_points[team]
+    def penalty_of(side) -> str:
+        k = result.bag_penalties[side]
+        amount = result.points[side] - result.contract_points[side] - result.new_bags[side] - result.nil_points[side]
         return (f"{_signed(amount)} (bag limit reached)" if k == 1 else f"{_signed(amount)} ({k} penalties)") if k else "0"
 
     return [
-        ("bids", per_team(lambda t: seats_of(t, lambda s: bid_text(result.bids[s], result.blind[s])))),
-        ("tricks", per_team(tricks_of)),
+        ("bids", per_side(lambda k: seats_of(k, lambda s: bid_text(result.bids[s], result.blind[s])))),
+        ("tricks", per_side(tricks_of)),
         (
             "contract",
-            per_team(
-                lambda t: f"{result.counted_tricks[t]} of {result.contract[t]}: {'made' if result.made[t] else 'set'}"
+            per_side(
+                lambda k: f"{result.counted_tricks[k]} of {result.contract[k]}: {'made' if result.made[k] else 'set'}"
             ),
         ),
-        ("contract points", per_team(lambda t: _signed(result.contract_points[t]))),
-        ("bags", per_team(lambda t: f"{_signed(result.new_bags[t])} (bag count {result.bag_count[t]})")),
-        ("nil", per_team(nil_of)),
-        ("bag penalty", per_team(penalty_of)),
-        ("hand", per_team(lambda t: _signed(result.points[t]))),
-        ("match", per_team(lambda t: str(result.scores[t]))),
+        ("contract points", per_side(lambda k: _signed(result.contract_points[k]))),
+        ("bags", per_side(lambda k: f"{_signed(result.new_bags[k])} (bag count {result.bag_count[k]})")),
+        ("nil", per_side(nil_of)),
+        ("bag penalty", per_side(penalty_of)),
+        ("hand", per_side(lambda k: _signed(result.points[k]))),
+        ("match", per_side(lambda k: str(result.scores[k]))),
     ]
 
 
@@ -210,7 +210,7 @@ def trick_winners(hand) -> list[int]:
     trick the seat whose trick count is one more than the earlier tricks give it.
 
     >>> from spades_ai import Hand, deal
-    >>> h = Hand(deal(seed=1)); [h.bid(3) for _ in range(4)] and None
+    >>> h = Hand(deal(seed=1)); [h.bid(3) for _ in range(h.rules.players)] and None
     >>> trick_winners(h)
     []
     """

@@ -1,4 +1,4 @@
-"""Self-play: many deals or whole matches with four agents, in one compiled loop.
+"""Self-play: many deals or whole matches with an agent in each seat, in one compiled loop.
 
 ``play_hands`` / ``play_matches`` (``play``) return ``HandRecords`` (``records``); the loop
 (``loop``, a template bound per lineup by ``codegen``) calls kernel agents inside numba and asks

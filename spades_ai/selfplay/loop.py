@@ -192,6 +192,24 @@ def note_pass(pub, hands, row, seat, cards, rules):
 
 
 @kernel
+def house_pass(pub, hands, slots, params, rules, seq, row, err, view):
+    """The choice of the passer to act in ``play_on_house``, on its own view and with its bid
+    slot: DONE once noted (``note_pass``), else WAITING or ILLEGAL as ``play_on``."""
+    seat = pub[P_TO_ACT]
+    slot = slots[seat, S_BID]
+    n = pass_count(pub, rules)
+    if slots[seat, S_PY_BID]:
+        return wait_for(row, Q_PASS, slot, n)
+    observe(pub, hands, seat, rules, view)
+    cards = seat_pass(slot, view, seat, hands[seat], n, rules, params)
+    if not pass_ok(hands[seat], cards, n):
+        report(err, BAD_PASS, seat, np.int64(cards), slot, pub, hands, seq)
+        return ILLEGAL
+    note_pass(pub, hands, row, seat, cards, rules)
+    return DONE
+
+
+@kernel
 def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
     """``play_on`` under rules that hide something or pass cards: every decision is taken on
     the seat's view (``engine.state.observe``, written into ``view``), and the passing rounds
@@ -203,16 +221,9 @@ def play_on_house(pub, hands, slots, params, rules, seq, row, err, view):
         seat = pub[P_TO_ACT]
         hand = hands[seat]
         if pub[P_PHASE] == PHASE_PASSING:
-            slot = slots[seat, S_BID]
-            n = pass_count(pub, rules)
-            if slots[seat, S_PY_BID]:
-                return wait_for(row, Q_PASS, slot, n)
-            observe(pub, hands, seat, rules, view)
-            cards = seat_pass(slot, view, seat, hand, n, rules, params)
-            if not pass_ok(hand, cards, n):
-                report(err, BAD_PASS, seat, np.int64(cards), slot, pub, hands, seq)
-                return ILLEGAL
-            note_pass(pub, hands, row, seat, cards, rules)
+            status = house_pass(pub, hands, slots, params, rules, seq, row, err, view)
+            if status != DONE:
+                return status
         elif pub[P_PHASE] == PHASE_BIDDING:
             slot = slots[seat, S_BID]
             full = legal_bids(seat, hand, pub, rules)
@@ -340,35 +351,38 @@ def put_question(q, t, pub, hands, seq, row, asked, seen_pub, seen_seq, rules):
 
 
 @kernel
-def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, hands, seqs, tables, next_job,
-                      bids, blind, tricks_won, sheet, nil, plays, asked, answers, err, views):  # fmt: skip
-    """Deals ``start .. start+n-1`` into rows ``0 .. n-1`` of the record arrays (and, with
-    ``keep``, their cards in play order into ``plays``), on as many tables as ``pubs`` has rows.
-    Applies ``answers`` to the questions ``asked`` by the previous call, then plays until every
-    table waits for a Python agent or no deal is left (``next_job[0]``: the next deal to
-    start). Returns the new questions (none when every deal is done, or on an illegal action,
-    with ``err`` filled) and the record arrays."""
+def play_hands_kernel(job, slots, params, rules, table_arrays, records, asked, answers, err, views):
+    """Deals ``start .. start+n-1`` of ``job`` = ``(seed, start, n, dealer, keep)`` into rows
+    ``0 .. n-1`` of ``records`` = ``(bids, blind, tricks_won, sheet, nil, plays)`` (with
+    ``keep``, their cards in play order into ``plays``), on as many tables as ``table_arrays`` =
+    ``(pubs, hands, seqs, tables, next_job)`` has rows. Applies ``answers`` to the questions
+    ``asked`` by the previous call, then plays until every table waits for a Python agent or no
+    deal is left (``next_job[0]``: the next deal to start). Returns the new questions (none when
+    every deal is done, or on an illegal action, with ``err`` filled) and the records."""
+    seed, start, n, dealer, keep = job
+    pubs, hands, seqs, tables, next_job = table_arrays
+    bids, blind, tricks_won, sheet, nil, plays = records
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if answers is not None and not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
-        return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
+        return new[:0], seen_pub[:0], seen_seq[:0], records
     zeros = np.zeros(MAX_SIDES, dtype=np.int64)  # every deal starts a match: scores and bags 0
     q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
-        pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
+        pub, hidden, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         while True:
             if row[T_JOB] < 0:
                 if next_job[0] >= n:
                     break
                 row[T_JOB], row[T_N] = next_job[0], 0
                 next_job[0] += 1
-                deal_for(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hand4, rules)
-                reset_public(pub, hand4, dealer, zeros, zeros, 0, rules)
-            status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
+                deal_for(stream_state(seed, start + row[T_JOB], DEAL_STREAM), hidden, rules)
+                reset_public(pub, hidden, dealer, zeros, zeros, 0, rules)
+            status = play_rest(pub, hidden, slots, params, rules, seq, row, err, views, t)
             if status == ILLEGAL:
-                return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, plays
+                return new[:0], seen_pub[:0], seen_seq[:0], records
             if status == WAITING:
                 if answers is not None:  # (None: kernel agents only, which never wait)
-                    put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                    put_question(q, t, pub, hidden, seq, row, new, seen_pub, seen_seq, rules)
                     q += 1
                 break
             i = row[T_JOB]
@@ -377,32 +391,35 @@ def play_hands_kernel(seed, start, n, dealer, keep, slots, params, rules, pubs, 
                 for j in range(plays.shape[1]):
                     plays[i, j] = public_id(seq[j] & 63, rules)
             row[T_JOB] = -1
-    return new[:q], seen_pub[:q], seen_seq[:q], bids, blind, tricks_won, sheet, nil, plays
+    return new[:q], seen_pub[:q], seen_seq[:q], records
 
 
 @kernel
-def start_match_hand(seed, m, pub, hand4, row, rules):
+def start_match_hand(seed, m, pub, hidden, row, rules):
     """Deal hand ``row[T_HAND_NO]`` of match ``m`` with the dealer, scores and bags in ``row``."""
     k = row[T_HAND_NO]
-    deal_match_hand(seed, m, k, hand4, rules)
-    reset_public(pub, hand4, row[T_DEALER], row[T_SCORE : T_SCORE + MAX_SIDES], row[T_BAGS : T_BAGS + MAX_SIDES], k, rules)
+    deal_match_hand(seed, m, k, hidden, rules)
+    reset_public(pub, hidden, row[T_DEALER], row[T_SCORE : T_SCORE + MAX_SIDES], row[T_BAGS : T_BAGS + MAX_SIDES], k, rules)
     row[T_N] = 0
 
 
 @kernel
-def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands, seqs, tables, next_job,
-                        bids, blind, tricks_won, sheet, nil, meta, plays, asked, answers, err, views):  # fmt: skip
-    """Matches ``start .. start+n-1``, one at a time on each table, as ``play_hands_kernel``:
-    one row per hand (``next_job[1]`` rows used; the arrays grow and are returned), with the
-    row's match, hand, dealer and winner (-1 until a match's last hand) in ``meta`` and the
-    cards in play order in ``plays`` (``keep``). Rows are in the order hands end; with one
-    table, match by match."""
+def play_matches_kernel(job, slots, params, rules, table_arrays, records, asked, answers, err, views):
+    """Matches ``start .. start+n-1`` of ``job`` = ``(seed, start, n, keep)``, one at a time on
+    each table, as ``play_hands_kernel``: one row per hand of ``records`` = ``(bids, blind,
+    tricks_won, sheet, nil, meta, plays)`` (``next_job[1]`` rows used; the arrays grow and are
+    returned), with the row's match, hand, dealer and winner (-1 until a match's last hand) in
+    ``meta`` and the cards in play order in ``plays`` (``keep``). Rows are in the order hands
+    end; with one table, match by match."""
+    seed, start, n, keep = job
+    pubs, hands, seqs, tables, next_job = table_arrays
+    bids, blind, tricks_won, sheet, nil, meta, plays = records
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if answers is not None and not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
-        return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
+        return new[:0], seen_pub[:0], seen_seq[:0], records
     q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
-        pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
+        pub, hidden, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         while True:
             if row[T_JOB] < 0:
                 if next_job[0] >= n:
@@ -412,13 +429,13 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
                 row[T_JOB], row[T_HAND_NO], row[T_DEALER] = m, 0, match_first_dealer(seed, m, rules)
                 row[T_SCORE : T_SCORE + MAX_SIDES] = 0
                 row[T_BAGS : T_BAGS + MAX_SIDES] = 0
-                start_match_hand(seed, m, pub, hand4, row, rules)
-            status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
+                start_match_hand(seed, m, pub, hidden, row, rules)
+            status = play_rest(pub, hidden, slots, params, rules, seq, row, err, views, t)
             if status == ILLEGAL:
-                return new[:0], seen_pub[:0], seen_seq[:0], bids, blind, tricks_won, sheet, nil, meta, plays
+                return new[:0], seen_pub[:0], seen_seq[:0], (bids, blind, tricks_won, sheet, nil, meta, plays)
             if status == WAITING:
                 if answers is not None:  # (None: kernel agents only, which never wait)
-                    put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                    put_question(q, t, pub, hidden, seq, row, new, seen_pub, seen_seq, rules)
                     q += 1
                 break
             r = next_job[1]
@@ -443,28 +460,30 @@ def play_matches_kernel(seed, start, n, keep, slots, params, rules, pubs, hands,
             row[T_HAND_NO], row[T_DEALER] = k + 1, dealer
             for side in range(n_sides(rules)):
                 row[T_SCORE + side], row[T_BAGS + side] = sheet[r, side, F_SCORE], sheet[r, side, F_BAGS]
-            start_match_hand(seed, m, pub, hand4, row, rules)
-    return new[:q], seen_pub[:q], seen_seq[:q], bids, blind, tricks_won, sheet, nil, meta, plays
+            start_match_hand(seed, m, pub, hidden, row, rules)
+    return new[:q], seen_pub[:q], seen_seq[:q], (bids, blind, tricks_won, sheet, nil, meta, plays)
 
 
 @kernel
-def play_on_kernel(slots, params, rules, pubs, hands, seqs, tables, asked, answers, err, views):
+def play_on_kernel(slots, params, rules, table_arrays, asked, answers, err, views):
     """Play each table whose ``tables[t, T_JOB]`` is set from where it stands to the end of its
-    hand, as ``play_hands_kernel`` (``sa.play_out``: a hand finished in a sampled world)."""
+    hand, as ``play_hands_kernel`` (``table_arrays`` = ``(pubs, hands, seqs, tables)``;
+    ``sa.play_out``: a hand finished in a sampled world)."""
+    pubs, hands, seqs, tables = table_arrays
     new, seen_pub, seen_seq = questions(pubs.shape[0])
     if answers is not None and not take_answers(pubs, hands, seqs, tables, asked, answers, rules, err):
         return new[:0], seen_pub[:0], seen_seq[:0]
     q = np.int64(0)  # not the literal 0: numba would also compile put_question for it
     for t in range(pubs.shape[0]):
-        pub, hand4, seq, row = pubs[t], hands[t], seqs[t], tables[t]
+        pub, hidden, seq, row = pubs[t], hands[t], seqs[t], tables[t]
         if row[T_JOB] < 0:
             continue
-        status = play_rest(pub, hand4, slots, params, rules, seq, row, err, views, t)
+        status = play_rest(pub, hidden, slots, params, rules, seq, row, err, views, t)
         if status == ILLEGAL:
             return new[:0], seen_pub[:0], seen_seq[:0]
         if status == WAITING:
             if answers is not None:  # (None: kernel agents only, which never wait)
-                put_question(q, t, pub, hand4, seq, row, new, seen_pub, seen_seq, rules)
+                put_question(q, t, pub, hidden, seq, row, new, seen_pub, seen_seq, rules)
                 q += 1
         else:
             row[T_JOB] = -1

@@ -150,10 +150,12 @@ class Seating:
         return (np.zeros((n, _st.N_PUBLIC), np.int64), np.zeros((n, self.rules.players * self.rules.decks), np.uint64),
                 np.zeros((n, MAX_PLAYS), np.int64), table_rows, np.zeros(2, np.int64))  # fmt: skip
 
-    def run(self, kernel_name: str, rules: Rules, *args, tables: tuple, records: tuple = (), jobs: tuple | None = None) -> tuple:
-        """Call the loop's ``kernel_name(*args, slots, params, rules, *tables, *records, asked,
-        answers, err, views)`` until no question is left, answering the Python agents' questions
-        in between; returns the records. Raises an error naming the agent on an illegal action.
+    def run(self, kernel_name: str, rules: Rules, job: tuple | None = None, *, tables: tuple, records: tuple | None = None,
+            jobs: tuple | None = None) -> tuple:  # fmt: skip
+        """Call the loop's ``kernel_name(job, slots, params, rules, tables, records, asked,
+        answers, err, views)`` (``job`` and ``records`` left out where None) until no question is
+        left, answering the Python agents' questions in between; returns the records (a tuple of
+        arrays). Raises an error naming the agent on an illegal action.
 
         ``answers`` is None when only kernel agents sit, and ``views`` when the rules hide
         nothing: the loop then compiles without the code it would not run (``selfplay.loop``).
@@ -166,14 +168,15 @@ class Seating:
         asked = np.zeros((0, ASKED_WIDTH), dtype=np.int64)
         answers = np.zeros(0, dtype=np.int64) if self.python else None
         views = np.zeros((len(tables[0]), _st.N_PUBLIC), dtype=np.int64) if _hides_anything(rules_array) else None
+        first = () if job is None else (job,)
         while True:
-            asked, seen_pub, seen_seq, *records = fn(
-                *args, self.slots, self.params, rules_array, *tables, *records, asked, answers, err, views
-            )
+            middle = (tables,) if records is None else (tables, records)
+            asked, seen_pub, seen_seq, *rest = fn(*first, self.slots, self.params, rules_array, *middle, asked, answers, err, views)
+            records = rest[0] if rest else None
             if err[0]:
                 self._raise(err, rules)
             if not len(asked):
-                return tuple(records)
+                return () if records is None else tuple(records)
             answers = answer(asked, seen_pub, seen_seq, self.python, rules, _units(asked, tables[3], jobs))
 
     def _raise(self, err: np.ndarray, rules: Rules):
@@ -318,8 +321,8 @@ def play_hands(
     keep_plays = _check_keep_plays(keep_plays)
     records = (*record_arrays(n, rules.as_array()), np.empty((n if keep_plays else 0, cards_dealt(rules)), dtype=np.int8))
     *parts, plays = seating.run(
-        "play_hands_kernel", rules, np.uint64(seed), start, n, dealer, keep_plays, tables=seating.tables(n), records=records,
-        jobs=("deal", start),
+        "play_hands_kernel", rules, (np.uint64(seed), start, n, dealer, keep_plays), tables=seating.tables(n),
+        records=records, jobs=("deal", start),
     )
     return make_records(parts, plays, keep_plays, deal_no=np.arange(start, start + n, dtype=np.int64), dealer=np.full(n, dealer, np.int8))
 
@@ -341,7 +344,8 @@ def play_matches(
                np.empty((cap if keep_plays else 0, cards_dealt(rules)), dtype=np.int8))  # fmt: skip
     tables = seating.tables(n)
     *parts, meta, plays = seating.run(
-        "play_matches_kernel", rules, np.uint64(seed), start, n, keep_plays, tables=tables, records=records, jobs=("match",)
+        "play_matches_kernel", rules, (np.uint64(seed), start, n, keep_plays), tables=tables, records=records,
+        jobs=("match",),
     )
     rows = int(tables[-1][1])
     # rows come in the order hands end; with several tables, put them back match by match

@@ -18,8 +18,8 @@ from spades_ai.selfplay.play import Seating, resolve_lineup
 
 def play_out(obs: Observation, world, agents: Sequence, *, first: Card | str | int | None = None) -> HandResult:
     """Finish the hand seen in ``obs`` as if the hidden cards were ``world`` (a row of
-    ``sample_worlds``: ``decks * players`` bitboards, column ``k * players + seat`` the cards
-    ``seat`` holds at least ``k + 1`` times, ``montecarlo.worlds``), with ``agents`` (one a seat,
+    ``sample_worlds``: ``decks * players`` bitboards, column ``(k - 1) * players + seat`` copy
+    level k of ``seat``, the cards it holds at least ``k`` times, ``montecarlo.worlds``), with ``agents`` (one a seat,
     or with pairs one a side: (A, B) is (A, B, A, B) at four; built-in, kernel or Python), and
     return the score sheet. ``first`` is the action the seat to act takes first (a card, or a
     bid during the bidding); the agents decide the rest. It runs in the same numba loop as

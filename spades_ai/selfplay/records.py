@@ -12,7 +12,7 @@ from spades_ai.engine import score as _sc
 @dataclass(frozen=True, eq=False, repr=False)
 class HandRecords:
     """One row per hand. Per-seat arrays are ``(n, players)``, per-side arrays ``(n, n_sides)``
-    (at four players in pairs ``(n, 4)`` and ``(n, 2)``: a side is a team).
+    (at four players in pairs ``(n, 4)`` and ``(n, 2)``: a side is two partners).
 
     ``deal_no`` is the deal index ``i`` of ``(seed, i)`` (``play_hands``; None in matches,
     whose cards come from their own streams); ``tricks_won`` the seats' tricks; ``sheet`` the

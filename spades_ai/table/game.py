@@ -269,7 +269,7 @@ class TableMatch:
         return lines
 
     def _bids_shown(self) -> list[str]:
-        """Under closed bidding, the four bids once the last is made."""
+        """Under closed bidding, every seat's bid once the last is made."""
         h = self.hand
         return [render.format_bids(h, self.names) + "."] if self.rules.closed_bidding and h.phase != "bidding" else []
 

@@ -42,7 +42,8 @@ class ReplayError(ValueError):
 @dataclass(frozen=True)
 class Recorded:
     """A hand to replay: its record (``Hand.to_record()`` keys), the seats' and sides' names,
-    a title line, and (from a results folder) the agent of each team and where the hand is."""
+    a title line, and (from a results folder) the agent of each side and where the hand is
+    (``teams``: the sides' names, the name the partnership game gave them)."""
 
     record: dict
     names: tuple[str, ...]

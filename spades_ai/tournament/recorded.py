@@ -14,6 +14,7 @@ import numpy as np
 from spades_ai.capabilities import require_table
 from spades_ai.learn.rows import N_STARTS, S_BAGS0, S_PLAYED, S_SCORE0
 from spades_ai.rules import Rules
+from spades_ai.seats import cards_dealt, side_seats, sides
 from spades_ai.simulate import deal_masks, match_deal
 from spades_ai.tournament.results import load_results, read_config, seat_labels
 from spades_ai.tournament.schedule import Tournament
@@ -34,39 +35,42 @@ def recorded_hands(run_dir) -> tuple[dict, list[str], Rules]:
     cols = ["pairing", "rotation", "side", *unit, "dealer", "bid_a", "bid_b", "blind_a", "blind_b", "points", "plays"]
     cols += ["score", "bag_count"] if matches else []
     df = load_results(run_dir, columns=cols).sort_values(["pairing", "rotation", *unit, "side"], kind="stable")
-    team0, team1 = df.iloc[0::2], df.iloc[1::2]
-    n = len(team0)
-    bids, blind = np.empty((n, 4), np.int64), np.empty((n, 4), np.bool_)
-    for s in range(4):
-        row = (team0, team1)[s % 2]
-        bids[:, s] = row["bid_a" if s < 2 else "bid_b"].to_numpy()
-        blind[:, s] = row["blind_a" if s < 2 else "blind_b"].to_numpy()
-    pairing, table = (team0[c].to_numpy(np.int64) for c in ("pairing", "rotation"))
+    rules = t.rules
+    by_side = [df.iloc[k :: rules.n_sides] for k in sides(rules)]  # a hand's rows, one a side
+    first = by_side[0]
+    n = len(first)
+    bids, blind = np.empty((n, rules.players), np.int64), np.empty((n, rules.players), np.bool_)
+    for k, rows in enumerate(by_side):
+        for column, s in zip(("a", "b"), side_seats(k, rules)):  # a side's first seat, then its partner
+            bids[:, s] = rows[f"bid_{column}"].to_numpy()
+            blind[:, s] = rows[f"blind_{column}"].to_numpy()
+    pairing, table = (first[c].to_numpy(np.int64) for c in ("pairing", "rotation"))
     starts = np.zeros((n, N_STARTS), np.int64)
     extra = {}
     if matches:
-        match_no, hand_no = team0["match_no"].to_numpy(np.int64), team0["hand_no"].to_numpy(np.int64)
+        match_no, hand_no = first["match_no"].to_numpy(np.int64), first["hand_no"].to_numpy(np.int64)
         deals = np.array([match_deal(t.table_seed(int(tb)), int(m), int(k), t.rules)  # card ids, as the rows take them
-                          for tb, m, k in zip(table, match_no, hand_no)], np.uint64).reshape(n, 4)  # fmt: skip
+                          for tb, m, k in zip(table, match_no, hand_no)], np.uint64).reshape(n, rules.players)  # fmt: skip
         # a hand starts from the scores and bags after the match's previous hand (the row before)
         later = hand_no > 0
-        for team, rows in enumerate((team0, team1)):
-            starts[1:, S_SCORE0 + team] = rows["score"].to_numpy(np.int64)[:-1]
-            starts[1:, S_BAGS0 + team] = rows["bag_count"].to_numpy(np.int64)[:-1]
+        for side, rows in enumerate(by_side):
+            starts[1:, S_SCORE0 + side] = rows["score"].to_numpy(np.int64)[:-1]
+            starts[1:, S_BAGS0 + side] = rows["bag_count"].to_numpy(np.int64)[:-1]
         starts[~later, : S_PLAYED] = 0
         starts[:, S_PLAYED] = hand_no
         deal_no = np.full(n, -1, np.int64)
         extra = {"match_no": match_no, "hand_no": hand_no}
     else:
-        deal_no = team0["deal_no"].to_numpy(np.int64)
+        deal_no = first["deal_no"].to_numpy(np.int64)
         deals = np.concatenate([deal_masks(t.table_seed(int(tb)), int(d), 1) for tb, d in zip(table, deal_no)])
     labels = seat_labels(t)  # each seat's own agent: a partnership's two partners apart
     seat_agents = np.array([[labels.index(spec.label) for spec in t.seat_specs(int(p), int(tb))]
                             for p, tb in zip(pairing, table)])  # fmt: skip
     hands = {
-        "deals": deals, "dealer": team0["dealer"].to_numpy(np.int64), "starts": starts, "bids": bids, "blind": blind,
-        "plays": np.stack([np.frombuffer(b, np.int8) for b in team0["plays"]]) if n else np.zeros((0, 52), np.int8),
-        "points": np.stack([team0["points"].to_numpy(), team1["points"].to_numpy()], axis=1),
+        "deals": deals, "dealer": first["dealer"].to_numpy(np.int64), "starts": starts, "bids": bids, "blind": blind,
+        "plays": (np.stack([np.frombuffer(b, np.int8) for b in first["plays"]]) if n
+                  else np.zeros((0, cards_dealt(rules)), np.int8)),
+        "points": np.stack([rows["points"].to_numpy() for rows in by_side], axis=1),
         "deal_no": deal_no, "seat_agents": seat_agents, **extra,
     }  # fmt: skip
-    return hands, labels, t.rules
+    return hands, labels, rules

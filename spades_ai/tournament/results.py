@@ -238,8 +238,8 @@ def _flat_columns(records: list, lineups: list[tuple[int, ...]], rotations: list
     Parquet encoding). Seat-b columns are left out solo, ``opponent`` with more than two sides.
     """
     n, k = len(records[0]), len(records)
-    n_seats, n_sides, n_fields = records[0].bids.shape[1], *records[0].sheet.shape[1:]
-    per_side = n_seats // n_sides  # 2 with pairs, 1 solo
+    players, n_sides, n_fields = records[0].bids.shape[1], *records[0].sheet.shape[1:]
+    per_side = players // n_sides  # 2 with pairs, 1 solo
     stacked = np.empty((n, k, n_sides, n_fields), np.int32)  # cast first: the transpose
     for i, r in enumerate(records):  # of the narrower type is faster
         stacked[:, i] = r.sheet
@@ -266,7 +266,7 @@ def _flat_columns(records: list, lineups: list[tuple[int, ...]], rotations: list
     out["dealer"] = np.repeat(records[0].dealer, per_row)
     out["rotation"] = np.tile(np.repeat(np.array(rotations, np.int8), n_sides), n)
     out["side"] = np.tile(np.arange(n_sides, dtype=np.int8), n * k)
-    out["players"] = np.full(n * per_row, n_seats, np.int8)
+    out["players"] = np.full(n * per_row, players, np.int8)
     out["agent"] = np.tile(np.array(lineups, np.int8).reshape(-1), n)
     if n_sides == 2:
         out["opponent"] = np.tile(np.array([(b, a) for a, b in lineups], np.int8).reshape(-1), n)

@@ -287,26 +287,23 @@ def run_tournament(
     agents: Tournament | str | Sequence,
     deals: int | None = None,
     seed: int | None = None,
-    mode: str | None = None,
     *,
-    duplicate: bool | None = None,
-    rules=None,
-    schedule: str | None = None,
     out: str | os.PathLike | None = None,
     n_jobs: int | None = None,
     chunk_size: int | None = None,
     progress: bool | None = True,
     sprt: SPRT | None = None,
-    keep_plays: bool | None = None,
     fresh: bool = False,
+    **settings,
 ) -> RunInfo:
     """Play a tournament into the folder ``out`` and return a ``RunInfo`` (a path-like).
 
     ``agents`` is a ``Tournament`` or what ``Tournament.make`` takes (names such as
     ``"normal,easy"`` or a list of specs; more than two agents play a round-robin), with
-    ``deals`` (default 2000), ``seed`` (0), ``mode`` ("hands"), ``duplicate`` (True), ``rules``
-    and ``schedule``; a ``Tournament`` already fixes those, so giving any of them with one is an
-    error rather than silently ignored. Work is cut
+    ``deals`` (default 2000), ``seed`` (0) and the tournament's other ``settings`` by name:
+    ``mode`` ("hands"), ``duplicate`` (True), ``rules``, ``schedule`` and ``keep_plays``
+    (False); a ``Tournament`` already fixes those, so giving any of them with one is an error
+    rather than silently ignored, and an unknown name is a ``TypeError``. Work is cut
     into chunks of ``chunk_size`` units (by default a few per worker, sized for the agents'
     speed: ``schedule.default_chunk_size``) and run with ``joblib.Parallel(n_jobs)`` on the caller's
     ``parallel_config`` backend; ``n_jobs=None`` takes the configured ``n_jobs``, else all
@@ -320,7 +317,7 @@ def run_tournament(
     folder holding a run aside to ``<out>.old-<time>`` (``RunInfo.moved_aside``; nothing is
     deleted) and plays anew. ``out=None`` writes to a new temporary folder. ``progress`` shows a tqdm bar (None: only on a terminal).
 
-    ``keep_plays`` (part of the ``Tournament``) also stores each hand's cards (52 at 4 players) in play order
+    ``keep_plays`` (part of the ``Tournament``) also stores each hand's cards (``players * cards_each``: 52 at four) in play order
     in a ``plays`` column, so that any row can be replayed card by card (``spades-ai replay``);
     a folder is never resumed with the other setting.
 
@@ -333,62 +330,67 @@ def run_tournament(
     >>> run.sprt.decision, run.sprt.deals, run.units_played
     ('H1', 48, 50)
     """
-    t = _tournament_of(agents, deals, seed, mode, duplicate, rules, schedule, keep_plays)
+    t = _tournament_of(agents, deals, seed, settings)
     check_sprt(t, sprt)
     out = Path(tempfile.mkdtemp(prefix="spades-ai-")) if out is None else Path(out)
-    adaptive = n_jobs is None
-    n_jobs, workers = _resolve_n_jobs(n_jobs)
     start_time = time.perf_counter()
     config = run_config(t, sprt)
     moved_aside = move_aside(out) if fresh else None
     out = prepare_folder(out, config)
     with FolderLock(out, ResultsError):
-        done = finished_chunks(out, t)
-        total = t.deals * len(t.pairings)
-        remaining = total - sum(c.size for c in done)
-        prefix = None
-        if sprt is not None:
-            prefix = _Prefix(t, sprt, out)
-            for chunk in sorted(done):
-                prefix.add_file(chunk, out / DATA_DIR / chunk.filename)
-        if chunk_size is None:
-            # a test stops between chunks: the smallest chunks that keep per-task costs low
-            chunk_size = default_chunk_size(t, workers, remaining, smallest=sprt is not None)
-        todo = [] if prefix is not None and prefix.decided else plan_chunks(t, chunk_size, done)
-        tasks = [(t, chunk, config) for chunk in todo]
-        played, chunks_played = _play_tasks(tasks, out, t, (total, remaining), prefix, progress,
-                                            (n_jobs, workers, adaptive))
-    return RunInfo(
-        path=out,
-        tournament=t,
-        chunks_played=chunks_played,
-        chunks_skipped=len(done),
-        units_played=played,
-        seconds=time.perf_counter() - start_time,
-        n_jobs=min(workers, max(1, len(todo))),
-        chunk_size=chunk_size,
-        sprt=prefix.result if prefix is not None else None,
-        moved_aside=moved_aside,
-    )
+        played = _play_folder(t, out, config, sprt, (n_jobs, chunk_size, progress))
+    return RunInfo(path=out, tournament=t, seconds=time.perf_counter() - start_time, moved_aside=moved_aside, **played)
 
 
-def _tournament_of(agents, deals, seed, mode, duplicate, rules, schedule, keep_plays) -> Tournament:
+def _play_folder(t: Tournament, out: Path, config: dict, sprt: SPRT | None, how) -> dict:
+    """Play what the locked folder ``out`` still lacks of ``t``, ``how`` being ``run_tournament``'s
+    (n_jobs, chunk_size, progress); the counts of ``RunInfo`` that say what was played."""
+    n_jobs, chunk_size, progress = how
+    adaptive = n_jobs is None
+    n_jobs, workers = _resolve_n_jobs(n_jobs)
+    done = finished_chunks(out, t)
+    total = t.deals * len(t.pairings)
+    remaining = total - sum(c.size for c in done)
+    prefix = None
+    if sprt is not None:
+        prefix = _Prefix(t, sprt, out)
+        for chunk in sorted(done):
+            prefix.add_file(chunk, out / DATA_DIR / chunk.filename)
+    if chunk_size is None:
+        # a test stops between chunks: the smallest chunks that keep per-task costs low
+        chunk_size = default_chunk_size(t, workers, remaining, smallest=sprt is not None)
+    todo = [] if prefix is not None and prefix.decided else plan_chunks(t, chunk_size, done)
+    tasks = [(t, chunk, config) for chunk in todo]
+    played, chunks_played = _play_tasks(tasks, out, t, (total, remaining), prefix, progress, (n_jobs, workers, adaptive))
+    return {"chunks_played": chunks_played, "chunks_skipped": len(done), "units_played": played,
+            "n_jobs": min(workers, max(1, len(todo))), "chunk_size": chunk_size,
+            "sprt": prefix.result if prefix is not None else None}  # fmt: skip
+
+
+#: The settings of a tournament that ``run_tournament`` passes on to ``Tournament.make``.
+TOURNAMENT_SETTINGS = ("mode", "duplicate", "rules", "schedule", "keep_plays")
+
+
+def _tournament_of(agents, deals, seed, settings: dict) -> Tournament:
     """``agents`` if it is a ``Tournament`` (then every other setting must be left unset), else
     the tournament ``Tournament.make`` builds from the settings, with ``run_tournament``'s defaults."""
-    settings = {"deals": deals, "seed": seed, "mode": mode, "duplicate": duplicate, "rules": rules,
-                "schedule": schedule, "keep_plays": keep_plays}
+    unknown = sorted(set(settings) - set(TOURNAMENT_SETTINGS))
+    if unknown:
+        raise TypeError(f"run_tournament() got an unexpected keyword argument {unknown[0]!r} (the tournament's "
+                        f"settings: deals, seed, {', '.join(TOURNAMENT_SETTINGS)})")  # fmt: skip
     if isinstance(agents, Tournament):
-        given = [name for name, value in settings.items() if value is not None]
+        given = [name for name, value in {"deals": deals, "seed": seed, **settings}.items() if value is not None]
         if given:
             raise TournamentError(
                 f"run_tournament got a Tournament, which already fixes {', '.join(given)}: "
                 "pass them to Tournament.make (or pass agent names instead of a Tournament)"
             )
         return agents
+    s = {**dict.fromkeys(TOURNAMENT_SETTINGS), **settings}
     return Tournament.make(
-        agents, 2000 if deals is None else deals, 0 if seed is None else seed, mode or "hands",
-        duplicate=True if duplicate is None else duplicate, rules=rules, schedule=schedule,
-        keep_plays=False if keep_plays is None else keep_plays,
+        agents, 2000 if deals is None else deals, 0 if seed is None else seed, s["mode"] or "hands",
+        duplicate=True if s["duplicate"] is None else s["duplicate"], rules=s["rules"], schedule=s["schedule"],
+        keep_plays=False if s["keep_plays"] is None else s["keep_plays"],
     )  # fmt: skip
 
 

@@ -567,14 +567,14 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, level: str = "normal",
-                rules: Rules | None = None, max_live: int = 200, max_matches: int = 10_000,
-                max_threads: int = 256, seeds=None, warm_up: Callable[[], None] | None = None,
-                clock: Callable[[], float] = time.monotonic) -> TableServer:
+                rules: Rules | None = None, max_threads: int = 256, warm_up: Callable[[], None] | None = None,
+                **store) -> TableServer:
     """A server for the browser table, its matches saved in ``folder`` (``port=0``: any free
-    port; ``server.url`` says which). Run it with ``serve_forever()``. ``seeds``: a function
-    giving each new match's seed (default: random; tests fix them). ``warm_up``: compiles the
+    port; ``server.url`` says which). Run it with ``serve_forever()``. ``warm_up``: compiles the
     engine, run in a thread while the server already answers (None: the server is warm).
-    ``clock``: where the turn timers read the time, in seconds (tests move it on at will).
+    ``store``: the settings of its ``MatchStore`` by name: ``max_live`` (200), ``max_matches``
+    (10 000), ``seeds`` (a function giving each new match's seed; default: random, tests fix
+    them) and ``clock`` (where the turn timers read the time, in seconds; tests move it on).
 
     >>> import tempfile
     >>> server = make_server(tempfile.mkdtemp(), port=0)
@@ -584,5 +584,4 @@ def make_server(folder: str | Path, host: str = "127.0.0.1", port: int = 8000, l
     """
     if rules is not None:
         table_names(rules)  # a table the page can seat, or RulesError naming it
-    store = MatchStore(folder, max_live=max_live, max_matches=max_matches, seeds=seeds, clock=clock)
-    return TableServer((host, port), store, level, rules, max_threads=max_threads, warm_up=warm_up)
+    return TableServer((host, port), MatchStore(folder, **store), level, rules, max_threads=max_threads, warm_up=warm_up)
