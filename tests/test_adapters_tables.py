@@ -1,6 +1,5 @@
-"""The learning environments and the adapters play four players in two partnerships and refuse
-every other table by name (issue 34, item 7): their observation vector and action ids have one
-block per seat of that table."""
+"""The adapters play four players in two partnerships and refuse every other table by name
+(issue 34, item 7); the learning environments play every table, with the table's vector (issue 44)."""
 
 from __future__ import annotations
 
@@ -12,12 +11,12 @@ OTHER_TABLES = [Rules.preset("cutthroat"), Rules.preset("solo"), Rules(players=5
 
 
 @pytest.mark.parametrize("rules", OTHER_TABLES, ids=lambda r: f"{r.players}-{r.teams}")
-def test_the_learning_environments_refuse_other_tables(rules):
+def test_the_learning_environments_play_other_tables(rules):
+    from spades_ai.encoding import observation_layout
     from spades_ai.learn import SpadesEnv, VectorEnv
 
-    for make in (lambda: VectorEnv(2, rules=rules), lambda: SpadesEnv(rules=rules)):
-        with pytest.raises(TableError, match=f"the learning environment plays 4 players in pairs, not {rules.players} players"):
-            make()
+    size = observation_layout(rules).size
+    assert VectorEnv(2, rules=rules).layout.size == SpadesEnv(rules=rules).observation_space.shape[0] == size != 567
 
 
 @pytest.mark.parametrize("rules", OTHER_TABLES, ids=lambda r: f"{r.players}-{r.teams}")
