@@ -723,6 +723,7 @@ def _cmd_deal(args) -> None:
 def _cmd_dataset(args) -> None:
     from spades_ai.learn.dataset import write_dataset, write_hands_dataset
     from spades_ai.agents.spec import parse_agents
+    from spades_ai.seats import seats, side_of
 
     if args.source:
         given = [f"--{key}" for key in ("agents", "deals", "rules", "players", "teams", "labels") if getattr(args, key)]
@@ -738,8 +739,8 @@ def _cmd_dataset(args) -> None:
             raise ValueError("--deals N is needed (or --from RUN_DIR)")
         rules = _table_rules(args) or Rules()
         agents = [a.build() for a in parse_agents(args.agents or DEFAULT_AGENTS)]
-        if not args.agents and rules.teams != "pairs":  # the default lineup, seat after seat round the table
-            agents = [agents[s % len(agents)] for s in range(rules.players)]
+        if not args.agents and len(agents) not in (rules.players, rules.n_sides):  # the default, side after side
+            agents = [agents[side_of(s, rules) % len(agents)] for s in seats(rules)]
         out = write_dataset(args.out, agents, args.deals, seed=args.seed, rules=rules,
                             chunk_size=args.chunk_size, n_jobs=args.jobs, labels=args.labels,
                             solver_tricks=args.solver_tricks)  # fmt: skip
