@@ -29,7 +29,7 @@ spades-ai bidding --bidders normal,easy,hard [--deals N] [--seed S] [--policy P]
                                             the bidding benchmark on fixed duplicate deals
 spades-ai agents                            the built-in agents
 spades-ai dataset --agents A,B --deals N --out DIR [--seed S] [--rules FILE.toml|PRESET] [--labels L] ...
-          [--from RUN_DIR]                  decision rows for learning (four players in pairs)
+          [--from RUN_DIR]                  decision rows for learning (any table: --players, --teams)
 spades-ai deal SEED [INDEX] [--rules FILE.toml|PRESET] [--players 3..12] [--teams pairs|solo]
                                             print a deal
 
@@ -723,6 +723,7 @@ def _cmd_deal(args) -> None:
 def _cmd_dataset(args) -> None:
     from spades_ai.learn.dataset import write_dataset, write_hands_dataset
     from spades_ai.agents.spec import parse_agents
+    from spades_ai.seats import seats, side_of
 
     if args.source:
         given = [f"--{key}" for key in ("agents", "deals", "rules", "players", "teams", "labels") if getattr(args, key)]
@@ -736,8 +737,11 @@ def _cmd_dataset(args) -> None:
     else:
         if not args.deals:
             raise ValueError("--deals N is needed (or --from RUN_DIR)")
+        rules = _table_rules(args) or Rules()
         agents = [a.build() for a in parse_agents(args.agents or DEFAULT_AGENTS)]
-        out = write_dataset(args.out, agents, args.deals, seed=args.seed, rules=_table_rules(args),
+        if not args.agents and len(agents) not in (rules.players, rules.n_sides):  # the default, side after side
+            agents = [agents[side_of(s, rules) % len(agents)] for s in seats(rules)]
+        out = write_dataset(args.out, agents, args.deals, seed=args.seed, rules=rules,
                             chunk_size=args.chunk_size, n_jobs=args.jobs, labels=args.labels,
                             solver_tricks=args.solver_tricks)  # fmt: skip
     print(f"dataset in {out}")
@@ -935,7 +939,7 @@ def _add_dataset(sub) -> None:
     ds.add_argument("--agents", help=f"comma-separated lineup: two for A,B,A,B or four by seat (default {DEFAULT_AGENTS})")
     ds.add_argument("--deals", type=_positive, help="deals (seed, 0..N-1) to play, dealer 0")
     ds.add_argument("--seed", type=_seed, default=0, help="deal i comes from (seed, i) (default 0)")
-    ds.add_argument("--rules", metavar="FILE.toml|PRESET", help=f"{RULES_HELP}; a dataset holds four players in pairs")
+    ds.add_argument("--rules", metavar="FILE.toml|PRESET", help=RULES_HELP)
     _add_table(ds)
     ds.add_argument(
         "--labels", metavar="SOLVER|AGENT",

@@ -138,13 +138,15 @@ def test_deal_at_the_table(capsys, flags, rules):
 
 
 @pytest.mark.parametrize("flags, rules", TABLES)
-def test_a_dataset_at_another_table_is_refused_by_name(capsys, tmp_path, flags, rules):
-    code, _, err = cli(capsys, "dataset", "--deals", "2", *flags, "--out", str(tmp_path / "d"))
-    assert code == 2
-    assert err.strip().splitlines() == [
-        f"spades-ai: error: decision datasets play 4 players in pairs, not {table_name(rules)}: their observation "
-        "vector holds a block for each seat of four players in pairs (docs/learning.md#datasets)"]  # fmt: skip
-    assert not (tmp_path / "d").exists()
+def test_a_dataset_at_the_table(capsys, tmp_path, flags, rules):
+    from spades_ai.encoding import observation_layout
+    from spades_ai.learn import load_dataset
+
+    code, _, err = cli(capsys, "dataset", "--deals", "1", *flags, "--out", str(tmp_path / "d"))
+    assert code == 0, err
+    data = load_dataset(tmp_path / "d")
+    assert data["obs"].shape == (rules.players * (1 + rules.cards_each), observation_layout(rules).size)
+    assert sorted(set(data["seat"].tolist())) == list(range(rules.players))
 
 
 @pytest.mark.parametrize(

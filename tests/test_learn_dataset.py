@@ -14,12 +14,11 @@ import pyarrow.parquet as pq
 import pytest
 
 import spades_ai as sa
+from spades_ai.encoding import observation_layout
 from spades_ai.interop.encoding import observation_vector
 from spades_ai.learn import encoding as enc
 from spades_ai.learn import iter_dataset, load_dataset, rows_from_records, write_dataset
-from spades_ai.errors import TableError
 from spades_ai.learn.dataset import DatasetError, chunk_path
-from spades_ai.seats import table_name
 
 
 def reference_rows(records, seed, rules):
@@ -195,17 +194,17 @@ def test_a_folder_of_another_dataset_is_refused(tmp_path):
 @pytest.mark.parametrize("rules, lineup", [(sa.Rules(players=3), ["easy"] * 3),
                                            (sa.Rules(players=6, teams="pairs"), ["easy"] * 3),
                                            (sa.Rules(players=8), ["easy"] * 8)], ids=["3 solo", "6 pairs", "8 solo"])
-def test_a_dataset_refuses_another_table_by_name(tmp_path, rules, lineup):
-    """Issue 42: one agent a seat at 3 players was refused as "a lineup has 4 seats"; a table
-    the observation vector cannot hold is refused by name first, nothing written."""
-    with pytest.raises(TableError, match=f"decision datasets play 4 players in pairs, not {table_name(rules)}:") as info:
-        write_dataset(tmp_path / "d", lineup, deals=2, rules=rules)
-    assert "4 seats" not in str(info.value) and not (tmp_path / "d").exists()
-    records = sa.play_hands(["easy"] * rules.players, 1, rules=rules, keep_plays=True)
-    with pytest.raises(TableError, match=f"not {table_name(rules)}:"):  # not "an action these rules refuse"
-        rows_from_records(records, 0, rules)
+def test_a_dataset_at_another_table(tmp_path, rules, lineup):
+    """Issue 44: datasets play every table (issue 42 refused them by name): the rows written are
+    those of the same hands' records, in the table's layout; the default table still counts its
+    own seats."""
+    data = load_dataset(write_dataset(tmp_path / "d", lineup, deals=2, seed=5, rules=rules))
+    live = rows_from_records(sa.play_hands(lineup, 2, seed=5, rules=rules, keep_plays=True), 5, rules)
+    for k in ("obs", "mask", "seat", "phase", "action", "outcome", "deal_no"):
+        np.testing.assert_array_equal(data[k], live[k])
+    assert data["obs"].shape == (2 * rules.players * (1 + rules.cards_each), observation_layout(rules).size)
     with pytest.raises(ValueError, match="a lineup has 4 seats .or 2 sides. at this table, not 3"):
-        write_dataset(tmp_path / "d", ["easy"] * 3, deals=2)  # the default table still counts its own seats
+        write_dataset(tmp_path / "e", ["easy"] * 3, deals=2)
 
 
 def test_the_dataset_command_from_a_run_and_live(tmp_path, capsys):

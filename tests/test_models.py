@@ -9,7 +9,7 @@ import pytest
 
 import spades_ai as sa
 from spades_ai.agents.registry import check_rollout, list_agents, make_agent
-from spades_ai.encoding import OBSERVATION_SIZE
+from spades_ai.encoding import OBSERVATION_SIZE, observation_layout
 from spades_ai.game import Hand
 from spades_ai.learn.dataset import read_config
 from spades_ai.models import bidder, features, fit, network, optim
@@ -406,3 +406,43 @@ def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):
     again = [line.split("|") for line in capsys.readouterr().out.splitlines() if line.startswith("| 300 |")]
     assert len(again) == 1 and [c.strip() for c in again[0][2:5]] == ["2", f"{model.info['bid_worlds_kept']:.2f}", "-"]
     check_agent(make_agent("learned", model=str(out)))
+
+
+# -- the table a model was trained at ----------------------------------------------------------------
+def _three_player_model() -> Model:
+    base = load_model("default")
+    inputs = observation_layout("cutthroat").size + features.N_CARD_FEATURES
+    net = optim.init_network(inputs, 4, 1, np.random.default_rng(0))
+    return Model(base.bid, net, base.scalars, bid_kind=base.bid_kind, play_kind="vector", table=(3, "solo"))
+
+
+def test_shipped_models_are_of_four_players_in_pairs_and_refuse_another_table():
+    for name in shipped_models():
+        m = load_model(name)
+        assert m.table == (4, "pairs") and m.table_name == "4 players in pairs"
+        assert m.check_table(sa.Rules()) == sa.Rules()
+        with pytest.raises(sa.TableError, match=r"plays 4 players in pairs, not 3 players solo"):
+            m.check_table("cutthroat")
+        with pytest.raises(sa.TableError, match=r"of 4 players in pairs reads .* 567 floats, not vectors of 455 \(3 players solo\)"):
+            m.check_vectors(np.zeros((2, 455), np.float32))
+        assert m.check_vectors(np.zeros((2, OBSERVATION_SIZE))).dtype == np.float32
+
+
+def test_a_model_of_another_table_keeps_it_and_refuses_the_four_player_vector(tmp_path):
+    m = _three_player_model()
+    path = m.save(tmp_path / "three.npz")
+    again = load_model(path)
+    assert again.table == (3, "solo") and again.play["W1"].shape[1] == 455 + features.N_CARD_FEATURES
+    with pytest.raises(sa.TableError, match=r"of 3 players solo reads that table's vectors of 455 floats, not vectors of 567 \(4 players in pairs\)"):
+        again.check_vectors(np.zeros(OBSERVATION_SIZE))
+    agent = make_agent("learned", model=str(path))
+    with pytest.raises(sa.TableError, match=r"agent 'learned.*' plays 3 players solo, not 4 players in pairs"):
+        agent.check_table(sa.Rules())
+    with pytest.raises(ValueError, match=r"play network's W1"):  # a 4-player network said to be of 3 players
+        Model(m.bid, load_model("default").play, m.scalars, bid_kind=m.bid_kind, play_kind="vector", table=(3, "solo"))
+
+
+def test_train_model_refuses_rows_of_another_table():
+    rows = _random_vector_rows()
+    with pytest.raises(sa.TableError, match=r"of 3 players solo reads .* not vectors of 567 \(4 players in pairs\)"):
+        fit.train_model(None, rows, bidder_from="default", rules=sa.Rules(players=3), epochs=1, play_hidden=4)

@@ -118,8 +118,9 @@ BUILTINS: dict[str, _Spec] = {
 def _build(name: str, values: dict) -> BuiltinAgent:
     defaults = {k: d for k, (d, _) in BUILTINS[name].options.items()}
     if name == "learned":  # deterministic: no seed
-        return BuiltinAgent(name, learned_bid, learned_play, load_model(values["model"]).params(), values, defaults,
-                            normal.normal_agent_pass, tables_part="learned")  # fmt: skip
+        model = load_model(values["model"])  # its part: the table it was trained at (4 in pairs when shipped)
+        return BuiltinAgent(name, learned_bid, learned_play, model.params(), values, defaults, normal.normal_agent_pass,
+                            tables_part=model.part())  # fmt: skip
     seed = seed_param(values["seed"])
     if name == "random":
         return BuiltinAgent(name, easy.random_agent_bid, easy.random_agent_play, [seed], values, defaults, easy.random_agent_pass)

@@ -18,16 +18,18 @@ command again writes only the chunks that are missing: no row is lost or doubled
 damaged all the same (cut short, not Parquet, lacking a column) is set aside as
 ``*.parquet.bad`` with a warning and written again (``folders.set_aside``); reading a folder
 with a chunk missing warns that the dataset is unfinished. A folder made for something else is
-refused. Columns (``COLUMNS``)::
+refused. A dataset is of one table, its rules' (any table: ``config.json`` holds them); its
+vectors are that table's (``spades_ai.encoding.observation_layout``), stored as fixed-size binary
+of the table's width (567 floats and 68 actions at four in pairs). Columns (``COLUMNS``)::
 
-    obs       float32[567]  the acting seat's observation vector (learn.encoding), stored as
-                            fixed-size binary (2268 bytes, little-endian)
-    mask      int8[68]      its legal actions (68 bytes)
+    obs       float32[size] the acting seat's observation vector (learn.encoding), stored as
+                            fixed-size binary (2268 bytes at four in pairs, little-endian)
+    mask      int8[actions] its legal actions (68 bytes at 13 cards each)
     deal_no   int64         the deal (seed, deal_no) the hand was dealt from
     seat      int8          the acting seat
     phase     int8          learn.encoding.PHASES index: 1 blind decision, 2 bidding, 3 playing
     action    int8          the action taken (the acting agent's choice)
-    outcome   int32         the hand's points for the acting seat's team (bag penalties included)
+    outcome   int32         the hand's points for the acting seat's side (bag penalties included)
     agent     int8          index of the acting agent in config.json's "agents"
 
 The hands are dealt from ``(seed, deal_no)`` with dealer 0 and played by ``play_hands`` with
@@ -40,7 +42,7 @@ tricks are left (``learn.labels``). With ``labels="hard"`` or ``"crazy"`` (or ei
 options, ``"hard:worlds=64"``) two columns hold that agent's evaluation at every bid and card,
 the numbers its own choice is made from (``montecarlo.decision_values``)::
 
-    label_values  float32[68]  its value of each action id it weighed (the acting team's points,
+    label_values  float32[actions]  its value of each action id it weighed (the acting side's points,
                                bags at their cost); NaN for the others and the blind-nil rows
     label_action  int8         its choice (an action id; -1 on a blind-nil row)
 
@@ -69,6 +71,7 @@ from spades_ai.folders import FolderLock, damaged_advice, is_temporary, parquet_
 from spades_ai.learn import encoding as enc
 from spades_ai.learn import rows as _rows
 from spades_ai.learn.env import check_rules
+from spades_ai.encoding import table_rules
 from spades_ai.rules import Rules
 from spades_ai.selfplay.play import play_hands, resolve_lineup
 from spades_ai.simulate import deal_masks
@@ -80,13 +83,13 @@ CONFIG_FILE = "config.json"
 COMPRESSION = "zstd"
 #: name -> (arrow type, description)
 COLUMNS = {
-    "obs": (pa.binary(4 * enc.OBSERVATION_SIZE), "the acting seat's observation vector (567 float32, little-endian)"),
-    "mask": (pa.binary(enc.N_ACTIONS), "its legal actions (68 int8)"),
+    "obs": (pa.binary(4 * enc.OBSERVATION_SIZE), "the acting seat's observation vector (the table's size: 567 float32 at four in pairs, little-endian)"),
+    "mask": (pa.binary(enc.N_ACTIONS), "its legal actions (the table's actions: 68 int8 at 13 cards each)"),
     "deal_no": (pa.int64(), "the deal (seed, deal_no)"),
     "seat": (pa.int8(), "the acting seat"),
     "phase": (pa.int8(), "PHASES index: 1 blind decision, 2 bidding, 3 playing"),
     "action": (pa.int8(), "the action taken"),
-    "outcome": (pa.int32(), "the hand's points for the acting seat's team"),
+    "outcome": (pa.int32(), "the hand's points for the acting seat's side"),
     "agent": (pa.int8(), "index of the acting agent in config.json's agents"),
 }
 #: The columns of a dataset made from a matches-mode run (``--from``): the hand's place.
@@ -120,25 +123,27 @@ class DatasetError(ValueError):
 # -- rows ------------------------------------------------------------------------------------------
 def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, deal_no, seat_agents, starts=None,
                     match_no=None, hand_no=None) -> dict:  # fmt: skip
-    """The decision rows of hands given as arrays: ``deals`` ``(n, 4)`` bitboards of card ids,
-    ``dealer`` ``(n,)``, ``bids`` / ``blind`` ``(n, 4)``, ``plays`` ``(n, 52)`` card ids in play
-    order, ``points`` ``(n, 2)`` per team, ``deal_no`` ``(n,)`` and ``seat_agents`` ``(n, 4)``
-    (the agent index at each seat). ``starts`` ``(n, 5)``: what a match carries into each hand
-    (scores of teams 0 and 1, their bag counts, the hands already played: ``learn.rows``); None
-    for hands on their own (all 0); hands of matches also give ``match_no`` and ``hand_no``
-    ``(n,)`` (columns of their own; ``deal_no`` is then -1). Returns the columns as numpy arrays.
-    Four players in pairs only (``dataset_rules``)."""
+    """The decision rows of hands given as arrays, at the table of ``rules`` (N players): ``deals``
+    ``(n, N)`` bitboards of card ids (``(n, decks * N)`` with several decks: ``deal_rows``),
+    ``dealer`` ``(n,)``, ``bids`` / ``blind`` ``(n, N)``, ``plays`` ``(n, N * cards_each)`` card
+    ids in play order, ``points`` ``(n, sides)`` per side, ``deal_no`` ``(n,)`` and
+    ``seat_agents`` ``(n, N)`` (the agent index at each seat). ``starts`` ``(n, 2 * sides + 1)``:
+    what a match carries into each hand (the sides' scores, their bag counts, the hands already
+    played: ``learn.rows``); None for hands on their own (all 0); hands of matches also give
+    ``match_no`` and ``hand_no`` ``(n,)`` (columns of their own; ``deal_no`` is then -1).
+    Returns the columns as numpy arrays (``obs`` and ``mask`` of the table's layout)."""
     rules = dataset_rules(rules)
+    layout = enc.observation_layout(rules)
     n = len(deals)
     if starts is None:
-        starts = np.zeros((n, _rows.N_STARTS), np.int64)
-    cap = n * _rows.MAX_ROWS_PER_HAND
-    obs = np.empty((cap, enc.OBSERVATION_SIZE), dtype=np.float32)
-    masks = np.empty((cap, enc.N_ACTIONS), dtype=np.int8)
+        starts = np.zeros((n, _rows.n_starts(rules)), np.int64)
+    cap = n * _rows.max_rows(rules)
+    obs = np.empty((cap, layout.size), dtype=np.float32)
+    masks = np.empty((cap, layout.n_actions), dtype=np.int8)
     cols = np.empty((cap, _rows.N_COLS), dtype=np.int64)
     m = _rows.decision_rows(
         np.ascontiguousarray(deals, dtype=np.uint64), np.asarray(dealer, np.int64),
-        np.ascontiguousarray(starts, dtype=np.int64).reshape(n, _rows.N_STARTS), np.asarray(bids, np.int64),
+        np.ascontiguousarray(starts, dtype=np.int64).reshape(n, _rows.n_starts(rules)), np.asarray(bids, np.int64),
         np.asarray(blind, np.bool_), np.asarray(plays, np.int64), np.asarray(points, np.int64), rules.as_array(),
         obs, masks, cols,
     )  # fmt: skip
@@ -164,22 +169,25 @@ def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, dea
     }
 
 
-def rows_from_records(records, seed: int, rules: Rules, seat_agents=(0, 1, 2, 3)) -> dict:
+def rows_from_records(records, seed: int, rules: Rules, seat_agents=tuple(range(12))) -> dict:
     """The rows of ``play_hands`` records kept with ``keep_plays=True`` (hands mode)."""
     if records.plays is None or records.deal_no is None:
         raise DatasetError("the records need their plays (keep_plays=True) and deal numbers (play_hands)")
-    deals = deal_rows(seed, records.deal_no)
-    agents = np.broadcast_to(np.asarray(seat_agents, np.int8), (len(records), 4))
+    deals = deal_rows(seed, records.deal_no, rules)
+    agents = np.broadcast_to(np.asarray(seat_agents, np.int8)[: rules.players], (len(records), rules.players))
     return rows_from_hands(deals, records.dealer, records.bids, records.blind, records.plays, records.points, rules,
                            records.deal_no, agents)  # fmt: skip
 
 
-def deal_rows(seed: int, deal_no) -> np.ndarray:
-    """The ``(n, 4)`` bitboards of deals ``deal_no`` of ``seed`` (one batch when consecutive)."""
+def deal_rows(seed: int, deal_no, rules: Rules | None = None) -> np.ndarray:
+    """The ``(n, N)`` bitboards of deals ``deal_no`` of ``seed`` at the table of ``rules`` (four
+    seats by default; ``(n, decks * N)`` with several decks: ``simulate.deal_masks``), in one
+    batch when consecutive."""
     deal_no = np.asarray(deal_no, np.int64)
     if len(deal_no) and np.all(np.diff(deal_no) == 1):
-        return deal_masks(seed, int(deal_no[0]), len(deal_no))
-    return np.concatenate([deal_masks(seed, int(d), 1) for d in deal_no] or [np.zeros((0, 4), np.uint64)])
+        return deal_masks(seed, int(deal_no[0]), len(deal_no), rules)
+    width = 4 if rules is None else rules.decks * rules.players
+    return np.concatenate([deal_masks(seed, int(d), 1, rules) for d in deal_no] or [np.zeros((0, width), np.uint64)])
 
 
 def _table(columns: dict) -> pa.Table:
@@ -190,6 +198,7 @@ def _table(columns: dict) -> pa.Table:
         a = columns[name]
         if name in VECTORS:
             data = np.ascontiguousarray(a, dtype=VECTORS[name][0])
+            typ = pa.binary(data.itemsize * (data.shape[1] if data.ndim == 2 else 0))  # the table's width
             arrays[name] = pa.FixedSizeBinaryArray.from_buffers(typ, len(a), [None, pa.py_buffer(data)])
         else:
             arrays[name] = pa.array(a, type=typ)
@@ -286,7 +295,7 @@ def _live_chunk(k: int, agents, seed: int, rules: Rules, start: int, n: int, sol
         from spades_ai.learn.labels import labelled_hands
 
         hands, values, choices = labelled_hands(agents, labeller.build(), seed, rules, start, n)
-        seat_agents = np.broadcast_to(np.arange(4, dtype=np.int8), (n, 4))
+        seat_agents = np.broadcast_to(np.arange(rules.players, dtype=np.int8), (n, rules.players))
         columns = {**rows_from_hands(**hands, rules=rules, seat_agents=seat_agents), "label_values": values,
                    "label_action": choices}  # fmt: skip
         return k, chunk_bytes(columns)
@@ -320,12 +329,12 @@ def labeller_spec(labels) -> AgentSpec | None:
     return spec
 
 
-def dataset_rules(rules: Rules | None) -> Rules:
-    """The rules of a dataset (None: the defaults), at a table it holds (``require_table``:
-    four players in pairs, whose seats the observation vector has a block for) and with the
-    actions the vector's 68 ids express (``learn.env.check_rules``)."""
-    if isinstance(rules, Rules):
-        require_table(rules, "dataset")
+def dataset_rules(rules) -> Rules:
+    """The rules of a dataset (a ``Rules``, a preset's name, ...; None: the defaults), at a
+    table it holds (``require_table``: every table) and with the actions the table's ids
+    express (``learn.env.check_rules``)."""
+    rules = table_rules(rules)
+    require_table(rules, "dataset")
     return check_rules(rules)
 
 
@@ -386,7 +395,10 @@ def write_hands_dataset(out, hands: dict, rules: Rules, *, agents: list[str], so
 
 
 def _vector_rows(column: pa.FixedSizeBinaryArray, dtype: np.dtype, width: int) -> np.ndarray:
-    size = width * dtype.itemsize
+    """The rows of a vector column: ``width`` (the 4-player width) is the column's own, read from
+    its type, at any table."""
+    size = column.type.byte_width
+    width = size // dtype.itemsize
     data = np.frombuffer(column.buffers()[1], dtype=np.uint8)[column.offset * size : (column.offset + len(column)) * size]
     return data.view(dtype).reshape(-1, width)
 
@@ -400,8 +412,9 @@ def iter_dataset(path, columns=None) -> Iterator[dict[str, np.ndarray]]:
 
 
 def load_dataset(path, columns=None) -> dict[str, np.ndarray]:
-    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, 567)`` float32, ``mask``
-    ``(n, 68)`` int8, the other columns ``(n,)``), chunk by chunk in order (``iter_dataset``).
+    """The rows of a dataset folder as numpy arrays (``obs`` ``(n, size)`` float32 and ``mask``
+    ``(n, n_actions)`` int8 of its table's layout, ``(n, 567)`` and ``(n, 68)`` at four in pairs,
+    the other columns ``(n,)``), chunk by chunk in order (``iter_dataset``).
     A folder with chunks missing (a run unfinished, or killed) is read with a warning."""
     chunks = list(_read_chunks(_chunk_files(Path(path)), columns))
     if chunks:

@@ -8,24 +8,33 @@
 >>> actions = info["action_mask"].argmax(axis=1)          # the lowest legal action of each table
 >>> obs, reward, terminated, truncated, info = env.step(actions)
 
-The learner controls ``seats`` (one seat, a partnership, or all four: self-play); the other
+Every table of the rules is played (``rules``: a ``Rules`` or a preset's name); the vector and
+the actions are the table's (``env.layout``, ``spades_ai.encoding.observation_layout``):
+
+>>> three = VectorEnv(2, seats=(2,), rules="cutthroat")
+>>> obs, info = three.reset(seed=1)
+>>> obs.shape, info["action_mask"].shape, info["points"].shape
+((2, 455), (2, 72), (2, 3))
+
+The learner controls ``seats`` (one seat, a partnership, or every seat: self-play); the other
 seats are played inside the same numba loop by ``others`` (a built-in name, a kernel agent, a
 ``Mixed`` of kernel agents, or one of them per seat). Each step, every table's seat to act
 (``info["seat"]``) is a controlled seat; ``obs`` is its observation vector
 (``spades_ai.learn.encoding``: exactly ``interop.encoding.observation_vector``) and
-``info["action_mask"]`` its legal actions (ids 0..67). An episode is one hand
+``info["action_mask"]`` its legal actions (ids 0..67 at 13 cards each). An episode is one hand
 (``episode="hand"``) or one match (``episode="match"``: scores and bags carried, the dealer
-rotating, until a team wins). The reward of a step is the hand's points (bag penalties
-included), when a hand ends in it, for the team of the seat that acted; ``info["points"]`` gives
-both teams'. Autoreset is gymnasium's next-step mode: the step after ``terminated`` or
+rotating, until a side wins). The reward of a step is the hand's points (bag penalties
+included), when a hand ends in it, for the side of the seat that acted; ``info["points"]`` gives
+every side's. Autoreset is gymnasium's next-step mode: the step after ``terminated`` or
 ``truncated`` starts the table's next episode and ignores its action (the mask of an ended
 table allows every action, so a sampler never sees an empty mask). ``reset(options={"reset_mask":
 mask})`` starts the next episode of the tables it marks at once, whatever state they are in.
 
 Tables never depend on each other: table ``t``'s episode ``k`` plays deal ``(t << 32) + k`` of
-the seed (``info["deal_no"]``; ``sa.deal(seed, deal_no)``, dealer ``k % 4``) or, in matches,
-match ``(t << 32) + k`` as ``play_matches`` deals it (``info["hand_no"]``: the hand within it),
-so the same seed and actions give the same trajectory for a table whatever ``num_envs``.
+the seed (``info["deal_no"]``; ``sa.deal(seed, deal_no, rules)``, dealer ``k % players``) or, in
+matches, match ``(t << 32) + k`` as ``play_matches`` deals it (``info["hand_no"]``: the hand
+within it), so the same seed and actions give the same trajectory for a table whatever
+``num_envs``.
 """
 
 from __future__ import annotations
@@ -42,7 +51,7 @@ from spades_ai.selfplay.codegen import bind
 from spades_ai.cards import CardSet
 from spades_ai.checks import check_seat, check_seed, is_int
 from spades_ai.engine import state as _st
-from spades_ai.encoding import check_rules
+from spades_ai.encoding import Layout, check_rules, observation_layout
 from spades_ai.errors import IllegalBidError, IllegalPlayError
 from spades_ai.learn import encoding as enc
 from spades_ai.learn import vector_loop as _vl
@@ -52,23 +61,24 @@ TEMPLATE = "spades_ai.learn.vector_loop"
 EPISODES = ("hand", "match")
 
 
-def check_seats(seats) -> tuple[int, ...]:
-    """The controlled seats: distinct seats 0..3 (ints; numpy integers too), at least one."""
+def check_seats(seats, rules: Rules | None = None) -> tuple[int, ...]:
+    """The controlled seats: distinct seats of the table (ints; numpy integers too), at least one."""
+    players = 4 if rules is None else rules.players
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
-        raise TypeError(f"seats must be a sequence of seats 0..3, such as (0,) or (0, 2), not {seats!r}")
-    given = [check_seat(s, f"each of seats {seats!r}") for s in seats]
+        raise TypeError(f"seats must be a sequence of seats 0..{players - 1}, such as (0,) or (0, 1), not {seats!r}")
+    given = [check_seat(s, f"each of seats {seats!r}", players) for s in seats]
     if not given or len(set(given)) != len(given):
-        raise ValueError(f"seats must be distinct seats 0..3, at least one, not {seats!r}")
+        raise ValueError(f"seats must be distinct seats 0..{players - 1}, at least one, not {seats!r}")
     return tuple(sorted(given))
 
 
-def check_action(action, name: str = "action") -> int:
+def check_action(action, name: str = "action", n_actions: int = enc.N_ACTIONS) -> int:
     """An action as an int: a Python or numpy integer, or a 0-d integer array. A bool, a float,
     a string or anything else raises ``ValueError`` naming it (nothing is rounded or parsed);
     whether the int is a legal action is for the environment to say."""
     value = action[()] if isinstance(action, np.ndarray) and action.ndim == 0 else action
     if not is_int(value):
-        raise ValueError(f"{name} must be an int (an action id 0..{enc.N_ACTIONS - 1}), not {action!r} ({type(value).__name__})")
+        raise ValueError(f"{name} must be an int (an action id 0..{n_actions - 1}), not {action!r} ({type(value).__name__})")
     return int(value)
 
 
@@ -84,13 +94,14 @@ def _kernel_part(agent, seat: int) -> KernelAgent:
     return agent
 
 
-def _roles(others, seats) -> list[tuple[KernelAgent, KernelAgent] | None]:
+def _roles(others, seats, rules: Rules) -> list[tuple[KernelAgent, KernelAgent] | None]:
     """(bidder, player) per seat, None at a controlled seat."""
+    players = rules.players
     if isinstance(others, (str, Mixed)) or not isinstance(others, (list, tuple)):
-        others = [others] * 4
+        others = [others] * players
     others = list(others)
-    if len(others) != 4:
-        raise ValueError(f"others is one agent or one per seat (4), not {len(others)}")
+    if len(others) != players:
+        raise ValueError(f"others is one agent or one per seat ({players}), not {len(others)}")
     roles = []
     for seat, a in enumerate(others):
         if seat in seats:
@@ -100,6 +111,9 @@ def _roles(others, seats) -> list[tuple[KernelAgent, KernelAgent] | None]:
         else:
             k = _kernel_part(a, seat)
             roles.append((k, k))
+    for pair in roles:
+        for agent in pair or ():
+            agent.check_table(rules)
     return roles
 
 
@@ -110,15 +124,15 @@ def _key(agent: KernelAgent):
 class Lineup:
     """The other seats' slots, params and the compiled loop for their kernel agents."""
 
-    def __init__(self, others, seats):
-        roles = _roles(others, seats)
+    def __init__(self, others, seats, rules: Rules):
+        roles = _roles(others, seats, rules)
         first = {}
         for pair in roles:
             for a in pair or ():
                 first.setdefault(_key(a), a)
         self.agents = list(first.values())
         slot_of = {k: i for i, k in enumerate(first)}
-        self.slots = np.zeros((4, 2), dtype=np.int64)
+        self.slots = np.zeros((rules.players, 2), dtype=np.int64)
         for seat, pair in enumerate(roles):
             if pair is not None:
                 self.slots[seat] = slot_of[_key(pair[0])], slot_of[_key(pair[1])]
@@ -159,31 +173,33 @@ class VectorEnv:
     metadata: ClassVar[dict] = {"autoreset_mode": "NextStep", "render_modes": []}
     render_mode = None
 
-    def __init__(self, num_envs: int, seats: Sequence[int] = (0,), others="normal", rules: Rules | None = None,
+    def __init__(self, num_envs: int, seats: Sequence[int] = (0,), others="normal", rules: Rules | str | None = None,
                  episode: str = "hand", *, copy: bool = True):  # fmt: skip
         if not is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, not {num_envs!r}")
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, not {episode!r}")
         self.num_envs = int(num_envs)
-        self.seats = check_seats(seats)
         self.rules = check_rules(rules)
+        #: the table's observation vector and actions (``spades_ai.encoding.observation_layout``)
+        self.layout = observation_layout(self.rules)
+        self.seats = check_seats(seats, self.rules)
         self.episode = episode
         self.copy = bool(copy)
-        self.lineup = Lineup(others, self.seats)
+        self.lineup = Lineup(others, self.seats, self.rules)
         self._ctrl = np.int64(sum(1 << s for s in self.seats))
         self._rules = self.rules.as_array()
         n = self.num_envs
         self._pubs = np.zeros((n, _st.N_PUBLIC), dtype=np.int64)
-        self._hands = np.zeros((n, 4), dtype=np.uint64)
+        self._hands = np.zeros((n, self.rules.decks * self.rules.players), dtype=np.uint64)  # levels (engine.copies)
         self._rows = np.zeros((n, _vl.ROW_WIDTH), dtype=np.int64)
-        self._obs = np.zeros((n, enc.OBSERVATION_SIZE), dtype=np.float32)
-        self._masks = np.zeros((n, enc.N_ACTIONS), dtype=np.int8)  # what step checks: never handed out
+        self._obs = np.zeros((n, self.layout.size), dtype=np.float32)
+        self._masks = np.zeros((n, self.layout.n_actions), dtype=np.int8)  # what step checks: never handed out
         self._shown_masks = np.zeros_like(self._masks)  # copy=False: the mask buffer the caller gets
         self._rewards = np.zeros(n, dtype=np.float64)
         self._terminated = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
-        self._points = np.zeros((n, 2), dtype=np.int64)
+        self._points = np.zeros((n, self.rules.n_sides), dtype=np.int64)
         self._err = np.zeros(_vl.ERR_SIZE, dtype=np.int64)
         self._seed: int | None = None
 
@@ -256,7 +272,7 @@ class VectorEnv:
             raise RuntimeError("call reset() before step()")
         given = self._check_actions(actions)
         if isinstance(given, list):  # an int beyond int64 is no action either way: -1 to the kernel
-            ids = np.array([a if 0 <= a < enc.N_ACTIONS else -1 for a in given], dtype=np.int64)
+            ids = np.array([a if 0 <= a < self.layout.n_actions else -1 for a in given], dtype=np.int64)
         else:
             ids = given.astype(np.int64, copy=False)
         # copy=True: the kernel writes into fresh arrays (no second pass over the observations)
@@ -282,7 +298,7 @@ class VectorEnv:
         if isinstance(actions, (list, tuple)):
             if len(actions) != n:
                 raise ValueError(f"actions must be {n} ints (one per table), not {len(actions)}")
-            return [check_action(a, f"the action of table {t}") for t, a in enumerate(actions)]
+            return [check_action(a, f"the action of table {t}", self.layout.n_actions) for t, a in enumerate(actions)]
         array = np.asarray(actions)
         if array.shape != (n,) or not np.issubdtype(array.dtype, np.integer):
             raise ValueError(f"actions must be {n} ints (one per table), not {array.dtype} {array.shape}: {actions!r}")
@@ -317,8 +333,8 @@ class VectorEnv:
         bidding = self._pubs[t, _st.P_PHASE] == _st.PHASE_BIDDING
         error = IllegalBidError if bidding else IllegalPlayError
         return error(
-            f"table {t}, seat {seat}: action {action} ({action_name(action)}) is not legal here; legal: "
-            f"{', '.join(f'{a} ({enc.action_to_string(a)})' for a in legal)}. No table was changed."
+            f"table {t}, seat {seat}: action {action} ({action_name(action, self.layout)}) is not legal here; legal: "
+            f"{', '.join(f'{a} ({self.layout.action_to_string(a)})' for a in legal)}. No table was changed."
         )
 
     def _raise_agent(self):
@@ -332,12 +348,12 @@ class VectorEnv:
         """Nothing to release (gymnasium's API)."""
 
     def __repr__(self) -> str:
-        return f"<VectorEnv {self.num_envs} tables, seats {self.seats}, episode={self.episode!r}>"
+        return f"<VectorEnv {self.num_envs} tables of {self.layout.table}, seats {self.seats}, episode={self.episode!r}>"
 
 
-def action_name(action: int) -> str:
-    """``action_to_string``, or ``not an action`` for an id outside 0..67."""
+def action_name(action: int, layout: Layout | None = None) -> str:
+    """``action_to_string``, or ``not an action`` for an id outside the table's actions."""
     try:
-        return enc.action_to_string(action)
+        return (layout or observation_layout()).action_to_string(action)
     except ValueError:
         return "not an action"

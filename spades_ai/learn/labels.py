@@ -22,11 +22,12 @@ import functools
 import numpy as np
 
 from spades_ai.game import Hand
-from spades_ai.encoding import N_ACTIONS, bid_action
+from spades_ai.encoding import bid_action, observation_layout
 from spades_ai.montecarlo import decision_values
 from spades_ai.scoring import score_hand
 from spades_ai.selfplay.play import agent_name, play_hand_python
-from spades_ai.simulate import deal
+from spades_ai.seats import cards_dealt, seats, side_of
+from spades_ai.simulate import deal, deal_masks
 from spades_ai.solver import card_values
 
 N_CARDS = 52
@@ -34,21 +35,21 @@ N_CARDS = 52
 NO_CHOICE = -1
 
 
-def _points_leaf(bids, blind, rules, team: int):
+def _points_leaf(bids, blind, rules, side: int):
     @functools.cache
-    def leaf(t0, t1, t2, t3):
-        return float(score_hand(bids, (t0, t1, t2, t3), rules, blind=blind).points[team])
+    def leaf(*tricks):
+        return float(score_hand(bids, tricks, rules, blind=blind).points[side])
 
     return leaf
 
 
 def _values(hand: Hand, bids, blind, rules) -> np.ndarray:
     obs = hand.observation()
-    team = hand.to_act % 2
+    side = side_of(hand.to_act, rules)
     trick = [card for _, card in obs.current_trick]
     leader = obs.leader
     values = card_values(
-        [hand.cards(s) for s in range(4)], leader, _points_leaf(bids, blind, rules, team), team,
+        [hand.cards(s) for s in seats(rules)], leader, _points_leaf(bids, blind, rules, side), side,
         tricks_won=obs.tricks_won, trick=trick, rules=rules, spades_broken=obs.spades_broken,
     )  # fmt: skip
     row = np.full(N_CARDS, np.nan, dtype=np.float32)
@@ -59,13 +60,13 @@ def _values(hand: Hand, bids, blind, rules) -> np.ndarray:
 
 def solver_labels(records, seed: int, rules, tricks: int) -> np.ndarray:
     """``(rows, 52)`` float32 labels for the rows of ``rows_from_records(records, seed, rules)``
-    (see the module docstring); ``tricks`` in 1..13 (the solver's cost grows fast with it)."""
-    if not 1 <= int(tricks) <= 13:
-        raise ValueError(f"tricks must be in 1..13, not {tricks!r}")
+    (see the module docstring); ``tricks`` in 1..cards each (the solver's cost grows fast with it)."""
+    if not 1 <= int(tricks) <= rules.cards_each:
+        raise ValueError(f"tricks must be in 1..{rules.cards_each}, not {tricks!r}")
     out = []
     nan = np.full(N_CARDS, np.nan, dtype=np.float32)
     for i, d in enumerate(records.deal_no):
-        hand = Hand([int(c) for c in deal(seed, int(d))], int(records.dealer[i]), rules)
+        hand = Hand([int(c) for c in deal(seed, int(d), rules)], int(records.dealer[i]), rules)
         bids = tuple(int(b) for b in records.bids[i])
         blind = tuple(bool(b) for b in records.blind[i])
         while hand.phase == "bidding":  # the bidding rows, in the rows' order
@@ -78,7 +79,7 @@ def solver_labels(records, seed: int, rules, tricks: int) -> np.ndarray:
             out.append(nan)
             hand.bid(bids[seat])
         for j, card in enumerate(records.plays[i]):
-            out.append(_values(hand, bids, blind, rules) if 13 - j // 4 <= tricks else nan)
+            out.append(_values(hand, bids, blind, rules) if rules.cards_each - j // rules.players <= tricks else nan)
             hand.play(int(card))
     return np.array(out, dtype=np.float32).reshape(-1, N_CARDS)
 
@@ -114,19 +115,22 @@ class _LabelledSeat:
 
 
 def labelled_hands(lineup, labeller, seed: int, rules, start: int, n: int) -> tuple[dict, np.ndarray, np.ndarray]:
-    """Deals ``start .. start+n-1`` of ``seed`` (dealer 0) played by the four agents ``lineup``
-    with ``labeller`` (a Monte Carlo agent) asked at every decision. Returns the hands as
+    """Deals ``start .. start+n-1`` of ``seed`` (dealer 0) at the table of ``rules``, played by
+    the agents ``lineup`` (one a seat) with ``labeller`` (a Monte Carlo agent) asked at every
+    decision. Returns the hands as
     ``dataset.rows_from_hands`` takes them (``deals``, ``dealer``, ``bids``, ``blind``, ``plays``,
     ``points``, ``deal_no``; ``seat_agents`` is the caller's), the labeller's values
     ``(rows, 68)`` float32 by action id (NaN where illegal or not weighed) and its choice
     ``(rows,)`` int8 (an action id; ``NO_CHOICE`` for a blind-nil question), in row order."""
+    players = rules.players
     hands = {name: np.zeros(shape, dtype) for name, shape, dtype in (
-        ("deals", (n, 4), np.uint64), ("dealer", n, np.int64), ("bids", (n, 4), np.int64),
-        ("blind", (n, 4), np.bool_), ("plays", (n, 52), np.int64), ("points", (n, 2), np.int64))}  # fmt: skip
+        ("dealer", n, np.int64), ("bids", (n, players), np.int64), ("blind", (n, players), np.bool_),
+        ("plays", (n, cards_dealt(rules)), np.int64), ("points", (n, rules.n_sides), np.int64))}  # fmt: skip
+    hands["deals"] = deal_masks(seed, start, n, rules)
+    n_actions = observation_layout(rules).n_actions
     values, choices = [], []
     for i in range(n):
-        cards = deal(seed, start + i)
-        hand = Hand([int(c) for c in cards], 0, rules)
+        hand = Hand([int(c) for c in deal(seed, start + i, rules)], 0, rules)
         log: list = []
         play_hand_python(hand, [_LabelledSeat(a, labeller, log) for a in lineup])
         plays = [action for _, kind, action, _, _ in log if kind == "card"]
@@ -135,12 +139,11 @@ def labelled_hands(lineup, labeller, seed: int, rules, start: int, n: int) -> tu
                 hands["blind"][i, seat] = action
             elif kind == "bid":
                 hands["bids"][i, seat] = action
-            row = np.full(N_ACTIONS, np.nan, dtype=np.float32)
+            row = np.full(n_actions, np.nan, dtype=np.float32)
             row[list(vals)] = list(vals.values())
             values.append(row)
             choices.append(choice)
-        hands["deals"][i] = [int(c) for c in cards]
         hands["plays"][i] = plays
         hands["points"][i] = hand.result().points
     hands["deal_no"] = np.arange(start, start + n, dtype=np.int64)
-    return hands, np.array(values, np.float32).reshape(-1, N_ACTIONS), np.array(choices, np.int8)
+    return hands, np.array(values, np.float32).reshape(-1, n_actions), np.array(choices, np.int8)

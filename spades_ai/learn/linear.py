@@ -8,7 +8,9 @@ a kernel agent (so it runs in the self-play loop, tournaments and the environmen
 
 A card's score is ``weights[card] @ obs + bias[card]``; the agent plays the legal card of the
 highest score (the lowest card id on a tie) and bids like Normal. The weights travel as the
-kernel agent's int64 ``params``, in fixed point (``SCALE``): ``52 * 567`` weights, then 52 biases.
+kernel agent's int64 ``params``: the vector's size, then in fixed point (``SCALE``) ``52 *
+size`` weights and 52 biases. The weights are of one table's vector (``rules``: four in pairs,
+567 floats, by default) and the agent refuses any other table, naming both.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from spades_ai.policies.normal import normal_agent_bid
 from spades_ai.engine.bits import ONE, lowest_index
 from spades_ai.engine.deal import public_id
 from spades_ai.engine.jit import kernel
-from spades_ai.encoding import OBSERVATION_SIZE
-from spades_ai.encoding import write_observation
+from spades_ai.capabilities import Part, Tables
+from spades_ai.encoding import observation_layout, table_rules, write_observation
+from spades_ai.seats import table_name
 
 SCALE = 1 << 20
-N_PARAMS = 52 * OBSERVATION_SIZE + 52
 
 
 @kernel
@@ -36,7 +38,8 @@ def linear_bid(pub, seat, hand, legal, rules, params):
 @kernel
 def linear_play(pub, seat, hand, legal, rules, params):
     """The legal card of the highest linear score (an engine card id)."""
-    obs = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+    size = params[0]  # the table's vector (the agent refuses any other table: ``linear_agent``)
+    obs = np.empty(size, dtype=np.float32)
     write_observation(pub, seat, hand, False, rules, obs)
     best, best_score = -1, -np.inf
     m = legal
@@ -44,9 +47,9 @@ def linear_play(pub, seat, hand, legal, rules, params):
         e = lowest_index(m)
         m &= m - ONE
         c = public_id(e, rules)
-        score = float(params[52 * OBSERVATION_SIZE + c])
-        row = c * OBSERVATION_SIZE
-        for k in range(OBSERVATION_SIZE):
+        score = float(params[1 + 52 * size + c])
+        row = 1 + c * size
+        for k in range(size):
             if obs[k] != 0.0:
                 score += params[row + k] * obs[k]
         if score > best_score:
@@ -54,18 +57,27 @@ def linear_play(pub, seat, hand, legal, rules, params):
     return best
 
 
-def linear_agent(weights, bias, name: str = "linear") -> KernelAgent:
-    """The kernel agent of ``weights`` ``(52, 567)`` and ``bias`` ``(52,)`` (any floats)."""
+def linear_agent(weights, bias, name: str = "linear", rules=None) -> KernelAgent:
+    """The kernel agent of ``weights`` ``(52, size)`` and ``bias`` ``(52,)`` (any floats), for
+    the table of ``rules`` (a ``Rules`` or a preset's name; four in pairs by default), whose
+    vector has ``size`` floats; it refuses every other table (``TableError``)."""
+    rules = table_rules(rules)
+    size = observation_layout(rules).size
     weights, bias = np.asarray(weights, dtype=np.float64), np.asarray(bias, dtype=np.float64)
-    if weights.shape != (52, OBSERVATION_SIZE) or bias.shape != (52,):
-        raise ValueError(f"weights are (52, {OBSERVATION_SIZE}) and bias (52,), not {weights.shape} and {bias.shape}")
-    params = np.round(np.concatenate([weights.reshape(-1), bias]) * SCALE).astype(np.int64)
-    return KernelAgent(name, linear_bid, linear_play, params=params)
+    if weights.shape != (52, size) or bias.shape != (52,):
+        raise ValueError(f"weights are (52, {size}) and bias (52,) at {table_name(rules)}, not {weights.shape} and {bias.shape}")
+    params = np.concatenate([[size], np.round(np.concatenate([weights.reshape(-1), bias]) * SCALE).astype(np.int64)])
+    agent = KernelAgent(name, linear_bid, linear_play, params=params)
+    table = (rules.players, rules.teams)
+    agent.tables_part = Part(f"linear policy {name!r}", Tables(table_name(rules), lambda r: (r.players, r.teams) == table),
+                             "docs/learning.md", "its weights are of that table's observation vector")  # fmt: skip
+    return agent
 
 
 def fit_linear(data: dict, ridge: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Ridge regression of the card played (one-hot) on the observation vector, over the play
-    rows of a dataset (``load_dataset``): ``(weights (52, 567), bias (52,))``."""
+    rows of a dataset (``load_dataset``): ``(weights (52, size), bias (52,))``, ``size`` the
+    vector's of the dataset's table (567 at four in pairs)."""
     play = data["phase"] == 3
     x = data["obs"][play].astype(np.float64)
     y = np.zeros((len(x), 52))

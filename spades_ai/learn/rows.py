@@ -1,18 +1,20 @@
 """Decision rows from recorded hands, in numba: every bid and card of a hand replayed on the
 engine, with the acting seat's observation vector and mask (``learn.vectors``) before it.
 
-A hand is its deal (four bitboards of card ids), dealer, what a match carries into it (``starts``:
-the scores and bag counts of teams 0 and 1 and the hands already played, all 0 for a hand on its
-own), bids, blind flags and the 52 card ids in play order (``HandRecords.plays``, a
-``--keep-plays`` results folder). A seat offered a blind
-nil gives a row of its own first: action ``BLIND_NIL`` (66) if it bid one, else ``LOOK`` (67),
-on the view without its cards (the environment's encoding). Each row's columns (``cols``)::
+A hand is its deal (a bitboard of card ids a seat; with several decks ``decks * players``, the
+seats' levels, ``engine.copies``), dealer, what a match carries into it (``starts``: the scores
+of the sides, their bag counts and the hands already played, ``n_starts(rules)`` numbers, all 0
+for a hand on its own), bids, blind flags and the card ids in play order (``players *
+cards_each`` of them: ``HandRecords.plays``, a ``--keep-plays`` results folder). Every table of
+the rules is replayed. A seat offered a blind nil gives a row of its own first: the table's
+blind-nil action (66 at 13 cards each) if it bid one, else its look action (67), on the view
+without its cards (the environment's encoding). Each row's columns (``cols``)::
 
     C_HAND     the hand's index in the batch
     C_SEAT     the acting seat
     C_PHASE    encoding.PHASES index: 1 blind decision, 2 bidding, 3 playing
     C_ACTION   the action id taken (spades_ai.encoding)
-    C_OUTCOME  the hand's points for the acting seat's team
+    C_OUTCOME  the hand's points for the acting seat's side
 """
 
 import numpy as np
@@ -31,17 +33,30 @@ from spades_ai.engine.state import (
     observe,
     reset_public,
 )
-from spades_ai.encoding import BID_OFFSET, BLIND_NIL, LOOK, PH_BIDDING, PH_BLIND, PH_PLAYING
-from spades_ai.encoding import write_observation
+from spades_ai.encoding import BID_OFFSET, PH_BIDDING, PH_BLIND, PH_PLAYING, blind_nil_action, look_action, write_observation
+from spades_ai.engine.seats import cards_each, n_seats, n_sides, side_of
 from spades_ai.learn.vectors import engine_id, write_mask
 
 C_HAND, C_SEAT, C_PHASE, C_ACTION, C_OUTCOME = 0, 1, 2, 3, 4
 N_COLS = 5
-#: At most 4 blind-nil decisions, 4 bids and 52 cards a hand.
+#: At most 4 blind-nil decisions, 4 bids and 52 cards a hand at four players (``max_rows``: any table).
 MAX_ROWS_PER_HAND = 60
-#: ``starts`` columns: what a match carries into the hand.
+#: ``starts`` columns at four players in pairs: what a match carries into the hand (any table:
+#: the sides' scores, their bag counts, the hands played, ``n_starts``).
 S_SCORE0, S_SCORE1, S_BAGS0, S_BAGS1, S_PLAYED = 0, 1, 2, 3, 4
 N_STARTS = 5
+
+
+def max_rows(rules) -> int:
+    """The most rows a hand at the table of ``rules`` gives: a blind-nil question and a bid a
+    seat, and every card."""
+    return rules.players * (2 + rules.cards_each)
+
+
+def n_starts(rules) -> int:
+    """The ``starts`` numbers of a hand at the table of ``rules``: the scores and the bag counts
+    of its sides, then the hands played (``N_STARTS`` at two sides)."""
+    return 2 * rules.n_sides + 1
 
 
 @kernel
@@ -54,29 +69,31 @@ def emit(m, i, pub, view, hands, seat, blind_decision, action, phase, points, ru
     write_observation(seen, seat, hands[seat], blind_decision, rules, obs[m])
     write_mask(pub, hands[seat], blind_decision, rules, masks[m])
     cols[m, C_HAND], cols[m, C_SEAT], cols[m, C_PHASE], cols[m, C_ACTION] = i, seat, phase, action
-    cols[m, C_OUTCOME] = points[i, seat & 1]
+    cols[m, C_OUTCOME] = points[i, side_of(seat, rules)]
     return masks[m, action] != 0
 
 
 @kernel
 def decision_rows(deals, dealers, starts, bids, blind, plays, points, rules, obs, masks, cols):
     """Rows of hands ``0 .. len(deals)-1`` into ``obs`` / ``masks`` / ``cols`` (room for
-    ``MAX_ROWS_PER_HAND`` a hand). Returns the rows written, or ``-1 - i`` when hand ``i``'s
+    ``max_rows`` a hand). Returns the rows written, or ``-1 - i`` when hand ``i``'s
     record holds an action its mask refuses (a record of other rules or cards)."""
     pub = np.empty(N_PUBLIC, dtype=np.int64)
     view = np.empty(N_PUBLIC, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
+    hands = np.empty(deals.shape[1], dtype=np.uint64)
+    k = n_sides(rules)
+    blind_nil, look = blind_nil_action(rules), look_action(rules)
     m = 0
     for i in range(deals.shape[0]):
-        for s in range(4):
+        for s in range(deals.shape[1]):
             hands[s] = deals[i, s]
         engine_hands(hands, rules)
         st = starts[i]
-        reset_public(pub, hands, dealers[i], st[S_SCORE0 : S_SCORE1 + 1], st[S_BAGS0 : S_BAGS1 + 1], st[S_PLAYED], rules)
+        reset_public(pub, hands, dealers[i], st[:k], st[k : 2 * k], st[2 * k], rules)
         while pub[P_PHASE] == PHASE_BIDDING:
             seat = pub[P_TO_ACT]
             if (legal_bids(seat, hands[seat], pub, rules) >> BLIND_NIL_BIT) & 1:
-                action = BLIND_NIL if blind[i, seat] else LOOK
+                action = blind_nil if blind[i, seat] else look
                 if not emit(m, i, pub, view, hands, seat, True, action, PH_BLIND, points, rules, obs, masks, cols):
                     return -1 - i
                 m += 1
@@ -88,7 +105,7 @@ def decision_rows(deals, dealers, starts, bids, blind, plays, points, rules, obs
                 return -1 - i
             m += 1
             apply_bid(pub, hands, b, False, rules)
-        for j in range(52):
+        for j in range(n_seats(rules) * cards_each(rules)):
             seat = pub[P_TO_ACT]
             card = np.int64(plays[i, j])
             if not emit(m, i, pub, view, hands, seat, False, card, PH_PLAYING, points, rules, obs, masks, cols):

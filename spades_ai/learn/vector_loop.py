@@ -13,14 +13,17 @@ loop by the kernel agents of ``slots`` (``slots[s] = (bid slot, play slot)``).
 Which cards a table plays (no dependence on the other tables or their number)::
 
     episode k of table t       job = (t << 32) + k
-    hands  (episode="hand")    the deal (seed, job), exactly ``sa.deal(seed, job)``; dealer k % 4
+    hands  (episode="hand")    the deal (seed, job), exactly ``sa.deal(seed, job, rules)``; dealer
+                               k % players
     matches (episode="match")  hand h of match ``job``: stream (seed, job, 1 + h), first dealer
                                from (seed, job, 2**40), as ``play_matches`` deals match ``job``
 
 Blind nil: a controlled seat whose turn to bid offers a blind nil is asked first, without its
-cards (actions ``BLIND_NIL`` / ``LOOK``, ``learn.encoding``); bit ``s`` of ``V_LOOKED`` is set
-once it has looked. Rules that hide bids (``closed_bidding``) are played on the seat's view
+cards (the table's blind-nil and look actions, ``spades_ai.encoding``); bit ``s`` of
+``V_LOOKED`` is set once it has looked. Rules that hide bids (``closed_bidding``), and tables of
+several decks (a view carries its seat's copies), are played on the seat's view
 (``engine.state.observe``), for the agents' decisions and for the observation vector alike.
+Every table of the rules is played: seats, sides and the hands' copies are the rules array's.
 """
 
 import numpy as np
@@ -28,11 +31,12 @@ import numpy as np
 from spades_ai.engine.deal import deal_match_hand, match_first_dealer
 from spades_ai.selfplay.loop_kernels import MAX_MATCH_HANDS, after_hand
 from spades_ai.engine import score as _sc
-from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
+from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import ONE, U64, ZERO
 from spades_ai.engine.deal import DEAL_STREAM, deal_for
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.rng import stream_state
+from spades_ai.engine.seats import cards_each, n_seats, n_sides, side_of
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BAGS,
@@ -52,8 +56,7 @@ from spades_ai.engine.state import (
     observe,
     reset_public,
 )
-from spades_ai.learn.encoding import BID_OFFSET, BLIND_NIL, LOOK, N_ACTIONS
-from spades_ai.encoding import write_observation
+from spades_ai.encoding import BID_OFFSET, blind_nil_action, look_action, n_actions, write_observation
 from spades_ai.learn.vectors import engine_id, write_mask
 
 # the seat dispatch: a bound copy of this template has its own _binding (spades_ai.templates)
@@ -103,9 +106,9 @@ def play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t):
                 blind = seat_bid(slot, seen, seat, ZERO, np.int64(BLIND_QUESTION), rules, params) == BLIND_NIL_BIT
             b = np.int64(0)
             if not blind:
-                legal = full & 0x3FFF
+                legal = full & BID_BITS
                 b = seat_bid(slot, seen, seat, hand, legal, rules, params)
-                if b < 0 or b > 13 or not (legal >> b) & 1:
+                if b < 0 or b > cards_each(rules) or not (legal >> b) & 1:
                     err[0], err[1], err[2], err[3], err[4] = E_BID, t, seat, b, slot
                     return AGENT_ILLEGAL
             apply_bid(pub, hands, b, blind, rules)
@@ -136,8 +139,8 @@ def start_episode(seed, match, t, pub, hands, row, rules):
     """Start episode ``row[V_EPISODE]`` of table ``t`` (the module docstring: which cards)."""
     job = (t << 32) + row[V_EPISODE]
     row[V_JOB], row[V_HAND_NO], row[V_DONE] = job, 0, 0
-    dealer = match_first_dealer(seed, job, rules) if match else row[V_EPISODE] & 3
-    zeros = np.zeros(2, dtype=np.int64)
+    dealer = match_first_dealer(seed, job, rules) if match else row[V_EPISODE] % n_seats(rules)
+    zeros = np.zeros(n_sides(rules), dtype=np.int64)
     start_hand(seed, match, pub, hands, row, dealer, zeros, zeros, rules)
 
 
@@ -146,7 +149,7 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
            terminated, truncated, points, err):  # fmt: skip
     """Play table ``t`` on to its next controlled decision (the episode's next hand in a match),
     or to the end of its episode; write its observation and mask. The points of a hand that
-    ends go to ``points`` (per team) and, for the team of ``row[V_SEAT]`` (the seat that just
+    ends go to ``points`` (per side) and, for the side of ``row[V_SEAT]`` (the seat that just
     acted), to ``rewards[t]``. Returns False on an agent's illegal action (``err``). Whole
     arrays and the index ``t``: a hot kernel is passed arrays at no cost, slices would be made."""
     pub, hands, row, mask = pubs[t], hands4[t], rows[t], masks[t]
@@ -165,11 +168,12 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
             write_observation(seen, seat, hands[seat], pending, rules, obs[t])
             write_mask(pub, hands[seat], pending, rules, mask)
             return True
-        _sc.score_hand_kernel(pub[P_BIDS : P_BIDS + 4], pub[P_BLIND : P_BLIND + 4], pub[P_WON : P_WON + 4],
-                       pub[P_SCORES : P_SCORES + 2], pub[P_BAGS : P_BAGS + 2], rules, sheet, nil)  # fmt: skip
-        for team in range(2):
-            points[t, team] += sheet[team, _sc.F_POINTS]
-        rewards[t] += sheet[row[V_SEAT] & 1, _sc.F_POINTS]
+        n, k = n_seats(rules), n_sides(rules)
+        _sc.score_hand_kernel(pub[P_BIDS : P_BIDS + n], pub[P_BLIND : P_BLIND + n], pub[P_WON : P_WON + n],
+                              pub[P_SCORES : P_SCORES + k], pub[P_BAGS : P_BAGS + k], rules, sheet, nil)  # fmt: skip
+        for side in range(k):
+            points[t, side] += sheet[side, _sc.F_POINTS]
+        rewards[t] += sheet[side_of(row[V_SEAT], rules), _sc.F_POINTS]
         if match:
             k = row[V_HAND_NO]
             winner, dealer = after_hand(sheet, k, pub[P_DEALER], rules)
@@ -183,8 +187,8 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
             terminated[t] = True
         row[V_DONE] = 1
         write_observation(pub, row[V_SEAT], hands[row[V_SEAT]], False, rules, obs[t])
-        for k in range(N_ACTIONS):  # any action is accepted (and ignored) on the autoreset step
-            mask[k] = 1
+        for a in range(n_actions(rules)):  # any action is accepted (and ignored) on the autoreset step
+            mask[a] = 1
         return True
 
 
@@ -192,9 +196,9 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
 def apply_action(pub, hands, row, action, rules):
     """The controlled seat to act takes ``action`` (checked against its mask beforehand)."""
     seat = pub[P_TO_ACT]
-    if action == LOOK:
+    if action == look_action(rules):
         row[V_LOOKED] |= 1 << seat
-    elif action == BLIND_NIL:
+    elif action == blind_nil_action(rules):
         row[V_LOOKED] |= 1 << seat
         apply_bid(pub, hands, np.int64(0), True, rules)
     elif action >= BID_OFFSET:
@@ -211,11 +215,11 @@ def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs
     one was left in (mid-hand, or ended). The other tables are left as they are. Returns False
     on an agent's illegal action (``err``)."""
     view = np.empty(N_PUBLIC, dtype=np.int64)
-    sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
-    nil = np.empty(4, dtype=np.int64)
+    sheet = np.empty((n_sides(rules), _sc.N_FIELDS), dtype=np.int64)
+    nil = np.empty(n_seats(rules), dtype=np.int64)
     n = pubs.shape[0]
     rewards = np.zeros(n, dtype=np.float64)
-    points = np.zeros((n, 2), dtype=np.int64)
+    points = np.zeros((n, n_sides(rules)), dtype=np.int64)
     terminated = np.zeros(n, dtype=np.bool_)
     truncated = np.zeros(n, dtype=np.bool_)
     for t in range(n):
@@ -234,10 +238,10 @@ def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs
 
 @kernel
 def first_illegal(actions, masks):
-    """The first table whose action is not in its mask, -1 if none."""
+    """The first table whose action is not in its mask (a row of the table's actions), -1 if none."""
     for t in range(actions.shape[0]):
         a = actions[t]
-        if a < 0 or a >= N_ACTIONS or masks[t, a] == 0:
+        if a < 0 or a >= masks.shape[1] or masks[t, a] == 0:
             return t
     return -1
 
@@ -252,12 +256,13 @@ def step_kernel(actions, seed, ctrl, match, slots, params, rules, pubs, hands, r
     if bad >= 0:
         return bad
     view = np.empty(N_PUBLIC, dtype=np.int64)
-    sheet = np.empty((2, _sc.N_FIELDS), dtype=np.int64)
-    nil = np.empty(4, dtype=np.int64)
+    sheet = np.empty((n_sides(rules), _sc.N_FIELDS), dtype=np.int64)
+    nil = np.empty(n_seats(rules), dtype=np.int64)
     for t in range(pubs.shape[0]):
         pub, hand4, row = pubs[t], hands[t], rows[t]
         rewards[t], terminated[t], truncated[t] = 0.0, False, False
-        points[t, 0], points[t, 1] = 0, 0
+        for side in range(points.shape[1]):
+            points[t, side] = 0
         if row[V_DONE]:
             row[V_EPISODE] += 1
             start_episode(seed, match, t, pub, hand4, row, rules)

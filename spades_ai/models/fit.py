@@ -36,6 +36,7 @@ from spades_ai.models.model import (
     OUT_PARTNER,
     SIGHTED_VALUE,
     Model,
+    check_vector_width,
     load_model,
 )
 from spades_ai.models.optim import adam, fit_network, forward, init_network, shuffled, softmax
@@ -322,13 +323,15 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
         raise ValueError("train_model: with bidder_from the bidder is that model's: give no bidding hands, rows or blind-nil hands")
     if bidder_from is None and (bid_hands is None) == (bid_rows is None):
         raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
+    table = (4, "pairs") if rules is None else (rules.players, rules.teams)
+    check_vector_width(np.shape(play_rows["obs"])[1], Rules(players=table[0], teams=table[1]))
     play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, decay=play_decay, seed=seed + 1)
     fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["count"])}
     if bidder_from is not None:
         base = load_model(bidder_from)
         # the info of the model that fitted the bidder, however many models kept it since
         info = {**(info or {}), "seed": seed, "fit": fit, "bidder_from": base.info.get("bidder_from", base.info)}
-        return replace(base, play=play_net, play_kind="vector", scalars=base.scalars.copy(), info=info)
+        return replace(base, play=play_net, play_kind="vector", scalars=base.scalars.copy(), info=info, table=table)
     bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
     bid_epochs = epochs if bid_epochs is None else bid_epochs
     bid_kind = "tricks" if "cols" in bid_rows else "value"
@@ -343,7 +346,8 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
     fit = {"bid_loss": bid_loss, **fit, **bid_count}
-    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind, play_kind="vector")
+    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind, play_kind="vector",
+                 table=table)
 
 
 def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 8, epochs: int = 4,

@@ -17,6 +17,18 @@ blind-nil numbers (``BLIND_*``) and the card network's margin (``PLAY_MARGIN``, 
 before the bidder's kind was stored is read as its bidding network's outputs show
 (``legacy_bid_kind``); one written before the card network's kind was stored has the
 ``"cards"`` kind, the only one there was then.
+
+A model knows the table it was trained at (``table``: players and teams; a file written before
+the table was stored is of four players in pairs, the only table there was then): its card
+network reads that table's observation vector (``spades_ai.encoding.observation_layout``), and
+``check_table`` / ``check_vectors`` refuse another table's, naming both tables.
+
+>>> m.table_name
+'4 players in pairs'
+>>> m.check_table(Rules(players=3))
+Traceback (most recent call last):
+...
+spades_ai.errors.TableError: the learned model plays 4 players in pairs, not 3 players solo: its networks read the observation of that table and were fitted there (docs/agents.md)
 """
 
 from __future__ import annotations
@@ -27,8 +39,12 @@ from pathlib import Path
 
 import numpy as np
 
-from spades_ai.encoding import OBSERVATION_SIZE
+from spades_ai.capabilities import PARTS, Part, Tables, require_table
+from spades_ai.encoding import observation_layout, table_rules
+from spades_ai.errors import TableError
 from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
+from spades_ai.rules import Rules
+from spades_ai.seats import table_name
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 #: the bidding network's outputs: 27 logits of D (the team's counted tricks minus the partner's
@@ -53,7 +69,10 @@ BID_OUTPUTS = {"tricks": N_BID_OUTPUTS, "value": N_VALUE_OUTPUTS}
 TRICKS_BIDDER, VALUE_BIDDER = range(2)
 #: the kinds of card network, the (inputs, outputs) of each; the packed params hold the kind's index
 PLAY_KINDS = ("cards", "vector")
-PLAY_SHAPES = {"cards": (N_CARD_FEATURES, 1), "vector": (OBSERVATION_SIZE + N_CARD_FEATURES, 1)}
+#: (at four players in pairs: ``play_shape`` gives any table's)
+PLAY_SHAPES = {"cards": (N_CARD_FEATURES, 1), "vector": (observation_layout().size + N_CARD_FEATURES, 1)}
+#: the table a model is trained at when nothing else is said (and of every file that says nothing)
+FOUR_IN_PAIRS = (4, "pairs")
 CARDS_PLAYER, VECTOR_PLAYER = range(2)
 #: int64 slots of the packed params before the floats
 H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_KIND, H_PLAY_KIND = range(7)
@@ -75,6 +94,8 @@ class Model:
     bid_kind: str = field(kw_only=True)
     #: the card network's kind, one of ``PLAY_KINDS``
     play_kind: str = field(kw_only=True)
+    #: the table it was trained at, ``(players, teams)``: its card network reads that table's vector
+    table: tuple = field(default=FOUR_IN_PAIRS, kw_only=True)
 
     def __post_init__(self):
         if self.bid_kind not in BID_KINDS:
@@ -82,9 +103,40 @@ class Model:
         if self.play_kind not in PLAY_KINDS:
             raise ValueError(f"a model's play_kind is one of {', '.join(PLAY_KINDS)}, not {self.play_kind!r}")
         _check_net("bid", self.bid, N_BID_FEATURES, BID_OUTPUTS[self.bid_kind])
-        _check_net("play", self.play, *PLAY_SHAPES[self.play_kind])
+        players, teams = self.table
+        object.__setattr__(self, "table", (int(players), str(teams)))
+        self.rules  # a table of the rules, or RulesError
+        _check_net("play", self.play, *play_shape(self.play_kind, self.rules))
         if np.shape(self.scalars) != (N_SCALARS,):
             raise ValueError(f"a model's scalars are {N_SCALARS} floats, not shape {np.shape(self.scalars)}")
+
+    @property
+    def rules(self) -> Rules:
+        """The default rules of its table."""
+        return Rules(players=self.table[0], teams=self.table[1])
+
+    @property
+    def table_name(self) -> str:
+        return table_name(self.rules)
+
+    def part(self) -> Part:
+        """The model as a part of the toolkit that plays the table it was trained at (the learned
+        agent declares it, so that the one table check refuses any other, naming both tables)."""
+        trained = (self.table[0], self.table[1])
+        tables = Tables(self.table_name, lambda rules: (rules.players, rules.teams) == trained)
+        return replace(PARTS["learned"], name="the learned model", tables=tables)
+
+    def check_table(self, rules) -> Rules:
+        """``rules`` (a ``Rules`` or a preset's name) if they are of the model's table, else
+        ``TableError`` naming both tables."""
+        return require_table(table_rules(rules), self.part())
+
+    def check_vectors(self, vectors) -> np.ndarray:
+        """``vectors`` (observation vectors, one a row) as a float32 array if they are of the
+        model's table (its vector's length), else ``TableError`` naming both tables."""
+        vectors = np.asarray(vectors, np.float32)
+        check_vector_width(vectors.shape[-1] if vectors.ndim in (1, 2) else -1, self.rules)
+        return vectors
 
     @property
     def values_bids(self) -> bool:
@@ -103,7 +155,8 @@ class Model:
         path = Path(path)
         arrays = {f"{net}_{k}": np.asarray(getattr(self, net)[k], np.float64) for net in ("bid", "play") for k in LAYERS}
         np.savez_compressed(path, **arrays, scalars=np.asarray(self.scalars, np.float64), info=np.array(json.dumps(self.info)),
-                            bid_kind=np.array(self.bid_kind), play_kind=np.array(self.play_kind))  # fmt: skip
+                            bid_kind=np.array(self.bid_kind), play_kind=np.array(self.play_kind),
+                            table=np.array(json.dumps(list(self.table))))  # fmt: skip
         return path
 
     def params(self) -> np.ndarray:
@@ -133,6 +186,38 @@ class Model:
         out = np.concatenate(flat).view(np.int64)
         out[:N_HEADER] = header
         return out
+
+
+def play_shape(kind: str, rules=None) -> tuple[int, int]:
+    """The (inputs, outputs) of a card network of ``kind`` at the table of ``rules``: the
+    ``"vector"`` kind reads the table's observation vector (``PLAY_SHAPES`` at four in pairs)."""
+    if kind == "vector":
+        return observation_layout(rules).size + N_CARD_FEATURES, 1
+    return PLAY_SHAPES[kind]
+
+
+def check_vector_width(width: int, rules) -> None:
+    """``TableError`` naming both tables unless ``width`` is the length of the vector at the
+    table of ``rules`` (what a model of that table reads)."""
+    rules = table_rules(rules)
+    size = observation_layout(rules).size
+    if width != size:
+        tables = vector_tables(width)
+        shown = " or ".join(tables) if tables else "no table"
+        raise TableError(f"a learned model of {table_name(rules)} reads that table's vectors of {size} floats, not vectors "
+                         f"of {width} ({shown}): fit a model at that table (docs/learning.md)",
+                         part="the learned model", table=tables[0] if tables else "", doc="docs/learning.md")  # fmt: skip
+
+
+def vector_tables(size: int) -> list[str]:
+    """The tables (in words) whose observation vector has ``size`` floats."""
+    found = []
+    for players in range(3, 13):
+        for teams in ("solo", "pairs") if players % 2 == 0 else ("solo",):
+            rules = Rules(players=players, teams=teams)
+            if observation_layout(rules).size == size:
+                found.append(table_name(rules))
+    return found
 
 
 def packed_after(head, model) -> tuple[np.ndarray, int]:
@@ -178,7 +263,9 @@ def load_model(model) -> Model:
             nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} for net in ("bid", "play")}
             bid_kind = str(f["bid_kind"]) if "bid_kind" in f else legacy_bid_kind(nets["bid"])
             play_kind = str(f["play_kind"]) if "play_kind" in f else "cards"  # written before the vector kind
-            return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])), bid_kind=bid_kind, play_kind=play_kind)
+            table = tuple(json.loads(str(f["table"]))) if "table" in f else FOUR_IN_PAIRS  # written before the tables
+            return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])), bid_kind=bid_kind, play_kind=play_kind,
+                         table=table)  # fmt: skip
         except KeyError as exc:
             raise ValueError(f"{path} is not a model file: it lacks {exc}") from None
 

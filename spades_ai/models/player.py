@@ -1,7 +1,7 @@
 """The learned card player. A network of the model's ``play_kind`` scores every legal card:
 
 - ``"vector"``: from the seat's observation vector (``spades_ai.encoding.write_observation``, the
-  567 floats every learner reads: its cards, every card played and by whom, the trick, bids,
+  floats every learner reads, 567 at four in pairs: its cards, every card played and by whom, the trick, bids,
   tricks won, voids, scores) followed by the card's ``card_features`` (among them whether it is
   Normal's card), fitted on a labeller's value of every legal card (``fit.fit_vector_player``:
   Hard's, in points / 10); the player plays its top card (the lowest engine id on a tie). The
@@ -18,7 +18,7 @@ The same scores, as a softmax over the legal cards, are a play model: how likely
 import numpy as np
 
 from spades_ai import kernels as K
-from spades_ai.encoding import OBSERVATION_SIZE, write_observation
+from spades_ai.encoding import observation_size, write_observation
 from spades_ai.engine.jit import kernel
 from spades_ai.models.features import N_CARD_FEATURES, card_features, play_context
 from spades_ai.models.model import H_PLAY_AT, H_PLAY_HIDDEN, H_PLAY_KIND, H_SCALARS_AT, PLAY_MARGIN, VECTOR_PLAYER
@@ -54,8 +54,9 @@ def vector_scores(pub, seat, hand, legal, rules, params, at, scores):
     w = params.view(np.float64)
     hidden = params[at + H_PLAY_HIDDEN]
     offset = at + params[at + H_PLAY_AT]
-    inputs = OBSERVATION_SIZE + N_CARD_FEATURES
-    obs = np.empty(OBSERVATION_SIZE, np.float32)
+    size = observation_size(rules)  # the model's table's: the agent refuses any other (``Model.part``)
+    inputs = size + N_CARD_FEATURES
+    obs = np.empty(size, np.float32)
     write_observation(pub, seat, hand, False, rules, obs)
     shared = w[offset + inputs * hidden : offset + inputs * hidden + hidden].copy()  # b1
     add_rows(w, offset, hidden, obs, 0, shared)
@@ -69,7 +70,7 @@ def vector_scores(pub, seat, hand, legal, rules, params, at, scores):
         m &= m - K.ONE
         card_features(pub, seat, hand, legal, rules, card, normal, ctx, x)
         h[:] = shared
-        add_rows(w, offset, hidden, x, OBSERVATION_SIZE, h)
+        add_rows(w, offset, hidden, x, size, h)
         scores[card] = relu_output(w, offset, inputs, hidden, 1, 0, h)
 
 
