@@ -495,7 +495,6 @@ def test_held_candidates_against_a_plain_reference(name):
 def test_a_card_with_a_copy_still_out_separates_two_of_the_seats_cards():
     """Two decks: 9H and JH in hand, one 10H played, the other unseen: both are moves (with one
     deck, the played 10H would merge them)."""
-    rules = CHECKED_TABLES["6 pairs"]
     pub = np.zeros(st.N_PUBLIC, dtype=np.int64)
     pub[st.P_DECK], pub[st.P_DECK2] = (1 << 52) - 1, (1 << 52) - 1
     pub[st.P_TRICK : st.P_TRICK + 12] = -1
