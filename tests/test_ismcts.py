@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -17,17 +18,20 @@ import spades_ai as sa
 from spades_ai import Hand, Rules, make_agent, play_hands, play_matches
 from spades_ai.montecarlo import tree as nodes
 from spades_ai.montecarlo import tree_search
-from spades_ai.montecarlo.candidates import play_candidates
-from spades_ai.montecarlo.utility import utility
+from spades_ai.montecarlo.candidates import held_candidates, play_candidates
+from spades_ai.montecarlo.utility import UTILITY_MEAN, UTILITY_OWN, UTILITY_PARANOID, UTILITY_VECTOR, utility
+from spades_ai.seats import seats, side_of, sides
 from spades_ai.montecarlo.sampling import count_worlds_kernel, world_constraints
 from spades_ai.cards import cards_to_mask, parse_cards
 from spades_ai.engine import state as st
-from spades_ai.engine.bits import select_bit
+from spades_ai.engine.bits import select_bit, suit_of
+from spades_ai.errors import TableError
 from spades_ai.engine.rng import below, stream_state
 from spades_ai.engine.score import N_FIELDS
 from spades_ai.simulate import deal_masks
 from spades_ai.solver import card_values
 from spades_ai.testing import check_agent
+from spades_ai.testing.table import CHECKED_TABLES
 from test_kernel_agents import Wrapped  # a Python agent forwarding to a kernel agent
 
 U64 = np.uint64
@@ -42,7 +46,9 @@ def mask(text: str) -> int:
 def test_make_agent_ismcts_defaults_label_and_options():
     a = make_agent("ismcts")
     assert a.name == "ismcts" and a.label == "ismcts"
-    assert set(a.options) == {"seed", "iterations", "exploration", "bid_aware", "bid_worlds", "rollout"}
+    assert set(a.options) == {"seed", "iterations", "exploration", "bid_aware", "bid_worlds", "rollout", "utility"}
+    assert a.options["utility"] == "vector"
+    assert make_agent("ismcts", utility="own").label == "ismcts(utility=own)"
     b = make_agent("ismcts", iterations=np.int64(300), exploration=25, bid_worlds=0, seed=3)
     assert b.options["iterations"] == 300 and b.options["exploration"] == 25.0
     assert b.label == "ismcts(seed=3, iterations=300, exploration=25.0, bid_worlds=0)"
@@ -65,6 +71,8 @@ def test_make_agent_ismcts_defaults_label_and_options():
         ({"seed": -1}, "seed"),
         ({"rollout": "crazy"}, "rollout"),
         ({"rollout": 3}, "rollout"),
+        ({"utility": "max_n"}, "utility"),
+        ({"utility": 3}, "utility"),
     ],
 )
 def test_bad_ismcts_options_are_refused_naming_the_option(options, key):
@@ -174,11 +182,13 @@ def test_no_peeking_decisions_are_the_same_on_any_deal_that_fits_the_observation
 
 
 # -- the tree ------------------------------------------------------------------------------
-def _search(pub, seat, hand, rules, worlds, order, exploration, seed=7):
+def _search(pub, seat, hand, rules, worlds, order, exploration, seed=7, mode=UTILITY_PARANOID):
+    """The kernel's tree and the summed rewards of its nodes, ``rsum[k, node]`` (one row
+    ``k`` per side with ``UTILITY_VECTOR``, else the searching side's alone)."""
     state = U64(stream_state(U64(seed), 0, 0))  # numba hands a uint64 back as a Python int
     tree, rsum, n, _ = tree_search.tree_search(pub, seat, U64(hand), rules, np.array(worlds, dtype=np.uint64),
-                                  np.array(order, dtype=np.int64), float(exploration), state)  # fmt: skip
-    return tree[:n], rsum[:n]
+                                  np.array(order, dtype=np.int64), float(exploration), state, mode)  # fmt: skip
+    return tree[:n], rsum[:, :n]
 
 
 def _children(tree, node):
@@ -239,16 +249,21 @@ def test_availability_counts_by_hand_on_the_last_trick():
     h = hands.copy()
     for card in ("AS", "2H", "3H", "4H"):
         st.apply_card(end, h, int(parse_cards(card)[0]), r)
-    assert rsum[0] == pytest.approx(7 * utility(end, r, 0, sheet, nil_out))
+    assert rsum[0, 0] == pytest.approx(7 * utility(end, r, 0, sheet, nil_out))
 
 
-def naive_search(pub, seat, rules, worlds, order, exploration, seed):
+def naive_search(pub, seat, table, worlds, order, exploration, seed, mode=UTILITY_PARANOID):
     """SO-ISMCTS written plainly in Python (a dict of nodes keyed by their card sequence), with
-    the same random draws as the kernel: the reference for ``ismcts.search``."""
+    the same random draws as the kernel: the reference for ``tree_search``. A node's
+    ``reward`` holds every side's summed reward with ``UTILITY_VECTOR`` (a seat chooses by its
+    own side's), else the searching side's (a seat of another side chooses by minus it)."""
+    rules = table.as_array()
     state = U64(stream_state(U64(seed), 0, 0))  # numba hands a uint64 back as a Python int
-    nodes = {(): {"visits": 0, "avail": 0, "reward": 0.0, "kids": []}}  # kids: newest first
-    team = seat & 1
-    sheet, nil_out = np.empty((2, N_FIELDS), dtype=np.int64), np.empty(4, dtype=np.int64)
+    width = len(sides(table)) if mode == UTILITY_VECTOR else 1
+    nodes = {(): {"visits": 0, "avail": 0, "reward": [0.0] * width, "kids": []}}  # kids: newest first
+    team = side_of(seat, table)
+    sheet = np.empty((len(sides(table)), N_FIELDS), dtype=np.int64)
+    nil_out = np.empty(table.players, dtype=np.int64)
     for it in order:
         sim = pub.copy()
         hs = np.array(worlds[it], dtype=np.uint64)
@@ -256,10 +271,13 @@ def naive_search(pub, seat, rules, worlds, order, exploration, seed):
         path = [key]
         while sim[st.P_PHASE] == st.PHASE_PLAYING:
             p = int(sim[st.P_TO_ACT])
-            moves = int(play_candidates(sim, hs[p], U64(st.legal_now(sim, hs[p], rules))))
+            moves = int(tree_search.seat_moves(sim, hs, p, rules))
             kids = nodes[key]["kids"]
             untried = moves & ~sum(1 << c for c in kids)
-            sign = 1.0 if p & 1 == team else -1.0
+            if mode == UTILITY_VECTOR:
+                k, sign = side_of(p, table), 1.0
+            else:
+                k, sign = 0, (1.0 if side_of(p, table) == team else -1.0)
             best, best_score = None, -math.inf
             for c in kids:
                 if moves >> c & 1:
@@ -267,14 +285,14 @@ def naive_search(pub, seat, rules, worlds, order, exploration, seed):
                     child["avail"] += 1
                     if not untried:
                         v = child["visits"]
-                        score = sign * child["reward"] / v + exploration * math.sqrt(math.log(child["avail"]) / v)
+                        score = sign * child["reward"][k] / v + exploration * math.sqrt(math.log(child["avail"]) / v)
                         if score > best_score:
                             best, best_score = c, score
             if untried:
                 state, r = below(U64(state), untried.bit_count())
                 card = int(select_bit(U64(untried), r)).bit_length() - 1
                 nodes[key]["kids"].insert(0, card)
-                nodes[key + (card,)] = {"visits": 0, "avail": 1, "reward": 0.0, "kids": []}
+                nodes[key + (card,)] = {"visits": 0, "avail": 1, "reward": [0.0] * width, "kids": []}
                 st.apply_card(sim, hs, card, rules)
                 key = key + (card,)
                 path.append(key)
@@ -283,10 +301,13 @@ def naive_search(pub, seat, rules, worlds, order, exploration, seed):
             path.append(key)
             st.apply_card(sim, hs, best, rules)
         tree_search.rollout(sim, hs, rules)
-        reward = utility(sim, rules, team, sheet, nil_out)
-        for k in path:
-            nodes[k]["visits"] += 1
-            nodes[k]["reward"] += reward
+        if mode == UTILITY_VECTOR:
+            reward = [utility(sim, rules, s, sheet, nil_out, UTILITY_MEAN) for s in sides(table)]
+        else:
+            reward = [utility(sim, rules, team, sheet, nil_out, mode)]
+        for key in path:
+            nodes[key]["visits"] += 1
+            nodes[key]["reward"] = [a + b for a, b in zip(nodes[key]["reward"], reward)]
     return nodes
 
 
@@ -295,12 +316,22 @@ def _flatten(tree, rsum):
     out = {}
 
     def walk(node, key):
-        out[key] = (int(tree[node, nodes.NODE_VISITS]), int(tree[node, nodes.NODE_AVAIL]), float(rsum[node]))
+        out[key] = (int(tree[node, nodes.NODE_VISITS]), int(tree[node, nodes.NODE_AVAIL]), rsum[:, node].tolist())
         for card, child in _children(tree, node).items():
             walk(child, key + (card,))
 
     walk(0, ())
     return out
+
+
+def same_tree(got, want) -> int:
+    """Assert the kernel's flattened tree is the reference's, node by node; return how many
+    nodes have an availability above their visits."""
+    assert set(got) == set(want)
+    for key, (v, a, r) in got.items():
+        assert (v, a) == (want[key]["visits"], want[key]["avail"]), key
+        assert r == pytest.approx(want[key]["reward"], abs=1e-9), key
+    return sum(a > v for v, a, _ in got.values())
 
 
 def _late_positions(seed, n_hands, min_trick):
@@ -333,13 +364,8 @@ def test_search_matches_the_python_reference_node_by_node(exploration):
         rng = np.random.default_rng(k)
         order = rng.integers(0, 40, size=150)
         tree, rsum = _search(obs.public, obs.seat, int(mine), obs.rules_array, worlds, order, exploration, seed=k)
-        want = naive_search(obs.public, obs.seat, obs.rules_array, worlds.tolist(), order.tolist(), exploration, k)
-        got = _flatten(tree, rsum)
-        assert set(got) == set(want)
-        for key, (v, a, r) in got.items():
-            assert (v, a) == (want[key]["visits"], want[key]["avail"]), key
-            assert r == pytest.approx(want[key]["reward"], abs=1e-9), key
-        differs += sum(a > v for v, a, _ in got.values())
+        want = naive_search(obs.public, obs.seat, Rules(), worlds.tolist(), order.tolist(), exploration, k)
+        differs += same_tree(_flatten(tree, rsum), want)
         checked += 1
     assert checked >= 5
     assert differs > 20  # availability really differs from visits
@@ -379,3 +405,159 @@ def test_exact_endgames_pick_the_solvers_best_card():
         assert values[got] == best, (str(obs.cards), trick, values, got)
         checked += 1
     assert checked == 12
+
+
+# -- every table (issue 44, item 4): one value per side, copies as one move ---------------------
+TINY = {"iterations": 16, "bid_worlds": 4}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKED_TABLES))
+def test_ismcts_plays_legally_and_reproducibly_at_every_table(name):
+    rules = CHECKED_TABLES[name]
+    report = check_agent(make_agent("ismcts", seed=3, **TINY), hands=2, seed=5, rules=rules)
+    assert "all legal and reproducible" in report
+
+
+@pytest.mark.parametrize("name", ["3", "6 pairs", "8"])
+def test_same_seed_same_hands_other_seed_other_hands_at_other_tables(name):
+    rules = CHECKED_TABLES[name]
+
+    def run(seed):
+        lineup = [make_agent("ismcts", seed=seed, **TINY)] + ["normal"] * (rules.players - 1)
+        return play_hands(lineup, 2, seed=4, rules=rules, keep_plays=True)
+
+    a = run(1)
+    assert (a.tricks_won.sum(axis=1) == rules.cards_each).all()
+    assert np.array_equal(a.plays, run(1).plays)
+    assert not np.array_equal(a.plays, run(2).plays)
+
+
+def _table_positions(rules, seed, n_hands, left):
+    """Observations of Normal self-play at ``rules`` with at most ``left`` cards still held and
+    at least two legal cards."""
+    normal = make_agent("normal")
+    for i in range(n_hands):
+        hand = Hand(sa.deal(seed, i, rules), dealer=i % rules.players, rules=rules)
+        while hand.phase != "over":
+            obs = hand.observation()
+            if hand.phase == "bidding":
+                hand.bid(normal.bid(obs))
+                continue
+            if len(obs.legal_cards()) >= 2 and sum(len(hand.cards(s)) for s in seats(rules)) <= left:
+                yield obs
+            hand.play(normal.play(obs))
+
+
+def _copies(levels) -> Counter:
+    """The multiset of engine ids of a card mask's levels."""
+    return Counter(c for m in levels for c in range(64) if int(m) >> c & 1)
+
+
+def naive_candidates(obs) -> set[int]:
+    """The moves of the seat to act, plainly: its legal cards, merged in a suit where no card
+    between two of them may be in another hand (a copy left in the deck, less the played and the
+    seat's own) or lies on the current trick."""
+    pub = obs.public
+    own = _copies([obs.engine_cards, pub[st.P_OWN2], pub[st.P_OWN3]])
+    deck = _copies([pub[st.P_DECK], pub[st.P_DECK2], pub[st.P_DECK3]])
+    played = _copies([pub[st.P_PLAYED], pub[st.P_PLAYED2], pub[st.P_PLAYED3]])
+    trick = {int(pub[st.P_TRICK + i]) for i in range(int(pub[st.P_TRICK_LEN]))}
+    apart = {c for c in deck if deck[c] - played[c] - own[c] > 0} | trick
+    legal = int(st.legal_now(pub, U64(obs.engine_cards), obs.rules_array))
+    out = set()
+    for suit in range(4):
+        prev = None
+        for c in (c for c in range(64) if legal >> c & 1 and suit_of(c) == suit):
+            if prev is None or any(prev < x < c for x in apart):
+                out.add(c)
+            prev = c
+    return out
+
+
+@pytest.mark.parametrize("name", ["4 pairs", "3", "6 pairs", "8", "12"])
+def test_held_candidates_against_a_plain_reference(name):
+    """Copies counted (a card one copy of which fell still separates two of the seat's cards),
+    and ``play_candidates`` to the bit at one deck."""
+    rules = CHECKED_TABLES[name]
+    checked = merged = 0
+    for obs in _table_positions(rules, 8, 3, rules.players * rules.cards_each):
+        pub, hand = obs.public, U64(obs.engine_cards)
+        legal = U64(st.legal_now(pub, hand, obs.rules_array))
+        got = int(held_candidates(pub, hand, U64(pub[st.P_OWN2]), U64(pub[st.P_OWN3]), legal))
+        assert {c for c in range(64) if got >> c & 1} == naive_candidates(obs)
+        if rules.decks == 1:
+            assert got == int(play_candidates(pub, hand, legal))
+        checked += 1
+        merged += got != int(legal)
+    assert checked > 30 and merged > 5
+
+
+def test_a_card_with_a_copy_still_out_separates_two_of_the_seats_cards():
+    """Two decks: 9H and JH in hand, one 10H played, the other unseen: both are moves (with one
+    deck, the played 10H would merge them)."""
+    pub = np.zeros(st.N_PUBLIC, dtype=np.int64)
+    pub[st.P_DECK], pub[st.P_DECK2] = (1 << 52) - 1, (1 << 52) - 1
+    pub[st.P_TRICK : st.P_TRICK + 12] = -1
+    pub[st.P_PLAYED] = mask("TH")
+    cards = U64(mask("9H JH"))
+    assert int(held_candidates(pub, cards, U64(0), U64(0), cards)) == mask("9H JH")
+    pub[st.P_PLAYED2] = mask("TH")  # both copies gone: one move
+    assert int(held_candidates(pub, cards, U64(0), U64(0), cards)) == mask("9H")
+    pub[st.P_PLAYED2] = 0  # the seat holds the other copy itself: one move again
+    assert int(held_candidates(pub, cards | U64(mask("TH")), U64(0), U64(0), cards)) == mask("9H")
+
+
+@pytest.mark.parametrize("name, mode", [("3", UTILITY_VECTOR), ("4 solo", UTILITY_VECTOR), ("5", UTILITY_PARANOID),
+                                        ("6 pairs", UTILITY_VECTOR), ("3", UTILITY_OWN)])
+def test_vector_backup_matches_the_python_reference_at_other_tables(name, mode):
+    """Every side's summed reward at every node (the vector backup, each seat choosing by its
+    own side's mean), and the scalar readings, against ``naive_search`` on tiny trees."""
+    from spades_ai.montecarlo.sampling import sample_worlds_kernel
+
+    rules = CHECKED_TABLES[name]
+    checked = 0
+    for k, obs in enumerate(_table_positions(rules, 11, 4, 4 * rules.players)):
+        if k % 3 or checked == 4:
+            continue
+        mine = U64(obs.engine_cards)
+        _, worlds = sample_worlds_kernel(U64(stream_state(U64(k), 1, 2)), obs.public, obs.seat, mine, obs.rules_array, 12)
+        order = np.random.default_rng(k).integers(0, 12, size=60)
+        tree, rsum = _search(obs.public, obs.seat, int(mine), obs.rules_array, worlds, order, 40.0, seed=k, mode=mode)
+        assert len(rsum) == (len(sides(rules)) if mode == UTILITY_VECTOR else 1)
+        want = naive_search(obs.public, obs.seat, rules, worlds.tolist(), order.tolist(), 40.0, k, mode)
+        same_tree(_flatten(tree, rsum), want)
+        checked += 1
+    assert checked == 4
+
+
+def test_the_vector_tree_at_two_sides_is_the_paranoid_tree_to_the_bit():
+    """Four in pairs: the vector backup grows the same tree as the one value of today's search
+    (visits, availability, every choice), its searching side's sums are that value's, bit for
+    bit, and the other side's are their negation."""
+    from spades_ai.montecarlo.sampling import sample_worlds_kernel
+
+    for k, (hand, obs) in enumerate(_late_positions(23, 3, 8)):
+        if k % 4:
+            continue
+        mine = U64(int(obs.cards))
+        _, worlds = sample_worlds_kernel(U64(stream_state(U64(k), 1, 2)), obs.public, obs.seat, mine, obs.rules_array, 30)
+        order = np.random.default_rng(k).integers(0, 30, size=200)
+        args = (obs.public, obs.seat, int(mine), obs.rules_array, worlds, order, 150.0)
+        tree, one = _search(*args, seed=k, mode=UTILITY_PARANOID)
+        tree_v, both = _search(*args, seed=k, mode=UTILITY_VECTOR)
+        assert np.array_equal(tree, tree_v)
+        team = side_of(obs.seat, Rules())
+        assert np.array_equal(both[team], one[0]) and np.array_equal(both[1 - team], -one[0])
+
+
+def test_ismcts_at_four_in_pairs_plays_alike_with_every_utility_but_own():
+    records = [play_hands([make_agent("ismcts", seed=1, utility=u, **SMALL), "normal"], 3, seed=9, keep_plays=True)
+               for u in ("vector", "paranoid", "mean")]  # fmt: skip
+    assert records[0] == records[1] == records[2]
+    assert np.array_equal(records[0].plays, records[1].plays) and np.array_equal(records[0].plays, records[2].plays)
+
+
+def test_a_rollout_policy_that_refuses_the_table_is_named():
+    agent = make_agent("ismcts", rollout="learned", **TINY)
+    with pytest.raises(TableError, match="agent 'learned' plays 4 players in pairs, not 3 players solo"):
+        play_hands([agent, "normal", "normal"], 1, rules=CHECKED_TABLES["3"])

@@ -334,8 +334,8 @@ def test_lineups_take_the_table():
         sa.play_hands(["random"] * 5, 1, rules=sa.Rules(players=5), dealer=5)
 
 
-@pytest.mark.parametrize("name", ["ismcts", "learned"])
-def test_search_and_learned_agents_refuse_other_tables_by_name(name):
+@pytest.mark.parametrize("name", ["learned"])
+def test_learned_agent_refuses_other_tables_by_name(name):
     agent = sa.make_agent(name)
     with pytest.raises(sa.TableError, match=rf"agent '{name}' plays 4 players in pairs, not 3 players solo: .* \(docs/agents.md\)"):
         sa.play_hands([agent, "normal", "normal"], 1, rules=sa.Rules(players=3))

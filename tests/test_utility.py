@@ -17,8 +17,10 @@ from test_mc_agents import finished
 
 from spades_ai import Hand, Rules, deal, make_agent
 from spades_ai.engine.score import N_FIELDS
+from spades_ai.engine.state import N_PUBLIC, P_BAGS, P_BIDS, P_N_BIDS, P_PHASE, P_SCORES, P_TO_ACT, P_TRICK_NO, P_WON, PHASE_OVER
 from spades_ai.montecarlo import decision_values
 from spades_ai.montecarlo.search import MC_UTILITY
+from spades_ai.seats import seats, sides
 from spades_ai.montecarlo.utility import (
     DEFAULT_UTILITY,
     MATCH_BONUS,
@@ -28,6 +30,7 @@ from spades_ai.montecarlo.utility import (
     UTILITY_PARANOID,
     against_others,
     utility,
+    utility_vector,
 )
 
 
@@ -89,6 +92,46 @@ def test_own_counts_the_match_bonus_for_and_against():
     assert value(pub, 1, UTILITY_OWN, rules) == value(base, 1, UTILITY_OWN, rules) - MATCH_BONUS
 
 
+def table_finished(rules: Rules, rng: random.Random):
+    """A finished hand at ``rules``' table: random bids and tricks, scores that may end the match."""
+    k, n = len(sides(rules)), len(seats(rules))
+    pub = np.zeros(N_PUBLIC, dtype=np.int64)
+    tricks = [0] * n
+    for _ in range(rules.cards_each):
+        tricks[rng.choice(seats(rules))] += 1
+    pub[P_BIDS : P_BIDS + n] = [rng.randint(0, 4) for _ in seats(rules)]
+    pub[P_N_BIDS] = n
+    pub[P_WON : P_WON + n] = tricks
+    pub[P_SCORES : P_SCORES + k] = [rng.randint(-100, 520) for _ in sides(rules)]
+    pub[P_BAGS : P_BAGS + k] = [rng.randint(0, 9) for _ in sides(rules)]
+    pub[P_TRICK_NO] = rules.cards_each
+    pub[P_TO_ACT] = -1
+    pub[P_PHASE] = PHASE_OVER
+    return pub
+
+
+@pytest.mark.parametrize("table", [{}, {"players": 3}, {"players": 4, "teams": "solo"}, {"players": 5},
+                                   {"players": 6, "teams": "pairs"}, {"players": 8}])
+def test_the_vector_is_every_sides_mean_reading(table):
+    """``utility_vector`` writes each side's ``utility`` read as ``mean``, match bonus
+    included; at two sides the two values are the difference and its negation, bit for bit."""
+    rules = Rules(**table)
+    rng = random.Random(45)
+    k = len(sides(rules))
+    sheet, nil_out = np.zeros((k, N_FIELDS), dtype=np.int64), np.zeros(len(seats(rules)), dtype=np.int64)
+    ended = 0
+    for _ in range(200):
+        pub = table_finished(rules, rng)
+        out = np.full(k, np.nan)
+        utility_vector(pub, rules.as_array(), sheet, nil_out, out)
+        for side in sides(rules):
+            assert out[side] == utility(pub, rules.as_array(), side, sheet, nil_out, UTILITY_MEAN)
+        if k == 2:
+            assert out[0] == utility(pub, rules.as_array(), 0, sheet, nil_out, UTILITY_PARANOID) == -out[1]
+        ended += abs(out).max() >= MATCH_BONUS / 2
+    assert ended > 10
+
+
 # -- the agents' option ----------------------------------------------------------------------------
 def test_hard_and_crazy_take_a_utility_option():
     assert DEFAULT_UTILITY in UTILITIES
@@ -101,6 +144,10 @@ def test_hard_and_crazy_take_a_utility_option():
     assert make_agent("hard", utility="own").label == "hard(utility=own)"
     with pytest.raises(ValueError, match="option 'utility': must be one of 'own', 'paranoid', 'mean', not 'max'"):
         make_agent("hard", utility="max")
+    with pytest.raises(ValueError, match="option 'utility': must be one of 'own', 'paranoid', 'mean', not 'vector'"):
+        make_agent("crazy", utility="vector")  # one value per side is a tree's (ISMCTS)
+    with pytest.raises(ValueError, match="option 'utility': must be one of 'own', 'paranoid', 'mean', 'vector', not 'max'"):
+        make_agent("ismcts", utility="max")
 
 
 def test_the_option_reaches_the_search():

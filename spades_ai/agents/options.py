@@ -9,7 +9,7 @@ import numpy as np
 from spades_ai.agents.hard import BIDDERS
 from spades_ai.checks import check_noise, is_int  # noqa: F401 -- check_noise: the play_noise check, shared with montecarlo
 from spades_ai.models.model import load_model, shipped_models
-from spades_ai.montecarlo.utility import UTILITIES
+from spades_ai.montecarlo.utility import TREE_UTILITIES, UTILITIES
 
 
 def check_probability(v) -> float:
@@ -59,6 +59,14 @@ def check_utility(v) -> str:
     ``mean`` (``montecarlo.utility``)."""
     if v not in UTILITIES:
         raise ValueError(f"must be one of {', '.join(map(repr, UTILITIES))}, not {v!r}")
+    return v
+
+
+def check_tree_utility(v) -> str:
+    """What ISMCTS's tree keeps: ``vector`` (one value per side) or one of Hard's readings
+    (``check_utility``), the searching side's value that every other side minimizes."""
+    if v not in TREE_UTILITIES:
+        raise ValueError(f"must be one of {', '.join(map(repr, TREE_UTILITIES))}, not {v!r}")
     return v
 
 

@@ -38,7 +38,7 @@ from spades_ai.agents.hard import (
     HARD_WORLDS,
     MonteCarloAgent,
 )
-from spades_ai.agents.ismcts import ISMCTS_EXPLORATION, ISMCTS_ITERATIONS, IsmctsAgent
+from spades_ai.agents.ismcts import ISMCTS_EXPLORATION, ISMCTS_ITERATIONS, ISMCTS_UTILITY, IsmctsAgent
 from spades_ai.checks import check_seed
 from spades_ai.models.bidder import learned_bid
 from spades_ai.models.model import load_model
@@ -103,7 +103,8 @@ BUILTINS: dict[str, _Spec] = {
     "ismcts": _Spec(
         "information-set MCTS over fresh determinizations (availability counts), Hard's bidding",
         {**_COMMON, "iterations": (ISMCTS_ITERATIONS, opt.check_iterations), "exploration": (ISMCTS_EXPLORATION, opt.check_exploration),
-         "bid_aware": (False, opt.check_flag), "bid_worlds": (HARD_WORLDS, opt.check_bid_worlds), "rollout": (None, check_rollout)},
+         "bid_aware": (False, opt.check_flag), "bid_worlds": (HARD_WORLDS, opt.check_bid_worlds), "rollout": (None, check_rollout),
+         "utility": (ISMCTS_UTILITY, opt.check_tree_utility)},
     ),  # fmt: skip
     "learned": _Spec(
         "networks fitted on the toolkit's own hands: bids by expected score, plays as it learned from Hard (spades_ai.models)",
@@ -153,7 +154,10 @@ def make_agent(name: str, **options) -> BuiltinAgent:
     ``bid_worlds=0`` bids as that policy). Hard's and Crazy's ``utility=`` says what a hand is
     worth to their side when there are several others: ``"own"`` (its own points),
     ``"paranoid"`` (its points minus the best other side's) or ``"mean"`` (minus the mean of
-    the others'); with two sides the last two are the same (``montecarlo.utility``).
+    the others'); with two sides the last two are the same (``montecarlo.utility``). ISMCTS's
+    ``utility=`` takes these three (the searching side's value, which every other side
+    minimizes in the tree) and ``"vector"``, its default: one value per side at every node,
+    each side choosing by its own (max^n); at two sides all but ``"own"`` play alike.
     ``bidder="learned"`` makes Hard or Crazy bid like the learned agent (its shipped model's
     bidder, at a network's cost a bid) at the table of four in pairs, a blind nil still decided
     by the search; ``"search"`` bids by their Monte Carlo.

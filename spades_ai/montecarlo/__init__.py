@@ -8,7 +8,7 @@ Modules, from the bottom up (each imports only those above it):
 - ``weights``: world weights from the bids (and the play), tempered when they collapse
 - ``candidates``: the cards (one per class of equal value) and bids a search weighs
 - ``utility``: what a finished hand is worth to a side, against the others (own, paranoid or
-  mean); ``finishes``: exact last tricks
+  mean), or to every side at once (a tree's vector); ``finishes``: exact last tricks
 - ``selection``: from values to a choice (anchoring, racing, thrift)
 - templates, bound to a rollout policy (``binding``): ``rollouts``, ``search`` (Hard and Crazy's
   decisions, as kernels and as a kernel agent), ``tree_search`` (ISMCTS); ``tree`` is its layout

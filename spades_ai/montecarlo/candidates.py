@@ -7,8 +7,9 @@ set (``play_candidates``); ``candidate_bids`` are the bids a search weighs.
 import numpy as np
 
 from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
+from spades_ai.engine.copies import levels_diff, levels_sum
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.state import P_DECK, P_PLAYED, P_TRICK, P_TRICK_LEN
+from spades_ai.engine.state import P_DECK, P_DECK2, P_DECK3, P_PLAYED, P_PLAYED2, P_PLAYED3, P_TRICK, P_TRICK_LEN
 
 
 @kernel
@@ -51,6 +52,18 @@ def play_candidates(pub, hand, legal):
     A card of the current trick may lie between two of the seat's cards and separate them
     (the 10 on the trick: the 9 loses where the jack wins), so it does not merge them."""
     return distinct_cards(legal, hand, (U64(pub[P_PLAYED]) & ~trick_mask(pub)) | ~U64(pub[P_DECK]))
+
+
+@kernel
+def held_candidates(pub, h1, h2, h3, legal):
+    """``play_candidates`` for a seat holding the multiset ``(h1, h2, h3)`` (its levels,
+    ``engine.copies``), right with several decks: a card separates two of the seat's cards
+    while a copy of it may be in another hand (deck less played less the seat's own) or lies
+    on the current trick. Equal copies are one card id, so one move. With one deck (``h2 = h3
+    = 0``) it is ``play_candidates``, to the bit."""
+    p1, p2, p3 = levels_sum(U64(pub[P_PLAYED]), U64(pub[P_PLAYED2]), U64(pub[P_PLAYED3]), h1, h2, h3)
+    elsewhere, _, _ = levels_diff(U64(pub[P_DECK]), U64(pub[P_DECK2]), U64(pub[P_DECK3]), p1, p2, p3)
+    return distinct_cards(legal, ZERO, ~(elsewhere | trick_mask(pub)))
 
 
 @kernel

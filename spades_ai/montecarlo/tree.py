@@ -5,7 +5,8 @@ One row per node, at most one node per iteration plus the root; children as a li
 
 from spades_ai.engine.jit import kernel
 
-# The tree: one int64 row per node (columns below) and its summed reward in a float64 array.
+# The tree: one int64 row per node (columns below) and its summed rewards in a float64 array,
+# a row per value the tree keeps (one per side, or the searching side's alone: ``tree_search``).
 #   NODE_PARENT  the parent's row (-1 at the root)     NODE_CARD   the card played to reach it
 #   NODE_MOVER   the seat that played that card         NODE_VISITS iterations through it
 #   NODE_AVAIL   its parent's visits in which its card was legal (availability)
@@ -17,7 +18,8 @@ NODE_COLUMNS = 8
 
 @kernel
 def most_visited(tree, reward_sum):
-    """The card of the root's most visited child (ties: the higher mean, then the lower card)."""
+    """The card of the root's most visited child (ties: the higher summed reward to the
+    searching side, ``reward_sum``, then the lower card)."""
     best = -1
     c = tree[0, NODE_CHILD]
     while c >= 0:

@@ -11,6 +11,9 @@ agents' ``utility`` option):
 - ``paranoid``: its worth minus the best other side's (as if the others played against it);
 - ``mean``: its worth minus the mean of the other sides'.
 
+A tree search may instead keep one value per side (``vector``, ``utility_vector``): every
+side's worth read as ``mean``, so that each side of the tree chooses by its own (max^n).
+
 With two sides (four players in pairs) ``paranoid`` and ``mean`` are both the difference between
 the sides, to the bit. ``MATCH_BONUS`` (300) is added when the hand ends the match (target, loss
 threshold or max hands) in the side's favour, and taken off when another side wins it.
@@ -39,6 +42,11 @@ HAND_SIGMA = 100.0
 #: How ``utility`` reads a side's worth against the others (the module docstring), by number.
 UTILITIES = ("own", "paranoid", "mean")
 UTILITY_OWN, UTILITY_PARANOID, UTILITY_MEAN = range(3)
+#: The readings of a tree search (ISMCTS): ``UTILITIES``, each a scalar the searching side
+#: maximizes and every other side minimizes, and ``vector``: one value per side
+#: (``utility_vector``), each side choosing by its own (max^n).
+TREE_UTILITIES = UTILITIES + ("vector",)
+UTILITY_VECTOR = 3
 #: The agents' default. Every mode but ``own`` is today's utility at four players in pairs. At
 #: three players (issue 34), one Hard alone against two Normals scored per deal over them, on
 #: the same 200 deals (``cutthroat_utility_alone_*``): mean +17.3 [+15.7, +19.0], paranoid the
@@ -82,10 +90,9 @@ def match_winner_after(pub, rules, sheet):
 
 
 @kernel
-def utility(pub, rules, side, sheet, nil_out, mode=UTILITIES.index(DEFAULT_UTILITY)):
-    """Value of the finished hand in ``pub`` to ``side``: points with bags at their cost, read
-    against the other sides as ``mode`` says (``against_others``), and the match's end.
-    ``sheet`` and ``nil_out`` receive the hand's score."""
+def side_worths(pub, rules, sheet, nil_out):
+    """Each side's own worth of the finished hand in ``pub`` (points with bags at their cost),
+    a float per side; ``sheet`` and ``nil_out`` receive the hand's score."""
     score_sheet(pub, rules, sheet, nil_out)
     per_bag = bag_cost(rules)
     value = np.zeros(n_sides(rules))
@@ -95,11 +102,36 @@ def utility(pub, rules, side, sheet, nil_out, mode=UTILITIES.index(DEFAULT_UTILI
         near_end = sheet[t, F_SCORE] >= rules[R_TARGET] - NEAR_TARGET
         cost = per_bag * (NEAR_TARGET_BAG_COST if near_end else 1.0)
         value[t] = sheet[t, F_POINTS] - cost * (sheet[t, F_BAGS] - pub[P_BAGS + t])
+    return value
+
+
+@kernel
+def utility(pub, rules, side, sheet, nil_out, mode=UTILITIES.index(DEFAULT_UTILITY)):
+    """Value of the finished hand in ``pub`` to ``side``: points with bags at their cost, read
+    against the other sides as ``mode`` says (``against_others``), and the match's end.
+    ``sheet`` and ``nil_out`` receive the hand's score."""
+    value = side_worths(pub, rules, sheet, nil_out)
     v = against_others(value, side, mode)
     w = match_winner_after(pub, rules, sheet)
     if w >= 0:
         v += MATCH_BONUS if w == side else -MATCH_BONUS
     return v
+
+
+@kernel
+def utility_vector(pub, rules, sheet, nil_out, out):
+    """Every side's ``utility`` of the finished hand in ``pub``, read as ``mean`` (its worth
+    minus the mean of the others'), into ``out`` (a float per side): the reward of a search
+    that keeps one value per side (``UTILITY_VECTOR``). The values sum to zero but for the
+    match's end; at two sides ``out[t]`` is ``utility(.., t, .., mode)`` of every mode but
+    ``own``, to the bit, and ``out[1] == -out[0]``."""
+    value = side_worths(pub, rules, sheet, nil_out)
+    w = match_winner_after(pub, rules, sheet)
+    for t in range(len(value)):
+        v = against_others(value, t, UTILITY_MEAN)
+        if w >= 0:
+            v += MATCH_BONUS if w == t else -MATCH_BONUS
+        out[t] = v
 
 
 @kernel
