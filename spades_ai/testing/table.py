@@ -357,6 +357,24 @@ def _door_cli_tournament(v: Visit) -> str:
     return "the summary names the table"
 
 
+def _door_built_in(name: str, **options):
+    """A door that plays one hand a seat of the table with the built-in ``name`` (small
+    options: the door tries the table, not the search) through ``check_agent``."""
+
+    def run(v: Visit) -> str:
+        from spades_ai.agents.registry import make_agent
+        from spades_ai.testing.agent import AgentCheckError, check_agent
+
+        try:
+            return check_agent(make_agent(name, **options), hands=1, seed=v.seed, rules=v.rules)
+        except AgentCheckError as exc:  # the agent's own refusal, at its first decision
+            if isinstance(exc.__cause__, TableError):
+                raise exc.__cause__ from None
+            raise
+
+    return run
+
+
 def _door_learning(v: Visit) -> str:
     from spades_ai.learn import VectorEnv
 
@@ -412,6 +430,8 @@ DOORS: tuple[Door, ...] = (
     Door("protocol", _door_protocol, part="protocol"),
     Door("cli deal", _door_cli_deal),
     Door("cli tournament", _door_cli_tournament),
+    Door("ismcts", _door_built_in("ismcts", iterations=50, bid_worlds=0), part="ismcts"),
+    Door("learned", _door_built_in("learned"), part="learned"),
     Door("learning", _door_learning, part="learning"),
     Door("dataset", _door_dataset, part="dataset"),
     Door("openspiel", _door_openspiel, part="adapters", needs="pyspiel"),
