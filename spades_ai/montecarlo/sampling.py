@@ -37,6 +37,13 @@ consistent deal has the same probability, with no rejection (but for a float dra
 rounding leaves past the last split, drawn again). Deal-and-retry is as exact but
 about 9x slower; giving constrained cards out first is biased as soon as two seats show voids.
 
+Must win (``R_MUST_WIN``) shows more than voids: a card followed to a trick that does not beat
+the card then winning says its seat held no legal card that does. No count bound says that, so
+``sample_worlds_kernel`` draws the worlds above and draws again those that break it
+(``must_win_checks``, ``fits_must_win``): rejection keeps the draw uniform among the deals that fit.
+At four players solo, 23.5% of the worlds drawn without it broke must win (tricks 3 to 13 of
+Hard's hands), and 35% of the decisions had some such worlds.
+
 Copies (several decks, ``engine.copies``) make ``unseen`` a multiset, ``uint64[decks]`` copy
 levels (``constraints_with_copies``), and the count one of physical cards: ``u[s]`` the physical
 unseen cards of the suit, so the binomials count physical deals and each world (a multiset
