@@ -29,7 +29,7 @@ from spades_ai.montecarlo import candidates, rollouts, sampling, search
 from spades_ai.montecarlo.reading import play_log_likelihood, plays_in_order
 from spades_ai.montecarlo.utility import UTILITIES, utility
 from spades_ai.montecarlo.weights import bid_log_likelihood, world_weights_kernel
-from spades_ai.seats import seat_order, seats
+from spades_ai.seats import partner, seat_order, seats
 from spades_ai.testing import check_agent
 
 #: The tables other than four in pairs; must win on at four solo and at three.
@@ -175,11 +175,28 @@ def test_bids_weighed_with_the_last_tricks_solved_at_five():
 
 
 # -- bid weights and reading the play --------------------------------------------------------------
-@pytest.mark.parametrize("name", TABLES)
+#: The tables of the bid weights: those above, and two of several decks (copies of cards).
+WEIGHT_TABLES = {**TABLES, "six pairs": sa.Rules(players=6, teams="pairs"), "eight": sa.Rules(players=8)}
+
+
+def dealt_multiset(pub, world, o, rules) -> tuple:
+    """The levels (``engine.copies``) of the cards seat ``o`` was dealt in ``world``, counted
+    card by card in Python: every level of its hand there and of the cards it has played."""
+    n, count = rules.players, {}
+    masks = [int(world[k * n + o]) for k in range(rules.decks)]
+    masks += [int(pub[p + o]) for p in (st.P_PLAYED_BY, st.P_PLAYED_BY2, st.P_PLAYED_BY3)[: rules.decks]]
+    for m in masks:
+        for c in bits(m):
+            count[c] = count.get(c, 0) + 1
+    return tuple(U64(sum(1 << c for c, k in count.items() if k > level)) for level in range(3))
+
+
+@pytest.mark.parametrize("name", WEIGHT_TABLES)
 def test_bid_weights_read_every_other_seat(name):
     """The bid-aware log weight of a world is the sum, over every other seat, of its bid's log
-    likelihood given the cards it holds there and has played (before tempering)."""
-    rules = TABLES[name]
+    likelihood given the cards it holds there and has played, every copy counted (before
+    tempering)."""
+    rules = WEIGHT_TABLES[name]
     checked = 0
     for hand, obs in positions(rules, seed=64, n_hands=2):
         if obs.phase != "playing" or obs.trick_no not in (0, 3):
@@ -187,12 +204,38 @@ def test_bid_weights_read_every_other_seat(name):
         pub, seat, cards, ra, state = decision(obs)
         _, worlds = sampling.sample_worlds_kernel(state, pub, seat, cards, ra, 64)
         w, fell_back = world_weights_kernel(pub, seat, worlds, 64, ra)
-        logw = np.array([sum(bid_log_likelihood(pub[st.P_BIDS + o], world[o] | U64(pub[st.P_PLAYED_BY + o]), ra)
-                             for o in seats(rules) if o != seat) for world in worlds])
+        logw = np.array([sum(bid_log_likelihood(pub[st.P_BIDS + o], l1, ra, partner(o, rules) is not None, l2, l3)
+                             for o in seats(rules) if o != seat
+                             for l1, l2, l3 in [dealt_multiset(pub, world, o, rules)]) for world in worlds])
         if not fell_back:
             assert np.allclose(np.log(w), logw - logw.max())
         checked += 1
     assert checked >= 4
+
+
+@pytest.mark.parametrize("name", WEIGHT_TABLES)
+def test_the_bid_model_expects_normals_bid_at_every_table(name):
+    """The most likely number bid of a hand under the bid model is the one Normal bids with it
+    at that table when nothing moves it (the first bid of a deal, no bags): the model reads the
+    count on the table's scale and with every copy, as Normal's bid does (``normal_bid``)."""
+    from spades_ai.engine.bids import legal_bids
+    from spades_ai.policies.normal import normal_bid
+
+    rules = WEIGHT_TABLES[name]
+    ra, checked = rules.as_array(), 0
+    for i in range(40):
+        obs = sa.Hand(sa.deal(65, i, rules), dealer=i % rules.players, rules=rules).observation()
+        pub, seat, hand = obs.public, obs.seat, U64(int(obs.engine_cards))
+        legal = np.int64(legal_bids(seat, hand, pub, ra))
+        want = int(normal_bid(pub, seat, hand, ra, legal))
+        if want == 0:
+            continue
+        levels = (hand, U64(pub[st.P_OWN2]), U64(pub[st.P_OWN3]))
+        paired = partner(seat, rules) is not None
+        ll = [bid_log_likelihood(b, levels[0], ra, paired, levels[1], levels[2]) for b in range(1, rules.cards_each + 1)]
+        assert 1 + int(np.argmax(ll)) == want, (i, want, ll)
+        checked += 1
+    assert checked >= 20
 
 
 def reference_play_log_likelihood(hand, seat, world, eps: float) -> float:

@@ -384,3 +384,81 @@ def test_sample_worlds_kernel_is_uniform_at_the_table(rules):
     assert worlds.shape == (30 * len(exact), n) and (worlds[:, 0] == mine).all()
     sample = [as_world(row, range(1, n)) for row in worlds]
     assert chi_square(exact, sample) > ALPHA
+
+
+def replays_legally(hand, world) -> bool:
+    """Whether the hand's bids and cards so far are legal when dealt ``world`` (each hidden
+    seat's row plus the cards it played): replayed through ``Hand``, which refuses a card that
+    breaks must win. The slow reference of ``sampling.must_win_checks``."""
+    from spades_ai import Hand
+    from spades_ai.errors import IllegalPlayError
+
+    rules = hand.rules
+    played = {s: 0 for s in range(rules.players)}
+    for s, c in hand.plays:
+        played[s] |= 1 << rules.engine_id(int(c))
+    dealt = [rules.public_mask(int(world[s]) | played[s]) for s in range(rules.players)]
+    replay = Hand(dealt, dealer=hand.dealer, rules=rules)
+    for _, b, blind in hand.bid_history():
+        replay.bid(b, blind=blind)
+    try:
+        for _, c in hand.plays:
+            replay.play(c)
+    except IllegalPlayError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_worlds_keep_must_win_and_stay_uniform_among_the_deals_that_do(players):
+    """Under must win a card followed to a trick shows the seat held no legal card that beats
+    the winning one. At positions where the uniform draw before must win's checks breaks it
+    (some of its worlds do not replay: ``Hand`` refuses a card there), every world drawn
+    replays the hand legally, and the worlds are uniform by chi-square over the deals that do."""
+    from itertools import combinations
+
+    from spades_ai import Hand, deal, make_agent
+    from spades_ai.kernels import decision_stream
+    from spades_ai.montecarlo.sampling import uniform_worlds
+
+    rules = Rules(players=players, teams="solo", must_win=True)
+    a, hard, checked = rules.as_array(), make_agent("hard", worlds=32), 0
+    for i in range(80):
+        hand = Hand(deal(81, i, rules), dealer=i % players, rules=rules)
+        while hand.phase != "over":
+            obs = hand.observation()
+            if hand.phase == "playing" and rules.cards_each - obs.trick_no == 2 and not hand.current_trick:
+                break
+            hand.bid(hard.bid(obs)) if hand.phase == "bidding" else hand.play(hard.play(obs))
+        pub, seat, mine = obs.public, obs.seat, U64(int(obs.engine_cards))
+        key = U64(decision_stream(np.int64(5), pub, seat, mine))
+        if all(replays_legally(hand, w) for w in uniform_worlds(key, pub, seat, mine, a, 100)[1]):
+            continue
+        # every deal of the hidden cards that keeps the counts and replays legally, each once
+        others = [s for s in range(players) if s != seat]
+        hidden = [rules.engine_id(int(c)) for s in others for c in hand.cards(s)]
+        exact = set()
+        for first in combinations(hidden, 2):
+            rest = [c for c in hidden if c not in first]
+            for second in combinations(rest, 2) if players == 4 else [tuple(rest)]:
+                parts = [first, second] + ([tuple(c for c in rest if c not in second)] if players == 4 else [])
+                world = np.zeros(players, dtype=np.uint64)
+                world[seat] = mine
+                for s, part in zip(others, parts):
+                    world[s] = U64(sum(1 << c for c in part))
+                if replays_legally(hand, world):
+                    exact.add(tuple(int(world[s]) for s in others))
+        _, worlds = sample_worlds_kernel(key, pub, seat, mine, a, 20 * len(exact))
+        sample = [tuple(int(w[s]) for s in others) for w in worlds]
+        assert set(sample) <= exact, "a world breaks must win"
+        if len(exact) > 1:
+            counts = np.array([sample.count(w) for w in sorted(exact)])
+            assert stats.chisquare(counts).pvalue > ALPHA
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def bits_of(m: int) -> list[int]:
+    return [c for c in range(56) if m >> c & 1]

@@ -1,8 +1,9 @@
 """World weights: how well each sampled world explains what the other seats did.
 
 Crazy weighs each world by the likelihood of every known bid of the other seats given the hand
-each holds there (``bid_log_likelihood``: Normal's count with Gaussian noise; a nil asks for a
-nil-safe hand) and, when it reads the play, of the cards they played (``reading``). When the
+each holds there (``bid_log_likelihood``: Normal's count with Gaussian noise, on the table's
+scale and with every copy of a card counted, as Normal bids there; a nil asks for a nil-safe
+hand) and, when it reads the play, of the cards they played (``reading``). When the
 weights collapse (effective sample size below ``min(n / 4, 32)``) they are tempered toward
 uniform and the decision counts as a fallback. ``world_order`` resamples a pool of worlds by
 weight (ISMCTS's determinizations).
@@ -10,26 +11,42 @@ weight (ISMCTS's determinizations).
 
 import numpy as np
 
-from spades_ai.engine.bits import U64
+from spades_ai.engine.bits import U64, ZERO
+from spades_ai.engine.copies import levels_sum
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import next_u64
-from spades_ai.engine.seats import n_seats, next_seat
-from spades_ai.engine.state import P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, PHASE_PLAYING
+from spades_ai.engine.seats import n_decks, n_seats, next_seat, partner
+from spades_ai.engine.state import P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, PHASE_PLAYING
 from spades_ai.montecarlo.reading import play_log_likelihood
 from spades_ai.montecarlo.sampling import revealed_spades
-from spades_ai.policies.normal import estimate_tricks, nil_safe
+from spades_ai.policies.normal import estimate_tricks, nil_safe, table_estimate
 
 BID_SIGMA = 1.2
 #: Bid-aware weights keep at least this many effective worlds (or a quarter of them).
 MIN_EFFECTIVE_WORLDS = 32.0
 
 @kernel
-def bid_log_likelihood(bid, hand, rules):
-    """log P(bid | hand) under the bidding model (Normal's count with Gaussian noise)."""
+def bid_log_likelihood(bid, hand, rules, paired=False, hand2=ZERO, hand3=ZERO):
+    """log P(bid | hand) under the bidding model: Normal's count with Gaussian noise, read on
+    the table's scale as Normal bids there (``normal.table_estimate``; ``paired``: the bidder
+    has a partner), every copy of a card counted (``hand2``, ``hand3``: the hand's levels with
+    several decks). At four players the count itself, as before tables had scales."""
+    est = table_estimate(estimate_tricks(hand, rules, hand2, hand3), n_seats(rules), paired)
     if bid == 0:
-        return np.log(0.9) if nil_safe(hand) and estimate_tricks(hand, rules) < 2.0 else np.log(0.03)
-    d = (bid - 0.1 - estimate_tricks(hand, rules)) / BID_SIGMA
+        return np.log(0.9) if nil_safe(hand, hand2, hand3) and est < 2.0 else np.log(0.03)
+    d = (bid - 0.1 - est) / BID_SIGMA
     return -0.5 * d * d
+
+
+@kernel
+def dealt_levels(pub, world, o, rules):
+    """The levels of the cards seat ``o`` was dealt in ``world`` (a row of hands,
+    ``world[k * N + o]``): those it holds there plus those it has played."""
+    n, decks = n_seats(rules), n_decks(rules)
+    h2 = world[n + o] if decks > 1 else ZERO
+    h3 = world[2 * n + o] if decks > 2 else ZERO
+    return levels_sum(world[o], h2, h3, U64(pub[P_PLAYED_BY + o]), U64(pub[P_PLAYED_BY2 + o]),
+                      U64(pub[P_PLAYED_BY3 + o]))
 
 
 
@@ -51,7 +68,8 @@ def world_weights_kernel(pub, seat, worlds, n, rules, bids=True, play_eps=0.0, p
     """Bid-aware weights of ``n`` sampled worlds (rows of ``worlds``); returns (weights, tempered).
 
     Each world is weighted by the likelihood of every known, non-blind bid of the other seats
-    given that seat's hand in the world (the cards it holds there plus those it has played).
+    given that seat's hand in the world (the cards it holds there plus those it has played,
+    copies counted: ``dealt_levels``).
     A bid that states a spade count (mirror, whiz) is skipped: the sampler already holds every
     world to it exactly. ``bids=False`` leaves the bids out; ``play_eps`` > 0 multiplies in the
     likelihood of the cards the other seats have played (``reading``: Normal's play with noise
@@ -67,9 +85,10 @@ def world_weights_kernel(pub, seat, worlds, n, rules, bids=True, play_eps=0.0, p
         b = pub[P_BIDS + o]
         if not bids or b < 0 or pub[P_BLIND + o] != 0 or revealed_spades(pub, o, rules) >= 0:
             continue
-        played = U64(pub[P_PLAYED_BY + o])
+        paired = partner(o, rules) >= 0
         for i in range(n):
-            logw[i] += bid_log_likelihood(b, worlds[i, o] | played, rules)
+            h1, h2, h3 = dealt_levels(pub, worlds[i], o, rules)
+            logw[i] += bid_log_likelihood(b, h1, rules, paired, h2, h3)
     if play_eps > 0.0 and pub[P_PHASE] == PHASE_PLAYING:
         if play_model is None:
             play_log_likelihood(pub, seat, worlds, n, play_eps, rules, logw, np.zeros(1, np.int64), 0)
