@@ -100,9 +100,9 @@ PAIRS_TABLE_TRICKS = np.array([(0.0, 1.0)] * 6 + [
 #: solo (rows by players): more cards a seat or more rivals spread the tricks a count takes,
 #: and a set costs ten a trick of the contract where a trick over costs one (the rows are tuned
 #: on the bidding benchmark, ``experiments/bidding_N.toml``).
-BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.6, 0.3, 0.1, 0.5, 0.4, 0.4, 0.5, 0.4, 0.4, 0.4])
+BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.8, 0.3, 0.1, 0.5, 0.4, 0.4, 0.5, 0.4, 0.4, 0.4])
 #: The same in pairs (four players in pairs: none, the partnership game's own bids).
-PAIRS_BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.6, 0.0, 0.7, 0.0, 0.7, 0.0, 0.7])
+PAIRS_BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.0, 0.7, 0.0, 0.7, 0.0, 0.7])
 #: ... with the opponents this close to the target.
 BLIND_LATE = 150
 
@@ -116,9 +116,10 @@ BLIND_LATE = 150
 #: card and falls to the ace).
 TrickTable = namedtuple("TrickTable", ["decks", "long_from", "side_long", "ace_factor", "ruff_factor", "honour_factor"])
 #: ``NilTable``: what Normal's nil test reads of its table (``nil_table``): at most
-#: ``max_spades`` spades, the top spade with at least ``spades_over`` spades of the deck above
-#: it, and ``ace_guard`` (``king_guard``, ``queen_guard``) low cards (2 to 7) under a side ace
-#: (king, queen); with one deck an ace always takes its trick (``NO_NIL_ACE``).
+#: ``max_spades`` spades (-1: no nil at all), the top spade with at least ``spades_over``
+#: spades of the deck above it, and ``ace_guard`` (``king_guard``, ``queen_guard``) low cards
+#: (2 to 7) under a side ace (king, queen); with one deck an ace always takes its trick
+#: (``NO_NIL_ACE``).
 NilTable = namedtuple("NilTable", ["max_spades", "spades_over", "ace_guard", "king_guard", "queen_guard"])
 #: The expected maximum of n independent standard normal draws, n = 0..11 (the longest of n
 #: rivals' spade holdings, in standard deviations above the mean; n = 0 and 1: none above it).
@@ -201,10 +202,11 @@ def trick_table(rules):
 def nil_table(rules):
     """Normal's ``NilTable`` at the table of ``rules``: the spades a seat holds on average, and
     guards that shrink as more seats play to each trick (more cards to fall over a low one);
-    a side ace only with a copy of it out (one may fall first). ``four_players_nil()`` at four
-    players."""
-    seats, decks = K.n_seats(rules), K.n_decks(rules)
-    spades = np.int64(np.floor(13 * decks / seats + 0.25))
+    a side ace only with a copy of it out (one may fall first); none under must win.
+    ``four_players_nil()`` at four players in pairs."""
+    seats, decks, must = K.n_seats(rules), K.n_decks(rules), K.must_win(rules)
+    # under must win a nil must beat the winning card whenever it can: no hand is safe
+    spades = -1 if must else np.int64(np.floor(13 * decks / seats + 0.25))
     ace = NO_NIL_ACE if decks == 1 else np.int64(np.ceil(12.0 / (seats - 1)))
     return NilTable(spades, 4, ace, np.int64(np.ceil(9.0 / (seats - 1))), np.int64(np.ceil(6.0 / (seats - 1))))
 
