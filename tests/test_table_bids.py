@@ -208,3 +208,105 @@ def test_must_win_leaves_no_nil():
     low = hand_of("2C 3C 4C 2D 3D 4D 2H 3H 4H")
     assert nil_safe(low) and nil_safe_at(low, ZERO, ZERO, nil_table(table(4).as_array()), 1)
     assert not nil_safe_at(low, ZERO, ZERO, solo, 1)
+
+
+SPADE_LANE = 0x1FFFF << 39
+
+
+def _copies(bit: int, levels) -> int:
+    return sum(1 for lv in levels if lv >> bit & 1)
+
+
+def _size(mask: int, levels) -> int:
+    return sum(bin(lv & mask).count("1") for lv in levels)
+
+
+def naive_four_player_count(levels, extra: int) -> float:
+    """The four-player count as it was written before issue 45, in plain Python: the reference
+    that four players in pairs (and every user of ``estimate_tricks``) count exactly as before."""
+    total = 0.0
+    n_sp = _size(SPADE_LANE, levels)
+    sp = [((lv & SPADE_LANE) >> extra) & SPADE_LANE for lv in levels]
+    aces, kings, queens = (_copies(39 + r, sp) for r in (12, 11, 10))
+    total += aces * 1.0
+    total += kings * (1.0 if n_sp >= 2 else 0.4)
+    total += queens * (0.9 if n_sp >= 3 else 0.3)
+    if n_sp >= 4:
+        total += _copies(39 + 9, sp) * 0.5
+    if n_sp > 4:
+        total += n_sp - 4
+    spare = n_sp - aces - kings - queens
+    for s in range(3):
+        n = _size(0x1FFF << 13 * s, levels)
+        aces, kings = _copies(13 * s + 12, levels), _copies(13 * s + 11, levels)
+        total += aces * (1.0 if n <= 5 else 0.6)
+        if 2 <= n <= 5:
+            total += kings * (0.8 if aces > 0 else 0.6)
+        elif n == 1:
+            total += kings * 0.15
+        if 3 <= n <= 4:
+            total += _copies(13 * s + 10, levels) * (0.3 if aces + kings > 0 else 0.15)
+        if spare > 0:
+            if n == 0:
+                r = min(spare, 2)
+                total += 0.8 * r
+                spare -= r
+            elif n == 1:
+                total += 0.7
+                spare -= 1
+            elif n == 2 and spare >= 2:
+                total += 0.3
+                spare -= 1
+    return total
+
+
+@pytest.mark.parametrize("rules", [sa.Rules(), sa.Rules(jokers=2, deuces_high=1), table(8, "pairs"), table(12, "pairs")],
+                         ids=["four", "jokers", "eight-pairs", "twelve-pairs"])  # fmt: skip
+def test_the_four_player_count_is_bit_identical_to_the_old_one(rules):
+    """``estimate_tricks`` (what Hard, Crazy's weights and the models read) equals the count as
+    written before, on random deals, copies included; at four in pairs ``table_tricks`` too."""
+    arr, n = rules.as_array(), rules.players
+    for row in deal_masks(21, 0, 40, rules):
+        lv = [int(rules.engine_mask(int(m))) for m in row] + [0] * (3 * n - len(row))
+        for s in range(n):
+            levels = [lv[k * n + s] for k in range(3)]
+            want = naive_four_player_count(levels, rules.jokers + rules.deuces_high)
+            got = estimate_tricks(U(levels[0]), arr, U(levels[1]), U(levels[2]))
+            assert got == want  # exactly: the same operations in the same order
+            if rules.four_in_pairs:
+                assert table_tricks(U(levels[0]), arr) == want
+
+
+def naive_four_player_nil_safe(levels) -> bool:
+    """The nil test as it was written before issue 45, in plain Python."""
+    hand = levels[0]
+    sp = hand & SPADE_LANE
+    if _size(SPADE_LANE, levels) > 3:
+        return False
+    if sp and (sp.bit_length() - 1) % 13 + 13 * ((sp.bit_length() - 1) >= 52) >= 9:
+        return False
+    for s in range(3):
+        m = hand & 0x1FFF << 13 * s
+        if not m:
+            continue
+        if m >> 13 * s + 12 & 1:
+            return False
+        low = 0x3F << 13 * s
+        n_low = sum(bin(lv & (0x1FFF << 13 * s) & low).count("1") for lv in levels)
+        if m >> 13 * s + 11 & 1 and n_low < 3 or m >> 13 * s + 10 & 1 and n_low < 2:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("rules", [sa.Rules(), sa.Rules(jokers=2, deuces_high=1), table(8, "pairs")], ids=["four", "jokers", "eight"])
+def test_the_four_player_nil_test_is_the_old_one(rules):
+    """``nil_safe`` (and at four in pairs Normal's nil test) answers as the old test did."""
+    arr, n = rules.as_array(), rules.players
+    for row in deal_masks(22, 0, 60, rules):
+        lv = [int(rules.engine_mask(int(m))) for m in row] + [0] * (3 * n - len(row))
+        for s in range(n):
+            levels = [lv[k * n + s] for k in range(3)]
+            want = naive_four_player_nil_safe(levels)
+            assert nil_safe(U(levels[0]), U(levels[1]), U(levels[2])) == want
+            if rules.four_in_pairs:
+                assert nil_safe_at(U(levels[0]), ZERO, ZERO, nil_table(arr), rules.decks) == want
