@@ -69,7 +69,8 @@ matplotlib.use("Agg")
 
 import spades_ai as sa  # noqa: E402
 from spades_ai.analysis import plots, ratings, unit_differences  # noqa: E402
-from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, paired_margin  # noqa: E402
+from spades_ai.analysis.bidding import bidding_leaderboard, bidding_records, margin_title, paired_margin  # noqa: E402
+from spades_ai.seats import table_name  # noqa: E402
 from spades_ai.analysis.partners import partner_difference, partner_values  # noqa: E402
 from spades_ai.tournament.schedule import read_experiment  # noqa: E402
 
@@ -327,6 +328,9 @@ def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
     if deals is not None:
         cfg["deals"] = deals
     bidders = {b: b for b in cfg.pop("bidders")}
+    if "rules" in cfg:  # a preset, a file beside this one or a table of fields, as tournament files take
+        cfg["rules"] = sa.Rules.load(cfg["rules"], HERE)
+    played = cfg.get("rules") or sa.Rules()
     t0 = time.perf_counter()
     file_jobs = cfg.pop("jobs", 1)
     paired = cfg.pop("paired", None)  # every other bidder against this one, deal by deal
@@ -352,10 +356,11 @@ def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
             if bidder != paired:
                 m, lo, hi = paired_margin(records, bidder, paired)
                 lines.append(f"| {bidder} | {m:+.2f} | [{lo:+.2f}, {hi:+.2f}] |")
-    head = (f"`python experiments/run.py {name}` ({name}.toml): {cfg.get('deals', 2000):,} deals x 2 tables per bidder, seed "
+    sides = f"{played.n_sides} tables per bidder (one per side: at table r it bids for side r)"
+    head = (f"`python experiments/run.py {name}` ({name}.toml), {table_name(played)}: {cfg.get('deals', 2000):,} deals x {sides}, seed "
             f"{cfg.get('seed', 0)}, play by {cfg.get('policy', 'normal')}, opponents {cfg.get('opponents', 'normal')}; "
             f"{elapsed:.0f} s on {machine()}.\n")
-    return head + "\n" + "\n".join(lines) + "\n"
+    return head + "\n" + margin_title(records) + ".\n\n" + "\n".join(lines) + "\n"
 
 
 def main() -> None:

@@ -33,11 +33,11 @@ import numpy as np
 
 import spades_ai as sa
 from spades_ai.policies.easy import easy_count
-from spades_ai.policies.normal import estimate_tricks
+from spades_ai.policies.normal import table_tricks
 from spades_ai.simulate import deal_masks
 
 #: Each agent's count of a hand (engine levels ``h1, h2, h3``) under the rules array.
-COUNTS = {"easy": lambda h1, h2, h3, arr: easy_count(h1, h2, h3), "normal": lambda h1, h2, h3, arr: estimate_tricks(h1, arr, h2, h3)}
+COUNTS = {"easy": lambda h1, h2, h3, arr: easy_count(h1, h2, h3), "normal": lambda h1, h2, h3, arr: table_tricks(h1, arr, h2, h3)}
 
 
 def counts(agent: str, rules: sa.Rules, hands: int, seed: int) -> np.ndarray:

@@ -151,6 +151,7 @@ from spades_ai.rules import (
     R_MAX_HANDS,
     R_MIN_BID,
     R_MIN_TEAM_BID,
+    R_MUST_WIN,
     R_N_EXTRA,
     R_NIL,
     R_NIL_BONUS,
@@ -185,7 +186,7 @@ __all__ = [
     "target_score", "loss_threshold", "nil_allowed", "nil_bonus", "blind_nil_allowed", "blind_nil_bonus",
     "nil_tricks_count", "bag_limit", "bag_penalty", "spade_lead", "first_lead", "min_bid",
     "min_team_bid", "ten_for_200", "bidding", "max_hands", "closed_bidding", "pass_cards", "blind_pass",
-    "jokers", "deuces_high", "extra_trumps",
+    "jokers", "deuces_high", "extra_trumps", "must_win",
     # legality, bids, randomness
     "legal_cards", "legal_bid_mask", "nearest_legal_bid", "NIL_BIT", "BLIND_NIL", "BID_BITS", "default_pass", "highest_cards", "decision_stream", "draw_below",
 ]  # fmt: skip
@@ -582,6 +583,12 @@ def equal_cards_last(rules):
     """``Rules.equal_cards == "last"``: of two identical cards on one trick (several decks) the
     later one wins; otherwise the first played stays ahead."""
     return rules[R_EQUAL_LAST] != 0
+
+
+@inline_kernel
+def must_win(rules):
+    """``Rules.must_win``: a seat that holds a card beating the one now winning must play one."""
+    return rules[R_MUST_WIN] != 0
 
 
 @inline_kernel

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from spades_ai import IllegalBidError
+from spades_ai import IllegalBidError, Rules
 from spades_ai.analysis.bidding import bidding_benchmark, bidding_leaderboard, bidding_records, paired_margin
 from spades_ai.cli import main
 
@@ -77,6 +77,17 @@ def test_the_leaderboard_says_what_its_margin_is_measured_against_and_prints_who
     assert "bidding as easy; normal plays every card" in title
     assert "rows x" not in text and all(c in text for c in board.columns)
     assert "minus the opponents' (with their own bidder)" in str(bidding_leaderboard(hand_made_records()))
+    assert title.endswith("a side's contract is its seats' bids: set rate and bags per side and hand")
+
+
+def test_a_solo_leaderboard_speaks_of_a_seats_own_points_and_bid():
+    """Issue 45: at a solo table the margin is the bidder's own points against the mean of the
+    other seats', and a seat's bid is its own contract; nothing speaks of a team."""
+    board = bidding_benchmark(["normal", "easy"], deals=6, seed=3, rules=Rules.load("cutthroat"))
+    title = str(board).splitlines()[0]
+    assert "3 players solo: margin = the bidder's own points per deal minus the mean of the other seats'" in title
+    assert title.endswith("a seat's bid is its own contract: set rate and bags per seat and hand")
+    assert "team" not in title
 
 
 def test_paired_margin_is_the_mean_difference_deal_by_deal():

@@ -9,6 +9,7 @@ import tomllib
 import pytest
 from experiment_scripts import EXPERIMENTS, experiment_script
 
+from spades_ai.rules import Rules
 from spades_ai.tournament.schedule import read_experiment
 
 FILES = sorted(EXPERIMENTS.glob("*.toml"))
@@ -28,7 +29,9 @@ def test_every_experiment_file_runs_and_reads(path, run):
     assert path.stem in run.experiment_names()
     report = run.read_report(path)
     if report["kind"] == "bidding":  # the bidding benchmark's own keys
-        assert "bidders" in tomllib.loads(path.read_text())
+        cfg = tomllib.loads(path.read_text())
+        assert "bidders" in cfg
+        Rules.load(cfg.get("rules"), EXPERIMENTS)  # the table it is played at reads
     elif report["kind"] in ("pool", "paired"):  # a report of other runs: it plays nothing itself
         assert set(tomllib.loads(path.read_text())) == {"report"}
         for part in report["runs"]:

@@ -166,9 +166,11 @@ def margin_title(records: pd.DataFrame) -> str:
     table = f", {a['table']}" if "table" in a else ""
     if a.get("solo"):
         return (f"bidding benchmark{run}{table}: margin = the bidder's own points per deal minus the mean of the other "
-                f"seats' ({opponents}{policy}), over every seat it bid from, 95% interval over deals")
+                f"seats' ({opponents}{policy}), over every seat it bid from, 95% interval over deals; a seat's bid is its "
+                f"own contract: set rate and bags per seat and hand")
     return (f"bidding benchmark{run}{table}: margin = the bidder's team's points per deal minus the opponents' "
-            f"({opponents}{policy}), over every table, 95% interval over deals")
+            f"({opponents}{policy}), over every table, 95% interval over deals; a side's contract is its seats' bids: "
+            f"set rate and bags per side and hand")
 
 
 def _per_deal(team: pd.DataFrame) -> pd.DataFrame:

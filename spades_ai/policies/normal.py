@@ -26,6 +26,15 @@ shedding its highest losers. A nil bidder plays under; its partner covers (wins 
 high in front of the nil, leads winners); against a live nil it leads low in suits the nil
 bidder still holds and never overtakes the nil bidder's card.
 
+Its count is the table's (``table_tricks``, ``trick_table``; the four-player count
+``estimate_tricks`` at four players in pairs, whatever the house rules): spades beyond the
+length the longest rival is expected to hold are long, side aces and ruffs are worth the chance
+that no rival ruffs first, a top card with copies out shares its trick with them
+(``copy_share``), a spade honour needs a guard for every copy above it, and under must win short
+suits ruff more and kings and queens fall more. Its nil needs the guards the seats at a trick
+call for (``nil_table``). The count is mapped onto the four-player line (``TABLE_TRICKS``) and
+bid ``BID_CUSHION`` below it, a set costing ten a trick of the contract and a bag one.
+
 At every table (``kernels.n_seats``): the opponents are every seat of the other sides, the
 partner's part (covering a nil, a partner's sure winner, the partner's bid) is played only
 with a partner (``kernels.partner`` >= 0), a set is tried against the other side that needs
@@ -35,6 +44,8 @@ play tracks the unseen multiset (``kernels.unseen_copies``), and a card is a sur
 if no unseen copy can beat it: under ``equal_cards = "last"`` an identical card played later
 does (``tactics.later_beaters``).
 """
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -63,106 +74,257 @@ BLIND_TRAIL = 150
 #: the bid keeps its four-player margin.
 TABLE_TRICKS = np.array([
     (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
-    (1.52, 1.22),
+    (2.03, 1.23),
     (0.74, 0.96),
-    (0.02, 0.84),
-    (0.02, 0.81),
-    (-0.13, 0.69),
-    (-0.04, 0.62),
-    (-0.15, 0.59),
-    (-0.08, 0.49),
-    (0.05, 0.42),
-    (0.06, 0.38),
+    (0.19, 0.76),
+    (1.13, 1.08),
+    (0.65, 0.84),
+    (0.49, 0.83),
+    (0.90, 0.88),
+    (0.60, 0.84),
+    (0.54, 0.67),
+    (0.40, 0.70),
 ])  # fmt: skip
 #: The same lines in pairs (rows by players; only 6, 8, 10 and 12 are played, the other rows
 #: are never read): a partner who covers and ducks under a sure winner moves the line.
 PAIRS_TABLE_TRICKS = np.array([(0.0, 1.0)] * 6 + [
-    (0.39, 0.70),
+    (1.12, 1.09),
     (0.0, 1.0),
-    (-0.06, 0.63),
+    (0.39, 0.89),
     (0.0, 1.0),
-    (-0.07, 0.49),
+    (0.51, 0.92),
     (0.0, 1.0),
-    (-0.07, 0.43),
+    (0.31, 0.76),
 ])  # fmt: skip
+#: The tricks Normal bids below its estimate (on the four-player scale) at each table size,
+#: solo (rows by players): more cards a seat or more rivals spread the tricks a count takes,
+#: and a set costs ten a trick of the contract where a trick over costs one (the rows are tuned
+#: on the bidding benchmark, ``experiments/bidding_N.toml``).
+BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.8, 0.3, 0.1, 0.5, 0.4, 0.4, 0.5, 0.4, 0.4, 0.4])
+#: The same in pairs (four players in pairs: none, the partnership game's own bids).
+PAIRS_BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.0, 0.7, 0.0, 0.7, 0.0, 0.7])
 #: ... with the opponents this close to the target.
 BLIND_LATE = 150
 
 
+#: What Normal's trick count reads of its table (``trick_table``; the four-player count's own
+#: numbers are ``FOUR_PLAYERS``): ``decks``; ``long_from``, the spade length beyond which every
+#: spade is a long trick (the length the longest rival is expected to hold); ``side_long``, the
+#: side-suit length beyond which an ace is as good as ruffed; ``ace_factor`` and ``ruff_factor``,
+#: the chance that no rival ruffs (or overruffs) a trick, against four players in pairs;
+#: ``honour_factor``, what a king or queen keeps when a seat must win (it is played over a low
+#: card and falls to the ace).
+TrickTable = namedtuple("TrickTable", ["decks", "long_from", "side_long", "ace_factor", "ruff_factor", "honour_factor"])
+#: ``NilTable``: what Normal's nil test reads of its table (``nil_table``): at most
+#: ``max_spades`` spades (-1: no nil at all), the top spade with at least ``spades_over``
+#: spades of the deck above it, and ``ace_guard`` (``king_guard``, ``queen_guard``) low cards
+#: (2 to 7) under a side ace (king, queen); with one deck an ace always takes its trick
+#: (``NO_NIL_ACE``).
+NilTable = namedtuple("NilTable", ["max_spades", "spades_over", "ace_guard", "king_guard", "queen_guard"])
+#: The expected maximum of n independent standard normal draws, n = 0..11 (the longest of n
+#: rivals' spade holdings, in standard deviations above the mean; n = 0 and 1: none above it).
+EXPECTED_MAX = np.array([0.0, 0.0, 0.5642, 0.8463, 1.0294, 1.1630, 1.2672, 1.3522, 1.4236, 1.4850, 1.5388, 1.5864])
+#: A guard no suit can hold: a side ace with no copy out is never nil-safe.
+NO_NIL_ACE = 99
+#: Under must win a void seat must ruff, so its short suits ruff more often ...
+MUST_WIN_RUFF = 1.4
+#: ... and a king or queen under the top must be played over a low card and falls.
+MUST_WIN_HONOUR = 0.85
+
+
+@inline_kernel
+def four_players():
+    """The count's table at four players with one deck (``TrickTable``): the numbers the
+    four-player count was written with (``trick_table`` of the partnership game gives them)."""
+    return TrickTable(1, 4, 5, 1.0, 1.0, 1.0)
+
+
+@inline_kernel
+def four_players_nil():
+    """The nil test's table at four players (``NilTable``; ``nil_table`` of the partnership game)."""
+    return NilTable(3, 4, NO_NIL_ACE, 3, 2)
+
+
+@kernel
+def rivals(rules):
+    """The seats that can beat a seat's card to a trick: every seat of the other sides."""
+    seats = K.n_seats(rules)
+    return seats - 1 if K.n_sides(rules) == seats else seats - 2
+
+
+@kernel
+def void_chance(unseen, suit_unseen, each):
+    """The chance that a seat dealt ``each`` of ``unseen`` cards holds none of ``suit_unseen``
+    of them (hypergeometric, real counts allowed: ``C(unseen - suit_unseen, each) / C(unseen, each)``)."""
+    p = 1.0
+    for i in range(each):
+        p *= max(unseen - suit_unseen - i, 0.0) / (unseen - i)
+    return p
+
+
+@kernel
+def ruff_free(seats, each, trumps, n_rivals):
+    """The chance that no rival is void in a side suit of average length when it is first led,
+    with ``trumps`` of the ``seats * each`` cards dealt (the seat's own share of the suit out)."""
+    dealt = seats * each
+    side = (dealt - trumps) / (3.0 * seats)
+    return (1.0 - void_chance(dealt - each, (dealt - trumps) / 3.0 - side, each)) ** n_rivals
+
+
+@kernel
+def rival_spades(seats, each, trumps, n_rivals):
+    """The spade length the longest of ``n_rivals`` holds, as expected: the mean holding plus
+    the expected maximum of that many draws, in standard deviations of a hypergeometric holding
+    (``trumps`` among the ``seats * each`` cards dealt)."""
+    dealt = seats * each
+    p = trumps / dealt
+    sd = np.sqrt(each * p * (1.0 - p) * (dealt - each) / (dealt - 1.0))
+    return each * p + sd * EXPECTED_MAX[n_rivals]
+
+
+@kernel
+def trick_table(rules):
+    """Normal's ``TrickTable`` at the table of ``rules``: the spade length that runs, the
+    side-suit length past which an ace is ruffed and the rivals' ruffs, from the seats, the cards
+    each and the decks; must win's ruffs and honours. ``four_players()`` for four players in
+    pairs."""
+    # 13 trumps a deck whatever the jokers and high deuces: four players in pairs count as the
+    # four-player count does under every house rule
+    seats, each, trumps, n = K.n_seats(rules), K.cards_each(rules), 13 * K.n_decks(rules), rivals(rules)
+    side = (seats * each - trumps) / (3.0 * seats)
+    factor = ruff_free(seats, each, trumps, n) / ruff_free(4, 13, 13, 2)
+    must = K.must_win(rules)
+    return TrickTable(K.n_decks(rules), np.int64(np.floor(rival_spades(seats, each, trumps, n))), np.int64(np.floor(side + 1.75)), factor,
+                      factor * (MUST_WIN_RUFF if must else 1.0), MUST_WIN_HONOUR if must else 1.0)  # fmt: skip
+
+
+@kernel
+def nil_table(rules):
+    """Normal's ``NilTable`` at the table of ``rules``: the spades a seat holds on average, and
+    guards that shrink as more seats play to each trick (more cards to fall over a low one);
+    a side ace only with a copy of it out (one may fall first); none under must win.
+    ``four_players_nil()`` at four players in pairs."""
+    seats, decks, must = K.n_seats(rules), K.n_decks(rules), K.must_win(rules)
+    # under must win a nil must beat the winning card whenever it can: no hand is safe
+    spades = -1 if must else np.int64(np.floor(13 * decks / seats + 0.25))
+    ace = NO_NIL_ACE if decks == 1 else np.int64(np.ceil(12.0 / (seats - 1)))
+    return NilTable(spades, 4, ace, np.int64(np.ceil(9.0 / (seats - 1))), np.int64(np.ceil(6.0 / (seats - 1))))
+
+
+@inline_kernel
+def copy_share(held, decks):
+    """The tricks ``held`` copies of a top card take with the deck's other copies out: each out
+    copy takes one in ``held + out`` of them (``held`` itself with none out)."""
+    out = max(decks - held, 0)
+    return held * held / (held + out) if held > 0 else 0.0
+
+
 @kernel
 def estimate_tricks(hand, rules, hand2=ZERO, hand3=ZERO):
-    """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs. The trumps
-    are read from the top of the lane: with jokers or high deuces the best trump counts as the
-    ace does without them (``kernels.extra_trumps``). With several decks the hand's levels are
+    """Expected tricks of ``hand`` as a float, by honours, spade length and ruffs, counted as at
+    four players (``four_players``; ``table_tricks`` counts for the table). The trumps are read
+    from the top of the lane: with jokers or high deuces the best trump counts as the ace does
+    without them (``kernels.extra_trumps``). With several decks the hand's levels are
     ``(hand, hand2, hand3)`` (``kernels.own_copies``) and every copy counts: each copy of an
     honour is valued as one, and a suit's length counts its copies."""
-    total = 0.0
+    return count_tricks(hand, rules, hand2, hand3, four_players())
+
+
+@kernel
+def table_tricks(hand, rules, hand2=ZERO, hand3=ZERO):
+    """``estimate_tricks`` counted for the table of ``rules`` (``trick_table``): long spades
+    from the rivals' expected length, aces and ruffs by the chance of a rival's ruff, a copy of
+    an honour out shares its trick (``copy_share``), kings and queens guarded by the copies above
+    them, must win's ruffs and honours. The four-player count at four players in pairs."""
+    return count_tricks(hand, rules, hand2, hand3, trick_table(rules))
+
+
+@kernel
+def count_tricks(hand, rules, hand2, hand3, t):
+    """The trick count of ``hand`` (levels ``hand, hand2, hand3``) under ``TrickTable`` ``t``."""
     n_sp = K.size_of(hand & SPADES, hand2 & SPADES, hand3 & SPADES)
     shift = U64(K.extra_trumps(rules))
     sp1, sp2, sp3 = ((hand & SPADES) >> shift) & SPADES, ((hand2 & SPADES) >> shift) & SPADES, ((hand3 & SPADES) >> shift) & SPADES
-    # Spade honours, guarded by length; every spade beyond the fourth is a long trick.
+    # Spade honours, guarded by length (by every copy of the deck above them); every spade
+    # beyond the longest rival's is a long trick.
     aces = K.copies_of(ONE << U64(39 + _A), sp1, sp2, sp3)
     kings = K.copies_of(ONE << U64(39 + _K), sp1, sp2, sp3)
     queens = K.copies_of(ONE << U64(39 + _Q), sp1, sp2, sp3)
-    total += aces * 1.0
-    total += kings * (1.0 if n_sp >= 2 else 0.4)
-    total += queens * (0.9 if n_sp >= 3 else 0.3)
-    if n_sp >= 4:
-        total += K.copies_of(ONE << U64(39 + 9), sp1, sp2, sp3) * 0.5
-    if n_sp > 4:
-        total += n_sp - 4
+    total = copy_share(aces, t.decks) * 1.0
+    total += copy_share(kings, t.decks) * (1.0 if n_sp >= 1 + t.decks else 0.4) * t.honour_factor
+    total += copy_share(queens, t.decks) * (0.9 if n_sp >= 1 + 2 * t.decks else 0.3) * t.honour_factor
+    if n_sp >= t.long_from:
+        total += copy_share(K.copies_of(ONE << U64(39 + 9), sp1, sp2, sp3), t.decks) * 0.5
+    if n_sp > t.long_from:
+        total += n_sp - t.long_from
     spare = n_sp - aces - kings - queens
     for s in range(3):
-        m1, m2, m3 = hand & SUIT_MASK[s], hand2 & SUIT_MASK[s], hand3 & SUIT_MASK[s]
-        n = K.size_of(m1, m2, m3)
-        base = 13 * s
-        aces = K.copies_of(ONE << U64(base + _A), m1, m2, m3)
-        kings = K.copies_of(ONE << U64(base + _K), m1, m2, m3)
-        total += aces * (1.0 if n <= 5 else 0.6)
-        if n >= 2 and n <= 5:
-            total += kings * (0.8 if aces > 0 else 0.6)
-        elif n == 1:
-            total += kings * 0.15
-        if n >= 3 and n <= 4:
-            total += K.copies_of(ONE << U64(base + _Q), m1, m2, m3) * (0.3 if aces + kings > 0 else 0.15)
-        # Ruffs: short side suits with spades to spare.
-        if spare > 0:
-            if n == 0:
-                r = min(spare, 2)
-                total += 0.8 * r
-                spare -= r
-            elif n == 1:
-                total += 0.7
-                spare -= 1
-            elif n == 2 and spare >= 2:
-                total += 0.3
-                spare -= 1
+        total, spare = _side_suit_tricks(total, spare, hand & SUIT_MASK[s], hand2 & SUIT_MASK[s], hand3 & SUIT_MASK[s], 13 * s, t)
     return total
+
+
+@inline_kernel
+def _side_suit_tricks(total, spare, m1, m2, m3, base, t):
+    """``total`` and ``spare`` (spades to ruff with) after counting the side suit of levels
+    ``m1, m2, m3`` whose lowest card is bit ``base``: its ace, its king guarded by as many cards
+    as aces are out, its queen, and ruffs when it is short."""
+    n = K.size_of(m1, m2, m3)
+    aces = K.copies_of(ONE << U64(base + _A), m1, m2, m3)
+    kings = K.copies_of(ONE << U64(base + _K), m1, m2, m3)
+    total += copy_share(aces, t.decks) * (1.0 if n <= t.side_long else 0.6) * t.ace_factor
+    aces_out = max(t.decks - aces, 0)
+    if n >= 1 + aces_out and n <= t.side_long:
+        total += copy_share(kings, t.decks) * (0.8 if aces_out == 0 else 0.6 * 0.6 ** (aces_out - 1)) * t.honour_factor
+    elif n < 1 + aces_out:
+        total += kings * 0.15
+    if n >= 3 and n <= t.side_long - 1:
+        queens = copy_share(K.copies_of(ONE << U64(base + _Q), m1, m2, m3), t.decks)
+        total += queens * (0.3 if aces + kings > 0 else 0.15) * t.honour_factor
+    # Ruffs: short side suits with spades to spare.
+    if spare > 0:
+        if n == 0:
+            r = min(spare, 2)
+            total += 0.8 * r * t.ruff_factor
+            spare -= r
+        elif n == 1:
+            total += 0.7 * t.ruff_factor
+            spare -= 1
+        elif n == 2 and spare >= 2:
+            total += 0.3 * t.ruff_factor
+            spare -= 1
+    return total, spare
 
 
 @kernel
 def nil_safe(hand, hand2=ZERO, hand3=ZERO):
-    """A hand that can hope to take no trick: few low spades, no ace, no unguarded honour. With
-    several decks the hand's levels are ``(hand, hand2, hand3)`` and lengths count copies."""
+    """A hand that can hope to take no trick: few low spades, no ace, no unguarded honour, as
+    at four players (``nil_safe_at`` with ``four_players_nil()``). With several decks the hand's
+    levels are ``(hand, hand2, hand3)`` and lengths count copies."""
+    return nil_safe_at(hand, hand2, hand3, four_players_nil(), 1)
+
+
+@kernel
+def nil_safe_at(hand, hand2, hand3, t, decks):
+    """``nil_safe`` under ``NilTable`` ``t`` with ``decks`` copies of each card in the deck."""
     sp = hand & SPADES
     n_sp = K.size_of(sp, hand2 & SPADES, hand3 & SPADES)
-    if n_sp > 3:
+    if n_sp > t.max_spades:
         return False
-    if sp != ZERO and rank_of(highest_bit(sp)) >= 9:  # J or higher spade
+    if sp != ZERO and decks * (12 - rank_of(highest_bit(sp))) < t.spades_over:  # too few spades above it
         return False
     for s in range(3):
         m = hand & SUIT_MASK[s]
         n = np.int64(popcount(m))
         if n == 0:
             continue
-        if m >> U64(13 * s + _A) & ONE:
-            return False
         # cards 2..7 of the suit guard an honour
         low = U64(0x3F) << U64(13 * s)
         n_low = K.size_of(m & low, hand2 & low, hand3 & low)
-        if m >> U64(13 * s + _K) & ONE and n_low < 3:
+        if m >> U64(13 * s + _A) & ONE and n_low < t.ace_guard:
             return False
-        if m >> U64(13 * s + _Q) & ONE and n_low < 2:
+        if m >> U64(13 * s + _K) & ONE and n_low < t.king_guard:
+            return False
+        if m >> U64(13 * s + _Q) & ONE and n_low < t.queen_guard:
             return False
     return True
 
@@ -177,6 +339,13 @@ def table_estimate(est, seats, pairs=False):
     return (t[seats, 0] + t[seats, 1] * est - TABLE_TRICKS[4, 0]) / TABLE_TRICKS[4, 1]
 
 
+@inline_kernel
+def bid_cushion(seats, pairs=False):
+    """The tricks Normal keeps below its estimate at a table of ``seats`` (``BID_CUSHION``, in
+    ``pairs`` ``PAIRS_BID_CUSHION``): none at four players in pairs."""
+    return PAIRS_BID_CUSHION[seats] if pairs else BID_CUSHION[seats]
+
+
 @kernel
 def normal_bid(pub, seat, hand, rules, bid_mask):
     """Normal's bid (0 = nil) from the legal-bid mask. Under closed bidding it reads no other
@@ -189,15 +358,17 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     mate_bid = K.bid_of(pub, max(mate, 0))
     partner = -1 if closed or mate < 0 else mate_bid
     _, hand2, hand3 = K.own_copies(pub, hand)
-    est = table_estimate(estimate_tricks(hand, rules, hand2, hand3), seats, mate >= 0)
-    if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe(hand, hand2, hand3):
+    nil_needs, decks = nil_table(rules), K.n_decks(rules)
+    est = table_estimate(table_tricks(hand, rules, hand2, hand3), seats, mate >= 0)
+    if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe_at(hand, hand2, hand3, nil_needs, decks):
         return 0
+    est -= bid_cushion(seats, mate >= 0)
     if (bid_mask & K.BID_BITS & ~NIL_BIT) == 0:
         return 0
     team = K.side_of(seat, rules)
     if K.bag_count(pub, team) >= K.bag_limit(rules) - 3:
         est += 0.4  # close to the bag limit: bid the extra trick rather than bag it
-    if partner > 0 and partner + est > 9:
+    if partner > 0 and partner + est > each - 4:  # the two bids near the whole hand
         est -= 0.5
     total = 0
     known = 0
