@@ -689,7 +689,7 @@ def _weights_reference(pub, seat, worlds):
         if b < 0 or pub[st.P_BLIND + o]:
             continue
         played = U64(pub[st.P_PLAYED_BY + o])
-        logw += [bid_log_likelihood(b, U64(x) | played, Rules().as_array()) for x in worlds[:, o]]
+        logw += [bid_log_likelihood(b, U64(x) | played, Rules().as_array(), True) for x in worlds[:, o]]
     return np.exp(logw - logw.max())
 
 

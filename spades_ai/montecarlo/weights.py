@@ -19,7 +19,7 @@ from spades_ai.engine.seats import n_decks, n_seats, next_seat, partner
 from spades_ai.engine.state import P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, PHASE_PLAYING
 from spades_ai.montecarlo.reading import play_log_likelihood
 from spades_ai.montecarlo.sampling import revealed_spades
-from spades_ai.policies.normal import estimate_tricks, nil_safe, table_estimate
+from spades_ai.policies.normal import bid_cushion, nil_safe_at, nil_table, table_estimate, table_tricks
 
 BID_SIGMA = 1.2
 #: Bid-aware weights keep at least this many effective worlds (or a quarter of them).
@@ -27,14 +27,18 @@ MIN_EFFECTIVE_WORLDS = 32.0
 
 @kernel
 def bid_log_likelihood(bid, hand, rules, paired=False, hand2=ZERO, hand3=ZERO):
-    """log P(bid | hand) under the bidding model: Normal's count with Gaussian noise, read on
-    the table's scale as Normal bids there (``normal.table_estimate``; ``paired``: the bidder
-    has a partner), every copy of a card counted (``hand2``, ``hand3``: the hand's levels with
-    several decks). At four players the count itself, as before tables had scales."""
-    est = table_estimate(estimate_tricks(hand, rules, hand2, hand3), n_seats(rules), paired)
+    """log P(bid | hand) under the bidding model: Normal's count for the table with Gaussian
+    noise, as Normal bids there (``normal.table_tricks`` on the four-player scale,
+    ``table_estimate``, less its ``bid_cushion``; ``paired``: the bidder has a partner), every
+    copy of a card counted (``hand2``, ``hand3``: the hand's levels with several decks); a nil
+    asks for a hand nil-safe at the table (``nil_table``). At four players in pairs the
+    four-player count and nil test themselves."""
+    seats = n_seats(rules)
+    est = table_estimate(table_tricks(hand, rules, hand2, hand3), seats, paired)
     if bid == 0:
-        return np.log(0.9) if nil_safe(hand, hand2, hand3) and est < 2.0 else np.log(0.03)
-    d = (bid - 0.1 - est) / BID_SIGMA
+        safe = nil_safe_at(hand, hand2, hand3, nil_table(rules), n_decks(rules))
+        return np.log(0.9) if safe and est < 2.0 else np.log(0.03)
+    d = (bid - 0.1 - (est - bid_cushion(seats, paired))) / BID_SIGMA
     return -0.5 * d * d
 
 
