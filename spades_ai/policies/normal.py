@@ -508,7 +508,7 @@ def normal_agent_pass(pub, seat, hand, n, rules):
     return normal_pass(pub, seat, hand, rules, n)
 
 
-@inline_kernel
+@hot_kernel  # so the loop's seat dispatch counts no references (``selfplay.codegen._counts_no_references``)
 def normal_agent_play(pub, seat, hand, legal, rules):
     seats, sides = K.n_seats(rules), K.n_sides(rules)
     if seats == 4 and sides == 2:  # the usual table, folded into the code (``normal_play``)
