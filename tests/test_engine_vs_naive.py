@@ -478,3 +478,21 @@ def test_replica_playouts_are_legal_hands():
                 assert hand.to_act == seat
                 hand.play(card)
             assert hand.tricks_won == tricks
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 8, 12])
+def test_random_playouts_two_at_a_time_play_each_deal_as_alone(players):
+    """The batch plays two deals at once, trick by trick (``engine.play._random_pair``), and an
+    odd last deal alone: every deal's tricks are the same whether it is played first or second
+    of a pair or alone (the tests above check the pairs against the replica)."""
+    from spades_ai.engine.play import random_playouts_batch, random_playouts_copies_batch
+
+    rules = sa.Rules(players=players, spade_lead="after_first_trick", first_lead="low_club")
+    batch = random_playouts_batch if rules.decks == 1 else random_playouts_copies_batch
+    arr, seed = rules.as_array(), np.uint64(17)
+    five = batch(seed, 3, 5, 1, arr)
+    for i in range(5):
+        alone = batch(seed, 3 + i, 1, 1, arr)[0]
+        second = batch(seed, 2 + i, 2, 1, arr)[1]
+        assert five[i].tolist() == alone.tolist() == second.tolist(), (players, i)
+    assert (five.sum(axis=1) == rules.cards_each).all()

@@ -539,3 +539,16 @@ def test_a_kernel_agent_plays_jokers_and_high_deuces_legally():
     records = sa.play_hands([GREEDY, "normal"], 30, seed=5, rules=rules, keep_plays=True)
     assert (records.tricks_won.sum(axis=1) == 13).all()
     assert sorted(records.plays[0].tolist()) == list(range(52))  # card ids at the Python face
+
+
+def test_seat_play_counts_no_references_only_for_hot_play_kernels():
+    """The loop's seat dispatch is a hot kernel (no reference counting around a card) when every
+    play kernel of the lineup is one, as the built-ins' cheap players are; a lineup with a
+    kernel that allocates (Hard's search) keeps the dispatch inlined in numba's IR."""
+    from spades_ai.selfplay.codegen import lineup_binding
+
+    fast = lineup_binding([sa.make_agent("normal"), sa.make_agent("easy"), sa.make_agent("random")])
+    assert "@hot_kernel\ndef seat_play(" in fast
+    assert "@inline_kernel\ndef seat_bid(" in fast and "@inline_kernel\ndef seat_pass(" in fast
+    slow = lineup_binding([sa.make_agent("normal"), sa.make_agent("hard")])
+    assert "@inline_kernel\ndef seat_play(" in slow

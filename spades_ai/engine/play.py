@@ -10,6 +10,8 @@ winner once, from the union of its cards (``winning_offset``).
 """
 
 
+from typing import NamedTuple
+
 import numpy as np
 
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
@@ -194,44 +196,54 @@ def random_playout(hands, leader, state, rules, seats, tricks):
     """Play a hand from ``hands`` (modified) with uniformly random legal cards (must win
     included), at a table of one deck and ``seats`` seats (``n_seats(rules)``, 3 to 5).
 
-    Adds each seat's tricks to ``tricks`` (int64[N]) and returns the advanced state. A trick's
-    winner is found once, from the union of its cards, at its end. Inlined by LLVM, so a
-    caller that passes ``seats`` as a constant gets only its table's followers
-    (``random_playouts_batch``): they are written out, since a loop over them was not unrolled
-    at five seats and ran 1.2x slower. Nothing branches on the cards: the draws come from a
-    window of the stream (``random_card_ahead``), the seats are indexed unsigned (no
-    negative-index fix-up) and the spade lead is a flag kept by arithmetic
-    (``spade_opening``).
-    """
+    Adds each seat's tricks to ``tricks`` (int64[N]) and returns the advanced state: trick
+    after trick of ``random_trick``, the spade lead kept as a flag by arithmetic
+    (``spade_opening``). ``random_playouts_batch`` plays two hands at once instead
+    (``_random_pair``)."""
     open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
     low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
     must_win = rules[R_MUST_WIN] != 0
     a, b = peek(state)
     may_spade = open_at <= 0
     for trick_no in range(cards_each(rules)):
-        h = hands[U64(leader)]
-        legal = lead_cards(h, may_spade, low_club and trick_no == 0)
-        state, a, b, card = random_card_ahead(legal, state, a, b)
-        hands[U64(leader)] = h ^ card
-        led = lane_of(card)
-        trick = card
-        state, a, b, c1 = random_follow(hands, seat_after(leader, 1, seats), led, trick, must_win, state, a, b)
-        trick |= c1
-        c2, c3, c4 = ZERO, ZERO, ZERO
-        if seats > 2:
-            state, a, b, c2 = random_follow(hands, seat_after(leader, 2, seats), led, trick, must_win, state, a, b)
-            trick |= c2
-        if seats > 3:
-            state, a, b, c3 = random_follow(hands, seat_after(leader, 3, seats), led, trick, must_win, state, a, b)
-            trick |= c3
-        if seats > 4:
-            state, a, b, c4 = random_follow(hands, seat_after(leader, 4, seats), led, trick, must_win, state, a, b)
-            trick |= c4
-        w = winning_bit(trick, led)
-        leader = seat_after(leader, np.int64(c1 == w) + 2 * np.int64(c2 == w) + 3 * np.int64(c3 == w) + 4 * np.int64(c4 == w), seats)
-        tricks[U64(leader)] += 1
-        may_spade = may_spade | (by_broken & ((trick & SPADES) != ZERO)) | (trick_no + 1 >= open_at)
+        leader, state, a, b, spade = random_trick(hands, leader, low_club and trick_no == 0, state, a, b, may_spade, must_win, seats, tricks)
+        may_spade = may_spade | (by_broken & spade) | (trick_no + 1 >= open_at)
     return state
+
+
+@hot_kernel
+def random_trick(hands, leader, lowest_club, state, a, b, may_spade, must_win, seats, tricks):
+    """One trick of a random playout led by ``leader`` (``lowest_club``: the first trick under
+    ``FIRST_LOW_CLUB``): the cards leave ``hands`` and the winner's count in ``tricks`` goes up.
+    Returns ``(winner, state, a, b, whether a spade fell)`` (the stream's window: ``rng.peek``).
+
+    A trick's winner is found once, from the union of its cards, at its end. Inlined by LLVM,
+    so a caller that passes ``seats`` as a constant gets only its table's followers: they are
+    written out, since a loop over them was not unrolled at five seats and ran 1.2x slower.
+    Nothing branches on the cards: the draws come from a window of the stream
+    (``random_card_ahead``) and the seats are indexed unsigned (no negative-index fix-up)."""
+    h = hands[U64(leader)]
+    legal = lead_cards(h, may_spade, lowest_club)
+    state, a, b, card = random_card_ahead(legal, state, a, b)
+    hands[U64(leader)] = h ^ card
+    led = lane_of(card)
+    trick = card
+    state, a, b, c1 = random_follow(hands, seat_after(leader, 1, seats), led, trick, must_win, state, a, b)
+    trick |= c1
+    c2, c3, c4 = ZERO, ZERO, ZERO
+    if seats > 2:
+        state, a, b, c2 = random_follow(hands, seat_after(leader, 2, seats), led, trick, must_win, state, a, b)
+        trick |= c2
+    if seats > 3:
+        state, a, b, c3 = random_follow(hands, seat_after(leader, 3, seats), led, trick, must_win, state, a, b)
+        trick |= c3
+    if seats > 4:
+        state, a, b, c4 = random_follow(hands, seat_after(leader, 4, seats), led, trick, must_win, state, a, b)
+        trick |= c4
+    w = winning_bit(trick, led)
+    leader = seat_after(leader, np.int64(c1 == w) + 2 * np.int64(c2 == w) + 3 * np.int64(c3 == w) + 4 * np.int64(c4 == w), seats)
+    tricks[U64(leader)] += 1
+    return leader, state, a, b, (trick & SPADES) != ZERO
 
 
 @inline_kernel
@@ -254,45 +266,40 @@ def random_follow(hands, seat, led, trick, must_win, state, a, b):
 
 
 @hot_kernel
-def random_playout_copies(hands, leader, state, rules, decks, played, tricks):
-    """``random_playout`` at a table of ``decks`` decks (``rules[R_DECKS]``, given as a
-    constant so that LLVM unrolls the levels): ``hands`` are levels (``copies``) and a card
-    leaves its seat's highest level holding it. The winner is found at the trick's end from
-    its cards, as with one deck: the highest card, and of two identical copies of it the first
-    played, or the last under ``R_EQUAL_LAST``."""
+def random_trick_copies(hands, leader, lowest_club, stream, may_spade, rules, decks, played, tricks):
+    """``random_trick`` at a table of ``decks`` decks (``rules[R_DECKS]``, given as a constant
+    so that LLVM unrolls the levels), the stream as one tuple ``(state, a, b)``: ``hands`` are
+    levels (``copies``) and a card leaves its seat's highest level holding it; ``played``
+    (uint64[N]) holds the trick's cards. The winner is found at the trick's end from its cards,
+    as with one deck: the highest card, and of two identical copies of it the first played, or
+    the last under ``R_EQUAL_LAST``. Returns ``(winner, stream, whether a spade fell)``."""
     n = n_seats(rules)
-    open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
-    low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
     must_win, equal_last = rules[R_MUST_WIN] != 0, rules[R_EQUAL_LAST] != 0
-    a, b = peek(state)
-    may_spade = open_at <= 0
-    for trick_no in range(cards_each(rules)):
-        h = hands[U64(leader)]
-        legal = lead_cards(h, may_spade, low_club and trick_no == 0)
+    state, a, b = stream
+    legal = lead_cards(hands[U64(leader)], may_spade, lowest_club)
+    state, a, b, card = random_card_ahead(legal, state, a, b)
+    take_from(hands, leader, n, card, decks)
+    led = lane_of(card)
+    played[0] = card
+    trick = card
+    for pos in range(1, n):
+        seat = seat_after(leader, pos, n)
+        legal = follow_mask(hands[U64(seat)], led)
+        if must_win:
+            over = legal & beating_copy(winning_bit(trick, led), equal_last)
+            legal = over if over != ZERO else legal
         state, a, b, card = random_card_ahead(legal, state, a, b)
-        take_from(hands, leader, n, card, decks)
-        led = lane_of(card)
-        played[0] = card
-        trick = card
-        for pos in range(1, n):
-            seat = seat_after(leader, pos, n)
-            legal = follow_mask(hands[U64(seat)], led)
-            if must_win:
-                over = legal & beating_copy(winning_bit(trick, led), equal_last)
-                legal = over if over != ZERO else legal
-            state, a, b, card = random_card_ahead(legal, state, a, b)
-            take_from(hands, seat, n, card, decks)
-            played[pos] = card
-            trick |= card
-        w = winning_bit(trick, led)
-        holders = 0  # bit pos: the card played pos-th is the winning card (a copy of it)
-        for pos in range(n):
-            holders |= np.int64(played[pos] == w) << pos
-        off = highest_index(U64(holders)) if equal_last else lowest_index(U64(holders))
-        leader = seat_after(leader, off, n)
-        tricks[U64(leader)] += 1
-        may_spade = may_spade | (by_broken & ((trick & SPADES) != ZERO)) | (trick_no + 1 >= open_at)
-    return state
+        take_from(hands, seat, n, card, decks)
+        played[pos] = card
+        trick |= card
+    w = winning_bit(trick, led)
+    holders = 0  # bit pos: the card played pos-th is the winning card (a copy of it)
+    for pos in range(n):
+        holders |= np.int64(played[pos] == w) << pos
+    off = highest_index(U64(holders)) if equal_last else lowest_index(U64(holders))
+    leader = seat_after(leader, off, n)
+    tricks[U64(leader)] += 1
+    return leader, (state, a, b), (trick & SPADES) != ZERO
 
 
 @kernel
@@ -302,56 +309,140 @@ def random_playouts_batch(seed, start, n, dealer, rules):
     seats = n_seats(rules)
     out = np.zeros((n, seats), dtype=np.int64)
     hands = np.empty(seats, dtype=np.uint64)
+    other = np.empty(seats, dtype=np.uint64)
     # The same kernel for each table of one deck, compiled with its seats as a constant.
     if seats == 4:
-        _random_playouts_into(out, hands, seed, start, dealer, rules, 4)
+        _random_playouts_into(out, hands, other, seed, start, dealer, rules, 4)
     elif seats == 3:
-        _random_playouts_into(out, hands, seed, start, dealer, rules, 3)
+        _random_playouts_into(out, hands, other, seed, start, dealer, rules, 3)
     else:
-        _random_playouts_into(out, hands, seed, start, dealer, rules, 5)
+        _random_playouts_into(out, hands, other, seed, start, dealer, rules, 5)
     return out
 
 
 @hot_kernel
-def _random_playouts_into(out, hands, seed, start, dealer, rules, seats):
+def _random_playouts_into(out, hands, other, seed, start, dealer, rules, seats):
     """The loop of ``random_playouts_batch``, deal ``start + i`` into ``out[i]``, at a table of
-    ``seats`` seats given as a constant. The first leader is the same every hand unless the
-    lowest club leads."""
-    moves = rules[R_N_EXTRA] > 0
+    ``seats`` seats given as a constant: two deals at a time (``_random_pair``, in ``hands``
+    and ``other``), an odd last one alone."""
+    n = out.shape[0]
+    for i in range(0, n - 1, 2):
+        _random_pair(out[i], out[i + 1], hands, other, seed, start + i, dealer, rules, seats)
+    if n % 2 == 1:
+        state, leader = _deal_random(hands, seed, start + n - 1, dealer, rules, seats)
+        random_playout(hands, leader, state, rules, seats, out[n - 1])
+
+
+@hot_kernel
+def _deal_random(hands, seed, index, dealer, rules, seats):
+    """Deal ``index`` of ``seed`` into ``hands`` for a random playout: ``(state, first leader)``."""
+    state = deal_one_deck(stream_state(seed, index, DEAL_STREAM), hands, rules, seats)
+    if rules[R_N_EXTRA] > 0:
+        engine_hands(hands, rules)
+    leader = first_leader(hands, dealer, rules) if rules[R_FIRST_LEAD] == FIRST_LOW_CLUB else next_seat(dealer, rules)
+    return state, leader
+
+
+@hot_kernel
+def _random_pair(tricks, other_tricks, hands, other, seed, index, dealer, rules, seats):
+    """Deals ``index`` (into ``hands``) and ``index + 1`` (into ``other``) played out at once,
+    a trick of each in turn: each draws from its own stream, so each gets the cards it gets
+    alone. A trick waits on the last (its leader is the last trick's winner) and one hand's
+    tricks leave the core idle between them; two independent hands fill it: 3 players 1.23x
+    faster, 4 players 1.11x (``benchmarks/RESULTS.md``)."""
+    state, leader = _deal_random(hands, seed, index, dealer, rules, seats)
+    o_state, o_leader = _deal_random(other, seed, index + 1, dealer, rules, seats)
+    open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
     low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
-    left_of_dealer = next_seat(dealer, rules)
-    for i in range(out.shape[0]):
-        state = deal_one_deck(stream_state(seed, start + i, DEAL_STREAM), hands, rules, seats)
-        if moves:
-            engine_hands(hands, rules)
-        leader = first_leader(hands, dealer, rules) if low_club else left_of_dealer
-        random_playout(hands, leader, state, rules, seats, out[i])
+    must_win = rules[R_MUST_WIN] != 0
+    a, b = peek(state)
+    o_a, o_b = peek(o_state)
+    may_spade = o_may_spade = open_at <= 0
+    for trick_no in range(cards_each(rules)):
+        first = low_club and trick_no == 0
+        leader, state, a, b, spade = random_trick(hands, leader, first, state, a, b, may_spade, must_win, seats, tricks)
+        o_leader, o_state, o_a, o_b, o_spade = random_trick(other, o_leader, first, o_state, o_a, o_b, o_may_spade, must_win, seats, other_tricks)
+        opened = trick_no + 1 >= open_at
+        may_spade = may_spade | (by_broken & spade) | opened
+        o_may_spade = o_may_spade | (by_broken & o_spade) | opened
+
+
+class _CopiesDeal(NamedTuple):
+    """The working arrays of one deal of several decks in play: its hands (levels,
+    ``copies``), the cards of the trick in play and its shuffled physical cards."""
+
+    hands: np.ndarray
+    played: np.ndarray
+    cards: np.ndarray
 
 
 @kernel
 def random_playouts_copies_batch(seed, start, n, dealer, rules):
-    """``random_playouts_batch`` at a table of several decks (``random_playout_copies``)."""
+    """``random_playouts_batch`` at a table of several decks (``random_trick_copies``), two
+    deals at a time as with one deck (``_random_pair_copies``)."""
     out = np.zeros((n, n_seats(rules)), dtype=np.int64)
-    hands = np.empty(hand_slots(rules), dtype=np.uint64)
-    played = np.empty(n_seats(rules), dtype=np.uint64)
     listed = physical_cards(rules)
-    cards = np.empty_like(listed)
+    one = _CopiesDeal(np.empty(hand_slots(rules), dtype=np.uint64), np.empty(n_seats(rules), dtype=np.uint64), np.empty_like(listed))
+    two = _CopiesDeal(np.empty(hand_slots(rules), dtype=np.uint64), np.empty(n_seats(rules), dtype=np.uint64), np.empty_like(listed))
     if rules[R_DECKS] == 3:  # the levels unrolled by LLVM, as the seats of the one-deck kernel
-        _random_playouts_copies_into(out, hands, played, listed, cards, seed, start, dealer, rules, 3)
+        _random_playouts_copies_into(out, one, two, listed, seed, start, dealer, rules, 3)
     else:
-        _random_playouts_copies_into(out, hands, played, listed, cards, seed, start, dealer, rules, 2)
+        _random_playouts_copies_into(out, one, two, listed, seed, start, dealer, rules, 2)
     return out
 
 
 @hot_kernel
-def _random_playouts_copies_into(out, hands, played, listed, cards, seed, start, dealer, rules, decks):
-    """The loop of ``random_playouts_copies_batch`` at a table of ``decks`` decks; ``listed``
-    holds the table's ``physical_cards``, copied into ``cards`` for each deal."""
+def _random_playouts_copies_into(out, one, two, listed, seed, start, dealer, rules, decks):
+    """The loop of ``random_playouts_copies_batch`` at a table of ``decks`` decks, two deals at
+    a time (in ``one`` and ``two``), an odd last one alone; ``listed`` holds the table's
+    ``physical_cards``, copied for each deal."""
+    n = out.shape[0]
+    for i in range(0, n - 1, 2):
+        _random_pair_copies(out[i], out[i + 1], one, two, listed, seed, start + i, dealer, rules, decks)
+    if n % 2 == 1:
+        state, leader = _deal_copies_random(one, listed, seed, start + n - 1, dealer, rules)
+        _play_copies(out[n - 1], one, leader, state, rules, decks)
+
+
+@hot_kernel
+def _deal_copies_random(deal, listed, seed, index, dealer, rules):
+    """Deal ``index`` of ``seed`` into ``deal`` (a ``_CopiesDeal``): ``(state, first leader)``."""
+    for k in range(len(listed)):
+        deal.cards[k] = listed[k]
+    state = shuffle_copies(stream_state(seed, index, DEAL_STREAM), deal.hands, rules, deal.cards)
+    leader = first_leader(deal.hands, dealer, rules) if rules[R_FIRST_LEAD] == FIRST_LOW_CLUB else next_seat(dealer, rules)
+    return state, leader
+
+
+@hot_kernel
+def _play_copies(tricks, deal, leader, state, rules, decks):
+    """Play the hand in ``deal`` out at random from ``leader``, trick after trick."""
+    open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
     low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
-    left_of_dealer = next_seat(dealer, rules)
-    for i in range(out.shape[0]):
-        for k in range(len(listed)):
-            cards[k] = listed[k]
-        state = shuffle_copies(stream_state(seed, start + i, DEAL_STREAM), hands, rules, cards)
-        leader = first_leader(hands, dealer, rules) if low_club else left_of_dealer
-        random_playout_copies(hands, leader, state, rules, decks, played, out[i])
+    a, b = peek(state)
+    stream = (np.uint64(state), a, b)
+    may_spade = open_at <= 0
+    for trick_no in range(cards_each(rules)):
+        leader, stream, spade = random_trick_copies(deal.hands, leader, low_club and trick_no == 0, stream, may_spade, rules, decks, deal.played, tricks)
+        may_spade = may_spade | (by_broken & spade) | (trick_no + 1 >= open_at)
+
+
+@hot_kernel
+def _random_pair_copies(tricks, other_tricks, one, two, listed, seed, index, dealer, rules, decks):
+    """Deals ``index`` (in ``one``) and ``index + 1`` (in ``two``) played out at once, a trick
+    of each in turn, as ``_random_pair``."""
+    state, leader = _deal_copies_random(one, listed, seed, index, dealer, rules)
+    o_state, o_leader = _deal_copies_random(two, listed, seed, index + 1, dealer, rules)
+    open_at, by_broken = spade_opening(rules[R_SPADE_LEAD])
+    low_club = rules[R_FIRST_LEAD] == FIRST_LOW_CLUB
+    a, b = peek(state)
+    o_a, o_b = peek(o_state)
+    stream, o_stream = (np.uint64(state), a, b), (np.uint64(o_state), o_a, o_b)
+    may_spade = o_may_spade = open_at <= 0
+    for trick_no in range(cards_each(rules)):
+        first = low_club and trick_no == 0
+        leader, stream, spade = random_trick_copies(one.hands, leader, first, stream, may_spade, rules, decks, one.played, tricks)
+        o_leader, o_stream, o_spade = random_trick_copies(two.hands, o_leader, first, o_stream, o_may_spade, rules, decks, two.played, other_tricks)
+        opened = trick_no + 1 >= open_at
+        may_spade = may_spade | (by_broken & spade) | opened
+        o_may_spade = o_may_spade | (by_broken & o_spade) | opened

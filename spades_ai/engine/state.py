@@ -74,7 +74,7 @@ per-side block ``MAX_SIDES``, of which a table uses its first N (or ``n_sides``)
 
 import numpy as np
 
-from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bits import ONE, SPADES, U64, popcount, suit_of
 from spades_ai.engine.copies import add_one, take_from
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades, must_win_cards
@@ -345,10 +345,13 @@ def led_suit(pub):
     return suit_of(pub[P_TRICK])
 
 
-@inline_kernel
+@hot_kernel
 def legal_now(pub, hand, rules):
     """The legal cards of ``hand`` for the seat to act; under must win, those of them that
-    beat the card now winning the trick, when there are any (the leader is free)."""
+    beat the card now winning the trick, when there are any (the leader is free).
+
+    A ``hot_kernel``, as ``apply_card``: inlined in numba's IR, its array arguments became new
+    variables that were counted in and out around every card of the self-play loop."""
     legal = legal_mask(hand, led_suit(pub), pub[P_BROKEN] != 0, pub[P_TRICK_NO], rules[R_SPADE_LEAD], rules[R_FIRST_LEAD])
     return must_win_cards(legal, rules[R_MUST_WIN] != 0, pub[P_WIN_CARD], rules[R_EQUAL_LAST] != 0)
 
@@ -361,13 +364,13 @@ def add_played(pub, slot1, slot2, slot3, b):
     pub[slot1], pub[slot2], pub[slot3] = np.int64(p1), np.int64(p2), np.int64(p3)
 
 
-@inline_kernel
+@hot_kernel
 def apply_card(pub, hands, card, rules):
     """Play card id ``card`` for the seat to act (no legality check: see ``legal_now``).
 
     Removes it from ``hands``, notes voids and broken spades, keeps the card now winning the
     trick, and closes the trick after the last seat's card. Returns the trick's winner, or -1
-    while the trick goes on.
+    while the trick goes on. A ``hot_kernel`` (see ``legal_now``).
     """
     seat = pub[P_TO_ACT]
     b = ONE << U64(card)

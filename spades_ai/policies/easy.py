@@ -11,7 +11,7 @@ them; random passes uniformly random cards. Neither ever bids blind nil.
 import numpy as np
 
 from spades_ai.policies.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
-from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.kernels import (
     BID_BITS,
     ONE,
@@ -152,7 +152,9 @@ def random_agent_bid(pub, seat, hand, legal, rules, params):
     return random_bid(legal, decision_stream(params[0], pub, seat, hand))[1]
 
 
-@kernel
+# The play kernels are hot kernels: the self-play loop's seat dispatch is one then, and counts
+# no references around a card (``selfplay.codegen._counts_no_references``).
+@hot_kernel
 def random_agent_play(pub, seat, hand, legal, rules, params):
     return lowest_index(random_card(legal, decision_stream(params[0], pub, seat, hand))[1])
 
@@ -163,7 +165,7 @@ def easy_agent_bid(pub, seat, hand, legal, rules, params):
     return easy_bid(hand, legal, n_seats(rules), hand2, hand3)
 
 
-@kernel
+@hot_kernel
 def easy_agent_play(pub, seat, hand, legal, rules, params):
     state = decision_stream(params[0], pub, seat, hand)
     return lowest_index(easy_play(pub, legal, params[1], state, equal_cards_last(rules))[1])

@@ -571,26 +571,12 @@ def _need_of(pub, a, b, nil_count):
 
 
 @hot_kernel
-def normal_play(pub, seat, hand, rules, legal, seats, sides):
-    """Normal's card (a one-bit mask) among the ``legal`` cards, at a table of ``seats`` seats
-    and ``sides`` sides (``kernels.n_seats``, ``n_sides``; the caller at the usual table gives
-    them as constants, and LLVM folds the table away: ``normal_agent_play``).
-
-    The public array is read once into scalars and the helpers take scalars: a numba call
-    that passes an array costs reference counting that dominated this function's time.
-    """
-    if popcount(legal) == 1:
-        return legal
-    unseen, unseen2, unseen3 = K.unseen_copies(pub, hand)
-    equal_last = K.equal_cards_last(rules)
-    team = seat - sides if seat >= sides else seat  # as kernels.side_of and partner, on the constants
-    partner = -1 if sides == seats else (seat + sides - (seats if seat + sides >= seats else 0))
-    trick_len = K.trick_len(pub)
-    voids = K.voids_shown(pub)
-    if K.bid_of(pub, seat) == 0 and K.tricks_won(pub, seat) == 0:
-        if trick_len == 0:
-            return _low_lead(legal, unseen, unseen2, unseen3, equal_last, 2, 1)
-        return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == seats - 1, True, equal_last)
+def _aims(pub, seat, partner, rules, seats, sides):
+    """What the seat plays for: ``(cover, attack_seat, opponents, want)``: whether it covers
+    its partner's live nil, the live nil bidder it attacks (-1: none; clockwise, the last one
+    met), the opponents (bit s for each seat of another side) and whether it wants tricks (its
+    side's contract is not yet safe, or a set of the other side that needs the most is in
+    reach)."""
     cover = partner >= 0 and K.bid_of(pub, partner) == 0 and K.tricks_won(pub, partner) == 0
     attack_seat = np.int64(-1)  # not the literal -1: numba would also compile _lead for that type
     opponents = 0
@@ -606,36 +592,36 @@ def normal_play(pub, seat, hand, rules, legal, seats, sides):
             if k < sides:  # seats seat+1 .. seat+sides-1: one seat of each other side
                 mate = -1 if sides == seats else (opp + sides - (seats if opp + sides >= seats else 0))
                 opp_need = max(opp_need, _need_of(pub, opp, mate, nil_count))
+    team = seat - sides if seat >= sides else seat  # as kernels.side_of, on the constants
     left = K.cards_each(rules) - K.trick_no(pub)
     bags_close = K.bag_count(pub, team) >= K.bag_limit(rules) - 2
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
-    want = need > 0 or set_chance
-    if trick_len == 0:
-        return _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack_seat, voids, opponents)
-    win = K.card_bit(K.winning_card(pub))
-    win_seat = K.winning_seat(pub)
-    led_suit = K.led_suit(pub)
-    led = SUIT_MASK[led_suit]
-    last = trick_len == seats - 1
-    if cover:
-        if win_seat == partner or not last:
-            over = winners_over(legal, win, led, equal_last)
-            if over != ZERO:
-                if win_seat == partner or (over & led) == ZERO:
-                    return lowest_bit(over & led) if (over & led) != ZERO else lowest_bit(over)
-                return highest_bit(over & led)  # play high in front of the nil
-        # Last to a trick the nil partner has lost: it is safe, so play for our own tricks.
-        if win_seat != partner and last and not want:
-            return _play_under(legal, win, led, last, False, equal_last)
-    if attack_seat >= 0 and win_seat == attack_seat:
-        under = losers_under(legal, win, led, equal_last)
-        if under != ZERO:
-            if (under & led) != ZERO:
-                return highest_bit(under & led)
-            return discard_high(under)
-    if not want:
+    return cover, attack_seat, opponents, need > 0 or set_chance
+
+
+@hot_kernel
+def _cover_card(legal, win, led, partner_wins, last, want, equal_last):
+    """The card of a seat covering its partner's live nil, ZERO where it plays as usual: win
+    above the nil partner (the lowest winner when the partner wins, else high in front of the
+    nil), or last to a trick the partner has lost, duck unless it wants tricks."""
+    if partner_wins or not last:
+        over = winners_over(legal, win, led, equal_last)
+        if over != ZERO:
+            if partner_wins or (over & led) == ZERO:
+                return lowest_bit(over & led) if (over & led) != ZERO else lowest_bit(over)
+            return highest_bit(over & led)  # play high in front of the nil
+    # Last to a trick the nil partner has lost: it is safe, so play for our own tricks.
+    if not partner_wins and last and not want:
         return _play_under(legal, win, led, last, False, equal_last)
-    if win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats, equal_last):
+    return ZERO
+
+
+@hot_kernel
+def _win_cheaply(legal, win, led, partner_wins, partner_sure, trick_len, last, unseen, equal_last):
+    """Follow for tricks: duck under a partner's sure winner, else win as cheaply as possible
+    (the lowest sure winner, second hand low, third hand high, the lowest trump that wins; in
+    second seat ruff only high cards), else throw a low card."""
+    if partner_sure:
         return discard_low(legal) if (legal & led) == ZERO else lowest_bit(legal & led)
     over = winners_over(legal, win, led, equal_last)
     if over == ZERO:
@@ -651,11 +637,56 @@ def normal_play(pub, seat, hand, rules, legal, seats, sides):
             return lowest_bit(legal & led)  # second hand low
         return top  # third hand high
     # Void in the led suit: trump with the lowest spade that wins.
-    if trick_len == 1 and win_seat != partner and not is_top(win, unseen, equal_last) and (win & SPADES) == ZERO:
+    if trick_len == 1 and not partner_wins and not is_top(win, unseen, equal_last) and (win & SPADES) == ZERO:
         # Second seat: the partner may still win a low lead; ruff only high cards.
         if rank_of(win) < 9:
             return discard_low(legal & ~SPADES) if (legal & NON_SPADES) != ZERO else lowest_bit(over)
     return lowest_bit(over)
+
+
+@hot_kernel
+def normal_play(pub, seat, hand, rules, legal, seats, sides):
+    """Normal's card (a one-bit mask) among the ``legal`` cards, at a table of ``seats`` seats
+    and ``sides`` sides (``kernels.n_seats``, ``n_sides``; the caller at the usual table gives
+    them as constants, and LLVM folds the table away: ``normal_agent_play``).
+
+    The public array is read once into scalars and the helpers take scalars: a numba call
+    that passes an array costs reference counting that dominated this function's time (the
+    helpers that read it, ``_aims``, are hot kernels, which count no references).
+    """
+    if popcount(legal) == 1:
+        return legal
+    unseen, unseen2, unseen3 = K.unseen_copies(pub, hand)
+    equal_last = K.equal_cards_last(rules)
+    partner = -1 if sides == seats else (seat + sides - (seats if seat + sides >= seats else 0))  # as kernels.partner
+    trick_len = K.trick_len(pub)
+    voids = K.voids_shown(pub)
+    if K.bid_of(pub, seat) == 0 and K.tricks_won(pub, seat) == 0:
+        if trick_len == 0:
+            return _low_lead(legal, unseen, unseen2, unseen3, equal_last, 2, 1)
+        return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == seats - 1, True, equal_last)
+    cover, attack_seat, opponents, want = _aims(pub, seat, partner, rules, seats, sides)
+    if trick_len == 0:
+        return _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack_seat, voids, opponents)
+    win = K.card_bit(K.winning_card(pub))
+    win_seat = K.winning_seat(pub)
+    led_suit = K.led_suit(pub)
+    led = SUIT_MASK[led_suit]
+    last = trick_len == seats - 1
+    if cover:
+        card = _cover_card(legal, win, led, win_seat == partner, last, want, equal_last)
+        if card != ZERO:
+            return card
+    if attack_seat >= 0 and win_seat == attack_seat:
+        under = losers_under(legal, win, led, equal_last)
+        if under != ZERO:
+            if (under & led) != ZERO:
+                return highest_bit(under & led)
+            return discard_high(under)
+    if not want:
+        return _play_under(legal, win, led, last, False, equal_last)
+    partner_sure = win_seat == partner and _sure_partner_win(win, led_suit, unseen, seat, trick_len, voids, seats, equal_last)
+    return _win_cheaply(legal, win, led, win_seat == partner, partner_sure, trick_len, last, unseen, equal_last)
 
 
 # -- the kernel agent (spades_ai.kernels) ------------------------------------------------------
@@ -679,7 +710,7 @@ def normal_agent_pass(pub, seat, hand, n, rules):
     return normal_pass(pub, seat, hand, rules, n)
 
 
-@inline_kernel
+@hot_kernel  # so the loop's seat dispatch counts no references (``selfplay.codegen._counts_no_references``)
 def normal_agent_play(pub, seat, hand, legal, rules):
     seats, sides = K.n_seats(rules), K.n_sides(rules)
     if seats == 4 and sides == 2:  # the usual table, folded into the code (``normal_play``)

@@ -28,12 +28,23 @@ _SEAT_FUNCS = (
 )
 
 
+def _counts_no_references(kernel) -> bool:
+    """Whether ``kernel`` is a ``hot_kernel`` (compiled without reference counting, and so
+    allocating nothing). ``seat_play`` is one when every play kernel of the lineup is: inlined
+    into the loop's IR, it held the public and rules arrays in new variables, counted in and
+    out around every card, which was most of Easy's and Normal's self-play time
+    (``benchmarks/RESULTS.md``). A kernel that allocates (a search's) needs the counting."""
+    return getattr(kernel, "targetoptions", {}).get("_nrt", True) is False
+
+
 def lineup_binding(agents: Sequence) -> str:
     """The binding module's text for kernel agents ``agents`` (functions ``bid_k``, ``play_k``,
     ``pass_k`` for agent ``k``, which ``bind`` imports)."""
-    out = ["import numpy as np\n\nfrom spades_ai.engine.jit import inline_kernel\n\n"]
+    out = ["import numpy as np\n\nfrom spades_ai.engine.jit import hot_kernel, inline_kernel\n\n"]
+    hot_play = all(_counts_no_references(a.play_kernel) for a in agents)
     for func, kind, arg, none in _SEAT_FUNCS:
-        out.append(f"\n@inline_kernel\ndef {func}(slot, pub, seat, hand, {arg}, rules, params):\n")
+        decorator = "hot_kernel" if func == "seat_play" and hot_play else "inline_kernel"
+        out.append(f"\n@{decorator}\ndef {func}(slot, pub, seat, hand, {arg}, rules, params):\n")
         for k, agent in enumerate(agents):
             takes = agent.pass_takes_params if kind == "pass" else agent.takes_params
             extra = f", params[{k}]" if takes else ""
