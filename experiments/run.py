@@ -39,6 +39,10 @@ Every NAME, the figure it makes and its files: ``experiments/README.md``. For ex
     python experiments/run.py crazy_reads_learned_vs_hard   # Crazy with the learned play model vs Hard
     python experiments/run.py crazy_vs_hard_s83      # Crazy without it vs Hard, the same deals
     python experiments/run.py crazy_reads_learned_paired   # the two above, deal by deal
+    python experiments/run.py defence_hard     # issue 45: Hard against OpenSpiel's MCTS in sampled worlds (defender.py)
+    python experiments/run.py defence_crazy_on_hard   # Hard's set rate with Crazy defending
+    python experiments/run.py defence_shaded   # Hard's bid shaded by its own values (shaded.py) against that defender
+    python experiments/run.py defence_shaded_normal   # Hard and the shaded Hard against Normal, the same deals
 
 Each tournament experiment is a plain tournament file, ``experiments/NAME.toml``, that
 ``spades-ai tournament --config experiments/NAME.toml`` also runs; this script runs it through
