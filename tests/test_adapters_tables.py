@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import spades_ai as sa
-from spades_ai import Rules, TableError
+from spades_ai import Rules
 from spades_ai.interop.encoding import BID_OFFSET, observation_layout, observation_vector
 from spades_ai.seats import seats, side_of, side_seats
 from spades_ai.testing import CHECKED_TABLES, check_agent
@@ -297,7 +297,7 @@ def test_the_every_table_examples_of_docs_interop_run():
         for block in blocks:
             exec(compile(block, "docs/interop.md", "exec"), {})
     rewards, returns, report = out.getvalue().splitlines()
-    assert list(eval(rewards)) == ["player_0", "player_1", "player_2"]
+    assert sorted(eval(rewards)) == ["player_0", "player_1", "player_2"]
     assert len(eval(returns)) == 3 and "all legal and reproducible" in report
 
 

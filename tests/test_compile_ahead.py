@@ -63,7 +63,7 @@ def test_a_users_kernels_stay_in_this_process():
 def test_waiting_watches_the_agents_own_kernels_not_shared_helpers():
     from spades_ai.policies import easy, normal
 
-    assert ca._dispatchers_of(normal.normal_agent_play) == [normal.normal_play]
+    assert ca._dispatchers_of(normal.normal_agent_play) == [normal.normal_agent_play]  # a hot kernel, compiled on its own
     assert {d.py_func.__name__ for d in ca._dispatchers_of(normal.normal_agent_bid)} == {
         "normal_bid",
         "normal_blind_nil",

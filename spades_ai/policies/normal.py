@@ -100,7 +100,7 @@ PAIRS_TABLE_TRICKS = np.array([(0.0, 1.0)] * 6 + [
 #: solo (rows by players): more cards a seat or more rivals spread the tricks a count takes,
 #: and a set costs ten a trick of the contract where a trick over costs one (the rows are tuned
 #: on the bidding benchmark, ``experiments/bidding_N.toml``).
-BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.8, 0.3, 0.1, 0.5, 0.4, 0.4, 0.5, 0.4, 0.4, 0.4])
+BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.8, 0.3, 0.1, 0.0, 0.4, 0.4, 0.5, 0.4, 0.4, 0.4])
 #: The same in pairs (four players in pairs: none, the partnership game's own bids).
 PAIRS_BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.0, 0.7, 0.0, 0.7, 0.0, 0.7])
 #: ... with the opponents this close to the target.
