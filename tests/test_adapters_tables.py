@@ -15,16 +15,12 @@ from spades_ai.interop.encoding import BID_OFFSET, observation_layout, observati
 from spades_ai.seats import seats, side_of, side_seats
 from spades_ai.testing import CHECKED_TABLES, check_agent
 
+from pettingzoo_play import dict_observation_warnings, play_random
+
 OTHER_TABLES = [Rules.preset("cutthroat"), Rules.preset("solo"), Rules(players=5), Rules(players=4, teams="solo")]
 TABLES = list(CHECKED_TABLES)
 #: the big tables, whose whole matches take long: their match checks are marked slow
 BIG = {"8", "12"}
-# api_test warns about any dict observation except in PettingZoo's own classic envs, which it
-# exempts by name; the dict {"observation", "action_mask"} is the convention those envs set.
-dict_observation_warnings = pytest.mark.filterwarnings(
-    "ignore:Observation space for each agent probably should be:UserWarning",
-    "ignore:Observation is not a NumPy array:UserWarning",
-)
 
 
 def slow_if_big(names):
@@ -72,23 +68,6 @@ def test_pettingzoo_seed_test_off_four_players():
     seed_test(lambda: env("cutthroat"), num_cycles=100)
     seed_test(lambda: env(players=8, dealer=None, episode="match"), num_cycles=100)
 
-
-def play_random(e, seed):
-    """One episode with uniformly random legal actions: the acting agents' (agent, observation,
-    action) in order, and each agent's final reward."""
-    e.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    steps, rewards = [], {}
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, _ = e.last()
-        if terminated or truncated:
-            rewards[agent] = reward
-            e.step(None)
-            continue
-        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        steps.append((agent, obs, action))
-        e.step(action)
-    return steps, rewards
 
 
 @pytest.mark.parametrize("name", TABLES)

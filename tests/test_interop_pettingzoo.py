@@ -17,13 +17,9 @@ import spades_ai as sa  # noqa: E402
 from spades_ai.interop import encoding  # noqa: E402
 from spades_ai.interop import pettingzoo as spz  # noqa: E402
 
+from pettingzoo_play import dict_observation_warnings, play_random  # noqa: E402
+
 RULES = [sa.Rules(), sa.Rules(blind_nil=True, bag_limit=2), sa.Rules.preset("suicide", first_lead="low_club")]
-# api_test warns about any dict observation except in PettingZoo's own classic envs, which it
-# exempts by name; the dict {"observation", "action_mask"} is the convention those envs set.
-dict_observation_warnings = pytest.mark.filterwarnings(
-    "ignore:Observation space for each agent probably should be:UserWarning",
-    "ignore:Observation is not a NumPy array:UserWarning",
-)
 
 
 @dict_observation_warnings
@@ -60,33 +56,15 @@ def test_docstring_lists_the_observation_fields():
     assert sum(size for _, size, _ in encoding.FIELDS) == encoding.OBSERVATION_SIZE == 567
 
 
-def play_random(e, seed):
-    """Play one hand with uniformly random legal actions; return the actions, the rewards and the
-    acting agents' observations (by agent, in order)."""
-    e.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    actions, rewards, seen = [], {}, []
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, _ = e.last()
-        if terminated or truncated:
-            rewards[agent] = reward
-            e.step(None)
-            continue
-        seen.append((agent, obs))
-        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        actions.append(action)
-        e.step(action)
-    return actions, rewards, seen
-
 
 @pytest.mark.parametrize("rules", RULES)
 def test_hands_through_pettingzoo_match_our_hand(rules):
     e = spz.env(rules)
     for seed in (1, 2, 3):
-        actions, rewards, seen = play_random(e, seed)
+        steps, rewards = play_random(e, seed)
         hand = sa.Hand(sa.deal(seed=seed, index=0), dealer=0, rules=rules)
         looked = set()
-        for (agent, obs), action in zip(seen, actions):
+        for agent, obs, action in steps:
             seat = hand.to_act
             assert agent == f"player_{seat}"
             blind_choice = hand.phase == "bidding" and seat not in looked and hand.legal_bids(blind=True)
@@ -170,7 +148,7 @@ def test_match_episodes_follow_one_another_and_refuse_bad_options():
 def test_a_match_still_undecided_at_the_hand_limit_is_truncated(monkeypatch):
     monkeypatch.setattr("spades_ai.interop.episode.MAX_MATCH_HANDS", 1)
     e = spz.env(sa.Rules(target_score=10_000, loss_threshold=None), episode="match")
-    _, rewards, _ = play_random(e, seed=4)
+    _, rewards = play_random(e, seed=4)
     assert rewards == dict.fromkeys(e.possible_agents, 0.0)
     assert all(e.truncations.values()) and not any(e.terminations.values())
 
