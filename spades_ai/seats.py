@@ -135,9 +135,10 @@ class Seat(int):
     team = side
 
     def __repr__(self) -> str:
+        # the arguments that rebuild it, each left out where it is the constructor's default
         r = self.rules
-        if r.four_in_pairs:
+        if r.teams != table_rules(r.players).teams:
+            return f"Seat({int(self)}, Rules(players={r.players}, teams={r.teams!r}))"
+        if r.players == table_rules(None).players:
             return f"Seat({int(self)})"
-        if r.teams == table_rules(r.players).teams:
-            return f"Seat({int(self)}, {r.players})"
-        return f"Seat({int(self)}, Rules(players={r.players}, teams={r.teams!r}))"
+        return f"Seat({int(self)}, {r.players})"
