@@ -767,3 +767,12 @@ def test_closed_bidding_no_agent_reads_a_hidden_bid():
             assert [a.bid(obs) for a in agents] == want
             checked += 1
     assert checked == 120 and changed_bids > 80
+
+
+def test_check_agent_passes_an_agents_table_refusal_through():
+    """An agent that refuses the table through the one table check has not broken the
+    interface: its ``TableError`` reaches the caller as it is (``check_table`` counts it a refusal)."""
+    from spades_ai.errors import TableError
+
+    with pytest.raises(TableError, match=r"^agent 'learned' plays 4 players in pairs, not 3 players solo"):
+        check_agent(make_agent("learned"), hands=1, rules=Rules.preset("cutthroat"))

@@ -12,6 +12,7 @@ import numpy as np
 from spades_ai.agents.registry import make_agent
 from spades_ai.policies.agent import default_pass
 from spades_ai.selfplay.play import agent_name
+from spades_ai.errors import TableError
 from spades_ai.game import Hand
 from spades_ai import seats
 from spades_ai.rules import Rules
@@ -29,7 +30,8 @@ def check_agent(agent, hands: int = 200, seed: int = 0, rules: Rules | None = No
     The agent sits at seat ``i % players`` of deal ``i`` at the table of ``rules`` (its partner,
     with pairs, and the other seats are built-ins or agents). Every decision is asked twice on
     the same observation and must agree, must be legal, and must not raise. Returns a one-line
-    report; raises ``AgentCheckError``.
+    report; raises ``AgentCheckError``, or the agent's own ``TableError`` where it refuses the
+    table (``capabilities.require_table``).
     """
     rules = Rules() if rules is None else rules
     name = agent_name(agent)
@@ -99,6 +101,8 @@ def _ask(method, obs, checked: bool, where: str, what: str):
         if not checked:
             return first
         second = method(obs)
+    except TableError:  # the agent refuses the table through the one table check: not a fault
+        raise
     except Exception as exc:  # the point is to report any crash of the agent
         raise AgentCheckError(f"{where}: {what} raised {type(exc).__name__}: {exc}") from exc
     if first != second:

@@ -363,14 +363,9 @@ def _door_built_in(name: str, **options):
 
     def run(v: Visit) -> str:
         from spades_ai.agents.registry import make_agent
-        from spades_ai.testing.agent import AgentCheckError, check_agent
+        from spades_ai.testing.agent import check_agent
 
-        try:
-            return check_agent(make_agent(name, **options), hands=1, seed=v.seed, rules=v.rules)
-        except AgentCheckError as exc:  # the agent's own refusal, at its first decision
-            if isinstance(exc.__cause__, TableError):
-                raise exc.__cause__ from None
-            raise
+        return check_agent(make_agent(name, **options), hands=1, seed=v.seed, rules=v.rules)
 
     return run
 
