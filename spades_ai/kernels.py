@@ -80,6 +80,7 @@ from spades_ai.engine.bits import (
     DIAMONDS,
     FULL_DECK,
     HEARTS,
+    N_SUITS,
     RANK_OF,
     NON_SPADES,
     ONE,
@@ -169,7 +170,7 @@ BLIND_NIL = BLIND_NIL_BIT
 
 __all__ = [
     # bitboards
-    "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "SUIT_MASK", "ONE", "ZERO", "U64",
+    "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "N_SUITS", "SUIT_MASK", "ONE", "ZERO", "U64",
     "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit", "suit_mask_of",
     "card_bit", "card_suit", "card_rank", "face_card", "lowest_card", "highest_card", "suit_cards", "count",
     # the table (``spades_ai.seats``): seats, sides, partners, cards dealt to each seat
@@ -638,7 +639,7 @@ def highest_cards(hand, n):
     for _ in range(n):
         best = ZERO
         best_score = -1
-        for s in range(4):
+        for s in range(N_SUITS):
             c = m & SUIT_MASK[s]
             if c != ZERO:
                 b = highest_bit(c)

@@ -61,7 +61,7 @@ from spades_ai.policies.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.kernels import NIL_BIT, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
+from spades_ai.kernels import N_SUITS, NIL_BIT, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 
 # rank indexes
@@ -463,7 +463,7 @@ def _low_lead(legal, unseen, unseen2, unseen3, equal_last, above_weight, spade_p
     spades): the lead least likely to win."""
     best = ZERO
     best_score = -99
-    for s in range(4):
+    for s in range(N_SUITS):
         m = legal & SUIT_MASK[s]
         if m != ZERO:
             b = lowest_bit(m)
@@ -513,7 +513,7 @@ def _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack
         # Lead low in a suit the nil bidder still holds.
         best = ZERO
         best_rank = 99
-        for s in range(4):
+        for s in range(N_SUITS):
             m = legal & SUIT_MASK[s]
             if m != ZERO and not K.void_in(voids, attack_seat, s) and (unseen & SUIT_MASK[s]) != ZERO:
                 b = lowest_bit(m)
