@@ -592,9 +592,9 @@ def _aims(pub, seat, partner, rules, seats, sides):
             if k < sides:  # seats seat+1 .. seat+sides-1: one seat of each other side
                 mate = -1 if sides == seats else (opp + sides - (seats if opp + sides >= seats else 0))
                 opp_need = max(opp_need, _need_of(pub, opp, mate, nil_count))
-    team = seat - sides if seat >= sides else seat  # as kernels.side_of, on the constants
+    side = seat - sides if seat >= sides else seat  # as kernels.side_of, on the constants
     left = K.cards_each(rules) - K.trick_no(pub)
-    bags_close = K.bag_count(pub, team) >= K.bag_limit(rules) - 2
+    bags_close = K.bag_count(pub, side) >= K.bag_limit(rules) - 2
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
     return cover, attack_seat, opponents, need > 0 or set_chance
 
