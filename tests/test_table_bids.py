@@ -9,10 +9,10 @@ import pytest
 
 import spades_ai as sa
 from spades_ai.policies.normal import (
-    BID_CUSHION,
+    BID_LINE,
     EXPECTED_MAX,
-    PAIRS_BID_CUSHION,
-    bid_cushion,
+    PAIRS_BID_LINE,
+    bid_target,
     copy_share,
     count_tricks,
     estimate_tricks,
@@ -59,11 +59,11 @@ def test_four_players_in_pairs_count_as_the_four_player_count(rules):
     arr = rules.as_array()
     assert trick_table(arr) == four_players()
     assert nil_table(arr) == four_players_nil()
-    assert bid_cushion(4, True) == 0.0
     for row in deal_masks(3, 0, 50, rules):
         for m in row:
             h = U(rules.engine_mask(int(m)))
             assert table_tricks(h, arr) == estimate_tricks(h, arr)
+            assert bid_target(estimate_tricks(h, arr), 4, True) == estimate_tricks(h, arr)
             assert nil_safe_at(h, ZERO, ZERO, nil_table(arr), 1) == nil_safe(h)
 
 
@@ -195,9 +195,17 @@ def test_a_side_ace_is_nil_safe_only_with_a_copy_out_and_guards():
     assert not nil_safe_at(ax, ZERO, ZERO, twelve, 3)
 
 
-def test_cushions_are_none_at_four_in_pairs_and_keep_bids_legal():
-    assert PAIRS_BID_CUSHION[4] == 0.0
-    assert (BID_CUSHION >= 0).all() and (PAIRS_BID_CUSHION >= 0).all() and BID_CUSHION.shape == PAIRS_BID_CUSHION.shape == (13,)
+def test_bid_lines_are_the_estimate_at_four_in_pairs_and_shade_big_counts():
+    """``bid_target`` is ``a + b * est``: at four in pairs ``est`` itself; elsewhere a slope
+    of at most one (a big count is bid further below itself than a small one), and a row with
+    slope one is a cushion (at most one trick below)."""
+    assert tuple(PAIRS_BID_LINE[4]) == (0.0, 1.0)
+    assert BID_LINE.shape == PAIRS_BID_LINE.shape == (13, 2)
+    for lines in (BID_LINE, PAIRS_BID_LINE):
+        assert ((lines[:, 1] > 0.5) & (lines[:, 1] <= 1.0)).all()
+        assert all(-1.0 <= a <= 0.0 for a, b in lines if b == 1.0)
+    assert bid_target(6.0, 3) == pytest.approx(1.0 + 0.7 * 6.0)
+    assert 6.0 - bid_target(6.0, 3) < 10.0 - bid_target(10.0, 3)
 
 
 def test_must_win_leaves_no_nil():
@@ -310,3 +318,40 @@ def test_the_four_player_nil_test_is_the_old_one(rules):
             assert nil_safe(U(levels[0]), U(levels[1]), U(levels[2])) == want
             if rules.four_in_pairs:
                 assert nil_safe_at(U(levels[0]), ZERO, ZERO, nil_table(arr), rules.decks) == want
+
+
+# == Normal's bids at the table (the kernel, through a hand's observation) ==================
+NORMAL = sa.make_agent("normal")
+
+
+def _first_bid_reference(obs) -> int:
+    """Normal's bid for the first seat to bid (no bid known, no bags), in plain Python: nil
+    with a hand nil-safe at the table and a count under 1.6, else the table's line
+    ``a + b * est`` rounded up from .4 (at least 1)."""
+    from spades_ai import kernels as K
+    from spades_ai.policies.normal import table_estimate
+
+    rules, hand = obs.rules, obs.engine_cards
+    arr = rules.as_array()
+    _, h2, h3 = K.own_copies(obs.public, hand)
+    pairs = rules.teams == "pairs"
+    est = table_estimate(table_tricks(hand, arr, h2, h3), rules.players, pairs)
+    if est < 1.6 and nil_safe_at(hand, h2, h3, nil_table(arr), rules.decks):
+        return 0
+    a, b = (PAIRS_BID_LINE if pairs else BID_LINE)[rules.players]
+    return max(1, math.floor(a + b * est + 0.6))
+
+
+@pytest.mark.parametrize("players,teams", [(3, "solo"), (4, "solo"), (5, "solo"), (6, "solo"), (8, "solo"), (6, "pairs"),
+                                           (8, "pairs"), (12, "pairs")])  # fmt: skip
+def test_the_first_bid_follows_the_tables_line_on_random_deals(players, teams):
+    """The first seat to bid (nothing to trim for) bids its count along the table's line
+    (``BID_LINE``, ``PAIRS_BID_LINE``) or nil, as the slow reference does, on random deals."""
+    from spades_ai.simulate import deal
+
+    rules = table(players, teams)
+    for i in range(40):
+        hand = sa.Hand(deal(100 + i, rules=rules), dealer=0, rules=rules)
+        obs = hand.observation()
+        assert NORMAL.bid(obs) == _first_bid_reference(obs), f"deal {100 + i}"
+

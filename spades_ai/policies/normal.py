@@ -33,7 +33,8 @@ that no rival ruffs first, a top card with copies out shares its trick with them
 (``copy_share``), a spade honour needs a guard for every copy above it, and under must win short
 suits ruff more and kings and queens fall more. Its nil needs the guards the seats at a trick
 call for (``nil_table``). The count is mapped onto the four-player line (``TABLE_TRICKS``) and
-bid ``BID_CUSHION`` below it, a set costing ten a trick of the contract and a bag one.
+bid along the table's ``BID_LINE`` (``bid_target``): below it, and further below for a big
+count than a small one, a set costing ten a trick of the contract and a bag one.
 
 At every table (``kernels.n_seats``): the opponents are every seat of the other sides, the
 partner's part (covering a nil, a partner's sure winner, the partner's bid) is played only
@@ -96,13 +97,35 @@ PAIRS_TABLE_TRICKS = np.array([(0.0, 1.0)] * 6 + [
     (0.0, 1.0),
     (0.31, 0.76),
 ])  # fmt: skip
-#: The tricks Normal bids below its estimate (on the four-player scale) at each table size,
-#: solo (rows by players): more cards a seat or more rivals spread the tricks a count takes,
-#: and a set costs ten a trick of the contract where a trick over costs one (the rows are tuned
-#: on the bidding benchmark, ``experiments/bidding_N.toml``).
-BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.8, 0.3, 0.1, 0.0, 0.4, 0.4, 0.5, 0.4, 0.4, 0.4])
-#: The same in pairs (four players in pairs: none, the partnership game's own bids).
-PAIRS_BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.0, 0.7, 0.0, 0.7, 0.0, 0.7])
+#: Normal's bid at each table size, solo (rows by players): ``a + b * est`` of its estimate
+#: ``est`` on the four-player scale, bid to the nearest trick (``bid_target``). The self-play
+#: lines above overstate the slope (a seat that bids more fights for more tricks), so where the
+#: slope is under one a big count is bid further below itself than a small one; a set costs ten
+#: a trick of the contract where a trick over costs one. Tuned on the bidding benchmark
+#: (``experiments/bidding_N.toml``, tuning seed 2027; rows with slope one are a plain cushion).
+BID_LINE = np.array([
+    (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
+    (1.0, 0.7),
+    (0.4, 0.8),
+    (0.3, 0.8),
+    (0.4, 0.8),
+    (-0.4, 1.0),
+    (0.5, 0.7),
+    (-0.5, 1.0),
+    (-0.4, 1.0),
+    (-0.4, 1.0),
+    (-0.4, 1.0),
+])  # fmt: skip
+#: The same in pairs (four players in pairs: ``est`` itself, the partnership game's own bids).
+PAIRS_BID_LINE = np.array([(0.0, 1.0)] * 6 + [
+    (0.8, 0.7),
+    (0.0, 1.0),
+    (0.8, 0.7),
+    (0.0, 1.0),
+    (-0.7, 1.0),
+    (0.0, 1.0),
+    (-0.7, 1.0),
+])  # fmt: skip
 #: ... with the opponents this close to the target.
 BLIND_LATE = 150
 
@@ -340,10 +363,12 @@ def table_estimate(est, seats, pairs=False):
 
 
 @inline_kernel
-def bid_cushion(seats, pairs=False):
-    """The tricks Normal keeps below its estimate at a table of ``seats`` (``BID_CUSHION``, in
-    ``pairs`` ``PAIRS_BID_CUSHION``): none at four players in pairs."""
-    return PAIRS_BID_CUSHION[seats] if pairs else BID_CUSHION[seats]
+def bid_target(est, seats, pairs=False):
+    """The tricks Normal bids for an estimate ``est`` (four-player scale) at a table of
+    ``seats`` (``BID_LINE``, in ``pairs`` ``PAIRS_BID_LINE``): ``est`` itself at four players
+    in pairs."""
+    line = PAIRS_BID_LINE[seats] if pairs else BID_LINE[seats]
+    return line[0] + line[1] * est
 
 
 @kernel
@@ -362,7 +387,7 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     est = table_estimate(table_tricks(hand, rules, hand2, hand3), seats, mate >= 0)
     if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe_at(hand, hand2, hand3, nil_needs, decks):
         return 0
-    est -= bid_cushion(seats, mate >= 0)
+    est = bid_target(est, seats, mate >= 0)
     if (bid_mask & K.BID_BITS & ~NIL_BIT) == 0:
         return 0
     team = K.side_of(seat, rules)
