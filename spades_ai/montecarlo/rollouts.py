@@ -13,7 +13,7 @@ from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import ONE, U64
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.seats import cards_each, n_decks, next_seat
-from spades_ai.engine.solver import position_value
+from spades_ai.engine.solver import memo_of, position_value
 from spades_ai.engine.state import (
     P_BIDS,
     P_BROKEN,
@@ -37,7 +37,6 @@ from spades_ai.engine.state import (
 )
 from spades_ai.montecarlo.finishes import SOLVER_SHIFT, fill_leaf, solver_fits, solver_generation, table_finish
 from spades_ai.montecarlo.utility import utility
-from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD
 
 from ._binding import rollout_bid, rollout_pass, rollout_play
 
@@ -129,6 +128,6 @@ def finish_value(sim, hs, rules, team, mode, solver_tricks, leaf, leaf_n, leaf_r
         fill_leaf(leaf, sim, rules, team, mode, scratch, sheet, nil_out)
     for s in range(4):
         won[s] = sim[P_WON + s]
-    return position_value(hs, sim[P_TO_ACT], won, sim[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
-                          rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats)
+    return position_value(hs, sim[P_TO_ACT], won, sim[P_BROKEN] != 0, team, leaf, rules,
+                          memo_of(tt, solver_generation(tt, gen), SOLVER_SHIFT, stats))
 

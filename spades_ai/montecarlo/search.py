@@ -36,7 +36,7 @@ from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
 from spades_ai.engine.seats import cards_each, hand_slots, n_seats, n_sides, side_of
-from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
+from spades_ai.engine.solver import STATS, TT_WIDTH, memo_of, objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BROKEN,
@@ -78,7 +78,7 @@ from spades_ai.montecarlo.selection import (
 from spades_ai.montecarlo.utility import DEFAULT_UTILITY, UTILITIES, utility, win_chance
 from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.policies.normal import estimate_tricks
-from spades_ai.rules import R_CLOSED, R_FIRST_LEAD, R_SPADE_LEAD
+from spades_ai.rules import R_CLOSED
 
 from ._binding import EXACT_FINISHES, WEIGHTED_WORLDS, rollout_bid, rollout_pass, rollout_play
 from .rollouts import finish_value, imagine_hidden_bids, rollout
@@ -163,8 +163,8 @@ def exact_values(pub, seat, rules, choices, worlds, mode):
     won = pub[P_WON : P_WON + 4].copy()
     out = np.empty(56)  # indexed by engine id: the trump lane reaches 55
     for i in range(n_worlds):
-        objective_values(worlds[i], seat, trick, won, pub[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
-                         rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats, out)
+        objective_values(worlds[i], seat, trick, won, pub[P_BROKEN] != 0, team, leaf, rules,
+                         memo_of(tt, solver_generation(tt, gen), SOLVER_SHIFT, stats), out)
         for j in range(n_c):
             values[i, j] = out[choices[j]]
     return values
