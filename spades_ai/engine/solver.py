@@ -600,6 +600,13 @@ def memo_of(tt, gen, shift, stats):
 
 
 @hot_kernel
+def _maximizes(seat, s):
+    """Whether ``seat`` plays for the searching team ``s.max_team`` (the teams of four in pairs:
+    the seats of one parity)."""
+    return (seat & 1) == s.max_team
+
+
+@hot_kernel
 def no_key():
     """The table key of a node that neither probes nor stores."""
     return ZERO, ZERO, ZERO, np.int64(0), ZERO
@@ -715,7 +722,7 @@ def _sure_tricks(p, target, s):
     """``(done, result, pin)``: the test decided by sure tricks (the top spade run, and the
     leader's cashing tricks), and the cards whose ranks that used."""
     off, run, pin = sure_spade_run(p.a0, p.a1, p.a2, p.a3)
-    if ((p.seat + off) & 1) == s.max_team:
+    if _maximizes(p.seat + off, s):
         if run >= target:
             return True, True, pin
     elif p.n - run < target:
@@ -724,7 +731,7 @@ def _sure_tricks(p, target, s):
     if not (trick_no == 0 and s.first_lead == FIRST_LOW_CLUB):
         can_sp = may_lead_spades(p.broken, trick_no, s.spade_lead) or (p.a0 & NON_SPADES) == ZERO
         q, qpin = quick_tricks(p.a0, p.a1, p.a2, p.a3, can_sp)
-        if (p.seat & 1) == s.max_team:
+        if _maximizes(p.seat, s):
             if q >= target:
                 return True, True, qpin
         elif p.n - q < target:
@@ -742,7 +749,7 @@ def tricks_enter(p, target, s):
         return True, False, ZERO, target, ZERO, no_key()
     if p.n == 1:
         seat, pin = _last_trick(p)
-        return True, (seat & 1) == s.max_team, pin, target, ZERO, no_key()
+        return True, _maximizes(seat, s), pin, target, ZERO, no_key()
     tkey, top = top_spade_key(p.a0, p.a1, p.a2, p.a3)
     key, lo_at, lo, hi_at, hi, hint = _probe(p, s, tkey)
     key = (key[0], key[1], key[2], key[3], top)
@@ -768,14 +775,14 @@ def tricks_restrict(moves, hint, target):
 @hot_kernel
 def tricks_start(p, s):
     """``(result, best)`` before any card: the test fails for the side to act until a card wins it."""
-    return (p.seat & 1) != s.max_team, ZERO
+    return not _maximizes(p.seat, s), ZERO
 
 
 @hot_kernel
 def tricks_settled(q, done, target, s):
     """``(known, result, relevant, child's target)``: a finished trick may decide the test
     without a search of the child."""
-    t2 = target - np.int64(done and (q.seat & 1) == s.max_team)
+    t2 = target - np.int64(done and _maximizes(q.seat, s))
     if done and t2 <= 0:
         return True, True, ZERO, t2
     if done and t2 > q.n:
@@ -787,7 +794,7 @@ def tricks_settled(q, done, target, s):
 def tricks_backup(p, s, result, best, target, c, child):
     """``(result, best, target, cut)`` after card ``c``: the first card that wins the test
     for the side to act decides it."""
-    mover_max = (p.seat & 1) == s.max_team
+    mover_max = _maximizes(p.seat, s)
     if child == mover_max:
         return mover_max, c, target, True
     return result, best, target, False
@@ -843,7 +850,7 @@ def points_restrict(moves, hint, w):
 
 @hot_kernel
 def points_start(p, s):
-    return -INF if (p.seat & 1) == s.max_team else INF, ZERO
+    return -INF if _maximizes(p.seat, s) else INF, ZERO
 
 
 @hot_kernel
@@ -857,7 +864,7 @@ def points_settled(q, done, w, s):
 def points_backup(p, s, value, best, w, c, child):
     """``(value, best, window, cut)`` after card ``c``: alpha-beta, fail-soft."""
     won, alpha, beta, only = w
-    if (p.seat & 1) == s.max_team:
+    if _maximizes(p.seat, s):
         if child > value:
             value = child
             best = c
