@@ -1,6 +1,7 @@
 """Every benchmark of ``benchmarks/`` runs: each at its ``--smoke`` size (seconds of work) in a
 process of its own, as a user starts it (``python benchmarks/bench_x.py``)."""
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -63,3 +64,13 @@ def test_the_limit_benchmark_says_plainly_when_the_c_program_is_absent(tmp_path)
                           stdin=subprocess.DEVNULL, timeout=600, check=False)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "nowhere/spades_limit.c is absent" in proc.stdout and "nothing measured" in proc.stdout
+
+
+def test_the_first_run_benchmark_reads_the_printed_compile_time():
+    """``cli.duration_text`` prints tenths and thousands separators (``"1,234.5 s"``)."""
+    spec = importlib.util.spec_from_file_location("bench_first_run", ROOT / "benchmarks" / "bench_first_run.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.printed_compile_seconds("spades-ai: compiled in 12.3 s, cached in /c") == 12.3
+    assert bench.printed_compile_seconds("spades-ai: compiled in 1,234.5 s, cached in /c") == 1234.5
+    assert bench.printed_compile_seconds("nothing compiled") is None
