@@ -6,26 +6,33 @@ keeps that and changes two things:
 
 - **Longest first.** xdist hands the files out most tests first, so a long file with few tests
   (the benchmarks, the notebooks) started last and bounded the wall clock with the other workers
-  idle. The files of ``COLD_SECONDS`` (long from an empty kernel cache, by ``--durations``) go
-  first, longest first, then the rest, most tests first as before.
+  idle. The units of ``FIRST`` (long from an empty kernel cache, by ``--durations``) go first,
+  then the rest, most tests first as before.
 - **Files spread test by test.** The tests of a file in ``SPREAD`` share no compile (each runs
-  a script or a notebook in a process of its own), so each test is a unit of its own; they
-  fill the workers at the end, when the kernels they load are in the disk cache.
+  a script, a notebook or the JIT-off suite in a process of its own), so each test is a unit
+  of its own; they fill the workers at the end, when the kernels they load are in the disk
+  cache.
 """
 
 from __future__ import annotations
 
 
-#: Files to start first, with the seconds of their longest tests from an empty kernel cache
-#: on 2 quiet cores (``--durations``, the suite of 2026-12-07 at 851 s: Crazy's and Hard's
-#: first compiles under the house rules). A file left out, or renamed, only starts later; add
-#: a file whose time is long against the suite's, but not two that compile the same agent
-#: (they would compile it at once on two workers, where one after the other loads it from
-#: the disk cache).
-COLD_SECONDS = {"tests/test_house_rules.py": 99}
+#: The units to start first, in this order, for their time from an empty kernel cache
+#: (``--durations``, 2026-12-07): the house rules compile Crazy and Hard (99 s in their first
+#: two tests, 2 quiet cores) while the other worker runs the tests marked ``nojit`` with the JIT
+#: off in a subprocess, which compiles nothing, then the JIT-off workload against the compiled
+#: one (151 s and 256 s loaded, load 6-12; as a file of 3 tests xdist left them to the end).
+#: A unit left out, or renamed, only starts later; add one whose time is long against the
+#: suite's, but not two that compile the same agent (they would compile it at once on two
+#: workers, where one after the other loads it from the disk cache).
+FIRST = (
+    "tests/test_house_rules.py",
+    "tests/test_nojit.py::test_marked_tests_pass_with_the_jit_off",
+    "tests/test_nojit.py::test_results_equal_with_and_without_the_jit",
+)
 
 #: Files whose tests are independent units of work (see the module's docstring).
-SPREAD = frozenset({"tests/test_benchmarks.py", "tests/test_notebooks.py"})
+SPREAD = frozenset({"tests/test_benchmarks.py", "tests/test_notebooks.py", "tests/test_nojit.py"})
 
 
 def _file(nodeid: str) -> str:
@@ -38,12 +45,13 @@ def _scope(nodeid: str) -> str:
 
 
 def longest_first(nodeids: list[str]) -> list[str]:
-    """``nodeids`` by unit, the units of ``COLD_SECONDS`` first (longest first), then the rest
-    with the most tests first; the order within a unit kept."""
+    """``nodeids`` by unit, the units of ``FIRST`` first (in its order), then the rest with the
+    most tests first; the order within a unit kept."""
     units: dict[str, list[str]] = {}
     for nodeid in nodeids:
         units.setdefault(_scope(nodeid), []).append(nodeid)
-    order = sorted(units, key=lambda unit: (-COLD_SECONDS.get(unit, 0), -len(units[unit])))
+    rank = {unit: k for k, unit in enumerate(FIRST)}
+    order = sorted(units, key=lambda unit: (rank.get(unit, len(FIRST)), -len(units[unit])))
     return [nodeid for unit in order for nodeid in units[unit]]
 
 
