@@ -66,6 +66,13 @@ finally:
 HARD = "tournament --agents hard,normal --deals 1 --out runs/hard"
 
 
+def printed_compile_seconds(stderr: str) -> float | None:
+    """The compile time the command printed (``cli.duration_text``: ``"12.3 s"``, ``"1,234.5 s"``),
+    or None where it compiled nothing."""
+    found = re.search(r"compiled in ([\d,]+(?:\.\d+)?) s", stderr)
+    return float(found[1].replace(",", "")) if found else None
+
+
 def first_run(checkout: Path, args: list[str], extra_env: dict) -> dict:
     with tempfile.TemporaryDirectory(prefix="spades-ai-cold-") as cache, tempfile.TemporaryDirectory() as cwd:
         env = {**os.environ, "SPADES_AI_CACHE_DIR": cache, "PYTHONPATH": str(checkout), "TMPDIR": cwd, **extra_env}
@@ -82,10 +89,9 @@ def first_run(checkout: Path, args: list[str], extra_env: dict) -> dict:
         raise SystemExit(f"{checkout}: spades-ai {' '.join(args)} failed:\n{proc.stderr}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     own = re.search(r"bench-cpu ([\d.]+) ([\d.]+) (\d+)", proc.stderr)
-    compiled = re.search(r"compiled in (\d+) s", proc.stderr)
     return {
         "wall": wall, "cpu": cpu, "own": float(own[1]), "children": float(own[2]), "kernels": int(own[3]),
-        "compile": int(compiled[1]) if compiled else None, "load": load,
+        "compile": printed_compile_seconds(proc.stderr), "load": load,
     }  # fmt: skip
 
 
