@@ -14,7 +14,7 @@ from spades_ai.game import Hand
 from spades_ai.learn.dataset import read_config
 from spades_ai.models import bidder, features, fit, network, optim
 from spades_ai.models import rows as training_rows
-from spades_ai.models.model import N_BID_OUTPUTS, Model, load_model, shipped_models
+from spades_ai.models.model import N_BID_OUTPUTS, N_SCALARS, TABLE_MODELS, Model, load_model, load_models, shipped_models
 from spades_ai.testing import check_agent
 from experiment_scripts import experiment_script
 
@@ -410,14 +410,13 @@ def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):
 
 # -- the table a model was trained at ----------------------------------------------------------------
 def _three_player_model() -> Model:
-    base = load_model("default")
     inputs = observation_layout("cutthroat").size + features.N_CARD_FEATURES
     net = optim.init_network(inputs, 4, 1, np.random.default_rng(0))
-    return Model(base.bid, net, base.scalars, bid_kind=base.bid_kind, play_kind="vector", table=(3, "solo"))
+    return Model({}, net, np.zeros(N_SCALARS), bid_kind="normal", play_kind="vector", table=(3, "solo"))
 
 
-def test_shipped_models_are_of_four_players_in_pairs_and_refuse_another_table():
-    for name in shipped_models():
+def test_the_four_player_models_refuse_another_table():
+    for name in ("default", "reading"):
         m = load_model(name)
         assert m.table == (4, "pairs") and m.table_name == "4 players in pairs"
         assert m.check_table(sa.Rules()) == sa.Rules()
@@ -439,7 +438,9 @@ def test_a_model_of_another_table_keeps_it_and_refuses_the_four_player_vector(tm
     with pytest.raises(sa.TableError, match=r"agent 'learned.*' plays 3 players solo, not 4 players in pairs"):
         agent.check_table(sa.Rules())
     with pytest.raises(ValueError, match=r"play network's W1"):  # a 4-player network said to be of 3 players
-        Model(m.bid, load_model("default").play, m.scalars, bid_kind=m.bid_kind, play_kind="vector", table=(3, "solo"))
+        Model({}, load_model("default").play, m.scalars, bid_kind="normal", play_kind="vector", table=(3, "solo"))
+    with pytest.raises(ValueError, match=r"of 3 players solo bids like Normal .* not by a 'tricks' network"):
+        Model(load_model("default").bid, m.play, m.scalars, bid_kind="tricks", play_kind="vector", table=(3, "solo"))
 
 
 def test_train_model_refuses_rows_of_another_table():
