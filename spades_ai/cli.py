@@ -335,7 +335,7 @@ def _print_partner_values(df, cfg: dict, out) -> None:
         values = partner_values(df)
     except ValueError:  # pairings that do not tell the agents apart: no values to show
         return
-    print("\nvalue as a partner (points per deal added to its team, sum zero, 95% interval clustered by deal):", file=out)
+    print("\nvalue as a partner (points per deal added to its side, sum zero, 95% interval clustered by deal):", file=out)
     for r in values.itertuples(index=False):
         print(f"  {r.agent:>20} {number_text(r.value, '+6.1f')} [{number_text(r.lo, '+.1f')}, {number_text(r.hi, '+.1f')}]",
               file=out)  # fmt: skip

@@ -14,8 +14,8 @@ rules again: ``reason``, a short code naming the rule (``PLAY_REASONS`` / ``BID_
 PLAY_REASONS = ("not_due", "bad_card", "not_in_deck", "not_held", "follow_suit", "spade_lead", "first_lead")
 #: ``IllegalBidError.reason``: no bid is due; not an int bid (or a non-bool blind flag); a bid
 #: outside 0..13; a blind bid other than nil; nil or blind nil off in the rules; a blind nil
-#: while the team does not trail enough; the bidding preset's rule (mirror, whiz, suicide);
-#: the minimum bid; the minimum team bid.
+#: while the side does not trail enough; the bidding preset's rule (mirror, whiz, suicide);
+#: the minimum bid; the minimum bid of a side (``Rules.min_team_bid``).
 BID_REASONS = (
     "not_due", "bad_bid", "range", "blind_number", "nil_off", "blind_off", "blind_deficit",
     "mirror", "whiz", "suicide", "min_bid", "min_team_bid",
@@ -23,7 +23,7 @@ BID_REASONS = (
 
 
 #: ``IllegalPassError.reason``: no pass is due; not a seat or not cards; a seat that does not
-#: pass in this round (only a team with a blind nil bidder passes after the bidding); a seat that
+#: pass in this round (only a side with a blind nil bidder passes after the bidding); a seat that
 #: has already chosen; the wrong number of cards (or one twice); a card the seat does not hold.
 PASS_REASONS = ("not_due", "bad_pass", "not_passer", "already_chosen", "count", "not_held")
 

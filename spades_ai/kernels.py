@@ -80,6 +80,7 @@ from spades_ai.engine.bits import (
     DIAMONDS,
     FULL_DECK,
     HEARTS,
+    N_SUITS,
     RANK_OF,
     NON_SPADES,
     ONE,
@@ -169,7 +170,7 @@ BLIND_NIL = BLIND_NIL_BIT
 
 __all__ = [
     # bitboards
-    "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "SUIT_MASK", "ONE", "ZERO", "U64",
+    "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "NON_SPADES", "FULL_DECK", "N_SUITS", "SUIT_MASK", "ONE", "ZERO", "U64",
     "popcount", "lowest_bit", "highest_bit", "lowest_index", "highest_index", "select_bit", "suit_mask_of",
     "card_bit", "card_suit", "card_rank", "face_card", "lowest_card", "highest_card", "suit_cards", "count",
     # the table (``spades_ai.seats``): seats, sides, partners, cards dealt to each seat
@@ -390,10 +391,10 @@ def void_in(voids, seat, suit):
 
 
 @inline_kernel
-def score(pub, team):
-    """The match score of side ``team`` (at four in pairs, 0: seats 0 and 2; solo, a seat)
-    before this hand."""
-    return pub[P_SCORES + team]
+def score(pub, side):
+    """The match score of ``side`` (at four in pairs, 0: seats 0 and 2; solo, a seat) before
+    this hand."""
+    return pub[P_SCORES + side]
 
 
 @inline_kernel
@@ -403,9 +404,9 @@ def best_other_score(pub, side, rules):
 
 
 @inline_kernel
-def bag_count(pub, team):
-    """The running bag count of side ``team`` before this hand."""
-    return pub[P_BAGS + team]
+def bag_count(pub, side):
+    """The running bag count of ``side`` before this hand."""
+    return pub[P_BAGS + side]
 
 
 @inline_kernel
@@ -415,10 +416,11 @@ def hands_played(pub):
 
 
 @inline_kernel
-def team_contract(pub, team):
-    """The sum of the team's number bids so far (nil and unmade bids count 0), at four seats
-    in pairs."""
-    return max(pub[P_BIDS + team], 0) + max(pub[P_BIDS + team + 2], 0)
+def team_contract(pub, side):
+    """The sum of ``side``'s number bids so far (nil and unmade bids count 0), at four in pairs
+    only: it reads seats ``side`` and ``side + 2`` and has no rules to read another table by
+    (``tricks_needed`` reads any table)."""
+    return max(pub[P_BIDS + side], 0) + max(pub[P_BIDS + side + 2], 0)
 
 
 @inline_kernel
@@ -434,14 +436,14 @@ def partnership_need(bid_a, won_a, bid_b, won_b, nil_count):
 
 
 @inline_kernel
-def tricks_needed(pub, team, rules):
-    """Tricks side ``team`` still needs for its contract (0 or less: made), at any table (at
-    four in pairs ``partnership_need`` of its two seats). A nil bidder's tricks count only when
-    the rules say so."""
-    mate = partner(team, rules)  # a side is one seat, or two partners: no loop (the agents' hot path)
+def tricks_needed(pub, side, rules):
+    """Tricks ``side`` still needs for its contract (0 or less: made), at any table (at four in
+    pairs ``partnership_need`` of its two seats). A nil bidder's tricks count only when the rules
+    say so."""
+    mate = partner(side, rules)  # side s's first seat is s, and its partner if any: no loop (the hot path)
     m = max(mate, 0)
     bid_b, won_b = pub[P_BIDS + m], pub[P_WON + m]
-    return partnership_need(pub[P_BIDS + team], pub[P_WON + team], bid_b if mate >= 0 else -1, won_b if mate >= 0 else 0,
+    return partnership_need(pub[P_BIDS + side], pub[P_WON + side], bid_b if mate >= 0 else -1, won_b if mate >= 0 else 0,
                             rules[R_NIL_TRICKS_COUNT] != 0)  # fmt: skip
 
 
@@ -562,7 +564,7 @@ def pass_cards(rules):
 
 @inline_kernel
 def blind_pass(rules):
-    """``Rules.blind_pass``: cards a blind nil team exchanges after the bidding (0: none)."""
+    """``Rules.blind_pass``: cards a blind nil bidder's side exchanges after the bidding (0: none)."""
     return rules[R_BLIND_PASS]
 
 
@@ -638,7 +640,7 @@ def highest_cards(hand, n):
     for _ in range(n):
         best = ZERO
         best_score = -1
-        for s in range(4):
+        for s in range(N_SUITS):
             c = m & SUIT_MASK[s]
             if c != ZERO:
                 b = highest_bit(c)

@@ -16,7 +16,8 @@ from spades_ai.seats import sides
 @dataclass(frozen=True)
 class HandResult:
     """The score sheet of one hand. Per-seat fields have an entry a seat, side fields an entry
-    a side (at four players in pairs: team 0, team 1; solo, a side is a seat).
+    a side (at four players in pairs side 0 is seats 0 and 2, side 1 seats 1 and 3; solo, a side
+    is a seat).
 
     ``tricks_won`` are the seats' tricks; ``team_tricks`` the side's sum and
     ``counted_tricks`` those that count toward the contract; ``contract_points`` include a

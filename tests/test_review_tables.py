@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from spades_ai import Hand, Rules, deal, make_agent, score_hand
-from spades_ai.analysis.review import TABLE_TRICKS, review, seat_summary
+from spades_ai.analysis.review import TABLE_TRICKS, review, review_hands, seat_summary
 from spades_ai.cli import main
 from spades_ai.errors import TableError
 from spades_ai.seats import seats, side_of, sides
@@ -63,6 +63,14 @@ def test_review_values_equal_a_direct_call_of_the_solver(name):
         assert row.loss == row.best_value - row.value >= 0
     assert sorted(seat_summary(df).seat) == list(seats(rules))
     assert set(df.team) == set(sides(rules))
+
+
+def test_review_hands_names_every_side_of_plain_hands():
+    """Plain hands have no agents: each row's agent is its side's name, at three sides too
+    (the names once stopped at two: seat 2's rows raised IndexError)."""
+    hand = normal_hand(4, TABLES["3 solo"])
+    df = review_hands([hand], from_trick=13)
+    assert list(df.agent) == [f"side {k}" for k in df.team] and set(df.team) == {0, 1, 2}
 
 
 def test_more_tricks_the_command_and_errors_at_three_players(tmp_path, capsys):

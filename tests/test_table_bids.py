@@ -9,10 +9,12 @@ import pytest
 
 import spades_ai as sa
 from spades_ai.policies.normal import (
-    BID_CUSHION,
+    BID_LINE,
     EXPECTED_MAX,
-    PAIRS_BID_CUSHION,
-    bid_cushion,
+    NIL_EASED,
+    PAIRS_BID_LINE,
+    PAIRS_NIL_EASED,
+    bid_target,
     copy_share,
     count_tricks,
     estimate_tricks,
@@ -59,11 +61,11 @@ def test_four_players_in_pairs_count_as_the_four_player_count(rules):
     arr = rules.as_array()
     assert trick_table(arr) == four_players()
     assert nil_table(arr) == four_players_nil()
-    assert bid_cushion(4, True) == 0.0
     for row in deal_masks(3, 0, 50, rules):
         for m in row:
             h = U(rules.engine_mask(int(m)))
             assert table_tricks(h, arr) == estimate_tricks(h, arr)
+            assert bid_target(estimate_tricks(h, arr), 4, True) == estimate_tricks(h, arr)
             assert nil_safe_at(h, ZERO, ZERO, nil_table(arr), 1) == nil_safe(h)
 
 
@@ -171,14 +173,14 @@ def test_must_win_ruffs_more_and_loses_kings():
 def test_nil_chances_grow_with_the_seats_at_the_trick():
     """A king needs 3 low guards at four players, 5 at 3 (two rivals: the suit goes round
     often), one at 12 in pairs (eleven cards fall over it); the spades a nil may hold follow the
-    spades a seat is dealt."""
+    spades a seat is dealt (one more where a nil is eased, ``PAIRS_NIL_EASED``)."""
     kxx = hand_of("KH 3H 2H 5D 4D 3D 2C")
     kxxx = hand_of("KH 4H 3H 2H 5D 4D 3D 2C")
     kx = hand_of("KH 2H 5D 4D 3D 2C")
     three, five, twelve = (nil_table(table(p, t).as_array()) for p, t in [(3, "solo"), (5, "solo"), (12, "pairs")])
     assert not nil_safe(kxx) and nil_safe(kxxx) and not nil_safe_at(kxxx, ZERO, ZERO, three, 1)
     assert nil_safe_at(kx, ZERO, ZERO, twelve, 3) and not nil_safe(kx)
-    assert (three.max_spades, five.max_spades, twelve.max_spades) == (4, 2, 3)
+    assert (three.max_spades, five.max_spades, twelve.max_spades) == (4, 2, 4)
     # the queen of spades is nil-safe at 12 (six spades of the decks above it), never at four
     qs = hand_of("QS 2H 3H 4D")
     assert nil_safe_at(qs, ZERO, ZERO, twelve, 3) and not nil_safe(qs)
@@ -186,27 +188,62 @@ def test_nil_chances_grow_with_the_seats_at_the_trick():
 
 def test_a_side_ace_is_nil_safe_only_with_a_copy_out_and_guards():
     """With one deck an ace takes its trick when its suit is led to it; with two or three decks
-    another copy may fall first, so two low guards keep it under (at 8 and 12 in pairs)."""
+    another copy may fall first: two low guards keep it under at 8 solo, one where a nil is
+    eased (8 and 12 in pairs, a partner covering; 12 solo)."""
     axx, ax = hand_of("AH 3H 2H 5D 4D"), hand_of("AH 2H 5D 4D")
     eight, twelve = (nil_table(table(p, "pairs").as_array()) for p in (8, 12))
+    eight_solo, twelve_solo = (nil_table(table(p).as_array()) for p in (8, 12))
     assert four_players_nil().ace_guard == nil_table(table(3).as_array()).ace_guard == nil_table(table(5).as_array()).ace_guard
     assert not nil_safe(axx) and not nil_safe_at(axx, ZERO, ZERO, nil_table(table(3).as_array()), 1)
     assert nil_safe_at(axx, ZERO, ZERO, eight, 2) and nil_safe_at(axx, ZERO, ZERO, twelve, 3)
-    assert not nil_safe_at(ax, ZERO, ZERO, twelve, 3)
+    assert nil_safe_at(ax, ZERO, ZERO, eight, 2) and nil_safe_at(ax, ZERO, ZERO, twelve, 3)
+    assert nil_safe_at(ax, ZERO, ZERO, twelve_solo, 3) and not nil_safe_at(ax, ZERO, ZERO, eight_solo, 2)
+    assert nil_safe_at(axx, ZERO, ZERO, eight_solo, 2)
 
 
-def test_cushions_are_none_at_four_in_pairs_and_keep_bids_legal():
-    assert PAIRS_BID_CUSHION[4] == 0.0
-    assert (BID_CUSHION >= 0).all() and (PAIRS_BID_CUSHION >= 0).all() and BID_CUSHION.shape == PAIRS_BID_CUSHION.shape == (13,)
+@pytest.mark.parametrize("players,teams", [(6, "pairs"), (8, "pairs"), (10, "pairs"), (12, "pairs"), (12, "solo")])
+def test_an_eased_nil_holds_a_spade_more_and_a_guard_less(players, teams):
+    """Where a nil is eased (a partner covers it, or eleven cards fall on a trick) the nil test
+    is the table's own with one spade more, a top spade with two spades above it, and one low
+    guard less under a side ace or king (at least one)."""
+    rules = table(players, teams)
+    assert (PAIRS_NIL_EASED if teams == "pairs" else NIL_EASED)[players]
+    t = nil_table(rules.as_array())
+    seats, decks = players, rules.decks
+    assert t.max_spades == math.floor(13 * decks / seats + 0.25) + 1 and t.spades_over == 2
+    assert t.ace_guard == max(math.ceil(12 / (seats - 1)) - 1, 1) and t.king_guard == max(math.ceil(9 / (seats - 1)) - 1, 1)
+    assert t.queen_guard == math.ceil(6 / (seats - 1))
+
+
+def test_four_solo_bids_no_nil():
+    """Four solo: no partner covers a nil and three rivals' cards fall on each trick (Normal
+    made 37-50% of its nils there on the benchmark's deals): the nil test holds no hand."""
+    low = hand_of("2C 3C 4C 2D 3D 4D 2H 3H 4H 5H 6H 7H 8H")
+    assert nil_safe(low) and nil_table(table(4).as_array()).max_spades == -1
+    assert not nil_safe_at(low, ZERO, ZERO, nil_table(table(4).as_array()), 1)
+    assert nil_safe_at(low, ZERO, ZERO, nil_table(table(4, "pairs").as_array()), 1)
+
+
+def test_bid_lines_are_the_estimate_at_four_in_pairs_and_shade_big_counts():
+    """``bid_target`` is ``a + b * est``: at four in pairs ``est`` itself; elsewhere a slope
+    of at most one (a big count is bid further below itself than a small one), and a row with
+    slope one is a cushion (at most one trick below)."""
+    assert tuple(PAIRS_BID_LINE[4]) == (0.0, 1.0)
+    assert BID_LINE.shape == PAIRS_BID_LINE.shape == (13, 2)
+    for lines in (BID_LINE, PAIRS_BID_LINE):
+        assert ((lines[:, 1] > 0.5) & (lines[:, 1] <= 1.0)).all()
+        assert all(-1.0 <= a <= 0.0 for a, b in lines if b == 1.0)
+    assert bid_target(6.0, 3) == pytest.approx(1.0 + 0.7 * 6.0)
+    assert 6.0 - bid_target(6.0, 3) < 10.0 - bid_target(10.0, 3)
 
 
 def test_must_win_leaves_no_nil():
     """Under must win a nil bidder must beat the winning card whenever it can (the solo preset
     made 26% of Normal's nils on the benchmark's deals): Normal bids none there."""
     solo = nil_table(sa.Rules.load("solo").as_array())
-    assert solo.max_spades == -1 and nil_table(table(4).as_array()).max_spades == 3
+    assert solo.max_spades == -1 and nil_table(table(5).as_array()).max_spades == 2
     low = hand_of("2C 3C 4C 2D 3D 4D 2H 3H 4H")
-    assert nil_safe(low) and nil_safe_at(low, ZERO, ZERO, nil_table(table(4).as_array()), 1)
+    assert nil_safe(low) and nil_safe_at(low, ZERO, ZERO, nil_table(table(5).as_array()), 1)
     assert not nil_safe_at(low, ZERO, ZERO, solo, 1)
 
 
@@ -310,3 +347,76 @@ def test_the_four_player_nil_test_is_the_old_one(rules):
             assert nil_safe(U(levels[0]), U(levels[1]), U(levels[2])) == want
             if rules.four_in_pairs:
                 assert nil_safe_at(U(levels[0]), ZERO, ZERO, nil_table(arr), rules.decks) == want
+
+
+# == Normal's bids at the table (the kernel, through a hand's observation) ==================
+NORMAL = sa.make_agent("normal")
+
+
+def _first_bid_reference(obs) -> int:
+    """Normal's bid for the first seat to bid (no bid known, no bags), in plain Python: nil
+    with a hand nil-safe at the table and a count under 1.6, else the table's line
+    ``a + b * est`` rounded up from .4 (at least 1)."""
+    from spades_ai import kernels as K
+    from spades_ai.policies.normal import table_estimate
+
+    rules, hand = obs.rules, obs.engine_cards
+    arr = rules.as_array()
+    _, h2, h3 = K.own_copies(obs.public, hand)
+    pairs = rules.teams == "pairs"
+    est = table_estimate(table_tricks(hand, arr, h2, h3), rules.players, pairs)
+    if est < 1.6 and nil_safe_at(hand, h2, h3, nil_table(arr), rules.decks):
+        return 0
+    a, b = (PAIRS_BID_LINE if pairs else BID_LINE)[rules.players]
+    return max(1, math.floor(a + b * est + 0.6))
+
+
+@pytest.mark.parametrize("players,teams", [(3, "solo"), (4, "solo"), (5, "solo"), (6, "solo"), (8, "solo"), (6, "pairs"),
+                                           (8, "pairs"), (12, "pairs")])  # fmt: skip
+def test_the_first_bid_follows_the_tables_line_on_random_deals(players, teams):
+    """The first seat to bid (nothing to trim for) bids its count along the table's line
+    (``BID_LINE``, ``PAIRS_BID_LINE``) or nil, as the slow reference does, on random deals."""
+    from spades_ai.simulate import deal
+
+    rules = table(players, teams)
+    for i in range(40):
+        hand = sa.Hand(deal(100 + i, rules=rules), dealer=0, rules=rules)
+        obs = hand.observation()
+        assert NORMAL.bid(obs) == _first_bid_reference(obs), f"deal {100 + i}"
+
+
+def _after_partner_nil(rules, seed):
+    """A hand of ``rules`` at the bid of the partner of the first seat, after that seat's nil,
+    where the partner's cards are nil-safe at the table with a small count; None if ``seed``
+    deals none."""
+    from spades_ai.simulate import deal
+
+    hand = sa.Hand(deal(seed, rules=rules), dealer=rules.players - 1, rules=rules)
+    first = hand.to_act
+    hand.bid(0)
+    while hand.to_act != (first + rules.n_sides) % rules.players:
+        hand.bid(1)
+    obs = hand.observation()
+    return obs if _first_bid_reference(obs) == 0 else None
+
+
+@pytest.mark.parametrize("players", [4, 6, 12])
+def test_a_partnership_goes_double_nil_only_beyond_four(players):
+    """From six players in pairs a partner's nil does not stop a nil (the partnership's double
+    nil: Normal's nils make 76-91% there); at four in pairs Normal never bids nil after its
+    partner's (the partnership game's bids stay as they were)."""
+    rules = table(players, "pairs")
+    found = [obs for obs in (_after_partner_nil(rules, s) for s in range(200)) if obs is not None][:3]
+    assert found, "no nil-safe partner in 200 deals"
+    for obs in found:
+        assert (NORMAL.bid(obs) == 0) == (players > 4)
+
+
+def test_a_twelve_pairs_hand_bids_nil_with_an_ace_and_one_guard():
+    """At twelve in pairs the nil counts the table: a side ace with one low card under it and
+    a low spade is nil-safe (eleven cards fall on each trick, two more copies of the ace are
+    out, and the partner covers); at eight solo it still needs two low guards."""
+    ax = hand_of("AH 2H 5D 4D 3D 2C 3C 4C 5C 6C 7C 2S 3S")
+    assert nil_safe_at(ax, ZERO, ZERO, nil_table(table(12, "pairs").as_array()), 3)
+    assert not nil_safe_at(ax, ZERO, ZERO, nil_table(table(8).as_array()), 2)
+    assert not nil_safe(ax)

@@ -39,7 +39,7 @@ HARD_ROLLOUTS = 0
 CRAZY_WORLDS = 4096
 CRAZY_ROLLOUTS = 24_576
 #: ``solver_tricks``: the last tricks of every rollout are solved exactly (with every card of
-#: the world visible, both teams playing their best on Hard's utility; at a table other than
+#: the world visible, both sides playing their best on Hard's utility; at a table other than
 #: four in pairs the seat's side against every other seat, ``montecarlo.finishes``) instead of
 #: played by the rollout policy; a card chosen that late gets its exact value in each world. 0: none.
 #: Hard keeps 0: its best strength per millisecond within its 5 ms budget. Crazy finishes the

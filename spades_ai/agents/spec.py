@@ -2,9 +2,10 @@
 
 An ``AgentSpec`` holds a built-in name with its options, or a user agent's ``module:attribute``
 (the grammar is ``agents.grammar``), and the label the results call it by. A ``Partnership``
-is an entrant of two agents, ``"hard+normal"``: the first sits at the team's first seat (0 or
-1), the second at its partner's (2 or 3). Both are JSON-able, so a results folder records
-exactly which agents played.
+is an entrant of two agents, ``"hard+normal"``: the first sits at its side's first seat (side
+``k``'s is seat ``k``), the second at its partner's (``spades_ai.seats``: at four in pairs seats
+0 and 2, or 1 and 3). Both are JSON-able, so a results folder records exactly which agents
+played.
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ class AgentSpec:
         return (self,)
 
     def build_team(self) -> tuple:
-        """(the agent at the team's first seat, the agent at its partner's): one agent, twice."""
+        """(the agent at its side's first seat, the agent at its partner's): one agent, twice
+        (solo, the side's one seat takes the first). *Team* is the partnership game's side."""
         agent = self.build()
         return agent, agent
 
@@ -120,9 +122,9 @@ class AgentSpec:
 
 @dataclass(frozen=True)
 class Partnership:
-    """An entrant of two agents: ``first`` at the team's first seat (0 on team 0, 1 on team 1),
-    ``second`` at its partner's (2 or 3); ``label`` (by default ``first+second``) names the
-    pair in results.
+    """An entrant of two agents: ``first`` at its side's first seat (side ``k``'s is seat ``k``),
+    ``second`` at its partner's; ``label`` (by default ``first+second``) names the pair in
+    results.
 
     >>> p = parse_agent("hard+normal")
     >>> p.label, [m.label for m in p.members]
@@ -130,9 +132,9 @@ class Partnership:
     """
 
     first: AgentSpec
-    """The agent at seat 0 (team 0) or 1 (team 1)."""
+    """The agent at its side's first seat (at four in pairs 0 on side 0, 1 on side 1)."""
     second: AgentSpec
-    """The agent at seat 2 or 3, the first one's partner."""
+    """The agent at the first one's partner's seat (at four in pairs 2 or 3)."""
     label: str = ""
     """The partnership's name in results."""
 
@@ -157,7 +159,7 @@ class Partnership:
         return cls(first, second, d["label"])
 
 
-#: What a tournament seats as one team: one agent in both seats, or a partnership of two.
+#: What a tournament seats as one side: one agent in every seat of it, or a partnership of two.
 Entrant = AgentSpec | Partnership
 
 

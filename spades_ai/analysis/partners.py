@@ -8,7 +8,7 @@ round-robin in hands mode), and fits an additive model of the duplicate differen
     d(P vs Q, deal i) = v[P_a] + v[P_b] - v[Q_a] - v[Q_b] + noise
 
 where ``d`` is partnership P's points minus Q's over the deal's two tables, halved (the
-summary's ``diff``), and ``v[x]`` is what agent ``x`` adds to its team in points per deal, whoever
+summary's ``diff``), and ``v[x]`` is what agent ``x`` adds to its side in points per deal, whoever
 its partner. Values are fitted by least squares with ``sum(v) = 0`` (or ``v[reference] = 0``),
 so ``v[hard] - v[normal]`` is "Hard is worth that much more than Normal as a partner". Every
 pairing plays the same deals, so the deals' luck is shared between pairings: the intervals come
@@ -86,7 +86,7 @@ def partner_values(df: pd.DataFrame, *, reference: str | None = None, z: float =
     """Each agent's value as a partner from a hands-mode duplicate run of partnerships (the
     additive model of the module docstring), best first.
 
-    Columns: ``agent``, ``value`` (points per deal it adds to its team, summing to zero over the
+    Columns: ``agent``, ``value`` (points per deal it adds to its side, summing to zero over the
     agents, or relative to ``reference``), ``lo``, ``hi`` (the interval at ``z``, 95% by
     default), ``se``, ``seats`` (player-hands it sat) and ``deals`` (distinct deals). The fit's
     covariance is ``attrs["cov"]`` (agents in ``attrs["agents"]``), for differences between

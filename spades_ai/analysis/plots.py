@@ -26,7 +26,7 @@ def plot_rates(rates: pd.DataFrame, axes=None, label: str = "agent"):
     x = np.arange(len(names))
     bags = rates["bags_per_hand"].to_numpy(float)
     axes[0].bar(x, bags, yerr=[bags - rates["bags_lo"], rates["bags_hi"] - bags], capsize=4, color="tab:orange")
-    axes[0].set_ylabel("bags per side-hand (a team, or a player solo)")
+    axes[0].set_ylabel("bags per side-hand (a partnership, or a player solo)")
     axes[0].set_title("Bag rate (95% CI)")
     sets = 100 * rates["set_rate"].to_numpy(float)
     axes[1].bar(x, sets, yerr=[sets - 100 * rates["set_lo"], 100 * rates["set_hi"] - sets], capsize=4, color="tab:red")
@@ -73,7 +73,7 @@ def plot_rates_by_context(rates: pd.DataFrame, axes=None, label: str = "agent"):
         axes[1].bar(where, sets, width, yerr=[sets - 100 * rows["set_lo"].to_numpy(float), 100 * rows["set_hi"].to_numpy(float) - sets],
                     capsize=3, color=colour, label=name)
     ticks = [f"{n}\n({off:,} / {on:,} hands)" for n, off, on in zip(names, hands[False], hands[True])]
-    axes[0].set_ylabel("bags per side-hand (a team, or a player solo)")
+    axes[0].set_ylabel("bags per side-hand (a partnership, or a player solo)")
     axes[0].set_title(f"Bag rate, {words} or not (95% CI)")
     axes[1].set_ylabel("contracts set (% of contracts bid)")
     axes[1].set_title(f"Set rate, {words} or not (95% Wilson CI)")
@@ -152,4 +152,4 @@ def plot_bidding_leaderboard(board: pd.DataFrame, axes=None):
 
 def plot_partner_values(values: pd.DataFrame, ax=None):
     """Each agent's value as a partner (``analysis.partners.partner_values``), best on top."""
-    return plot_ladder(values, ax, value="value", unit="points per deal added to its team", title="Value as a partner")
+    return plot_ladder(values, ax, value="value", unit="points per deal added to its side", title="Value as a partner")

@@ -5,9 +5,9 @@ gives one row per judged decision:
 
 - ``judge="solver"``: exact values with every card visible (``spades_ai.solver.card_values``)
   for every card from trick ``from_trick`` (1..13, default 8: the last 6 tricks) on; a value
-  is the hand's point difference for the acting seat's team (its points minus the opponents',
-  bag penalties included) when both teams play on perfectly. With ``whole_deal=True``,
-  ``attrs["double_dummy"]`` holds the tricks NS (team 0) take with perfect play from the
+  is the hand's point difference for the acting seat's side (its points minus the opponents',
+  bag penalties included) when both sides play on perfectly. With ``whole_deal=True``,
+  ``attrs["double_dummy"]`` holds the tricks NS (side 0) take with perfect play from the
   opening lead, for the whole deal (``double_dummy``; four in pairs only).
   At every other table (3 to 12 players, solo or in pairs, copies of cards included) a value
   is the acting seat's side's points minus the mean of the other sides' points (``table_leaf``:
@@ -67,7 +67,7 @@ TABLE_TRICKS = {3: 6, 4: 6, 5: 5, 6: 4, 7: 4, 8: 3, 9: 2, 10: 2, 11: 2, 12: 2}
 
 @functools.lru_cache(maxsize=256)
 def points_leaf(rules, bids: tuple, blind: tuple, scores: tuple, bag_count: tuple) -> np.ndarray:
-    """``leaf[t0, t1, t2, t3]``: team 0's points minus team 1's for the hand finished with
+    """``leaf[t0, t1, t2, t3]``: side 0's points minus side 1's for the hand finished with
     seat s holding ``t_s`` tricks (every finish of 13 tricks; NaN elsewhere)."""
     leaf = np.full(LEAF_SHAPE, np.nan)
     r = rules.as_array()
@@ -142,11 +142,11 @@ def _row(decision, play_no, seat, side, trick, phase, action, values: dict) -> d
             "loss": values[best] - value, "values": {str(k): v for k, v in values.items()}}
 
 
-def solver_values(hand: Hand, leaf_team0: np.ndarray) -> dict:
-    """The solver judge at the seat to act of ``hand``: ``{card: value to its team}``."""
+def solver_values(hand: Hand, leaf_side0: np.ndarray) -> dict:
+    """The solver judge at the seat to act of ``hand``: ``{card: value to its side}``."""
     seat = hand.to_act
-    team = side_of(seat, hand.rules)
-    return card_values([hand.cards(s) for s in seats(hand.rules)], hand.leader, leaf_team0 if team == 0 else -leaf_team0, team,
+    side = side_of(seat, hand.rules)
+    return card_values([hand.cards(s) for s in seats(hand.rules)], hand.leader, leaf_side0 if side == 0 else -leaf_side0, side,
                        tricks_won=hand.tricks_won, trick=[c for _, c in hand.current_trick], rules=hand.rules,
                        spades_broken=hand.spades_broken)  # fmt: skip
 
@@ -236,7 +236,7 @@ def _solver_rows(hand: Hand, from_trick: int) -> list[dict]:
 
 
 def _opening_double_dummy(hand: Hand) -> int:
-    """Tricks NS (team 0) take from the opening lead with every card visible."""
+    """Tricks NS (side 0) take from the opening lead with every card visible."""
     leader = hand.plays[0][0]
     rules = hand.rules
     unpassed = [None] * rules.players
@@ -288,17 +288,17 @@ def seat_summary(df: pd.DataFrame) -> pd.DataFrame:
 
 def review_hands(hands, judge: str = "solver", *, from_trick: int | None = None, agent=None) -> pd.DataFrame:
     """``review`` of many hands in one frame, with ``hand`` (a running number), ``deal_no``,
-    ``table`` and ``agent`` (the acting seat's team's agent) columns added. ``hands``: the
+    ``table`` and ``agent`` (the acting seat's side's agent) columns added. ``hands``: the
     hands of a results folder as ``spades_ai.table.replay.run_hands`` reads them (each with
-    ``record``, ``agents`` by team and ``where``), or plain ``Hand`` objects (``agent``:
-    ``team 0`` / ``team 1``). A results folder, both tables:
+    ``record``, ``agents`` by side and ``where``), or plain ``Hand`` objects (``agent``:
+    ``side 0``, ``side 1``, ... at any table). A results folder, both tables:
     ``loss_table(review_hands(run_hands(path, table=0) + run_hands(path, table=1)))``.
     """
     frames = []
     for item in hands:
         hand = item if isinstance(item, Hand) else Hand.from_record(item.record)
         where = getattr(item, "where", None) or {}
-        agents = getattr(item, "agents", None) or ("team 0", "team 1")
+        agents = getattr(item, "agents", None) or tuple(f"side {k}" for k in sides(hand.rules))
         df = review(hand, judge, from_trick=from_trick, agent=agent)
         df.insert(0, "hand", len(frames))
         df.insert(1, "deal_no", where.get("deal_no"))

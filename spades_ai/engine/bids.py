@@ -59,7 +59,7 @@ def legal_bids(seat, hand, pub, rules):
                 mask |= np.int64(1) << n_spades
         return mask
     if preset == BID_SUICIDE:
-        # Each team ends with at least one nil: the first partner bids nil or a number >= 4,
+        # Each side ends with at least one nil: the first partner bids nil or a number >= 4,
         # the second must bid nil after a number and may bid either after a nil (double nil).
         numbers = _from(max(4, min_bid), each)
         if partner_bid > 0:

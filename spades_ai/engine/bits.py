@@ -50,6 +50,9 @@ FULL_DECK = U64((1 << 52) - 1)  # the 52 card ids: the engine's deck under the d
 #: Every bit a card can occupy under some rules (the deck of a hand is ``Rules.as_array()[R_DECK]``).
 ALL_CARDS = U64((1 << 56) - 1)
 NON_SPADES = U64((1 << 39) - 1)
+#: The suits, ``0 .. N_SUITS - 1``: 0 clubs, 1 diamonds, 2 hearts, 3 spades (loop over suits with
+#: ``range(N_SUITS)``, never a bare 4, which reads as four seats).
+N_SUITS = 4
 #: SUIT_MASK[s] holds the bits of suit s (0 clubs, 1 diamonds, 2 hearts, 3 spades: the lane).
 SUIT_MASK = np.array([CLUBS, DIAMONDS, HEARTS, SPADES], dtype=np.uint64)
 #: LANE_MASK[bit // 13]: the suit mask of a bit (index 4 covers the extra trumps, bits 52..55).

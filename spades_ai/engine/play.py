@@ -5,8 +5,9 @@ A trick's winner is the highest spade on it, else its highest card of the led su
 the cards of that card's lane above it plus, when it is not a spade, every spade. That mask is
 must win's filter (``R_MUST_WIN``: the legal cards that beat the card now winning, when there
 are any; the leader is free). The public state keeps the card now winning as each card is
-played (``state.apply_card``); the random playouts and the four-seat solver find a trick's
-winner once, from the union of its cards (``winning_offset``).
+played (``state.apply_card``); the random playouts find a trick's winner once, from the union
+of its cards (``winning_bit``), and the partnership solver's four-card tricks by
+``winning_offset``.
 """
 
 
@@ -88,7 +89,8 @@ def winning_bit(trick, led):
 
 @kernel
 def winning_offset(c0, c1, c2, c3):
-    """Offset from the leader (0..3) of the winner of the trick ``c0 c1 c2 c3`` (in play order)."""
+    """Offset from the leader (0..3) of the winner of the four-card trick ``c0 c1 c2 c3`` (in play
+    order): the partnership solver's fast path (``engine.solver``, four in pairs)."""
     w = winning_bit(c0 | c1 | c2 | c3, suit_mask_of(c0))
     return np.int64(w == c1) + 2 * np.int64(w == c2) + 3 * np.int64(w == c3)
 

@@ -1,8 +1,9 @@
 """The seats and sides of a table, in the kernels: the rules array's table slots read by name.
 
 The same vocabulary as ``spades_ai.seats`` (which documents it), over ``Rules.as_array()``:
-write these instead of ``4``, ``% 4``, ``& 3``, ``seat & 1`` or ``seat ^ 2``. ``partner`` is
--1 solo. ``next_seat`` and ``side_of`` step without a division.
+write these instead of arithmetic for four seats (a seat count of four, a remainder by four, a
+side by parity, a partner two seats on). ``partner`` is -1 solo. ``next_seat`` and ``side_of``
+step without a division.
 
 Each reads the rules array once, before any branch: these are inlined into the self-play loops,
 where an array read under a branch costs numba's reference counting on every card.

@@ -17,7 +17,7 @@ left, then ``E`` tricks, the match score and bag count at 0. With ``episode="mat
 whole match (``interop.episode``): hand after hand, each dealt by chance nodes, the scores and
 bags carried and the dealer moving left, until a side wins by the rules (``target_score``,
 ``loss_threshold``, ``max_hands``).
-Returns: in a hand, each player gets its side's points for the hand (its team's in pairs, its
+Returns: in a hand, each player gets its side's points for the hand (its partnership's in pairs, its
 own solo: ``Hand.result().points``, bag penalties included), 1.0 per point: a made bid of 4 is
 40.0 (plus 1.0 per bag), a made nil +100.0; general-sum, the sides' points are independent. In a
 match, +1.0 to each player of the winning side and -1.0 / (sides - 1) to the others (zero-sum);

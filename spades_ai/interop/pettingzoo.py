@@ -23,7 +23,7 @@ and 2, 1 and 3; in pairs seat s and s + N/2; solo every seat is its own side), p
 ``s`` (the same cards as ``spades_ai.deal(s, 0)`` and our tournaments), the next resets deals 1,
 2, ... of it; the dealer is ``dealer`` (default 0), or with ``dealer=None`` it rotates with the
 deal (deal i: dealer i % N). Rewards: 0 until the hand is over, then each agent gets its side's
-points for the hand (its team's in pairs, its own solo: ``Hand.result().points``, bag penalties
+points for the hand (its partnership's in pairs, its own solo: ``Hand.result().points``, bag penalties
 included), 1.0 per point.
 
 ``episode="match"``: an episode is a whole match (``spades_ai.interop.episode``): hand after
@@ -64,8 +64,8 @@ are ``observation_layout(rules).fields``)::
        541    4  dealer         one-hot dealer seat
        545    1  spades_broken  1 once a spade has been played
        546   16  voids          seat x suit (C D H S): 1 once the seat has shown it holds none
-       562    2  scores         match scores before the hand, (own team, other team) / 1000, in [-1, 1]
-       564    2  bag_counts     match bag counts before the hand, (own team, other team) / bag_limit
+       562    2  scores         match scores before the hand, (own side, other side) / 1000, in [-1, 1]
+       564    2  bag_counts     match bag counts before the hand, (own side, other side) / bag_limit
        566    1  trick_no       tricks finished / 13
 
 Every entry is in [0, 1] except the scores ([-1, 1]); the scores and bag counts are the match's

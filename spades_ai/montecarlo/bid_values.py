@@ -6,8 +6,10 @@ before the bid (``models.features.bid_features``) and, for each candidate of the
 (``models.replay.value_candidate``: Normal's number bid moved by each of ``VALUE_SHIFTS``, then
 nil where it is legal and Normal's estimate is below ``explore.NIL_TRIAL_BELOW``; NaN for a bid
 not tried), the seat's side's margin when it bids it and Normal finishes the hand from there
-(``team_margin`` / ``VALUE_SCALE``), averaged over up to ``worlds`` deals of the cards the seat
-does not see. The bidding then goes on with Normal's own bid.
+(``side_margin`` / ``VALUE_SCALE``), averaged over up to ``worlds`` deals of the cards the seat
+does not see. The bidding then goes on with Normal's own bid. It plays the learned models' one
+table, four in pairs (``encoding.check_rules`` refuses the rest), so its arrays hold four seats
+and two sides.
 
 The first world is the deal's own cards, the hands the earlier bids were made on: one draw from
 exactly what the seat should average over. The others are dealt anew by Hard's and Crazy's
@@ -42,6 +44,7 @@ from spades_ai.engine.bids import legal_bids
 from spades_ai.engine.bits import U64
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.score import F_CONTRACT_POINTS, F_NEW_BAGS, F_NIL_POINTS, N_FIELDS, bag_cost, score_hand_kernel
+from spades_ai.engine.seats import side_of
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BAGS,
@@ -91,8 +94,8 @@ def normal_finish(pub, hands, rules):
 
 
 @kernel
-def team_margin(pub, rules, team, sheet, nil_out):
-    """A finished hand's worth to ``team``: its points minus the other team's, each team's bags
+def side_margin(pub, rules, side, sheet, nil_out):
+    """A finished hand's worth to ``side``: its points minus the other side's, each side's bags
     at their real cost (``1 - bag_penalty / bag_limit`` a bag, as ``models.replay.V_TEAM``)."""
     zeros = np.zeros(2, dtype=np.int64)
     score_hand_kernel(
@@ -109,12 +112,12 @@ def team_margin(pub, rules, team, sheet, nil_out):
     v = np.zeros(2)
     for t in range(2):
         v[t] = sheet[t, F_CONTRACT_POINTS] + bag * sheet[t, F_NEW_BAGS] + sheet[t, F_NIL_POINTS]
-    return v[team] - v[1 - team]
+    return v[side] - v[1 - side]
 
 
 @kernel
 def world_margins(pub, seat, world, candidates, rules, out):
-    """``out[k]``: the margin / ``VALUE_SCALE`` to ``seat``'s team when it bids
+    """``out[k]``: the margin / ``VALUE_SCALE`` to ``seat``'s side when it bids
     ``candidates[k]`` in ``world`` (four hands) and Normal finishes; NaN where the candidate
     is -1 (no bid)."""
     sim = np.empty(N_PUBLIC, dtype=np.int64)
@@ -129,7 +132,7 @@ def world_margins(pub, seat, world, candidates, rules, out):
         sim_hands[:] = world
         apply_bid(sim, sim_hands, np.int64(candidates[k]), False, rules)
         normal_finish(sim, sim_hands, rules)
-        out[k] = team_margin(sim, rules, seat & 1, sheet, nil_out) / VALUE_SCALE
+        out[k] = side_margin(sim, rules, side_of(seat, rules), sheet, nil_out) / VALUE_SCALE
 
 
 @kernel

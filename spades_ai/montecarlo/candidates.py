@@ -6,7 +6,7 @@ set (``play_candidates``); ``candidate_bids`` are the bids a search weighs.
 
 import numpy as np
 
-from spades_ai.engine.bits import ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
+from spades_ai.engine.bits import N_SUITS, ONE, SUIT_MASK, U64, ZERO, lowest_bit, lowest_index, popcount, suit_of
 from spades_ai.engine.copies import levels_diff, levels_sum
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.state import P_DECK, P_DECK2, P_DECK3, P_PLAYED, P_PLAYED2, P_PLAYED3, P_TRICK, P_TRICK_LEN
@@ -19,7 +19,7 @@ def distinct_cards(legal, hand, played):
     under the rules, e.g. a deuce moved to the trump lane, belongs in ``played``.)"""
     out = ZERO
     gone = hand | played
-    for s in range(4):
+    for s in range(N_SUITS):
         m = legal & SUIT_MASK[s]
         prev = ZERO
         while m != ZERO:

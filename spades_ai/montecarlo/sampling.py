@@ -6,7 +6,7 @@ table of any number of seats.
 Counting works suit by suit. With ``K`` other seats (every seat but the observer) holding
 ``need[0..K-1]`` cards and ``u[s]`` unseen cards of suit ``s``, a deal is a choice, for each
 suit, of how many of its cards each seat gets (``x_0 + ... + x_{K-1} = u[s]``, with
-``lo[k, s] <= x_k <= hi[k, s]``) and then which ones. The state after suits ``s..3`` is the
+``lo[k, s] <= x_k <= hi[k, s]``) and then which ones. The state after suits ``s .. N_SUITS - 1`` is the
 number of cards ``a_k`` each of the first ``K - 1`` seats takes from them (the last seat takes the
 rest), and the number of deals of those suits that leave that state is::
 
@@ -62,7 +62,7 @@ from numba import types
 from numba.extending import overload
 
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
-from spades_ai.engine.bits import SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
+from spades_ai.engine.bits import N_SUITS, SPADES, SUIT_MASK, U64, ZERO, popcount, select_bit
 from spades_ai.engine.copies import give_to, levels_diff, size_of, take_from, take_one
 from spades_ai.engine.rng import below, below64, next_u64
 from spades_ai.engine.seats import cards_each, n_seats, next_seat, partner
@@ -83,7 +83,7 @@ EXACT_LIMIT = 2.0**62
 #: four players need (three hidden seats of 13 cards: 14 x 14); beyond (five players: up to
 #: 11**3), exchangeable seats are merged, which costs far less where there are any.
 MAX_STATES = 14 * 14
-#: The most states a suit's table may have (``(5, states)`` entries, 168 MB at this size): beyond,
+#: The most states a suit's table may have (``(N_SUITS + 1, states)`` entries, 168 MB at this size): beyond,
 #: counting is refused. Merged seats stay far below (twelve players' midgames: tens of thousands);
 #: seats whose spades a bid revealed are never merged, which at eight players and more reaches it.
 MAX_TABLE = 1 << 22
@@ -177,16 +177,16 @@ def constraints_with_copies(pub, seat, hand, rules):
         unseen[2] = u3
     others = np.empty(k_hidden, dtype=np.int64)
     need = np.empty(k_hidden, dtype=np.int64)
-    lo = np.zeros((k_hidden, 4), dtype=np.int64)
-    hi = np.empty((k_hidden, 4), dtype=np.int64)
+    lo = np.zeros((k_hidden, N_SUITS), dtype=np.int64)
+    hi = np.empty((k_hidden, N_SUITS), dtype=np.int64)
     o = seat
     for k in range(k_hidden):
         o = next_seat(o, rules)
         others[k] = o
         b1, b2, b3 = U64(pub[P_PLAYED_BY + o]), U64(pub[P_PLAYED_BY2 + o]), U64(pub[P_PLAYED_BY3 + o])
         need[k] = cards_each(rules) - size_of(b1, b2, b3) - np.int64(popcount(known[o]))
-        for s in range(4):
-            void = (pub[P_VOIDS] >> (4 * o + s)) & 1 == 1
+        for s in range(N_SUITS):
+            void = (pub[P_VOIDS] >> (N_SUITS * o + s)) & 1 == 1
             hi[k, s] = 0 if void else MAX_SUIT
         count = revealed_spades(pub, o, rules)
         if count >= 0:
@@ -328,19 +328,19 @@ def _in_suit(unseen, s):
 @kernel
 def _suit_sizes(unseen):
     """``(u, rem)``: the unseen physical cards of each suit (``unseen`` as copy levels), and of
-    suits ``s..3`` (``rem[4] = 0``)."""
-    u = np.empty(4, dtype=np.int64)
-    rem = np.zeros(5, dtype=np.int64)
-    for s in range(4):
+    suits ``s .. N_SUITS - 1`` (``rem[N_SUITS] = 0``)."""
+    u = np.empty(N_SUITS, dtype=np.int64)
+    rem = np.zeros(N_SUITS + 1, dtype=np.int64)
+    for s in range(N_SUITS):
         u[s] = _in_suit(unseen, s)
-    for s in range(3, -1, -1):
+    for s in range(N_SUITS - 1, -1, -1):
         rem[s] = rem[s + 1] + u[s]
     return u, rem
 
 
 @kernel
 def _fill_counts(f, unseen, need, lo, hi):
-    """Fill ``f`` (zeros, int64 or float64, ``(5, states)``) as the module docstring says
+    """Fill ``f`` (zeros, int64 or float64, ``(N_SUITS + 1, states)``) as the module docstring says
     (``unseen`` as copy levels)."""
     u, rem = _suit_sizes(unseen)
     stride, size = _strides(need)
@@ -348,8 +348,8 @@ def _fill_counts(f, unseen, need, lo, hi):
     p = m - 1  # the splits of a suit: an odometer over seats 0..p-1, a loop over seat p
     a = np.empty(m, dtype=np.int64)
     x = np.empty(m, dtype=np.int64)
-    f[4, 0] = 1
-    for s in range(3, -1, -1):
+    f[N_SUITS, 0] = 1
+    for s in range(N_SUITS - 1, -1, -1):
         a[:] = 0
         for idx in range(size):
             if idx > 0:  # the next state: count up in mixed radix, seat m - 1 fastest
@@ -387,14 +387,14 @@ def count_worlds_kernel(unseen, need, lo, hi):
     """The table ``f`` (see the module docstring) in exact int64: ``f[0, -1]`` is the number of
     consistent deals (0 if none), physical deals with copies (``unseen`` a mask or copy levels).
     Exact when ``counts_fit(unseen, need)``; else see ``count_worlds_float``."""
-    return _fill_counts(np.zeros((5, _table_size(need)), dtype=np.int64), as_levels(unseen), need, lo, hi)
+    return _fill_counts(np.zeros((N_SUITS + 1, _table_size(need)), dtype=np.int64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
 def count_worlds_float(unseen, need, lo, hi):
     """``count_worlds_kernel`` in float64, for the positions it cannot count in int64 (each
     entry to a relative 2**-52 or so)."""
-    return _fill_counts(np.zeros((5, _table_size(need)), dtype=np.float64), as_levels(unseen), need, lo, hi)
+    return _fill_counts(np.zeros((N_SUITS + 1, _table_size(need)), dtype=np.float64), as_levels(unseen), need, lo, hi)
 
 
 @kernel
@@ -468,13 +468,13 @@ def _deal_world(state, f, unseen, others, need, lo, hi, hands, n, stride, a, x, 
     for k in range(m + 1):
         for lv in range(decks):
             hands[lv * n + others[k]] = ZERO
-    for s in range(4):
+    for s in range(N_SUITS):
         s1 = unseen[0] & SUIT_MASK[s]
         s2 = unseen[1] & SUIT_MASK[s] if decks > 1 else ZERO
         s3 = unseen[2] & SUIT_MASK[s] if decks > 2 else ZERO
         us = size_of(s1, s2, s3)
         c = 0
-        for t in range(s, 4):
+        for t in range(s, N_SUITS):
             c += _in_suit(unseen, t)
         for k in range(m):
             c -= a[k]
@@ -548,7 +548,7 @@ def seat_groups(need, lo, hi, merge):
     free = np.empty(k_hidden, dtype=np.bool_)
     for k in range(k_hidden):
         free[k] = merge
-        for s in range(4):
+        for s in range(N_SUITS):
             if lo[k, s] != 0 or 0 < hi[k, s] < need[k]:
                 free[k] = False
     n_groups = 0
@@ -557,7 +557,7 @@ def seat_groups(need, lo, hi, merge):
         if free[k]:
             for j in range(k):
                 same = free[j]
-                for s in range(4):
+                for s in range(N_SUITS):
                     same = same and (hi[j, s] == 0) == (hi[k, s] == 0)
                 if same:
                     group[k] = group[j]
@@ -578,8 +578,8 @@ def seat_groups(need, lo, hi, merge):
         for k in range(k_hidden):
             group[k] = rank[group[k]]
     gneed = np.zeros(n_rows, dtype=np.int64)
-    glo = np.zeros((n_rows, 4), dtype=np.int64)
-    ghi = np.zeros((n_rows, 4), dtype=np.int64)
+    glo = np.zeros((n_rows, N_SUITS), dtype=np.int64)
+    ghi = np.zeros((n_rows, N_SUITS), dtype=np.int64)
     seats = np.zeros(n_rows, dtype=np.int64)
     for k in range(k_hidden):
         g = group[k]
@@ -588,7 +588,7 @@ def seat_groups(need, lo, hi, merge):
         glo[g] = lo[k]
         ghi[g] = hi[k]
     for g in range(n_rows):
-        for s in range(4):
+        for s in range(N_SUITS):
             if seats[g] > 1 and ghi[g, s] > 0:
                 ghi[g, s] = max(ghi[g, s], gneed[g])  # a merged group holds any number of a suit
     return group, gneed, glo, ghi

@@ -86,23 +86,23 @@ def choosers(seat, rules, mode):
     n = n_seats(rules)
     column = np.zeros(n, dtype=np.int64)
     sign = np.ones(n)
-    team = side_of(seat, rules)
+    side = side_of(seat, rules)
     for p in range(n):
         if mode == UTILITY_VECTOR:
             column[p] = side_of(p, rules)
-        elif side_of(p, rules) != team:
+        elif side_of(p, rules) != side:
             sign[p] = -1.0
     return column, sign
 
 
 @kernel
-def tree_rewards(sim, rules, team, mode, sheet, nil_out, out):
+def tree_rewards(sim, rules, side, mode, sheet, nil_out, out):
     """The finished world ``sim``'s reward into ``out``: every side's (``utility_vector``) with
-    ``UTILITY_VECTOR``, else ``team``'s ``utility`` read as ``mode`` in ``out[0]``."""
+    ``UTILITY_VECTOR``, else ``side``'s ``utility`` read as ``mode`` in ``out[0]``."""
     if mode == UTILITY_VECTOR:
         utility_vector(sim, rules, sheet, nil_out, out)
     else:
-        out[0] = utility(sim, rules, team, sheet, nil_out, mode)
+        out[0] = utility(sim, rules, side, sheet, nil_out, mode)
 
 
 @kernel
@@ -166,7 +166,7 @@ def tree_search(pub, seat, hand, rules, worlds, order, exploration, state, mode=
     tree[0, :] = 0
     tree[0, NODE_PARENT] = tree[0, NODE_CARD] = tree[0, NODE_MOVER] = tree[0, NODE_CHILD] = tree[0, NODE_NEXT] = -1
     n_nodes = 1
-    team = side_of(seat, rules)
+    side = side_of(seat, rules)
     column, sign = choosers(seat, rules, mode)
     sim = np.empty(N_PUBLIC, dtype=np.int64)
     hs = np.empty(hand_slots(rules), dtype=np.uint64)
@@ -199,7 +199,7 @@ def tree_search(pub, seat, hand, rules, worlds, order, exploration, state, mode=
             depth += 1
             apply_card(sim, hs, tree[node, NODE_CARD], rules)
         rollout(sim, hs, rules)
-        tree_rewards(sim, rules, team, mode, sheet, nil_out, reward)
+        tree_rewards(sim, rules, side, mode, sheet, nil_out, reward)
         for d in range(depth):
             tree[path[d], NODE_VISITS] += 1
             for k in range(len(reward)):

@@ -19,7 +19,7 @@ from spades_ai.engine.seats import n_decks, n_seats, next_seat, partner
 from spades_ai.engine.state import P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, PHASE_PLAYING
 from spades_ai.montecarlo.reading import play_log_likelihood
 from spades_ai.montecarlo.sampling import revealed_spades
-from spades_ai.policies.normal import bid_cushion, nil_safe_at, nil_table, table_estimate, table_tricks
+from spades_ai.policies.normal import bid_target, nil_safe_at, nil_table, table_estimate, table_tricks
 
 BID_SIGMA = 1.2
 #: Bid-aware weights keep at least this many effective worlds (or a quarter of them).
@@ -29,7 +29,7 @@ MIN_EFFECTIVE_WORLDS = 32.0
 def bid_log_likelihood(bid, hand, rules, paired=False, hand2=ZERO, hand3=ZERO):
     """log P(bid | hand) under the bidding model: Normal's count for the table with Gaussian
     noise, as Normal bids there (``normal.table_tricks`` on the four-player scale,
-    ``table_estimate``, less its ``bid_cushion``; ``paired``: the bidder has a partner), every
+    ``table_estimate``, along its ``bid_target``; ``paired``: the bidder has a partner), every
     copy of a card counted (``hand2``, ``hand3``: the hand's levels with several decks); a nil
     asks for a hand nil-safe at the table (``nil_table``). At four players in pairs the
     four-player count and nil test themselves."""
@@ -38,7 +38,7 @@ def bid_log_likelihood(bid, hand, rules, paired=False, hand2=ZERO, hand3=ZERO):
     if bid == 0:
         safe = nil_safe_at(hand, hand2, hand3, nil_table(rules), n_decks(rules))
         return np.log(0.9) if safe and est < 2.0 else np.log(0.03)
-    d = (bid - 0.1 - (est - bid_cushion(seats, paired))) / BID_SIGMA
+    d = (bid - 0.1 - bid_target(est, seats, paired)) / BID_SIGMA
     return -0.5 * d * d
 
 

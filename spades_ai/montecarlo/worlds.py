@@ -228,7 +228,7 @@ def world_weights(obs: Observation, worlds: np.ndarray, play_noise: float | None
 def decision_values(agent, obs: Observation) -> tuple[Card | int, dict]:
     """The action a Monte Carlo agent (Hard, Crazy, or either with another ``rollout=``) takes
     at ``obs``, and the value it gives every legal card or bid: its weighted mean over the
-    worlds of the search (points to the seat's team, bags at their cost, ``utility``), the
+    worlds of the search (points to the seat's side, bags at their cost, ``utility``), the
     very numbers its choice is made from. Cards of equal value share a value; a bid outside
     the candidates it weighs, and every action of a decision with one candidate (nothing is
     searched), is NaN. A blind-nil question (``obs.blind_decision``) is not asked here.

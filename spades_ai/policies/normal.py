@@ -4,7 +4,8 @@ Bidding counts sure and likely tricks: aces, guarded kings and queens, high and 
 and ruffs from voids, singletons and doubletons with spades to spare. It trims the bid when the
 partner already bid high or the table has overbid, bids up when its team is close to the bag
 limit, and bids nil with a safe hand (no ace, no high or long spades, no unguarded honour),
-never after its partner's nil. Under ``closed_bidding`` it reads no other bid.
+never after its partner's nil at four players (from six, a partnership may go double nil).
+Under ``closed_bidding`` it reads no other bid.
 
 Blind nil (when the rules allow it): only far behind late in the match, when a safe game
 will not catch up: the team trails by at least ``BLIND_TRAIL`` (150) points, the opponents are
@@ -33,7 +34,8 @@ that no rival ruffs first, a top card with copies out shares its trick with them
 (``copy_share``), a spade honour needs a guard for every copy above it, and under must win short
 suits ruff more and kings and queens fall more. Its nil needs the guards the seats at a trick
 call for (``nil_table``). The count is mapped onto the four-player line (``TABLE_TRICKS``) and
-bid ``BID_CUSHION`` below it, a set costing ten a trick of the contract and a bag one.
+bid along the table's ``BID_LINE`` (``bid_target``): below it, and further below for a big
+count than a small one, a set costing ten a trick of the contract and a bag one.
 
 At every table (``kernels.n_seats``): the opponents are every seat of the other sides, the
 partner's part (covering a nil, a partner's sure winner, the partner's bid) is played only
@@ -61,7 +63,7 @@ from spades_ai.policies.tactics import (
     rank_of,
     winners_over,
 )
-from spades_ai.kernels import NIL_BIT, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
+from spades_ai.kernels import N_SUITS, NIL_BIT, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, popcount
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 
 # rank indexes
@@ -96,13 +98,43 @@ PAIRS_TABLE_TRICKS = np.array([(0.0, 1.0)] * 6 + [
     (0.0, 1.0),
     (0.31, 0.76),
 ])  # fmt: skip
-#: The tricks Normal bids below its estimate (on the four-player scale) at each table size,
-#: solo (rows by players): more cards a seat or more rivals spread the tricks a count takes,
-#: and a set costs ten a trick of the contract where a trick over costs one (the rows are tuned
-#: on the bidding benchmark, ``experiments/bidding_N.toml``).
-BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.8, 0.3, 0.1, 0.0, 0.4, 0.4, 0.5, 0.4, 0.4, 0.4])
-#: The same in pairs (four players in pairs: none, the partnership game's own bids).
-PAIRS_BID_CUSHION = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.0, 0.7, 0.0, 0.7, 0.0, 0.7])
+#: Normal's bid at each table size, solo (rows by players): ``a + b * est`` of its estimate
+#: ``est`` on the four-player scale, bid to the nearest trick (``bid_target``). The self-play
+#: lines above overstate the slope (a seat that bids more fights for more tricks), so where the
+#: slope is under one a big count is bid further below itself than a small one; a set costs ten
+#: a trick of the contract where a trick over costs one. Tuned on the bidding benchmark
+#: (``experiments/bidding_N.toml``, tuning seed 2027; rows with slope one are a plain cushion).
+BID_LINE = np.array([
+    (0.0, 1.0), (0.0, 1.0), (0.0, 1.0),
+    (1.0, 0.7),
+    (0.4, 0.8),
+    (0.3, 0.8),
+    (0.4, 0.8),
+    (-0.4, 1.0),
+    (0.5, 0.7),
+    (-0.5, 1.0),
+    (-0.4, 1.0),
+    (-0.4, 1.0),
+    (-0.4, 1.0),
+])  # fmt: skip
+#: The same in pairs (four players in pairs: ``est`` itself, the partnership game's own bids).
+PAIRS_BID_LINE = np.array([(0.0, 1.0)] * 6 + [
+    (0.8, 0.7),
+    (0.0, 1.0),
+    (0.8, 0.7),
+    (0.0, 1.0),
+    (-0.7, 1.0),
+    (0.0, 1.0),
+    (-0.7, 1.0),
+])  # fmt: skip
+#: Whether a nil at each table size may be looser (solo; rows by players): one spade more, a
+#: top spade with two spades above it and one low guard less under a side ace or king (at
+#: least one). At twelve eleven cards fall on every trick: a nil there makes 80% of hands
+#: even so, every seat bidding so (``nil_table``; the rows are chosen on the bidding benchmark).
+NIL_EASED = np.array([False] * 12 + [True])
+#: The same in pairs: a partner covers the nil (from six players: a partner's nil does not
+#: stop one, ``normal_bid``).
+PAIRS_NIL_EASED = np.array([False] * 6 + [True, False, True, False, True, False, True])
 #: ... with the opponents this close to the target.
 BLIND_LATE = 150
 
@@ -202,13 +234,19 @@ def trick_table(rules):
 def nil_table(rules):
     """Normal's ``NilTable`` at the table of ``rules``: the spades a seat holds on average, and
     guards that shrink as more seats play to each trick (more cards to fall over a low one);
-    a side ace only with a copy of it out (one may fall first); none under must win.
+    a side ace only with a copy of it out (one may fall first); none under must win, nor at
+    four solo (no partner covers it, and three rivals' cards fall on a trick: Normal made 37-50%
+    of its nils there); looser where ``NIL_EASED`` (``PAIRS_NIL_EASED``) says.
     ``four_players_nil()`` at four players in pairs."""
     seats, decks, must = K.n_seats(rules), K.n_decks(rules), K.must_win(rules)
+    pairs = K.n_sides(rules) < seats
     # under must win a nil must beat the winning card whenever it can: no hand is safe
-    spades = -1 if must else np.int64(np.floor(13 * decks / seats + 0.25))
+    spades = -1 if must or (seats == 4 and not pairs) else np.int64(np.floor(13 * decks / seats + 0.25))
     ace = NO_NIL_ACE if decks == 1 else np.int64(np.ceil(12.0 / (seats - 1)))
-    return NilTable(spades, 4, ace, np.int64(np.ceil(9.0 / (seats - 1))), np.int64(np.ceil(6.0 / (seats - 1))))
+    king, queen = np.int64(np.ceil(9.0 / (seats - 1))), np.int64(np.ceil(6.0 / (seats - 1)))
+    if (PAIRS_NIL_EASED if pairs else NIL_EASED)[seats] and spades >= 0:
+        return NilTable(spades + 1, 2, max(ace - 1, 1) if ace != NO_NIL_ACE else ace, max(king - 1, 1), queen)
+    return NilTable(spades, 4, ace, king, queen)
 
 
 @inline_kernel
@@ -340,10 +378,12 @@ def table_estimate(est, seats, pairs=False):
 
 
 @inline_kernel
-def bid_cushion(seats, pairs=False):
-    """The tricks Normal keeps below its estimate at a table of ``seats`` (``BID_CUSHION``, in
-    ``pairs`` ``PAIRS_BID_CUSHION``): none at four players in pairs."""
-    return PAIRS_BID_CUSHION[seats] if pairs else BID_CUSHION[seats]
+def bid_target(est, seats, pairs=False):
+    """The tricks Normal bids for an estimate ``est`` (four-player scale) at a table of
+    ``seats`` (``BID_LINE``, in ``pairs`` ``PAIRS_BID_LINE``): ``est`` itself at four players
+    in pairs."""
+    line = PAIRS_BID_LINE[seats] if pairs else BID_LINE[seats]
+    return line[0] + line[1] * est
 
 
 @kernel
@@ -360,9 +400,10 @@ def normal_bid(pub, seat, hand, rules, bid_mask):
     _, hand2, hand3 = K.own_copies(pub, hand)
     nil_needs, decks = nil_table(rules), K.n_decks(rules)
     est = table_estimate(table_tricks(hand, rules, hand2, hand3), seats, mate >= 0)
-    if (bid_mask & NIL_BIT) and partner != 0 and est < 1.6 and nil_safe_at(hand, hand2, hand3, nil_needs, decks):
+    # from six players a partner's nil does not stop one (a partnership's double nil)
+    if (bid_mask & NIL_BIT) and (partner != 0 or seats > 4) and est < 1.6 and nil_safe_at(hand, hand2, hand3, nil_needs, decks):
         return 0
-    est -= bid_cushion(seats, mate >= 0)
+    est = bid_target(est, seats, mate >= 0)
     if (bid_mask & K.BID_BITS & ~NIL_BIT) == 0:
         return 0
     team = K.side_of(seat, rules)
@@ -463,7 +504,7 @@ def _low_lead(legal, unseen, unseen2, unseen3, equal_last, above_weight, spade_p
     spades): the lead least likely to win."""
     best = ZERO
     best_score = -99
-    for s in range(4):
+    for s in range(N_SUITS):
         m = legal & SUIT_MASK[s]
         if m != ZERO:
             b = lowest_bit(m)
@@ -513,7 +554,7 @@ def _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack
         # Lead low in a suit the nil bidder still holds.
         best = ZERO
         best_rank = 99
-        for s in range(4):
+        for s in range(N_SUITS):
             m = legal & SUIT_MASK[s]
             if m != ZERO and not K.void_in(voids, attack_seat, s) and (unseen & SUIT_MASK[s]) != ZERO:
                 b = lowest_bit(m)
@@ -592,9 +633,9 @@ def _aims(pub, seat, partner, rules, seats, sides):
             if k < sides:  # seats seat+1 .. seat+sides-1: one seat of each other side
                 mate = -1 if sides == seats else (opp + sides - (seats if opp + sides >= seats else 0))
                 opp_need = max(opp_need, _need_of(pub, opp, mate, nil_count))
-    team = seat - sides if seat >= sides else seat  # as kernels.side_of, on the constants
+    side = seat - sides if seat >= sides else seat  # as kernels.side_of, on the constants
     left = K.cards_each(rules) - K.trick_no(pub)
-    bags_close = K.bag_count(pub, team) >= K.bag_limit(rules) - 2
+    bags_close = K.bag_count(pub, side) >= K.bag_limit(rules) - 2
     set_chance = opp_need > 0 and left - opp_need < (1 if bags_close else 2)
     return cover, attack_seat, opponents, need > 0 or set_chance
 

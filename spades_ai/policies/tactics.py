@@ -12,7 +12,7 @@ import numpy as np
 
 from spades_ai import kernels as K
 from spades_ai.engine.jit import inline_kernel, kernel
-from spades_ai.kernels import NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
+from spades_ai.kernels import N_SUITS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, lowest_index, suit_mask_of
 
 
 @kernel
@@ -69,7 +69,7 @@ def lowest_by_rank(cards):
     """The lowest-ranked card of ``cards``, preferring a non-spade at equal rank."""
     best = ZERO
     best_rank = 99
-    for s in range(4):
+    for s in range(N_SUITS):
         m = cards & SUIT_MASK[s]
         if m != ZERO:
             b = lowest_bit(m)
@@ -84,7 +84,7 @@ def highest_by_rank(cards):
     """The highest-ranked card of ``cards``, preferring a non-spade at equal rank."""
     best = ZERO
     best_rank = -1
-    for s in range(4):
+    for s in range(N_SUITS):
         m = cards & SUIT_MASK[s]
         if m != ZERO:
             b = highest_bit(m)

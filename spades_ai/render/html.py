@@ -189,12 +189,12 @@ def tricks_html(view, names: Sequence[str] | None = None, marks: Mapping | None 
     return f'<table class="sa-tricks">{"".join(rows)}</table>'
 
 
-def sheet_html(result, names: Sequence[str] | None = None, teams: Sequence[str] | None = None) -> str:
+def sheet_html(result, names: Sequence[str] | None = None, side_names: Sequence[str] | None = None) -> str:
     """A finished hand's score sheet (the rows of ``render.text.sheet_rows``) as a table, a
-    column a side."""
+    column a side (``side_names``: by default ``NS (seats 0, 2)`` ...)."""
     names = default_names(len(result.bids)) if names is None else names
-    teams = teams or _side_names(result)
-    head = "<tr><th></th>" + "".join(f"<th>{html.escape(t)}</th>" for t in teams) + "</tr>"
+    side_names = side_names or _side_names(result)
+    head = "<tr><th></th>" + "".join(f"<th>{html.escape(t)}</th>" for t in side_names) + "</tr>"
     body = "".join(f"<tr><td>{label}</td>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
                    for label, cells in sheet_rows(result, names))
     return f'<table class="sa-sheet">{head}{body}</table>'

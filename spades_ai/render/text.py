@@ -5,7 +5,7 @@
 Nothing here reads input or decides a rule; the same functions draw the human's table
 (``spades-ai play``) and the replay of a recorded hand (``spades-ai replay``), at every table
 of 3 to 12 players. Seats are named by the caller (``names``, a string by seat); the sides
-(partnerships, or each seat solo) by ``teams`` (a string by side).
+(partnerships, or each seat solo) by ``side_names`` (a string by side: ``team_names``).
 
 >>> from spades_ai import Card
 >>> format_cards("AS 7S QH 4H 9C", legal=["AS", "7S"])
@@ -62,8 +62,8 @@ def seat_names(labels: Sequence[str] | None = None, players: int = 4) -> tuple[s
 
 
 def team_names(names: Sequence[str], rules: Rules | None = None) -> tuple[str, ...]:
-    """Each side's name from its seats' names: ``"seat 0 & seat 2"`` and ``"seat 1 & seat 3"``
-    at four in pairs (the default), the seat's own name solo."""
+    """Each side's name from its seats' names (the name from the partnership game): ``"seat 0 &
+    seat 2"`` and ``"seat 1 & seat 3"`` at four in pairs (the default), the seat's own name solo."""
     rules = Rules() if rules is None else rules
     return tuple(" & ".join(names[s] for s in side_seats(k, rules)) for k in sides(rules))
 
@@ -119,13 +119,14 @@ def format_trick(cards: Sequence[tuple[int, Card]], names: Sequence[str]) -> str
     return ", ".join(f"{names[s]} {c}" for s, c in cards)
 
 
-def format_match_score(scores: Sequence[int], bag_count: Sequence[int], teams: Sequence[str], target: int | None = None) -> str:
+def format_match_score(scores: Sequence[int], bag_count: Sequence[int], side_names: Sequence[str],
+                       target: int | None = None) -> str:
     """``Match: You & North 120 (3 bags), West & East 98 (7 bags); 250 to win``: each side's
     score and bags."""
     def bags(n):
         return f"{n} bag" if n == 1 else f"{n} bags"
 
-    text = "Match: " + ", ".join(f"{t} {s} ({bags(b)})" for t, s, b in zip(teams, scores, bag_count))
+    text = "Match: " + ", ".join(f"{t} {s} ({bags(b)})" for t, s, b in zip(side_names, scores, bag_count))
     return text + (f"; {target} to win" if target is not None else "")
 
 
@@ -187,10 +188,10 @@ def sheet_rows(result: HandResult, names: Sequence[str]) -> list[tuple[str, tupl
     ]
 
 
-def format_sheet(result: HandResult, names: Sequence[str], teams: Sequence[str], title: str = "Score sheet") -> str:
+def format_sheet(result: HandResult, names: Sequence[str], side_names: Sequence[str], title: str = "Score sheet") -> str:
     """The score sheet of a finished hand, one column per side (the rows of ``sheet_rows``)."""
-    rows = [("", tuple(teams))] + sheet_rows(result, names)
-    widths = [max(len(r[1][k]) for r in rows) + 3 for k in range(len(teams))]
+    rows = [("", tuple(side_names))] + sheet_rows(result, names)
+    widths = [max(len(r[1][k]) for r in rows) + 3 for k in range(len(side_names))]
     widths[-1] = 0  # the last column unpadded: no trailing spaces
 
     def line(label: str, cells) -> str:

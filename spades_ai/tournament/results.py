@@ -729,7 +729,7 @@ def _as_this_schema(table: pa.Table, version: int, where, requested) -> pa.Table
 
 
 def _with_seat_agents(table: pa.Table) -> pa.Table:
-    """A table of schema 1 or 2 (one agent per team: no partnerships) with ``agent_a`` and
+    """A table of schema 1 or 2 (one agent per side: no partnerships) with ``agent_a`` and
     ``agent_b`` made from ``agent``, after ``opponent`` (where this version puts them)."""
     names = table.schema.names
     at = names.index("opponent") + 1 if "opponent" in names else len(names)

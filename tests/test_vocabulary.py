@@ -1,0 +1,50 @@
+"""One vocabulary (ARCHITECTURE.md, "The table: seats, sides, decks and copies"): seat arithmetic
+for four seats stays in the files that still hold it, and suits have a name of their own, so
+that a loop over suits never reads as one over seats."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections import Counter
+from pathlib import Path
+
+from spades_ai import kernels
+from spades_ai.cards import Suit
+from spades_ai.engine import bits
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "house_counts.py"
+
+#: Every file that still writes seat literals (``python tools/house_counts.py --list``), and at
+#: most how many lines: the four-in-pairs fast path of the partnership solver (``engine/solver.py``
+#: and the rollouts' read of its four seats), the learned models of four in pairs, the four-seat
+#: checks of ``solver.card_values``, and the loops over suits of ``engine/table_solver.py``,
+#: ``encoding.py`` and Easy's bidding count. A line may leave this list; none may join it.
+SEAT_LITERAL_FILES = {
+    "spades_ai/engine/solver.py": 16,
+    "spades_ai/engine/table_solver.py": 1,
+    "spades_ai/montecarlo/rollouts.py": 1,
+    "spades_ai/models/bidder.py": 1,
+    "spades_ai/models/features.py": 10,
+    "spades_ai/models/replay.py": 5,
+    "spades_ai/solver.py": 6,
+    "spades_ai/encoding.py": 1,
+    "spades_ai/policies/easy.py": 1,
+}
+
+
+def house_counts():
+    spec = importlib.util.spec_from_file_location("house_counts", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.counts()
+
+
+def test_seat_literals_stay_in_the_files_that_still_hold_them():
+    found = Counter(place.split(":", 1)[0] for place in house_counts()["seat literals"])
+    grown = {f: n for f, n in found.items() if n > SEAT_LITERAL_FILES.get(f, 0)}
+    assert not grown, f"seat literals beyond SEAT_LITERAL_FILES (write spades_ai.seats / engine.seats): {grown}"
+
+
+def test_suits_are_named_apart_from_seats():
+    assert kernels.N_SUITS is bits.N_SUITS == len(bits.SUIT_MASK) == len(Suit) == 4
+    assert bits.SUIT_MASK[bits.N_SUITS - 1] == bits.SPADES  # the last suit is the trump lane
