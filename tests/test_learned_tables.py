@@ -166,7 +166,7 @@ def test_the_table_models_script_fits_a_tiny_model_of_a_table(tmp_path, capsys):
 
     experiment_script("train_table_models").main(["--tiny", "--table", "5", "--data", str(tmp_path / "data"), "--out-dir", str(tmp_path)])
     model = load_model(tmp_path / "table-5.npz")
-    assert model.table == (5, "solo") and model.bid_kind == "normal" and model.play["W1"].shape[0] == 4
+    assert model.table == (5, "solo") and model.bid_kind == "vector" and model.play["W1"].shape[0] == model.bid["W1"].shape[0] == 4
     assert "train_table_models.py --tiny --table 5" in model.info["made_by"]
     agent = make_agent("learned", model=str(tmp_path / "table-5.npz"))
     records = sa.play_hands([agent] + ["normal"] * 4, 2, seed=3, rules=sa.Rules(players=5))

@@ -14,7 +14,7 @@ from spades_ai.game import Hand
 from spades_ai.learn.dataset import read_config
 from spades_ai.models import bidder, features, fit, network, optim
 from spades_ai.models import rows as training_rows
-from spades_ai.models.model import N_BID_OUTPUTS, N_SCALARS, TABLE_MODELS, Model, load_model, load_models, shipped_models
+from spades_ai.models.model import N_BID_OUTPUTS, N_SCALARS, Model, load_model, model_at, shipped_models
 from spades_ai.testing import check_agent
 from experiment_scripts import experiment_script
 
@@ -217,14 +217,14 @@ def test_a_model_file_holds_its_bidders_kind(tmp_path):
     file written before it was stored (``legacy_bid_kind``)."""
     from spades_ai.models.model import WEIGHTS_DIR, N_VALUE_OUTPUTS, legacy_bid_kind
 
-    for name in shipped_models():
+    for name in shipped_models():  # the four-player models' tricks bidder, every other table's vector bidder
         with np.load(WEIGHTS_DIR / f"{name}.npz") as f:
-            assert str(f["bid_kind"]) == "tricks"
+            assert str(f["bid_kind"]) == ("tricks" if name in ("default", "reading") else "vector")
     m = load_model("default")
     value_net = optim.init_network(features.N_BID_FEATURES, 4, N_VALUE_OUTPUTS, np.random.default_rng(0))
     with pytest.raises(ValueError, match="bid network's W2"):
         Model(value_net, m.play, m.scalars, bid_kind="tricks", play_kind=m.play_kind)  # a value network said to be a tricks network
-    with pytest.raises(ValueError, match="bid_kind is one of tricks, value, not 'values'"):
+    with pytest.raises(ValueError, match="bid_kind is one of tricks, value, normal, vector, not 'values'"):
         Model(value_net, m.play, m.scalars, bid_kind="values", play_kind=m.play_kind)
     path = Model(value_net, m.play, m.scalars, bid_kind="value", play_kind=m.play_kind).save(tmp_path / "v.npz")
     assert load_model(path).bid_kind == "value" and load_model(path).params()[5] == 1  # H_BID_KIND: VALUE_BIDDER
@@ -271,7 +271,8 @@ def test_the_bidder_bids_the_best_legal_value():
         while hand.phase == "bidding":
             obs = hand.observation()
             values = np.empty(14)
-            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
+            at = model_at(agent.params, obs.rules_array)  # the agent's set of models: the table's
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values, at)
             b = agent.bid(obs)
             assert values[b] == max(values[o] for o in obs.legal_bids())
             hand.bid(b)
@@ -384,7 +385,8 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
             if estimate_tricks(obs.engine_cards, obs.rules_array) < 4.0:
                 want[0] = 100 * out[6]
             values = np.empty(14)
-            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
+            at = model_at(agent.params, obs.rules_array)
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values, at)
             np.testing.assert_allclose(values, want, rtol=1e-9)
             b = agent.bid(obs)
             assert values[b] == max(values[o] for o in obs.legal_bids())
