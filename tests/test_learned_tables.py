@@ -92,7 +92,7 @@ def test_the_card_rows_replay_a_table_and_check_every_card(rules, tmp_path):
 
 
 def test_the_bidding_rows_refuse_another_table():
-    with pytest.raises(sa.TableError, match=r"tricks bidder's rows play 4 players in pairs, not 3 players solo"):
+    with pytest.raises(sa.TableError, match=r"a 'tricks' or 'value' bidding network plays 4 players in pairs, not 3 players solo"):
         training_rows.bidding_rows({"deals": np.zeros((0, 3), np.uint64)}, sa.Rules(players=3))
 
 

@@ -441,7 +441,7 @@ def test_a_model_of_another_table_keeps_it_and_refuses_the_four_player_vector(tm
         agent.check_table(sa.Rules())
     with pytest.raises(ValueError, match=r"play network's W1"):  # a 4-player network said to be of 3 players
         Model({}, load_model("default").play, m.scalars, bid_kind="normal", play_kind="vector", table=(3, "solo"))
-    with pytest.raises(ValueError, match=r"of 3 players solo bids like Normal .* not by a 'tricks' network"):
+    with pytest.raises(sa.TableError, match=r"a 'tricks' or 'value' bidding network plays 4 players in pairs, not 3 players solo"):
         Model(load_model("default").bid, m.play, m.scalars, bid_kind="tricks", play_kind="vector", table=(3, "solo"))
 
 

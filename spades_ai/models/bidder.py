@@ -160,7 +160,8 @@ def vector_bid(pub, seat, hand, legal, rules, params, at):
     hidden = params[at + H_BID_HIDDEN]
     offset = at + params[at + H_BID_AT]
     size = observation_size(rules)
-    shared = observation_hidden(pub, seat, hand, rules, w, offset, hidden)
+    shared = np.empty(hidden)
+    observation_hidden(pub, seat, hand, rules, w, offset, shared)
     normal = normal_bid(pub, seat, hand, rules, legal)
     x = np.empty(N_CARD_FEATURES)
     h = np.empty(hidden)

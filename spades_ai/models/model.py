@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spades_ai.capabilities import FOUR_IN_PAIRS as FOUR_IN_PAIRS_TABLE
 from spades_ai.capabilities import LEARNED_TABLES, PARTS, Part, Tables, require_table
 from spades_ai.encoding import observation_layout, table_rules
 from spades_ai.engine.jit import kernel
@@ -72,7 +73,7 @@ N_SCALARS = 4
 #: each candidate bid from the observation vector and the candidate's features)
 BID_KINDS = ("tricks", "value", "normal", "vector")
 BID_OUTPUTS = {"tricks": N_BID_OUTPUTS, "value": N_VALUE_OUTPUTS}
-TRICKS_BIDDER, VALUE_BIDDER, NORMAL_BIDDER, VECTOR_BIDDER = range(4)
+TRICKS_BIDDER, VALUE_BIDDER, NORMAL_BIDDER, VECTOR_BIDDER = 0, 1, 2, 3
 #: the kinds of card network, the (inputs, outputs) of each; the packed params hold the kind's index
 PLAY_KINDS = ("cards", "vector")
 #: (at four players in pairs: ``play_shape`` gives any table's)
@@ -83,6 +84,10 @@ FOUR_IN_PAIRS = (4, "pairs")
 #: pairs ``default`` (its bidding and card networks), elsewhere a card network of that table
 #: fitted on Hard's values, bidding like Normal (``experiments/train_table_models.py``)
 TABLE_MODELS = dict(zip(LEARNED_TABLES, ("default", "table-3", "table-4solo", "table-5", "table-6pairs")))
+#: the tables of the ``"tricks"`` and ``"value"`` bidding networks and their rows
+#: (``features.bid_features``); another table's model bids by a ``"vector"`` network or like Normal
+FOUR_SEAT_BIDDERS = Part("a 'tricks' or 'value' bidding network", FOUR_IN_PAIRS_TABLE, "docs/learning.md",
+                         "its features read a partner across the table and two opponents beside")
 #: int64 slots a model takes in the head of a packed set of models (``pack_models``)
 SET_ENTRY = 3
 CARDS_PLAYER, VECTOR_PLAYER = range(2)
@@ -122,10 +127,8 @@ class Model:
                 raise ValueError("a model of bid_kind 'normal' bids like Normal: its bid network is empty ({})")
         elif self.bid_kind == "vector":
             _check_net("bid", self.bid, *play_shape("vector", self.rules))
-        elif self.table != FOUR_IN_PAIRS:
-            raise ValueError(f"a model of {self.table_name} bids like Normal or by a 'vector' network, not by a {self.bid_kind!r} "
-                             "network: that one reads four seats in pairs (models.features.bid_features)")  # fmt: skip
         else:
+            require_table(self.rules, FOUR_SEAT_BIDDERS)
             _check_net("bid", self.bid, N_BID_FEATURES, BID_OUTPUTS[self.bid_kind])
         _check_net("play", self.play, *play_shape(self.play_kind, self.rules))
         if np.shape(self.scalars) != (N_SCALARS,):

@@ -47,16 +47,17 @@ def card_scores(pub, seat, hand, legal, rules, params, at, scores):
 
 
 @kernel
-def observation_hidden(pub, seat, hand, rules, w, offset, hidden):
-    """The hidden layer's part of a ``"vector"`` network (its floats from ``w[offset]``) that the
-    seat's observation vector gives, its bias included: what every candidate of a decision shares."""
+def observation_hidden(pub, seat, hand, rules, w, offset, shared):
+    """Into ``shared``: the hidden layer's part of a ``"vector"`` network (its floats from
+    ``w[offset]``, ``len(shared)`` units) that the seat's observation vector gives, its bias
+    included: what every candidate of a decision shares."""
+    hidden = shared.shape[0]
     size = observation_size(rules)
     inputs = size + N_CARD_FEATURES
     obs = np.empty(size, np.float32)
     write_observation(pub, seat, hand, False, rules, obs)
-    shared = w[offset + inputs * hidden : offset + inputs * hidden + hidden].copy()  # b1
+    shared[:] = w[offset + inputs * hidden : offset + inputs * hidden + hidden]  # b1
     add_rows(w, offset, hidden, obs, 0, shared)
-    return shared
 
 
 @kernel
@@ -69,7 +70,8 @@ def vector_scores(pub, seat, hand, legal, rules, params, at, scores):
     offset = at + params[at + H_PLAY_AT]
     size = observation_size(rules)  # the model's table's: the agent refuses any other (``Model.part``)
     inputs = size + N_CARD_FEATURES
-    shared = observation_hidden(pub, seat, hand, rules, w, offset, hidden)
+    shared = np.empty(hidden)
+    observation_hidden(pub, seat, hand, rules, w, offset, shared)
     ctx = np.empty(N_CARD_FEATURES)
     x = np.empty(N_CARD_FEATURES)
     h = np.empty(hidden)

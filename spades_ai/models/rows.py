@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from spades_ai.capabilities import FOUR_IN_PAIRS, Part, require_table
+from spades_ai.capabilities import require_table
 from spades_ai.cards import DECK
 from spades_ai.encoding import BID_OFFSET, PH_BIDDING, PH_PLAYING, check_rules
 from spades_ai.models import replay
 from spades_ai.models.features import BID_WINDOW, N_BID_FEATURES, N_CARD_FEATURES
+from spades_ai.models.model import FOUR_SEAT_BIDDERS
 from spades_ai.rules import Rules
 
-#: the table of the tricks bidder's rows (``features.bid_features``); the card rows replay any
-TRICKS_BIDDER_ROWS = Part("the learned tricks bidder's rows", FOUR_IN_PAIRS, "docs/learning.md",
-                          "their features read a partner across the table and two opponents beside")
 
 
 def _which(hands: dict, i: int) -> str:
@@ -54,7 +52,7 @@ def bidding_rows(hands: dict, rules: Rules | None = None) -> dict:
     """The bidding rows of ``hands`` (``replay.bid_rows``): ``x`` features (float32: a row
     per bid, millions of them in a large dataset), ``cols`` (``B_*``) and ``vals`` (``V_*``).
     Four players in pairs only: the tricks bidder's rows speak of a partner across the table."""
-    rules = require_table(check_rules(rules), TRICKS_BIDDER_ROWS)
+    rules = require_table(check_rules(rules), FOUR_SEAT_BIDDERS)
     n = len(hands["deals"])
     x = np.zeros((8 * n, N_BID_FEATURES))
     cols = np.zeros((8 * n, replay.N_B), np.int64)
