@@ -266,7 +266,10 @@ def load_models(model) -> list[Model]:
 def models_part(models: list[Model], name: str) -> Part:
     """``models`` as one part of the toolkit (``name``) that plays the tables they were trained at."""
     tables = {m.table for m in models}
-    words = ", ".join(m.table_name for m in models)
+    if tables == set(LEARNED_TABLES):  # the shipped set: the learned agent's part as docs/rules.md lists it
+        return replace(PARTS["learned"], name=name)
+    names = [m.table_name for m in models]
+    words = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
     return replace(PARTS["learned"], name=name, tables=Tables(words, lambda rules: (rules.players, rules.teams) in tables))
 
 
