@@ -48,6 +48,11 @@ FOUR_IN_PAIRS = Tables("4 players in pairs", lambda rules: rules.players == 4 an
 PAIRS = Tables("tables in pairs", lambda rules: rules.teams == "pairs")
 #: the tables of one deck, where no card repeats: 3 to 5 players
 ONE_DECK = Tables("3 to 5 players (one deck)", lambda rules: rules.decks == 1)
+#: the tables the learned agent has a shipped model of, ``(players, teams)``
+#: (``models.model.TABLE_MODELS`` names each one's file)
+LEARNED_TABLES = ((4, "pairs"), (3, "solo"), (4, "solo"), (5, "solo"), (6, "pairs"))
+LEARNED = Tables("4 players in pairs, 3 players, 4 solo, 5 players and 6 in pairs",
+                 lambda rules: (rules.players, rules.teams) in LEARNED_TABLES)
 
 
 @dataclass(frozen=True)
@@ -75,8 +80,8 @@ class Part:
 PARTS: dict[str, Part] = {
     "pbn": Part("PBN records", FOUR_IN_PAIRS, "docs/playing.md#records",
                 "PBN is a four-hand bridge format (S W N E); save the JSON record instead"),
-    "learned": Part("agent 'learned'", FOUR_IN_PAIRS, "docs/agents.md",
-                    "its networks read the observation of that table and were fitted there"),
+    "learned": Part("agent 'learned'", LEARNED, "docs/learning.md#at-every-table-the-learned-agent",
+                    "its networks read the observation of a table and were fitted there; those tables have a model"),
     "ismcts": Part("agent 'ismcts'", EVERY_TABLE, "docs/agents.md"),
     "learning": Part("the learning environment", EVERY_TABLE, "docs/learning.md"),
     "partnership": Part("a partnership entrant", PAIRS, "docs/tournaments.md",

@@ -102,8 +102,9 @@ def test_a_table_is_chosen_by_preset_rules_or_keywords():
         VectorEnv(1, rules="cutthroat", others=["normal"] * 4)
     with pytest.raises(TypeError, match="rules must be"):
         VectorEnv(1, rules=3)
-    with pytest.raises(TableError, match="agent 'learned' plays 4 players in pairs, not 3 players solo"):
-        VectorEnv(1, rules="cutthroat", others="learned")
+    VectorEnv(1, rules="cutthroat", others="learned").reset(seed=0)  # the learned agent's 3-player model
+    with pytest.raises(TableError, match="agent 'learned' plays 4 players in pairs, 3 players, 4 solo, 5 players and 6 in pairs, not 8 players solo"):
+        VectorEnv(1, rules=sa.Rules(players=8), others="learned")
 
 
 @pytest.mark.parametrize("name", list(CHECKED_TABLES))

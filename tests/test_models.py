@@ -14,7 +14,7 @@ from spades_ai.game import Hand
 from spades_ai.learn.dataset import read_config
 from spades_ai.models import bidder, features, fit, network, optim
 from spades_ai.models import rows as training_rows
-from spades_ai.models.model import N_BID_OUTPUTS, Model, load_model, shipped_models
+from spades_ai.models.model import N_BID_OUTPUTS, N_SCALARS, Model, load_model, model_at, shipped_models
 from spades_ai.testing import check_agent
 from experiment_scripts import experiment_script
 
@@ -217,14 +217,14 @@ def test_a_model_file_holds_its_bidders_kind(tmp_path):
     file written before it was stored (``legacy_bid_kind``)."""
     from spades_ai.models.model import WEIGHTS_DIR, N_VALUE_OUTPUTS, legacy_bid_kind
 
-    for name in shipped_models():
+    for name in shipped_models():  # the four-player models' tricks bidder, every other table's vector bidder
         with np.load(WEIGHTS_DIR / f"{name}.npz") as f:
-            assert str(f["bid_kind"]) == "tricks"
+            assert str(f["bid_kind"]) == ("tricks" if name in ("default", "reading") else "vector")
     m = load_model("default")
     value_net = optim.init_network(features.N_BID_FEATURES, 4, N_VALUE_OUTPUTS, np.random.default_rng(0))
     with pytest.raises(ValueError, match="bid network's W2"):
         Model(value_net, m.play, m.scalars, bid_kind="tricks", play_kind=m.play_kind)  # a value network said to be a tricks network
-    with pytest.raises(ValueError, match="bid_kind is one of tricks, value, not 'values'"):
+    with pytest.raises(ValueError, match="bid_kind is one of tricks, value, normal, vector, not 'values'"):
         Model(value_net, m.play, m.scalars, bid_kind="values", play_kind=m.play_kind)
     path = Model(value_net, m.play, m.scalars, bid_kind="value", play_kind=m.play_kind).save(tmp_path / "v.npz")
     assert load_model(path).bid_kind == "value" and load_model(path).params()[5] == 1  # H_BID_KIND: VALUE_BIDDER
@@ -271,7 +271,8 @@ def test_the_bidder_bids_the_best_legal_value():
         while hand.phase == "bidding":
             obs = hand.observation()
             values = np.empty(14)
-            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
+            at = model_at(agent.params, obs.rules_array)  # the agent's set of models: the table's
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values, at)
             b = agent.bid(obs)
             assert values[b] == max(values[o] for o in obs.legal_bids())
             hand.bid(b)
@@ -384,7 +385,8 @@ def test_a_value_bidder_bids_its_best_legal_candidate(tmp_path):
             if estimate_tricks(obs.engine_cards, obs.rules_array) < 4.0:
                 want[0] = 100 * out[6]
             values = np.empty(14)
-            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values)
+            at = model_at(agent.params, obs.rules_array)
+            bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, agent.params, values, at)
             np.testing.assert_allclose(values, want, rtol=1e-9)
             b = agent.bid(obs)
             assert values[b] == max(values[o] for o in obs.legal_bids())
@@ -410,14 +412,13 @@ def test_the_value_bidder_script_fits_a_model_that_plays(tmp_path, capsys):
 
 # -- the table a model was trained at ----------------------------------------------------------------
 def _three_player_model() -> Model:
-    base = load_model("default")
     inputs = observation_layout("cutthroat").size + features.N_CARD_FEATURES
     net = optim.init_network(inputs, 4, 1, np.random.default_rng(0))
-    return Model(base.bid, net, base.scalars, bid_kind=base.bid_kind, play_kind="vector", table=(3, "solo"))
+    return Model({}, net, np.zeros(N_SCALARS), bid_kind="normal", play_kind="vector", table=(3, "solo"))
 
 
-def test_shipped_models_are_of_four_players_in_pairs_and_refuse_another_table():
-    for name in shipped_models():
+def test_the_four_player_models_refuse_another_table():
+    for name in ("default", "reading"):
         m = load_model(name)
         assert m.table == (4, "pairs") and m.table_name == "4 players in pairs"
         assert m.check_table(sa.Rules()) == sa.Rules()
@@ -439,7 +440,9 @@ def test_a_model_of_another_table_keeps_it_and_refuses_the_four_player_vector(tm
     with pytest.raises(sa.TableError, match=r"agent 'learned.*' plays 3 players solo, not 4 players in pairs"):
         agent.check_table(sa.Rules())
     with pytest.raises(ValueError, match=r"play network's W1"):  # a 4-player network said to be of 3 players
-        Model(m.bid, load_model("default").play, m.scalars, bid_kind=m.bid_kind, play_kind="vector", table=(3, "solo"))
+        Model({}, load_model("default").play, m.scalars, bid_kind="normal", play_kind="vector", table=(3, "solo"))
+    with pytest.raises(sa.TableError, match=r"a 'tricks' or 'value' bidding network plays 4 players in pairs, not 3 players solo"):
+        Model(load_model("default").bid, m.play, m.scalars, bid_kind="tricks", play_kind="vector", table=(3, "solo"))
 
 
 def test_train_model_refuses_rows_of_another_table():

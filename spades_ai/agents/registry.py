@@ -41,7 +41,7 @@ from spades_ai.agents.hard import (
 from spades_ai.agents.ismcts import ISMCTS_EXPLORATION, ISMCTS_ITERATIONS, ISMCTS_UTILITY, IsmctsAgent
 from spades_ai.checks import check_seed
 from spades_ai.models.bidder import learned_bid
-from spades_ai.models.model import load_model
+from spades_ai.models.model import load_models, models_part, pack_models
 from spades_ai.models.player import learned_play
 from spades_ai.montecarlo.utility import DEFAULT_UTILITY
 from spades_ai.policies import easy, normal
@@ -119,9 +119,9 @@ BUILTINS: dict[str, _Spec] = {
 def _build(name: str, values: dict) -> BuiltinAgent:
     defaults = {k: d for k, (d, _) in BUILTINS[name].options.items()}
     if name == "learned":  # deterministic: no seed
-        model = load_model(values["model"])  # its part: the table it was trained at (4 in pairs when shipped)
-        return BuiltinAgent(name, learned_bid, learned_play, model.params(), values, defaults, normal.normal_agent_pass,
-                            tables_part=model.part())  # fmt: skip
+        models = load_models(values["model"])  # its part: the tables of its models (of each shipped one, by default)
+        return BuiltinAgent(name, learned_bid, learned_play, pack_models(models), values, defaults, normal.normal_agent_pass,
+                            tables_part=models_part(models, "the learned model"))  # fmt: skip
     seed = seed_param(values["seed"])
     if name == "random":
         return BuiltinAgent(name, easy.random_agent_bid, easy.random_agent_play, [seed], values, defaults, easy.random_agent_pass)

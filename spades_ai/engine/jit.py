@@ -166,6 +166,11 @@ inline_kernel = _policy(inline="always")
 #: arrays it is passed cost nothing: as fast as ``inline_kernel`` in the loops, for the price of
 #: one compilation. It must not create or return an array (numba refuses to compile one that does).
 hot_kernel = _policy(forceinline=True, _nrt=False)
+#: ``kernel`` with reference counting asked for: numba passes an unset ``_nrt`` on from the caller
+#: to the callees it compiles, so a kernel that allocates, called from a ``hot_kernel`` loop (the
+#: learning environment's ``settle``), is reached through one of these (``selfplay.codegen``: the
+#: seat function of an agent that allocates), whose callees then count references as they must.
+counted_kernel = _policy(_nrt=True)
 
 
 

@@ -1,5 +1,7 @@
 """The learned bidder: a network's distribution of the tricks the team takes, scored by the
-rules (nil and blind nil included); the bid of the highest expected value.
+rules (nil and blind nil included); the bid of the highest expected value. A model of a table
+other than four in pairs bids like Normal, or by a ``"vector"`` network fitted on a labeller's
+value of each candidate bid (``vector_bid``), as the card network is fitted on its cards.
 
 For a number bid ``b`` the network gives the distribution of ``D``, the team's counted tricks
 minus the partner's bid (``model.N_TRICK_CLASSES`` classes, -13..13; fitted on the hands where
@@ -27,7 +29,8 @@ from spades_ai import kernels as K
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.score import bag_cost, nil_bid_points
 from spades_ai.models.explore import NIL_TRIAL_BELOW
-from spades_ai.models.features import N_BID_FEATURES, bid_features
+from spades_ai.encoding import observation_size
+from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES, bid_candidate_features, bid_features, is_bid_candidate
 from spades_ai.models.model import (
     BLIND_MADE,
     BLIND_PARTNER,
@@ -38,16 +41,20 @@ from spades_ai.models.model import (
     N_BID_OUTPUTS,
     N_TRICK_CLASSES,
     N_VALUE_OUTPUTS,
+    NORMAL_BIDDER,
     OUT_NIL,
     OUT_NIL_PARTNER,
     OUT_PARTNER,
     SIGHTED_VALUE,
     VALUE_BIDDER,
     VALUE_SCALE,
+    VECTOR_BIDDER,
+    model_at,
 )
-from spades_ai.models.network import forward, sigmoid
+from spades_ai.models.network import add_rows, forward, relu_output, sigmoid
+from spades_ai.models.player import observation_hidden
 from spades_ai.models.replay import NUMBER_BIDS, value_candidate
-from spades_ai.policies.normal import estimate_tricks, normal_bid
+from spades_ai.policies.normal import estimate_tricks, normal_agent_bid, normal_bid
 
 #: D = the class index - D_OFFSET
 D_OFFSET = 13
@@ -132,5 +139,39 @@ def learned_bid_values(pub, seat, hand, legal, rules, params, at, values):
 
 @kernel
 def learned_bid(pub, seat, hand, legal, rules, params):
-    """The legal bid of the highest expected points (a kernel agent's ``bid``)."""
-    return learned_bid_values(pub, seat, hand, legal, rules, params, 0, np.empty(14))
+    """The learned agent's bid (a kernel agent's ``bid``; ``params`` a set of models,
+    ``model.pack_models``): by the bidding network of its table's model, the legal bid of the
+    highest expected points, or Normal's where the model bids like Normal."""
+    at = model_at(params, rules)
+    kind = params[at + H_BID_KIND]
+    if kind == NORMAL_BIDDER or (kind == VECTOR_BIDDER and hand == K.ZERO):  # a blind-nil question: Normal's answer
+        return normal_agent_bid(pub, seat, hand, legal, rules)
+    if kind == VECTOR_BIDDER:
+        return vector_bid(pub, seat, hand, legal, rules, params, at)
+    return learned_bid_values(pub, seat, hand, legal, rules, params, at, np.empty(14))
+
+
+@kernel
+def vector_bid(pub, seat, hand, legal, rules, params, at):
+    """The candidate bid (``features.is_bid_candidate``) of the highest score of the ``"vector"``
+    bidding network (the model from ``params[at]``): the seat's observation vector and the
+    candidate's ``bid_candidate_features``."""
+    w = params.view(np.float64)
+    hidden = params[at + H_BID_HIDDEN]
+    offset = at + params[at + H_BID_AT]
+    size = observation_size(rules)
+    shared = np.empty(hidden)
+    observation_hidden(pub, seat, hand, rules, w, offset, shared)
+    normal = normal_bid(pub, seat, hand, rules, legal)
+    x = np.empty(N_CARD_FEATURES)
+    h = np.empty(hidden)
+    best, best_score = normal, -np.inf
+    for b in range(K.cards_each(rules) + 1):
+        if (legal >> b) & 1 and is_bid_candidate(b, normal):
+            bid_candidate_features(b, normal, rules, x)
+            h[:] = shared
+            add_rows(w, offset, hidden, x, size, h)
+            score = relu_output(w, offset, size + N_CARD_FEATURES, hidden, 1, 0, h)
+            if score > best_score:
+                best, best_score = b, score
+    return best

@@ -13,21 +13,36 @@
     54..61  per suit, the lowest and the second lowest card's rank + 1, / 13 (0 if none): the
             low cards that keep a nil safe
 
-``card_features`` describes one legal card in a play decision (``N_CARD_FEATURES`` floats)::
+``card_features`` describes one legal card in a play decision (``N_CARD_FEATURES`` floats), at
+any table of one deck (the table's seats and sides through ``engine.seats``: at a solo table the
+partner's slots are 0, and "the opponents" are every other side)::
 
     0       it is Normal's card here
     1..5    suit (one-hot, trump lane as spades), rank / 12
-    6..9    cards already in the trick (0..3, one-hot)
+    6..9    cards already in the trick (0..3, one-hot; 3 or more in the last)
     10..13  follows the led suit, trumps a side-suit lead, discards, wins the trick now
     14      the partner is winning the trick now
     15..17  unseen higher cards of its suit / 4, no unseen higher card (a master), unseen / 13
     18..19  own cards of its suit / 13, own cards of its suit below it / 13
-    20      tricks finished / 13
+    20      tricks finished / tricks of the hand (cards each)
     21..24  nil bidders: self, partner, the next seat, the seat before
-    25..26  tricks the own team still needs / 13 (0 if made), the opponents' / 13
+    25..26  tricks the own side still needs / cards each (0 if made), the other sides' together
     27..28  the lowest, the highest legal card of its suit
     29..30  spades broken, the next seat has shown a void in its suit
     31      the seat before has shown a void in its suit
+
+``bid_candidate_features`` describes one candidate bid of a vector bidder (``N_CARD_FEATURES``
+floats, the card network's width, at any table; the candidates are Normal's bid moved by up to
+``BID_WINDOW`` tricks, and nil: ``is_bid_candidate``)::
+
+    0..1    it is Normal's bid, it is nil
+    2..4    the bid / cards each, Normal's bid / cards each, Normal bids nil
+    5..11   the bid minus Normal's, -3..+3 (one-hot)
+    12      the bid minus Normal's / cards each
+
+``bid_features`` reads four seats in pairs (the partner across, the opponents beside): the
+tricks bidder is fitted and played at that table only (``models.model``: a model of another table
+bids like Normal, which counts that table's tricks).
 """
 
 
@@ -37,6 +52,8 @@ from spades_ai.policies.normal import estimate_tricks, nil_safe, normal_agent_pl
 
 N_BID_FEATURES = 62
 N_CARD_FEATURES = 32
+#: how far from Normal's bid a vector bidder's candidates go (``is_bid_candidate``)
+BID_WINDOW = 3
 #: ranks 12 (ace) down to 8 (ten): the honours ``bid_features`` flags per suit
 HONOURS = (12, 11, 10, 9, 8)
 
@@ -96,20 +113,39 @@ def _higher_in_suit(mask, card):
     return K.suit_cards(mask, suit) & above
 
 
+@inline_kernel
+def seat_before(seat, rules):
+    """The seat to this one's right (who played just before it in a trick)."""
+    return (seat if seat > 0 else K.n_seats(rules)) - 1
+
+
+@kernel
+def other_sides_need(pub, side, rules):
+    """Tricks the sides other than ``side`` still need for their contracts, together (each 0 if made)."""
+    need = 0
+    for k in range(K.n_sides(rules)):
+        if k != side:
+            need += max(K.tricks_needed(pub, k, rules), 0)
+    return need
+
+
 @kernel
 def play_context(pub, seat, hand, legal, rules, ctx):
     """The features shared by every card of a decision, into ``ctx`` (``N_CARD_FEATURES``):
     the slots ``card_features`` leaves alone. Returns Normal's card."""
     ctx[:] = 0.0
+    tricks = K.cards_each(rules)
+    mate = K.partner(seat, rules)
     ctx[6 + min(K.trick_len(pub), 3)] = 1.0
-    win_seat = K.winning_seat(pub)
-    ctx[14] = 1.0 if win_seat == (seat ^ 2) else 0.0
-    ctx[20] = K.trick_no(pub) / 13.0
-    for j in range(4):
-        ctx[21 + j] = 1.0 if K.bid_of(pub, (seat + (0, 2, 1, 3)[j]) & 3) == 0 else 0.0
-    team = seat & 1
-    ctx[25] = max(K.tricks_needed(pub, team, rules), 0) / 13.0
-    ctx[26] = max(K.tricks_needed(pub, 1 - team, rules), 0) / 13.0
+    ctx[14] = 1.0 if (mate >= 0 and K.winning_seat(pub) == mate) else 0.0
+    ctx[20] = K.trick_no(pub) / tricks
+    ctx[21] = 1.0 if K.bid_of(pub, seat) == 0 else 0.0
+    ctx[22] = 1.0 if (mate >= 0 and K.bid_of(pub, mate) == 0) else 0.0
+    ctx[23] = 1.0 if K.bid_of(pub, K.next_seat(seat, rules)) == 0 else 0.0
+    ctx[24] = 1.0 if K.bid_of(pub, seat_before(seat, rules)) == 0 else 0.0
+    side = K.side_of(seat, rules)
+    ctx[25] = max(K.tricks_needed(pub, side, rules), 0) / tricks
+    ctx[26] = other_sides_need(pub, side, rules) / tricks
     ctx[29] = 1.0 if K.spades_broken(pub) else 0.0
     return normal_agent_play(pub, seat, hand, legal, rules)
 
@@ -146,5 +182,28 @@ def card_features(pub, seat, hand, legal, rules, card, normal_card, ctx, out):
     out[27] = 1.0 if card == K.lowest_card(mine) else 0.0
     out[28] = 1.0 if card == K.highest_card(mine) else 0.0
     voids = K.voids_shown(pub)
-    out[30] = 1.0 if K.void_in(voids, (seat + 1) & 3, suit) else 0.0
-    out[31] = 1.0 if K.void_in(voids, (seat + 3) & 3, suit) else 0.0
+    out[30] = 1.0 if K.void_in(voids, K.next_seat(seat, rules), suit) else 0.0
+    out[31] = 1.0 if K.void_in(voids, seat_before(seat, rules), suit) else 0.0
+
+
+@inline_kernel
+def is_bid_candidate(b, normal):
+    """Whether a vector bidder weighs bid ``b`` where Normal would bid ``normal``."""
+    return b == 0 or abs(b - normal) <= BID_WINDOW
+
+
+@kernel
+def bid_candidate_features(b, normal, rules, out):
+    """Fill ``out`` (``N_CARD_FEATURES`` floats) for the candidate bid ``b`` of a seat that
+    Normal would bid ``normal`` for (see the module docstring)."""
+    out[:] = 0.0
+    each = K.cards_each(rules)
+    d = b - normal
+    out[0] = 1.0 if d == 0 else 0.0
+    out[1] = 1.0 if b == 0 else 0.0
+    out[2] = b / each
+    out[3] = normal / each
+    out[4] = 1.0 if normal == 0 else 0.0
+    if -BID_WINDOW <= d <= BID_WINDOW:
+        out[5 + BID_WINDOW + d] = 1.0
+    out[12] = d / each

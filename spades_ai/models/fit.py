@@ -318,7 +318,11 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
     ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands`` None; ``bid_rows`` of
     ``montecarlo.bid_values.value_bidding_rows`` fit the value bidder (``fit_value_bidder``). With
     ``bidder_from`` (a ``Model`` or what ``load_model`` takes) that model's bidding network and
-    blind-nil numbers are kept as they are, and no bidding data is given. ``info`` is kept with it."""
+    blind-nil numbers are kept as they are, and no bidding data is given; with ``bidder_from="normal"``
+    the model bids like Normal (``bid_kind="normal"``: no network); ``bid_rows`` of
+    ``rows.vector_bid_rows`` (a labeller's value of each candidate bid) fit the ``"vector"``
+    bidder as the card network is fitted (``bid_hidden``, ``bid_epochs``, ``play_loss``,
+    ``play_decay``). ``info`` is kept with it."""
     if bidder_from is not None and (bid_hands, bid_rows, blind_hands) != (None, None, None):
         raise ValueError("train_model: with bidder_from the bidder is that model's: give no bidding hands, rows or blind-nil hands")
     if bidder_from is None and (bid_hands is None) == (bid_rows is None):
@@ -327,6 +331,16 @@ def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | Non
     check_vector_width(np.shape(play_rows["obs"])[1], Rules(players=table[0], teams=table[1]))
     play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, decay=play_decay, seed=seed + 1)
     fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["count"])}
+    if isinstance(bidder_from, str) and bidder_from == "normal":
+        info = {**(info or {}), "seed": seed, "fit": fit, "bids": "normal"}
+        return Model({}, play_net, np.zeros(N_SCALARS), info, bid_kind="normal", play_kind="vector", table=table)
+    if bid_rows is not None and "obs" in bid_rows:  # a labeller's value of each candidate bid: the vector bidder
+        bid_epochs = epochs if bid_epochs is None else bid_epochs
+        bid_net, bid_loss = fit_vector_player(bid_rows, hidden=bid_hidden, epochs=bid_epochs, loss=play_loss, decay=play_decay, seed=seed)
+        bid_fit = {"bid_loss": bid_loss, **{f"bid_{k}": v for k, v in vector_regret(bid_net, bid_rows).items()},
+                   "bid_decisions": len(bid_rows["count"])}  # fmt: skip
+        info = {**(info or {}), "seed": seed, "fit": {**fit, **bid_fit}}
+        return Model(bid_net, play_net, np.zeros(N_SCALARS), info, bid_kind="vector", play_kind="vector", table=table)
     if bidder_from is not None:
         base = load_model(bidder_from)
         # the info of the model that fitted the bidder, however many models kept it since

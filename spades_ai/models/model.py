@@ -7,7 +7,9 @@
 
 The bidding network is of the kind ``bid_kind`` names (``BID_KINDS``, stored in the file):
 ``"tricks"``, the distribution of the tricks (``N_BID_OUTPUTS`` outputs), or ``"value"``, each
-candidate bid's margin (``N_VALUE_OUTPUTS``; see ``bidder``). The card network is of the kind
+candidate bid's margin (``N_VALUE_OUTPUTS``; see ``bidder``); both read four seats in pairs. A
+model of another table bids like Normal (``"normal"``: no network; Normal counts the tricks of
+the table) or by a ``"vector"`` network, of the card network's shape: a score a candidate bid. The card network is of the kind
 ``play_kind`` names (``PLAY_KINDS``, stored in the file too), one score a legal card: from its
 ``N_CARD_FEATURES`` hand-made features (``"cards"``), or from the seat's observation vector
 (``spades_ai.encoding``, ``OBSERVATION_SIZE`` floats) followed by those features
@@ -39,8 +41,11 @@ from pathlib import Path
 
 import numpy as np
 
-from spades_ai.capabilities import PARTS, Part, Tables, require_table
+from spades_ai.capabilities import FOUR_IN_PAIRS as FOUR_IN_PAIRS_TABLE
+from spades_ai.capabilities import LEARNED_TABLES, PARTS, Part, Tables, require_table
 from spades_ai.encoding import observation_layout, table_rules
+from spades_ai.engine.jit import kernel
+from spades_ai.engine.seats import n_seats, n_sides
 from spades_ai.errors import TableError
 from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
 from spades_ai.rules import Rules
@@ -64,15 +69,27 @@ VALUE_SCALE = 100.0
 BLIND_MADE, BLIND_PARTNER, SIGHTED_VALUE, PLAY_MARGIN = 0, 1, 2, 3
 N_SCALARS = 4
 #: the kinds of bidding network, and the outputs of each; the packed params hold the kind's index
-BID_KINDS = ("tricks", "value")
+#: (``"normal"``: no network, Normal's bids; ``"vector"``: the card network's shape, scoring
+#: each candidate bid from the observation vector and the candidate's features)
+BID_KINDS = ("tricks", "value", "normal", "vector")
 BID_OUTPUTS = {"tricks": N_BID_OUTPUTS, "value": N_VALUE_OUTPUTS}
-TRICKS_BIDDER, VALUE_BIDDER = range(2)
+TRICKS_BIDDER, VALUE_BIDDER, NORMAL_BIDDER, VECTOR_BIDDER = 0, 1, 2, 3
 #: the kinds of card network, the (inputs, outputs) of each; the packed params hold the kind's index
 PLAY_KINDS = ("cards", "vector")
 #: (at four players in pairs: ``play_shape`` gives any table's)
 PLAY_SHAPES = {"cards": (N_CARD_FEATURES, 1), "vector": (observation_layout().size + N_CARD_FEATURES, 1)}
 #: the table a model is trained at when nothing else is said (and of every file that says nothing)
 FOUR_IN_PAIRS = (4, "pairs")
+#: the shipped model the learned agent plays at each table with ``model="default"``: at four in
+#: pairs ``default`` (its bidding and card networks), elsewhere a card network of that table
+#: fitted on Hard's values, bidding like Normal (``experiments/train_table_models.py``)
+TABLE_MODELS = dict(zip(LEARNED_TABLES, ("default", "table-3", "table-4solo", "table-5", "table-6pairs")))
+#: the tables of the ``"tricks"`` and ``"value"`` bidding networks and their rows
+#: (``features.bid_features``); another table's model bids by a ``"vector"`` network or like Normal
+FOUR_SEAT_BIDDERS = Part("a 'tricks' or 'value' bidding network", FOUR_IN_PAIRS_TABLE, "docs/learning.md",
+                         "its features read a partner across the table and two opponents beside")
+#: int64 slots a model takes in the head of a packed set of models (``pack_models``)
+SET_ENTRY = 3
 CARDS_PLAYER, VECTOR_PLAYER = range(2)
 #: int64 slots of the packed params before the floats
 H_BID_HIDDEN, H_BID_AT, H_PLAY_HIDDEN, H_PLAY_AT, H_SCALARS_AT, H_BID_KIND, H_PLAY_KIND = range(7)
@@ -102,10 +119,17 @@ class Model:
             raise ValueError(f"a model's bid_kind is one of {', '.join(BID_KINDS)}, not {self.bid_kind!r}")
         if self.play_kind not in PLAY_KINDS:
             raise ValueError(f"a model's play_kind is one of {', '.join(PLAY_KINDS)}, not {self.play_kind!r}")
-        _check_net("bid", self.bid, N_BID_FEATURES, BID_OUTPUTS[self.bid_kind])
         players, teams = self.table
         object.__setattr__(self, "table", (int(players), str(teams)))
         self.rules  # a table of the rules, or RulesError
+        if self.bid_kind == "normal":
+            if self.bid:
+                raise ValueError("a model of bid_kind 'normal' bids like Normal: its bid network is empty ({})")
+        elif self.bid_kind == "vector":
+            _check_net("bid", self.bid, *play_shape("vector", self.rules))
+        else:
+            require_table(self.rules, FOUR_SEAT_BIDDERS)
+            _check_net("bid", self.bid, N_BID_FEATURES, BID_OUTPUTS[self.bid_kind])
         _check_net("play", self.play, *play_shape(self.play_kind, self.rules))
         if np.shape(self.scalars) != (N_SCALARS,):
             raise ValueError(f"a model's scalars are {N_SCALARS} floats, not shape {np.shape(self.scalars)}")
@@ -122,9 +146,7 @@ class Model:
     def part(self) -> Part:
         """The model as a part of the toolkit that plays the table it was trained at (the learned
         agent declares it, so that the one table check refuses any other, naming both tables)."""
-        trained = (self.table[0], self.table[1])
-        tables = Tables(self.table_name, lambda rules: (rules.players, rules.teams) == trained)
-        return replace(PARTS["learned"], name="the learned model", tables=tables)
+        return models_part([self], "the learned model")
 
     def check_table(self, rules) -> Rules:
         """``rules`` (a ``Rules`` or a preset's name) if they are of the model's table, else
@@ -153,7 +175,8 @@ class Model:
     def save(self, path) -> Path:
         """Write the model as ``path`` (an ``.npz``)."""
         path = Path(path)
-        arrays = {f"{net}_{k}": np.asarray(getattr(self, net)[k], np.float64) for net in ("bid", "play") for k in LAYERS}
+        arrays = {f"{net}_{k}": np.asarray(getattr(self, net)[k], np.float64) for net in ("bid", "play") for k in LAYERS
+                  if getattr(self, net)}  # fmt: skip
         np.savez_compressed(path, **arrays, scalars=np.asarray(self.scalars, np.float64), info=np.array(json.dumps(self.info)),
                             bid_kind=np.array(self.bid_kind), play_kind=np.array(self.play_kind),
                             table=np.array(json.dumps(list(self.table))))  # fmt: skip
@@ -171,10 +194,13 @@ class Model:
         header = np.zeros(N_HEADER, np.int64)
         for net, hidden_slot, at_slot in (("bid", H_BID_HIDDEN, H_BID_AT), ("play", H_PLAY_HIDDEN, H_PLAY_AT)):
             layers = getattr(self, net)
+            if not layers:  # a model that bids like Normal
+                header[at_slot] = at
+                continue
             header[hidden_slot], header[at_slot] = layers["W1"].shape[0], at
             for k in LAYERS:
                 a = np.asarray(layers[k], np.float64)
-                if net == "play" and k == "W1" and self.play_kind == "vector":
+                if k == "W1" and (net, "vector") in (("play", self.play_kind), ("bid", self.bid_kind)):
                     a = a.T  # the sparse pass's packing (``network.add_rows``)
                 a = a.reshape(-1)
                 flat.append(a)
@@ -228,6 +254,51 @@ def packed_after(head, model) -> tuple[np.ndarray, int]:
     return np.concatenate([head, load_model(model).params()]), len(head)
 
 
+def load_models(model) -> list[Model]:
+    """The models the learned agent plays with ``model=``: for ``"default"`` the shipped model
+    of each table of ``TABLE_MODELS`` (a table's file missing, that table is not played), else
+    the one model ``load_model`` reads."""
+    if isinstance(model, (str, Path)) and str(model) == "default":
+        return [load_model(name) for name in TABLE_MODELS.values() if name in shipped_models()]
+    return [load_model(model)]
+
+
+def models_part(models: list[Model], name: str) -> Part:
+    """``models`` as one part of the toolkit (``name``) that plays the tables they were trained at."""
+    tables = {m.table for m in models}
+    if tables == set(LEARNED_TABLES):  # the shipped set: the learned agent's part as docs/rules.md lists it
+        return replace(PARTS["learned"], name=name)
+    names = [m.table_name for m in models]
+    words = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    return replace(PARTS["learned"], name=name, tables=Tables(words, lambda rules: (rules.players, rules.teams) in tables))
+
+
+def pack_models(models: list[Model]) -> np.ndarray:
+    """The int64 params of the learned agent playing ``models`` (one a table): how many, then
+    per model its seats, its sides and where its ``Model.params`` start, then those params
+    (``model_at`` finds a table's)."""
+    head = [len(models)]
+    parts, at = [], 1 + SET_ENTRY * len(models)
+    for m in models:
+        rules = m.rules
+        packed = m.params()
+        head += [rules.players, rules.n_sides, at]
+        parts.append(packed)
+        at += len(packed)
+    return np.concatenate([np.array(head, np.int64)] + parts)
+
+
+@kernel
+def model_at(params, rules):
+    """Where the packed params of the model of the table of ``rules`` start in a set of models
+    (``pack_models``), -1 if it holds none (the agent's table check refuses that table first)."""
+    for k in range(params[0]):
+        e = 1 + SET_ENTRY * k
+        if params[e] == n_seats(rules) and params[e + 1] == n_sides(rules):
+            return params[e + 2]
+    return -1
+
+
 def _check_net(name: str, layers: dict, inputs: int, outputs: int) -> None:
     missing = [k for k in LAYERS if k not in layers]
     if missing:
@@ -260,8 +331,10 @@ def load_model(model) -> Model:
         raise ValueError(f"model file {path} does not exist")
     with np.load(path, allow_pickle=False) as f:
         try:
-            nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} for net in ("bid", "play")}
-            bid_kind = str(f["bid_kind"]) if "bid_kind" in f else legacy_bid_kind(nets["bid"])
+            bid_kind = str(f["bid_kind"]) if "bid_kind" in f else None
+            nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} for net in ("play",) + (("bid",) if bid_kind != "normal" else ())}
+            nets.setdefault("bid", {})
+            bid_kind = bid_kind or legacy_bid_kind(nets["bid"])
             play_kind = str(f["play_kind"]) if "play_kind" in f else "cards"  # written before the vector kind
             table = tuple(json.loads(str(f["table"]))) if "table" in f else FOUR_IN_PAIRS  # written before the tables
             return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])), bid_kind=bid_kind, play_kind=play_kind,

@@ -21,7 +21,7 @@ from spades_ai import kernels as K
 from spades_ai.encoding import observation_size, write_observation
 from spades_ai.engine.jit import kernel
 from spades_ai.models.features import N_CARD_FEATURES, card_features, play_context
-from spades_ai.models.model import H_PLAY_AT, H_PLAY_HIDDEN, H_PLAY_KIND, H_SCALARS_AT, PLAY_MARGIN, VECTOR_PLAYER
+from spades_ai.models.model import H_PLAY_AT, H_PLAY_HIDDEN, H_PLAY_KIND, H_SCALARS_AT, PLAY_MARGIN, VECTOR_PLAYER, model_at
 from spades_ai.models.network import add_rows, forward, relu_output
 
 
@@ -47,6 +47,20 @@ def card_scores(pub, seat, hand, legal, rules, params, at, scores):
 
 
 @kernel
+def observation_hidden(pub, seat, hand, rules, w, offset, shared):
+    """Into ``shared``: the hidden layer's part of a ``"vector"`` network (its floats from
+    ``w[offset]``, ``len(shared)`` units) that the seat's observation vector gives, its bias
+    included: what every candidate of a decision shares."""
+    hidden = shared.shape[0]
+    size = observation_size(rules)
+    inputs = size + N_CARD_FEATURES
+    obs = np.empty(size, np.float32)
+    write_observation(pub, seat, hand, False, rules, obs)
+    shared[:] = w[offset + inputs * hidden : offset + inputs * hidden + hidden]  # b1
+    add_rows(w, offset, hidden, obs, 0, shared)
+
+
+@kernel
 def vector_scores(pub, seat, hand, legal, rules, params, at, scores):
     """The ``"vector"`` card network's score of every legal card into ``scores[card]`` (engine
     ids), from ``seat``'s observation vector and the card's features (the model's packed params
@@ -56,10 +70,8 @@ def vector_scores(pub, seat, hand, legal, rules, params, at, scores):
     offset = at + params[at + H_PLAY_AT]
     size = observation_size(rules)  # the model's table's: the agent refuses any other (``Model.part``)
     inputs = size + N_CARD_FEATURES
-    obs = np.empty(size, np.float32)
-    write_observation(pub, seat, hand, False, rules, obs)
-    shared = w[offset + inputs * hidden : offset + inputs * hidden + hidden].copy()  # b1
-    add_rows(w, offset, hidden, obs, 0, shared)
+    shared = np.empty(hidden)
+    observation_hidden(pub, seat, hand, rules, w, offset, shared)
     ctx = np.empty(N_CARD_FEATURES)
     x = np.empty(N_CARD_FEATURES)
     h = np.empty(hidden)
@@ -89,16 +101,18 @@ def top_card(legal, scores):
 
 @kernel
 def learned_play(pub, seat, hand, legal, rules, params):
-    """The card to play (a kernel agent's ``play``; an engine card id): see the module docstring."""
+    """The card to play (a kernel agent's ``play``; an engine card id; ``params`` a set of
+    models, ``model.pack_models``, its table's model played): see the module docstring."""
     if K.count(legal) == 1:
         return K.lowest_card(legal)
+    at = model_at(params, rules)
     scores = np.empty(56)
-    if params[H_PLAY_KIND] == VECTOR_PLAYER:
-        vector_scores(pub, seat, hand, legal, rules, params, 0, scores)
+    if params[at + H_PLAY_KIND] == VECTOR_PLAYER:
+        vector_scores(pub, seat, hand, legal, rules, params, at, scores)
         return top_card(legal, scores)
-    normal = card_scores(pub, seat, hand, legal, rules, params, 0, scores)
+    normal = card_scores(pub, seat, hand, legal, rules, params, at, scores)
     best = top_card(legal, scores)
-    margin = params.view(np.float64)[params[H_SCALARS_AT] + PLAY_MARGIN]
+    margin = params.view(np.float64)[at + params[at + H_SCALARS_AT] + PLAY_MARGIN]
     return best if scores[best] > scores[normal] + margin else normal
 
 

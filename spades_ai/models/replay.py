@@ -3,7 +3,9 @@ feature kernels the agent plays by (``features``): so what a model is fitted on 
 it sees when it plays.
 
 A hand is given as ``learn.dataset`` rows turn into (``learn.hands.dataset_hands``): its deal
-(four bitboards of card ids), dealer, bids, blind flags and the 52 card ids in play order. Every
+(a bitboard of card ids a seat, and one a copy level with several decks), dealer, bids, blind
+flags and the card ids in play order: at any table for ``play_rows``, at four in pairs for
+``bid_rows`` (the tricks bidder's). Every
 recorded card is checked as it is replayed (``recorded_card``): a card the seat to act may not
 play (not in its hand, or not legal there: a record of other deals or rules) stops the replay,
 which returns -1 with the hand, the seat and the card in ``err``.
@@ -14,7 +16,8 @@ the float columns ``V_*`` of how the hand went. ``play_rows`` gives a row of ``c
 per legal card of every card decision of the chosen seats that had a choice, and per decision
 its first row, its number of cards and the index among them of the card played.
 
-``value_candidate`` says which bids the value bidder weighs; its rows, each candidate bid played
+``bid_candidate_rows`` gives the vector bidder's rows (any table): per sighted bid, a row of
+``bid_candidate_features`` a candidate bid. ``value_candidate`` says which bids the value bidder weighs; its rows, each candidate bid played
 out in sampled worlds, are ``montecarlo.bid_values``'s (they sample worlds, a layer below).
 """
 
@@ -24,6 +27,7 @@ from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import ONE, U64, lowest_index, popcount
 from spades_ai.engine.deal import engine_hands, to_engine
 from spades_ai.engine.jit import inline_kernel, kernel
+from spades_ai.engine.seats import cards_each
 from spades_ai.engine.score import (
     F_CONTRACT_POINTS,
     F_COUNTED,
@@ -34,6 +38,7 @@ from spades_ai.engine.score import (
     score_hand_kernel,
 )
 from spades_ai.engine.state import (
+    MAX_SIDES,
     N_PUBLIC,
     P_BIDS,
     P_PHASE,
@@ -46,9 +51,9 @@ from spades_ai.engine.state import (
     reset_public,
 )
 from spades_ai.models.explore import NIL_TRIAL_BELOW
-from spades_ai.models.features import N_CARD_FEATURES, bid_features, card_features, play_context
+from spades_ai.models.features import N_CARD_FEATURES, bid_candidate_features, bid_features, card_features, is_bid_candidate, play_context
 from spades_ai.models.model import OUT_VALUE_NIL, VALUE_SHIFTS
-from spades_ai.policies.normal import estimate_tricks
+from spades_ai.policies.normal import estimate_tricks, normal_bid
 
 KIND_BID, KIND_BLIND = 0, 1
 #: the bid mask of every number bid, 1..13: Normal's number bid, whatever is legal (the value
@@ -67,11 +72,11 @@ N_V = 2
 
 @kernel
 def start_deal(deal, dealer, rules, hands, pub):
-    """Seat ``deal`` (four bitboards of card ids) into ``hands`` and a new hand of ``dealer`` into ``pub``."""
-    for s in range(4):
-        hands[s] = deal[s]
+    """Seat ``deal`` (a bitboard of card ids a seat and copy level) into ``hands`` and a new hand of ``dealer``
+    into ``pub`` (the match at 0)."""
+    hands[:] = deal
     engine_hands(hands, rules)
-    zeros = np.zeros(2, dtype=np.int64)
+    zeros = np.zeros(MAX_SIDES, dtype=np.int64)
     reset_public(pub, hands, dealer, zeros, zeros, 0, rules)
 
 
@@ -149,21 +154,21 @@ def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals, err):
 
 @kernel
 def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decisions, err):
-    """The card rows of the seats ``actors[i, seat]`` (room for 13 rows per card decision)
+    """The card rows of the seats ``actors[i, seat]`` (room for a row per legal card)
     into ``feats``, and per decision (``decisions``) its first row, its number of legal cards
     and the index among them (by card id) of the card played. Returns (rows, decisions), or
     (-1, -1) at a recorded card its seat may not play (``err``)."""
     pub = np.empty(N_PUBLIC, dtype=np.int64)
-    hands = np.empty(4, dtype=np.uint64)
+    hands = np.empty(deals.shape[1], dtype=np.uint64)
     ctx = np.empty(N_CARD_FEATURES)
     m = 0
     d = 0
     for i in range(deals.shape[0]):
         start_deal(deals[i], dealers[i], rules, hands, pub)
-        for s in range(4):
-            apply_bid(pub, hands, np.int64(0 if blind[i, pub[P_TO_ACT]] else bids[i, pub[P_TO_ACT]]),
-                      blind[i, pub[P_TO_ACT]], rules)  # fmt: skip
-        for j in range(52):
+        while pub[P_PHASE] == PHASE_BIDDING:
+            seat = pub[P_TO_ACT]
+            apply_bid(pub, hands, np.int64(0 if blind[i, seat] else bids[i, seat]), blind[i, seat], rules)
+        for j in range(plays.shape[1]):
             seat = pub[P_TO_ACT]
             card = recorded_card(pub, hands, i, plays, j, rules, err)
             if card < 0:
@@ -185,6 +190,40 @@ def play_rows(deals, dealers, bids, blind, plays, actors, rules, feats, decision
                     k += 1
                 d += 1
             apply_card(pub, hands, card, rules)
+    return m, d
+
+
+@kernel
+def bid_candidate_rows(deals, dealers, bids, blind, rules, feats, cands, decisions):
+    """The vector bidder's rows of every sighted bid of every hand: a row of
+    ``bid_candidate_features`` a legal candidate (``is_bid_candidate``, ascending) into ``feats``,
+    its bid into ``cands``, and per decision (``decisions``) its first row, its number of
+    candidates and the index among them of the bid made (-1 if it was none). Returns (rows,
+    decisions)."""
+    pub = np.empty(N_PUBLIC, dtype=np.int64)
+    hands = np.empty(deals.shape[1], dtype=np.uint64)
+    m = 0
+    d = 0
+    for i in range(deals.shape[0]):
+        start_deal(deals[i], dealers[i], rules, hands, pub)
+        while pub[P_PHASE] == PHASE_BIDDING:
+            seat = pub[P_TO_ACT]
+            if not blind[i, seat]:
+                legal = legal_bids(seat, hands[seat], pub, rules)
+                normal = normal_bid(pub, seat, hands[seat], rules, legal)
+                decisions[d, 0], decisions[d, 2] = m, -1
+                k = 0
+                for b in range(cards_each(rules) + 1):
+                    if (legal >> b) & 1 and is_bid_candidate(b, normal):
+                        bid_candidate_features(b, normal, rules, feats[m])
+                        cands[m] = b
+                        if b == bids[i, seat]:
+                            decisions[d, 2] = k
+                        m += 1
+                        k += 1
+                decisions[d, 1] = k
+                d += 1
+            apply_bid(pub, hands, np.int64(0 if blind[i, seat] else bids[i, seat]), blind[i, seat], rules)
     return m, d
 
 

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from spades_ai.capabilities import require_table
 from spades_ai.cards import DECK
-from spades_ai.encoding import PH_PLAYING, check_rules
+from spades_ai.encoding import BID_OFFSET, PH_BIDDING, PH_PLAYING, check_rules
 from spades_ai.models import replay
-from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES
+from spades_ai.models.features import BID_WINDOW, N_BID_FEATURES, N_CARD_FEATURES
+from spades_ai.models.model import FOUR_SEAT_BIDDERS
 from spades_ai.rules import Rules
+
 
 
 def _which(hands: dict, i: int) -> str:
@@ -47,8 +50,9 @@ def _check_replayed(done: int, err: np.ndarray, hands: dict) -> None:
 
 def bidding_rows(hands: dict, rules: Rules | None = None) -> dict:
     """The bidding rows of ``hands`` (``replay.bid_rows``): ``x`` features (float32: a row
-    per bid, millions of them in a large dataset), ``cols`` (``B_*``) and ``vals`` (``V_*``)."""
-    rules = check_rules(rules)
+    per bid, millions of them in a large dataset), ``cols`` (``B_*``) and ``vals`` (``V_*``).
+    Four players in pairs only: the tricks bidder's rows speak of a partner across the table."""
+    rules = require_table(check_rules(rules), FOUR_SEAT_BIDDERS)
     n = len(hands["deals"])
     x = np.zeros((8 * n, N_BID_FEATURES))
     cols = np.zeros((8 * n, replay.N_B), np.int64)
@@ -79,15 +83,15 @@ def dataset_bidding_rows(hand_chunks, *, hands: int | None = None, rules: Rules 
 
 
 def card_rows(hands: dict, agent: int | None = None, rules: Rules | None = None) -> dict:
-    """The card rows of ``hands`` (``replay.play_rows``) played by agent index ``agent`` (every
-    seat when None): ``x`` (a row per legal card), ``start``, ``count`` and ``chosen`` per
-    decision with a choice."""
+    """The card rows of ``hands`` (``replay.play_rows``, at any table) played by
+    agent index ``agent`` (every seat when None): ``x`` (a row per legal card), ``start``,
+    ``count`` and ``chosen`` per decision with a choice."""
     rules = check_rules(rules)
     n = len(hands["deals"])
-    actors = np.ones((n, 4), np.bool_) if agent is None else hands["seat_agents"] == agent
-    # at most 13 + 12 + ... + 1 legal cards over a seat's 13 decisions
-    x = np.zeros((int(actors.sum()) * 91, N_CARD_FEATURES))
-    dec = np.zeros((int(actors.sum()) * 13, 3), np.int64)
+    actors = np.ones((n, rules.players), np.bool_) if agent is None else hands["seat_agents"] == agent
+    each = rules.cards_each  # at most each + (each - 1) + ... + 1 legal cards over a seat's decisions
+    x = np.zeros((int(actors.sum()) * each * (each + 1) // 2, N_CARD_FEATURES))
+    dec = np.zeros((int(actors.sum()) * each, 3), np.int64)
     err = np.zeros(3, np.int64)
     m, d = replay.play_rows(hands["deals"], hands["dealer"], hands["bids"], hands["blind"], hands["plays"], actors, rules.as_array(), x, dec, err)
     _check_replayed(m, err, hands)
@@ -137,6 +141,47 @@ def vector_card_rows(data: dict, hands: dict, rules: Rules | None = None, scale:
     card = (np.asarray(data["phase"]) == PH_PLAYING) & (np.asarray(data["mask"])[:, :52].sum(1) > 1)
     return {"obs": np.asarray(data["obs"], np.float32)[card], "x": cards["x"].astype(np.float32), "start": cards["start"],
             "count": cards["count"], "values": values.astype(np.float32)}  # fmt: skip
+
+
+def vector_bid_rows(data: dict, hands: dict, rules: Rules | None = None, scale: float = 10.0) -> dict:
+    """The vector bidder's rows (``replay.bid_candidate_rows``) of the hands of a labelled
+    dataset, as ``vector_card_rows`` gives the card network's: for each sighted bid where the
+    labeller weighed two candidates or more, ``obs`` (its observation vector as the dataset
+    stores it), ``start`` and ``count`` of its candidates' rows of ``x`` (their features) and
+    ``values`` (the labeller's value of each candidate bid, points / ``scale``, NaN where it
+    weighed it not). Any table."""
+    rules = check_rules(rules)
+    for k in ("obs", "phase", "label_values"):
+        if k not in data:
+            raise ValueError(f"the rows lack the column {k!r}: a dataset written with labels='hard' (or 'crazy') has it")
+    n = len(hands["deals"]) * rules.players
+    room = n * (2 * BID_WINDOW + 2)
+    x, cands, dec = np.zeros((room, N_CARD_FEATURES), np.float32), np.zeros(room, np.int64), np.zeros((n, 3), np.int64)
+    m, d = replay.bid_candidate_rows(hands["deals"], hands["dealer"], hands["bids"], hands["blind"], rules.as_array(), x, cands, dec)
+    bid = np.asarray(data["phase"]) == PH_BIDDING
+    if int(bid.sum()) != d:
+        raise ValueError(f"the dataset's {int(bid.sum())} sighted bids are not the {d} of its hands replayed")
+    start, count = dec[:d, 0], dec[:d, 1]
+    decision = np.repeat(np.arange(d), count)
+    values = np.asarray(data["label_values"])[bid][decision, BID_OFFSET + cands[:m]] / scale
+    keep = np.add.reduceat((~np.isnan(values)).astype(np.int64), start) >= 2 if d else np.zeros(0, bool)
+    rows = np.concatenate([np.arange(a, a + c) for a, c in zip(start[keep], count[keep])] or [np.zeros(0, np.int64)])
+    return {"obs": np.asarray(data["obs"], np.float32)[bid][keep], "x": x[rows], "start": np.cumsum(count[keep]) - count[keep],
+            "count": count[keep], "values": values[rows].astype(np.float32)}  # fmt: skip
+
+
+def dataset_vector_bid_rows(chunks, rules: Rules | None = None, scale: float = 10.0) -> dict:
+    """``vector_bid_rows`` of a labelled dataset chunk by chunk (``chunks`` as
+    ``dataset_vector_rows`` takes them), in order."""
+    return _joined([vector_bid_rows(data, hands, rules, scale) for data, hands in chunks])
+
+
+def _joined(parts: list[dict]) -> dict:
+    """Rows of decisions (``obs``, ``x``, ``start``, ``count``, ``values``) one after the other."""
+    if not parts:
+        raise ValueError("the dataset has no chunk to take decisions from")
+    offsets = np.cumsum([0] + [len(p["x"]) for p in parts[:-1]])
+    return {k: np.concatenate([p[k] + (o if k == "start" else 0) for p, o in zip(parts, offsets)]) for k in parts[0]}
 
 
 def dataset_vector_rows(chunks, decisions: int | None = None, rules: Rules | None = None, scale: float = 10.0) -> dict:

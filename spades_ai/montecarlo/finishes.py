@@ -214,7 +214,7 @@ def exact_finish(sim, hands, rules, f):
         return table_finish(sim, hands, rules, f.side, f.mode, f.leaf_n, f.ready, f.scratch, f.sheet, f.nil_out)
     if not f.ready:
         fill_leaf(f.leaf, sim, rules, f.side, f.mode, f.scratch, f.sheet, f.nil_out)
-    for s in range(4):
+    for s in range(n_seats(rules)):  # the four-in-pairs solver: four seats
         f.won[s] = sim[P_WON + s]
     return position_value(hands, sim[P_TO_ACT], f.won, sim[P_BROKEN] != 0, f.side, f.leaf, rules,
                           memo_of(f.tt, solver_generation(f.tt, f.gen), SOLVER_SHIFT, f.stats))

@@ -37,13 +37,27 @@ def _counts_no_references(kernel) -> bool:
     return getattr(kernel, "targetoptions", {}).get("_nrt", True) is False
 
 
+#: the built-in agents whose bid and play kernels allocate no array. Any other agent's (the learned
+#: agent's network layers, a researcher's kernel agent) may: its lineup's seat functions are
+#: compiled apart with reference counting (``counted_kernel``), never inlined, so that a loop
+#: compiled without it (the ``hot_kernel`` ``settle`` of ``learn.vector_loop``) may call them.
+NON_ALLOCATING = ("random", "easy", "normal")
+
+
+def _seat_decorator(agents: Sequence, kind: str) -> str:
+    """``inline_kernel`` where every agent of the lineup is ``NON_ALLOCATING`` (or for the pass,
+    which every agent makes by a small kernel), else ``counted_kernel``."""
+    plain = kind == "pass" or all(getattr(a, "name", None) in NON_ALLOCATING for a in agents)
+    return "inline_kernel" if plain else "counted_kernel"
+
+
 def lineup_binding(agents: Sequence) -> str:
     """The binding module's text for kernel agents ``agents`` (functions ``bid_k``, ``play_k``,
     ``pass_k`` for agent ``k``, which ``bind`` imports)."""
-    out = ["import numpy as np\n\nfrom spades_ai.engine.jit import hot_kernel, inline_kernel\n\n"]
+    out = ["import numpy as np\n\nfrom spades_ai.engine.jit import counted_kernel, hot_kernel, inline_kernel\n\n"]
     hot_play = all(_counts_no_references(a.play_kernel) for a in agents)
     for func, kind, arg, none in _SEAT_FUNCS:
-        decorator = "hot_kernel" if func == "seat_play" and hot_play else "inline_kernel"
+        decorator = "hot_kernel" if func == "seat_play" and hot_play else _seat_decorator(agents, kind)
         out.append(f"\n@{decorator}\ndef {func}(slot, pub, seat, hand, {arg}, rules, params):\n")
         for k, agent in enumerate(agents):
             takes = agent.pass_takes_params if kind == "pass" else agent.takes_params
