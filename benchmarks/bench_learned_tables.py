@@ -36,12 +36,15 @@ def main(argv=None) -> None:
     ap.add_argument("--hard-hands", type=int, default=4, help="hands a round of Hard")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.learned_hands, args.hard_hands, args.rounds = 2, 1, 1
     learned, hard = make_agent("learned"), make_agent("hard")
     print(f"learned agent vs Hard, CPU time a decision (median of {args.rounds} interleaved rounds; {platform.processor() or platform.machine()})\n")
     print("| table | learned, µs a decision | Hard, ms a decision | Hard / learned |")
     print("|---|---|---|---|")
-    for model in load_models("default"):
+    for model in load_models("default")[: 2 if args.smoke else None]:  # smoke: 4 in pairs and 3 players
         rules = model.rules
         per_decision(learned, 1, rules, args.seed)  # warm-up: compile or load the kernels
         per_decision(hard, 1, rules, args.seed)

@@ -453,11 +453,12 @@ def _cmd_tournament(args) -> None:
 
 
 #: Seconds a first run spends compiling, by what it needs, on a 2-core machine (the CPU time
-#: of ``benchmarks/bench_first_run.py``, about the wall clock when a core is idle; 5 December):
-#: a tournament's self-play loop for fast built-ins only (the default run: 9 s), the loop with
-#: Hard (``--hard``: 24 s; Crazy compiles more), the kernels a Python agent's hands use;
-#: ``spades-ai play`` (``--command "play --level hard --seed 1"``: 20 s).
-FIRST_RUN_SECONDS = {"fast": 10, "monte_carlo": 25, "python": 20, "play": 20}
+#: of ``benchmarks/bench_first_run.py``, about the wall clock when a core is idle): a
+#: tournament's self-play loop for fast built-ins only (the default run: 20.5 s at load 2.4, 7
+#: December), what Hard adds to it (``--hard``: 83.8 s in all at load 1.0, 7 December; Crazy
+#: compiles more), the kernels a Python agent's hands use; ``spades-ai play`` (``--command "play
+#: --level hard --seed 1"``: 20 s, 5 December).
+FIRST_RUN_SECONDS = {"fast": 20, "monte_carlo": 60, "python": 20, "play": 20}
 
 
 @contextlib.contextmanager

@@ -774,5 +774,5 @@ def test_check_agent_passes_an_agents_table_refusal_through():
     interface: its ``TableError`` reaches the caller as it is (``check_table`` counts it a refusal)."""
     from spades_ai.errors import TableError
 
-    with pytest.raises(TableError, match=r"^agent 'learned' plays 4 players in pairs, not 3 players solo"):
-        check_agent(make_agent("learned"), hands=1, rules=Rules.preset("cutthroat"))
+    with pytest.raises(TableError, match=r"^agent 'learned' plays 4 players in pairs, 3 players, 4 solo, 5 players and 6 in pairs, not 7 players solo"):
+        check_agent(make_agent("learned"), hands=1, rules=Rules(players=7))

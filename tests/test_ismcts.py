@@ -559,5 +559,5 @@ def test_ismcts_at_four_in_pairs_plays_alike_with_every_utility_but_own():
 
 def test_a_rollout_policy_that_refuses_the_table_is_named():
     agent = make_agent("ismcts", rollout="learned", **TINY)
-    with pytest.raises(TableError, match="agent 'learned' plays 4 players in pairs, not 3 players solo"):
-        play_hands([agent, "normal", "normal"], 1, rules=CHECKED_TABLES["3"])
+    with pytest.raises(TableError, match="agent 'learned' plays 4 players in pairs, 3 players, 4 solo, 5 players and 6 in pairs, not 8 players solo"):
+        play_hands([agent] + ["normal"] * 7, 1, rules=CHECKED_TABLES["8"])

@@ -10,6 +10,7 @@ from spades_ai.agents.registry import make_agent
 from spades_ai.agents.spec import parse_agent
 from spades_ai.game import Hand
 from spades_ai.models import bidder
+from spades_ai.models.model import model_at
 from spades_ai.montecarlo.worlds import decision_values
 
 LEARNED = make_agent("learned")
@@ -39,7 +40,8 @@ def test_from_python_it_bids_and_values_bids_as_the_learned_bidder():
         obs = Hand(sa.deal(8, i)).observation()
         assert agent.bid(obs) == LEARNED.bid(obs)
         values = np.empty(14)
-        bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, LEARNED.params, values)
+        bidder.bid_values(obs.public, obs.seat, obs.engine_cards, obs.rules_array, LEARNED.params, values,
+                          model_at(LEARNED.params, obs.rules_array))  # the 4-player model of the agent's set
         bid, got = decision_values(agent, obs)
         assert bid == LEARNED.bid(obs)
         weighed = {b: float(values[b]) for b in obs.legal_bids() if np.isfinite(values[b])}

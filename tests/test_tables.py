@@ -337,10 +337,10 @@ def test_lineups_take_the_table():
 @pytest.mark.parametrize("name", ["learned"])
 def test_learned_agent_refuses_other_tables_by_name(name):
     agent = sa.make_agent(name)
-    with pytest.raises(sa.TableError, match=rf"agent '{name}' plays 4 players in pairs, not 3 players solo: .* \(docs/agents.md\)"):
-        sa.play_hands([agent, "normal", "normal"], 1, rules=sa.Rules(players=3))
-    hand = sa.Hand(sa.deal(1, 0, sa.Rules(players=4, teams="solo")), rules=sa.Rules(players=4, teams="solo"))
-    with pytest.raises(sa.TableError, match=rf"agent '{name}' plays 4 players in pairs, not 4 players solo"):
+    with pytest.raises(sa.TableError, match=rf"agent '{name}' plays 4 players in pairs, 3 players, 4 solo, 5 players and 6 in pairs, not 7 players solo: .* \(docs/learning.md#at-every-table-the-learned-agent\)"):
+        sa.play_hands([agent] + ["normal"] * 6, 1, rules=sa.Rules(players=7))
+    hand = sa.Hand(sa.deal(1, 0, sa.Rules(players=6)), rules=sa.Rules(players=6))
+    with pytest.raises(sa.TableError, match=rf"agent '{name}' plays 4 players in pairs, 3 players, 4 solo, 5 players and 6 in pairs, not 6 players solo"):
         agent.bid(hand.observation())
 
 

@@ -16,7 +16,8 @@ from spades_ai.learn.hands import dataset_hands, iter_dataset_hands
 from spades_ai.models import fit, network, optim
 from spades_ai.models.features import N_CARD_FEATURES
 from spades_ai.models import rows as training_rows
-from spades_ai.models.model import H_PLAY_KIND, VECTOR_PLAYER, Model, load_model
+from spades_ai.models.model import H_PLAY_KIND, VECTOR_PLAYER, Model, load_model, model_at
+from spades_ai.seats import table_name
 from experiment_scripts import experiment_script
 
 COLUMNS = ["obs", "phase", "mask", "action", "label_values"]
@@ -128,7 +129,7 @@ def test_the_agent_plays_the_networks_top_card_on_its_vector_and_features(tmp_pa
     the numpy network on the observation vector the dataset records and the card's features."""
     model = _vector_model()
     agent = make_agent("learned", model=str(model.save(tmp_path / "v.npz")))
-    assert agent.params[H_PLAY_KIND] == VECTOR_PLAYER
+    assert agent.params[model_at(agent.params, sa.Rules().as_array()) + H_PLAY_KIND] == VECTOR_PLAYER
     out = write_dataset(tmp_path / "d", [agent, "normal"], deals=12, seed=4)
     data = load_dataset(out)
     cards = training_rows.card_rows(dataset_hands(out), agent=0)
@@ -155,12 +156,12 @@ def test_a_model_file_holds_its_card_networks_kind(tmp_path):
     assert load_model(tmp_path / "old.npz").play_kind == "cards"
 
 
-@pytest.mark.parametrize("rules", [sa.Rules(players=3), sa.Rules(players=4, teams="solo")])
-def test_the_learned_agent_refuses_a_table_but_four_in_pairs(rules):
+@pytest.mark.parametrize("rules", [sa.Rules(players=6), sa.Rules(players=8, teams="pairs")])
+def test_the_learned_agent_refuses_a_table_without_a_model(rules):
     card_player = sa.Mixed("cards", make_agent("normal"), make_agent("learned"))
     others = ["normal"] * (rules.players - 1)
     for lineup in (["learned", *others], [card_player, *others]):
-        with pytest.raises(sa.TableError, match=f"agent 'learned' plays 4 players in pairs, not {rules.players} players solo"):
+        with pytest.raises(sa.TableError, match=f"agent 'learned' plays 4 players in pairs, 3 players, 4 solo, 5 players and 6 in pairs, not {table_name(rules)}"):
             sa.play_hands(lineup, 2, seed=1, rules=rules)
 
 

@@ -30,7 +30,7 @@ network reads that table's observation vector (``spades_ai.encoding.observation_
 >>> m.check_table(Rules(players=3))
 Traceback (most recent call last):
 ...
-spades_ai.errors.TableError: the learned model plays 4 players in pairs, not 3 players solo: its networks read the observation of that table and were fitted there (docs/agents.md)
+spades_ai.errors.TableError: the learned model plays 4 players in pairs, not 3 players solo: its networks read the observation of a table and were fitted there; those tables have a model (docs/learning.md#at-every-table-the-learned-agent)
 """
 
 from __future__ import annotations
