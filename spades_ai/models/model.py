@@ -331,10 +331,9 @@ def load_model(model) -> Model:
         raise ValueError(f"model file {path} does not exist")
     with np.load(path, allow_pickle=False) as f:
         try:
-            bid_kind = str(f["bid_kind"]) if "bid_kind" in f else None
-            nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} for net in ("play",) + (("bid",) if bid_kind != "normal" else ())}
-            nets.setdefault("bid", {})
-            bid_kind = bid_kind or legacy_bid_kind(nets["bid"])
+            stored = str(f["bid_kind"]) if "bid_kind" in f else None
+            nets = {net: {k: f[f"{net}_{k}"] for k in LAYERS} if net == "play" or stored != "normal" else {} for net in ("bid", "play")}
+            bid_kind = stored or legacy_bid_kind(nets["bid"])
             play_kind = str(f["play_kind"]) if "play_kind" in f else "cards"  # written before the vector kind
             table = tuple(json.loads(str(f["table"]))) if "table" in f else FOUR_IN_PAIRS  # written before the tables
             return Model(nets["bid"], nets["play"], f["scalars"], json.loads(str(f["info"])), bid_kind=bid_kind, play_kind=play_kind,
