@@ -275,8 +275,7 @@ def _pairs_card_values(hands, leader, leaf, team, tricks_won, trick, rules: Rule
     stats = np.zeros(_sol.STATS, np.int64)
     out = np.empty(56)
     _sol.objective_values(np.array(masks, np.uint64), seat, np.array(trick_ids, np.int64), np.array(won, np.int64),
-                          spades_broken, team, leaf_arr, r[R_SPADE_LEAD], r[R_FIRST_LEAD], tt, gen, shift, stats,
-                          out)
+                          spades_broken, team, leaf_arr, r, _sol.Memo(tt, np.uint64(gen), np.int64(shift), stats), out)
     return {rules.engine_card(c): float(out[c]) for c in np.flatnonzero(~np.isnan(out))}
 
 

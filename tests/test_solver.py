@@ -26,7 +26,7 @@ import spades_ai as sa
 from spades_ai import solver
 from spades_ai.engine import bits
 from spades_ai.engine import solver as ksolver
-from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD, SPADE_LEADS, Rules
+from spades_ai.rules import R_SPADE_LEAD, SPADE_LEADS, Rules
 from spades_ai.solver import card_values, double_dummy, tricks_leaf
 
 RULES = {lead: Rules(spade_lead=lead) for lead in SPADE_LEADS}
@@ -236,6 +236,24 @@ def test_card_values_match_minimax():
     assert spread > 150  # positions where the choice of card matters
 
 
+def test_each_objective_is_a_node_search_of_its_own():
+    """One node search (the template ``node_search``), the objective bound into a copy per
+    objective when it is compiled: no node tests which objective it serves (numba cannot load
+    a second specialization of one recursive kernel from its cache, hence a copy, not a type)."""
+    from spades_ai.engine import node_search
+
+    tricks, points = ksolver.tricks_search, ksolver.points_search
+    assert tricks is node_search and points.__name__.startswith("spades_ai_bound_points_")
+    assert (tricks.enter, tricks.backup, tricks.store) == (ksolver.tricks_enter, ksolver.tricks_backup,
+                                                           ksolver.tricks_store)
+    assert (points.enter, points.backup, points.store) == (ksolver.points_enter, ksolver.points_backup,
+                                                           ksolver.points_store)
+    assert tricks.node is not points.node and points.node_moves is tricks.node_moves
+    hands = [[0, 1], [13, 14], [26, 27], [39, 40]]  # seat 3 ruffs both club leads
+    assert double_dummy(hands, leader=0) == 0
+    assert set(card_values(hands, 0, tricks_leaf(0), 0, tricks_won=[3, 3, 3, 2]).values()) == {6.0}
+
+
 def test_position_value_matches_minimax():
     """The kernel Hard's rollouts end in: one search of a position between tricks, in one
     table shared by the searches of a test (a new generation each), against minimax."""
@@ -255,8 +273,8 @@ def test_position_value_matches_minimax():
         leaf = random_leaf(rnd, team)
         table = solver._leaf_table(leaf, won)
         got = ksolver.position_value(np.array([sum(1 << c for c in h) for h in hands], np.uint64), leader,
-                                     np.array(won, np.int64), broken, team, table, rules.as_array()[R_SPADE_LEAD],
-                                     rules.as_array()[R_FIRST_LEAD], tt, gen, shift, stats)
+                                     np.array(won, np.int64), broken, team, table, rules.as_array(),
+                                     ksolver.memo_of(tt, gen, shift, stats))
         want = naive_minimax(hands, leader, (), broken, 13 - n, won, rules, leaf, team)
         assert got == pytest.approx(want), (hands, leader, broken, won, team)
         lo, hi = ksolver.reachable_bounds(table, np.array(won, np.int64), n)
@@ -351,7 +369,7 @@ def test_full_deal_examples():
 
 # Positions where a generalized table entry is right only thanks to a detail of the relevant
 # cards: the first three need the cards an equivalent card stands for ("a card stands for the
-# run above it" in dd_node; without it they give 3, 3, 4), the next three the boundary cards of
+# run above it" in the node search; without it they give 3, 3, 4), the next three the boundary cards of
 # the cashing count (quick_tricks' pins; without them 3, 6, 4), the next three the boundary of
 # the top spade run (sure_spade_run's pin; without it 4, 6, 4), then two of each of the last
 # two kinds again. Found by comparing the solver

@@ -1,20 +1,24 @@
 """Exact search on a fully visible Spades position: double dummy and a general objective.
 
-Two searches share one move generator, one move order and one transposition table:
+One node search (``node_search.node``) serves two objectives, each bound into its own copy of
+the node when it is compiled (``spades_ai.templates``), with one move generator, one move
+order and one transposition table:
 
-* ``dd_tricks``: the most tricks the leader's team can take against best defence, by
-  null-window tests ("can the team take >= k of the n tricks left?", a bisection on k).
-* ``objective_values``: the value of each legal card of the seat to act, from any point of a
-  hand (mid-trick too), where a finished hand is worth ``leaf[t0, t1, t2, t3]`` to the
-  maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Fail-soft
+* "tricks", ``dd_tricks``: the most tricks the leader's team can take against best defence,
+  by null-window tests ("can the team take >= k of the n tricks left?", a bisection on k).
+* "points", ``objective_values``: the value of each legal card of the seat to act, from any
+  point of a hand (mid-trick too), where a finished hand is worth ``leaf[t0, t1, t2, t3]`` to
+  the maximizing team (seat s ended with ``t_s`` tricks); the other team minimizes. Fail-soft
   alpha-beta on floats in the window of the reachable leaf values, bounds in the table.
 
-Search tree. One call of a node kernel plays one card; the four hands travel as scalars
-rotated so that the seat to act comes first, so a ply moves no array::
+The steps of each objective are the ``tricks_*`` and ``points_*`` kernels below; a node never
+tests which objective it serves. Search tree: one call of the node plays one card; the four
+hands travel as scalars (``Pos``) rotated so that the seat to act comes first, so a ply moves
+no array::
 
-    node(a0 a1 a2 a3, seat, pos, ...)     a0 = hand of ``seat``, the seat to act; a1 its left
-        plays c from a0                   pos = cards already in the trick (0: a boundary)
-        -> node(a1 a2 a3 a0^c, seat+1, pos+1, ...)
+    node(Pos(a0 a1 a2 a3, seat, pos, ...))   a0 = hand of ``seat``, the seat to act; a1 its left
+        plays c from a0                      pos = cards already in the trick (0: a boundary)
+        -> node(Pos(a1 a2 a3 a0^c, seat+1, pos+1, ...))
         after the fourth card the hands are rotated again so that the winner leads.
 
 Equivalent cards: two cards of one hand in one suit with only the hand's own cards, or cards
@@ -62,6 +66,8 @@ Every argument of a recursive kernel has one fixed type (numba can crash loading
 specialization from its cache).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -87,7 +93,8 @@ from spades_ai.engine.bits import (
 )
 from spades_ai.engine.play import follow_mask, lead_mask, may_lead_spades, winning_offset
 from spades_ai.engine.rng import below
-from spades_ai.rules import FIRST_LOW_CLUB
+from spades_ai.rules import FIRST_LOW_CLUB, R_FIRST_LEAD, R_SPADE_LEAD
+from spades_ai.templates import bind
 
 U1 = U64(1)
 U2 = U64(2)
@@ -110,6 +117,14 @@ TT_WIDTH = 8
 TT_SIG, TT_REGION, TT_A, TT_B, TT_WON, TT_LO, TT_HI = range(7)
 LOW52 = U64((1 << 52) - 1)
 STATS = 4  # stats[0] nodes, [1] table hits that cut, [2] sure-trick cuts, [3] tests
+#: ``node_search``'s binding to the objective "points" (its own ``_binding`` is "tricks").
+POINTS_BINDING = """from spades_ai.engine.solver import points_backup as backup
+from spades_ai.engine.solver import points_enter as enter
+from spades_ai.engine.solver import points_restrict as restrict
+from spades_ai.engine.solver import points_settled as settled
+from spades_ai.engine.solver import points_start as start
+from spades_ai.engine.solver import points_store as store
+"""
 
 
 @kernel
@@ -465,15 +480,21 @@ def tt_probe(tt, sig, leader, won, a, b, gen, shift):
 
 
 @kernel
-def tt_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
-    """Record ``lo <= value <= hi`` for the positions that match ``sig``, ``leader``, ``won``
-    and the owner bits ``a``, ``b`` on the relative-rank region ``r``: in the row of the same
-    key and region (bounds merged), else in a free row of the chain, else over a random row of
-    its last bucket."""
+def tt_store(s, key, leader, r, lo, hi, best):
+    """Record ``lo <= value <= hi`` for the positions that match ``key`` (``(sig, a, b, won,
+    _)``: the suit lengths, the owner bits and the tricks-won key), ``leader`` and the owner
+    bits ``a``, ``b`` on the relative-rank region ``r``, in the table of the search ``s``: in
+    the row of the same key and region (bounds merged), else in a free row of the chain, else
+    over a random row of its last bucket."""
+    tt = s.tt
+    gen = s.gen
+    shift = s.shift
+    salt = s.stats[0]
+    sig = key[0]
     lead = U64(leader)
-    won = U64(won)
-    a &= r
-    b &= r
+    won = U64(key[3])
+    a = key[1] & r
+    b = key[2] & r
     key1 = r | (lead << U64(52))
     for link in range(TT_CHAIN):
         o = _block(sig, leader, won, link, shift)
@@ -511,23 +532,102 @@ def tt_store(tt, sig, leader, won, r, a, b, gen, shift, lo, hi, best, salt):
     tt[o + TT_HI * TT_WAYS + free] = _float_bits(hi)
 
 
-# -- the move loop both searches share ------------------------------------------------------------
+# -- the search records and the move loop of the node search --------------------------------------
+class Pos(NamedTuple):
+    """A position of the search, one card to play: ``a0`` is the hand of ``seat``, to play the
+    ``pos``-th card of the trick (0: it leads), ``a1 a2 a3`` the hands after it clockwise;
+    ``led`` the led suit's mask, ``win``/``win_seat`` the card winning so far and its seat,
+    ``trick`` the cards on the trick, ``broken`` whether a spade fell in an earlier trick and
+    ``n`` the tricks not yet finished, the current one included."""
+
+    a0: np.uint64
+    a1: np.uint64
+    a2: np.uint64
+    a3: np.uint64
+    seat: int
+    pos: int
+    led: np.uint64
+    win: np.uint64
+    win_seat: int
+    trick: np.uint64
+    broken: bool
+    n: int
+
+
+class Search(NamedTuple):
+    """What a double-dummy search reads at every node besides the position: the searching
+    team, the lead rules (``R_SPADE_LEAD``, ``R_FIRST_LEAD``), the table (``tt`` in generation
+    ``gen``, buckets ``>> shift``) and ``stats`` (``int64[STATS]``)."""
+
+    max_team: int
+    spade_lead: int
+    first_lead: int
+    tt: np.ndarray
+    gen: np.uint64
+    shift: int
+    stats: np.ndarray
+
+
+class LeafSearch(NamedTuple):
+    """``Search``'s fields for a search of points: a finished hand is worth ``leaf[t0, t1, t2,
+    t3]``; bit ``team`` of ``merge`` keys that team by its total tricks (``leaf_merges``)."""
+
+    max_team: int
+    spade_lead: int
+    first_lead: int
+    tt: np.ndarray
+    gen: np.uint64
+    shift: int
+    stats: np.ndarray
+    leaf: np.ndarray
+    merge: int
+
+
+class Memo(NamedTuple):
+    """A transposition table as the callers keep it: ``tt`` in generation ``gen`` (1..4095, new
+    for each search), buckets ``>> shift``, and ``stats`` (``int64[STATS]``)."""
+
+    tt: np.ndarray
+    gen: np.uint64
+    shift: int
+    stats: np.ndarray
+
+
+@kernel
+def memo_of(tt, gen, shift, stats):
+    """The ``Memo`` of a table, one fixed type per field."""
+    return Memo(tt, U64(gen), np.int64(shift), stats)
+
+
 @hot_kernel
-def _moves(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, trick_no, spade_lead, first_lead):
+def _maximizes(seat, s):
+    """Whether ``seat`` plays for the searching team ``s.max_team`` (the teams of four in pairs:
+    the seats of one parity)."""
+    return (seat & 1) == s.max_team
+
+
+@hot_kernel
+def no_key():
+    """The table key of a node that neither probes nor stores."""
+    return ZERO, ZERO, ZERO, np.int64(0), ZERO
+
+
+@hot_kernel
+def node_moves(p, s):
     """``(moves, first, second, third)``: the distinct legal cards of the seat to act (one per
     run of equivalent cards) and the three classes of them tried first, for a lead or a follow."""
-    u = a0 | a1 | a2 | a3
-    if pos == 0:
-        moves = distinct_moves(lead_mask(a0, broken, trick_no, spade_lead, first_lead), a0, ~u & ALL_CARDS)
-        first, second, third = _lead_order(moves, a0, a1, a2, a3)
+    u = p.a0 | p.a1 | p.a2 | p.a3
+    if p.pos == 0:
+        moves = distinct_moves(lead_mask(p.a0, p.broken, 13 - p.n, s.spade_lead, s.first_lead), p.a0, ~u & ALL_CARDS)
+        first, second, third = _lead_order(moves, p.a0, p.a1, p.a2, p.a3)
     else:
-        moves = distinct_moves(follow_mask(a0, led), a0, ~(u | trick) & ALL_CARDS)
-        first, second, third = _follow_order(moves, pos, led, win, (win_seat & 1) == (seat & 1), a1, a2)
+        moves = distinct_moves(follow_mask(p.a0, p.led), p.a0, ~(u | p.trick) & ALL_CARDS)
+        first, second, third = _follow_order(moves, p.pos, p.led, p.win, (p.win_seat & 1) == (p.seat & 1), p.a1, p.a2)
     return moves, first, second, third
 
 
 @hot_kernel
-def _class_moves(cls, hint, first, second, third, rest):
+def class_moves(cls, hint, first, second, third, rest):
     """The untried moves (``rest``) of class ``cls`` in the search order: the table's hint, the
     three ordered classes, then every other move."""
     if cls == 0:
@@ -542,29 +642,30 @@ def _class_moves(cls, hint, first, second, third, rest):
 
 
 @hot_kernel
-def _after(c, a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken):
-    """The position after ``seat`` plays ``c``: ``(b0, b1, b2, b3, seat, pos, led, win,
-    win_seat, trick, broken, done, pin)`` as a node takes them, ``b0`` the hand to act. With
-    ``done`` the card ends the trick: ``seat`` is its winner, to lead, and ``pin`` the cards
-    whose ranks decided it."""
-    nxt = (seat + 1) & 3
-    if pos == 0:
-        return a1, a2, a3, a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, False, ZERO
-    if _beats(c, win):
+def after(c, p):
+    """``(child, done, pin)``: the position after the seat to act plays ``c``. With ``done``
+    the card ends the trick (the child's seat is its winner, to lead) and ``pin`` holds the
+    cards whose ranks decided it."""
+    nxt = (p.seat + 1) & 3
+    if p.pos == 0:
+        return Pos(p.a1, p.a2, p.a3, p.a0 ^ c, nxt, np.int64(1), suit_mask_of(c), c, p.seat, c, p.broken, p.n), \
+            False, ZERO
+    if _beats(c, p.win):
         nw = c
-        nws = seat
+        nws = p.seat
     else:
-        nw = win
-        nws = win_seat
-    if pos < 3:
-        return a1, a2, a3, a0 ^ c, nxt, pos + 1, led, nw, nws, trick | c, broken, False, ZERO
-    nb = broken or ((trick | c) & SPADES) != ZERO
-    b0, b1, b2, b3 = _rotate((nws - nxt) & 3, a1, a2, a3, a0 ^ c)
-    return b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb, True, trick_pin(trick | c, nw)
+        nw = p.win
+        nws = p.win_seat
+    if p.pos < 3:
+        return Pos(p.a1, p.a2, p.a3, p.a0 ^ c, nxt, p.pos + 1, p.led, nw, nws, p.trick | c, p.broken, p.n), False, ZERO
+    nb = p.broken or ((p.trick | c) & SPADES) != ZERO
+    b0, b1, b2, b3 = _rotate((nws - nxt) & 3, p.a1, p.a2, p.a3, p.a0 ^ c)
+    return Pos(b0, b1, b2, b3, nws, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, nb, p.n - 1), True, \
+        trick_pin(p.trick | c, nw)
 
 
 @hot_kernel
-def _run_pin(c, moves, a0, crel):
+def run_pin(c, moves, a0, crel):
     """``c`` if the proof of ``c`` used a card of its run (the equivalent cards above it, which
     ``c`` stands for: their proofs are its own with the cards swapped), else nothing."""
     suit = suit_mask_of(c)
@@ -575,106 +676,230 @@ def _run_pin(c, moves, a0, crel):
     return c if crel & run else ZERO
 
 
-@kernel
-def dd_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, target,
-            max_team, spade_lead, first_lead, tt, gen, shift, stats):
-    """``(result, relevant)``: whether ``max_team`` takes at least ``target`` of the ``n``
-    tricks left (the current one included), and the cards whose ranks the proof used.
+@hot_kernel
+def _last_trick(p):
+    """``(seat, pin)`` of the last trick, every hand holding one card: its winner and the
+    winning card if its rank mattered."""
+    off = winning_offset(p.a0, p.a1, p.a2, p.a3)
+    wc, _, _, _ = _rotate(off, p.a0, p.a1, p.a2, p.a3)
+    return (p.seat + off) & 3, trick_pin(p.a0 | p.a1 | p.a2 | p.a3, wc)
 
-    ``a0`` is the hand of ``seat``, to play the ``pos``-th card of the trick; ``led`` is the
-    led suit's mask, ``win``/``win_seat`` the card winning so far, ``trick`` the cards played
-    to it, ``broken`` whether a spade fell in an earlier trick. The result holds for every
-    position with the same suit lengths per hand whose cards at or above the lowest relevant
-    card of each suit lie where they lie here (the table stores it that way)."""
-    stats[0] += 1
-    mover_max = (seat & 1) == max_team
-    hint = ZERO
-    u = a0 | a1 | a2 | a3
-    if pos == 0:
-        if target <= 0:
-            return True, ZERO
-        if target > n:
-            return False, ZERO
-        if n == 1:
-            off = winning_offset(a0, a1, a2, a3)
-            wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
-            return ((seat + off) & 1) == max_team, trick_pin(u, wc)
-        trick_no = 13 - n
-        sig = length_signature(a0, a1, a2, a3)
-        ka = compress_bits(a1 | a3, u)
-        kb = compress_bits(a2 | a3, u)
-        tkey, top = top_spade_key(a0, a1, a2, a3)
-        lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, tkey, ka, kb, gen, shift)
-        if lo >= target:
-            stats[1] += 1
-            return True, deposit_bits(tt[lo_at] & LOW52, u)
-        if hi < target:
-            stats[1] += 1
-            return False, deposit_bits(tt[hi_at] & LOW52, u)
-        # Sure tricks: the top spade run, and the leader's cashing tricks.
-        off, run, pin = sure_spade_run(a0, a1, a2, a3)
-        if ((seat + off) & 1) == max_team:
-            if run >= target:
-                stats[2] += 1
-                return True, pin
-        elif n - run < target:
-            stats[2] += 1
-            return False, pin
-        if not (trick_no == 0 and first_lead == FIRST_LOW_CLUB):
-            can_sp = may_lead_spades(broken, trick_no, spade_lead) or (a0 & NON_SPADES) == ZERO
-            q, qpin = quick_tricks(a0, a1, a2, a3, can_sp)
-            if mover_max:
-                if q >= target:
-                    stats[2] += 1
-                    return True, qpin
-            elif n - q < target:
-                stats[2] += 1
-                return False, qpin
-        if hint_idx != ZERO:
-            hint = select_bit(u, hint_idx - ONE)
-    moves, first, second, third = _moves(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, 13 - n,
-                                         spade_lead, first_lead)
 
-    result = not mover_max
-    best = ZERO
-    rel = ZERO
-    rest = moves
-    for cls in range(5):
-        m = _class_moves(cls, hint, first, second, third, rest)
-        while m != ZERO:
-            c = lowest_bit(m)
-            m ^= c
-            rest ^= c
-            b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, done, pin = _after(c, a0, a1, a2, a3, seat, pos, led, win,
-                                                                             win_seat, trick, broken)
-            t2 = target - np.int64(done and (s2 & 1) == max_team)
-            if done and t2 <= 0:
-                child = True
-                crel = ZERO
-            elif done and t2 > n - 1:
-                child = False
-                crel = ZERO
-            else:
-                child, crel = dd_node(b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, n - np.int64(done), t2, max_team,
-                                      spade_lead, first_lead, tt, gen, shift, stats)
-            crel |= pin
-            if child == mover_max:
-                result = mover_max
-                best = c
-                rel = crel
-                break
-            # Every card fails here, so the proof needs each one (and a card stands for its run).
-            rel |= crel | _run_pin(c, moves, a0, crel)
-        if result == mover_max:
-            break
+@hot_kernel
+def _probe(p, s, won):
+    """``(key, lo_at, lo, hi_at, hi, hint_idx)``: the table's key of the position (``won`` its
+    tricks-won key) and its bounds, as ``tt_probe``."""
+    u = p.a0 | p.a1 | p.a2 | p.a3
+    sig = length_signature(p.a0, p.a1, p.a2, p.a3)
+    ka = compress_bits(p.a1 | p.a3, u)
+    kb = compress_bits(p.a2 | p.a3, u)
+    lo_at, lo, hi_at, hi, hint_idx = tt_probe(s.tt, sig, p.seat, won, ka, kb, s.gen, s.shift)
+    return (sig, ka, kb, won, ZERO), lo_at, lo, hi_at, hi, hint_idx
 
-    if pos == 0:
-        region = rank_region(rel | top, u)
-        bi = _best_index(best, u) if best != ZERO else ZERO
-        lo = np.float64(target) if result else 0.0
-        hi = np.float64(n) if result else np.float64(target - 1)
-        tt_store(tt, sig, seat, tkey, compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi, stats[0])
-    return result, rel
+
+@hot_kernel
+def _hint(u, hint_idx):
+    """The card a row names as best (``hint_idx``: 1 + its index in ``u``; 0: none)."""
+    return select_bit(u, hint_idx - ONE) if hint_idx != ZERO else ZERO
+
+
+@hot_kernel
+def _stored(p, s, key, rel, lo, hi, best):
+    """Store ``lo <= value <= hi`` for the position (``key`` from ``_probe``), proved with the
+    ranks of ``rel`` (the key's last field, a card, joins them), its best card ``best``."""
+    u = p.a0 | p.a1 | p.a2 | p.a3
+    region = rank_region(rel | key[4], u)
+    bi = _best_index(best, u) if best != ZERO else ZERO
+    tt_store(s, key, p.seat, compress_bits(region, u), lo, hi, bi)
+
+
+# -- the objective "tricks": the double dummy ----------------------------------------------------
+# ``node_search`` bound to these (``_binding``): the value is whether ``max_team`` takes at least
+# ``w`` (the target) of the tricks left, the current one included; the table's rows hold the
+# tricks from here, keyed by the top spade's holder (``top_spade_key``).
+@hot_kernel
+def _sure_tricks(p, target, s):
+    """``(done, result, pin)``: the test decided by sure tricks (the top spade run, and the
+    leader's cashing tricks), and the cards whose ranks that used."""
+    off, run, pin = sure_spade_run(p.a0, p.a1, p.a2, p.a3)
+    if _maximizes(p.seat + off, s):
+        if run >= target:
+            return True, True, pin
+    elif p.n - run < target:
+        return True, False, pin
+    trick_no = 13 - p.n
+    if not (trick_no == 0 and s.first_lead == FIRST_LOW_CLUB):
+        can_sp = may_lead_spades(p.broken, trick_no, s.spade_lead) or (p.a0 & NON_SPADES) == ZERO
+        q, qpin = quick_tricks(p.a0, p.a1, p.a2, p.a3, can_sp)
+        if _maximizes(p.seat, s):
+            if q >= target:
+                return True, True, qpin
+        elif p.n - q < target:
+            return True, False, qpin
+    return False, False, ZERO
+
+
+@hot_kernel
+def tricks_enter(p, target, s):
+    """At a trick boundary: ``(done, result, relevant, target, hint, key)``; ``done`` when the
+    target is out of reach either way, the last trick decides, the table or sure tricks do."""
+    if target <= 0:
+        return True, True, ZERO, target, ZERO, no_key()
+    if target > p.n:
+        return True, False, ZERO, target, ZERO, no_key()
+    if p.n == 1:
+        seat, pin = _last_trick(p)
+        return True, _maximizes(seat, s), pin, target, ZERO, no_key()
+    tkey, top = top_spade_key(p.a0, p.a1, p.a2, p.a3)
+    key, lo_at, lo, hi_at, hi, hint = _probe(p, s, tkey)
+    key = (key[0], key[1], key[2], key[3], top)
+    u = p.a0 | p.a1 | p.a2 | p.a3
+    if lo >= target:
+        s.stats[1] += 1
+        return True, True, deposit_bits(s.tt[lo_at] & LOW52, u), target, ZERO, key
+    if hi < target:
+        s.stats[1] += 1
+        return True, False, deposit_bits(s.tt[hi_at] & LOW52, u), target, ZERO, key
+    done, result, pin = _sure_tricks(p, target, s)
+    if done:
+        s.stats[2] += 1
+        return True, result, pin, target, ZERO, key
+    return False, False, ZERO, target, _hint(u, hint), key
+
+
+@hot_kernel
+def tricks_restrict(moves, hint, target):
+    return moves, hint
+
+
+@hot_kernel
+def tricks_start(p, s):
+    """``(result, best)`` before any card: the test fails for the side to act until a card wins it."""
+    return not _maximizes(p.seat, s), ZERO
+
+
+@hot_kernel
+def tricks_settled(q, done, target, s):
+    """``(known, result, relevant, child's target)``: a finished trick may decide the test
+    without a search of the child."""
+    t2 = target - np.int64(done and _maximizes(q.seat, s))
+    if done and t2 <= 0:
+        return True, True, ZERO, t2
+    if done and t2 > q.n:
+        return True, False, ZERO, t2
+    return False, False, ZERO, t2
+
+
+@hot_kernel
+def tricks_backup(p, s, result, best, target, c, child):
+    """``(result, best, target, cut)`` after card ``c``: the first card that wins the test
+    for the side to act decides it."""
+    mover_max = _maximizes(p.seat, s)
+    if child == mover_max:
+        return mover_max, c, target, True
+    return result, best, target, False
+
+
+@hot_kernel
+def tricks_store(p, target, s, result, best, rel, key):
+    """The proved bound on the tricks from here; only a test that succeeds names a card."""
+    lo = np.float64(target) if result else 0.0
+    hi = np.float64(p.n) if result else np.float64(target - 1)
+    _stored(p, s, key, rel, lo, hi, best)
+
+
+# -- the objective "points": a leaf of the finished hand's value ---------------------------------
+# ``node_search`` bound to these (``_points_binding``): the value to ``max_team`` of the position,
+# in the window ``w = (won, alpha, beta, only)`` (fail-soft: a result at or below ``alpha`` is an
+# upper bound, one at or above ``beta`` a lower bound); ``won`` the tricks each seat has won, 4
+# bits per seat, a finished hand worth ``leaf[t0, t1, t2, t3]``; ``only`` (a card, or 0)
+# restricts the seat to act to that card: the value of one move, never stored in the table.
+@hot_kernel
+def points_enter(p, w, s):
+    """At a trick boundary: ``(done, value, relevant, window, hint, key)``, the window narrowed
+    by the table's bounds."""
+    won, alpha, beta, only = w
+    if p.n == 0:
+        return True, _leaf_value(s.leaf, won), ZERO, w, ZERO, no_key()
+    if p.n == 1:
+        seat, pin = _last_trick(p)
+        return True, _leaf_value(s.leaf, won + (1 << (4 * seat))), pin, w, ZERO, no_key()
+    if only != ZERO:
+        return False, 0.0, ZERO, w, ZERO, no_key()
+    key, lo_at, lo, hi_at, hi, hint = _probe(p, s, won_key(won, s.merge))
+    u = p.a0 | p.a1 | p.a2 | p.a3
+    if lo >= beta:
+        s.stats[1] += 1
+        return True, lo, deposit_bits(s.tt[lo_at] & LOW52, u), w, ZERO, key
+    if hi <= alpha:
+        s.stats[1] += 1
+        return True, hi, deposit_bits(s.tt[hi_at] & LOW52, u), w, ZERO, key
+    if lo == hi:
+        s.stats[1] += 1
+        return True, lo, deposit_bits((s.tt[lo_at] | s.tt[hi_at]) & LOW52, u), w, ZERO, key
+    return False, 0.0, ZERO, (won, max(alpha, lo), min(beta, hi), only), _hint(u, hint), key
+
+
+@hot_kernel
+def points_restrict(moves, hint, w):
+    """Only the card ``w[3]``, when one is given (and then no hint)."""
+    if w[3] != ZERO:
+        return moves & w[3], ZERO
+    return moves, hint
+
+
+@hot_kernel
+def points_start(p, s):
+    return -INF if _maximizes(p.seat, s) else INF, ZERO
+
+
+@hot_kernel
+def points_settled(q, done, w, s):
+    """``(known, value, relevant, child's window)``: the child is always searched, its
+    window the current one, with the finished trick won by its winner."""
+    return False, 0.0, ZERO, (w[0] + (np.int64(done) << (4 * q.seat)), w[1], w[2], ZERO)
+
+
+@hot_kernel
+def points_backup(p, s, value, best, w, c, child):
+    """``(value, best, window, cut)`` after card ``c``: alpha-beta, fail-soft."""
+    won, alpha, beta, only = w
+    if _maximizes(p.seat, s):
+        if child > value:
+            value = child
+            best = c
+        alpha = max(alpha, value)
+    else:
+        if child < value:
+            value = child
+            best = c
+        beta = min(beta, value)
+    return value, best, (won, alpha, beta, only), alpha >= beta
+
+
+@hot_kernel
+def points_store(p, w, s, value, best, rel, key):
+    """The bound the result proves in the window ``w`` it was searched in (none for one card)."""
+    if w[3] != ZERO:
+        return
+    if value <= w[1]:
+        lo = -INF
+        hi = value
+    elif value >= w[2]:
+        lo = value
+        hi = INF
+    else:
+        lo = value
+        hi = value
+    _stored(p, s, key, rel, lo, hi, best)
+
+
+# The node search (``node_search``, a template) bound to each objective: numba compiles and caches
+# each as its own recursive kernel, with the objective's steps inlined (a second specialization of
+# one recursive kernel cannot be loaded from numba's cache, numba issue 6061).
+from spades_ai.engine import node_search as tricks_search  # noqa: E402  (the template imports the above)
+
+points_search = bind("spades_ai.engine", ("node_search",), POINTS_BINDING, {}, "points").node_search
 
 
 @kernel
@@ -690,14 +915,10 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
     # Every argument of the recursive kernel gets one fixed type: a second specialization of a
     # recursive kernel crashes when loaded from numba's cache (numba issue 6061).
     leader = np.int64(leader)
-    broken = broken != 0
-    spade_lead = np.int64(spade_lead)
-    first_lead = np.int64(first_lead)
-    gen = U64(gen)
-    shift = np.int64(shift)
     n = np.int64(popcount(hands[0]))
-    max_team = leader & 1
+    s = Search(leader & 1, np.int64(spade_lead), np.int64(first_lead), tt, U64(gen), np.int64(shift), stats)
     a0, a1, a2, a3 = _rotate(leader, hands[0], hands[1], hands[2], hands[3])
+    p = Pos(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken != 0, n)
     lo = np.int64(0)
     hi = n
     off, run, _ = sure_spade_run(a0, a1, a2, a3)
@@ -708,8 +929,7 @@ def dd_tricks(hands, leader, broken, spade_lead, first_lead, tt, gen, shift, sta
     while lo < hi:
         t = (lo + hi + 1) // 2
         stats[3] += 1
-        ok, _ = dd_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, t,
-                        max_team, spade_lead, first_lead, tt, gen, shift, stats)
+        ok, _ = tricks_search.node(p, t, s)
         if ok:
             lo = t
         else:
@@ -756,136 +976,26 @@ def _leaf_value(leaf, won):
 
 
 @kernel
-def obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, won, alpha, beta, only,
-             max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats):
-    """``(value, relevant)``: the value to ``max_team`` of the position, within the window
-    ``alpha < value < beta`` (fail-soft: a result at or below ``alpha`` is an upper bound, one
-    at or above ``beta`` a lower bound), and the cards whose ranks the result used.
-
-    The position is as in ``dd_node``, plus ``won``: the tricks each seat has won in the hand,
-    4 bits per seat; a finished hand is worth ``leaf[t0, t1, t2, t3]``. ``only`` (a card, or 0)
-    restricts the seat to act to that card: the value of one move, never stored in the table.
-    """
-    stats[0] += 1
-    mover_max = (seat & 1) == max_team
-    hint = ZERO
-    u = a0 | a1 | a2 | a3
-    sig = ZERO
-    ka = ZERO
-    kb = ZERO
-    if pos == 0:
-        if n == 0:
-            return _leaf_value(leaf, won), ZERO
-        if n == 1:
-            off = winning_offset(a0, a1, a2, a3)
-            wc, _, _, _ = _rotate(off, a0, a1, a2, a3)
-            return _leaf_value(leaf, won + (1 << (4 * ((seat + off) & 3)))), trick_pin(u, wc)
-        if only == ZERO:
-            sig = length_signature(a0, a1, a2, a3)
-            ka = compress_bits(a1 | a3, u)
-            kb = compress_bits(a2 | a3, u)
-            kw = won_key(won, merge)
-            lo_at, lo, hi_at, hi, hint_idx = tt_probe(tt, sig, seat, kw, ka, kb, gen, shift)
-            if lo >= beta:
-                stats[1] += 1
-                return lo, deposit_bits(tt[lo_at] & LOW52, u)
-            if hi <= alpha:
-                stats[1] += 1
-                return hi, deposit_bits(tt[hi_at] & LOW52, u)
-            if lo == hi:
-                stats[1] += 1
-                return lo, deposit_bits((tt[lo_at] | tt[hi_at]) & LOW52, u)
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
-            if hint_idx != ZERO:
-                hint = select_bit(u, hint_idx - ONE)
-    moves, first, second, third = _moves(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, 13 - n,
-                                         spade_lead, first_lead)
-    if only != ZERO:
-        moves &= only
-        hint = ZERO
-
-    a_in = alpha
-    b_in = beta
-    value = -INF if mover_max else INF
-    best = ZERO
-    rel = ZERO
-    rest = moves
-    cut = False
-    for cls in range(5):
-        m = _class_moves(cls, hint, first, second, third, rest)
-        while m != ZERO:
-            c = lowest_bit(m)
-            m ^= c
-            rest ^= c
-            b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, done, pin = _after(c, a0, a1, a2, a3, seat, pos, led, win,
-                                                                             win_seat, trick, broken)
-            cv, crel = obj_node(b0, b1, b2, b3, s2, p2, l2, w2, ws2, tr2, br2, n - np.int64(done),
-                                won + (np.int64(done) << (4 * s2)), alpha, beta, ZERO, max_team, merge, spade_lead,
-                                first_lead, leaf, tt, gen, shift, stats)
-            crel |= pin
-            if mover_max:
-                if cv > value:
-                    value = cv
-                    best = c
-                alpha = max(alpha, value)
-            else:
-                if cv < value:
-                    value = cv
-                    best = c
-                beta = min(beta, value)
-            if alpha >= beta:
-                cut = True
-                rel = crel
-                break
-            # Without a cut the result needs every card (and a card stands for its run, see dd_node).
-            rel |= crel | _run_pin(c, moves, a0, crel)
-        if cut:
-            break
-
-    if pos == 0 and only == ZERO:
-        if value <= a_in:
-            lo = -INF
-            hi = value
-        elif value >= b_in:
-            lo = value
-            hi = INF
-        else:
-            lo = value
-            hi = value
-        region = rank_region(rel, u)
-        bi = _best_index(best, u) if best != ZERO else ZERO
-        tt_store(tt, sig, seat, won_key(won, merge), compress_bits(region, u), ka, kb, gen, shift, lo, hi, bi,
-                 stats[0])
-    return value, rel
-
-
-@kernel
-def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spade_lead, first_lead,
-                     tt, gen, shift, stats, out):
-    """The value to ``max_team`` of each legal card of ``seat``: ``out[card]`` (NaN for the
-    other cards; ``out`` holds 56 entries, one per engine id, the trump lane included). ``hands`` (``uint64[4]``) are the cards still held, ``trick_cards`` the ids
-    played to the current trick in order (``int64[k]``, k = 0..3; the leader is ``seat - k``),
-    ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade fell in an
-    earlier trick, ``leaf`` the ``(14, 14, 14, 14)`` value table of finished hands.
-
-    ``tt``, ``shift``, ``gen`` and ``stats`` as in ``dd_tricks``. Returns the number of
-    distinct cards searched.
-    """
-    seat = np.int64(seat)
-    broken = broken != 0
-    max_team = np.int64(max_team)
-    spade_lead = np.int64(spade_lead)
-    first_lead = np.int64(first_lead)
-    gen = U64(gen)
-    shift = np.int64(shift)
-    pos = np.int64(len(trick_cards))
-    leader = (seat - pos) & 3
-    n = np.int64(popcount(hands[seat]))
+def _packed_won(won):
+    """The tricks each seat has won (``int64[4]``), 4 bits per seat."""
     packed = U64(0)
     for s in range(4):
         packed |= U64(won[s]) << U64(4 * s)
-    wpack = np.int64(packed)
+    return np.int64(packed)
+
+
+@kernel
+def leaf_search(max_team, leaf, won, n, rules, memo):
+    """The ``LeafSearch`` of a search of ``leaf`` from ``won`` with ``n`` tricks left."""
+    return LeafSearch(np.int64(max_team), np.int64(rules[R_SPADE_LEAD]), np.int64(rules[R_FIRST_LEAD]), memo.tt,
+                      U64(memo.gen), np.int64(memo.shift), memo.stats, leaf, leaf_merges(leaf, won, n))
+
+
+@kernel
+def _trick_position(hands, seat, trick_cards, broken):
+    """The ``Pos`` of ``seat`` to play to the trick ``trick_cards`` (ids in play order)."""
+    pos = np.int64(len(trick_cards))
+    leader = (seat - pos) & 3
     led = ZERO
     win = ZERO
     win_seat = leader
@@ -900,31 +1010,53 @@ def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, spad
             win_seat = (leader + i) & 3
         trick |= c
     a0, a1, a2, a3 = _rotate(seat, hands[0], hands[1], hands[2], hands[3])
-    if pos == 0:
-        legal = lead_mask(a0, broken, 13 - n, spade_lead, first_lead)
-        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3) & ALL_CARDS)
+    return Pos(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, np.int64(popcount(hands[seat])))
+
+
+@kernel
+def _run_of(c, moves, a0, legal):
+    """The legal cards of ``a0`` that ``c`` stands for: its run up to the next move of its suit."""
+    suit = suit_mask_of(c)
+    up = moves & suit & _above(c)
+    run = a0 & legal & suit & ~(c - ONE)
+    if up != ZERO:
+        run &= lowest_bit(up) - ONE
+    return run
+
+
+@kernel
+def objective_values(hands, seat, trick_cards, won, broken, max_team, leaf, rules, memo, out):
+    """The value to ``max_team`` of each legal card of ``seat``: ``out[card]`` (NaN for the
+    other cards; ``out`` holds 56 entries, one per engine id, the trump lane included). ``hands`` (``uint64[4]``) are the cards still held, ``trick_cards`` the ids
+    played to the current trick in order (``int64[k]``, k = 0..3; the leader is ``seat - k``),
+    ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade fell in an
+    earlier trick, ``leaf`` the ``(14, 14, 14, 14)`` value table of finished hands, ``rules``
+    the rules array (its lead rules).
+
+    ``memo`` the table (``Memo``, ``memo_of``), as in ``dd_tricks``. Returns the number of
+    distinct cards searched.
+    """
+    p = _trick_position(hands, np.int64(seat), trick_cards, broken != 0)
+    if p.pos == 0:
+        legal = lead_mask(p.a0, p.broken, 13 - p.n, rules[R_SPADE_LEAD], rules[R_FIRST_LEAD])
+        moves = distinct_moves(legal, p.a0, ~(p.a0 | p.a1 | p.a2 | p.a3) & ALL_CARDS)
     else:
-        legal = follow_mask(a0, led)
-        moves = distinct_moves(legal, a0, ~(a0 | a1 | a2 | a3 | trick) & ALL_CARDS)
+        legal = follow_mask(p.a0, p.led)
+        moves = distinct_moves(legal, p.a0, ~(p.a0 | p.a1 | p.a2 | p.a3 | p.trick) & ALL_CARDS)
     # Every value lies between the least and the greatest leaf the hand can still reach: a
     # search in that window is exact, and a side that reaches its bound looks no further.
-    lo, hi = reachable_bounds(leaf, won, n)
-    merge = leaf_merges(leaf, won, n)
+    lo, hi = reachable_bounds(leaf, won, p.n)
+    s = leaf_search(max_team, leaf, won, p.n, rules, memo)
+    wpack = _packed_won(won)
     out[:] = np.nan
     count = 0
     m = moves
     while m != ZERO:
         c = lowest_bit(m)
         m ^= c
-        v, _ = obj_node(a0, a1, a2, a3, seat, pos, led, win, win_seat, trick, broken, n, wpack, lo, hi, c,
-                        max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats)
+        v, _ = points_search.node(p, (wpack, lo, hi, c), s)
         count += 1
-        # The same value for every card of the run that c stands for.
-        suit = suit_mask_of(c)
-        up = moves & suit & _above(c)
-        run = a0 & legal & suit & ~(c - ONE)
-        if up != ZERO:
-            run &= lowest_bit(up) - ONE
+        run = _run_of(c, moves, p.a0, legal)  # the same value for every card c stands for
         while run != ZERO:
             b = lowest_bit(run)
             run ^= b
@@ -948,32 +1080,23 @@ def reachable_bounds(leaf, won, n):
 
 
 @kernel
-def position_value(hands, leader, won, broken, max_team, leaf, spade_lead, first_lead, tt, gen, shift, stats):
+def position_value(hands, leader, won, broken, max_team, leaf, rules, memo):
     """The value to ``max_team`` of a position between tricks, ``leader`` to lead from
     ``hands`` (``uint64[4]``, equal sizes 1..13), with best play on both sides: the value of
     the leader's best card in ``objective_values``, by one search rather than one per card.
 
     ``won`` (``int64[4]``) the tricks each seat has won, ``broken`` whether a spade has been
-    played; ``leaf``, ``tt``, ``gen``, ``shift`` and ``stats`` as in ``objective_values``.
+    played; ``leaf``, ``rules`` and ``memo`` as in ``objective_values``.
     """
     leader = np.int64(leader)
-    broken = broken != 0
-    max_team = np.int64(max_team)
-    spade_lead = np.int64(spade_lead)
-    first_lead = np.int64(first_lead)
-    gen = U64(gen)
-    shift = np.int64(shift)
     n = np.int64(popcount(hands[0]))
-    packed = U64(0)
-    for s in range(4):
-        packed |= U64(won[s]) << U64(4 * s)
     lo, hi = reachable_bounds(leaf, won, n)
     if lo == hi:
         return lo
-    merge = leaf_merges(leaf, won, n)
+    s = leaf_search(max_team, leaf, won, n, rules, memo)
     a0, a1, a2, a3 = _rotate(leader, hands[0], hands[1], hands[2], hands[3])
-    v, _ = obj_node(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken, n, np.int64(packed),
-                    lo, hi, ZERO, max_team, merge, spade_lead, first_lead, leaf, tt, gen, shift, stats)
+    p = Pos(a0, a1, a2, a3, leader, np.int64(0), ZERO, ZERO, np.int64(0), ZERO, broken != 0, n)
+    v, _ = points_search.node(p, (_packed_won(won), lo, hi, ZERO), s)
     return v
 
 

@@ -43,7 +43,7 @@ import numpy as np
 
 from spades_ai.engine.bits import ALL_CARDS, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, suit_mask_of
 from spades_ai.engine.copies import take_from
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import hot_kernel, kernel
 from spades_ai.engine.play import beating_copy, follow_mask, lead_mask
 from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides
 from spades_ai.engine.solver import distinct_moves
@@ -334,35 +334,74 @@ def _node_moves(own, others, pos, led, win, trick, broken, trick_no, t):
     return legal, distinct_moves(legal, alone, ~(own | others | trick) & ALL_CARDS), beat
 
 
+class Spot(NamedTuple):
+    """A position of ``table_node`` besides the hands: ``seat`` plays the ``pos``-th card of the
+    trick (0: it leads); ``led`` is the led suit's mask, ``win`` and ``win_seat`` the card
+    winning so far and its seat, ``trick`` the cards on the trick; ``broken`` whether a spade
+    fell in an earlier trick, ``trick_no`` the trick's number, ``n`` the tricks not yet
+    finished, ``code`` the finish code of the tricks won (``finish_code``)."""
+
+    seat: int
+    pos: int
+    led: np.uint64
+    win: np.uint64
+    win_seat: int
+    trick: np.uint64
+    broken: bool
+    trick_no: int
+    n: int
+    code: int
+
+
+@hot_kernel
+def _child(x, c, beat, t):
+    """The spot after ``x.seat`` plays ``c`` (``beat``: the cards that take the trick from
+    ``x.win``); after the trick's last card its winner leads the next."""
+    nxt = _next(x.seat, t)
+    if x.pos == 0:
+        return Spot(nxt, np.int64(1), suit_mask_of(c), c, x.seat, c, x.broken, x.trick_no, x.n, x.code)
+    takes = (c & beat) != ZERO
+    w = c if takes else x.win
+    ws = x.seat if takes else x.win_seat
+    if x.pos + 1 == t.seats:
+        return Spot(ws, np.int64(0), ZERO, ZERO, ws, ZERO, x.broken or ((x.trick | c) & SPADES) != ZERO, x.trick_no + 1,
+                    x.n - 1, x.code + _digit(ws, t))
+    return Spot(nxt, x.pos + 1, x.led, w, ws, x.trick | c, x.broken, x.trick_no, x.n, x.code)
+
+
+@hot_kernel
+def _ordered_moves(hands, x, own, maximize, t):
+    """``(legal, moves, first, second, beat)``: ``_node_moves`` of the seat to act and the two
+    classes of its moves tried first."""
+    others = _others(hands, x.seat, t)
+    legal, moves, beat = _node_moves(own, others, x.pos, x.led, x.win, x.trick, x.broken, x.trick_no, t)
+    if x.pos == 0:
+        first, second = _lead_order(moves, own, own | others)
+    else:
+        first, second = _follow_order(moves, beat, _maximizes(x.win_seat, t) == maximize)
+    return legal, moves, first, second, beat
+
+
 @kernel
-def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n, code, alpha, beta, only, t, leaf):
+def table_node(hands, x, alpha, beta, only, t, leaf):
     """The value to the maximising side (``t.max_side``) of the position, within the window
     ``alpha < value < beta`` (fail-soft: a result at or below ``alpha`` is an upper bound, one
     at or above ``beta`` a lower bound), every other seat minimising.
 
     ``hands`` (``uint64[decks * N]``, level k of seat s at ``k * N + s``: ``copies``; restored
-    on return) are the cards held; ``seat`` plays the ``pos``-th card of the trick (0: it
-    leads); ``led`` is the led suit's mask, ``win`` and ``win_seat`` the card winning so far and
-    its seat, ``trick`` the cards on the trick; ``broken`` whether a spade fell in an earlier
-    trick, ``trick_no`` the trick's number, ``n`` the tricks not yet finished, ``code`` the
-    finish code of the tricks won (a finished hand is worth ``leaf[code]``, or
-    ``leaf[split_rank(code)]``: ``Table.ranked``); ``t`` the table (``Table``). ``only`` (a
-    card, or 0) restricts the seat to that card.
+    on return) are the cards held, ``x`` the rest of the position (``Spot``); a finished hand
+    is worth ``leaf[x.code]``, or ``leaf[split_rank(x.code)]`` (``Table.ranked``); ``t`` the
+    table (``Table``). ``only`` (a card, or 0) restricts the seat to that card.
     """
-    if pos == 0 and n <= 1:
-        return _leaf_at(leaf, code + (_digit(_last_trick_winner(hands, seat, t), t) if n == 1 else 0), t)
+    if x.pos == 0 and x.n <= 1:
+        return _leaf_at(leaf, x.code + (_digit(_last_trick_winner(hands, x.seat, t), t) if x.n == 1 else 0), t)
+    seat = x.seat
     own = hands[seat]
     l2, l3 = _levels_above(hands, seat, t)
     maximize = _maximizes(seat, t)
-    others = _others(hands, seat, t)
-    legal, moves, beat = _node_moves(own, others, pos, led, win, trick, broken, trick_no, t)
-    if pos == 0:
-        first, second = _lead_order(moves, own, own | others)
-    else:
-        first, second = _follow_order(moves, beat, _maximizes(win_seat, t) == maximize)
+    legal, moves, first, second, beat = _ordered_moves(hands, x, own, maximize, t)
     if only != ZERO:
         moves = legal & only
-    nxt = _next(seat, t)
     value = -INF if maximize else INF
     rest = moves
     for cls in range(3):
@@ -375,19 +414,7 @@ def table_node(hands, seat, pos, led, win, win_seat, trick, broken, trick_no, n,
                 hands[seat] = own ^ c
             else:
                 take_from(hands, seat, t.seats, c, t.decks)
-            if pos == 0:
-                v = table_node(hands, nxt, np.int64(1), suit_mask_of(c), c, seat, c, broken, trick_no, n, code, alpha, beta,
-                               ZERO, t, leaf)
-            else:
-                takes = (c & beat) != ZERO
-                w = c if takes else win
-                ws = seat if takes else win_seat
-                if pos + 1 == t.seats:
-                    v = table_node(hands, ws, np.int64(0), ZERO, ZERO, ws, ZERO, broken or ((trick | c) & SPADES) != ZERO,
-                                   trick_no + 1, n - 1, code + _digit(ws, t), alpha, beta, ZERO, t, leaf)
-                else:
-                    v = table_node(hands, nxt, pos + 1, led, w, ws, trick | c, broken, trick_no, n, code, alpha, beta,
-                                   ZERO, t, leaf)
+            v = table_node(hands, _child(x, c, beat, t), alpha, beta, ZERO, t, leaf)
             _put_back(hands, seat, own, l2, l3, t)
             if maximize:
                 value = max(value, v)
@@ -430,8 +457,8 @@ def table_value(pub, hands, card, max_side, leaf, rules):
         for i in range(pos):
             trick |= ONE << U64(pub[P_TRICK + i])
     # one fixed type per argument of the recursive kernel (numba issue 6061, see engine.solver)
-    return table_node(hands, seat, pos, led, win, np.int64(pub[P_WIN_SEAT]), trick, pub[P_BROKEN] != 0, trick_no, n,
-                      code, np.float64(lo), np.float64(hi), only, table_of(rules, max_side), leaf)
+    x = Spot(seat, pos, led, win, np.int64(pub[P_WIN_SEAT]), trick, pub[P_BROKEN] != 0, trick_no, n, code)
+    return table_node(hands, x, np.float64(lo), np.float64(hi), only, table_of(rules, max_side), leaf)
 
 
 @kernel
@@ -466,9 +493,9 @@ def ranked_value(hands, leader, trick_cards, broken, trick_no, t, leaf, card):
     led, win, ws, trick, seat = _trick_state(trick_cards, leader, t)
     only = ZERO if card < 0 else ONE << U64(card)
     # one fixed type per argument of the recursive kernel (numba issue 6061, see engine.solver)
-    return table_node(hands, np.int64(seat), np.int64(len(trick_cards)), led, win, np.int64(ws), trick, broken != 0,
-                      np.int64(trick_no), np.int64(t.ranked), np.int64(0), np.float64(leaf.min()),
-                      np.float64(leaf.max()), only, t, leaf)
+    x = Spot(np.int64(seat), np.int64(len(trick_cards)), led, win, np.int64(ws), trick, broken != 0, np.int64(trick_no),
+             np.int64(t.ranked), np.int64(0))
+    return table_node(hands, x, np.float64(leaf.min()), np.float64(leaf.max()), only, t, leaf)
 
 
 @kernel

@@ -7,18 +7,21 @@ transposition table): ``fill_leaf`` tabulates ``utility`` over every finish (the
 objective), and one transposition table serves a whole decision, each search taking a new
 generation. At every other table it is ``engine.table_solver``'s paranoid search (the side
 against all the other seats, the standard reduction of a multi-player game to two parties),
-on the leaf table of ``fill_table_leaf``; ``solver_fits`` chooses between the two.
+on the leaf table of ``fill_table_leaf``. A decision reads the table's shape once
+(``finish_plan``) into its ``Finish``, the record its exact finishes use; a world is then
+finished by that plan (``exact_finish``), and no rollout reads the shape again.
 """
 
+from typing import NamedTuple
 
 import numpy as np
 
 from spades_ai.engine.jit import inline_kernel, kernel
-from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides, side_of
-from spades_ai.engine.solver import TT_WAYS
+from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides
+from spades_ai.engine.solver import STATS, TT_WAYS, TT_WIDTH, memo_of, position_value
 from spades_ai.engine.bits import U64
 from spades_ai.engine.score import N_FIELDS
-from spades_ai.engine.state import N_PUBLIC, P_TRICK_NO, P_WON
+from spades_ai.engine.state import N_PUBLIC, P_BROKEN, P_TO_ACT, P_TRICK_NO, P_WON
 from spades_ai.engine.table_solver import finish_code, leaf_size, next_split, table_value
 from spades_ai.montecarlo.utility import utility
 
@@ -27,6 +30,11 @@ from spades_ai.montecarlo.utility import utility
 SOLVER_TABLE_BITS = 12
 SOLVER_SHIFT = 64 - SOLVER_TABLE_BITS + TT_WAYS.bit_length() - 1
 SOLVER_GENERATIONS = 4095
+#: A decision's exact finishes (``finish_plan``): none; ``engine.solver`` at four in pairs;
+#: ``engine.table_solver`` at every other table of one deck.
+FINISH_NONE = 0
+FINISH_PAIRS = 1
+FINISH_TABLE = 2
 
 @kernel
 def solver_fits(rules):
@@ -99,28 +107,18 @@ def fill_table_leaf(leaf, pub, rules, side, mode, scratch, sheet, nil_out):
 
 
 @kernel
-def table_leaf(rules, exact):
-    """The leaf table of ``fill_table_leaf`` for a decision with exact finishes (``exact``) at a
-    table other than four in pairs; one entry otherwise (unused)."""
-    return np.empty(leaf_size(rules) if exact and not solver_fits(rules) else 1)
-
-
-@kernel
-def table_exact_values(pub, seat, rules, choices, worlds, mode):
-    """``values[world, choice]``: each card's exact value to ``seat``'s side (``utility`` read
-    as ``mode``) in each world at a table other than four in pairs, every card visible
-    (``engine.table_solver``, one search per card and world)."""
+def table_exact_values(pub, rules, choices, worlds, f):
+    """``values[world, choice]``: each card's exact value to the side ``f.side`` (``utility``
+    read as ``f.mode``, the leaf ``f.leaf_n`` filled: ``finish_of``) in each world at a table
+    other than four in pairs, every card visible (``engine.table_solver``, one search per card
+    and world)."""
     n_worlds, n_c = len(worlds), len(choices)
-    side = side_of(seat, rules)
-    leaf = table_leaf(rules, True)
-    fill_table_leaf(leaf, pub, rules, side, mode, np.empty(N_PUBLIC, dtype=np.int64),
-                    np.empty((n_sides(rules), N_FIELDS), dtype=np.int64), np.empty(n_seats(rules), dtype=np.int64))
     values = np.empty((n_worlds, n_c))
     hands = np.empty(n_seats(rules), dtype=np.uint64)
     for i in range(n_worlds):
         for j in range(n_c):
             hands[:] = worlds[i]
-            values[i, j] = table_value(pub, hands, choices[j], side, leaf, rules)
+            values[i, j] = table_value(pub, hands, choices[j], f.side, f.leaf_n, rules)
     return values
 
 
@@ -132,3 +130,91 @@ def table_finish(sim, hands, rules, side, mode, leaf, leaf_ready, scratch, sheet
     if not leaf_ready:
         fill_table_leaf(leaf, sim, rules, side, mode, scratch, sheet, nil_out)
     return table_value(sim, hands, -1, side, leaf, rules)
+
+
+@kernel
+def finish_plan(rules, solver_tricks):
+    """The exact finishes of a decision with ``solver_tricks`` (0: none), from the table's
+    shape, read here once per decision: ``FINISH_PAIRS`` at four in pairs, ``FINISH_TABLE`` at
+    every other table of one deck, ``FINISH_NONE`` without (``exact_fits``)."""
+    exact = solver_tricks > 0 and exact_fits(rules)
+    return FINISH_NONE if not exact else (FINISH_PAIRS if solver_fits(rules) else FINISH_TABLE)
+
+
+class Finish(NamedTuple):
+    """What the exact finishes of one decision use (``finish_of``), and the scratch of its
+    rollouts' scores."""
+
+    plan: int
+    """``FINISH_NONE``, ``FINISH_PAIRS`` or ``FINISH_TABLE`` (``finish_plan``)."""
+    side: int
+    """The searching seat's side, whose ``utility`` (read as ``mode``) is maximised."""
+    mode: int
+    tricks: int
+    """The last this many tricks of a world are solved exactly."""
+    ready: bool
+    """The leaves hold every finish reachable from the decision (its bids were known): else
+    each world fills them for its own bids."""
+    leaf: np.ndarray
+    """``fill_leaf``'s ``(14, 14, 14, 14)`` table (``FINISH_PAIRS``; one entry otherwise)."""
+    leaf_n: np.ndarray
+    """``fill_table_leaf``'s table (``FINISH_TABLE``; one entry otherwise)."""
+    tt: np.ndarray
+    """The transposition table of the decision (``FINISH_PAIRS``), a generation per search."""
+    gen: np.ndarray
+    stats: np.ndarray
+    won: np.ndarray
+    scratch: np.ndarray
+    sheet: np.ndarray
+    nil_out: np.ndarray
+
+
+@kernel
+def finish_of(pub, rules, side, mode, solver_tricks, ready):
+    """The ``Finish`` of a decision at ``pub`` for ``side`` (``solver_tricks``: 0 for none;
+    ``ready``: the bids are known, so the leaves are filled here once)."""
+    plan = finish_plan(rules, solver_tricks)
+    pairs = plan == FINISH_PAIRS
+    f = Finish(plan, side, mode, solver_tricks, ready, np.empty((14, 14, 14, 14) if pairs else (1, 1, 1, 1)),
+               np.empty(leaf_size(rules) if plan == FINISH_TABLE else 1),
+               np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if pairs else 0, dtype=np.uint64), np.zeros(1, dtype=np.int64),
+               np.zeros(STATS, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(N_PUBLIC, dtype=np.int64),
+               np.empty((n_sides(rules), N_FIELDS), dtype=np.int64), np.empty(n_seats(rules), dtype=np.int64))
+    if ready:
+        fill_finish_leaf(pub, rules, f)
+    return f
+
+
+@kernel
+def no_finish(rules, side, mode):
+    """The ``Finish`` of a decision without exact finishes (``FINISH_NONE``): the scratch of
+    its rollouts' scores only, in a copy of the search that compiles no solver."""
+    one = np.empty(1)
+    return Finish(FINISH_NONE, side, mode, np.int64(0), False, one.reshape((1, 1, 1, 1)), one,
+                  np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64), np.zeros(STATS, dtype=np.int64),
+                  np.empty(4, dtype=np.int64), np.empty(N_PUBLIC, dtype=np.int64),
+                  np.empty((n_sides(rules), N_FIELDS), dtype=np.int64), np.empty(n_seats(rules), dtype=np.int64))
+
+
+@kernel
+def fill_finish_leaf(pub, rules, f):
+    """Fill the leaf of ``f``'s plan for the hand of ``pub`` (bids all made)."""
+    if f.plan == FINISH_PAIRS:
+        fill_leaf(f.leaf, pub, rules, f.side, f.mode, f.scratch, f.sheet, f.nil_out)
+    elif f.plan == FINISH_TABLE:
+        fill_table_leaf(f.leaf_n, pub, rules, f.side, f.mode, f.scratch, f.sheet, f.nil_out)
+
+
+@kernel
+def exact_finish(sim, hands, rules, f):
+    """The exact value to ``f.side`` of the world ``(sim, hands)`` between tricks, by the
+    decision's plan (``f.plan`` not ``FINISH_NONE``), on the decision's leaves if ``f.ready``,
+    else on this world's."""
+    if f.plan == FINISH_TABLE:
+        return table_finish(sim, hands, rules, f.side, f.mode, f.leaf_n, f.ready, f.scratch, f.sheet, f.nil_out)
+    if not f.ready:
+        fill_leaf(f.leaf, sim, rules, f.side, f.mode, f.scratch, f.sheet, f.nil_out)
+    for s in range(n_seats(rules)):  # the four-in-pairs solver: four seats
+        f.won[s] = sim[P_WON + s]
+    return position_value(hands, sim[P_TO_ACT], f.won, sim[P_BROKEN] != 0, f.side, f.leaf, rules,
+                          memo_of(f.tt, solver_generation(f.tt, f.gen), SOLVER_SHIFT, f.stats))

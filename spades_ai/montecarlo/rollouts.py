@@ -13,17 +13,14 @@ from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import ONE, U64
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.seats import cards_each, n_decks, next_seat
-from spades_ai.engine.solver import position_value
 from spades_ai.engine.state import (
     P_BIDS,
-    P_BROKEN,
     P_DEALER,
     P_N_BIDS,
     P_PHASE,
     P_TO_ACT,
     P_TRICK_LEN,
     P_TRICK_NO,
-    P_WON,
     PHASE_BIDDING,
     PHASE_PASSING,
     PHASE_PLAYING,
@@ -35,9 +32,8 @@ from spades_ai.engine.state import (
     pass_ok,
     show_own,
 )
-from spades_ai.montecarlo.finishes import SOLVER_SHIFT, fill_leaf, solver_fits, solver_generation, table_finish
+from spades_ai.montecarlo.finishes import exact_finish
 from spades_ai.montecarlo.utility import utility
-from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD
 
 from ._binding import rollout_bid, rollout_pass, rollout_play
 
@@ -112,23 +108,11 @@ def imagine_hidden_bids(sim, hands, rules):
 
 
 @kernel
-def finish_value(sim, hs, rules, team, mode, solver_tricks, leaf, leaf_n, leaf_ready, tt, gen, stats, won, scratch,
-                 sheet, nil_out):
-    """Value to ``team`` (``utility`` read as ``mode``) of the world ``(sim, hs)`` finished by the rollout policy, except that
-    once ``solver_tricks`` (> 0) tricks remain the rest is solved exactly on ``utility``, both
-    teams playing their best with every card visible (at a table other than four in pairs, the
-    side against every other seat: ``finishes.table_finish`` on the leaf table ``leaf_n``).
-    ``leaf_ready``: ``leaf`` already holds every finish reachable from here (the bids were known
-    at the decision), else it is filled for this world's bids."""
-    rollout_until(sim, hs, rules, solver_tricks)
+def finish_value(sim, hs, rules, f):
+    """Value to ``f.side`` (``utility`` read as ``f.mode``) of the world ``(sim, hs)`` finished
+    by the rollout policy, except that once ``f.tricks`` tricks remain the rest is solved
+    exactly on ``utility`` (``finishes.exact_finish``, by the decision's ``Finish`` ``f``)."""
+    rollout_until(sim, hs, rules, f.tricks)
     if sim[P_PHASE] != PHASE_PLAYING:
-        return utility(sim, rules, team, sheet, nil_out, mode)
-    if not solver_fits(rules):
-        return table_finish(sim, hs, rules, team, mode, leaf_n, leaf_ready, scratch, sheet, nil_out)
-    if not leaf_ready:
-        fill_leaf(leaf, sim, rules, team, mode, scratch, sheet, nil_out)
-    for s in range(4):
-        won[s] = sim[P_WON + s]
-    return position_value(hs, sim[P_TO_ACT], won, sim[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
-                          rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats)
-
+        return utility(sim, rules, f.side, f.sheet, f.nil_out, f.mode)
+    return exact_finish(sim, hs, rules, f)

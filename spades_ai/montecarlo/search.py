@@ -36,7 +36,7 @@ from spades_ai.engine.deal import deal_for
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
 from spades_ai.engine.seats import cards_each, hand_slots, n_seats, n_sides, side_of
-from spades_ai.engine.solver import STATS, TT_WIDTH, objective_values
+from spades_ai.engine.solver import memo_of, objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BROKEN,
@@ -53,15 +53,13 @@ from spades_ai.kernels import BLIND_NIL, decision_stream
 from spades_ai.models.bidder import learned_bid_values
 from spades_ai.montecarlo.candidates import candidate_bids, candidate_ids, class_of, play_candidates
 from spades_ai.montecarlo.finishes import (
+    FINISH_NONE,
+    FINISH_TABLE,
     SOLVER_SHIFT,
-    SOLVER_TABLE_BITS,
-    fill_leaf,
-    exact_fits,
-    fill_table_leaf,
-    solver_fits,
+    finish_of,
+    no_finish,
     solver_generation,
     table_exact_values,
-    table_leaf,
 )
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
 from spades_ai.montecarlo.selection import (
@@ -78,7 +76,7 @@ from spades_ai.montecarlo.selection import (
 from spades_ai.montecarlo.utility import DEFAULT_UTILITY, UTILITIES, utility, win_chance
 from spades_ai.montecarlo.weights import world_weights_kernel
 from spades_ai.policies.normal import estimate_tricks
-from spades_ai.rules import R_CLOSED, R_FIRST_LEAD, R_SPADE_LEAD
+from spades_ai.rules import R_CLOSED
 
 from ._binding import EXACT_FINISHES, WEIGHTED_WORLDS, rollout_bid, rollout_pass, rollout_play
 from .rollouts import finish_value, imagine_hidden_bids, rollout
@@ -135,76 +133,54 @@ def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state,
                                                   settings.play_model, settings.play_model_at)
     else:
         weights = np.ones(n_worlds)
-    k = settings.solver_tricks
-    if EXACT_FINISHES and k > 0 and not is_bid and exact_fits(rules) and cards_each(rules) - pub[P_TRICK_NO] <= k:
-        values = exact_values(pub, seat, rules, choices, worlds, settings.utility)
+    # The decision's exact finishes, the table's shape read here once (a copy without them compiles none).
+    if EXACT_FINISHES:
+        f = finish_of(pub, rules, side_of(seat, rules), settings.utility, settings.solver_tricks, not is_bid)
+    else:
+        f = no_finish(rules, side_of(seat, rules), settings.utility)
+    if EXACT_FINISHES and not is_bid and f.plan != FINISH_NONE and cards_each(rules) - pub[P_TRICK_NO] <= f.tricks:
+        values = exact_values(pub, seat, rules, choices, worlds, f)
         return values, weights, fell_back, np.ones(len(choices), dtype=np.bool_), anchor
-    values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor)
+    values, alive, anchor, n_done = rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor,
+                                                   f)
     return values[:n_done], weights[:n_done], fell_back, alive, anchor
 
 
 @kernel
-def exact_values(pub, seat, rules, choices, worlds, mode):
-    """``values[world, choice]``: each card's exact value (``utility`` read as ``mode``) in each
-    world, every card visible, from one search of the world that values every card at once
-    (``objective_values``); at a table other than four in pairs, ``table_exact_values``."""
+def exact_values(pub, seat, rules, choices, worlds, f):
+    """``values[world, choice]``: each card's exact value (``f``: the decision's ``Finish``, its
+    leaves filled) in each world, every card visible, from one search of the world that values
+    every card at once (``objective_values``); at a table other than four in pairs,
+    ``table_exact_values``."""
+    if f.plan == FINISH_TABLE:
+        return table_exact_values(pub, rules, choices, worlds, f)
     n_worlds, n_c = len(worlds), len(choices)
-    team = side_of(seat, rules)
-    if not solver_fits(rules):
-        return table_exact_values(pub, seat, rules, choices, worlds, mode)
     values = np.empty((n_worlds, n_c))
-    leaf = np.empty((14, 14, 14, 14))
-    fill_leaf(leaf, pub, rules, team, mode, np.empty(N_PUBLIC, dtype=np.int64), np.empty((2, N_FIELDS), dtype=np.int64),
-              np.empty(4, dtype=np.int64))
-    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS, dtype=np.uint64)
-    gen = np.zeros(1, dtype=np.int64)
-    stats = np.zeros(STATS, dtype=np.int64)
     trick = pub[P_TRICK : P_TRICK + pub[P_TRICK_LEN]].copy()
     won = pub[P_WON : P_WON + 4].copy()
     out = np.empty(56)  # indexed by engine id: the trump lane reaches 55
     for i in range(n_worlds):
-        objective_values(worlds[i], seat, trick, won, pub[P_BROKEN] != 0, team, leaf, rules[R_SPADE_LEAD],
-                         rules[R_FIRST_LEAD], tt, solver_generation(tt, gen), SOLVER_SHIFT, stats, out)
+        objective_values(worlds[i], seat, trick, won, pub[P_BROKEN] != 0, f.side, f.leaf, rules,
+                         memo_of(f.tt, solver_generation(f.tt, f.gen), SOLVER_SHIFT, f.stats), out)
         for j in range(n_c):
             values[i, j] = out[choices[j]]
     return values
 
 
 @kernel
-def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor):
+def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings, anchor, f):
     """``(values, alive, anchor, worlds played)``: each choice played in each world and finished
-    by the rollout policy (the last ``solver_tricks`` tricks exactly, ``finish_value``). With
-    racing, at checks after 32, 64, 96, 128, 160, 200, ... worlds (``next_race_check``) a
-    choice clearly below the leader (``race_drop``) plays no more worlds (NaN values); if the
-    anchor is dropped, the leader that beat it becomes the anchor; one choice left ends it."""
+    by the rollout policy (the last ``solver_tricks`` tricks exactly by the decision's
+    ``Finish`` ``f``, ``finish_value``). With racing, at checks after 32, 64, 96, 128, 160,
+    200, ... worlds (``next_race_check``) a choice clearly below the leader (``race_drop``)
+    plays no more worlds (NaN values); if the anchor is dropped, the leader that beat it
+    becomes the anchor; one choice left ends it."""
     n_worlds, n_c = len(worlds), len(choices)
     values = np.empty((n_worlds, n_c))
     alive = np.ones(n_c, dtype=np.bool_)
     sim = np.empty(N_PUBLIC, dtype=np.int64)
     hs = np.empty(hand_slots(rules), dtype=np.uint64)
-    sheet = np.empty((n_sides(rules), N_FIELDS), dtype=np.int64)
-    nil_out = np.empty(n_seats(rules), dtype=np.int64)
-    team = side_of(seat, rules)
     closed = rules[R_CLOSED] != 0 and pub[P_PHASE] == PHASE_BIDDING
-    # Exact finishes: the leaf table (filled once here when the bids are known), one
-    # transposition table for the decision, a new generation per search (at four in pairs;
-    # ``table_leaf`` at the other tables).
-    solver_tricks = settings.solver_tricks
-    exact = solver_tricks > 0 and exact_fits(rules)
-    four = solver_fits(rules)
-    leaf = np.empty((14, 14, 14, 14) if exact and four else (1, 1, 1, 1))
-    leaf_n = table_leaf(rules, exact)
-    scratch = np.empty(N_PUBLIC, dtype=np.int64)
-    leaf_ready = not is_bid
-    if EXACT_FINISHES and exact and leaf_ready:
-        if four:
-            fill_leaf(leaf, pub, rules, team, settings.utility, scratch, sheet, nil_out)
-        else:
-            fill_table_leaf(leaf_n, pub, rules, team, settings.utility, scratch, sheet, nil_out)
-    tt = np.zeros(TT_WIDTH << SOLVER_TABLE_BITS if exact and four else 0, dtype=np.uint64)
-    gen = np.zeros(1, dtype=np.int64)
-    stats = np.zeros(STATS, dtype=np.int64)
-    won = np.empty(4, dtype=np.int64)
     check = RACE_BATCH if settings.race_z > 0.0 and n_c > 1 else n_worlds
     for i in range(n_worlds):
         if i == check:
@@ -224,12 +200,11 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
                 apply_bid(sim, hs, choices[j], False, rules)
             else:
                 apply_card(sim, hs, choices[j], rules)
-            if EXACT_FINISHES and exact:
-                values[i, j] = finish_value(sim, hs, rules, team, settings.utility, solver_tricks, leaf, leaf_n, leaf_ready, tt, gen,
-                                            stats, won, scratch, sheet, nil_out)
+            if EXACT_FINISHES and f.plan != FINISH_NONE:
+                values[i, j] = finish_value(sim, hs, rules, f)
             else:
                 rollout(sim, hs, rules)
-                values[i, j] = utility(sim, rules, team, sheet, nil_out, settings.utility)
+                values[i, j] = utility(sim, rules, f.side, f.sheet, f.nil_out, f.mode)
     return values, alive, anchor, n_worlds
 
 
