@@ -43,8 +43,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from spades_ai.capabilities import require_table
 from spades_ai.cards import DECK
-from spades_ai.engine.bits import ONE, U64, lowest_index
+from spades_ai.engine.bits import N_SUITS, ONE, U64, lowest_index
 from spades_ai.engine.deal import public_id
 from spades_ai.engine.jit import hot_kernel, inline_kernel
 from spades_ai.engine.seats import side_of
@@ -70,7 +71,6 @@ from spades_ai.engine.state import (
     PHASE_BIDDING,
     PHASE_PLAYING,
 )
-from spades_ai.capabilities import require_table
 from spades_ai.errors import RulesError
 from spades_ai.rules import R_BAG_LIMIT, R_CARDS_EACH, R_DECKS, R_EXTRA, R_N_EXTRA, R_SEATS, R_SIDES, Rules
 from spades_ai.seats import table_name
@@ -394,7 +394,7 @@ def write_observation(pub, seat, hand, blind_decision, rules, out):
             out[st[F_BIDS] + (each + 1) * r + b] = 1.0
         out[st[F_BLIND] + r] = 1.0 if pub[P_BLIND + s] != 0 else 0.0
         out[st[F_WON] + r] = pub[P_WON + s] / each
-        for suit in range(4):
+        for suit in range(N_SUITS):
             if (pub[P_VOIDS] >> (4 * s + suit)) & 1:
                 out[st[F_VOIDS] + 4 * r + suit] = 1.0
     write_trick(pub, seat, n, st[F_TRICK], st[F_LEADER], rules, out)

@@ -26,11 +26,17 @@ legal candidate of the highest value.
 import numpy as np
 
 from spades_ai import kernels as K
+from spades_ai.encoding import observation_size
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.score import bag_cost, nil_bid_points
 from spades_ai.models.explore import NIL_TRIAL_BELOW
-from spades_ai.encoding import observation_size
-from spades_ai.models.features import N_BID_FEATURES, N_CARD_FEATURES, bid_candidate_features, bid_features, is_bid_candidate
+from spades_ai.models.features import (
+    N_BID_FEATURES,
+    N_CARD_FEATURES,
+    bid_candidate_features,
+    bid_features,
+    is_bid_candidate,
+)
 from spades_ai.models.model import (
     BLIND_MADE,
     BLIND_PARTNER,
@@ -100,7 +106,7 @@ def bid_values(pub, seat, hand, rules, params, values, at=0):
     top = out[:N_TRICK_CLASSES].max()
     probs = np.exp(out[:N_TRICK_CLASSES] - top)
     probs /= probs.sum()
-    pb = -1 if K.closed_bidding(rules) else K.bid_of(pub, seat ^ 2)
+    pb = -1 if K.closed_bidding(rules) else K.bid_of(pub, K.partner(seat, rules))
     p = float(pb) if pb >= 0 else max(13.0 * out[OUT_PARTNER], 0.0)
     for b in range(1, 14):
         values[b] = number_value(probs, b, p, rules)

@@ -62,7 +62,7 @@ HONOURS = (12, 11, 10, 9, 8)
 def bid_features(pub, seat, hand, rules, out):
     """Fill ``out`` (``N_BID_FEATURES`` floats) for ``seat`` holding ``hand`` before its bid."""
     out[:] = 0.0
-    for s in range(4):
+    for s in range(K.N_SUITS):
         cards = K.suit_cards(hand, s)
         n = K.count(cards)
         base = 9 * s
@@ -83,14 +83,14 @@ def bid_features(pub, seat, hand, rules, out):
     made = K.bids_made(pub)
     out[38 + min(made, 3)] = 1.0
     closed = K.closed_bidding(rules)
-    partner = seat ^ 2
+    partner = K.partner(seat, rules)
     pb = -1 if closed else K.bid_of(pub, partner)
     if pb >= 0:
         out[42] = 1.0
         out[43] = pb / 13.0
         out[44] = 1.0 if pb == 0 else 0.0
         out[45] = 1.0 if K.is_blind(pub, partner) else 0.0
-    for o in ((seat + 1) & 3, (seat + 3) & 3):
+    for o in (K.next_seat(seat, rules), K.next_seat(partner, rules)):
         ob = -1 if closed else K.bid_of(pub, o)
         if ob >= 0:
             out[46] += 0.5
@@ -98,7 +98,7 @@ def bid_features(pub, seat, hand, rules, out):
             if ob == 0:
                 out[48] += 1.0
                 out[49] += 1.0 if K.is_blind(pub, o) else 0.0
-    team = seat & 1
+    team = K.side_of(seat, rules)
     out[50] = K.score(pub, team) / 500.0
     out[51] = K.score(pub, 1 - team) / 500.0
     out[52] = K.bag_count(pub, team) / 10.0

@@ -27,7 +27,6 @@ from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.bits import ONE, U64, lowest_index, popcount
 from spades_ai.engine.deal import engine_hands, to_engine
 from spades_ai.engine.jit import inline_kernel, kernel
-from spades_ai.engine.seats import cards_each
 from spades_ai.engine.score import (
     F_CONTRACT_POINTS,
     F_COUNTED,
@@ -37,6 +36,7 @@ from spades_ai.engine.score import (
     nil_bid_points,
     score_hand_kernel,
 )
+from spades_ai.engine.seats import cards_each, n_seats, partner, side_of
 from spades_ai.engine.state import (
     MAX_SIDES,
     N_PUBLIC,
@@ -51,7 +51,14 @@ from spades_ai.engine.state import (
     reset_public,
 )
 from spades_ai.models.explore import NIL_TRIAL_BELOW
-from spades_ai.models.features import N_CARD_FEATURES, bid_candidate_features, bid_features, card_features, is_bid_candidate, play_context
+from spades_ai.models.features import (
+    N_CARD_FEATURES,
+    bid_candidate_features,
+    bid_features,
+    card_features,
+    is_bid_candidate,
+    play_context,
+)
 from spades_ai.models.model import OUT_VALUE_NIL, VALUE_SHIFTS
 from spades_ai.policies.normal import estimate_tricks, normal_bid
 
@@ -117,7 +124,7 @@ def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals, err):
         first = m
         while pub[P_PHASE] == PHASE_BIDDING:
             seat = pub[P_TO_ACT]
-            later = 1 if pub[P_BIDS + (seat ^ 2)] < 0 else 0
+            later = 1 if pub[P_BIDS + partner(seat, rules)] < 0 else 0
             if (legal_bids(seat, hands[seat], pub, rules) >> BLIND_NIL_BIT) & 1:
                 cols[m, B_HAND], cols[m, B_SEAT], cols[m, B_PARTNER_LATER] = i, seat, later
                 cols[m, B_KIND], cols[m, B_BID] = KIND_BLIND, 1 if blind[i, seat] else 0
@@ -135,19 +142,19 @@ def bid_rows(deals, dealers, bids, blind, plays, rules, feats, cols, vals, err):
             if card < 0:
                 return -1
             apply_card(pub, hands, card, rules)
-        for s in range(4):
+        for s in range(n_seats(rules)):
             tricks[s] = pub[P_WON + s]
         score_hand_kernel(bids[i], blind[i], tricks, zeros, zeros, rules, sheet, nil_out)
         for r in range(first, m):
             seat = cols[r, B_SEAT]
-            team, partner = seat & 1, seat ^ 2
-            partner_bid = 0 if blind[i, partner] else bids[i, partner]
+            team, mate = side_of(seat, rules), partner(seat, rules)
+            partner_bid = 0 if blind[i, mate] else bids[i, mate]
             cols[r, B_PARTNER] = partner_bid
-            cols[r, B_PARTNER_BLIND] = 1 if blind[i, partner] else 0
+            cols[r, B_PARTNER_BLIND] = 1 if blind[i, mate] else 0
             cols[r, B_D] = sheet[team, F_COUNTED] - partner_bid
             cols[r, B_NO_TRICK] = 1 if tricks[seat] == 0 else 0
             contract = sheet[team, F_CONTRACT_POINTS] + bag * sheet[team, F_NEW_BAGS]
-            vals[r, V_PARTNER] = contract + own_nil_points(bids[i, partner], blind[i, partner], tricks[partner], rules)
+            vals[r, V_PARTNER] = contract + own_nil_points(bids[i, mate], blind[i, mate], tricks[mate], rules)
             vals[r, V_TEAM] = vals[r, V_PARTNER] + own_nil_points(bids[i, seat], blind[i, seat], tricks[seat], rules)
     return m
 

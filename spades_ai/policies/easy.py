@@ -10,10 +10,10 @@ them; random passes uniformly random cards. Neither ever bids blind nil.
 
 import numpy as np
 
-from spades_ai.policies.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.kernels import (
     BID_BITS,
+    N_SUITS,
     ONE,
     SPADES,
     U64,
@@ -32,6 +32,7 @@ from spades_ai.kernels import (
     size_of,
     trick_len,
 )
+from spades_ai.policies.tactics import highest_by_rank, lowest_by_rank, trick_status, winners_over
 
 
 @kernel
@@ -97,7 +98,7 @@ def easy_count(hand, hand2=ZERO, hand3=ZERO):
     decks the hand's levels are ``(hand, hand2, hand3)`` (``kernels.own_copies``) and every copy
     counts: a second ace is a trick more, a second spade a spade more."""
     count = 0
-    for s in range(4):
+    for s in range(N_SUITS):
         ace, king = ONE << U64(13 * s + 12), ONE << U64(13 * s + 11)
         count += copies_of(ace, hand, hand2, hand3) + copies_of(king, hand, hand2, hand3)
     n_sp = size_of(hand & SPADES, hand2 & SPADES, hand3 & SPADES)
