@@ -46,6 +46,7 @@ import numpy as np
 
 from spades_ai.cards import Card, CardSet
 from spades_ai.checks import check_seat, is_int
+from spades_ai.engine import exact_table as _table
 from spades_ai.engine import solver as _sol
 from spades_ai.engine import table_solver as _ts
 from spades_ai.engine.play import legal_mask
@@ -71,8 +72,8 @@ class _Tables(threading.local):
         self.obj_gen = 0
 
     def take_dd(self, bits: int) -> tuple[np.ndarray, int, int]:
-        if len(self.dd) < _sol.TT_WIDTH << bits:
-            self.dd = np.zeros(_sol.TT_WIDTH << bits, np.uint64)
+        if len(self.dd) < _table.TT_WIDTH << bits:
+            self.dd = np.zeros(_table.TT_WIDTH << bits, np.uint64)
             self.dd_gen = 0
         self.dd_gen = self.dd_gen % _GENERATIONS + 1
         if self.dd_gen == 1:
@@ -80,8 +81,8 @@ class _Tables(threading.local):
         return self.dd, self.dd_gen, _shift(bits)
 
     def take_obj(self, bits: int) -> tuple[np.ndarray, int, int]:
-        if len(self.obj) < _sol.TT_WIDTH << bits:
-            self.obj = np.zeros(_sol.TT_WIDTH << bits, np.uint64)
+        if len(self.obj) < _table.TT_WIDTH << bits:
+            self.obj = np.zeros(_table.TT_WIDTH << bits, np.uint64)
             self.obj_gen = 0
         self.obj_gen = self.obj_gen % _GENERATIONS + 1
         if self.obj_gen == 1:
@@ -91,7 +92,7 @@ class _Tables(threading.local):
 
 def _shift(bits: int) -> int:
     """The kernels' ``shift`` for a table of ``2**bits`` rows in buckets of ``TT_WAYS``."""
-    return 64 - bits + _sol.TT_WAYS.bit_length() - 1
+    return 64 - bits + _table.TT_WAYS.bit_length() - 1
 
 
 _tables = _Tables()
@@ -166,7 +167,7 @@ def double_dummy(hands, leader: int, rules: Rules | None = None, spades_broken: 
         _check_first_lead(masks, leader, rules)
     r = rules.as_array()
     tt, gen, shift = _tables.take_dd(_DD_BITS[n])
-    stats = np.zeros(_sol.STATS, np.int64)
+    stats = np.zeros(_table.STATS, np.int64)
     return int(_sol.dd_tricks(np.array(masks, np.uint64), leader, spades_broken, r[R_SPADE_LEAD], r[R_FIRST_LEAD],
                               tt, gen, shift, stats))
 
@@ -215,7 +216,7 @@ def card_values(
     ``hands``: the cards each seat still holds (the seats that already played to the current
     trick hold one card fewer). ``leader``: the seat that led (or is to lead) the current
     trick; ``trick``: the cards played to it so far, in order (0..3 cards), so the seat to act
-    is ``(leader + len(trick)) % 4``. ``tricks_won``: each seat's tricks in the hand so far
+    is ``len(trick)`` seats left of the leader. ``tricks_won``: each seat's tricks in the hand so far
     (they sum to the tricks played; None only before the first trick). ``leaf``: ``leaf[t0, t1, t2, t3]`` is the value of the
     finished hand in which seat s took ``t_s`` tricks, a ``(14, 14, 14, 14)`` float array whose
     reachable entries are finite, or a function of the four counts. ``spades_broken``: whether
@@ -248,14 +249,15 @@ def _pairs_card_values(hands, leader, leaf, team, tricks_won, trick, rules: Rule
     if len(set(trick_ids)) != len(trick_ids):
         raise ValueError("a card appears twice in the trick")
     trick_mask = sum(1 << c for c in trick_ids)
-    for s in range(4):
+    for s in seats(rules):
         if masks[s] & trick_mask:
             raise ValueError(f"seat {s} holds {_names(masks[s] & trick_mask, rules)}, already played to the trick")
     k = len(trick_ids)
-    seat = (leader + k) % 4
+    order = seat_order(leader, rules)
+    seat = order[k]
     n = masks[seat].bit_count()
-    played = [(leader + i) % 4 for i in range(k)]
-    want = [n - 1 if s in played else n for s in range(4)]
+    played = order[:k]
+    want = [n - 1 if s in played else n for s in seats(rules)]
     sizes = [m.bit_count() for m in masks]
     if sizes != want:
         raise ValueError(f"with {k} card(s) in the trick led by seat {leader}, the hands must hold {want} cards, not {sizes}")
@@ -272,10 +274,10 @@ def _pairs_card_values(hands, leader, leaf, team, tricks_won, trick, rules: Rule
     leaf_arr = _leaf_table(leaf, won)
     r = rules.as_array()
     tt, gen, shift = _tables.take_obj(_OBJ_BITS[n])
-    stats = np.zeros(_sol.STATS, np.int64)
+    stats = np.zeros(_table.STATS, np.int64)
     out = np.empty(56)
     _sol.objective_values(np.array(masks, np.uint64), seat, np.array(trick_ids, np.int64), np.array(won, np.int64),
-                          spades_broken, team, leaf_arr, r, _sol.Memo(tt, np.uint64(gen), np.int64(shift), stats), out)
+                          spades_broken, team, leaf_arr, r, _table.Memo(tt, np.uint64(gen), np.int64(shift), stats), out)
     return {rules.engine_card(c): float(out[c]) for c in np.flatnonzero(~np.isnan(out))}
 
 
@@ -301,14 +303,13 @@ def _check_trick(masks, leader, trick_ids, broken, trick_no, rules) -> None:
     """Each card of the trick in progress must have been legal from the hand it left."""
     r = rules.as_array()
     led = -1
-    for i, c in enumerate(trick_ids):
-        s = (leader + i) % 4
+    for s, c in zip(seat_order(leader, rules), trick_ids):
         hand = masks[s] | (1 << c)
         legal = int(legal_mask(np.uint64(hand), led, broken, trick_no, r[R_SPADE_LEAD], r[R_FIRST_LEAD]))
         if not legal >> c & 1:
             raise ValueError(f"seat {s} could not play {rules.engine_card(c)} to the trick: its legal cards were "
                              f"{_names(legal, rules)}")
-        if i == 0:
+        if led < 0:
             led = min(c // 13, 3)  # a joker or high deuce (engine ids 52..55) leads the trumps
 
 

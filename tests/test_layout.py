@@ -16,10 +16,9 @@ PACKAGE = Path(spades_ai.__file__).parent
 #: The layers, top first: a module may import its own layer and those before it.
 LAYERS = (
     ("cards", "rules", "seats", "capabilities", "errors", "checks", "version", "tomlfile", "folders", "workers"),
-    ("engine",),
+    ("engine", "templates"),
     ("kernels",),
     ("game", "observation", "encoding", "scoring", "simulate", "solver", "pbn", "records"),
-    ("templates",),
     ("policies",),
     ("models",),
     ("montecarlo",),
@@ -223,13 +222,12 @@ def test_the_grammar_knows_every_builtin():
 def test_the_old_names_warn_and_still_work():
     import pytest
 
-    from spades_ai import Rules
-    from spades_ai.policies import agent
-    from spades_ai.selfplay import play_hands
-
     import spades_ai.agents as agents_pkg
     import spades_ai.agents.registry as registry
     import spades_ai.tournament.schedule as schedule
+    from spades_ai import Rules
+    from spades_ai.policies import agent
+    from spades_ai.selfplay import play_hands
 
     with pytest.warns(DeprecationWarning, match="spades_ai.selfplay.play_hands"):
         assert agents_pkg.play_hands is play_hands

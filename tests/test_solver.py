@@ -24,7 +24,7 @@ from naive import SPADES, naive_double_dummy, naive_legal_cards, naive_minimax, 
 
 import spades_ai as sa
 from spades_ai import solver
-from spades_ai.engine import bits
+from spades_ai.engine import bits, exact_moves, exact_table, objectives
 from spades_ai.engine import solver as ksolver
 from spades_ai.rules import R_SPADE_LEAD, SPADE_LEADS, Rules
 from spades_ai.solver import card_values, double_dummy, tricks_leaf
@@ -244,10 +244,10 @@ def test_each_objective_is_a_node_search_of_its_own():
 
     tricks, points = ksolver.tricks_search, ksolver.points_search
     assert tricks is node_search and points.__name__.startswith("spades_ai_bound_points_")
-    assert (tricks.enter, tricks.backup, tricks.store) == (ksolver.tricks_enter, ksolver.tricks_backup,
-                                                           ksolver.tricks_store)
-    assert (points.enter, points.backup, points.store) == (ksolver.points_enter, ksolver.points_backup,
-                                                           ksolver.points_store)
+    assert (tricks.enter, tricks.backup, tricks.store) == (objectives.tricks_enter, objectives.tricks_backup,
+                                                           objectives.tricks_store)
+    assert (points.enter, points.backup, points.store) == (objectives.points_enter, objectives.points_backup,
+                                                           objectives.points_store)
     assert tricks.node is not points.node and points.node_moves is tricks.node_moves
     hands = [[0, 1], [13, 14], [26, 27], [39, 40]]  # seat 3 ruffs both club leads
     assert double_dummy(hands, leader=0) == 0
@@ -258,9 +258,9 @@ def test_position_value_matches_minimax():
     """The kernel Hard's rollouts end in: one search of a position between tricks, in one
     table shared by the searches of a test (a new generation each), against minimax."""
     rnd = random.Random(23)
-    tt = np.zeros(ksolver.TT_WIDTH << 12, np.uint64)
+    tt = np.zeros(exact_table.TT_WIDTH << 12, np.uint64)
     shift = solver._shift(12)
-    stats = np.zeros(ksolver.STATS, np.int64)
+    stats = np.zeros(exact_table.STATS, np.int64)
     spread = 0
     for gen in range(1, 1201):
         n = (1, 2, 3)[gen % 3]
@@ -274,7 +274,7 @@ def test_position_value_matches_minimax():
         table = solver._leaf_table(leaf, won)
         got = ksolver.position_value(np.array([sum(1 << c for c in h) for h in hands], np.uint64), leader,
                                      np.array(won, np.int64), broken, team, table, rules.as_array(),
-                                     ksolver.memo_of(tt, gen, shift, stats))
+                                     exact_table.memo_of(tt, gen, shift, stats))
         want = naive_minimax(hands, leader, (), broken, 13 - n, won, rules, leaf, team)
         assert got == pytest.approx(want), (hands, leader, broken, won, team)
         lo, hi = ksolver.reachable_bounds(table, np.array(won, np.int64), n)
@@ -534,7 +534,7 @@ def test_distinct_moves_matches_definition():
         own = sum(1 << c for c in cards[: rnd.randint(1, min(13, len(cards)))])
         gone = sum(1 << c for c in cards if not own >> c & 1 and rnd.random() < 0.6)
         legal = own if rnd.random() < 0.5 else own & bits.SUIT_MASK[rnd.randrange(4)].item()
-        assert int(ksolver.distinct_moves(np.uint64(legal), np.uint64(own), np.uint64(gone))) == \
+        assert int(exact_moves.distinct_moves(np.uint64(legal), np.uint64(own), np.uint64(gone))) == \
             naive_distinct_runs(legal, own, gone)
 
 

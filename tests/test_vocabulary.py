@@ -15,20 +15,13 @@ from spades_ai.engine import bits
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "house_counts.py"
 
 #: Every file that still writes seat literals (``python tools/house_counts.py --list``), and at
-#: most how many lines: the four-in-pairs fast path of the partnership solver (``engine/solver.py``
-#: and the rollouts' read of its four seats), the learned models of four in pairs, the four-seat
-#: checks of ``solver.card_values``, and the loops over suits of ``engine/table_solver.py``,
-#: ``encoding.py`` and Easy's bidding count. A line may leave this list; none may join it.
+#: most how many lines: only the named four-in-pairs fast path, the partnership solver's node
+#: (``engine/exact_node.py``) and its entry points (``engine/solver.py``). Everything else reads
+#: the table through ``spades_ai.seats`` or ``engine.seats``, and a loop over suits writes
+#: ``range(N_SUITS)``. A line may leave this list; none may join it.
 SEAT_LITERAL_FILES = {
-    "spades_ai/engine/solver.py": 16,
-    "spades_ai/engine/table_solver.py": 1,
-    "spades_ai/montecarlo/rollouts.py": 1,
-    "spades_ai/models/bidder.py": 1,
-    "spades_ai/models/features.py": 10,
-    "spades_ai/models/replay.py": 5,
-    "spades_ai/solver.py": 6,
-    "spades_ai/encoding.py": 1,
-    "spades_ai/policies/easy.py": 1,
+    "spades_ai/engine/solver.py": 5,
+    "spades_ai/engine/exact_node.py": 5,
 }
 
 

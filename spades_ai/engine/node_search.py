@@ -1,7 +1,7 @@
 """The exact search's node, one family for every objective (a template, ``spades_ai.templates``).
 
-``node(p, w, s)`` searches the position ``p`` (``solver.Pos``) in the window ``w`` for the
-search ``s`` (``solver.Search`` or ``LeafSearch``) and returns ``(value, relevant)``: the value
+``node(p, w, s)`` searches the position ``p`` (``exact_node.Pos``) in the window ``w`` for the
+search ``s`` (``exact_node.Search`` or ``LeafSearch``) and returns ``(value, relevant)``: the value
 and the cards whose ranks its proof used. The move loop is the same for every objective: the
 table's hint, the three ordered classes, the rest; equivalent cards searched once; a child's
 relevant cards and the trick's pin backed up; the table probed and stored at trick boundaries.
@@ -22,8 +22,8 @@ specialization of one recursive kernel from its cache, numba issue 6061).
 """
 
 from spades_ai.engine.bits import ZERO, lowest_bit
+from spades_ai.engine.exact_node import after, class_moves, no_key, node_moves, run_pin
 from spades_ai.engine.jit import kernel
-from spades_ai.engine.solver import after, class_moves, no_key, node_moves, run_pin
 
 from ._binding import backup, enter, restrict, settled, start, store
 

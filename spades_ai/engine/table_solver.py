@@ -41,12 +41,23 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spades_ai.engine.bits import ALL_CARDS, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, lowest_bit, suit_mask_of
+from spades_ai.engine.bits import (
+    ALL_CARDS,
+    N_SUITS,
+    ONE,
+    SPADES,
+    SUIT_MASK,
+    U64,
+    ZERO,
+    highest_bit,
+    lowest_bit,
+    suit_mask_of,
+)
 from spades_ai.engine.copies import take_from
+from spades_ai.engine.exact_moves import distinct_moves
 from spades_ai.engine.jit import hot_kernel, kernel
 from spades_ai.engine.play import beating_copy, follow_mask, lead_mask
 from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides
-from spades_ai.engine.solver import distinct_moves
 from spades_ai.engine.state import (
     P_BROKEN,
     P_TO_ACT,
@@ -133,7 +144,7 @@ def _lead_order(moves, own, held):
     the mover's (it cashes), then the lowest card of each suit."""
     cash = ZERO
     low = ZERO
-    for s in range(4):
+    for s in range(N_SUITS):
         m = moves & SUIT_MASK[s]
         if m == ZERO:
             continue

@@ -16,11 +16,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spades_ai.engine.jit import inline_kernel, kernel
-from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides
-from spades_ai.engine.solver import STATS, TT_WAYS, TT_WIDTH, memo_of, position_value
 from spades_ai.engine.bits import U64
+from spades_ai.engine.exact_table import STATS, TT_WAYS, TT_WIDTH, memo_of
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
+from spades_ai.engine.seats import cards_each, n_decks, n_seats, n_sides
+from spades_ai.engine.solver import position_value
 from spades_ai.engine.state import N_PUBLIC, P_BROKEN, P_TO_ACT, P_TRICK_NO, P_WON
 from spades_ai.engine.table_solver import finish_code, leaf_size, next_split, table_value
 from spades_ai.montecarlo.utility import utility

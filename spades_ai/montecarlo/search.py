@@ -33,10 +33,11 @@ import numpy as np
 from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount
 from spades_ai.engine.deal import deal_for
+from spades_ai.engine.exact_table import memo_of
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
 from spades_ai.engine.seats import cards_each, hand_slots, n_seats, n_sides, side_of
-from spades_ai.engine.solver import memo_of, objective_values
+from spades_ai.engine.solver import objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
     P_BROKEN,
