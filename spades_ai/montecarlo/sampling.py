@@ -725,8 +725,10 @@ def _draw_worlds(state, f, hidden, groups, seat, own, worlds):
     decks = len(unseen)
     n = len(known)
     n_groups = len(gneed)
-    counted = _counted(f, unseen, gneed, groups.lo, groups.hi)
-    work = _work_arrays(n_groups - 1)
+    stride, _ = _strides(gneed)
+    counted = Counted(f, unseen, gneed, groups.lo, groups.hi, stride)
+    m = n_groups - 1
+    work = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
     seats = np.arange(n_groups)
     ghands = np.empty(decks * n_groups, dtype=np.uint64)
     hands = np.empty(decks * n, dtype=np.uint64)
