@@ -570,21 +570,10 @@ def sample_world(state, f, unseen, others, need, lo, hi, hands):
     ``hands`` (``hands[k * N + seat]``: ``uint64[decks * N]``) uniformly among the consistent
     physical deals counted in ``f``; returns the advanced random state."""
     levels = as_levels(unseen)
-    return _deal_world(state, _counted(f, levels, need, lo, hi), others, hands, len(hands) // len(levels),
-                       _work_arrays(len(need) - 1))
-
-
-@kernel
-def _counted(f, unseen, need, lo, hi):
-    """The ``Counted`` record of the table ``f`` of ``need`` (``unseen`` as copy levels)."""
     stride, _ = _strides(need)
-    return Counted(f, unseen, need, lo, hi, stride)
-
-
-@kernel
-def _work_arrays(m):
-    """``_deal_world``'s work arrays ``(a, x, pick)``, of ``m`` slots each."""
-    return np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    m = len(need) - 1
+    work = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
+    return _deal_world(state, Counted(f, levels, need, lo, hi, stride), others, hands, len(hands) // len(levels), work)
 
 
 @kernel
