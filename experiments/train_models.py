@@ -44,6 +44,7 @@ import argparse
 import json
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 # numpy's BLAS on one thread: the networks are small, and on the shared machine its threads
@@ -55,7 +56,7 @@ from spades_ai import make_agent  # noqa: E402
 from spades_ai.learn import iter_dataset, write_dataset  # noqa: E402
 from spades_ai.learn.hands import HAND_COLUMNS, dataset_hands, iter_dataset_hands  # noqa: E402
 from spades_ai.models.explore import explorer  # noqa: E402
-from spades_ai.models.fit import train_model  # noqa: E402
+from spades_ai.models.fit import FitSettings, train_model  # noqa: E402
 from spades_ai.models.model import WEIGHTS_DIR  # noqa: E402
 from spades_ai.models.rows import dataset_bidding_rows, dataset_vector_rows  # noqa: E402
 from spades_ai.montecarlo.bid_values import value_bidding_rows  # noqa: E402
@@ -161,11 +162,11 @@ def main(argv=None) -> Path:
     play = hard_rows(size["hard"], seed, args.data, jobs, TINY_HARD if args.tiny else None)
     made_by = "experiments/train_models.py" + (" --tiny" if args.tiny else "")
     made_by += f" --hard-deals {args.hard_deals}" if args.hard_deals else ""
-    card = {"play_hidden": size["hidden"], "epochs": size["epochs"], "play_loss": size["loss"], "play_decay": size["decay"], "seed": seed}
+    card = FitSettings(play_hidden=size["hidden"], epochs=size["epochs"], play_loss=size["loss"], play_decay=size["decay"], seed=seed)
     t0 = time.perf_counter()
     if args.bidder_from:
         info = {"datasets": {"hard": size["hard"]}, "imitates": "hard's values", "made_by": f"{made_by} --bidder-from {args.bidder_from}"}
-        model = train_model(None, play, bidder_from=args.bidder_from, info=info, **card)
+        model = train_model(None, play, bidder_from=args.bidder_from, settings=card, info=info)
     else:
         if args.bidder == "values":
             t1 = time.perf_counter()
@@ -179,7 +180,8 @@ def main(argv=None) -> Path:
         info = {"datasets": {**bid_data, "blind": size["blind"], "hard": size["hard"]}, "bid_epochs": size["bid_epochs"],
                 "imitates": "hard's values", "made_by": made_by}  # fmt: skip
         t0 = time.perf_counter()
-        model = train_model(None, play, blind, bid_rows=bid_rows, bid_hidden=size["bid_hidden"], bid_epochs=size["bid_epochs"], info=info, **card)
+        settings = replace(card, bid_hidden=size["bid_hidden"], bid_epochs=size["bid_epochs"])
+        model = train_model(None, play, blind, bid_rows=bid_rows, settings=settings, info=info)
     model.save(args.out)
     print(f"fitted in {time.perf_counter() - t0:.0f} s: {json.dumps(model.info['fit'])}")
     print(f"wrote {args.out}")

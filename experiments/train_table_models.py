@@ -30,7 +30,7 @@ from train_models import VECTOR_COLUMNS  # noqa: E402
 from spades_ai import make_agent  # noqa: E402
 from spades_ai.learn import iter_dataset, write_dataset  # noqa: E402
 from spades_ai.learn.hands import iter_dataset_hands  # noqa: E402
-from spades_ai.models.fit import train_model  # noqa: E402
+from spades_ai.models.fit import FitSettings, train_model  # noqa: E402
 from spades_ai.models.model import TABLE_MODELS, WEIGHTS_DIR  # noqa: E402
 from spades_ai.models.rows import dataset_vector_bid_rows, dataset_vector_rows  # noqa: E402
 from spades_ai.rules import Rules  # noqa: E402
@@ -73,7 +73,7 @@ def fit_table(table: str, folder: Path, seed: int, fit: dict, made_by: str):
     rows = dataset_vector_rows(zip(iter_dataset(folder, columns=VECTOR_COLUMNS), iter_dataset_hands(folder)), rules=rules)
     bids = dataset_vector_bid_rows(zip(iter_dataset(folder, columns=BID_COLUMNS), iter_dataset_hands(folder)), rules=rules)
     info = {"made_by": made_by, "imitates": "hard's values", "table": table, "dataset": folder.name, **fit}
-    model = train_model(None, rows, bid_rows=bids, seed=seed, rules=rules, info=info, **fit)
+    model = train_model(None, rows, bid_rows=bids, settings=FitSettings(seed=seed, **fit), rules=rules, info=info)
     print(f"{table}: fitted on {len(rows['count']):,} card decisions in {time.perf_counter() - t0:.0f} s: "
           f"{json.dumps({k: v for k, v in model.info['fit'].items() if not k.endswith('_loss')})}", flush=True)
     return model

@@ -219,9 +219,9 @@ LEARNED_CELLS = [
     "## Your own learned model (`spades_ai.models`): a bidder and a card player fitted with numpy on the rows above, "
     "played in numba as the built-in `learned` (the shipped `default` is made the same way by `experiments/train_models.py`: on 800,000 hands it wins +12 a deal against Normal; on the few hands of the CI size it loses)",
     "from spades_ai.learn.hands import dataset_hands\n"
-    "from spades_ai.models.fit import train_model, train_play_model\n"
+    "from spades_ai.models.fit import FitSettings, train_model, train_play_model\n"
     "hands = dataset_hands(f\"{out}/rows\")  # dealt again from the seed the dataset records\n"
-    "model = train_model(hands, hands, bid_hidden=16, play_hidden=8, epochs=2, seed=SEED)  # here both imitate Normal's hands\n"
+    "model = train_model(hands, hands, settings=FitSettings(bid_hidden=16, play_hidden=8, epochs=2, seed=SEED))  # here both imitate Normal's hands\n"
     "model.with_margin(2.0).save(f\"{out}/mine.npz\")  # the network's card only where it beats Normal's by 2\n"
     "run = sa.run_tournament([f\"learned:model={out}/mine.npz\", \"normal\"], deals=DEALS, seed=SEED + 2, out=f\"{out}/mine-vs\", n_jobs=1, progress=False)\n"
     "sa.summarize(sa.load_results(run))[[\"agent\", \"opponent\", \"units\", \"diff\", \"diff_lo\", \"diff_hi\", \"set_rate\"]].round(2)",

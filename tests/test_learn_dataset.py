@@ -18,7 +18,7 @@ from spades_ai.encoding import observation_layout
 from spades_ai.interop.encoding import observation_vector
 from spades_ai.learn import encoding as enc
 from spades_ai.learn import iter_dataset, load_dataset, rows_from_records, write_dataset
-from spades_ai.learn.dataset import DatasetError, chunk_path
+from spades_ai.learn.dataset import DatasetError, chunk_path, deal_rows, rows_from_hands
 
 
 def reference_rows(records, seed, rules):
@@ -72,6 +72,21 @@ def test_a_record_of_other_rules_is_refused():
     records = sa.play_hands(["normal", "normal"], 2, seed=1, keep_plays=True)
     with pytest.raises(DatasetError, match="hand 0 .*rules refuse"):
         rows_from_records(records, seed=2, rules=sa.Rules())  # the cards of another seed
+
+
+def test_rows_from_hands_takes_the_hands_as_one_mapping_and_names_what_it_lacks():
+    records = sa.play_hands(["normal", "normal"], 2, seed=1, keep_plays=True)
+    hands = {"deals": deal_rows(1, records.deal_no), "dealer": records.dealer, "bids": records.bids, "blind": records.blind,
+             "plays": records.plays, "points": records.points, "deal_no": records.deal_no,
+             "seat_agents": np.zeros((2, 4), np.int8)}  # fmt: skip
+    rows = rows_from_hands(hands, sa.Rules())
+    expected = rows_from_records(records, 1, sa.Rules(), seat_agents=(0, 0, 0, 0))
+    for name in expected:
+        np.testing.assert_array_equal(rows[name], expected[name], err_msg=name)
+    matches = rows_from_hands({**hands, "match_no": np.array([7, 7]), "hand_no": np.array([0, 1])}, sa.Rules())
+    assert matches["match_no"].tolist() == [7] * 56 + [7] * 56 and matches["hand_no"].dtype == np.int16
+    with pytest.raises(DatasetError, match="the hands lack plays, seat_agents"):
+        rows_from_hands({k: v for k, v in hands.items() if k not in ("plays", "seat_agents")}, sa.Rules())
 
 
 def test_a_killed_run_resumes_without_lost_or_doubled_rows(tmp_path):

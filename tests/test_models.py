@@ -83,8 +83,12 @@ def test_the_bidding_rows_of_a_dataset_folder_are_built_chunk_by_chunk(tmp_path)
     play = _random_vector_rows()
     with pytest.raises(ValueError, match="one of the two"):
         fit.train_model(hands, play, bid_rows=bid_rows)
-    model = fit.train_model(None, play, bid_rows=bid_rows, bid_hidden=4, play_hidden=4, epochs=1)
+    model = fit.train_model(None, play, bid_rows=bid_rows, settings=fit.FitSettings(bid_hidden=4, play_hidden=4, epochs=1))
     assert model.info["fit"]["bid_hands"] == 10 and model.play_kind == "vector"
+
+
+#: a card network of 4 hidden units fitted for one epoch
+TINY_FIT = fit.FitSettings(play_hidden=4, epochs=1)
 
 
 def _random_vector_rows(n: int = 20) -> dict:
@@ -99,12 +103,12 @@ def _random_vector_rows(n: int = 20) -> dict:
 
 def test_a_model_keeps_another_models_bidder_beside_a_new_card_network():
     base = load_model("reading")
-    model = fit.train_model(None, _random_vector_rows(), bidder_from=base, play_hidden=4, epochs=1, info={"made_by": "test"})
+    model = fit.train_model(None, _random_vector_rows(), bidder_from=base, settings=TINY_FIT, info={"made_by": "test"})
     assert model.play_kind == "vector" and model.info["bidder_from"] == base.info and model.info["made_by"] == "test"
     for k in base.bid:
         np.testing.assert_array_equal(model.bid[k], base.bid[k])
     np.testing.assert_array_equal(model.scalars, base.scalars)
-    again = fit.train_model(None, _random_vector_rows(), bidder_from=model, play_hidden=4, epochs=1, info={"made_by": "test"})
+    again = fit.train_model(None, _random_vector_rows(), bidder_from=model, settings=TINY_FIT, info={"made_by": "test"})
     assert again.info == model.info  # the bidder's own model is named, however many models kept it
     with pytest.raises(ValueError, match="with bidder_from the bidder is that model's"):
         fit.train_model(None, _random_vector_rows(), bidder_from=base, bid_rows={"cols": None})
@@ -448,4 +452,17 @@ def test_a_model_of_another_table_keeps_it_and_refuses_the_four_player_vector(tm
 def test_train_model_refuses_rows_of_another_table():
     rows = _random_vector_rows()
     with pytest.raises(sa.TableError, match=r"of 3 players solo reads .* not vectors of 567 \(4 players in pairs\)"):
-        fit.train_model(None, rows, bidder_from="default", rules=sa.Rules(players=3), epochs=1, play_hidden=4)
+        fit.train_model(None, rows, bidder_from="default", rules=sa.Rules(players=3), settings=TINY_FIT)
+
+
+def test_fit_settings_hold_train_models_defaults_and_refuse_bad_values():
+    s = fit.FitSettings()
+    assert (s.bid_hidden, s.play_hidden, s.epochs, s.bid_epochs, s.play_loss, s.play_decay, s.seed) == (32, 256, 4, None, "softmax", 1.0, 0)
+    bad = [({"epochs": 0}, "epochs must be an int >= 1, not 0"), ({"bid_epochs": 1.5}, "bid_epochs must be an int >= 1 or None"),
+           ({"play_loss": "mse"}, "play_loss is one of values, softmax, not 'mse'"), ({"seed": -1}, "seed must be an int >= 0"),
+           ({"play_hidden": True}, "play_hidden must be an int >= 1, not True")]  # fmt: skip
+    for kwargs, match in bad:
+        with pytest.raises(ValueError, match=match):
+            fit.FitSettings(**kwargs)
+    with pytest.raises(TypeError, match="settings is a FitSettings"):
+        fit.train_model(None, _random_vector_rows(), bidder_from="default", settings={"epochs": 1})

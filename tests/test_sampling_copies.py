@@ -25,6 +25,7 @@ from spades_ai import Rules
 from spades_ai.engine import state as st
 from spades_ai.engine.rng import stream_state
 from spades_ai.montecarlo.sampling import (
+    Hidden,
     _draw_worlds,
     constraints_with_copies,
     count_worlds_float,
@@ -155,13 +156,13 @@ def draw(case, n: int, seed: int, merge: bool) -> list[tuple]:
     decks, cards, sizes, voids, spades = case
     unseen, need = levels(cards, decks), np.array(sizes, dtype=np.int64)
     lo, hi = bounds(voids, spades)
-    group, gneed, glo, ghi = seat_groups(need, lo, hi, merge)
-    f = count_worlds_kernel(unseen, gneed, glo, ghi)
+    groups = seat_groups(need, lo, hi, merge)
+    f = count_worlds_kernel(unseen, groups.need, groups.lo, groups.hi)
     k = len(sizes)
     worlds = np.empty((n, decks * (k + 1)), dtype=np.uint64)
     others = np.arange(1, k + 1, dtype=np.int64)
-    _draw_worlds(U64(stream_state(U64(seed), 2, 5)), f, unseen, others, need, group, gneed, glo, ghi,
-                 np.zeros(k + 1, dtype=np.uint64), 0, np.zeros(decks, dtype=np.uint64), worlds)
+    hidden = Hidden(unseen, others, need, lo, hi, np.zeros(k + 1, dtype=np.uint64))
+    _draw_worlds(U64(stream_state(U64(seed), 2, 5)), f, hidden, groups, 0, np.zeros(decks, dtype=np.uint64), worlds)
     return [world_of(row, others, k + 1) for row in worlds]
 
 
@@ -263,7 +264,10 @@ def test_constraints_with_copies_read_the_public_array():
     rules, pub, a = endgame(8, hands, voids=[(2, 1), (3, 3), (5, 2)], seed=8)
     own = levels(hands[0], 2)
     assert int(own[1]) == 1 << 30 and pub[st.P_OWN2] == 1 << 30
-    unseen, others, need, lo, hi, known = constraints_with_copies(pub, 0, own[0], a)
+    hidden = constraints_with_copies(pub, 0, own[0], a)
+    assert isinstance(hidden, Hidden)  # one record, its fields named
+    unseen, others, need, lo, hi, known = hidden
+    assert hidden.need is need and hidden.known is known
     assert cards_of(unseen) == tuple(sorted(c for h in hands[1:] for c in h))
     assert int(unseen[1]) == 1 << 51 | 1 << 12 | 1 << 7  # the cards unseen twice
     assert others.tolist() == list(range(1, 8)) and need.tolist() == [len(h) for h in hands[1:]]

@@ -23,6 +23,8 @@ from spades_ai import Rules
 from spades_ai.engine import state as st
 from spades_ai.engine.rng import stream_state
 from spades_ai.montecarlo.sampling import (
+    Groups,
+    Hidden,
     _draw_worlds,
     count_worlds_float,
     count_worlds_kernel,
@@ -211,8 +213,9 @@ def test_seat_groups_merge_only_seats_bound_by_the_same_voids():
     assert (glo == lo).all() and (ghi == hi).all()
     # all seats alike: one group, last, and an empty one before it for the table
     lo, hi = bounds([{2}] * 3, [None] * 3)
-    group, gneed, _, ghi = seat_groups(np.array([2, 2, 2], dtype=np.int64), lo, hi, True)
-    assert group.tolist() == [1, 1, 1] and gneed.tolist() == [0, 6] and (ghi[0] == 0).all()
+    groups = seat_groups(np.array([2, 2, 2], dtype=np.int64), lo, hi, True)
+    assert isinstance(groups, Groups)  # one record, its fields named
+    assert groups.group.tolist() == [1, 1, 1] and groups.need.tolist() == [0, 6] and (groups.hi[0] == 0).all()
 
 
 def grouped_count(cards, sizes, voids, spades) -> int:
@@ -242,13 +245,13 @@ def test_group_counts_equal_the_enumeration(hidden):
 def draw_grouped(cards, sizes, voids, spades, n, seed) -> list[tuple]:
     """``n`` worlds drawn as ``sample_worlds_kernel`` draws them with merged seats."""
     unseen, need, lo, hi = kernel_args(cards, sizes, voids, spades)
-    group, gneed, glo, ghi = seat_groups(need, lo, hi, True)
-    f = count_worlds_kernel(unseen, gneed, glo, ghi)
+    groups = seat_groups(need, lo, hi, True)
+    f = count_worlds_kernel(unseen, groups.need, groups.lo, groups.hi)
     k = len(sizes)
     worlds = np.empty((n, k + 1), dtype=np.uint64)
     others = np.arange(1, k + 1, dtype=np.int64)
-    _draw_worlds(U64(stream_state(U64(seed), 1, 5)), f, np.array([unseen]), others, need, group, gneed, glo, ghi,
-                 np.zeros(k + 1, dtype=np.uint64), 0, np.zeros(1, dtype=np.uint64), worlds)
+    hidden = Hidden(np.array([unseen]), others, need, lo, hi, np.zeros(k + 1, dtype=np.uint64))
+    _draw_worlds(U64(stream_state(U64(seed), 1, 5)), f, hidden, groups, 0, np.zeros(1, dtype=np.uint64), worlds)
     return [as_world(row, others) for row in worlds]
 
 

@@ -121,62 +121,80 @@ class DatasetError(ValueError):
 
 
 # -- rows ------------------------------------------------------------------------------------------
-def rows_from_hands(deals, dealer, bids, blind, plays, points, rules: Rules, deal_no, seat_agents, starts=None,
-                    match_no=None, hand_no=None) -> dict:  # fmt: skip
-    """The decision rows of hands given as arrays, at the table of ``rules`` (N players): ``deals``
-    ``(n, N)`` bitboards of card ids (``(n, decks * N)`` with several decks: ``deal_rows``),
-    ``dealer`` ``(n,)``, ``bids`` / ``blind`` ``(n, N)``, ``plays`` ``(n, N * cards_each)`` card
-    ids in play order, ``points`` ``(n, sides)`` per side, ``deal_no`` ``(n,)`` and
-    ``seat_agents`` ``(n, N)`` (the agent index at each seat). ``starts`` ``(n, 2 * sides + 1)``:
-    what a match carries into each hand (the sides' scores, their bag counts, the hands already
-    played: ``learn.rows``); None for hands on their own (all 0); hands of matches also give
+def rows_from_hands(hands: dict, rules: Rules) -> dict:
+    """The decision rows of hands given as arrays, at the table of ``rules`` (N players):
+    ``hands`` maps the names of ``HAND_ARRAYS`` to one entry per hand: ``deals`` ``(n, N)``
+    bitboards of card ids (``(n, decks * N)`` with several decks: ``deal_rows``), ``dealer``
+    ``(n,)``, ``bids`` / ``blind`` ``(n, N)``, ``plays`` ``(n, N * cards_each)`` card ids in play
+    order, ``points`` ``(n, sides)`` per side, ``deal_no`` ``(n,)`` and ``seat_agents`` ``(n, N)``
+    (the agent index at each seat). ``starts`` ``(n, 2 * sides + 1)``, optional: what a match
+    carries into each hand (the sides' scores, their bag counts, the hands already played:
+    ``learn.rows``); without it the hands stand on their own (all 0). Hands of matches also give
     ``match_no`` and ``hand_no`` ``(n,)`` (columns of their own; ``deal_no`` is then -1).
     Returns the columns as numpy arrays (``obs`` and ``mask`` of the table's layout)."""
     rules = dataset_rules(rules)
-    layout = enc.observation_layout(rules)
-    n = len(deals)
-    if starts is None:
-        starts = np.zeros((n, _rows.n_starts(rules)), np.int64)
-    cap = n * _rows.max_rows(rules)
-    obs = np.empty((cap, layout.size), dtype=np.float32)
-    masks = np.empty((cap, layout.n_actions), dtype=np.int8)
-    cols = np.empty((cap, _rows.N_COLS), dtype=np.int64)
-    m = _rows.decision_rows(
-        np.ascontiguousarray(deals, dtype=np.uint64), np.asarray(dealer, np.int64),
-        np.ascontiguousarray(starts, dtype=np.int64).reshape(n, _rows.n_starts(rules)), np.asarray(bids, np.int64),
-        np.asarray(blind, np.bool_), np.asarray(plays, np.int64), np.asarray(points, np.int64), rules.as_array(),
-        obs, masks, cols,
-    )  # fmt: skip
+    missing = [name for name in HAND_ARRAYS if name != "starts" and name not in hands]
+    if missing:
+        raise DatasetError(f"rows_from_hands: the hands lack {', '.join(missing)} (HAND_ARRAYS)")
+    recorded = _recorded(hands, rules)
+    out = _row_buffers(len(recorded.deals), rules)
+    m = _rows.decision_rows(recorded, rules.as_array(), out)
+    matches = "match_no" in hands
     if m < 0:
         i = -1 - m
-        which = f"deal {int(np.asarray(deal_no)[i])}" if match_no is None else f"match {int(match_no[i])}, hand {int(hand_no[i])}"
-        raise DatasetError(f"hand {i} ({which}) has an action these rules refuse: it was not played under them")
-    cols = cols[:m]
+        place = (f"match {int(np.asarray(hands['match_no'])[i])}, hand {int(np.asarray(hands['hand_no'])[i])}" if matches
+                 else f"deal {int(np.asarray(hands['deal_no'])[i])}")  # fmt: skip
+        raise DatasetError(f"hand {i} ({place}) has an action these rules refuse: it was not played under them")
+    cols = out.cols[:m]
     hand = cols[:, _rows.C_HAND]
     seat = cols[:, _rows.C_SEAT]
-    extra = {} if match_no is None else {"match_no": np.asarray(match_no, np.int64)[hand],
-                                         "hand_no": np.asarray(hand_no, np.int16)[hand]}  # fmt: skip
+    extra = {}
+    if matches:
+        extra = {"match_no": np.asarray(hands["match_no"], np.int64)[hand],
+                 "hand_no": np.asarray(hands["hand_no"], np.int16)[hand]}  # fmt: skip
     return {
         **extra,
-        "obs": obs[:m],
-        "mask": masks[:m],
-        "deal_no": np.asarray(deal_no, np.int64)[hand],
+        "obs": out.obs[:m],
+        "mask": out.masks[:m],
+        "deal_no": np.asarray(hands["deal_no"], np.int64)[hand],
         "seat": seat.astype(np.int8),
         "phase": cols[:, _rows.C_PHASE].astype(np.int8),
         "action": cols[:, _rows.C_ACTION].astype(np.int8),
         "outcome": cols[:, _rows.C_OUTCOME].astype(np.int32),
-        "agent": np.asarray(seat_agents, np.int8)[hand, seat],
+        "agent": np.asarray(hands["seat_agents"], np.int8)[hand, seat],
     }
+
+
+def _recorded(hands: dict, rules: Rules) -> _rows.Recorded:
+    """The ``learn.rows.Recorded`` arrays of ``hands`` (``rows_from_hands``), of the kernel's types."""
+    n = len(hands["deals"])
+    starts = hands.get("starts")
+    if starts is None:
+        starts = np.zeros((n, _rows.n_starts(rules)), np.int64)
+    return _rows.Recorded(
+        np.ascontiguousarray(hands["deals"], dtype=np.uint64), np.asarray(hands["dealer"], np.int64),
+        np.ascontiguousarray(starts, dtype=np.int64).reshape(n, _rows.n_starts(rules)), np.asarray(hands["bids"], np.int64),
+        np.asarray(hands["blind"], np.bool_), np.asarray(hands["plays"], np.int64), np.asarray(hands["points"], np.int64),
+    )  # fmt: skip
+
+
+def _row_buffers(n: int, rules: Rules) -> _rows.RowBuffers:
+    """Room for the rows of ``n`` hands at the table of ``rules`` (``learn.rows.max_rows`` each)."""
+    layout = enc.observation_layout(rules)
+    cap = n * _rows.max_rows(rules)
+    return _rows.RowBuffers(np.empty((cap, layout.size), dtype=np.float32), np.empty((cap, layout.n_actions), dtype=np.int8),
+                            np.empty((cap, _rows.N_COLS), dtype=np.int64))  # fmt: skip
 
 
 def rows_from_records(records, seed: int, rules: Rules, seat_agents=tuple(range(12))) -> dict:
     """The rows of ``play_hands`` records kept with ``keep_plays=True`` (hands mode)."""
     if records.plays is None or records.deal_no is None:
         raise DatasetError("the records need their plays (keep_plays=True) and deal numbers (play_hands)")
-    deals = deal_rows(seed, records.deal_no, rules)
     agents = np.broadcast_to(np.asarray(seat_agents, np.int8)[: rules.players], (len(records), rules.players))
-    return rows_from_hands(deals, records.dealer, records.bids, records.blind, records.plays, records.points, rules,
-                           records.deal_no, agents)  # fmt: skip
+    hands = {"deals": deal_rows(seed, records.deal_no, rules), "dealer": records.dealer, "bids": records.bids,
+             "blind": records.blind, "plays": records.plays, "points": records.points, "deal_no": records.deal_no,
+             "seat_agents": agents}  # fmt: skip
+    return rows_from_hands(hands, rules)
 
 
 def deal_rows(seed: int, deal_no, rules: Rules | None = None) -> np.ndarray:
@@ -296,7 +314,7 @@ def _live_chunk(k: int, agents, seed: int, rules: Rules, start: int, n: int, sol
 
         hands, values, choices = labelled_hands(agents, labeller.build(), seed, rules, start, n)
         seat_agents = np.broadcast_to(np.arange(rules.players, dtype=np.int8), (n, rules.players))
-        columns = {**rows_from_hands(**hands, rules=rules, seat_agents=seat_agents), "label_values": values,
+        columns = {**rows_from_hands({**hands, "seat_agents": seat_agents}, rules), "label_values": values,
                    "label_action": choices}  # fmt: skip
         return k, chunk_bytes(columns)
     records = play_hands(agents, n, seed=seed, rules=rules, start=start, keep_plays=True)
@@ -390,7 +408,7 @@ def write_hands_dataset(out, hands: dict, rules: Rules, *, agents: list[str], so
         names = [*HAND_ARRAYS, *(name for name in MATCH_COLUMNS if name in hands)]
         for k in missing_chunks(out, config):
             part = {name: np.asarray(hands[name])[k * size : (k + 1) * size] for name in names}
-            write_atomic(chunk_path(out, k), chunk_bytes(rows_from_hands(**part, rules=rules)))
+            write_atomic(chunk_path(out, k), chunk_bytes(rows_from_hands(part, rules)))
     return out
 
 

@@ -237,15 +237,21 @@ class VectorEnv:
                 raise RuntimeError("call reset() without a reset_mask first: a partial reset needs a seed to go on with")
             obs = self._obs.copy() if self.copy else self._obs  # the other tables' observations stay
             points = self._points.copy() if self.copy else self._points
-        ok = self.lineup.module.reset_kernel(
-            np.uint64(self._seed), self._ctrl, self.episode == "match", self.lineup.slots, self.lineup.params,
-            self._rules, self._pubs, self._hands, self._rows, obs, self._masks, self._err, restart, full,
-        )  # fmt: skip
+        ok = self.lineup.module.reset_kernel(self._batch(), self._tables(), obs, self._masks, self._err, restart, full)
         if not ok:
             self._raise_agent()
         points[restart] = 0
         self._obs, self._points = obs, points
         return obs, self._info()
+
+    def _batch(self) -> _vl.Batch:
+        """What the loop's kernels play every table by (``vector_loop.Batch``)."""
+        return _vl.Batch(np.uint64(self._seed), self._ctrl, self.episode == "match", self.lineup.slots, self.lineup.params,
+                         self._rules)  # fmt: skip
+
+    def _tables(self) -> _vl.Tables:
+        """The tables' state arrays, as the loop's kernels take them (``vector_loop.Tables``)."""
+        return _vl.Tables(self._pubs, self._hands, self._rows)
 
     def _reset_mask(self, options) -> np.ndarray | None:
         """The tables a partial reset restarts (None: a full reset); unknown options raise."""
@@ -279,11 +285,8 @@ class VectorEnv:
         obs, rewards, terminated, truncated, points = (
             self._fresh(a) for a in (self._obs, self._rewards, self._terminated, self._truncated, self._points)
         )
-        bad = self.lineup.module.step_kernel(
-            ids, np.uint64(self._seed), self._ctrl, self.episode == "match",
-            self.lineup.slots, self.lineup.params, self._rules, self._pubs, self._hands, self._rows, obs,
-            self._masks, rewards, terminated, truncated, points, self._err,
-        )  # fmt: skip
+        out = _vl.Outputs(obs, self._masks, rewards, terminated, truncated, points, self._err)
+        bad = self.lineup.module.step_kernel(ids, self._batch(), self._tables(), out)
         if bad == -2:
             self._raise_agent()
         if bad >= 0:

@@ -17,6 +17,8 @@ without its cards (the environment's encoding). Each row's columns (``cols``)::
     C_OUTCOME  the hand's points for the acting seat's side
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from spades_ai.engine.bids import BLIND_NIL_BIT, legal_bids
@@ -59,25 +61,60 @@ def n_starts(rules) -> int:
     return 2 * rules.n_sides + 1
 
 
+class Recorded(NamedTuple):
+    """Recorded hands as ``decision_rows`` replays them, hand ``i`` in row ``i`` of each array."""
+
+    deals: np.ndarray
+    """``uint64 (n, N)``: each seat's cards (``(n, decks * N)``, the seats' levels, with copies)."""
+    dealers: np.ndarray
+    """``int64 (n,)``: the dealer."""
+    starts: np.ndarray
+    """``int64 (n, n_starts)``: what a match carries into the hand (all 0 for a hand on its own)."""
+    bids: np.ndarray
+    """``int64 (n, N)``: each seat's bid."""
+    blind: np.ndarray
+    """``bool (n, N)``: whether the seat bid blind nil."""
+    plays: np.ndarray
+    """``int64 (n, N * cards_each)``: the card ids in play order."""
+    points: np.ndarray
+    """``int64 (n, sides)``: the hand's points of each side."""
+
+
+class RowBuffers(NamedTuple):
+    """Where ``decision_rows`` writes: room for ``max_rows`` rows a hand."""
+
+    obs: np.ndarray
+    """``float32 (rows, size)``: the acting seat's observation vector."""
+    masks: np.ndarray
+    """``int8 (rows, n_actions)``: its legal actions."""
+    cols: np.ndarray
+    """``int64 (rows, N_COLS)``: the row's ``C_*`` columns."""
+
+
 @kernel
-def emit(m, i, pub, view, hands, seat, blind_decision, action, phase, points, rules, obs, masks, cols):
-    """Row ``m``: ``seat``'s vector and mask, and ``action``; False if the mask refuses it."""
+def emit(out, m, row, pub, view, hands, blind_decision, points, rules):
+    """Row ``m`` of ``out``: the acting seat's vector and mask, and ``row`` (hand ``i``,
+    ``seat``, ``phase``, ``action``) with the points of its side; False if the mask refuses
+    the action."""
+    i, seat, phase, action = row
     seen = pub
     if hides_anything(rules):
         observe(pub, hands, seat, rules, view)
         seen = view
-    write_observation(seen, seat, hands[seat], blind_decision, rules, obs[m])
-    write_mask(pub, hands[seat], blind_decision, rules, masks[m])
+    write_observation(seen, seat, hands[seat], blind_decision, rules, out.obs[m])
+    write_mask(pub, hands[seat], blind_decision, rules, out.masks[m])
+    cols = out.cols
     cols[m, C_HAND], cols[m, C_SEAT], cols[m, C_PHASE], cols[m, C_ACTION] = i, seat, phase, action
     cols[m, C_OUTCOME] = points[i, side_of(seat, rules)]
-    return masks[m, action] != 0
+    return out.masks[m, action] != 0
 
 
 @kernel
-def decision_rows(deals, dealers, starts, bids, blind, plays, points, rules, obs, masks, cols):
-    """Rows of hands ``0 .. len(deals)-1`` into ``obs`` / ``masks`` / ``cols`` (room for
-    ``max_rows`` a hand). Returns the rows written, or ``-1 - i`` when hand ``i``'s
-    record holds an action its mask refuses (a record of other rules or cards)."""
+def decision_rows(recorded, rules, out):
+    """Rows of the ``Recorded`` hands ``0 .. n - 1`` into the ``RowBuffers`` ``out`` (room for
+    ``max_rows`` a hand). Returns the rows written, or ``-1 - i`` when hand ``i``'s record
+    holds an action its mask refuses (a record of other rules or cards)."""
+    deals, blind, points = recorded.deals, recorded.blind, recorded.points
     pub = np.empty(N_PUBLIC, dtype=np.int64)
     view = np.empty(N_PUBLIC, dtype=np.int64)
     hands = np.empty(deals.shape[1], dtype=np.uint64)
@@ -88,27 +125,27 @@ def decision_rows(deals, dealers, starts, bids, blind, plays, points, rules, obs
         for s in range(deals.shape[1]):
             hands[s] = deals[i, s]
         engine_hands(hands, rules)
-        st = starts[i]
-        reset_public(pub, hands, dealers[i], st[:k], st[k : 2 * k], st[2 * k], rules)
+        st = recorded.starts[i]
+        reset_public(pub, hands, recorded.dealers[i], st[:k], st[k : 2 * k], st[2 * k], rules)
         while pub[P_PHASE] == PHASE_BIDDING:
             seat = pub[P_TO_ACT]
             if (legal_bids(seat, hands[seat], pub, rules) >> BLIND_NIL_BIT) & 1:
                 action = blind_nil if blind[i, seat] else look
-                if not emit(m, i, pub, view, hands, seat, True, action, PH_BLIND, points, rules, obs, masks, cols):
+                if not emit(out, m, (i, seat, PH_BLIND, action), pub, view, hands, True, points, rules):
                     return -1 - i
                 m += 1
             if blind[i, seat]:
                 apply_bid(pub, hands, np.int64(0), True, rules)
                 continue
-            b = np.int64(bids[i, seat])
-            if not emit(m, i, pub, view, hands, seat, False, BID_OFFSET + b, PH_BIDDING, points, rules, obs, masks, cols):
+            b = np.int64(recorded.bids[i, seat])
+            if not emit(out, m, (i, seat, PH_BIDDING, BID_OFFSET + b), pub, view, hands, False, points, rules):
                 return -1 - i
             m += 1
             apply_bid(pub, hands, b, False, rules)
         for j in range(n_seats(rules) * cards_each(rules)):
             seat = pub[P_TO_ACT]
-            card = np.int64(plays[i, j])
-            if not emit(m, i, pub, view, hands, seat, False, card, PH_PLAYING, points, rules, obs, masks, cols):
+            card = np.int64(recorded.plays[i, j])
+            if not emit(out, m, (i, seat, PH_PLAYING, card), pub, view, hands, False, points, rules):
                 return -1 - i
             m += 1
             apply_card(pub, hands, engine_id(card, rules), rules)

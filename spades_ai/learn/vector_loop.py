@@ -26,6 +26,8 @@ several decks (a view carries its seat's copies), are played on the seat's view
 Every table of the rules is played: seats, sides and the hands' copies are the rules array's.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from spades_ai.engine.deal import deal_match_hand, match_first_dealer
@@ -75,6 +77,53 @@ E_BID, E_CARD = 1, 2
 ERR_SIZE = 5
 
 AT_SEAT, HAND_OVER, AGENT_ILLEGAL = 0, 1, 2
+
+
+class Batch(NamedTuple):
+    """What every table of the batch is played by (the same for every step)."""
+
+    seed: np.uint64
+    """The seed of the deals (the module docstring: which cards)."""
+    ctrl: np.int64
+    """Bit ``s`` set for each controlled seat."""
+    match: bool
+    """Whether an episode is a match (else a hand)."""
+    slots: np.ndarray
+    """``slots[s] = (bid slot, play slot)``: the other seats' agents."""
+    params: np.ndarray
+    """The lineup's params, row ``k`` for agent ``k`` (``selfplay.codegen``)."""
+    rules: np.ndarray
+    """The rules array."""
+
+
+class Tables(NamedTuple):
+    """The state of every table, row ``t`` for table ``t``."""
+
+    pubs: np.ndarray
+    """``int64 (n, N_PUBLIC)``: the public array of the hand in progress."""
+    hands: np.ndarray
+    """``uint64 (n, decks * N)``: its hands (levels, ``engine.copies``)."""
+    rows: np.ndarray
+    """``int64 (n, ROW_WIDTH)``: the bookkeeping row (``V_*``)."""
+
+
+class Outputs(NamedTuple):
+    """What a step (or reset) writes, row ``t`` for table ``t``."""
+
+    obs: np.ndarray
+    """``float32 (n, size)``: the observation vector of the seat to act."""
+    masks: np.ndarray
+    """``int8 (n, n_actions)``: its legal actions."""
+    rewards: np.ndarray
+    """``float64 (n,)``: the points of the hands ended for the side of the seat that acted."""
+    terminated: np.ndarray
+    """``bool (n,)``: the episode ended."""
+    truncated: np.ndarray
+    """``bool (n,)``: the match was cut at ``MAX_MATCH_HANDS``."""
+    points: np.ndarray
+    """``int64 (n, sides)``: the points of the hands ended, per side."""
+    err: np.ndarray
+    """``int64 (ERR_SIZE,)``: an agent's illegal action (``E_*``, table, seat, action, slot)."""
 #: The blind-nil question put to an agent before it looks (the self-play loop's own, ``selfplay.loop``)
 BLIND_QUESTION = (1 << BLIND_NIL_BIT) | 1
 # -- the other seats -------------------------------------------------------------------------------
@@ -145,16 +194,17 @@ def start_episode(seed, match, t, pub, hands, row, rules):
 
 
 @hot_kernel
-def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view, sheet, nil, obs, masks, rewards,
-           terminated, truncated, points, err):  # fmt: skip
+def settle(batch, tables, out, t, view, sheet, nil):
     """Play table ``t`` on to its next controlled decision (the episode's next hand in a match),
     or to the end of its episode; write its observation and mask. The points of a hand that
-    ends go to ``points`` (per side) and, for the side of ``row[V_SEAT]`` (the seat that just
-    acted), to ``rewards[t]``. Returns False on an agent's illegal action (``err``). Whole
+    ends go to ``out.points`` (per side) and, for the side of ``row[V_SEAT]`` (the seat that just
+    acted), to ``out.rewards[t]``. Returns False on an agent's illegal action (``out.err``). Whole
     arrays and the index ``t``: a hot kernel is passed arrays at no cost, slices would be made."""
-    pub, hands, row, mask = pubs[t], hands4[t], rows[t], masks[t]
+    seed, match, rules = batch.seed, batch.match, batch.rules
+    obs, points = out.obs, out.points
+    pub, hands, row, mask = tables.pubs[t], tables.hands[t], tables.rows[t], out.masks[t]
     while True:
-        status = play_others(pub, hands, row, ctrl, slots, params, rules, view, err, t)
+        status = play_others(pub, hands, row, batch.ctrl, batch.slots, batch.params, rules, view, out.err, t)
         if status == AGENT_ILLEGAL:
             return False
         if status == AT_SEAT:
@@ -173,7 +223,7 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
                               pub[P_SCORES : P_SCORES + k], pub[P_BAGS : P_BAGS + k], rules, sheet, nil)  # fmt: skip
         for side in range(k):
             points[t, side] += sheet[side, _sc.F_POINTS]
-        rewards[t] += sheet[side_of(row[V_SEAT], rules), _sc.F_POINTS]
+        out.rewards[t] += sheet[side_of(row[V_SEAT], rules), _sc.F_POINTS]
         if match:
             k = row[V_HAND_NO]
             winner, dealer = after_hand(sheet, k, pub[P_DEALER], rules)
@@ -181,10 +231,10 @@ def settle(seed, ctrl, match, t, pubs, hands4, rows, slots, params, rules, view,
                 row[V_HAND_NO] = k + 1
                 start_hand(seed, match, pub, hands, row, dealer, sheet[:, _sc.F_SCORE], sheet[:, _sc.F_BAGS], rules)
                 continue
-            truncated[t] = winner < 0
-            terminated[t] = winner >= 0
+            out.truncated[t] = winner < 0
+            out.terminated[t] = winner >= 0
         else:
-            terminated[t] = True
+            out.terminated[t] = True
         row[V_DONE] = 1
         write_observation(pub, row[V_SEAT], hands[row[V_SEAT]], False, rules, obs[t])
         for a in range(n_actions(rules)):  # any action is accepted (and ignored) on the autoreset step
@@ -209,19 +259,17 @@ def apply_action(pub, hands, row, action, rules):
 
 # -- the batch -------------------------------------------------------------------------------------
 @kernel
-def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, err, restart, fresh):
+def reset_kernel(batch, tables, obs, masks, err, restart, fresh):
     """Start an episode on every table that ``restart`` marks and play on to its first controlled
     decision: episode 0 with ``fresh``, else the table's next episode, whatever state its current
-    one was left in (mid-hand, or ended). The other tables are left as they are. Returns False
-    on an agent's illegal action (``err``)."""
-    view = np.empty(N_PUBLIC, dtype=np.int64)
-    sheet = np.empty((n_sides(rules), _sc.N_FIELDS), dtype=np.int64)
-    nil = np.empty(n_seats(rules), dtype=np.int64)
-    n = pubs.shape[0]
-    rewards = np.zeros(n, dtype=np.float64)
-    points = np.zeros((n, n_sides(rules)), dtype=np.int64)
-    terminated = np.zeros(n, dtype=np.bool_)
-    truncated = np.zeros(n, dtype=np.bool_)
+    one was left in (mid-hand, or ended). The other tables are left as they are. Writes ``obs``
+    and ``masks``; returns False on an agent's illegal action (``err``)."""
+    rules = batch.rules
+    view, sheet, nil = _work(rules)
+    n = tables.pubs.shape[0]
+    out = Outputs(obs, masks, np.zeros(n, dtype=np.float64), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_),
+                  np.zeros((n, n_sides(rules)), dtype=np.int64), err)  # fmt: skip
+    rows = tables.rows
     for t in range(n):
         if not restart[t]:
             continue
@@ -229,11 +277,17 @@ def reset_kernel(seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs
             rows[t, :] = 0
         else:
             rows[t, V_EPISODE] += 1
-        start_episode(seed, match, t, pubs[t], hands[t], rows[t], rules)
-        if not settle(seed, ctrl, match, t, pubs, hands, rows, slots, params, rules, view, sheet, nil, obs, masks,
-                      rewards, terminated, truncated, points, err):  # fmt: skip
+        start_episode(batch.seed, batch.match, t, tables.pubs[t], tables.hands[t], rows[t], rules)
+        if not settle(batch, tables, out, t, view, sheet, nil):
             return False
     return True
+
+
+@kernel
+def _work(rules):
+    """``settle``'s work arrays: ``(view, sheet, nil)``."""
+    return (np.empty(N_PUBLIC, dtype=np.int64), np.empty((n_sides(rules), _sc.N_FIELDS), dtype=np.int64),
+            np.empty(n_seats(rules), dtype=np.int64))  # fmt: skip
 
 
 @kernel
@@ -247,28 +301,25 @@ def first_illegal(actions, masks):
 
 
 @kernel
-def step_kernel(actions, seed, ctrl, match, slots, params, rules, pubs, hands, rows, obs, masks, rewards, terminated,
-                truncated, points, err):  # fmt: skip
+def step_kernel(actions, batch, tables, out):
     """One step of every table: -1 after it, or (nothing changed) the first table whose action
-    is illegal; -2 on an agent's illegal action (``err``). A table whose episode ended on the
+    is illegal; -2 on an agent's illegal action (``out.err``). A table whose episode ended on the
     last step starts the next one instead (its action ignored)."""
-    bad = first_illegal(actions, masks)
+    bad = first_illegal(actions, out.masks)
     if bad >= 0:
         return bad
-    view = np.empty(N_PUBLIC, dtype=np.int64)
-    sheet = np.empty((n_sides(rules), _sc.N_FIELDS), dtype=np.int64)
-    nil = np.empty(n_seats(rules), dtype=np.int64)
-    for t in range(pubs.shape[0]):
-        pub, hand4, row = pubs[t], hands[t], rows[t]
+    view, sheet, nil = _work(batch.rules)
+    rewards, terminated, truncated, points = out.rewards, out.terminated, out.truncated, out.points
+    for t in range(tables.pubs.shape[0]):
+        pub, hand4, row = tables.pubs[t], tables.hands[t], tables.rows[t]
         rewards[t], terminated[t], truncated[t] = 0.0, False, False
         for side in range(points.shape[1]):
             points[t, side] = 0
         if row[V_DONE]:
             row[V_EPISODE] += 1
-            start_episode(seed, match, t, pub, hand4, row, rules)
+            start_episode(batch.seed, batch.match, t, pub, hand4, row, batch.rules)
         else:
-            apply_action(pub, hand4, row, actions[t], rules)
-        if not settle(seed, ctrl, match, t, pubs, hands, rows, slots, params, rules, view, sheet, nil, obs, masks,
-                      rewards, terminated, truncated, points, err):  # fmt: skip
+            apply_action(pub, hand4, row, actions[t], batch.rules)
+        if not settle(batch, tables, out, t, view, sheet, nil):
             return -2
     return -1

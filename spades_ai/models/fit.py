@@ -18,7 +18,7 @@ same rows and seed give the same weights.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -306,62 +306,116 @@ def card_accuracy(net: dict, rows: dict) -> float:
     return float(np.mean(hits))
 
 
+@dataclass(frozen=True)
+class FitSettings:
+    """How ``train_model`` fits a model's networks; ``FitSettings()`` holds the defaults.
+
+    >>> FitSettings(play_hidden=8, epochs=2, seed=5)
+    FitSettings(bid_hidden=32, play_hidden=8, epochs=2, bid_epochs=None, play_loss='softmax', play_decay=1.0, seed=5)
+    """
+
+    bid_hidden: int = 32
+    """Hidden units of the bidding network."""
+    play_hidden: int = 256
+    """Hidden units of the ``"vector"`` card network (``fit_vector_player``)."""
+    epochs: int = 4
+    """Passes over the card rows."""
+    bid_epochs: int | None = None
+    """Passes over the bidding rows (None: ``epochs``)."""
+    play_loss: str = "softmax"
+    """The card network's loss (one of ``VECTOR_LOSSES``), and the vector bidder's."""
+    play_decay: float = 1.0
+    """The card network's weight decay (``fit_vector_player``'s ``decay``), and the vector bidder's."""
+    seed: int = 0
+    """The draws of the fit: the bidder's from ``seed``, the card network's from ``seed + 1``."""
+
+    def __post_init__(self):
+        for name in ("bid_hidden", "play_hidden", "epochs", "bid_epochs", "seed"):
+            value = getattr(self, name)
+            if value is None and name == "bid_epochs":
+                continue
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < (0 if name == "seed" else 1):
+                least = "an int >= 0" if name == "seed" else "an int >= 1" + (" or None" if name == "bid_epochs" else "")
+                raise ValueError(f"FitSettings: {name} must be {least}, not {value!r}")
+        if self.play_loss not in VECTOR_LOSSES:
+            raise ValueError(f"FitSettings: play_loss is one of {', '.join(VECTOR_LOSSES)}, not {self.play_loss!r}")
+
+
 def train_model(bid_hands: dict | None, play_rows: dict, blind_hands: dict | None = None, *, bid_rows: dict | None = None,
-                bidder_from=None, bid_hidden: int = 32, play_hidden: int = 256, epochs: int = 4, bid_epochs: int | None = None,
-                play_loss: str = "softmax", play_decay: float = 1.0, seed: int = 0, rules: Rules | None = None,
+                bidder_from=None, settings: FitSettings = FitSettings(), rules: Rules | None = None,
                 info: dict | None = None) -> Model:  # fmt: skip
     """A ``Model``: the ``"vector"`` card network fitted on ``play_rows`` (``rows.vector_card_rows``:
-    a labeller's value of every card; ``fit_vector_player`` with ``play_hidden``, ``epochs``,
-    ``play_loss`` and ``play_decay``), the bidder fitted on ``bid_hands`` (for ``bid_epochs``, by default
-    ``epochs``) and the blind-nil numbers from ``blind_hands`` (rules with blind nil; without
-    them the model never bids blind nil). For a dataset too large to hold as hands, pass its
-    ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands`` None; ``bid_rows`` of
-    ``montecarlo.bid_values.value_bidding_rows`` fit the value bidder (``fit_value_bidder``). With
-    ``bidder_from`` (a ``Model`` or what ``load_model`` takes) that model's bidding network and
-    blind-nil numbers are kept as they are, and no bidding data is given; with ``bidder_from="normal"``
-    the model bids like Normal (``bid_kind="normal"``: no network); ``bid_rows`` of
-    ``rows.vector_bid_rows`` (a labeller's value of each candidate bid) fit the ``"vector"``
-    bidder as the card network is fitted (``bid_hidden``, ``bid_epochs``, ``play_loss``,
-    ``play_decay``). ``info`` is kept with it."""
-    if bidder_from is not None and (bid_hands, bid_rows, blind_hands) != (None, None, None):
-        raise ValueError("train_model: with bidder_from the bidder is that model's: give no bidding hands, rows or blind-nil hands")
-    if bidder_from is None and (bid_hands is None) == (bid_rows is None):
-        raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
+    a labeller's value of every card; ``fit_vector_player`` with the ``settings``' ``play_hidden``,
+    ``epochs``, ``play_loss`` and ``play_decay``), the bidder fitted on ``bid_hands`` (for
+    ``bid_epochs``, by default ``epochs``) and the blind-nil numbers from ``blind_hands`` (rules
+    with blind nil; without them the model never bids blind nil). For a dataset too large to hold
+    as hands, pass its ``bid_rows`` (``dataset_bidding_rows``) and ``bid_hands`` None; ``bid_rows``
+    of ``montecarlo.bid_values.value_bidding_rows`` fit the value bidder (``fit_value_bidder``).
+    With ``bidder_from`` (a ``Model`` or what ``load_model`` takes) that model's bidding network
+    and blind-nil numbers are kept as they are, and no bidding data is given; with
+    ``bidder_from="normal"`` the model bids like Normal (``bid_kind="normal"``: no network);
+    ``bid_rows`` of ``rows.vector_bid_rows`` (a labeller's value of each candidate bid) fit the
+    ``"vector"`` bidder as the card network is fitted (``bid_hidden``, ``bid_epochs``,
+    ``play_loss``, ``play_decay``). ``settings``: the fit's sizes, epochs, loss and seed
+    (``FitSettings``). ``info`` is kept with it.
+
+    >>> # model = train_model(hands, rows, settings=FitSettings(play_hidden=8, epochs=2, seed=5))
+    """
+    _check_training_data(bid_hands, blind_hands, bid_rows, bidder_from, settings)
+    s = settings
     table = (4, "pairs") if rules is None else (rules.players, rules.teams)
     check_vector_width(np.shape(play_rows["obs"])[1], Rules(players=table[0], teams=table[1]))
-    play_net, play_losses = fit_vector_player(play_rows, hidden=play_hidden, epochs=epochs, loss=play_loss, decay=play_decay, seed=seed + 1)
+    play_net, play_losses = fit_vector_player(play_rows, hidden=s.play_hidden, epochs=s.epochs, loss=s.play_loss, decay=s.play_decay,
+                                              seed=s.seed + 1)  # fmt: skip
     fit = {"play_loss": play_losses, **vector_regret(play_net, play_rows), "card_decisions": len(play_rows["count"])}
+    info = {**(info or {}), "seed": s.seed}
     if isinstance(bidder_from, str) and bidder_from == "normal":
-        info = {**(info or {}), "seed": seed, "fit": fit, "bids": "normal"}
-        return Model({}, play_net, np.zeros(N_SCALARS), info, bid_kind="normal", play_kind="vector", table=table)
+        return Model({}, play_net, np.zeros(N_SCALARS), {**info, "fit": fit, "bids": "normal"}, bid_kind="normal", play_kind="vector",
+                     table=table)  # fmt: skip
     if bid_rows is not None and "obs" in bid_rows:  # a labeller's value of each candidate bid: the vector bidder
-        bid_epochs = epochs if bid_epochs is None else bid_epochs
-        bid_net, bid_loss = fit_vector_player(bid_rows, hidden=bid_hidden, epochs=bid_epochs, loss=play_loss, decay=play_decay, seed=seed)
+        bid_net, bid_loss = fit_vector_player(bid_rows, hidden=s.bid_hidden, epochs=_bid_epochs(s), loss=s.play_loss, decay=s.play_decay,
+                                              seed=s.seed)  # fmt: skip
         bid_fit = {"bid_loss": bid_loss, **{f"bid_{k}": v for k, v in vector_regret(bid_net, bid_rows).items()},
                    "bid_decisions": len(bid_rows["count"])}  # fmt: skip
-        info = {**(info or {}), "seed": seed, "fit": {**fit, **bid_fit}}
+        info = {**info, "fit": {**fit, **bid_fit}}
         return Model(bid_net, play_net, np.zeros(N_SCALARS), info, bid_kind="vector", play_kind="vector", table=table)
     if bidder_from is not None:
         base = load_model(bidder_from)
         # the info of the model that fitted the bidder, however many models kept it since
-        info = {**(info or {}), "seed": seed, "fit": fit, "bidder_from": base.info.get("bidder_from", base.info)}
+        info = {**info, "fit": fit, "bidder_from": base.info.get("bidder_from", base.info)}
         return replace(base, play=play_net, play_kind="vector", scalars=base.scalars.copy(), info=info, table=table)
-    bid_rows = bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows
-    bid_epochs = epochs if bid_epochs is None else bid_epochs
-    bid_kind = "tricks" if "cols" in bid_rows else "value"
-    if bid_kind == "tricks":
-        bid_net, bid_loss = fit_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
-        bid_count = {"bid_hands": int(bid_rows["cols"][:, replay.B_HAND].max()) + 1}
-    else:
-        bid_net, bid_loss = fit_value_bidder(bid_rows, hidden=bid_hidden, epochs=bid_epochs, seed=seed)
-        bid_count = {"bid_rows": len(bid_rows["x"])}
+    bid_net, bid_kind, bid_fit = _fit_bidder(bidding_rows(bid_hands, rules) if bid_rows is None else bid_rows, s)
     if blind_hands is not None:
         scalars = blind_scalars(bidding_rows(blind_hands, Rules(blind_nil=True) if rules is None else rules))
     else:
         scalars = blind_scalars({"cols": np.zeros((0, replay.N_B), np.int64), "vals": np.zeros((0, replay.N_V))})
-    fit = {"bid_loss": bid_loss, **fit, **bid_count}
-    return Model(bid_net, play_net, scalars, {**(info or {}), "seed": seed, "fit": fit}, bid_kind=bid_kind, play_kind="vector",
-                 table=table)
+    fit = {"bid_loss": bid_fit.pop("bid_loss"), **fit, **bid_fit}
+    return Model(bid_net, play_net, scalars, {**info, "fit": fit}, bid_kind=bid_kind, play_kind="vector", table=table)
+
+
+def _check_training_data(bid_hands, blind_hands, bid_rows, bidder_from, settings) -> None:
+    """``train_model``'s bidding data: from one source, or none beside ``bidder_from``."""
+    if not isinstance(settings, FitSettings):
+        raise TypeError(f"train_model: settings is a FitSettings (models.fit), not {type(settings).__name__}")
+    if bidder_from is not None and (bid_hands, bid_rows, blind_hands) != (None, None, None):
+        raise ValueError("train_model: with bidder_from the bidder is that model's: give no bidding hands, rows or blind-nil hands")
+    if bidder_from is None and (bid_hands is None) == (bid_rows is None):
+        raise ValueError("train_model: give the bidding hands (bid_hands) or their rows (bid_rows=), one of the two")
+
+
+def _bid_epochs(settings: FitSettings) -> int:
+    return settings.epochs if settings.bid_epochs is None else settings.bid_epochs
+
+
+def _fit_bidder(bid_rows: dict, settings: FitSettings) -> tuple[dict, str, dict]:
+    """``(net, kind, fit)``: the ``"tricks"`` bidder fitted on ``bidding_rows``, or the
+    ``"value"`` bidder on ``value_bidding_rows``; ``fit`` holds its losses and its rows' count."""
+    s = settings
+    if "cols" in bid_rows:
+        net, loss = fit_bidder(bid_rows, hidden=s.bid_hidden, epochs=_bid_epochs(s), seed=s.seed)
+        return net, "tricks", {"bid_loss": loss, "bid_hands": int(bid_rows["cols"][:, replay.B_HAND].max()) + 1}
+    net, loss = fit_value_bidder(bid_rows, hidden=s.bid_hidden, epochs=_bid_epochs(s), seed=s.seed)
+    return net, "value", {"bid_loss": loss, "bid_rows": len(bid_rows["x"])}
 
 
 def train_play_model(hands: dict, *, base="default", agent: int | None = None, hidden: int = 8, epochs: int = 4,

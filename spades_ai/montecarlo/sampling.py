@@ -56,6 +56,7 @@ table then has a dimension per group of seats bound by the same voids, not per s
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import types
@@ -87,6 +88,52 @@ MAX_STATES = 14 * 14
 #: counting is refused. Merged seats stay far below (twelve players' midgames: tens of thousands);
 #: seats whose spades a bid revealed are never merged, which at eight players and more reaches it.
 MAX_TABLE = 1 << 22
+
+
+class Hidden(NamedTuple):
+    """What a seat cannot see and who holds it (``constraints_with_copies``); a tuple, so it
+    unpacks as ``unseen, others, need, lo, hi, known``."""
+
+    unseen: np.ndarray
+    """The cards nobody has seen, ``uint64[decks]`` copy levels."""
+    others: np.ndarray
+    """The hidden seats: ``others[k]`` is the seat ``k + 1`` places to the observer's left."""
+    need: np.ndarray
+    """``need[k]``: the unseen cards seat ``others[k]`` holds, copies counted."""
+    lo: np.ndarray
+    """``lo[k, s]``: the fewest physical cards of suit ``s`` it may hold among them."""
+    hi: np.ndarray
+    """``hi[k, s]``: the most (0: a void shown)."""
+    known: np.ndarray
+    """By seat: the cards the observer knows that seat holds besides (``partner_holds``)."""
+
+
+class Groups(NamedTuple):
+    """The hidden seats as the table counts them (``seat_groups``); a tuple, so it unpacks as
+    ``group, gneed, glo, ghi``."""
+
+    group: np.ndarray
+    """``group[k]``: the group of hidden seat ``k``."""
+    need: np.ndarray
+    """The cards of each group (those of its seats)."""
+    lo: np.ndarray
+    """``lo[g, s] .. hi[g, s]``: how many of suit ``s`` group ``g`` may hold."""
+    hi: np.ndarray
+
+
+class Counted(NamedTuple):
+    """A counting table with what it counts, as ``_deal_world`` draws from it."""
+
+    f: np.ndarray
+    """The table (``count_worlds_kernel`` or ``count_worlds_float``)."""
+    unseen: np.ndarray
+    """The cards dealt, copy levels."""
+    need: np.ndarray
+    """The cards of each seat (or group) counted, and its bounds by suit."""
+    lo: np.ndarray
+    hi: np.ndarray
+    stride: np.ndarray
+    """The place value of each seat's digit in the flat state (``_strides(need)``)."""
 
 
 def _binomials():
@@ -146,7 +193,7 @@ def own_levels(pub, hand, rules):
 
 @kernel
 def constraints_with_copies(pub, seat, hand, rules):
-    """``(unseen, others, need, lo, hi, known)`` for sampling what ``seat`` cannot see, from its
+    """``Hidden(unseen, others, need, lo, hi, known)``: what ``seat`` cannot see, from its
     view ``pub`` (``P_OWN2`` / ``P_OWN3`` hold its copies) and its ``hand`` (level 1).
 
     ``unseen`` is the multiset of cards nobody has seen, deck - played - own (- known), as
@@ -195,7 +242,7 @@ def constraints_with_copies(pub, seat, hand, rules):
                 lo[k, 3], hi[k, 3] = 1, 0  # contradicts what was seen: no world
             else:
                 lo[k, 3], hi[k, 3] = left, left
-    return unseen, others, need, lo, hi, known
+    return Hidden(unseen, others, need, lo, hi, known)
 
 
 @kernel
@@ -419,9 +466,10 @@ def _draw_below_typed(state, weight):
 
 
 @hot_kernel
-def _find_split(r, f, s, idx, x, p, a, us, c, lo, hi, stride):
-    """``(found, last)``: the split of suit ``s`` in whose share of ``f[s, idx]`` the draw ``r``
-    falls, as ``x[:p]`` and seat ``p``'s ``last`` cards."""
+def _find_split(r, counted, s, idx, x, p, a, us, c):
+    """``(found, last)``: the split of suit ``s`` in whose share of ``f[s, idx]`` (``counted``)
+    the draw ``r`` falls, as ``x[:p]`` and seat ``p``'s ``last`` cards."""
+    f, lo, hi, stride = counted.f, counted.lo, counted.hi, counted.stride
     m = p + 1
     lo_p, hi_p, lo_m, hi_m, a_p, stride_p = lo[p, s], hi[p, s], lo[m, s], hi[m, s], a[p], stride[p]
     ok = _first_prefix(x, p, a, us, lo, hi, s)
@@ -454,12 +502,13 @@ def _select_physical(i, l1, l2, l3):
 
 
 @hot_kernel
-def _deal_world(state, f, unseen, others, need, lo, hi, hands, n, stride, a, x, pick):
-    """``sample_world`` with its work arrays given (``stride`` from ``_strides``; ``a``, ``x``
-    and ``pick`` of ``K - 1`` slots), so that drawing many worlds allocates nothing. ``unseen``
-    is copy levels, and level ``k`` of item ``o`` is ``hands[k * n + o]``."""
-    decks = len(unseen)
-    m = len(need) - 1
+def _deal_world(state, counted, others, hands, n, work):
+    """``sample_world`` from a ``Counted`` table, with its work arrays given (``work``: ``a``, ``x``
+    and ``pick``, of ``K - 1`` slots) so that many worlds allocate nothing; level ``k`` of item ``o``
+    is ``hands[k * n + o]``."""
+    f, unseen, need, stride = counted.f, counted.unseen, counted.need, counted.stride
+    a, x, pick = work
+    decks, m = len(unseen), len(need) - 1
     p = m - 1
     idx = 0
     for k in range(m):
@@ -480,7 +529,7 @@ def _deal_world(state, f, unseen, others, need, lo, hi, hands, n, stride, a, x, 
             c -= a[k]
         while True:
             state, r = draw_below(state, f[s, idx])
-            found, last = _find_split(r, f, s, idx, x, p, a, us, c, lo, hi, stride)
+            found, last = _find_split(r, counted, s, idx, x, p, a, us, c)
             # a float ``r`` past the rounded sum of the splits draws again (a chance below 1e-12)
             if found or f[s, idx] == 0:
                 break
@@ -520,16 +569,16 @@ def sample_world(state, f, unseen, others, need, lo, hi, hands):
     """Deal ``unseen`` (a mask, or copy levels ``uint64[decks]``) to the seats ``others`` into
     ``hands`` (``hands[k * N + seat]``: ``uint64[decks * N]``) uniformly among the consistent
     physical deals counted in ``f``; returns the advanced random state."""
-    m = len(need) - 1
-    stride, _ = _strides(need)
     levels = as_levels(unseen)
-    return _deal_world(state, f, levels, others, need, lo, hi, hands, len(hands) // len(levels), stride,
-                       np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
+    stride, _ = _strides(need)
+    m = len(need) - 1
+    work = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
+    return _deal_world(state, Counted(f, levels, need, lo, hi, stride), others, hands, len(hands) // len(levels), work)
 
 
 @kernel
 def seat_groups(need, lo, hi, merge):
-    """``(group, gneed, glo, ghi)``: the hidden seats as groups that the table counts as one.
+    """``Groups(group, gneed, glo, ghi)``: the hidden seats as groups that the table counts as one.
 
     With ``merge``, seats bound only by voids (no spade count revealed) and void in the same
     suits are exchangeable: any split of the cards dealt to them among them fits. Such a group
@@ -543,14 +592,33 @@ def seat_groups(need, lo, hi, merge):
     rest of each suit without a draw, then splits it among its seats (at eight players, one
     draw a card where a first group would take two).
     """
-    k_hidden = len(need)
-    group = np.empty(k_hidden, dtype=np.int64)
-    free = np.empty(k_hidden, dtype=np.bool_)
-    for k in range(k_hidden):
+    group, n_groups = _group_by_voids(_free_seats(need, lo, hi, merge), hi)
+    # the table needs two groups: an empty one (no cards, no room), first, if all seats merged
+    n_rows = max(n_groups, 2)
+    if merge:
+        _number_by_size(group, need, n_rows)
+    return _group_bounds(group, need, lo, hi, n_rows)
+
+
+@kernel
+def _free_seats(need, lo, hi, merge):
+    """Which hidden seats may share a group: with ``merge``, those bound by voids alone (no
+    lower bound, and every upper bound a void or no bound at all)."""
+    free = np.empty(len(need), dtype=np.bool_)
+    for k in range(len(need)):
         free[k] = merge
         for s in range(N_SUITS):
             if lo[k, s] != 0 or 0 < hi[k, s] < need[k]:
                 free[k] = False
+    return free
+
+
+@kernel
+def _group_by_voids(free, hi):
+    """``(group, n_groups)``: each free seat joins the group of the first free seat before it
+    void in the same suits; any other seat starts a group (numbered in order of first seats)."""
+    k_hidden = len(free)
+    group = np.empty(k_hidden, dtype=np.int64)
     n_groups = 0
     for k in range(k_hidden):
         group[k] = -1
@@ -565,23 +633,33 @@ def seat_groups(need, lo, hi, merge):
         if group[k] < 0:
             group[k] = n_groups
             n_groups += 1
-    # the table needs two groups: an empty one (no cards, no room), first, if all seats merged
-    n_rows = max(n_groups, 2)
-    if merge:
-        size = np.zeros(n_rows, dtype=np.int64)
-        for k in range(k_hidden):
-            size[group[k]] += need[k]
-        order = np.argsort(size, kind="mergesort")
-        rank = np.empty(n_rows, dtype=np.int64)
-        for r in range(n_rows):
-            rank[order[r]] = r
-        for k in range(k_hidden):
-            group[k] = rank[group[k]]
+    return group, n_groups
+
+
+@kernel
+def _number_by_size(group, need, n_rows):
+    """Number the ``n_rows`` groups of ``group`` (in place) by their cards, fewest first, ties
+    by first seat (a stable sort)."""
+    size = np.zeros(n_rows, dtype=np.int64)
+    for k in range(len(need)):
+        size[group[k]] += need[k]
+    order = np.argsort(size, kind="mergesort")
+    rank = np.empty(n_rows, dtype=np.int64)
+    for r in range(n_rows):
+        rank[order[r]] = r
+    for k in range(len(need)):
+        group[k] = rank[group[k]]
+
+
+@kernel
+def _group_bounds(group, need, lo, hi, n_rows):
+    """The ``Groups`` of ``group``: each group's cards, and its seats' bounds, a merged group's
+    raised to hold any number of a suit it is not void in."""
     gneed = np.zeros(n_rows, dtype=np.int64)
     glo = np.zeros((n_rows, N_SUITS), dtype=np.int64)
     ghi = np.zeros((n_rows, N_SUITS), dtype=np.int64)
     seats = np.zeros(n_rows, dtype=np.int64)
-    for k in range(k_hidden):
+    for k in range(len(need)):
         g = group[k]
         gneed[g] += need[k]
         seats[g] += 1
@@ -591,7 +669,7 @@ def seat_groups(need, lo, hi, merge):
         for s in range(N_SUITS):
             if seats[g] > 1 and ghi[g, s] > 0:
                 ghi[g, s] = max(ghi[g, s], gneed[g])  # a merged group holds any number of a suit
-    return group, gneed, glo, ghi
+    return Groups(group, gneed, glo, ghi)
 
 
 @hot_kernel
@@ -626,18 +704,20 @@ def _split_groups(state, ghands, group, need, others, hands, n):
 
 
 @kernel
-def _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, own, worlds):
+def _draw_worlds(state, f, hidden, groups, seat, own, worlds):
     """Fill ``worlds`` (a row per world, ``hands[k * N + seat]`` in a row: ``decks * N`` columns):
-    the groups' cards (``unseen``: copy levels) drawn from the table ``f`` of ``seat_groups``,
-    split among their seats, the known cards added and ``seat``'s ``own`` levels set."""
+    the cards of the ``Groups`` (``hidden.unseen``: copy levels) drawn from the table ``f`` of
+    ``seat_groups``, split among their seats, the ``Hidden`` seats' known cards added and
+    ``seat``'s ``own`` levels set."""
+    unseen, others, need, known = hidden.unseen, hidden.others, hidden.need, hidden.known
+    group, gneed = groups.group, groups.need
     decks = len(unseen)
     n = len(known)
     n_groups = len(gneed)
-    m = n_groups - 1
     stride, _ = _strides(gneed)
-    a = np.empty(m, dtype=np.int64)
-    x = np.empty(m, dtype=np.int64)
-    pick = np.empty(m, dtype=np.int64)
+    counted = Counted(f, unseen, gneed, groups.lo, groups.hi, stride)
+    m = n_groups - 1
+    work = (np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64))
     seats = np.arange(n_groups)
     ghands = np.empty(decks * n_groups, dtype=np.uint64)
     hands = np.empty(decks * n, dtype=np.uint64)
@@ -646,10 +726,10 @@ def _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, 
         merged = merged or group[k] != k
     for i in range(len(worlds)):
         if merged:
-            state = _deal_world(state, f, unseen, seats, gneed, glo, ghi, ghands, n_groups, stride, a, x, pick)
+            state = _deal_world(state, counted, seats, ghands, n_groups, work)
             state = _split_groups(state, ghands, group, need, others, hands, n)
         else:  # the groups are the seats
-            state = _deal_world(state, f, unseen, others, gneed, glo, ghi, hands, n, stride, a, x, pick)
+            state = _deal_world(state, counted, others, hands, n, work)
         for k in range(len(others)):
             hands[others[k]] |= known[others[k]]  # level 1: known cards come from a one-deck pass
         for lv in range(decks):
@@ -755,14 +835,15 @@ def keep_fitting(worlds, start, checks, rules):
 def uniform_worlds(state, pub, seat, hand, rules, n):
     """``n`` worlds drawn uniformly among the deals that fit the observation's counts, voids,
     revealed spades and known cards (``sample_worlds_kernel`` without must win's checks)."""
-    unseen, others, need, lo, hi, known = constraints_with_copies(pub, seat, hand, rules)
+    hidden = constraints_with_copies(pub, seat, hand, rules)
+    unseen = hidden.unseen
     own = own_levels(pub, hand, rules)
     worlds = np.empty((n, len(unseen) * n_seats(rules)), dtype=np.uint64)
-    group, gneed, glo, ghi = seat_groups(need, lo, hi, not table_fits(unseen, need))
-    if counts_fit(unseen, gneed):
-        f = count_worlds_kernel(unseen, gneed, glo, ghi)
-        state = _draw_worlds(state, f, unseen, others, need, group, gneed, glo, ghi, known, seat, own, worlds)
+    groups = seat_groups(hidden.need, hidden.lo, hidden.hi, not table_fits(unseen, hidden.need))
+    if counts_fit(unseen, groups.need):
+        f = count_worlds_kernel(unseen, groups.need, groups.lo, groups.hi)
+        state = _draw_worlds(state, f, hidden, groups, seat, own, worlds)
     else:
-        g = count_worlds_float(unseen, gneed, glo, ghi)
-        state = _draw_worlds(state, g, unseen, others, need, group, gneed, glo, ghi, known, seat, own, worlds)
+        g = count_worlds_float(unseen, groups.need, groups.lo, groups.hi)
+        state = _draw_worlds(state, g, hidden, groups, seat, own, worlds)
     return state, worlds

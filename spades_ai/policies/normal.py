@@ -547,9 +547,11 @@ def _play_under(legal, win, led, last, forced_high, equal_last):
 
 
 @kernel
-def _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack_seat, voids, opponents):
-    """Choose a lead (``opponents``: bit s set for each seat of another side; ``unseen`` ..
-    ``unseen3``: the levels of the unseen cards, ``kernels.unseen_copies``)."""
+def _lead(legal, unseen, unseen2, unseen3, equal_last, aims, voids):
+    """Choose a lead, for the seat's ``aims`` (``_aims``: ``(cover, attack_seat, opponents,
+    want)``; ``opponents``: bit s set for each seat of another side). ``unseen`` ..
+    ``unseen3``: the levels of the unseen cards, ``kernels.unseen_copies``."""
+    cover, attack_seat, opponents, want = aims
     if attack_seat >= 0:
         # Lead low in a suit the nil bidder still holds.
         best = ZERO
@@ -706,9 +708,10 @@ def normal_play(pub, seat, hand, rules, legal, seats, sides):
         if trick_len == 0:
             return _low_lead(legal, unseen, unseen2, unseen3, equal_last, 2, 1)
         return _play_under(legal, K.card_bit(K.winning_card(pub)), SUIT_MASK[K.led_suit(pub)], trick_len == seats - 1, True, equal_last)
-    cover, attack_seat, opponents, want = _aims(pub, seat, partner, rules, seats, sides)
+    aims = _aims(pub, seat, partner, rules, seats, sides)
     if trick_len == 0:
-        return _lead(seat, legal, unseen, unseen2, unseen3, equal_last, want, cover, attack_seat, voids, opponents)
+        return _lead(legal, unseen, unseen2, unseen3, equal_last, aims, voids)
+    cover, attack_seat, _, want = aims
     win = K.card_bit(K.winning_card(pub))
     win_seat = K.winning_seat(pub)
     led_suit = K.led_suit(pub)
