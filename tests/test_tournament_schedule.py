@@ -110,6 +110,8 @@ def test_head_to_head_round_robin_and_gauntlet_pairings():
     assert Tournament.make("normal,easy").schedule == "head_to_head"
     rr = Tournament.make("normal,easy,random")
     assert rr.schedule == "round_robin" and rr.pairings == ((0, 1), (0, 2), (1, 2))
+    steps = Tournament.make("easy,normal,hard,crazy", schedule="ladder")
+    assert steps.schedule == "ladder" and steps.pairings == ((1, 0), (2, 1), (3, 2))
     g = Tournament.make("normal,easy,random,easy:careless=0.9", schedule="gauntlet")
     assert g.pairings == ((0, 1), (0, 2), (0, 3))
 

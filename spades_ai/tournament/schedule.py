@@ -55,7 +55,7 @@ from spades_ai.tomlfile import read_toml
 from spades_ai.tournament.stopping import SPRT, SPRTError
 
 MODES = ("hands", "matches")
-SCHEDULES = ("round_robin", "gauntlet", "head_to_head")
+SCHEDULES = ("round_robin", "gauntlet", "ladder", "head_to_head")
 #: Rotation r of a non-duplicate run draws its cards from ``seed ^ (r * OTHER_TABLE_SEED mod 2**64)``
 #: (rotation 1 from ``seed ^ OTHER_TABLE_SEED``).
 OTHER_TABLE_SEED = 0x9E3779B97F4A7C15
@@ -116,6 +116,8 @@ class Tournament:
             )
         if schedule == "gauntlet":
             pairings = tuple((0, j) for j in range(1, len(specs)))
+        elif schedule == "ladder":  # each agent against the next: the steps of a ladder, in order
+            pairings = tuple((j + 1, j) for j in range(len(specs) - 1))
         else:
             pairings = tuple(itertools.combinations(range(len(specs)), 2))
         if mode not in MODES:
@@ -289,7 +291,7 @@ EXPERIMENT_KEYS = {
     "seed": "an int",
     "mode": "'hands' or 'matches'",
     "duplicate": "true or false",
-    "schedule": "'round_robin', 'gauntlet' or 'head_to_head'",
+    "schedule": "'round_robin', 'gauntlet', 'ladder' or 'head_to_head'",
     "rules": "a [rules] table or a TOML file name",
     "out": "an output folder",
     "jobs": "parallel jobs",
