@@ -111,22 +111,7 @@ def node_moves(p, s):
 
 
 @hot_kernel
-def class_moves(cls, hint, first, second, third, rest):
-    """The untried moves (``rest``) of class ``cls`` in the search order: the table's hint, the
-    three ordered classes, then every other move."""
-    if cls == 0:
-        return hint & rest
-    if cls == 1:
-        return first & rest
-    if cls == 2:
-        return second & rest
-    if cls == 3:
-        return third & rest
-    return rest
-
-
-@hot_kernel
-def after(c, p):
+def play(c, p, s):
     """``(child, done, pin)``: the position after the seat to act plays ``c``. With ``done``
     the card ends the trick (the child's seat is its winner, to lead) and ``pin`` holds the
     cards whose ranks decided it."""
@@ -149,15 +134,20 @@ def after(c, p):
 
 
 @hot_kernel
-def run_pin(c, moves, a0, crel):
+def run_pin(c, moves, p, crel):
     """``c`` if the proof of ``c`` used a card of its run (the equivalent cards above it, which
     ``c`` stands for: their proofs are its own with the cards swapped), else nothing."""
     suit = suit_mask_of(c)
     up = moves & suit & above(c)
-    run = a0 & suit & ~(c - ONE)
+    run = p.a0 & suit & ~(c - ONE)
     if up != ZERO:
         run &= lowest_bit(up) - ONE
     return c if crel & run else ZERO
+
+
+@hot_kernel
+def undo(p, c, s):
+    """Nothing: a position of four hands travels as scalars, and the child was a new one."""
 
 
 @hot_kernel

@@ -54,8 +54,12 @@ def _sure_tricks(p, target, s):
 
 @hot_kernel
 def tricks_enter(p, target, s):
-    """At a trick boundary: ``(done, result, relevant, target, hint, key)``; ``done`` when the
-    target is out of reach either way, the last trick decides, the table or sure tricks do."""
+    """``(done, result, relevant, target, hint, key)``, the node counted; at a trick boundary
+    ``done`` when the target is out of reach either way, the last trick decides, the table or
+    sure tricks do (within a trick never: only boundaries are in the table)."""
+    s.stats[0] += 1
+    if p.pos != 0:
+        return False, False, ZERO, target, ZERO, no_key()
     if target <= 0:
         return True, True, ZERO, target, ZERO, no_key()
     if target > p.n:
@@ -81,7 +85,7 @@ def tricks_enter(p, target, s):
 
 
 @hot_kernel
-def tricks_restrict(moves, hint, target):
+def tricks_restrict(p, moves, hint, target, s):
     return moves, hint
 
 
@@ -115,7 +119,10 @@ def tricks_backup(p, s, result, best, target, c, child):
 
 @hot_kernel
 def tricks_store(p, target, s, result, best, rel, key):
-    """The proved bound on the tricks from here; only a test that succeeds names a card."""
+    """The proved bound on the tricks from here, at a trick boundary; only a test that succeeds
+    names a card."""
+    if p.pos != 0:
+        return
     lo = np.float64(target) if result else 0.0
     hi = np.float64(p.n) if result else np.float64(target - 1)
     store_bounds(p, s, key, rel, lo, hi, best)
@@ -129,8 +136,11 @@ def tricks_store(p, target, s, result, best, rel, key):
 # restricts the seat to act to that card: the value of one move, never stored in the table.
 @hot_kernel
 def points_enter(p, w, s):
-    """At a trick boundary: ``(done, value, relevant, window, hint, key)``, the window narrowed
-    by the table's bounds."""
+    """``(done, value, relevant, window, hint, key)``, the node counted; at a trick boundary the
+    window narrowed by the table's bounds (within a trick the position is searched)."""
+    s.stats[0] += 1
+    if p.pos != 0:
+        return False, 0.0, ZERO, w, ZERO, no_key()
     won, alpha, beta, only = w
     if p.n == 0:
         return True, leaf_value(s.leaf, won), ZERO, w, ZERO, no_key()
@@ -154,7 +164,7 @@ def points_enter(p, w, s):
 
 
 @hot_kernel
-def points_restrict(moves, hint, w):
+def points_restrict(p, moves, hint, w, s):
     """Only the card ``w[3]``, when one is given (and then no hint)."""
     if w[3] != ZERO:
         return moves & w[3], ZERO
@@ -192,8 +202,9 @@ def points_backup(p, s, value, best, w, c, child):
 
 @hot_kernel
 def points_store(p, w, s, value, best, rel, key):
-    """The bound the result proves in the window ``w`` it was searched in (none for one card)."""
-    if w[3] != ZERO:
+    """The bound the result proves in the window ``w`` it was searched in, at a trick boundary
+    (none for one card)."""
+    if p.pos != 0 or w[3] != ZERO:
         return
     if value <= w[1]:
         lo = -INF

@@ -44,7 +44,8 @@ from spades_ai.rules import R_FIRST_LEAD, R_SPADE_LEAD
 from spades_ai.templates import bind
 
 #: ``node_search``'s binding to the objective "points" (its own ``_binding`` is "tricks").
-POINTS_BINDING = """from spades_ai.engine.objectives import points_backup as backup
+POINTS_BINDING = """from spades_ai.engine.exact_node import node_moves, play, run_pin, undo
+from spades_ai.engine.objectives import points_backup as backup
 from spades_ai.engine.objectives import points_enter as enter
 from spades_ai.engine.objectives import points_restrict as restrict
 from spades_ai.engine.objectives import points_settled as settled
