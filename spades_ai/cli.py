@@ -54,6 +54,7 @@ from pathlib import Path
 
 from spades_ai.errors import RulesError
 from spades_ai.rules import PRESETS, TABLES, Rules
+from spades_ai.tournament.schedule import SCHEDULES
 
 EXIT_USAGE = 2
 DEFAULT_AGENTS = "normal,easy"
@@ -778,10 +779,7 @@ def _add_tournament(sub) -> None:
     )
     t.add_argument("--seed", type=_seed, help="deal i comes from (seed, i) (default 0)")
     t.add_argument("--mode", choices=("hands", "matches"), help="independent hands, or whole matches (default hands)")
-    t.add_argument(
-        "--schedule", choices=("round_robin", "gauntlet", "ladder", "head_to_head"),
-        help="who meets whom (default round_robin; ladder: each agent against the next)"
-    )
+    t.add_argument("--schedule", choices=SCHEDULES, help="who meets whom (default round_robin; ladder: each against the next)")
     t.add_argument("--no-duplicate", action="store_true", help="play each deal once (table 1 gets other cards)")
     t.add_argument("--jobs", type=_jobs, help="parallel jobs (default all cores)")
     t.add_argument(
