@@ -25,11 +25,15 @@ SEAT_LITERAL_FILES = {
 }
 
 
-def house_counts():
+def house_tool():
     spec = importlib.util.spec_from_file_location("house_counts", TOOL)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.counts()
+    return module
+
+
+def house_counts():
+    return house_tool().counts()
 
 
 def test_seat_literals_stay_in_the_files_that_still_hold_them():
@@ -41,3 +45,27 @@ def test_seat_literals_stay_in_the_files_that_still_hold_them():
 def test_suits_are_named_apart_from_seats():
     assert kernels.N_SUITS is bits.N_SUITS == len(bits.SUIT_MASK) == len(Suit) == 4
     assert bits.SUIT_MASK[bits.N_SUITS - 1] == bits.SPADES  # the last suit is the trump lane
+
+
+#: The shape branches left inside kernels, each read once a decision (not per node or card):
+#: the learned agent finds its table's model, a search picks its finish (``Finish``).
+SHAPE_BRANCHES = {"spades_ai/models/model.py", "spades_ai/montecarlo/finishes.py"}
+
+
+def test_no_kernel_chooses_a_path_by_the_tables_shape_beyond_the_known_two():
+    found = {place.split(":", 1)[0] for place in house_counts()["shape branches inside kernels"]}
+    assert found <= SHAPE_BRANCHES, f"a kernel branches on the table's shape: {found - SHAPE_BRANCHES}"
+
+
+def test_arules_count_is_told_from_a_shape_branch():
+    """The end of a trick or of the bidding compares a count of the state with the seats at
+    every table; comparing sides with seats, or reading the decks, picks a path by shape."""
+    import ast
+
+    tool = house_tool()
+    test = lambda src: ast.parse(src).body[0].test  # noqa: E731
+    assert tool.rules_count(test("if pub[P_N_BIDS] == n_seats(rules): pass"))
+    assert tool.rules_count(test("if rules[R_HOOK] != 0 and pub[P_N_BIDS] == n_seats(rules) - 1: pass"))
+    assert not tool.rules_count(test("if n_sides(rules) == n_seats(rules): pass"))
+    assert not tool.rules_count(test("if n_decks(rules) > 1: pass"))
+    assert not tool.rules_count(test("if params[e] == n_seats(rules): pass"))

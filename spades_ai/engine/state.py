@@ -75,7 +75,7 @@ per-side block ``MAX_SIDES``, of which a table uses its first N (or ``n_sides``)
 import numpy as np
 
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
-from spades_ai.engine.bits import ONE, SPADES, U64, popcount, suit_of
+from spades_ai.engine.bits import ONE, SPADES, U64, ZERO, popcount, suit_of
 from spades_ai.engine.copies import add_one, take_from
 from spades_ai.engine.play import first_leader, legal_mask, may_lead_spades, must_win_cards
 from spades_ai.engine.seats import cards_each, n_seats, n_sides, next_seat, partner, side_of
@@ -190,13 +190,21 @@ def hide_own(view):
 
 
 @kernel
-def show_own(view, hands, seat, rules):
-    """Write levels 2 and 3 of ``seat``'s hand (``hands[k * N + seat]``, ``copies``) into its
-    view's ``P_OWN2`` / ``P_OWN3`` (0 where the table has fewer decks)."""
+def upper_levels(hands, seat, rules):
+    """Levels 2 and 3 of ``seat``'s hand in ``hands`` (``hands[k * N + seat]``, ``copies``): 0
+    where the table has fewer decks. The one place that reads a seat's copies by the decks."""
     n = n_seats(rules)
     decks = rules[R_DECKS]
-    view[P_OWN2] = np.int64(hands[n + seat]) if decks >= 2 else 0
-    view[P_OWN3] = np.int64(hands[2 * n + seat]) if decks >= 3 else 0
+    return hands[n + seat] if decks >= 2 else ZERO, hands[2 * n + seat] if decks >= 3 else ZERO
+
+
+@kernel
+def show_own(view, hands, seat, rules):
+    """Write levels 2 and 3 of ``seat``'s hand (``upper_levels``) into its view's ``P_OWN2`` /
+    ``P_OWN3``."""
+    l2, l3 = upper_levels(hands, seat, rules)
+    view[P_OWN2] = np.int64(l2)
+    view[P_OWN3] = np.int64(l3)
 
 
 @kernel
@@ -403,7 +411,7 @@ def apply_card(pub, hands, card, rules):
         pub[P_BROKEN] = 1
     pub[P_TRICK + n] = card
     pub[P_TRICK_LEN] = n + 1
-    if n + 1 < n_seats(rules):
+    if pub[P_TRICK_LEN] < n_seats(rules):
         pub[P_TO_ACT] = next_seat(seat, rules)
         return -1
     winner = pub[P_WIN_SEAT]

@@ -51,8 +51,10 @@ from spades_ai.engine.bits import ONE, U64, ZERO, lowest_index, popcount, select
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import below
 from spades_ai.engine.score import N_FIELDS
-from spades_ai.engine.seats import cards_each, hand_slots, n_decks, n_seats, n_sides, side_of
-from spades_ai.engine.state import N_PUBLIC, P_OWN2, P_OWN3, P_PHASE, P_TO_ACT, PHASE_PLAYING, apply_card, legal_now
+from spades_ai.engine.seats import cards_each, hand_slots, n_seats, n_sides, side_of
+from spades_ai.engine.state import (
+    N_PUBLIC, P_OWN2, P_OWN3, P_PHASE, P_TO_ACT, PHASE_PLAYING, apply_card, legal_now, upper_levels,
+)
 from spades_ai.kernels import decision_stream
 from spades_ai.montecarlo.candidates import held_candidates
 from spades_ai.montecarlo.sampling import sample_worlds_kernel
@@ -109,9 +111,7 @@ def tree_rewards(sim, rules, side, mode, sheet, nil_out, out):
 def seat_moves(sim, hs, p, rules):
     """The moves of seat ``p`` in the world ``hs``: its legal cards, one per class of equal
     value (``held_candidates``, its copies counted)."""
-    n = n_seats(rules)
-    h2 = hs[n + p] if n_decks(rules) > 1 else ZERO
-    h3 = hs[2 * n + p] if n_decks(rules) > 2 else ZERO
+    h2, h3 = upper_levels(hs, p, rules)
     return held_candidates(sim, hs[p], h2, h3, legal_now(sim, hs[p], rules))
 
 

@@ -16,7 +16,9 @@ from spades_ai.engine.copies import levels_sum
 from spades_ai.engine.jit import kernel
 from spades_ai.engine.rng import next_u64
 from spades_ai.engine.seats import n_decks, n_seats, next_seat, partner
-from spades_ai.engine.state import P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, PHASE_PLAYING
+from spades_ai.engine.state import (
+    P_BIDS, P_BLIND, P_PHASE, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, PHASE_PLAYING, upper_levels,
+)
 from spades_ai.montecarlo.reading import play_log_likelihood
 from spades_ai.montecarlo.sampling import revealed_spades
 from spades_ai.policies.normal import bid_target, nil_safe_at, nil_table, table_estimate, table_tricks
@@ -46,9 +48,7 @@ def bid_log_likelihood(bid, hand, rules, paired=False, hand2=ZERO, hand3=ZERO):
 def dealt_levels(pub, world, o, rules):
     """The levels of the cards seat ``o`` was dealt in ``world`` (a row of hands,
     ``world[k * N + o]``): those it holds there plus those it has played."""
-    n, decks = n_seats(rules), n_decks(rules)
-    h2 = world[n + o] if decks > 1 else ZERO
-    h3 = world[2 * n + o] if decks > 2 else ZERO
+    h2, h3 = upper_levels(world, o, rules)
     return levels_sum(world[o], h2, h3, U64(pub[P_PLAYED_BY + o]), U64(pub[P_PLAYED_BY2 + o]),
                       U64(pub[P_PLAYED_BY3 + o]))
 

@@ -181,7 +181,7 @@ def four_players_nil():
 def rivals(rules):
     """The seats that can beat a seat's card to a trick: every seat of the other sides."""
     seats = K.n_seats(rules)
-    return seats - 1 if K.n_sides(rules) == seats else seats - 2
+    return seats - seats // K.n_sides(rules)
 
 
 @kernel
