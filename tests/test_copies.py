@@ -4,9 +4,10 @@ from collections import Counter
 from itertools import product
 
 import numpy as np
+from numba import njit
 
 from spades_ai.engine.bits import ONE, U64, ZERO
-from spades_ai.engine.copies import MAX_COPIES, add_one, copies_of, levels_diff, levels_sum, size_of, take_one
+from spades_ai.engine.copies import MAX_COPIES, add_one, copies_of, levels_diff, levels_sum, size_of, take_from, take_held, take_one
 
 B = ONE << U64(51)  # the ace of spades
 
@@ -42,3 +43,27 @@ def test_taking_and_adding_one_copy_keep_the_levels_nested():
             if k:
                 t = take_one(ONE << U64(c), *l)
                 assert copies_of(ONE << U64(c), *t) == k - 1 and size_of(*t) == size_of(*l) - 1
+
+
+@njit
+def _taken(hands, seat, n, b, decks, held):
+    """``hands`` after ``take_held`` (``held``) or ``take_from`` from a kernel: both are inlined."""
+    if held:
+        take_held(hands, seat, n, b, decks)
+    else:
+        take_from(hands, seat, n, b, decks)
+    return hands
+
+
+def test_take_held_and_take_from_remove_the_same_copy_at_every_count_and_deck():
+    n, seat = 3, 1
+    for decks in (1, 2, 3):
+        for count in range(1, decks + 1):
+            hands = np.zeros(decks * n, np.uint64)
+            for k, level in enumerate(levels(count)[:decks]):
+                hands[k * n + seat] = level
+            want = [int(hands[k * n + seat]) for k in range(decks)]
+            want[count - 1] = 0  # the copy leaves the highest level holding it
+            for held in (True, False):
+                got = _taken(hands.copy(), seat, n, B, decks, held)
+                assert [int(got[k * n + seat]) for k in range(decks)] == want, (decks, count, held)

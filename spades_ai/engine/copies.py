@@ -77,6 +77,23 @@ def take_from(hands, seat, n, b, decks):
     several-decks playout, and its pointers pushed the stream out of registers (random
     playouts at 6 to 12 players 1.04-1.08x faster). Level 1 holds the card once no higher
     level did. Indexed unsigned: no negative-index fix-up on every card."""
+    rest = _take_above_first(hands, seat, n, b, decks)
+    i = U64(seat)
+    hands[i] ^= hands[i] & rest
+
+
+@inline_kernel
+def take_held(hands, seat, n, b, decks):
+    """``take_from`` for a card the seat holds, as every card of a random playout (drawn from
+    its legal cards): level 1 gives it up, with no test, when no higher level did (random
+    playouts at 12 players 1.03x)."""
+    rest = _take_above_first(hands, seat, n, b, decks)
+    hands[U64(seat)] ^= rest
+
+
+@inline_kernel
+def _take_above_first(hands, seat, n, b, decks):
+    """``take_from`` on levels 3 and 2: returns ``b`` if neither held it, else 0."""
     rest = b
     if decks > 2:
         i = U64(2 * n + seat)
@@ -88,8 +105,7 @@ def take_from(hands, seat, n, b, decks):
         hit = hands[i] & rest
         hands[i] ^= hit
         rest ^= hit
-    i = U64(seat)
-    hands[i] ^= hands[i] & rest
+    return rest
 
 
 @inline_kernel

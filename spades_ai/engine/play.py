@@ -18,7 +18,7 @@ import numpy as np
 from spades_ai.engine.jit import hot_kernel, inline_kernel, kernel
 from spades_ai.engine.bits import CLUBS, NON_SPADES, ONE, SPADES, SUIT_MASK, U64, ZERO, highest_bit, highest_index, lane_of, lowest_bit, lowest_index, popcount, select_bit, suit_mask_of
 from spades_ai.engine.deal import DEAL_STREAM, deal_one_deck, engine_hands, physical_cards, shuffle_copies
-from spades_ai.engine.copies import take_from
+from spades_ai.engine.copies import take_held
 from spades_ai.engine.seats import cards_each, hand_slots, n_seats, next_seat
 from spades_ai.engine.rng import below, below_skip, peek, stream_state
 from spades_ai.rules import (
@@ -271,8 +271,8 @@ def random_follow(hands, seat, led, trick, must_win, state, a, b):
 def random_trick_copies(hands, leader, lowest_club, stream, may_spade, rules, decks, played, tricks):
     """``random_trick`` at a table of ``decks`` decks (``rules[R_DECKS]``, given as a constant
     so that LLVM unrolls the levels), the stream as one tuple ``(state, a, b)``: ``hands`` are
-    levels (``copies``) and a card leaves its seat's highest level holding it; ``played``
-    (uint64[N]) holds the trick's cards. The winner is found at the trick's end from its cards,
+    levels (``copies``) and a card leaves its seat's highest level holding it (``take_held``);
+    ``played`` (uint64[N]) holds the trick's cards. The winner is found at the trick's end from its cards,
     as with one deck: the highest card, and of two identical copies of it the first played, or
     the last under ``R_EQUAL_LAST``. Returns ``(winner, stream, whether a spade fell)``."""
     n = n_seats(rules)
@@ -280,7 +280,7 @@ def random_trick_copies(hands, leader, lowest_club, stream, may_spade, rules, de
     state, a, b = stream
     legal = lead_cards(hands[U64(leader)], may_spade, lowest_club)
     state, a, b, card = random_card_ahead(legal, state, a, b)
-    take_from(hands, leader, n, card, decks)
+    take_held(hands, leader, n, card, decks)
     led = lane_of(card)
     played[0] = card
     trick = card
@@ -294,7 +294,7 @@ def random_trick_copies(hands, leader, lowest_club, stream, may_spade, rules, de
             over = legal & beating_copy(winning_bit(trick, led), equal_last)
             legal = over if over != ZERO else legal
         state, a, b, card = random_card_ahead(legal, state, a, b)
-        take_from(hands, seat, n, card, decks)
+        take_held(hands, seat, n, card, decks)
         played[pos] = card
         trick |= card
     w = winning_bit(trick, led)
