@@ -746,7 +746,7 @@ def table_fits(unseen, need):
     return size <= MAX_STATES and counts_fit(unseen, need)
 
 
-@kernel
+@inline_kernel
 def sample_worlds_kernel(state, pub, seat, hand, rules, n):
     """``n`` consistent worlds as rows of ``decks * n_seats`` bitboards, level ``k`` of seat
     ``o`` in column ``k * n_seats + o`` (``engine.copies``; one column per seat with one deck),
@@ -831,7 +831,7 @@ def keep_fitting(worlds, start, checks, rules):
     return kept
 
 
-@kernel
+@inline_kernel
 def uniform_worlds(state, pub, seat, hand, rules, n):
     """``n`` worlds drawn uniformly among the deals that fit the observation's counts, voids,
     revealed spades and known cards (``sample_worlds_kernel`` without must win's checks)."""
