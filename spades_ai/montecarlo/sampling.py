@@ -643,12 +643,26 @@ def _number_by_size(group, need, n_rows):
     size = np.zeros(n_rows, dtype=np.int64)
     for k in range(len(need)):
         size[group[k]] += need[k]
-    order = np.argsort(size, kind="mergesort")
+    order = _stable_order(size)
     rank = np.empty(n_rows, dtype=np.int64)
     for r in range(n_rows):
         rank[order[r]] = r
     for k in range(len(need)):
         group[k] = rank[group[k]]
+
+
+@kernel
+def _stable_order(size):
+    """``np.argsort(size, kind="mergesort")`` for the few groups of a table, by insertion: the
+    same order (stable: ties by index), without compiling numba's merge sort, which was a
+    second of a cold first Hard run."""
+    order = np.arange(len(size))
+    for i in range(1, len(size)):
+        j = i
+        while j > 0 and size[order[j - 1]] > size[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    return order
 
 
 @kernel
