@@ -69,7 +69,7 @@ from spades_ai.engine.rng import below, below64, next_u64
 from spades_ai.engine.seats import cards_each, n_seats, next_seat, partner
 from spades_ai.engine.state import (P_BIDS, P_BLIND_GAVE, P_DECK, P_DECK2, P_DECK3, P_GAVE, P_OWN2, P_OWN3, P_PLAYED,
                                     P_PLAYED2, P_PLAYED3, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, P_TRICK_LEN, P_VOIDS,
-                                    legal_now)
+                                    copy_into, legal_now)
 from spades_ai.montecarlo.reading import replay_states
 from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING, R_DECKS, R_MUST_WIN
 
@@ -677,8 +677,8 @@ def _group_bounds(group, need, lo, hi, n_rows):
         g = group[k]
         gneed[g] += need[k]
         seats[g] += 1
-        glo[g] = lo[k]
-        ghi[g] = hi[k]
+        copy_into(glo[g], lo[k])
+        copy_into(ghi[g], hi[k])
     for g in range(n_rows):
         for s in range(N_SUITS):
             if seats[g] > 1 and ghi[g, s] > 0:
@@ -748,7 +748,7 @@ def _draw_worlds(state, f, hidden, groups, seat, own, worlds):
             hands[others[k]] |= known[others[k]]  # level 1: known cards come from a one-deck pass
         for lv in range(decks):
             hands[lv * n + seat] = own[lv]
-        worlds[i] = hands
+        copy_into(worlds[i], hands)
     return state
 
 
@@ -790,7 +790,7 @@ def sample_worlds_kernel(state, pub, seat, hand, rules, n):
         state, extra = uniform_worlds(state, pub, seat, hand, rules, more)
         for i in range(more):
             if kept < n and fits_must_win(extra[i], checks, rules):
-                worlds[kept] = extra[i]
+                copy_into(worlds[kept], extra[i])
                 kept += 1
         tries += more
     return state, worlds
@@ -812,7 +812,8 @@ def must_win_checks(pub, seat, rules):
         for j in range(k, n):
             if who[j] == who[k]:
                 held[m] |= U64(1) << U64(cards[j])
-        states[m], who[m], cards[m] = states[k], who[k], cards[k]
+        copy_into(states[m], states[k])
+        who[m], cards[m] = who[k], cards[k]
         m += 1
     return states, who, cards, held, m
 
@@ -839,8 +840,8 @@ def keep_fitting(worlds, start, checks, rules):
         if fits_must_win(worlds[i], checks, rules):
             if i != kept:
                 row = worlds[kept].copy()
-                worlds[kept] = worlds[i]
-                worlds[i] = row
+                copy_into(worlds[kept], worlds[i])
+                copy_into(worlds[i], row)
             kept += 1
     return kept
 

@@ -49,6 +49,7 @@ from spades_ai.engine.state import (
     PHASE_BIDDING,
     apply_bid,
     apply_card,
+    copy_into,
 )
 from spades_ai.kernels import BLIND_NIL, decision_stream
 from spades_ai.models.bidder import learned_bid_values
@@ -193,8 +194,8 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
             if not alive[j]:
                 values[i, j] = np.nan
                 continue
-            sim[:] = pub
-            hs[:] = worlds[i]
+            copy_into(sim, pub)
+            copy_into(hs, worlds[i])
             if closed:
                 imagine_hidden_bids(sim, hs, rules)
             if is_bid:
@@ -287,7 +288,7 @@ def mc_blind_nil(pub, seat, rules, settings, state):
     for i in range(n):
         # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
         state = deal_for(state, hands, rules)
-        worlds[i] = hands
+        copy_into(worlds[i], hands)
     fell_back = False
     if WEIGHTED_WORLDS and settings.bid_aware:
         # every argument given, as ``evaluate`` gives them: numba compiles a call that leaves the
@@ -304,8 +305,8 @@ def mc_blind_nil(pub, seat, rules, settings, state):
     closed = rules[R_CLOSED] != 0
     for i in range(n):
         for j in range(2):
-            sim[:] = pub
-            hs[:] = worlds[i]
+            copy_into(sim, pub)
+            copy_into(hs, worlds[i])
             if closed:
                 imagine_hidden_bids(sim, hs, rules)
             if j == 0:  # look, then bid as the rollout policy would with these cards
