@@ -656,7 +656,9 @@ def _stable_order(size):
     """``np.argsort(size, kind="mergesort")`` for the few groups of a table, by insertion: the
     same order (stable: ties by index), without compiling numba's merge sort, which was a
     second of a cold first Hard run."""
-    order = np.arange(len(size))
+    order = np.empty(len(size), dtype=np.int64)
+    for i in range(len(size)):
+        order[i] = i
     for i in range(1, len(size)):
         j = i
         while j > 0 and size[order[j - 1]] > size[order[j]]:

@@ -412,7 +412,8 @@ def mc_agent_learned_bid_values(pub, seat, hand, legal, rules, params, out):
 def learned_bid_decision(pub, seat, hand, legal, rules, params, out):
     """The learned bidder's bid, its values into a non-empty ``out`` (in ``mc_decide``)."""
     out[:] = np.nan
-    values = np.full(14, -np.inf)  # (``bid_values`` writes all 14)
+    values = np.empty(14)
+    values[:] = -np.inf  # (``bid_values`` writes all 14)
     b = learned_bid_values(pub, seat, hand, legal, rules, params, params[MC_BID_MODEL], values)
     if len(out):
         for k in range(14):
