@@ -63,12 +63,13 @@ def test_a_users_kernels_stay_in_this_process():
 def test_waiting_watches_the_agents_own_kernels_not_shared_helpers():
     from spades_ai.policies import easy, normal
 
-    assert ca._dispatchers_of(normal.normal_agent_play) == [normal.normal_agent_play]  # a hot kernel, compiled on its own
+    # as kernels calling them compile them: their ``callee`` twins (``engine.jit``)
+    assert ca._dispatchers_of(normal.normal_agent_play) == [normal.normal_agent_play.callee]  # a hot kernel, compiled on its own
     assert {d.py_func.__name__ for d in ca._dispatchers_of(normal.normal_agent_bid)} == {
         "normal_bid",
         "normal_blind_nil",
     }
-    assert ca._dispatchers_of(easy.easy_agent_play) == [easy.easy_agent_play]
+    assert ca._dispatchers_of(easy.easy_agent_play) == [easy.easy_agent_play.callee]
 
 
 def test_the_signature_is_the_types_of_what_the_loop_is_given():
@@ -151,7 +152,8 @@ def _run(script: str, cache: Path) -> dict:
 _ONE_JOB = """
     import json, time
     from spades_ai.selfplay import compile_ahead as ca
-    from spades_ai.policies.easy import random_agent_play as fn
+    from spades_ai.policies.easy import random_agent_play
+    fn = random_agent_play.callee  # as the loop compiles it
     jobs = [("spades_ai.policies.easy", "random_agent_play", "play", True)]
     sig = ca.loop_signature("play", True)
     child = ca._Child(jobs, {{fn: 0}})
@@ -198,12 +200,13 @@ def test_any_failure_of_the_child_falls_back_to_compiling_here(tmp_path, breakag
         ca.tempfile.mkdtemp = lambda **kw: roots.append(mkdtemp(**kw)) or roots[-1]
         import spades_ai as sa
         from spades_ai.engine.state import N_PUBLIC
-        from spades_ai.policies.easy import random_agent_play as fn
+        from spades_ai.policies.easy import random_agent_play
+        fn = random_agent_play.callee  # as the loop compiles it
         sig = ca.loop_signature("play", True)
         with ca.compile_ahead(["random", "random"]):
             fn.compile(sig)
         pub, rules, params = np.zeros(N_PUBLIC, np.int64), sa.Rules().as_array(), np.zeros(1, np.int64)
-        card = int(fn(pub, 2, np.uint64(2**52 - 1), np.uint64(1 << 17), rules, params))  # one legal card: 17
+        card = int(random_agent_play(pub, 2, np.uint64(2**52 - 1), np.uint64(1 << 17), rules, params))  # one legal card: 17
         print(json.dumps({{"compiled_here": fn.stats.cache_misses.get(sig, 0), "hooked": "compile" in vars(fn),
                           "card": card, "left": [r for r in roots if ca.Path(r).exists()]}}))
     """

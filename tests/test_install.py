@@ -103,4 +103,4 @@ def test_a_kernel_compiles_once_per_argument_types_not_per_constant():
 
     assert with_constants() == 4
     assert with_variables(np.int64(3), False) == 3
-    assert inner.signatures == [(types.int64, types.boolean)]
+    assert inner.callee.signatures == [(types.int64, types.boolean)]  # compiled for kernels (``jit._Kernel``)

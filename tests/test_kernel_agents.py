@@ -543,17 +543,22 @@ def test_a_kernel_agent_plays_jokers_and_high_deuces_legally():
 
 def test_seat_play_counts_no_references_only_for_hot_play_kernels():
     """The loop's seat dispatch is a hot kernel (no reference counting around a card) when every
-    play kernel of the lineup is one, as the built-ins' cheap players are; a lineup with an agent
-    that may allocate (Hard's search, the learned agent's network, a researcher's kernel) reaches
-    its kernels through counted seat functions, which the learning loop's hot ``settle`` may call."""
+    play kernel of the lineup is one, as the built-ins' cheap players are; under a hot caller
+    (the learning loop's ``settle``), a lineup with an agent that may allocate (Hard's search,
+    the learned agent's network, a researcher's kernel) reaches its kernels through counted seat
+    functions. The self-play loop counts references: its seat functions are inlined whatever
+    the agents, never a compiled level of their own above an agent's kernels."""
     from spades_ai.selfplay.codegen import lineup_binding
 
     fast = lineup_binding([sa.make_agent("normal"), sa.make_agent("easy"), sa.make_agent("random")])
     assert "@hot_kernel\ndef seat_play(" in fast
     assert "@inline_kernel\ndef seat_bid(" in fast and "@inline_kernel\ndef seat_pass(" in fast
     for other in ("hard", "learned"):
-        slow = lineup_binding([sa.make_agent("normal"), sa.make_agent(other)])
+        lineup = [sa.make_agent("normal"), sa.make_agent(other)]
+        slow = lineup_binding(lineup, hot_caller=True)
         assert "@counted_kernel\ndef seat_play(" in slow and "@counted_kernel\ndef seat_bid(" in slow
         assert "@inline_kernel\ndef seat_pass(" in slow
-    cheap = lineup_binding([sa.make_agent("normal"), sa.make_agent("easy")])
+        loop = lineup_binding(lineup)
+        assert "@inline_kernel\ndef seat_play(" in loop and "@inline_kernel\ndef seat_bid(" in loop
+    cheap = lineup_binding([sa.make_agent("normal"), sa.make_agent("easy")], hot_caller=True)
     assert "@inline_kernel\ndef seat_bid(" in cheap

@@ -158,6 +158,15 @@ def hides_anything(rules):
     return rules[R_CLOSED] != 0 or rules[R_PASS] != 0 or rules[R_BLIND_PASS] != 0 or rules[R_DECKS] > 1
 
 
+@inline_kernel
+def copy_into(dst, src):
+    """``dst[:] = src`` (1-D, of one length), element by element: numba compiles a slice
+    assignment of an array with its shape-mismatch message (string formatting), 1.6 s of a cold
+    first Hard run, paid once whichever kernel has the first."""
+    for k in range(len(src)):
+        dst[k] = src[k]
+
+
 @kernel
 def observe(pub, hands, seat, rules, view):
     """Fill ``view`` with what ``seat`` has seen of the hand in ``pub`` (see the docstring), its

@@ -157,7 +157,7 @@ def loop_module(agents: tuple):
     (or nobody: self-play), else a copy bound to them (``selfplay.codegen.bind``)."""
     if _is_default_binding(agents):
         return _vl
-    return bind(TEMPLATE, agents)
+    return bind(TEMPLATE, agents, hot_caller=True)  # ``settle``, a ``hot_kernel``, calls the seats
 
 
 # -- the environment --------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from spades_ai.engine.state import (
     PHASE_PLAYING,
     apply_card,
     clear_history,
+    copy_into,
     history_card,
     history_leader,
     legal_now,
@@ -99,7 +100,7 @@ def replay_states(pub, rules):
         sim[P_TO_ACT] = seats[0]
     hands = np.zeros(n_seats(rules), dtype=np.uint64)  # apply_card only takes the card out of its hand
     for k in range(n):
-        states[k] = sim
+        copy_into(states[k], sim)
         apply_card(sim, hands, cards[k], rules)
     return states, seats, cards, n
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from spades_ai.engine.bids import BID_BITS, legal_bids
 from spades_ai.engine.bits import ONE, U64
-from spades_ai.engine.jit import kernel
+from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.seats import cards_each, n_decks, next_seat
 from spades_ai.engine.state import (
     P_BIDS,
@@ -53,10 +53,12 @@ def rollout_passes(pub, hands, rules):
 
 
 
-@kernel
+@inline_kernel
 def rollout(pub, hands, rules):
     """Finish the hand from any point with the rollout policy at every seat (passes and bids
-    included). An illegal action of the policy raises rather than corrupting the world."""
+    included). An illegal action of the policy raises rather than corrupting the world.
+
+    Inlined: compiled apart, this one line optimised all of ``rollout_until`` again."""
     rollout_until(pub, hands, rules, 0)
 
 

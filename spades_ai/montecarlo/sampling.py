@@ -69,7 +69,7 @@ from spades_ai.engine.rng import below, below64, next_u64
 from spades_ai.engine.seats import cards_each, n_seats, next_seat, partner
 from spades_ai.engine.state import (P_BIDS, P_BLIND_GAVE, P_DECK, P_DECK2, P_DECK3, P_GAVE, P_OWN2, P_OWN3, P_PLAYED,
                                     P_PLAYED2, P_PLAYED3, P_PLAYED_BY, P_PLAYED_BY2, P_PLAYED_BY3, P_TRICK_LEN, P_VOIDS,
-                                    legal_now)
+                                    copy_into, legal_now)
 from spades_ai.montecarlo.reading import replay_states
 from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING, R_DECKS, R_MUST_WIN
 
@@ -643,12 +643,28 @@ def _number_by_size(group, need, n_rows):
     size = np.zeros(n_rows, dtype=np.int64)
     for k in range(len(need)):
         size[group[k]] += need[k]
-    order = np.argsort(size, kind="mergesort")
+    order = _stable_order(size)
     rank = np.empty(n_rows, dtype=np.int64)
     for r in range(n_rows):
         rank[order[r]] = r
     for k in range(len(need)):
         group[k] = rank[group[k]]
+
+
+@kernel
+def _stable_order(size):
+    """``np.argsort(size, kind="mergesort")`` for the few groups of a table, by insertion: the
+    same order (stable: ties by index), without compiling numba's merge sort, which was a
+    second of a cold first Hard run."""
+    order = np.empty(len(size), dtype=np.int64)
+    for i in range(len(size)):
+        order[i] = i
+    for i in range(1, len(size)):
+        j = i
+        while j > 0 and size[order[j - 1]] > size[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+    return order
 
 
 @kernel
@@ -663,8 +679,8 @@ def _group_bounds(group, need, lo, hi, n_rows):
         g = group[k]
         gneed[g] += need[k]
         seats[g] += 1
-        glo[g] = lo[k]
-        ghi[g] = hi[k]
+        copy_into(glo[g], lo[k])
+        copy_into(ghi[g], hi[k])
     for g in range(n_rows):
         for s in range(N_SUITS):
             if seats[g] > 1 and ghi[g, s] > 0:
@@ -734,7 +750,7 @@ def _draw_worlds(state, f, hidden, groups, seat, own, worlds):
             hands[others[k]] |= known[others[k]]  # level 1: known cards come from a one-deck pass
         for lv in range(decks):
             hands[lv * n + seat] = own[lv]
-        worlds[i] = hands
+        copy_into(worlds[i], hands)
     return state
 
 
@@ -746,7 +762,7 @@ def table_fits(unseen, need):
     return size <= MAX_STATES and counts_fit(unseen, need)
 
 
-@kernel
+@inline_kernel
 def sample_worlds_kernel(state, pub, seat, hand, rules, n):
     """``n`` consistent worlds as rows of ``decks * n_seats`` bitboards, level ``k`` of seat
     ``o`` in column ``k * n_seats + o`` (``engine.copies``; one column per seat with one deck),
@@ -776,7 +792,7 @@ def sample_worlds_kernel(state, pub, seat, hand, rules, n):
         state, extra = uniform_worlds(state, pub, seat, hand, rules, more)
         for i in range(more):
             if kept < n and fits_must_win(extra[i], checks, rules):
-                worlds[kept] = extra[i]
+                copy_into(worlds[kept], extra[i])
                 kept += 1
         tries += more
     return state, worlds
@@ -798,7 +814,8 @@ def must_win_checks(pub, seat, rules):
         for j in range(k, n):
             if who[j] == who[k]:
                 held[m] |= U64(1) << U64(cards[j])
-        states[m], who[m], cards[m] = states[k], who[k], cards[k]
+        copy_into(states[m], states[k])
+        who[m], cards[m] = who[k], cards[k]
         m += 1
     return states, who, cards, held, m
 
@@ -825,13 +842,13 @@ def keep_fitting(worlds, start, checks, rules):
         if fits_must_win(worlds[i], checks, rules):
             if i != kept:
                 row = worlds[kept].copy()
-                worlds[kept] = worlds[i]
-                worlds[i] = row
+                copy_into(worlds[kept], worlds[i])
+                copy_into(worlds[i], row)
             kept += 1
     return kept
 
 
-@kernel
+@inline_kernel
 def uniform_worlds(state, pub, seat, hand, rules, n):
     """``n`` worlds drawn uniformly among the deals that fit the observation's counts, voids,
     revealed spades and known cards (``sample_worlds_kernel`` without must win's checks)."""

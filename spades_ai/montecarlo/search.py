@@ -49,6 +49,7 @@ from spades_ai.engine.state import (
     PHASE_BIDDING,
     apply_bid,
     apply_card,
+    copy_into,
 )
 from spades_ai.kernels import BLIND_NIL, decision_stream
 from spades_ai.models.bidder import learned_bid_values
@@ -193,8 +194,8 @@ def rollout_values(pub, seat, rules, choices, is_bid, worlds, weights, settings,
             if not alive[j]:
                 values[i, j] = np.nan
                 continue
-            sim[:] = pub
-            hs[:] = worlds[i]
+            copy_into(sim, pub)
+            copy_into(hs, worlds[i])
             if closed:
                 imagine_hidden_bids(sim, hs, rules)
             if is_bid:
@@ -287,7 +288,7 @@ def mc_blind_nil(pub, seat, rules, settings, state):
     for i in range(n):
         # Nothing is seen yet (no card played; no pass, which blind nil excludes): any deal fits.
         state = deal_for(state, hands, rules)
-        worlds[i] = hands
+        copy_into(worlds[i], hands)
     fell_back = False
     if WEIGHTED_WORLDS and settings.bid_aware:
         # every argument given, as ``evaluate`` gives them: numba compiles a call that leaves the
@@ -304,8 +305,8 @@ def mc_blind_nil(pub, seat, rules, settings, state):
     closed = rules[R_CLOSED] != 0
     for i in range(n):
         for j in range(2):
-            sim[:] = pub
-            hs[:] = worlds[i]
+            copy_into(sim, pub)
+            copy_into(hs, worlds[i])
             if closed:
                 imagine_hidden_bids(sim, hs, rules)
             if j == 0:  # look, then bid as the rollout policy would with these cards
@@ -339,15 +340,41 @@ def settings_of(params):
                           params[MC_PLAY_EPS] / PLAY_EPS_SCALE, params[MC_UTILITY], params, params[MC_PLAY_MODEL])
 
 
+# Every decision goes through one compiled kernel, ``mc_decide``; the agent's entries are
+# inlined calls of it. numba links every kernel a compiled function calls into it and optimises
+# it all again there: the bid and play entries compiled apart each optimised the sampler, the
+# rollouts and the rollout policy below them (4 s of a cold first Hard run's 50).
+#: What ``mc_decide`` decides: a card, the search's bid, or the learned bidder's where it bids.
+DECIDE_CARD, DECIDE_BID, DECIDE_LEARNED_BID = 0, 1, 2
+
+
 @kernel
+def mc_decide(pub, seat, hand, legal, rules, params, out, what):
+    """The search's decision ``what`` (``DECIDE_*``; ``legal``: the legal bids, or the legal
+    cards' bits as an int64), each candidate's value written into a non-empty ``out`` (56 by
+    card id, 18 by bid)."""
+    if what == DECIDE_CARD:
+        return card_decision(pub, seat, hand, U64(legal), rules, params, out)
+    if what == DECIDE_LEARNED_BID and learned_bids_here(hand, rules):
+        return learned_bid_decision(pub, seat, hand, legal, rules, params, out)
+    return bid_decision(pub, seat, hand, legal, rules, params, out)
+
+
+@inline_kernel
 def mc_agent_bid(pub, seat, hand, legal, rules, params):
-    return mc_agent_bid_values(pub, seat, hand, legal, rules, params, np.empty(0))
+    return mc_decide(pub, seat, hand, legal, rules, params, np.empty(0), DECIDE_BID)
 
 
 @inline_kernel
 def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_bid``, also writing each candidate bid's value into ``out`` (see ``mc_bid``;
     NaN where no bid was weighed, everywhere for a blind-nil question)."""
+    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_BID)
+
+
+@inline_kernel
+def bid_decision(pub, seat, hand, legal, rules, params, out):
+    """``mc_agent_bid_values``, in ``mc_decide``."""
     out[:] = np.nan
     state = decision_stream(params[MC_SEED], pub, seat, hand)
     if hand == ZERO:  # asked about a blind nil, before looking
@@ -366,40 +393,50 @@ def learned_bids_here(hand, rules):
     return hand != ZERO and n_seats(rules) == 4 and n_sides(rules) == 2
 
 
-@kernel
+@inline_kernel
 def mc_agent_learned_bid(pub, seat, hand, legal, rules, params):
     """The bid of a search that bids like the learned agent (``bidder="learned"``): the learned
     bidder of the model packed from ``params[MC_BID_MODEL]`` where ``learned_bids_here``, else
     the search's own (``mc_agent_bid``)."""
-    if not learned_bids_here(hand, rules):
-        return mc_agent_bid(pub, seat, hand, legal, rules, params)
-    return learned_bid_values(pub, seat, hand, legal, rules, params, params[MC_BID_MODEL], np.empty(14))
+    return mc_decide(pub, seat, hand, legal, rules, params, np.empty(0), DECIDE_LEARNED_BID)
 
 
-@kernel
+@inline_kernel
 def mc_agent_learned_bid_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_learned_bid``, also writing each bid's value into ``out`` (18 values by bid):
     the learned bidder's expected points (NaN for a bid it does not weigh), or the search's."""
-    if not learned_bids_here(hand, rules):
-        return mc_agent_bid_values(pub, seat, hand, legal, rules, params, out)
+    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_LEARNED_BID)
+
+
+@inline_kernel
+def learned_bid_decision(pub, seat, hand, legal, rules, params, out):
+    """The learned bidder's bid, its values into a non-empty ``out`` (in ``mc_decide``)."""
     out[:] = np.nan
-    values = np.full(14, -np.inf)
+    values = np.empty(14)
+    values[:] = -np.inf  # (``bid_values`` writes all 14)
     b = learned_bid_values(pub, seat, hand, legal, rules, params, params[MC_BID_MODEL], values)
-    for k in range(14):
-        if np.isfinite(values[k]):
-            out[k] = values[k]
+    if len(out):
+        for k in range(14):
+            if np.isfinite(values[k]):
+                out[k] = values[k]
     return b
 
 
-@kernel
+@inline_kernel
 def mc_agent_play(pub, seat, hand, legal, rules, params):
-    return mc_agent_play_values(pub, seat, hand, legal, rules, params, np.empty(0))
+    return mc_decide(pub, seat, hand, np.int64(legal), rules, params, np.empty(0), DECIDE_CARD)
 
 
 @inline_kernel
 def mc_agent_play_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_play``, also writing each legal card's value into ``out`` (see ``mc_play``;
     NaN for the cards not legal, and for all when there was nothing to weigh)."""
+    return mc_decide(pub, seat, hand, np.int64(legal), rules, params, out, DECIDE_CARD)
+
+
+@inline_kernel
+def card_decision(pub, seat, hand, legal, rules, params, out):
+    """``mc_agent_play_values``, in ``mc_decide``."""
     out[:] = np.nan
     state = decision_stream(params[MC_SEED], pub, seat, hand)
     c, _ = mc_play(pub, seat, hand, rules, legal, settings_of(params), state, out)

@@ -118,7 +118,7 @@ def _dispatchers_of(fn) -> list:
             continue
         seen.add(id(d))
         if d.targetoptions.get("inline", "never") == "never":
-            out.append(d)
+            out.append(getattr(d, "callee", d))  # what a kernel calling it compiles (``engine.jit``)
             continue
         names = d.py_func.__code__.co_names
         todo += [d.py_func.__globals__[n] for n in names if n in d.py_func.__globals__]
@@ -157,7 +157,7 @@ def child(jobs: list) -> int:
         print(f"start {i}", flush=True)
         try:
             fn = getattr(importlib.import_module(module), name)
-            fn.compile(loop_signature(kind, takes))
+            getattr(fn, "callee", fn).compile(loop_signature(kind, takes))  # as the loop compiles it
         except Exception:  # noqa: BLE001 -- whatever it is, the parent compiles the kernel itself
             failed += 1
             print(f"failed {i}", flush=True)

@@ -131,12 +131,17 @@ def wait_for(row, what, slot, legal):
     return WAITING
 
 
-@kernel
+@inline_kernel
 def play_on(pub, hands, slots, params, rules, seq, row, err):
     """Play the hand in ``pub`` / ``hands`` on from wherever it stands, noting the cards in play
     order in ``seq`` (``64 * seat + card``; ``row[T_N]`` are there already). Returns DONE at
     the end of the hand, WAITING when a Python agent is to decide (the question in ``row``),
-    ILLEGAL (with ``err`` filled) on an illegal action."""
+    ILLEGAL (with ``err`` filled) on an illegal action.
+
+    Inlined into the one kernel a run calls (``play_hands_kernel``, ``play_matches_kernel`` or
+    ``play_on_kernel``): compiled apart, it held the lineup's kernels, which numba links into
+    every compiled function above them and optimises again there, so a cold first Hard run
+    optimised Hard's whole search once more for it (5 of its 70 s of compile)."""
     while pub[P_PHASE] == PHASE_BIDDING:
         seat = pub[P_TO_ACT]
         slot = slots[seat, S_BID]
