@@ -119,6 +119,22 @@ def test_counts_equal_the_weighted_enumeration(hidden, decks):
     assert seen["positive"] >= 25 and seen["zero"] >= 5 and seen["copies"] >= 20 and seen["merged"] >= 20
 
 
+def test_a_suit_of_three_decks_among_many_seats_counts_past_int64_in_float():
+    """39 spades of three decks among five seats: a split of one suit passes int64 (about
+    1.5e24 ways), so its ways are counted in the table's float (once they wrapped negative, and
+    drawing a world at 12 players in pairs never ended); drawing from it ends."""
+    spades = [c for c in deck_of(Rules(players=12)) if c // 13 == SPADES]
+    unseen = levels(spades, 3)
+    need = np.array([8, 8, 8, 8, 7], dtype=np.int64)
+    lo, hi = bounds([set()] * 5, [None] * 5)
+    expected = math.factorial(39) // (math.factorial(8) ** 4 * math.factorial(7))
+    f = count_worlds_float(unseen, need, lo, hi)
+    assert f[0, -1] == pytest.approx(expected, rel=1e-12)
+    hands = np.zeros(3 * 5, dtype=U64)
+    sample_world(U64(stream_state(U64(7), 0, 1)), f, unseen, np.arange(5), need, lo, hi, hands)
+    assert [sum(int(hands[k * 5 + o]).bit_count() for k in range(3)) for o in range(5)] == need.tolist()
+
+
 def test_the_weights_count_the_copies():
     """Two aces and two kings of spades between two seats of two cards: three worlds, the split
     one from four of the six physical deals (tables.md, section 5)."""

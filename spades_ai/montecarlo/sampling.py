@@ -78,6 +78,10 @@ from spades_ai.rules import BID_MIRROR, BID_WHIZ, R_BIDDING, R_DECKS, R_MUST_WIN
 MAX_SUIT = 3 * 13
 #: Under must win, worlds drawn at most for each world wanted (``sample_worlds_kernel``).
 MUST_WIN_TRIES = 32
+#: Draws again of a suit's split whose float draw fell past the rounded sum of the splits
+#: (each a chance below 1e-12) before ``_deal_world`` gives up with an error, never a hang.
+REDRAWS = 64
+
 #: ``count_worlds_kernel`` counts in int64 while the deals are fewer than this (``counts_fit``).
 EXACT_LIMIT = 2.0**62
 #: Seats are counted one by one while a suit's table has at most this many states, the most that
@@ -350,11 +354,12 @@ def _next_prefix(x, p, a, us, lo, hi, s):
 
 
 @hot_kernel
-def _prefix_terms(x, p, us, stride):
+def _prefix_terms(x, p, us, stride, one):
     """``(cards, ways, offset)`` of the prefix ``x[:p]``: the suit's cards it gives, the ways to
-    choose them (``C(us, x_0) C(us - x_0, x_1) ...``) and its place in the flat state."""
+    choose them (``C(us, x_0) C(us - x_0, x_1) ...``, in the type of ``one``: the table's, as a
+    suit of several decks split among many seats passes int64) and its place in the flat state."""
     used = 0
-    ways = np.int64(1)
+    ways = one
     offset = 0
     for k in range(p):
         ways = ways * BINOM[us - used, x[k]]
@@ -415,7 +420,7 @@ def _fill_counts(f, unseen, need, lo, hi):
             total = f[s, idx] * 0
             ok = _first_prefix(x, p, a, u[s], lo, hi, s)
             while ok:
-                used, ways, offset = _prefix_terms(x, p, u[s], stride)
+                used, ways, offset = _prefix_terms(x, p, u[s], stride, total * 0 + 1)
                 left = u[s] - used
                 for last in range(lo[p, s], min(a[p], left, hi[p, s]) + 1):
                     rest = left - last
@@ -474,7 +479,7 @@ def _find_split(r, counted, s, idx, x, p, a, us, c):
     lo_p, hi_p, lo_m, hi_m, a_p, stride_p = lo[p, s], hi[p, s], lo[m, s], hi[m, s], a[p], stride[p]
     ok = _first_prefix(x, p, a, us, lo, hi, s)
     while ok:
-        used, ways, offset = _prefix_terms(x, p, us, stride)
+        used, ways, offset = _prefix_terms(x, p, us, stride, f[0, 0] * 0 + 1)
         left = us - used
         for last in range(lo_p, min(a_p, left, hi_p) + 1):
             rest = left - last
@@ -527,12 +532,14 @@ def _deal_world(state, counted, others, hands, n, work):
             c += _in_suit(unseen, t)
         for k in range(m):
             c -= a[k]
-        while True:
+        for tries in range(REDRAWS + 1):
             state, r = draw_below(state, f[s, idx])
             found, last = _find_split(r, counted, s, idx, x, p, a, us, c)
             # a float ``r`` past the rounded sum of the splits draws again (a chance below 1e-12)
             if found or f[s, idx] == 0:
                 break
+            if tries == REDRAWS:
+                raise ValueError("world sampler: the count table does not add up to its splits (a bug: please report it)")
         for k in range(p):
             pick[k] = x[k] if found else 0
         pick[p] = last if found else 0
