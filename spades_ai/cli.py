@@ -456,10 +456,10 @@ def _cmd_tournament(args) -> None:
 #: Seconds a first run spends compiling, by what it needs, on a 2-core machine (the CPU time
 #: of ``benchmarks/bench_first_run.py``, about the wall clock when a core is idle): a
 #: tournament's self-play loop for fast built-ins only (the default run: 20.5 s at load 2.4, 7
-#: December), what Hard adds to it (``--hard``: 83.8 s in all at load 1.0, 7 December; Crazy
-#: compiles more), the kernels a Python agent's hands use; ``spades-ai play`` (``--command "play
+#: December), what Hard adds to it (``--hard``: 54.1 s in all at load 2, 7 December, 83.8 s
+#: before; Crazy compiles more), the kernels a Python agent's hands use; ``spades-ai play`` (``--command "play
 #: --level hard --seed 1"``: 20 s, 5 December).
-FIRST_RUN_SECONDS = {"fast": 20, "monte_carlo": 60, "python": 20, "play": 20}
+FIRST_RUN_SECONDS = {"fast": 20, "monte_carlo": 35, "python": 20, "play": 20}
 
 
 @contextlib.contextmanager
