@@ -506,12 +506,27 @@ def _select_physical(i, l1, l2, l3):
     return select_bit(l3, i - c1 - c2)
 
 
+@inline_kernel
+def _draw_split(state, counted, s, idx, x, p, a, us, c):
+    """``(state, found, last)``: a split of suit ``s`` drawn with its weight (``_find_split``);
+    a float draw past the rounded sum of the splits draws again (a chance below 1e-12), at most
+    ``REDRAWS`` times before a ``ValueError``, so that a table that does not add up never hangs."""
+    for tries in range(REDRAWS + 1):
+        state, r = draw_below(state, counted.f[s, idx])
+        found, last = _find_split(r, counted, s, idx, x, p, a, us, c)
+        if found or counted.f[s, idx] == 0:
+            return state, found, last
+        if tries == REDRAWS:
+            raise ValueError("world sampler: the count table does not add up to its splits (a bug: please report it)")
+    return state, False, 0
+
+
 @hot_kernel
 def _deal_world(state, counted, others, hands, n, work):
     """``sample_world`` from a ``Counted`` table, with its work arrays given (``work``: ``a``, ``x``
     and ``pick``, of ``K - 1`` slots) so that many worlds allocate nothing; level ``k`` of item ``o``
     is ``hands[k * n + o]``."""
-    f, unseen, need, stride = counted.f, counted.unseen, counted.need, counted.stride
+    unseen, need, stride = counted.unseen, counted.need, counted.stride
     a, x, pick = work
     decks, m = len(unseen), len(need) - 1
     p = m - 1
@@ -532,14 +547,7 @@ def _deal_world(state, counted, others, hands, n, work):
             c += _in_suit(unseen, t)
         for k in range(m):
             c -= a[k]
-        for tries in range(REDRAWS + 1):
-            state, r = draw_below(state, f[s, idx])
-            found, last = _find_split(r, counted, s, idx, x, p, a, us, c)
-            # a float ``r`` past the rounded sum of the splits draws again (a chance below 1e-12)
-            if found or f[s, idx] == 0:
-                break
-            if tries == REDRAWS:
-                raise ValueError("world sampler: the count table does not add up to its splits (a bug: please report it)")
+        state, found, last = _draw_split(state, counted, s, idx, x, p, a, us, c)
         for k in range(p):
             pick[k] = x[k] if found else 0
         pick[p] = last if found else 0
