@@ -39,6 +39,10 @@ def _calls(node: ast.AST) -> set[str]:
     return {getattr(n.func, "id", getattr(n.func, "attr", "")) for n in ast.walk(node) if isinstance(n, ast.Call)}
 
 
+#: The list of rules' counts: shown with ``--list``, left out of the counts.
+RULES_COUNTS = "rules' counts inside kernels (not counted)"
+
+
 def rules_count(test: ast.AST) -> bool:
     """``pub[P_N_BIDS] == n_seats(rules)`` and the like: a count of the state against the seats
     (each part of an ``and`` / ``or`` that reads the table)."""
@@ -53,7 +57,7 @@ def rules_count(test: ast.AST) -> bool:
 
 def counts() -> dict[str, list[str]]:
     out = {"functions over 60 lines": [], "functions over 10 parameters": [], "seat literals": [],
-           "shape branches inside kernels": [], "rules' counts inside kernels (not counted)": []}
+           "shape branches inside kernels": [], RULES_COUNTS: []}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE.parent).as_posix()
         text = path.read_text()
@@ -75,7 +79,7 @@ def counts() -> dict[str, list[str]]:
             if _decorated_kernel(fn):
                 for node in ast.walk(fn):
                     if isinstance(node, (ast.If, ast.IfExp)) and _calls(node.test) & SHAPE_CALLS:
-                        kind = "rules' counts inside kernels (not counted)" if rules_count(node.test) else "shape branches inside kernels"
+                        kind = RULES_COUNTS if rules_count(node.test) else "shape branches inside kernels"
                         out[kind].append(f"{rel}:{node.lineno}: in {fn.name}")
     return out
 
@@ -85,7 +89,7 @@ def main() -> None:
     parser.add_argument("--list", action="store_true", help="list every place counted")
     args = parser.parse_args()
     for name, places in counts().items():
-        if "not counted" in name and not args.list:
+        if name == RULES_COUNTS and not args.list:
             continue
         print(f"{name}: {len(places)}")
         if args.list:

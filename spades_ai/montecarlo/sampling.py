@@ -400,6 +400,7 @@ def _fill_counts(f, unseen, need, lo, hi):
     p = m - 1  # the splits of a suit: an odometer over seats 0..p-1, a loop over seat p
     a = np.empty(m, dtype=np.int64)
     x = np.empty(m, dtype=np.int64)
+    one = f[0, 0] * 0 + 1  # the table's type: the ways of a split count in it
     f[N_SUITS, 0] = 1
     for s in range(N_SUITS - 1, -1, -1):
         a[:] = 0
@@ -420,7 +421,7 @@ def _fill_counts(f, unseen, need, lo, hi):
             total = f[s, idx] * 0
             ok = _first_prefix(x, p, a, u[s], lo, hi, s)
             while ok:
-                used, ways, offset = _prefix_terms(x, p, u[s], stride, total * 0 + 1)
+                used, ways, offset = _prefix_terms(x, p, u[s], stride, one)
                 left = u[s] - used
                 for last in range(lo[p, s], min(a[p], left, hi[p, s]) + 1):
                     rest = left - last
@@ -477,9 +478,10 @@ def _find_split(r, counted, s, idx, x, p, a, us, c):
     f, lo, hi, stride = counted.f, counted.lo, counted.hi, counted.stride
     m = p + 1
     lo_p, hi_p, lo_m, hi_m, a_p, stride_p = lo[p, s], hi[p, s], lo[m, s], hi[m, s], a[p], stride[p]
+    one = f[0, 0] * 0 + 1  # the table's type: the ways of a split count in it
     ok = _first_prefix(x, p, a, us, lo, hi, s)
     while ok:
-        used, ways, offset = _prefix_terms(x, p, us, stride, f[0, 0] * 0 + 1)
+        used, ways, offset = _prefix_terms(x, p, us, stride, one)
         left = us - used
         for last in range(lo_p, min(a_p, left, hi_p) + 1):
             rest = left - last
@@ -511,14 +513,12 @@ def _draw_split(state, counted, s, idx, x, p, a, us, c):
     """``(state, found, last)``: a split of suit ``s`` drawn with its weight (``_find_split``);
     a float draw past the rounded sum of the splits draws again (a chance below 1e-12), at most
     ``REDRAWS`` times before a ``ValueError``, so that a table that does not add up never hangs."""
-    for tries in range(REDRAWS + 1):
+    for _ in range(REDRAWS + 1):
         state, r = draw_below(state, counted.f[s, idx])
         found, last = _find_split(r, counted, s, idx, x, p, a, us, c)
         if found or counted.f[s, idx] == 0:
             return state, found, last
-        if tries == REDRAWS:
-            raise ValueError("world sampler: the count table does not add up to its splits (a bug: please report it)")
-    return state, False, 0
+    raise ValueError("world sampler: the count table does not add up to its splits (a bug: please report it)")
 
 
 @hot_kernel
