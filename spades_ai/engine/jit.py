@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit, types
 from numba.core.registry import CPUDispatcher
 
+from spades_ai.engine import linking
 from spades_ai.version import __version__
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -151,7 +152,8 @@ class _Kernel(CPUDispatcher):
     callee is never called from Python: on a cold first Hard run, all but two of its 220
     kernels, and 9% of its compile time. Twins are built on first use and cached apart
     (``__callee`` in their names); a kernel's ``signatures`` are those compiled for Python,
-    its ``callee.signatures`` those compiled for other kernels."""
+    its ``callee.signatures`` those compiled for other kernels. A twin is finished by linking
+    only: the kernel Python calls optimises and emits it (``linking``)."""
 
     @property
     def _numba_type_(self):
@@ -173,7 +175,7 @@ def _twin(dispatcher):
     fn = dispatcher.py_func
     copy = pytypes.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__kwdefaults__, copy.__module__ = fn.__kwdefaults__, fn.__module__
-    copy.__qualname__ = f"{fn.__qualname__}__callee"
+    copy.__qualname__ = f"{fn.__qualname__}{linking.CALLEE_SUFFIX}"
     options = {k: v for k, v in dispatcher.targetoptions.items() if k != "nopython"}
     jit = njit(**options, no_cpython_wrapper=True, cache=_has_file(fn))
     with _package_cache():
@@ -214,6 +216,7 @@ def _policy(**options):
     return decorate
 
 
+linking.install()
 kernel = _policy()
 #: The same, inlined into each caller at numba's IR level: for the small state transitions and
 #: agent wrappers that the self-play and rollout loops call for every card. Passing arrays to a
