@@ -6,7 +6,8 @@ may run kernels from threads, and uses ``error_model="numpy"``, which drops Pyth
 zero-division checks from integer code (no kernel divides by a runtime value that can be zero).
 Called from another kernel, it is compiled once per argument types, not once per constant it
 is called with (``_by_types``), and as its ``callee`` twin, without numba's CPython wrapper,
-which only a call from Python uses (``_Kernel``).
+which only a call from Python uses (``_Kernel``). A twin is finished by linking alone: the kernel
+that Python calls optimises and emits it, once (``linking``).
 ``inline_kernel`` is the same, inlined into each caller at numba's IR level (for small
 functions); ``hot_kernel`` is compiled once and inlined into each caller by LLVM, without
 reference counting (for a large function the loops call for every card). ``wrapping``
