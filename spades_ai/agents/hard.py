@@ -22,8 +22,9 @@ import numpy as np
 from spades_ai.agents.builtin import BuiltinAgent, seed_param
 from spades_ai.capabilities import part, require_table
 from spades_ai.cards import Card
-from spades_ai.engine.bids import BID_BITS, legal_bids
+from spades_ai.engine.bids import BID_BITS, BLIND_NIL_BIT, legal_bids
 from spades_ai.engine.state import legal_now
+from spades_ai.errors import IllegalBidError
 from spades_ai.kernels import decision_stream
 from spades_ai.models.model import packed_after
 from spades_ai.montecarlo import binding
@@ -80,6 +81,8 @@ CRAZY_PLAY_NOISE = 0.3
 BIDDERS = ("search", "learned")
 HARD_BIDDER = "learned"
 CRAZY_BIDDER = "search"
+#: ``out`` where no candidate's value is wanted
+_NO_VALUES = np.empty(0)
 
 
 class MonteCarloAgent(BuiltinAgent):
@@ -115,13 +118,10 @@ class MonteCarloAgent(BuiltinAgent):
         self.learned_bids = options["bidder"] == "learned"
         if self.learned_bids:
             params, params[m.MC_BID_MODEL] = packed_after(params, "default")
-        bid, bid_values = ((self.module.mc_agent_learned_bid, self.module.mc_agent_learned_bid_values) if self.learned_bids
-                           else (self.module.mc_agent_bid, self.module.mc_agent_bid_values))  # fmt: skip
+        bid = self.module.mc_agent_learned_bid if self.learned_bids else self.module.mc_agent_bid
+        #: what ``search.mc_decide`` is asked for a sighted bid
+        self.bid_what = m.DECIDE_LEARNED_BID if self.learned_bids else m.DECIDE_BID
         super().__init__(name, bid, self.module.mc_agent_play, params, options, defaults, self.module.mc_agent_pass)
-        #: The same decisions, also writing the value of every legal card (``out[card id]``, 56)
-        #: or bid (``out[bid]``, 18): ``(pub, seat, hand, legal, rules, params, out) -> action``.
-        self.play_values_kernel = self.module.mc_agent_play_values
-        self.bid_values_kernel = bid_values
         #: decisions taken through ``bid``/``play`` and how many bid-aware ones fell back to
         #: uniform worlds (the numba self-play loop does not count)
         self.stats = {"decisions": 0, "uniform_fallbacks": 0}
@@ -147,23 +147,41 @@ class MonteCarloAgent(BuiltinAgent):
         state = np.uint64(decision_stream(self.params[_search.MC_SEED], obs.public, obs.seat, hand))  # numba gives an int
         return obs.public, obs.seat, hand, obs.rules_array, self.module.settings_of(self.params), state
 
+    # -- from Python: every question through the search's one entry, ``mc_decide`` ------------
+    def _decide(self, obs: Observation, hand, legal: int, what: int, out: np.ndarray) -> tuple[int, bool]:
+        self.check_table(obs.rules)
+        action, fell_back = self.module.mc_decide(obs.public, obs.seat, hand, np.int64(legal), obs.rules_array, self.params,
+                                                  out, what)  # fmt: skip
+        return int(action), bool(fell_back)
+
+    def decide(self, obs: Observation, out: np.ndarray | None = None) -> int:
+        """The bid or the card (its engine id) the search chooses at ``obs``, as the self-play
+        loop decides it there; each candidate's value written into ``out`` when given (18 by
+        bid, 56 by card id; ``montecarlo.decision_values``)."""
+        hand = obs.engine_cards
+        out = _NO_VALUES if out is None else out
+        if obs.phase == "bidding":
+            legal = int(legal_bids(obs.seat, hand, obs.public, obs.rules_array)) & BID_BITS
+            action, fell_back = self._decide(obs, hand, legal, self.bid_what, out)
+            if not legal >> action & 1:
+                raise IllegalBidError(f"agent {self.label!r} at seat {obs.seat} bid {action}, which is not legal here")
+        else:
+            legal = int(legal_now(obs.public, hand, obs.rules_array))
+            action, fell_back = self._decide(obs, hand, legal, _search.DECIDE_CARD, out)
+        if out is _NO_VALUES:
+            self._tally(fell_back)
+        return action
+
+    def blind_nil(self, obs: Observation) -> bool:
+        """Asked before the seat sees its cards, when the rules allow it a blind nil."""
+        legal = (1 << BLIND_NIL_BIT) | 1
+        return self._decide(obs, np.uint64(0), legal, self.bid_what, _NO_VALUES)[0] == BLIND_NIL_BIT
+
     def bid(self, obs: Observation) -> int:
-        if self.learned_bids:  # its bid kernel, as the self-play loop runs it (the search's where it decides)
-            b = super().bid(obs)
-            self._tally(False)
-            return b
-        pub, seat, hand, rules, settings, state = self.search_args(obs)
-        legal = np.int64(legal_bids(seat, hand, pub, rules) & BID_BITS)
-        b, fell_back = self.module.mc_bid(pub, seat, hand, rules, legal, settings, state, np.empty(0))
-        self._tally(fell_back)
-        return int(b)
+        return self.decide(obs)
 
     def play(self, obs: Observation) -> Card:
-        pub, seat, hand, rules, settings, state = self.search_args(obs)
-        legal = np.uint64(legal_now(pub, hand, rules))  # numba hands a uint64 back as a Python int
-        c, fell_back = self.module.mc_play(pub, seat, hand, rules, legal, settings, state, np.empty(0))
-        self._tally(fell_back)
-        return obs.rules.engine_card(int(c).bit_length() - 1)
+        return obs.rules.engine_card(self.decide(obs))
 
     def _tally(self, fell_back: bool) -> None:
         self.stats["decisions"] += 1

@@ -351,8 +351,10 @@ DECIDE_CARD, DECIDE_BID, DECIDE_LEARNED_BID = 0, 1, 2
 @kernel
 def mc_decide(pub, seat, hand, legal, rules, params, out, what):
     """The search's decision ``what`` (``DECIDE_*``; ``legal``: the legal bids, or the legal
-    cards' bits as an int64), each candidate's value written into a non-empty ``out`` (56 by
-    card id, 18 by bid)."""
+    cards' bits as an int64) and whether the bid-aware weights fell back: ``(bid or card id,
+    fell_back)``, each candidate's value written into a non-empty ``out`` (56 by card id, 18
+    by bid). The agent's Python face calls it too (``agents.hard``), so that a search compiles
+    one entry, however it is asked."""
     if what == DECIDE_CARD:
         return card_decision(pub, seat, hand, U64(legal), rules, params, out)
     if what == DECIDE_LEARNED_BID and learned_bids_here(hand, rules):
@@ -362,27 +364,27 @@ def mc_decide(pub, seat, hand, legal, rules, params, out, what):
 
 @inline_kernel
 def mc_agent_bid(pub, seat, hand, legal, rules, params):
-    return mc_decide(pub, seat, hand, legal, rules, params, np.empty(0), DECIDE_BID)
+    return mc_decide(pub, seat, hand, legal, rules, params, np.empty(0), DECIDE_BID)[0]
 
 
 @inline_kernel
 def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_bid``, also writing each candidate bid's value into ``out`` (see ``mc_bid``;
     NaN where no bid was weighed, everywhere for a blind-nil question)."""
-    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_BID)
+    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_BID)[0]
 
 
 @inline_kernel
 def bid_decision(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_bid_values``, in ``mc_decide``."""
+    """``mc_agent_bid_values``, in ``mc_decide``: the bid and the fallback flag."""
     out[:] = np.nan
     state = decision_stream(params[MC_SEED], pub, seat, hand)
     if hand == ZERO:  # asked about a blind nil, before looking
         if params[MC_BLIND_NIL] == 0:
-            return 0
-        b, _ = mc_blind_nil(pub, seat, rules, settings_of(params), state)
-        return BLIND_NIL if b else 0
-    return mc_bid(pub, seat, hand, rules, legal, settings_of(params), state, out)[0]
+            return 0, False
+        b, fell_back = mc_blind_nil(pub, seat, rules, settings_of(params), state)
+        return (BLIND_NIL if b else 0), fell_back
+    return mc_bid(pub, seat, hand, rules, legal, settings_of(params), state, out)
 
 
 @inline_kernel
@@ -398,19 +400,20 @@ def mc_agent_learned_bid(pub, seat, hand, legal, rules, params):
     """The bid of a search that bids like the learned agent (``bidder="learned"``): the learned
     bidder of the model packed from ``params[MC_BID_MODEL]`` where ``learned_bids_here``, else
     the search's own (``mc_agent_bid``)."""
-    return mc_decide(pub, seat, hand, legal, rules, params, np.empty(0), DECIDE_LEARNED_BID)
+    return mc_decide(pub, seat, hand, legal, rules, params, np.empty(0), DECIDE_LEARNED_BID)[0]
 
 
 @inline_kernel
 def mc_agent_learned_bid_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_learned_bid``, also writing each bid's value into ``out`` (18 values by bid):
     the learned bidder's expected points (NaN for a bid it does not weigh), or the search's."""
-    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_LEARNED_BID)
+    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_LEARNED_BID)[0]
 
 
 @inline_kernel
 def learned_bid_decision(pub, seat, hand, legal, rules, params, out):
-    """The learned bidder's bid, its values into a non-empty ``out`` (in ``mc_decide``)."""
+    """The learned bidder's bid (it never falls back), its values into a non-empty ``out`` (in
+    ``mc_decide``)."""
     out[:] = np.nan
     values = np.empty(14)
     values[:] = -np.inf  # (``bid_values`` writes all 14)
@@ -419,28 +422,28 @@ def learned_bid_decision(pub, seat, hand, legal, rules, params, out):
         for k in range(14):
             if np.isfinite(values[k]):
                 out[k] = values[k]
-    return b
+    return b, False
 
 
 @inline_kernel
 def mc_agent_play(pub, seat, hand, legal, rules, params):
-    return mc_decide(pub, seat, hand, np.int64(legal), rules, params, np.empty(0), DECIDE_CARD)
+    return mc_decide(pub, seat, hand, np.int64(legal), rules, params, np.empty(0), DECIDE_CARD)[0]
 
 
 @inline_kernel
 def mc_agent_play_values(pub, seat, hand, legal, rules, params, out):
     """``mc_agent_play``, also writing each legal card's value into ``out`` (see ``mc_play``;
     NaN for the cards not legal, and for all when there was nothing to weigh)."""
-    return mc_decide(pub, seat, hand, np.int64(legal), rules, params, out, DECIDE_CARD)
+    return mc_decide(pub, seat, hand, np.int64(legal), rules, params, out, DECIDE_CARD)[0]
 
 
 @inline_kernel
 def card_decision(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_play_values``, in ``mc_decide``."""
+    """``mc_agent_play_values``, in ``mc_decide``: the card's id and the fallback flag."""
     out[:] = np.nan
     state = decision_stream(params[MC_SEED], pub, seat, hand)
-    c, _ = mc_play(pub, seat, hand, rules, legal, settings_of(params), state, out)
-    return lowest_index(c)
+    c, fell_back = mc_play(pub, seat, hand, rules, legal, settings_of(params), state, out)
+    return lowest_index(c), fell_back
 
 
 @kernel

@@ -241,22 +241,19 @@ def decision_values(agent, obs: Observation) -> tuple[Card | int, dict]:
     """
     if not isinstance(obs, Observation):
         raise TypeError(f"expected an Observation (Hand.observation()), not {type(obs).__name__}")
-    kernels = (getattr(agent, "play_values_kernel", None), getattr(agent, "bid_values_kernel", None))
-    if None in kernels:
+    if not callable(getattr(agent, "decide", None)) or not hasattr(agent, "bid_what"):
         raise TypeError(f"{agent!r} is not a Monte Carlo agent (make_agent('hard' or 'crazy', ...))")
-    if hasattr(agent, "check_table"):
-        agent.check_table(obs.rules)  # as when it plays: a table its options or its rollout refuse
     if obs.blind_decision or obs.phase not in ("bidding", "playing"):
         raise ValueError(f"decision_values takes a bid or a card to choose, not the {obs.phase} phase"
                          + (" (blind nil question)" if obs.blind_decision else ""))
-    hand, args = obs.engine_cards, (obs.public, obs.seat)
+    hand = obs.engine_cards
     if obs.phase == "bidding":
         legal = int(legal_bids(obs.seat, hand, obs.public, obs.rules_array)) & BID_BITS
         out = np.full(BLIND_NIL_BIT, np.nan)
-        b = int(kernels[1](*args, hand, np.int64(legal), obs.rules_array, agent.params, out))
+        b = agent.decide(obs, out)  # refuses a table its options or its rollout refuse, as when it plays
         return b, {k: float(out[k]) for k in range(BLIND_NIL_BIT) if legal >> k & 1}
-    legal = np.uint64(legal_now(obs.public, hand, obs.rules_array))
+    legal = int(legal_now(obs.public, hand, obs.rules_array))
     out = np.full(56, np.nan)
-    c = int(kernels[0](*args, hand, legal, obs.rules_array, agent.params, out))
+    c = agent.decide(obs, out)
     deck = obs.rules.engine_deck
-    return deck[c], {deck[k]: float(out[k]) for k in range(56) if int(legal) >> k & 1}
+    return deck[c], {deck[k]: float(out[k]) for k in range(56) if legal >> k & 1}
