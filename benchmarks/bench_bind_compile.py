@@ -59,13 +59,13 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
-    if args.smoke:  # this checkout against itself, once, Hard's kernels from the warm cache
-        args.baseline, args.repeats = args.baseline or HERE, 1
+    if args.smoke:  # this checkout alone, once, Hard's kernels from the warm cache
+        args.repeats = 1
     elif args.baseline is None:
         ap.error("--baseline is required")
-    rows = {"this": [], "baseline": []}
+    rows = {"this": []} if args.baseline is None else {"this": [], "baseline": []}
     for r in range(args.repeats):
-        order = [("this", HERE), ("baseline", args.baseline)]
+        order = [("this", HERE)] + ([] if args.baseline is None else [("baseline", args.baseline)])
         for label, checkout in order if r % 2 == 0 else order[::-1]:
             with cold_cache(args.smoke) as cache:
                 default, bound = run(checkout, Path(cache), True)
