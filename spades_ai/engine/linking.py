@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from llvmlite import binding as ll
 from numba.core import codegen
-from numba.core.compiler_lock import require_global_compiler_lock
 from numba.core.registry import cpu_target
 
 #: How ``jit._twin`` names a kernel's callee twin, and how its library is told apart (numba names
@@ -38,7 +37,7 @@ _ENV_PREFIX = "_ZN08NumbaEnv"
 
 #: numba's internals that ``Library`` relies on, checked by ``install``.
 _NEEDS = {
-    codegen.CPUCodeLibrary: ("finalize", "_raise_if_finalized", "_finalize_final_module", "_finalize_dynamic_globals",
+    codegen.CPUCodeLibrary: ("finalize", "_optimize_final_module", "_finalize_final_module", "_finalize_dynamic_globals",
                              "_get_module_for_linking", "serialize_using_object_code"),
     codegen.JITCPUCodegen: ("_create_empty_module", "_add_module", "_library_class"),
 }
@@ -51,19 +50,10 @@ class Library(codegen.JITCodeLibrary):
     def link_only(self) -> bool:
         return self.name.endswith(CALLEE_SUFFIX)
 
-    def finalize(self):
+    def _optimize_final_module(self):
+        # numba's ``finalize`` links the callees in, then optimises: a twin stops at the link
         if not self.link_only:
-            return super().finalize()
-        require_global_compiler_lock()
-        self._raise_if_finalized()
-        seen = set()
-        for library in self._linking_libraries:
-            if library not in seen:
-                self._reload_init.update(library._reload_init)
-                seen.add(library)
-                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
-        self._final_module.verify()
-        self._finalize_final_module()
+            super()._optimize_final_module()
 
     def _finalize_final_module(self):
         if not self.link_only:
