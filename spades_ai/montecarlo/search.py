@@ -23,7 +23,7 @@ after the bid the rollout policy would make with the cards it would then see, on
 Every setting of a search travels as one ``SearchSettings``; ``settings_of(params)`` reads it
 from a kernel agent's ``params`` (layout ``MC_PARAMS``). A decision can also write the value of
 every candidate (``out``: indexed by card id or bid, NaN where nothing was evaluated), the very
-means the choice is made from, for labels and reviews (``mc_agent_play_values``).
+means the choice is made from, for labels and reviews (``mc_decide``'s ``out``).
 """
 
 from typing import NamedTuple
@@ -111,9 +111,9 @@ class SearchSettings(NamedTuple):
 
 
 # -- one decision: the values of its candidates ------------------------------------------------
-# The layers of a decision above ``rollout_values`` (``mc_agent_play`` -> ``mc_agent_play_values``
-# -> ``mc_play`` -> ``evaluate``, and the same for bids) are inlined at numba's IR level: each runs
-# once per decision, and each compiled on its own re-optimised and emitted the whole search below
+# The layers of a decision above ``rollout_values`` (``mc_agent_play`` into the one kernel
+# ``mc_decide``, and in it ``card_decision`` -> ``mc_play`` -> ``evaluate``; the same for bids)
+# are inlined at numba's IR level: each runs once per decision, and each compiled on its own re-optimised and emitted the whole search below
 # it (rollouts, sampling, the rollout policy), about 2 s apiece of a cold first Hard run.
 @inline_kernel
 def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state, anchor):
@@ -368,15 +368,10 @@ def mc_agent_bid(pub, seat, hand, legal, rules, params):
 
 
 @inline_kernel
-def mc_agent_bid_values(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_bid``, also writing each candidate bid's value into ``out`` (see ``mc_bid``;
-    NaN where no bid was weighed, everywhere for a blind-nil question)."""
-    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_BID)[0]
-
-
-@inline_kernel
 def bid_decision(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_bid_values``, in ``mc_decide``: the bid and the fallback flag."""
+    """The search's bid in ``mc_decide`` and the fallback flag; each candidate bid's value into a
+    non-empty ``out`` (see ``mc_bid``; NaN where no bid was weighed, everywhere for a blind-nil
+    question)."""
     out[:] = np.nan
     state = decision_stream(params[MC_SEED], pub, seat, hand)
     if hand == ZERO:  # asked about a blind nil, before looking
@@ -404,16 +399,9 @@ def mc_agent_learned_bid(pub, seat, hand, legal, rules, params):
 
 
 @inline_kernel
-def mc_agent_learned_bid_values(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_learned_bid``, also writing each bid's value into ``out`` (18 values by bid):
-    the learned bidder's expected points (NaN for a bid it does not weigh), or the search's."""
-    return mc_decide(pub, seat, hand, legal, rules, params, out, DECIDE_LEARNED_BID)[0]
-
-
-@inline_kernel
 def learned_bid_decision(pub, seat, hand, legal, rules, params, out):
-    """The learned bidder's bid (it never falls back), its values into a non-empty ``out`` (in
-    ``mc_decide``)."""
+    """The learned bidder's bid (it never falls back), its expected points into a non-empty
+    ``out`` (18 by bid; NaN for a bid it does not weigh), in ``mc_decide``."""
     out[:] = np.nan
     values = np.empty(14)
     values[:] = -np.inf  # (``bid_values`` writes all 14)
@@ -431,15 +419,10 @@ def mc_agent_play(pub, seat, hand, legal, rules, params):
 
 
 @inline_kernel
-def mc_agent_play_values(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_play``, also writing each legal card's value into ``out`` (see ``mc_play``;
-    NaN for the cards not legal, and for all when there was nothing to weigh)."""
-    return mc_decide(pub, seat, hand, np.int64(legal), rules, params, out, DECIDE_CARD)[0]
-
-
-@inline_kernel
 def card_decision(pub, seat, hand, legal, rules, params, out):
-    """``mc_agent_play_values``, in ``mc_decide``: the card's id and the fallback flag."""
+    """The search's card in ``mc_decide``: its id and the fallback flag; each legal card's value
+    into a non-empty ``out`` (see ``mc_play``; NaN for the cards not legal, and for all when
+    there was nothing to weigh)."""
     out[:] = np.nan
     state = decision_stream(params[MC_SEED], pub, seat, hand)
     c, fell_back = mc_play(pub, seat, hand, rules, legal, settings_of(params), state, out)

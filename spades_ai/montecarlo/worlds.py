@@ -241,7 +241,7 @@ def decision_values(agent, obs: Observation) -> tuple[Card | int, dict]:
     """
     if not isinstance(obs, Observation):
         raise TypeError(f"expected an Observation (Hand.observation()), not {type(obs).__name__}")
-    if not callable(getattr(agent, "decide", None)) or not hasattr(agent, "bid_what"):
+    if not callable(getattr(agent, "decide", None)):  # ``agents.hard.MonteCarloAgent.decide``
         raise TypeError(f"{agent!r} is not a Monte Carlo agent (make_agent('hard' or 'crazy', ...))")
     if obs.blind_decision or obs.phase not in ("bidding", "playing"):
         raise ValueError(f"decision_values takes a bid or a card to choose, not the {obs.phase} phase"
