@@ -40,13 +40,16 @@ def _kernel_slots(lineup):
 
 
 def test_the_child_takes_the_kernels_the_loop_reaches_last_first():
+    # a lineup of rule-based built-ins is bound to all three (``play._shared``): Random, Easy, Normal
     jobs = ca.plan(_kernel_slots(["normal", "easy"]), Rules())
     assert jobs == [
         ("spades_ai.policies.normal", "normal_agent_play", "play", False),
         ("spades_ai.policies.easy", "easy_agent_play", "play", True),
+        ("spades_ai.policies.easy", "random_agent_play", "play", True),
         ("spades_ai.selfplay.loop_kernels", "record_hand", "record", False),
         ("spades_ai.policies.normal", "normal_agent_bid", "bid", False),
         ("spades_ai.policies.easy", "easy_agent_bid", "bid", True),
+        ("spades_ai.policies.easy", "random_agent_bid", "bid", True),
     ]
     passing = ca.plan(_kernel_slots(["normal", "normal"]), Rules(pass_cards=2))
     assert [j[2] for j in passing] == ["play", "record", "bid", "pass"]

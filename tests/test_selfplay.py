@@ -369,3 +369,29 @@ def test_the_loop_compiles_without_the_code_the_run_cannot_reach():
 
     sigs = signatures(["easy", Low()], Rules(pass_cards=1))
     assert any(sig[-3] != types.none and sig[-1] != types.none for sig in sigs)
+
+
+def test_lineups_of_random_easy_and_normal_share_one_loop():
+    """Every lineup of two or three of the rule-based built-ins (with any params) is bound to
+    all three, so it compiles one loop; each seat keeps its own kernels and params. One agent
+    alone, two seats with the same kernels and other params, or any other agent, keep a loop
+    of their own."""
+    from spades_ai.selfplay.play import Seating
+
+    def seating(lineup):
+        return Seating(resolve_lineup(lineup))
+
+    shared = seating(["normal", "easy"])
+    assert [a.name for a in shared.by_slot] == ["random", "easy", "normal"]
+    careless = make_agent("easy", careless=0.5)
+    for lineup in (["random", "normal"], ["easy", "random"], [careless, "normal"], ["random", "easy", "normal", "easy"]):
+        assert seating(lineup).module is shared.module
+    mine = seating([careless, "normal"])
+    assert mine.params[1, : len(careless.params)].tolist() == careless.params.tolist()
+    assert mine.slots[0, 0] == mine.slots[0, 1] == 1 and mine.slots[1, 0] == 2
+    assert seating([careless, "easy"]).module is not shared.module
+    assert [a.name for a in seating(["easy"] * 4).by_slot] == ["easy"]
+    assert seating(["hard", "normal"]).module is not shared.module
+    # the records are those of the lineup, not of the slots no seat uses
+    assert play_hands([careless, "normal"], 20, seed=3) == play_hands([careless, "normal"], 20, seed=3)
+    assert play_hands([careless, "normal"], 20, seed=3) != play_hands(["easy", "normal"], 20, seed=3)

@@ -14,6 +14,7 @@ stream, so the same seed gives the same cards to whichever agents sit down.
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import numpy as np
@@ -29,7 +30,7 @@ from spades_ai.policies.agent import Agent, default_pass
 from spades_ai.policies.kernel_agent import KernelAgent, Mixed
 from spades_ai.rules import Rules
 from spades_ai.seats import cards_dealt
-from spades_ai.selfplay.codegen import bind
+from spades_ai.selfplay.codegen import NON_ALLOCATING, bind
 from spades_ai.selfplay.loop import (
     A_TABLE,
     ASKED_WIDTH,
@@ -122,6 +123,7 @@ class Seating:
             (a for a in first.values() if isinstance(a, KernelAgent)),
             key=lambda a: (_qualified(a.bid_kernel), _qualified(a.play_kernel), a.params.tobytes()),
         )
+        kernel = _shared(kernel)
         python = [a for a in first.values() if not isinstance(a, KernelAgent)]
         self.by_slot = kernel + python
         slot_of = {k: self.by_slot.index(a) for k, a in first.items()}
@@ -241,6 +243,32 @@ def _reason(err: np.ndarray, rules: Rules) -> str:
 
 
 _LOOPS: dict = {}
+
+
+@functools.lru_cache(maxsize=None)
+def _rule_based() -> tuple:
+    """The built-ins of ``codegen.NON_ALLOCATING`` (Random, Easy, Normal), as made by name."""
+    return tuple(make_agent(name) for name in NON_ALLOCATING)
+
+
+def _shared(kernel: list) -> list:
+    """The kernel agents a lineup's loop is bound to, in slot order, for its distinct kernel
+    agents ``kernel``: where there are two or more, each a rule-based built-in
+    (``_rule_based``, whatever its params) and no two with the same kernels, all three of them
+    (the lineup's own agent in its built-in's slot, the built-in itself in a slot no seat
+    uses). So every mixed lineup of Random, Easy and Normal shares one compiled loop, where
+    each pair of them compiled its own (about 4 s each from an empty cache); a seat calls its
+    kernels as before, with its own params. A lineup of one agent keeps a loop without the
+    slot test (bound to all three, Normal's self-play ran 3% slower: ``benchmarks/RESULTS.md``),
+    and any other lineup is bound to its own kernel agents."""
+    builtins = _rule_based()
+    keys = [a.kernels_key() for a in kernel]
+    if len(kernel) < 2 or len(set(keys)) < len(keys):
+        return kernel
+    by_key = dict(zip(keys, kernel))
+    if not set(by_key) <= {b.kernels_key() for b in builtins}:
+        return kernel
+    return [by_key.get(b.kernels_key(), b) for b in builtins]
 
 
 def _qualified(fn) -> str:
