@@ -84,6 +84,15 @@ from ._binding import EXACT_FINISHES, WEIGHTED_WORLDS, rollout_bid, rollout_pass
 from .rollouts import finish_value, imagine_hidden_bids, rollout
 
 
+def _no_model() -> np.ndarray:
+    """``SearchSettings.play_model`` where no model is given: read-only, as the params it is
+    read from elsewhere (``settings_of`` on an agent's params), so that settings made in Python
+    and an agent's settings are one type and a kernel taking them compiles once."""
+    empty = np.zeros(1, np.int64)
+    empty.flags.writeable = False
+    return empty
+
+
 class SearchSettings(NamedTuple):
     """Every setting of one Monte Carlo decision (``settings_of`` reads them from params)."""
 
@@ -104,7 +113,7 @@ class SearchSettings(NamedTuple):
     utility: int = UTILITIES.index(DEFAULT_UTILITY)
     """How a world's worth to the seat's side is read against the other sides (``utility``:
     ``UTILITY_OWN``, ``UTILITY_PARANOID`` or ``UTILITY_MEAN``)."""
-    play_model: np.ndarray = np.zeros(1, np.int64)
+    play_model: np.ndarray = _no_model()
     """The learned play model of the reading, packed (``Model.params``) from ``play_model_at``."""
     play_model_at: int = 0
     """Where ``play_model`` starts (0: no learned model, Normal's play with noise)."""
