@@ -28,9 +28,9 @@ def cpu():
     return time.process_time()
 t0 = cpu()
 if {first}:
-    sa.play_hands([sa.make_agent("hard", worlds=16), "normal"], 1, seed=1)
+    sa.play_hands([{default}, "normal"], 1, seed=1)
 t1 = cpu()
-sa.play_hands([sa.make_agent("hard", worlds=16{options}), "normal"], 1, seed=1)
+sa.play_hands([{bound}, "normal"], 1, seed=1)
 t2 = cpu()
 print("steps", t1 - t0, t2 - t1)
 """
@@ -45,11 +45,19 @@ def cold_cache(smoke: bool):
     return tempfile.TemporaryDirectory()
 
 
-def run(checkout: Path, cache: Path, first: bool, options: str) -> tuple[float, float]:
-    """CPU seconds of the steps in a fresh process: the default Hard (if ``first``), then Hard
-    made with ``options`` (Easy's rollouts, which bind a copy of the search)."""
+#: The agents of the two steps: the default Hard, then Hard bound to Easy's rollouts.
+AGENTS = ('sa.make_agent("hard", worlds=16)', 'sa.make_agent("hard", worlds=16, rollout="easy")')
+#: ``--smoke``: Normal in both steps, so that the suite checks the script without compiling
+#: Hard's search twice more in a subprocess (20 to 30 s of a cold suite; Hard with Easy's
+#: rollouts plays in tests/test_kernel_agents.py).
+SMOKE_AGENTS = ('sa.make_agent("normal")', 'sa.make_agent("normal")')
+
+
+def run(checkout: Path, cache: Path, first: bool, agents: tuple[str, str]) -> tuple[float, float]:
+    """CPU seconds of the steps in a fresh process: ``agents[0]`` (if ``first``), then
+    ``agents[1]``, each against Normal."""
     env = {**os.environ, "PYTHONPATH": str(checkout), "SPADES_AI_CACHE_DIR": str(cache), "SPADES_AI_COMPILE_AHEAD": "0"}
-    out = subprocess.run([sys.executable, "-c", STEPS.format(first=first, options=options)], env=env, capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", STEPS.format(first=first, default=agents[0], bound=agents[1])], env=env, capture_output=True, text=True,
                          check=True, cwd=tempfile.gettempdir()).stdout
     _, a, b = out.split()[-3:]
     return float(a), float(b)
@@ -61,10 +69,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--smoke", action="store_true", help="seconds of work, to check that the script runs (tests/test_benchmarks.py)")
     args = ap.parse_args()
-    # --smoke: this checkout alone, once, with the default Hard in both steps, so that the suite
-    # checks the script without compiling a copy of the search bound to Easy (25 s from an
-    # empty cache; Hard with Easy's rollouts plays in tests/test_kernel_agents.py)
-    options = "" if args.smoke else ', rollout="easy"'
+    agents = SMOKE_AGENTS if args.smoke else AGENTS
     if args.smoke:
         args.repeats = 1
     elif args.baseline is None:
@@ -74,8 +79,8 @@ def main() -> None:
         order = [("this", HERE)] + ([] if args.baseline is None else [("baseline", args.baseline)])
         for label, checkout in order if r % 2 == 0 else order[::-1]:
             with cold_cache(args.smoke) as cache:
-                default, bound = run(checkout, Path(cache), True, options)
-                _, cached = run(checkout, Path(cache), False, options)
+                default, bound = run(checkout, Path(cache), True, agents)
+                _, cached = run(checkout, Path(cache), False, agents)
             rows[label].append((default, bound, cached))
             print(f"{label:8s} run {r + 1}: default Hard {default:6.1f} s, bound to Easy {bound:6.1f} s, "
                   f"bound from the cache {cached:5.1f} s", flush=True)
