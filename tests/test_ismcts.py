@@ -122,6 +122,9 @@ def test_numba_loop_and_python_face_agree_in_hands_and_matches():
     rules = Rules(target_score=150)
     m = play_matches([agent, "easy"], 2, seed=1, rules=rules)
     assert m == play_matches([Wrapped(agent), "easy"], 2, seed=1, rules=rules)
+    # from Python, bids and cards alike go through one compiled entry (its closure emitted once)
+    assert len(agent.module.ismcts_decide.signatures) == 1
+    assert not agent.module.ismcts_agent_bid.signatures and not agent.module.ismcts_agent_play.signatures
 
 
 def test_ismcts_in_a_tournament_by_name_with_options(tmp_path):

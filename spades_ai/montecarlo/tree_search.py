@@ -248,3 +248,18 @@ def ismcts_agent_play(pub, seat, hand, legal, rules, params):
     state = decision_stream(params[IS_SEED], pub, seat, hand)
     return ismcts_play(pub, seat, hand, rules, legal, params[IS_ITERATIONS], params[IS_EXPLORATION] / 1000.0,
                        params[IS_BID_AWARE] != 0, state, params[IS_UTILITY])
+
+
+#: What ``ismcts_decide`` decides: a card, or a bid (a blind nil when ``hand`` is empty).
+IS_DECIDE_CARD, IS_DECIDE_BID = 0, 1
+
+
+@kernel
+def ismcts_decide(pub, seat, hand, legal, rules, params, what):
+    """The agent's decision ``what`` (``IS_DECIDE_*``; ``legal``: the legal bids, or the legal
+    cards' bits as an int64), as ``ismcts_agent_bid`` / ``ismcts_agent_play`` decide it in the
+    self-play loop. The agent's Python face calls this one kernel, so that the sampler, the
+    rollouts and the rollout policy the two share are compiled and emitted once for Python."""
+    if what == IS_DECIDE_CARD:
+        return ismcts_agent_play(pub, seat, hand, U64(legal), rules, params)
+    return ismcts_agent_bid(pub, seat, hand, legal, rules, params)

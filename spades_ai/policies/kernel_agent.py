@@ -99,17 +99,25 @@ class KernelAgent:
         base = (obs.public, obs.seat, obs.engine_cards, legal, obs.rules_array)
         return (*base, self.params) if self.takes_params else base
 
+    def _bid_now(self, args: tuple) -> int:
+        """The bid kernel called from Python with ``args`` (``_args``); an agent with one
+        compiled entry for Python (``agents.ismcts``) calls that instead."""
+        return int(self.bid_kernel(*args))
+
+    def _play_now(self, args: tuple) -> int:
+        """The play kernel called from Python with ``args`` (``_args``), as ``_bid_now``."""
+        return int(self.play_kernel(*args))
+
     def blind_nil(self, obs: Observation) -> bool:
         """Asked before the seat sees its cards, when the rules allow it a blind nil."""
         self.check_table(obs.rules)
         legal = np.int64((1 << BLIND_NIL_BIT) | 1)
         args = (obs.public, obs.seat, U64(0), legal, obs.rules_array)
-        b = self.bid_kernel(*args, self.params) if self.takes_params else self.bid_kernel(*args)
-        return int(b) == BLIND_NIL_BIT
+        return self._bid_now((*args, self.params) if self.takes_params else args) == BLIND_NIL_BIT
 
     def bid(self, obs: Observation) -> int:
         legal = _legal_bid_mask(obs)
-        b = int(self.bid_kernel(*self._args(obs, np.int64(legal))))
+        b = self._bid_now(self._args(obs, np.int64(legal)))
         if not (0 <= b <= obs.rules.cards_each and legal >> b & 1):
             raise IllegalBidError(f"kernel agent {self.name!r} at seat {obs.seat} bid {b}, which is not legal here")
         return b
@@ -130,7 +138,7 @@ class KernelAgent:
 
     def play(self, obs: Observation) -> Card:
         legal = U64(legal_now(obs.public, obs.engine_cards, obs.rules_array))  # uint64, as in the loop
-        c = int(self.play_kernel(*self._args(obs, legal)))
+        c = self._play_now(self._args(obs, legal))
         deck = obs.rules.engine_deck  # an engine id (jokers and high deuces in the trump lane)
         if not (0 <= c < 56 and int(legal) >> c & 1):
             shown = str(deck[c] or c) if 0 <= c < 56 else str(c)
