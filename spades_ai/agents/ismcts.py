@@ -54,13 +54,15 @@ class IsmctsAgent(BuiltinAgent):
         super().__init__("ismcts", self.module.ismcts_agent_bid, self.module.ismcts_agent_play, params, options, defaults)
 
     # -- from Python: both questions through one compiled entry, ``ismcts_decide`` -----------
-    def _bid_now(self, args: tuple) -> int:
+    def _decide(self, args: tuple, what: int) -> int:
         pub, seat, hand, legal, rules, params = args
-        return int(self.module.ismcts_decide(pub, seat, hand, np.int64(legal), rules, params, _tree.IS_DECIDE_BID))
+        return int(self.module.ismcts_decide(pub, seat, hand, np.int64(legal), rules, params, what))
+
+    def _bid_now(self, args: tuple) -> int:
+        return self._decide(args, _tree.IS_DECIDE_BID)
 
     def _play_now(self, args: tuple) -> int:
-        pub, seat, hand, legal, rules, params = args
-        return int(self.module.ismcts_decide(pub, seat, hand, np.int64(legal), rules, params, _tree.IS_DECIDE_CARD))
+        return self._decide(args, _tree.IS_DECIDE_CARD)
 
     def check_table(self, rules) -> None:
         """Refuse (``TableError``) a table the rollout policy refuses, naming it."""
