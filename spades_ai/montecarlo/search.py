@@ -122,8 +122,9 @@ class SearchSettings(NamedTuple):
 # -- one decision: the values of its candidates ------------------------------------------------
 # The layers of a decision above ``rollout_values`` (``mc_agent_play`` into the one kernel
 # ``mc_decide``, and in it ``card_decision`` -> ``mc_play`` -> ``evaluate``; the same for bids)
-# are inlined at numba's IR level: each runs once per decision, and each compiled on its own re-optimised and emitted the whole search below
-# it (rollouts, sampling, the rollout policy), about 2 s apiece of a cold first Hard run.
+# are inlined at numba's IR level: each runs once per decision, and each compiled on its own
+# re-optimised and emitted the whole search below it (rollouts, sampling, the rollout policy),
+# about 2 s apiece of a cold first Hard run.
 @inline_kernel
 def evaluate(pub, seat, hand, rules, choices, is_bid, n_worlds, settings, state, anchor):
     """Play each choice (card ids, or bids when ``is_bid``) in ``n_worlds`` sampled worlds:
