@@ -10,6 +10,7 @@ import pytest
 
 from spades_ai import load_results, run_tournament, summarize
 from spades_ai.analysis import (
+    bags_at_cost,
     bootstrap_ratio_interval,
     format_summary,
     mean_interval,
@@ -142,6 +143,22 @@ def test_matches_mode_ratio_bootstrap_and_wilson_by_hand():
     lows = per_match[1][0] / 5
     highs = per_match[0][0] / 5
     assert lows - 1e-9 <= t.loc["A", "diff_lo"] and t.loc["A", "diff_hi"] <= highs + 1e-9
+
+
+def test_bags_at_cost_values_each_bag_at_its_share_of_the_run_rules_penalty():
+    """A bag is worth its point less ``bag_penalty / bag_limit`` of the run's rules (the
+    defaults where the config names none), and a penalty paid is given back: the margin moves
+    by the bags each side took. The frame given is left as it was."""
+    df = frame(duplicate_deal(0, 62, 60, 60, 61, a0={"new_bags": 2}, b1={"new_bags": 1}) + duplicate_deal(1, 60, 60, 60, 60))
+    df.loc[2, ["new_bags", "bag_penalties", "points"]] = (4, 1, -36)  # B at table 1 crossed the limit: 100 paid
+    df.attrs["config"] = {"rules": {"bag_limit": 5, "bag_penalty": 50}}
+    valued = bags_at_cost(df)
+    assert valued["points"].tolist()[:4] == [62 - 20, 60, -36 + 50 - 40, 61]
+    assert df["points"].tolist()[:4] == [62, 60, -36, 61]
+    before, after = summarize(df).set_index("agent"), summarize(valued).set_index("agent")
+    assert after.loc["A", "diff"] - before.loc["A", "diff"] == pytest.approx((-20 - (50 - 40)) / 2 / 2)
+    df.attrs = {}
+    assert bags_at_cost(df)["points"].iloc[0] == 62 - 10 * 2
 
 
 def test_wilson_interval_against_the_formula_and_scipy():

@@ -1,6 +1,7 @@
 """Analysis of tournament results: the summary table, intervals and ratings."""
 
 from spades_ai.analysis.summary import (
+    bags_at_cost,
     bootstrap_ratio_interval,
     format_summary,
     mean_interval,
@@ -12,6 +13,7 @@ from spades_ai.analysis.summary import (
 )
 
 __all__ = [
+    "bags_at_cost",
     "bootstrap_ratio_interval",
     "format_summary",
     "mean_interval",

@@ -40,6 +40,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from spades_ai.rules import Rules
+
 Z95 = 1.959963984540054
 
 
@@ -198,6 +200,31 @@ def unit_differences(df: pd.DataFrame, agent: str, opponent: str) -> pd.Series:
             unit = g["match_no"] if mode == "matches" else g["deal_no"]
             return pd.Series(sign * s / hands, index=np.sort(unit.unique()), name=agent)
     raise ValueError(f"no pairing of {agent!r} and {opponent!r} in these results")
+
+
+def bags_at_cost(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with each side's ``points`` valued as a match values them: every bag at its share
+    of the penalty it leads to (``bag_penalty / bag_limit`` of the run's rules, 10 points by
+    default) in place of the penalties paid. ``summarize`` and ``unit_differences`` of the result
+    give the margins with bags at their cost.
+
+    In hands mode every hand starts with no bags, so a bag scores its point and its penalty
+    never comes: a side that takes many bags (an underbidder) looks better there than it is in
+    a match, and a side that avoids them (Hard and Crazy value bags at this cost) worse. This is
+    the reading to set beside a hands-mode margin; a matches-mode run measures the same thing
+    with the penalties themselves.
+
+    >>> from spades_ai import run_tournament, load_results
+    >>> df = load_results(run_tournament("normal,easy", deals=20, n_jobs=1, progress=False))
+    >>> valued = bags_at_cost(df)
+    >>> bool((df["points"] - valued["points"] == 10 * df["new_bags"] - 100 * df["bag_penalties"]).all())
+    True
+    """
+    rules, default = df.attrs.get("config", {}).get("rules", {}), Rules()
+    limit, penalty = rules.get("bag_limit", default.bag_limit), rules.get("bag_penalty", default.bag_penalty)
+    out = df.copy()
+    out["points"] = df["points"] + penalty * df["bag_penalties"] - (penalty / limit) * df["new_bags"]
+    return out
 
 
 def _match_results(g: pd.DataFrame, agent: str) -> tuple[int, int]:
