@@ -315,6 +315,26 @@ def test_crazy_plays_whole_hands_at_every_table(name):
     assert report.startswith("crazy: 1 hands") and "all legal" in report
 
 
+def test_crazy_weighs_the_bids_where_one_deck_is_dealt_only():
+    """Crazy's default ``bid_aware="one_deck"`` decides as ``bid_aware=True`` at a table of one
+    deck and as ``bid_aware=False`` with several decks (issue 45: there Normal's bidding model,
+    which the weights read the bids by, misled it), in the numba loop, bid for bid and card for
+    card; and at each table the other setting decides otherwise on some deal."""
+    small = {"worlds": 24, "rollouts": 0, "seed": 5}  # the budget of the test above: one compile
+    for rules, same in ((sa.Rules(players=3), True), (sa.Rules(players=6, teams="pairs"), False)):
+        default, weighed, unweighed = (
+            sa.play_hands([sa.make_agent("crazy", **small, **extra), "normal", "normal"], 8, rules=rules, seed=8, keep_plays=True)
+            for extra in ({}, {"bid_aware": True}, {"bid_aware": False})
+        )
+        twin, other = (weighed, unweighed) if same else (unweighed, weighed)
+        np.testing.assert_array_equal(default.bids, twin.bids)
+        np.testing.assert_array_equal(default.plays, twin.plays)
+        assert not np.array_equal(default.plays, other.plays), rules
+    assert sa.make_agent("crazy").params[search.MC_BID_AWARE] == search.BIDS_ONE_DECK
+    with pytest.raises(ValueError, match=r"option 'bid_aware'.*\"one_deck\""):
+        sa.make_agent("crazy", bid_aware="one deck")
+
+
 def test_a_learned_play_model_is_refused_off_four_in_pairs():
     agent = sa.make_agent("crazy", read_play=True, play_model="reading")
     with pytest.raises(sa.TableError, match=r"agent 'crazy\(.*\)' with play_model='reading' plays 4 players in pairs, not 3 players solo"):

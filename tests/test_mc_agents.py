@@ -223,7 +223,7 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
         "blind_nil": True, "racing": True, "thrift": True, "read_play": False, "play_noise": hard.options["play_noise"],
         "play_model": None, "utility": hard.options["utility"], "bidder": hard.options["bidder"],
     }
-    assert crazy.options["bid_aware"] is True
+    assert crazy.options["bid_aware"] == "one_deck"  # weighed by the bids with one deck only (measured)
     # Crazy solves the last 3 tricks of every world exactly (registry.CRAZY_SOLVER_TRICKS, measured)
     assert crazy.options["solver_tricks"] == 3 == crazy.params[search.MC_SOLVER_TRICKS] and hard.options["solver_tricks"] == 0
     assert crazy.options["worlds"] > hard.options["worlds"] >= 16  # Crazy imagines far more
@@ -236,7 +236,8 @@ def test_make_agent_worlds_rollouts_and_bid_aware_options():
     for bad in (0, -1, 100_001, 1.5, "8", True, None):
         with pytest.raises(ValueError, match="option 'worlds'"):
             make_agent("hard", worlds=bad)
-    for bad in (1, 0, "yes", None):
+    assert make_agent("hard", bid_aware="one_deck").params[search.MC_BID_AWARE] == search.BIDS_ONE_DECK
+    for bad in (1, 0, "yes", None, np.True_):
         with pytest.raises(ValueError, match="option 'bid_aware'"):
             make_agent("crazy", bid_aware=bad)
     r = make_agent("hard", rollouts=64)

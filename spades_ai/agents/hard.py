@@ -7,7 +7,8 @@ rollout policy (Normal, or ``rollout=`` any fast kernel agent) and keeps that po
 unless another is clearly better; candidates clearly worse stop playing worlds (``racing``) and
 of the cards of the same effect on the trick the cheapest is played unless a dearer one gains
 (``thrift``). Crazy is Hard with 8x the worlds, weighted by how well they explain the bids
-(``bid_aware``; with ``read_play=True`` also the cards played), and the last 3 tricks of every
+where one deck is dealt (``bid_aware="one_deck"``; with ``read_play=True`` also by the cards
+played), and the last 3 tricks of every
 world solved exactly (``solver_tricks=3``). With ``bidder="learned"`` either makes its sighted
 bids at the table of four in pairs like the learned agent (``models.bidder``). ``spades_ai.montecarlo.decision_values(agent, obs)``
 gives the value of every legal card or bid, the very numbers a decision is made from.
@@ -68,6 +69,13 @@ CRAZY_THRIFT = True
 #: model whose card network is the play model instead of Normal (``models.player``; issue 21).
 CRAZY_READ_PLAY = False
 CRAZY_PLAY_NOISE = 0.3
+#: ``bid_aware``: weigh the worlds by the other seats' bids (``montecarlo.weights``: Normal's
+#: bidding model) at every table (True), none (False), or one deck only (``"one_deck"``). Crazy's:
+#: one deck only. With two decks the model misleads it in pairs: without the bids Crazy scored
+#: +13.5 [+3.1, +24.0] a deal more against Hard at 6 in pairs on the 100 deals of
+#: ``ladder_6pairs_crazy``, paired, and level at 6 solo (-0.2 [-3.0, +2.6]) (experiments/RESULTS.md,
+#: "Crazy above Hard at the other tables", issue 45).
+CRAZY_BID_AWARE = "one_deck"
 #: ``bidder``: how Hard and Crazy bid. ``"search"``: their Monte Carlo over the candidate bids
 #: (``montecarlo.search.mc_bid``); ``"learned"``: a sighted bid at the table of four in pairs by
 #: the learned agent's bidder (the shipped model, ``models.bidder``), a network's cost a bid; a
@@ -97,13 +105,13 @@ class MonteCarloAgent(BuiltinAgent):
         # the search without the parts these options never use (exact finishes, weighted
         # worlds), which would be most of what it compiles
         self.module = binding.bound(options["rollout"], exact=options["solver_tricks"] > 0,
-                                    weighted=options["bid_aware"] or options["read_play"]).search
+                                    weighted=options["bid_aware"] is not False or options["read_play"]).search
         m = _search
         params = np.zeros(len(m.MC_PARAMS), dtype=np.int64)
         params[m.MC_SEED] = seed_param(options["seed"])
         params[m.MC_WORLDS] = options["worlds"]
         params[m.MC_ROLLOUTS] = options["rollouts"]
-        params[m.MC_BID_AWARE] = options["bid_aware"]
+        params[m.MC_BID_AWARE] = m.BID_AWARE_CODES[options["bid_aware"]]
         params[m.MC_SOLVER_TRICKS] = options["solver_tricks"]
         params[m.MC_BLIND_NIL] = options["blind_nil"]
         params[m.MC_RACING] = options["racing"]
@@ -145,7 +153,7 @@ class MonteCarloAgent(BuiltinAgent):
         self.check_table(obs.rules)
         hand = obs.engine_cards
         state = np.uint64(decision_stream(self.params[_search.MC_SEED], obs.public, obs.seat, hand))  # numba gives an int
-        return obs.public, obs.seat, hand, obs.rules_array, self.module.settings_of(self.params), state
+        return obs.public, obs.seat, hand, obs.rules_array, self.module.settings_of(self.params, obs.rules_array), state
 
     # -- from Python: every question through the search's one entry, ``mc_decide`` ------------
     def _decide(self, obs: Observation, hand, legal: int, what: int, out: np.ndarray) -> tuple[int, bool]:

@@ -84,6 +84,14 @@ def check_flag(v) -> bool:
     return v
 
 
+def check_bid_aware(v) -> bool | str:
+    """``bid_aware``: weigh the worlds by the bids at every table (True), at none (False), or at
+    a table of one deck only (``"one_deck"``, Crazy's default)."""
+    if v not in (True, False, "one_deck") or not isinstance(v, (bool, str)):
+        raise ValueError(f'must be True, False or "one_deck" (the bids weighed with one deck only), not {v!r}')
+    return v
+
+
 def check_model(v) -> str:
     """A learned model: a shipped name (``"default"``) or the path of an ``.npz`` file
     (``spades_ai.models.load_model`` reads it here, so a bad one fails when the agent is made)."""

@@ -22,6 +22,7 @@ from spades_ai.agents import options as opt
 from spades_ai.agents.builtin import BuiltinAgent, seed_param
 from spades_ai.agents.grammar import check_target, load_target, parse_options, split_spec
 from spades_ai.agents.hard import (
+    CRAZY_BID_AWARE,
     CRAZY_BIDDER,
     CRAZY_PLAY_NOISE,
     CRAZY_READ_PLAY,
@@ -84,7 +85,7 @@ BUILTINS: dict[str, _Spec] = {
     ),
     "hard": _Spec(
         "Monte Carlo over sampled worlds that fit the play, rollouts by a fast policy (Normal)",
-        {**_COMMON, "worlds": (HARD_WORLDS, opt.check_worlds), "rollouts": (HARD_ROLLOUTS, opt.check_rollouts), "bid_aware": (False, opt.check_flag),
+        {**_COMMON, "worlds": (HARD_WORLDS, opt.check_worlds), "rollouts": (HARD_ROLLOUTS, opt.check_rollouts), "bid_aware": (False, opt.check_bid_aware),
          "rollout": (None, check_rollout), "solver_tricks": (HARD_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (HARD_RACING, opt.check_flag),
          "thrift": (HARD_THRIFT, opt.check_flag), "read_play": (False, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),
@@ -93,7 +94,7 @@ BUILTINS: dict[str, _Spec] = {
     ),  # fmt: skip
     "crazy": _Spec(
         "Hard with far more worlds, weighted by how well they explain the bids (and, read_play=True, the cards played)",
-        {**_COMMON, "worlds": (CRAZY_WORLDS, opt.check_worlds), "rollouts": (CRAZY_ROLLOUTS, opt.check_rollouts), "bid_aware": (True, opt.check_flag),
+        {**_COMMON, "worlds": (CRAZY_WORLDS, opt.check_worlds), "rollouts": (CRAZY_ROLLOUTS, opt.check_rollouts), "bid_aware": (CRAZY_BID_AWARE, opt.check_bid_aware),
          "rollout": (None, check_rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (CRAZY_RACING, opt.check_flag),
          "thrift": (CRAZY_THRIFT, opt.check_flag), "read_play": (CRAZY_READ_PLAY, opt.check_flag), "play_noise": (CRAZY_PLAY_NOISE, opt.check_noise),

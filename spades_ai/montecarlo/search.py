@@ -20,8 +20,8 @@ imagined (the seat's own cards unknown too), each played out once after a blind 
 after the bid the rollout policy would make with the cards it would then see, on
 ``win_chance`` (the chance of winning the match), since a blind nil's worth depends on the score.
 
-Every setting of a search travels as one ``SearchSettings``; ``settings_of(params)`` reads it
-from a kernel agent's ``params`` (layout ``MC_PARAMS``). A decision can also write the value of
+Every setting of a search travels as one ``SearchSettings``; ``settings_of(params, rules)``
+reads it from a kernel agent's ``params`` (layout ``MC_PARAMS``) at the table of ``rules``. A decision can also write the value of
 every candidate (``out``: indexed by card id or bid, NaN where nothing was evaluated), the very
 means the choice is made from, for labels and reviews (``mc_decide``'s ``out``).
 """
@@ -36,7 +36,7 @@ from spades_ai.engine.deal import deal_for
 from spades_ai.engine.exact_table import memo_of
 from spades_ai.engine.jit import inline_kernel, kernel
 from spades_ai.engine.score import N_FIELDS
-from spades_ai.engine.seats import cards_each, hand_slots, n_seats, n_sides, side_of
+from spades_ai.engine.seats import cards_each, hand_slots, n_decks, n_seats, n_sides, side_of
 from spades_ai.engine.solver import objective_values
 from spades_ai.engine.state import (
     N_PUBLIC,
@@ -340,12 +340,26 @@ MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_
 (MC_SEED, MC_WORLDS, MC_ROLLOUTS, MC_BID_AWARE, MC_SOLVER_TRICKS, MC_BLIND_NIL, MC_RACING, MC_THRIFT, MC_PLAY_EPS, MC_PLAY_MODEL,
  MC_UTILITY, MC_BID_MODEL) = range(12)
 PLAY_EPS_SCALE = 1_000_000
+#: ``params[MC_BID_AWARE]``: the bids left out of the world weights, weighed at every table, or
+#: at a table of one deck only (``bid_aware="one_deck"``, Crazy's default: with several decks
+#: Normal's bidding model, which the weights read the bids by, misleads Crazy in pairs).
+BIDS_NEVER, BIDS_ALWAYS, BIDS_ONE_DECK = range(3)
+#: ``bid_aware`` as the agents' option names it, to its code in ``params``.
+BID_AWARE_CODES = {False: BIDS_NEVER, True: BIDS_ALWAYS, "one_deck": BIDS_ONE_DECK}
 
 
 @kernel
-def settings_of(params):
-    """The ``SearchSettings`` a kernel agent's ``params`` (``MC_PARAMS``) ask for."""
-    return SearchSettings(params[MC_WORLDS], params[MC_ROLLOUTS], params[MC_BID_AWARE] != 0, params[MC_SOLVER_TRICKS],
+def bids_weighed(code, rules):
+    """Whether a search with ``bid_aware`` code ``code`` (``BIDS_*``) weighs the worlds by the
+    bids at the table of ``rules``."""
+    return code == BIDS_ALWAYS or (code == BIDS_ONE_DECK and n_decks(rules) == 1)
+
+
+@kernel
+def settings_of(params, rules):
+    """The ``SearchSettings`` a kernel agent's ``params`` (``MC_PARAMS``) ask for at the table
+    of ``rules``."""
+    return SearchSettings(params[MC_WORLDS], params[MC_ROLLOUTS], bids_weighed(params[MC_BID_AWARE], rules), params[MC_SOLVER_TRICKS],
                           RACE_Z if params[MC_RACING] != 0 else 0.0, params[MC_THRIFT] != 0,
                           params[MC_PLAY_EPS] / PLAY_EPS_SCALE, params[MC_UTILITY], params, params[MC_PLAY_MODEL])
 
@@ -387,9 +401,9 @@ def bid_decision(pub, seat, hand, legal, rules, params, out):
     if hand == ZERO:  # asked about a blind nil, before looking
         if params[MC_BLIND_NIL] == 0:
             return 0, False
-        b, fell_back = mc_blind_nil(pub, seat, rules, settings_of(params), state)
+        b, fell_back = mc_blind_nil(pub, seat, rules, settings_of(params, rules), state)
         return (BLIND_NIL if b else 0), fell_back
-    return mc_bid(pub, seat, hand, rules, legal, settings_of(params), state, out)
+    return mc_bid(pub, seat, hand, rules, legal, settings_of(params, rules), state, out)
 
 
 @inline_kernel
@@ -435,7 +449,7 @@ def card_decision(pub, seat, hand, legal, rules, params, out):
     there was nothing to weigh)."""
     out[:] = np.nan
     state = decision_stream(params[MC_SEED], pub, seat, hand)
-    c, fell_back = mc_play(pub, seat, hand, rules, legal, settings_of(params), state, out)
+    c, fell_back = mc_play(pub, seat, hand, rules, legal, settings_of(params, rules), state, out)
     return lowest_index(c), fell_back
 
 
