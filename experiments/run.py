@@ -124,9 +124,11 @@ def machine() -> str:
     return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, spades_ai {sa.__version__}"
 
 
-def pairs_table(table) -> str:
+def pairs_table(table, mode: str = "hands") -> str:
+    """The summary's rows; in matches mode a unit is a match and the difference is a hand's."""
     cols = ["agent", "opponent", "units", "diff", "diff_lo", "diff_hi", "set_rate", "bags_per_hand", "nil_rate", "nil_success", "team_bid", "team_tricks"]
-    lines = ["| agent | opponent | deals | points per deal vs opponent | 95% interval | set rate | bags/hand | nil rate | nil success | team bid | team tricks |",
+    units, per = ("matches", "hand") if mode == "matches" else ("deals", "deal")
+    lines = [f"| agent | opponent | {units} | points per {per} vs opponent | 95% interval | set rate | bags/hand | nil rate | nil success | team bid | team tricks |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in table[cols].itertuples(index=False):
         lines.append(
@@ -175,7 +177,7 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
     df = sa.load_results(run)
     table = sa.summarize(df)
     kind = report["kind"]
-    out = [pairs_table(table)]
+    out = [pairs_table(table, df.attrs["config"].get("mode", "hands"))]
     if kind == "ladder":
         r = ratings(df)
         out.append("\n| agent | rating (Elo scale) | 95% interval | duplicate wins | losses | ties |\n|---|---|---|---|---|---|")
@@ -207,8 +209,16 @@ def run_tournament_experiment(name: str, jobs: int | None, deals: int | None = N
         ax.figure.savefig(RESULTS / f"{name}.png", dpi=110)
     cfg = df.attrs["config"]
     head = (f"`python experiments/run.py {name}` ({path.name}): {cfg.get('mode', 'hands')} mode, {settings.get('deals', 2000):,} "
-            f"duplicate units per pairing, seed {cfg.get('seed')}; {elapsed:.0f} s on {machine()}.\n")
+            f"duplicate units per pairing, seed {cfg.get('seed')}; {_played(run, elapsed)} on {machine()}.\n")
     return head + "\n" + "\n".join(out) + "\n"
+
+
+def _played(run, elapsed: float) -> str:
+    """How long this call played; a resumed run says how many chunks it found played before."""
+    if run.chunks_skipped == 0:
+        return f"{elapsed:.0f} s"
+    total = run.chunks_played + run.chunks_skipped
+    return f"{elapsed:.0f} s for the {run.chunks_played} of {total} chunks played now (the others resumed)"
 
 
 def partners_table(df) -> str:
