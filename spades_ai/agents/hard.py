@@ -71,10 +71,10 @@ CRAZY_READ_PLAY = False
 CRAZY_PLAY_NOISE = 0.3
 #: ``bid_aware``: weigh the worlds by the other seats' bids (``montecarlo.weights``: Normal's
 #: bidding model) at every table (True), none (False), or one deck only (``"one_deck"``). Crazy's:
-#: one deck only. With two decks the model misleads it in pairs: without the bids Crazy scored
-#: +13.5 [+3.1, +24.0] a deal more against Hard at 6 in pairs on the 100 deals of
-#: ``ladder_6pairs_crazy``, paired, and level at 6 solo (-0.2 [-3.0, +2.6]) (experiments/RESULTS.md,
-#: "Crazy above Hard at the other tables", issue 45).
+#: one deck only. With two decks the model misleads it: without the bids Crazy scored +10.1
+#: [+2.8, +17.3] a deal more against Hard at 6 in pairs, paired on 200 deals (+13.5 on the 100
+#: that chose the change, +6.6 on 100 fresh), +4.7 [+0.1, +9.3] at 8 solo and -0.2 [-3.0, +2.6]
+#: at 6 solo (experiments/RESULTS.md, "Crazy above Hard at the other tables", issue 45).
 CRAZY_BID_AWARE = "one_deck"
 #: ``bidder``: how Hard and Crazy bid. ``"search"``: their Monte Carlo over the candidate bids
 #: (``montecarlo.search.mc_bid``); ``"learned"``: a sighted bid at the table of four in pairs by
