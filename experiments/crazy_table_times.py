@@ -2,7 +2,8 @@
 machine is shared): every decision point (bids and cards) of POSITIONS hands of Normal self-play
 (deals of seed 5) put to the agent through its Python face, the tables timed in turn hand after
 hand so that a change of load hits all of them. benchmarks/bench_agents.py --hard-players does
-the same in wall time for solo tables; this one adds the must-win preset and 6 in pairs.
+the same in wall time for solo tables; this one adds the must-win preset and the tables in
+pairs, up to 12 players.
 
     python experiments/crazy_table_times.py [AGENT] [POSITIONS]     # crazy 1 by default
 """
@@ -10,7 +11,9 @@ import sys, time
 import numpy as np
 from spades_ai import Hand, Rules, deal, make_agent
 TABLES = {"4 pairs": Rules(), "3 solo": Rules(players=3), "4 solo must win": Rules(players=4, teams="solo", must_win=True),
-          "5 solo": Rules(players=5), "6 pairs": Rules(players=6, teams="pairs")}
+          "4 solo": Rules(players=4, teams="solo"), "5 solo": Rules(players=5), "6 pairs": Rules(players=6, teams="pairs"),
+          "6 solo": Rules(players=6, teams="solo"), "8 solo": Rules(players=8, teams="solo"),
+          "12 pairs": Rules(players=12, teams="pairs"), "12 solo": Rules(players=12, teams="solo")}
 agent = make_agent(sys.argv[1] if len(sys.argv) > 1 else "crazy")
 positions = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 normal = make_agent("normal")
