@@ -220,10 +220,9 @@ def bags_at_cost(df: pd.DataFrame) -> pd.DataFrame:
     >>> bool((df["points"] - valued["points"] == 10 * df["new_bags"] - 100 * df["bag_penalties"]).all())
     True
     """
-    rules, default = df.attrs.get("config", {}).get("rules", {}), Rules()
-    limit, penalty = rules.get("bag_limit", default.bag_limit), rules.get("bag_penalty", default.bag_penalty)
+    rules = Rules.from_dict(df.attrs.get("config", {}).get("rules", {}))  # the run's (as its config.json)
     out = df.copy()
-    out["points"] = df["points"] + penalty * df["bag_penalties"] - (penalty / limit) * df["new_bags"]
+    out["points"] = df["points"] + rules.bag_penalty * df["bag_penalties"] - rules.bag_penalty / rules.bag_limit * df["new_bags"]
     return out
 
 

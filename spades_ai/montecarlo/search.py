@@ -21,9 +21,10 @@ after the bid the rollout policy would make with the cards it would then see, on
 ``win_chance`` (the chance of winning the match), since a blind nil's worth depends on the score.
 
 Every setting of a search travels as one ``SearchSettings``; ``settings_of(params, rules)``
-reads it from a kernel agent's ``params`` (layout ``MC_PARAMS``) at the table of ``rules``. A decision can also write the value of
-every candidate (``out``: indexed by card id or bid, NaN where nothing was evaluated), the very
-means the choice is made from, for labels and reviews (``mc_decide``'s ``out``).
+reads it from a kernel agent's ``params`` (layout ``MC_PARAMS``) at the table of ``rules``. A
+decision can also write the value of every candidate (``out``: indexed by card id or bid, NaN
+where nothing was evaluated), the very means the choice is made from, for labels and reviews
+(``mc_decide``'s ``out``).
 """
 
 from typing import NamedTuple
@@ -342,7 +343,8 @@ MC_PARAMS = ("seed", "worlds", "rollouts", "bid_aware", "solver_tricks", "blind_
 PLAY_EPS_SCALE = 1_000_000
 #: ``params[MC_BID_AWARE]``: the bids left out of the world weights, weighed at every table, or
 #: at a table of one deck only (``bid_aware="one_deck"``, Crazy's default: with several decks
-#: Normal's bidding model, which the weights read the bids by, misleads Crazy in pairs).
+#: Normal's bidding model, which the weights read the bids by, misled Crazy at 6 in pairs and
+#: 8 solo; ``agents.hard.CRAZY_BID_AWARE``).
 BIDS_NEVER, BIDS_ALWAYS, BIDS_ONE_DECK = range(3)
 #: ``bid_aware`` as the agents' option names it, to its code in ``params``.
 BID_AWARE_CODES = {False: BIDS_NEVER, True: BIDS_ALWAYS, "one_deck": BIDS_ONE_DECK}
