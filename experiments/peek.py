@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 import spades_ai as sa
-from spades_ai.analysis.summary import mean_interval
+from spades_ai.analysis.summary import mean_interval, points_at_bag_cost
 from spades_ai.engine.seats import side_of
 from spades_ai.engine.state import legal_now
 from spades_ai.game import Hand
@@ -98,7 +98,6 @@ def main(argv=None) -> int:
     normal = sa.make_agent("normal", seed=1)
     margins, costed = [], []  # a deal's margin in points, and with bags at their cost
     stats = {"peek": np.zeros(5), "normal": np.zeros(5)}  # bids, tricks, sets, bags, count
-    bag = rules.bag_penalty / rules.bag_limit
     t0 = time.perf_counter()
     for i in range(args.deals):
         cards = deal(args.seed, i, rules)
@@ -106,7 +105,7 @@ def main(argv=None) -> int:
         costed.append(0.0)
         for peeker in range(n):
             r = play_deal(cards, i % n, peeker, args.peeks, normal, rules).result()
-            valued = [p + rules.bag_penalty * k - bag * b for p, k, b in zip(r.points, r.bag_penalties, r.new_bags)]
+            valued = [points_at_bag_cost(p, k, b, rules) for p, k, b in zip(r.points, r.bag_penalties, r.new_bags)]
             for points, out in ((r.points, margins), (valued, costed)):
                 others = [points[s] for s in range(n) if s != peeker]
                 out[-1] += (points[peeker] - sum(others) / len(others)) / n

@@ -356,20 +356,24 @@ def run_bidding(name: str, jobs: int | None, deals: int | None = None) -> str:
     axes = plots.plot_bidding_leaderboard(board)
     axes[0].figure.tight_layout()
     axes[0].figure.savefig(RESULTS / f"{name}.png", dpi=110)
-    lines = ["| bidder | deals | mean bid | bid - tricks | mean abs error | set rate | bags/hand | nil rate | nil success | points/deal | margin vs opponents | 95% interval |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| bidder | deals | mean bid | bid - tricks | mean abs error | set rate | bags/hand | nil rate | nil success | points/deal | margin vs opponents | 95% interval | margin, bags at cost |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for bidder, r in board.iterrows():
         lines.append(
             f"| {bidder} | {int(r.deals):,} | {r.mean_bid:.2f} | {r.mean_error:+.2f} | {r.mae:.2f} | {r.set_rate:.1%} | {r.bags_per_hand:.2f} "
-            f"| {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.points_per_deal:.1f} | {r.margin:+.1f} | [{r.margin_low:+.1f}, {r.margin_high:+.1f}] |"
+            f"| {r.nil_rate:.1%} | {r.nil_success:.0%} | {r.points_per_deal:.1f} | {r.margin:+.1f} | [{r.margin_low:+.1f}, {r.margin_high:+.1f}] "
+            f"| {r.margin_at_bag_cost:+.1f} [{r.margin_at_bag_cost_low:+.1f}, {r.margin_at_bag_cost_high:+.1f}] |"
         )
+    lines += ["", "Margin, bags at cost: every side's bags charged their share of the penalty "
+              "(`spades_ai.analysis.points_at_bag_cost`), as a match charges them."]
     if paired is not None:
         lines += ["", f"Paired against {paired}, deal by deal on the same deals:", "",
-                  f"| bidder | margin minus {paired}'s | 95% interval |", "|---|---|---|"]  # fmt: skip
+                  f"| bidder | margin minus {paired}'s | 95% interval | the same, bags at cost |", "|---|---|---|---|"]  # fmt: skip
         for bidder in bidders:
             if bidder != paired:
                 m, lo, hi = paired_margin(records, bidder, paired)
-                lines.append(f"| {bidder} | {m:+.2f} | [{lo:+.2f}, {hi:+.2f}] |")
+                c, clo, chi = paired_margin(records, bidder, paired, at_bag_cost=True)
+                lines.append(f"| {bidder} | {m:+.2f} | [{lo:+.2f}, {hi:+.2f}] | {c:+.2f} [{clo:+.2f}, {chi:+.2f}] |")
     sides = f"{played.n_sides} tables per bidder (one per side: at table r it bids for side r)"
     head = (f"`python experiments/run.py {name}` ({name}.toml), {table_name(played)}: {cfg.get('deals', 2000):,} deals x {sides}, seed "
             f"{cfg.get('seed', 0)}, play by {cfg.get('policy', 'normal')}, opponents {cfg.get('opponents', 'normal')}; "

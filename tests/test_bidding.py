@@ -31,20 +31,21 @@ def test_same_deals_for_every_bidder_and_only_the_bids_differ():
 def hand_made_records():
     """Two deals of one bidder, both tables, with every number chosen by hand."""
     cols = ["bidder", "deal_no", "table", "seat", "bid", "blind", "tricks_won", "nil_made",
-            "contract", "made", "team_new_bags", "team_points", "opponent_points"]  # fmt: skip
+            "contract", "made", "team_new_bags", "team_points", "opponent_points",
+            "team_points_at_bag_cost", "opponent_points_at_bag_cost"]  # fmt: skip
     rows = [
-        # deal 0, table 0: 4 + 3 bid, 5 + 3 won: made with one bag
-        ("x", 0, 0, 0, 4, False, 5, False, 7, True, 1, 71, -40),
-        ("x", 0, 0, 2, 3, False, 3, False, 7, True, 1, 71, -40),
-        # deal 0, table 1: 2 + nil, 1 + 0 won: set, nil made
-        ("x", 0, 1, 1, 2, False, 1, False, 2, False, 0, 80, 50),
-        ("x", 0, 1, 3, 0, False, 0, True, 2, False, 0, 80, 50),
-        # deal 1, table 0: 5 + 2 bid, 3 + 2 won: set
-        ("x", 1, 0, 0, 5, False, 3, False, 7, False, 0, -70, 60),
-        ("x", 1, 0, 2, 2, False, 2, False, 7, False, 0, -70, 60),
+        # deal 0, table 0: 4 + 3 bid, 5 + 3 won: made with one bag (61 with the bag at 10)
+        ("x", 0, 0, 0, 4, False, 5, False, 7, True, 1, 71, -40, 61, -40),
+        ("x", 0, 0, 2, 3, False, 3, False, 7, True, 1, 71, -40, 61, -40),
+        # deal 0, table 1: 2 + nil, 1 + 0 won: set, nil made; the opponents took 2 bags
+        ("x", 0, 1, 1, 2, False, 1, False, 2, False, 0, 80, 50, 80, 30),
+        ("x", 0, 1, 3, 0, False, 0, True, 2, False, 0, 80, 50, 80, 30),
+        # deal 1, table 0: 5 + 2 bid, 3 + 2 won: set; the opponents took a bag
+        ("x", 1, 0, 0, 5, False, 3, False, 7, False, 0, -70, 60, -70, 50),
+        ("x", 1, 0, 2, 2, False, 2, False, 7, False, 0, -70, 60, -70, 50),
         # deal 1, table 1: 3 + 3 bid, 4 + 3 won: made with one bag
-        ("x", 1, 1, 1, 3, False, 4, False, 6, True, 1, 61, -30),
-        ("x", 1, 1, 3, 3, False, 3, False, 6, True, 1, 61, -30),
+        ("x", 1, 1, 1, 3, False, 4, False, 6, True, 1, 61, -30, 51, -30),
+        ("x", 1, 1, 3, 3, False, 3, False, 6, True, 1, 61, -30, 51, -30),
     ]
     return pd.DataFrame(rows, columns=cols)
 
@@ -63,6 +64,11 @@ def test_leaderboard_values_computed_by_hand():
     assert row["margin"] == pytest.approx(25.5)
     half = 1.959963984540054 * np.std([70.5, -19.5], ddof=1) / np.sqrt(2)
     assert row["margin_low"] == pytest.approx(25.5 - half) and row["margin_high"] == pytest.approx(25.5 + half)
+    # bags at their cost: the team 70.5 and -9.5 a deal, the opponents -5 and 10: 75.5 and -19.5
+    assert row["margin_at_bag_cost"] == pytest.approx(28.0)
+    half = 1.959963984540054 * np.std([75.5, -19.5], ddof=1) / np.sqrt(2)
+    assert row["margin_at_bag_cost_low"] == pytest.approx(28.0 - half)
+    assert row["margin_at_bag_cost_high"] == pytest.approx(28.0 + half)
 
 
 def test_the_leaderboard_says_what_its_margin_is_measured_against_and_prints_whole():
@@ -141,3 +147,26 @@ def test_parallel_records_equal_serial():
     b = bidding_records({"n": "normal", "t": three}, deals=12, seed=3, chunk=5, n_jobs=2)
     assert a.equals(b)
     assert np.array_equal(a["deal_no"].unique(), np.arange(12))
+
+
+def test_the_margin_at_bag_cost_charges_every_sides_bags_their_share_of_the_penalty():
+    """Hands start with no bags, so a bag's penalty never comes: ``margin_at_bag_cost`` charges
+    each side's new bags ``bag_penalty / bag_limit`` and puts the penalties paid back, for the
+    bidder's side and the other sides alike, at a solo table too. With a limit of 2 bags and a
+    penalty of 50 (25 a bag), a side's points change by ``50 * (bags // 2) - 25 * bags``: 0 for an
+    even number of bags, -25 for an odd one."""
+    rules = Rules(players=3, bag_penalty=50, bag_limit=2)
+    rec = bidding_records({"three": three, "normal": "normal"}, deals=30, seed=5, rules=rules)
+    rows = rec.drop_duplicates(["bidder", "deal_no", "table"])
+    bags = rows["team_new_bags"].to_numpy()
+    assert (bags >= 2).any() and (bags % 2 == 1).any()  # penalties paid in a hand, and odd bags
+    want = rows["team_points"].to_numpy() + 50 * (bags // 2) - 25 * bags
+    assert (rows["team_points_at_bag_cost"].to_numpy() == want).all()
+    others = (rows["opponent_points_at_bag_cost"] - rows["opponent_points"]).to_numpy()
+    assert set(np.unique(others)) <= {0.0, -12.5, -25.0} and len(np.unique(others)) > 1  # two other seats
+    board = bidding_leaderboard(rec)
+    assert board.loc["three", "margin_at_bag_cost"] != board.loc["three", "margin"]
+    assert board.loc["normal", "margin_at_bag_cost"] == 0  # bidding as its opponents do, by construction
+    m, lo, hi = paired_margin(rec, "three", "normal", at_bag_cost=True)
+    assert lo < m < hi
+    assert m == pytest.approx(board.loc["three", "margin_at_bag_cost"] - board.loc["normal", "margin_at_bag_cost"])

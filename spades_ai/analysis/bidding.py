@@ -8,6 +8,11 @@ default). Only the bids differ between bidders, so the differences in the tricks
 the bags and the points are the bidding's. The opponents' points are the mean of the other sides'
 (with two sides, the other side's).
 
+Every hand starts with no bags, so a bag scores its point and its penalty never comes: a bidder
+that underbids and takes bags looks better here than it is over a match. ``margin_at_bag_cost``
+is the margin with every side's bags charged their share of the penalty
+(``analysis.points_at_bag_cost``; ``bags_at_cost`` reads a tournament so), beside the plain one.
+
 A bidder is a built-in or user agent (its ``bid``), an agent spec such as ``"hard:worlds=64"``,
 or a plain function ``f(cards, seat, bids, scores) -> bid`` taking the seat's cards (a
 ``CardSet``), its seat, the bids so far by seat (None for not yet, 0 for nil) and the match
@@ -30,7 +35,7 @@ from joblib import Parallel, delayed
 
 from spades_ai.policies.kernel_agent import Mixed
 from spades_ai.selfplay.play import play_hands
-from spades_ai.analysis.summary import mean_interval, summary_table
+from spades_ai.analysis.summary import mean_interval, points_at_bag_cost, summary_table
 from spades_ai.observation import Observation
 from spades_ai.rules import Rules
 from spades_ai.seats import seats, side_of, side_seats, sides, table_name
@@ -100,6 +105,7 @@ def _chunk(name, spec, policy_spec, opponent_spec, seed, start, n, rules):
         lineup = [seat_agent if side_of(seat, rules) == team else opponent for seat in seats(rules)]
         rec = play_hands(lineup, n, seed=seed, rules=rules, start=start)
         others = np.delete(rec.points, team, axis=1)
+        valued = points_at_bag_cost(rec.points, rec.bag_penalties, rec.new_bags, rules)
         for seat in side_seats(team, rules):
             rows.append(pd.DataFrame({
                 "bidder": name,
@@ -115,6 +121,8 @@ def _chunk(name, spec, policy_spec, opponent_spec, seed, start, n, rules):
                 "team_new_bags": rec.new_bags[:, team],
                 "team_points": rec.points[:, team],
                 "opponent_points": others.mean(axis=1),
+                "team_points_at_bag_cost": valued[:, team],
+                "opponent_points_at_bag_cost": np.delete(valued, team, axis=1).mean(axis=1),
             }))
     return pd.concat(rows, ignore_index=True)
 
@@ -132,7 +140,8 @@ def bidding_records(
 ) -> pd.DataFrame:
     """One row per bidder, deal, table and bidding seat: the bid, the tricks that seat took,
     and its side's contract, made flag, new bags and points (and the mean of the other sides'
-    points). A table per side of ``rules``: at table ``r`` the bidder bids for side ``r``."""
+    points), the points also with bags at their cost (``points_at_bag_cost``). A table per side
+    of ``rules``: at table ``r`` the bidder bids for side ``r``."""
     items = _normalise(bidders)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, not {deals!r}")
@@ -173,22 +182,31 @@ def margin_title(records: pd.DataFrame) -> str:
             f"set rate and bags per side and hand")
 
 
+_VALUED = ("team_points_at_bag_cost", "opponent_points_at_bag_cost")
+
+
 def _per_deal(team: pd.DataFrame) -> pd.DataFrame:
     """One bidder's points per deal over every table (``team_points``, ``opponent_points``) and
-    its ``margin`` (the first minus the second), from its rows of one per deal and table."""
-    per_deal = team.groupby("deal_no")[["team_points", "opponent_points"]].mean()
-    return per_deal.assign(margin=per_deal["team_points"] - per_deal["opponent_points"])
+    its ``margin`` (the first minus the second), and ``margin_at_bag_cost`` the same with bags at
+    their cost, from its rows of one per deal and table."""
+    per_deal = team.groupby("deal_no")[["team_points", "opponent_points", *_VALUED]].mean()
+    return per_deal.assign(margin=per_deal["team_points"] - per_deal["opponent_points"],
+                           margin_at_bag_cost=per_deal[_VALUED[0]] - per_deal[_VALUED[1]])  # fmt: skip
 
 
-def paired_margin(records: pd.DataFrame, bidder: str, against: str) -> tuple[float, float, float]:
+def paired_margin(
+    records: pd.DataFrame, bidder: str, against: str, *, at_bag_cost: bool = False
+) -> tuple[float, float, float]:
     """``bidder``'s margin minus ``against``'s, deal by deal on the deals both bid (the same
-    deals, the same cards played around them): ``(mean, low, high)``, a 95% interval."""
+    deals, the same cards played around them): ``(mean, low, high)``, a 95% interval; with
+    ``at_bag_cost``, of ``margin_at_bag_cost``."""
+    column = "margin_at_bag_cost" if at_bag_cost else "margin"
     margins = {}
     for name in (bidder, against):
         rows = records[records["bidder"] == name]
         if rows.empty:
             raise ValueError(f"no bidder {name!r} in the records: they hold {sorted(records['bidder'].unique())}")
-        margins[name] = _per_deal(rows.drop_duplicates(["deal_no", "table"]))["margin"]
+        margins[name] = _per_deal(rows.drop_duplicates(["deal_no", "table"]))[column]
     common = margins[bidder].index.intersection(margins[against].index)
     m, lo, hi = mean_interval((margins[bidder][common] - margins[against][common]).to_numpy(float))
     return float(m), float(lo), float(hi)
@@ -200,8 +218,10 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
     ``mean_error`` and ``mae`` compare each number bid with the tricks that seat took (nil bids
     apart); ``set_rate`` and ``bags_per_hand`` are per side-hand; ``points_per_deal`` is the
     bidder's side's points averaged over every table of a deal, ``margin`` the same minus the
-    opponents' points (the other sides' mean), with its 95% interval over deals. Sorted by margin. A ``SummaryTable``:
-    it prints whole, under a title saying what the margin is measured against (``margin_title``).
+    opponents' points (the other sides' mean), with its 95% interval over deals, and
+    ``margin_at_bag_cost`` with every side's bags at their cost (the module's docstring). Sorted
+    by margin. A ``SummaryTable``: it prints whole, under a title saying what the margin is
+    measured against (``margin_title``).
     """
     out = []
     for name, g in records.groupby("bidder", sort=False):
@@ -210,6 +230,7 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
         team = g.drop_duplicates(["deal_no", "table"])
         per_deal = _per_deal(team)
         margin, margin_low, margin_high = mean_interval(per_deal["margin"].to_numpy(float))
+        valued, valued_low, valued_high = mean_interval(per_deal["margin_at_bag_cost"].to_numpy(float))
         err = (numbers["bid"] - numbers["tricks_won"]).to_numpy(float)
         with_contract = team[team["contract"] > 0]
         out.append({
@@ -226,6 +247,9 @@ def bidding_leaderboard(records: pd.DataFrame) -> pd.DataFrame:
             "margin": margin,
             "margin_low": margin_low,
             "margin_high": margin_high,
+            "margin_at_bag_cost": valued,
+            "margin_at_bag_cost_low": valued_low,
+            "margin_at_bag_cost_high": valued_high,
         })
     board = pd.DataFrame(out).set_index("bidder").sort_values("margin", ascending=False)
     return summary_table(board, margin_title(records))

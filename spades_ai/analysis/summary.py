@@ -222,8 +222,20 @@ def bags_at_cost(df: pd.DataFrame) -> pd.DataFrame:
     """
     rules = Rules.from_dict(df.attrs.get("config", {}).get("rules", {}))  # the run's (as its config.json)
     out = df.copy()
-    out["points"] = df["points"] + rules.bag_penalty * df["bag_penalties"] - rules.bag_penalty / rules.bag_limit * df["new_bags"]
+    out["points"] = points_at_bag_cost(df["points"], df["bag_penalties"], df["new_bags"], rules)
     return out
+
+
+def points_at_bag_cost(points, bag_penalties, new_bags, rules: Rules):
+    """``points`` (a side's, for one hand; arrays or columns alike) with the ``bag_penalties``
+    paid put back and each of the ``new_bags`` charged its share of the penalty it leads to,
+    ``bag_penalty / bag_limit`` of ``rules``: what the hand is worth over a match
+    (``bags_at_cost``; the bidding benchmark's ``margin_at_bag_cost``).
+
+    >>> points_at_bag_cost(53, 0, 3, Rules())  # 5 bid, 8 taken: 50 + 3, less 3 bags at 10
+    23.0
+    """
+    return points + rules.bag_penalty * bag_penalties - rules.bag_penalty / rules.bag_limit * new_bags
 
 
 def _match_results(g: pd.DataFrame, agent: str) -> tuple[int, int]:
