@@ -221,6 +221,23 @@ def test_kernel_agent_as_rollout_policy():
         sa.make_agent("hard", rollout=Wrapped(GREEDY))
 
 
+def test_a_rollout_policy_with_many_params_keeps_them_out_of_the_generated_source():
+    """The learned agent's 577,742 params were a 12 MB literal in its copy's binding, about
+    10 s to write and parse in every process: past ``LITERAL_PARAMS`` the binding reads them
+    from a file of the kernel cache folder named by their digest, equal to the agent's own."""
+    from pathlib import Path
+
+    from spades_ai.montecarlo.binding import LITERAL_PARAMS
+
+    learned = sa.make_agent("learned")
+    assert len(learned.params) > LITERAL_PARAMS
+    hard = sa.make_agent("hard", worlds=4, rollout=learned)  # binds the copy; compiles nothing yet
+    bound = sys.modules[hard.module.__name__.rpartition(".")[0] + "._binding"]
+    assert bound._policy_play is learned.play_kernel
+    assert bound._POLICY_PARAMS.dtype == np.int64 and np.array_equal(bound._POLICY_PARAMS, learned.params)
+    assert Path(bound.__file__).stat().st_size < 4096
+
+
 def test_mixed_bids_like_one_and_plays_like_another():
     mixed = sa.Mixed("g-bids", GREEDY, sa.make_agent("normal"))
     rec = sa.play_hands([mixed, "normal"], 200, seed=6)
