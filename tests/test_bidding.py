@@ -69,6 +69,9 @@ def test_leaderboard_values_computed_by_hand():
     half = 1.959963984540054 * np.std([75.5, -19.5], ddof=1) / np.sqrt(2)
     assert row["margin_at_bag_cost_low"] == pytest.approx(28.0 - half)
     assert row["margin_at_bag_cost_high"] == pytest.approx(28.0 + half)
+    # records saved before the bags-at-cost columns still give every other figure
+    older = bidding_leaderboard(hand_made_records().drop(columns=["team_points_at_bag_cost", "opponent_points_at_bag_cost"]))
+    assert older.loc["x", "margin"] == pytest.approx(25.5) and np.isnan(older.loc["x", "margin_at_bag_cost"])
 
 
 def test_the_leaderboard_says_what_its_margin_is_measured_against_and_prints_whole():

@@ -188,10 +188,12 @@ _VALUED = ("team_points_at_bag_cost", "opponent_points_at_bag_cost")
 def _per_deal(team: pd.DataFrame) -> pd.DataFrame:
     """One bidder's points per deal over every table (``team_points``, ``opponent_points``) and
     its ``margin`` (the first minus the second), and ``margin_at_bag_cost`` the same with bags at
-    their cost, from its rows of one per deal and table."""
-    per_deal = team.groupby("deal_no")[["team_points", "opponent_points", *_VALUED]].mean()
-    return per_deal.assign(margin=per_deal["team_points"] - per_deal["opponent_points"],
-                           margin_at_bag_cost=per_deal[_VALUED[0]] - per_deal[_VALUED[1]])  # fmt: skip
+    their cost (NaN for records saved before they had those columns), from its rows of one per
+    deal and table."""
+    valued = [c for c in _VALUED if c in team.columns]
+    per_deal = team.groupby("deal_no")[["team_points", "opponent_points", *valued]].mean()
+    at_cost = per_deal[_VALUED[0]] - per_deal[_VALUED[1]] if len(valued) == len(_VALUED) else np.nan
+    return per_deal.assign(margin=per_deal["team_points"] - per_deal["opponent_points"], margin_at_bag_cost=at_cost)
 
 
 def paired_margin(
