@@ -8,9 +8,10 @@ unless another is clearly better; candidates clearly worse stop playing worlds (
 of the cards of the same effect on the trick the cheapest is played unless a dearer one gains
 (``thrift``). Crazy is Hard with 8x the worlds, weighted by how well they explain the bids
 where one deck is dealt (``bid_aware="one_deck"``; with ``read_play=True`` also by the cards
-played), and the last 3 tricks of every world solved exactly (``solver_tricks=3``). With ``bidder="learned"`` either makes its sighted
-bids at the table of four in pairs like the learned agent (``models.bidder``). ``spades_ai.montecarlo.decision_values(agent, obs)``
-gives the value of every legal card or bid, the very numbers a decision is made from.
+played), and the last 3 tricks of every world solved exactly (``solver_tricks=3``). With
+``bidder="learned"`` either makes its sighted bids at the table of four in pairs like the
+learned agent (``models.bidder``). ``spades_ai.montecarlo.decision_values(agent, obs)`` gives
+the value of every legal card or bid, the very numbers a decision is made from.
 """
 
 from __future__ import annotations

@@ -93,7 +93,8 @@ BUILTINS: dict[str, _Spec] = {
          "bidder": (HARD_BIDDER, opt.check_bidder)},
     ),  # fmt: skip
     "crazy": _Spec(
-        "Hard with far more worlds, weighted by how well they explain the bids where one deck is dealt (and, read_play=True, the cards played)",
+        "Hard with far more worlds, weighted by how well they explain the bids where one deck is dealt "
+        "(and, read_play=True, the cards played)",
         {**_COMMON, "worlds": (CRAZY_WORLDS, opt.check_worlds), "rollouts": (CRAZY_ROLLOUTS, opt.check_rollouts), "bid_aware": (CRAZY_BID_AWARE, opt.check_bid_aware),
          "rollout": (None, check_rollout), "solver_tricks": (CRAZY_SOLVER_TRICKS, opt.check_solver_tricks),
          "blind_nil": (True, opt.check_flag), "racing": (CRAZY_RACING, opt.check_flag),
