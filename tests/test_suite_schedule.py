@@ -1,5 +1,5 @@
 """The suite's own scheduler (``tests/conftest.py``): the named units first, the files of
-``SPREAD`` test by test, the order within a file kept."""
+``SPREAD`` test by test and last, the order within a file kept."""
 
 from pathlib import Path
 
@@ -17,7 +17,7 @@ def test_the_named_units_go_first_and_the_rest_most_tests_first(monkeypatch):
     ]  # fmt: skip
 
 
-def test_a_spread_file_is_a_unit_a_test_and_the_others_a_unit_a_file(monkeypatch):
+def test_a_spread_file_is_a_unit_a_test_after_every_other_file(monkeypatch):
     monkeypatch.setattr(conftest, "FIRST", ())
     monkeypatch.setattr(conftest, "SPREAD", frozenset({"tests/test_s.py"}))
     ids = ["tests/test_s.py::t[a]", "tests/test_s.py::t[b]", "tests/test_f.py::t1", "tests/test_f.py::t2",
@@ -25,7 +25,10 @@ def test_a_spread_file_is_a_unit_a_test_and_the_others_a_unit_a_file(monkeypatch
     assert [conftest._scope(i) for i in ids] == [
         "tests/test_s.py::t[a]", "tests/test_s.py::t[b]", "tests/test_f.py", "tests/test_f.py", "spades_ai/cards.py",
     ]  # fmt: skip
-    assert longest_first(ids)[:2] == ["tests/test_f.py::t1", "tests/test_f.py::t2"]
+    assert longest_first(ids) == [
+        "tests/test_f.py::t1", "tests/test_f.py::t2", "spades_ai/cards.py::spades_ai.cards.Card",
+        "tests/test_s.py::t[a]", "tests/test_s.py::t[b]",
+    ]  # fmt: skip
 
 
 def test_the_named_files_and_tests_exist():
