@@ -220,7 +220,8 @@ def main() -> None:
         print(f"| dataset rows/s from recorded hands, no labels (the numba replay) | {replay:,.0f} | >= 1,000,000 |")
         print(f"| dataset rows/s end to end (Normal self-play + rows + Parquet chunks) | {end_to_end:,.0f} | |")
     if "labels" in what and args.label_deals:
-        for lineup in (["hard", "hard"], ["hard", "normal"]):
+        # at smoke size one lineup: each is a loop of its own to compile, and the code is the same
+        for lineup in (["hard", "normal"],) if args.smoke else (["hard", "hard"], ["hard", "normal"]):
             lab, own, ratios = label_rates(args.label_deals, args.label_rounds, lineup)
             shown = ", ".join(f"{x:.3f}" for x in ratios)
             # at Normal's seats the labels are a search of their own: no by-product there

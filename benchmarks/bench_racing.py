@@ -42,19 +42,23 @@ def build(spec: str):
 
 
 def decide(agent, z, obs) -> int:
-    """The agent's decision at ``obs`` through its kernels, racing at ``z`` if given."""
+    """The agent's decision at ``obs`` (a bid, or a card's id) through its kernels, racing at
+    ``z`` if given."""
     from spades_ai.engine.bids import legal_bids
     from spades_ai.engine.state import legal_now
 
     pub, seat, hand, rules, settings, state = agent.search_args(obs)
-    if z is not None:
-        settings = settings._replace(race_z=float(z))
     m = agent.module
-    if obs.phase == "bidding":
-        legal = np.int64(legal_bids(seat, hand, pub, rules) & 0x3FFF)
-        return int(m.mc_bid(pub, seat, hand, rules, legal, settings, state, np.empty(0))[0])
-    legal = np.uint64(legal_now(pub, hand, rules))
-    return int(m.mc_play(pub, seat, hand, rules, legal, settings, state, np.empty(0))[0])
+    bidding = obs.phase == "bidding"
+    legal = legal_bids(seat, hand, pub, rules) & 0x3FFF if bidding else legal_now(pub, hand, rules)
+    if z is None:  # the search's one entry, as the agent decides in play (and compiled by it)
+        what = m.DECIDE_BID if bidding else m.DECIDE_CARD
+        return int(m.mc_decide(pub, seat, hand, np.int64(legal), rules, agent.params, np.empty(0), what)[0])
+    settings = settings._replace(race_z=float(z))
+    if bidding:
+        return int(m.mc_bid(pub, seat, hand, rules, np.int64(legal), settings, state, np.empty(0))[0])
+    card_bit = int(m.mc_play(pub, seat, hand, rules, np.uint64(legal), settings, state, np.empty(0))[0])
+    return card_bit.bit_length() - 1  # the card's id, as ``mc_decide`` gives it
 
 
 def decisions(built, points) -> tuple[np.ndarray, np.ndarray]:
