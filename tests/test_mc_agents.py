@@ -606,7 +606,7 @@ def test_rollouts_hand_the_last_tricks_to_the_solver():
     the brute-force minimax of the rest."""
     checked = 0
     for k in (2, 3):
-        for hand, obs in positions_with({k + 1, k + 2}, n_hands=12, seed=43 + k, rules_cycle=RULE_MIX):
+        for hand, obs in positions_with({k + 1, k + 2}, n_hands=4, seed=43 + k, rules_cycle=RULE_MIX):
             pub, seat, cards, rules, ids, state = mc_inputs(obs)
             values, _, _, _, _ = search.evaluate(pub, seat, cards, rules, ids, False, 4, search.SearchSettings(4, 0, False, k, 0.0, False, 0.0), state, 0)
             _, worlds = sampling.sample_worlds_kernel(state, pub, seat, cards, rules, 4)
