@@ -45,6 +45,18 @@ def test_every_door_plays_or_refuses_by_name(name):
             assert doc[r.door][name] == r.outcome, f"docs/rules.md says {r.door!r} {doc[r.door][name]} at {name}; it {r.outcome}"
 
 
+def test_the_protocol_door_ends_the_bot_it_started():
+    """The check's bot lives in the check's own folder: no process of it outlives the check."""
+    import os
+    import subprocess
+
+    report = check_table(TABLES["3"], "normal", doors=["protocol"])
+    assert [r.outcome for r in report.results] == ["plays"]
+    table = subprocess.run(["ps", "-ww", "-eo", "ppid=,args="], capture_output=True, text=True, check=True).stdout
+    mine = [line for line in table.splitlines() if line.split(None, 1)[0] == str(os.getpid()) and "first_legal_bot.py" in line]
+    assert not mine, mine
+
+
 def test_the_docs_table_lists_every_door_once():
     assert sorted(documented()) == sorted(DOOR_NAMES)
 

@@ -313,6 +313,7 @@ FIRST_LEGAL_BOT = textwrap.dedent('''\
 
 
 def _door_protocol(v: Visit) -> str:
+    from spades_ai.agents.program import ProgramAgent
     from spades_ai.selfplay import play_hands
 
     bot = v.bot
@@ -320,8 +321,10 @@ def _door_protocol(v: Visit) -> str:
         path = v.folder / "first_legal_bot.py"
         path.write_text(FIRST_LEGAL_BOT)
         bot = f"{sys.executable} {path}"
-    lineup = [f"cmd:{bot}"] + [v.agent] * (v.rules.players - 1)
-    records = play_hands(lineup, 1, seed=v.seed, rules=v.rules)
+    # a bot of its own, ended with the door (a ``cmd:`` spec keeps its process for the caller's
+    # life, and the bot the check writes goes with the check's folder)
+    with ProgramAgent(bot) as program:
+        records = play_hands([program] + [v.agent] * (v.rules.players - 1), 1, seed=v.seed, rules=v.rules)
     v.expect(records.tricks_won.shape == (1, v.rules.players), f"tricks_won has shape {records.tricks_won.shape}")
     return "a bot played a hand"
 
