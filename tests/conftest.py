@@ -5,9 +5,9 @@ once in that process (and reach the other workers through the disk cache). The s
 keeps that and changes two things:
 
 - **Longest first.** xdist hands the files out most tests first, so a long file with few tests
-  (the benchmarks, the notebooks) started last and bounded the wall clock with the other workers
-  idle. The units of ``FIRST`` (long from an empty kernel cache, by ``--durations``) go first,
-  then the rest, most tests first as before.
+  (the benchmarks and the notebooks, when each was one unit) started last and bounded the wall
+  clock with the other workers idle. The units of ``FIRST`` (long from an empty kernel cache, by
+  ``--durations``) go first, then the rest, most tests first as before.
 - **Files spread test by test.** The tests of a file in ``SPREAD`` share no compile (each runs
   a script, a notebook or the JIT-off suite in a process of its own), so each test is a unit
   of its own. They come after every other file, so that the kernels their processes load are
