@@ -44,13 +44,13 @@ def build(spec: str):
 def decide(agent, z, obs) -> int:
     """The agent's decision at ``obs`` (a bid, or a card's id) through its kernels, racing at
     ``z`` if given."""
-    from spades_ai.engine.bids import legal_bids
+    from spades_ai.engine.bids import BID_BITS, legal_bids
     from spades_ai.engine.state import legal_now
 
     pub, seat, hand, rules, settings, state = agent.search_args(obs)
     m = agent.module
     bidding = obs.phase == "bidding"
-    legal = legal_bids(seat, hand, pub, rules) & 0x3FFF if bidding else legal_now(pub, hand, rules)
+    legal = legal_bids(seat, hand, pub, rules) & BID_BITS if bidding else legal_now(pub, hand, rules)
     if z is None:  # the search's one entry, as the agent decides in play (and compiled by it)
         what = m.DECIDE_BID if bidding else m.DECIDE_CARD
         return int(m.mc_decide(pub, seat, hand, np.int64(legal), rules, agent.params, np.empty(0), what)[0])
